@@ -1,0 +1,613 @@
+//! Execute a [`Schedule`] on real per-rank buffers and record a [`Trace`].
+//!
+//! The tensor axis is compressed into *segments*: the maximal element ranges
+//! that every transfer moves as a whole (the cut points are all transfer range
+//! ends). Each rank keeps one `f64` per segment, so executing is exact for any
+//! element count, including `n` = 25 million (100 MB of f32), while the state
+//! stays small enough to keep one snapshot per round.
+//!
+//! Every transfer of a round reads the state from before that round. `Reduce`
+//! adds values and unites the sets of contributing ranks; `Copy` overwrites
+//! both. A `Reduce` whose contributor sets overlap is a double count and is
+//! reported; it is exactly the "all-gather re-adds" mistake.
+
+use std::collections::BTreeSet;
+use std::fmt;
+use std::ops::Range;
+
+use super::schedule::{Collective, Op, Schedule};
+
+/// A set of ranks, as a bitset over `0..p`.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct RankSet {
+    words: Vec<u64>,
+}
+
+impl RankSet {
+    /// The empty set sized for `p` ranks.
+    pub fn empty(p: usize) -> Self {
+        RankSet {
+            words: vec![0; p.div_ceil(64)],
+        }
+    }
+
+    /// The set `{r}`.
+    pub fn single(p: usize, r: usize) -> Self {
+        let mut s = Self::empty(p);
+        s.insert(r);
+        s
+    }
+
+    /// Adds rank `r`.
+    pub fn insert(&mut self, r: usize) {
+        if let Some(w) = self.words.get_mut(r / 64) {
+            *w |= 1 << (r % 64);
+        }
+    }
+
+    /// True when `r` is in the set.
+    pub fn contains(&self, r: usize) -> bool {
+        self.words
+            .get(r / 64)
+            .is_some_and(|w| w & (1 << (r % 64)) != 0)
+    }
+
+    /// Number of ranks in the set.
+    pub fn len(&self) -> usize {
+        self.words.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// True when no rank is in the set.
+    pub fn is_empty(&self) -> bool {
+        self.words.iter().all(|&w| w == 0)
+    }
+
+    /// True when the sets share a rank.
+    pub fn intersects(&self, other: &RankSet) -> bool {
+        self.words.iter().zip(&other.words).any(|(a, b)| a & b != 0)
+    }
+
+    /// `self ∪= other`.
+    pub fn union_with(&mut self, other: &RankSet) {
+        for (a, b) in self.words.iter_mut().zip(&other.words) {
+            *a |= b;
+        }
+    }
+
+    /// The ranks in increasing order.
+    pub fn ranks(&self) -> Vec<usize> {
+        (0..self.words.len() * 64)
+            .filter(|&r| self.contains(r))
+            .collect()
+    }
+
+    /// Compact label: "all", "0–3", "0,2,5" or "∅".
+    pub fn label(&self, p: usize) -> String {
+        let rs = self.ranks();
+        if rs.is_empty() {
+            return "∅".into();
+        }
+        if rs.len() == p {
+            return "all".into();
+        }
+        let contiguous = rs.windows(2).all(|w| w[1] == w[0] + 1);
+        if contiguous && rs.len() > 2 {
+            return format!("{}–{}", rs[0], rs[rs.len() - 1]);
+        }
+        rs.iter()
+            .map(|r| r.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+}
+
+/// The buffers of all ranks at one moment.
+#[derive(Clone, Debug, PartialEq)]
+pub struct State {
+    /// `values[rank][segment]`.
+    pub values: Vec<Vec<f64>>,
+    /// `contributors[rank][segment]`: ranks whose input is summed in.
+    pub contributors: Vec<Vec<RankSet>>,
+}
+
+/// A final value that differs from the expected reduction.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mismatch {
+    /// Rank holding the wrong value.
+    pub rank: usize,
+    /// Element range of the segment.
+    pub range: Range<u64>,
+    /// Value the collective should have produced.
+    pub expected: f64,
+    /// Value actually held.
+    pub got: f64,
+}
+
+/// A `Reduce` that added a contribution already present: double counting.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DoubleCount {
+    /// 0-based round index.
+    pub round: usize,
+    /// Receiving rank.
+    pub rank: usize,
+    /// Element range affected.
+    pub range: Range<u64>,
+}
+
+/// The outcome of checking the final buffers.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Verification {
+    /// Final values that differ from the element-wise reduction.
+    pub mismatches: Vec<Mismatch>,
+    /// Reductions that added a contribution twice.
+    pub double_counts: Vec<DoubleCount>,
+}
+
+impl Verification {
+    /// True when every checked value is right and nothing was added twice.
+    pub fn ok(&self) -> bool {
+        self.mismatches.is_empty() && self.double_counts.is_empty()
+    }
+}
+
+/// Initial data: `f(rank, element_index) -> value`. Within a segment the value
+/// of the segment's first element is used for the whole segment.
+pub type InitFn<'a> = &'a dyn Fn(usize, u64) -> f64;
+
+/// The readable default: rank `r` holds the value `r + 1` everywhere, so the
+/// sum is `p(p + 1)/2` (1 + 2 + 3 = 6 for p = 3).
+pub fn default_init(rank: usize, _element: u64) -> f64 {
+    rank as f64 + 1.0
+}
+
+/// Options for [`execute`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExecOptions {
+    /// Keep the state after every round (needed for animation). Without it only
+    /// the initial and final states are kept and contributor sets are skipped,
+    /// which keeps p = 1024 cheap.
+    pub keep_states: bool,
+}
+
+impl Default for ExecOptions {
+    fn default() -> Self {
+        ExecOptions { keep_states: true }
+    }
+}
+
+/// Everything that happened while a schedule ran.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Trace {
+    /// The schedule that ran.
+    pub schedule: Schedule,
+    /// Element range of each segment.
+    pub segments: Vec<Range<u64>>,
+    /// `states[i]` is the state after `i` rounds (`states[0]` is the input).
+    /// With `keep_states = false` it holds only the input and the final state.
+    pub states: Vec<State>,
+    /// `sent[round][rank]`: bytes sent in that round.
+    pub sent: Vec<Vec<u64>>,
+    /// `recv[round][rank]`: bytes received in that round.
+    pub recv: Vec<Vec<u64>>,
+    /// Element-wise sum of the inputs, per segment.
+    pub expected: Vec<f64>,
+    /// The check of the final buffers.
+    pub verification: Verification,
+}
+
+/// Error when a schedule refers to ranks or elements that do not exist.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MalformedSchedule(pub String);
+
+impl fmt::Display for MalformedSchedule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "malformed schedule: {}", self.0)
+    }
+}
+
+impl std::error::Error for MalformedSchedule {}
+
+fn segment_bounds(s: &Schedule) -> Vec<u64> {
+    let mut cuts: BTreeSet<u64> = BTreeSet::new();
+    cuts.insert(0);
+    cuts.insert(s.n);
+    for round in &s.rounds {
+        for t in &round.transfers {
+            cuts.insert(t.range.start);
+            cuts.insert(t.range.end);
+        }
+    }
+    match &s.collective {
+        Collective::AllReduce => {}
+        Collective::ReduceScatter { owned } | Collective::AllGather { owned } => {
+            for r in owned {
+                cuts.insert(r.start);
+                cuts.insert(r.end);
+            }
+        }
+    }
+    cuts.into_iter().collect()
+}
+
+/// Segment index range covering element range `r` (which must lie on cuts).
+fn seg_span(bounds: &[u64], r: &Range<u64>) -> Range<usize> {
+    let lo = bounds.partition_point(|&b| b < r.start);
+    let hi = bounds.partition_point(|&b| b < r.end);
+    lo..hi
+}
+
+/// Runs `schedule` on per-rank buffers initialised by `init` and verifies the
+/// result against the element-wise sum.
+///
+/// For `AllGather`, rank `r` starts with `init` only on its owned range (zero
+/// and no contributors elsewhere) and the expected final value of a segment is
+/// its owner's input.
+///
+/// # Errors
+/// [`MalformedSchedule`] if a transfer names a rank `≥ p` or an element range
+/// outside `0..n`.
+pub fn execute(
+    schedule: &Schedule,
+    init: InitFn<'_>,
+    opts: ExecOptions,
+) -> Result<Trace, MalformedSchedule> {
+    let p = schedule.p;
+    for (i, round) in schedule.rounds.iter().enumerate() {
+        for t in &round.transfers {
+            if t.src >= p || t.dst >= p {
+                return Err(MalformedSchedule(format!(
+                    "round {i}: rank out of range ({} → {}, p = {p})",
+                    t.src, t.dst
+                )));
+            }
+            if t.range.start > t.range.end || t.range.end > schedule.n {
+                return Err(MalformedSchedule(format!(
+                    "round {i}: range {:?} outside 0..{}",
+                    t.range, schedule.n
+                )));
+            }
+        }
+    }
+    let bounds = segment_bounds(schedule);
+    let segments: Vec<Range<u64>> = bounds.windows(2).map(|w| w[0]..w[1]).collect();
+    let nseg = segments.len();
+    let track = opts.keep_states;
+
+    let owner_of = |seg: &Range<u64>| -> Option<usize> {
+        match &schedule.collective {
+            Collective::AllGather { owned } => owned
+                .iter()
+                .position(|o| o.start <= seg.start && seg.end <= o.end && o.start < o.end),
+            _ => None,
+        }
+    };
+    let is_all_gather = matches!(schedule.collective, Collective::AllGather { .. });
+
+    let mut values = vec![vec![0.0; nseg]; p];
+    let mut contributors = if track {
+        vec![vec![RankSet::empty(p); nseg]; p]
+    } else {
+        Vec::new()
+    };
+    for (r, row) in values.iter_mut().enumerate() {
+        for (si, seg) in segments.iter().enumerate() {
+            let holds = !is_all_gather || owner_of(seg) == Some(r);
+            if holds {
+                row[si] = init(r, seg.start);
+                if track {
+                    contributors[r][si] = RankSet::single(p, r);
+                }
+            }
+        }
+    }
+    let expected: Vec<f64> = segments
+        .iter()
+        .enumerate()
+        .map(|(si, seg)| {
+            if is_all_gather {
+                owner_of(seg).map_or(0.0, |o| values[o][si])
+            } else {
+                (0..p).map(|r| values[r][si]).sum()
+            }
+        })
+        .collect();
+
+    let mut states = vec![State {
+        values: values.clone(),
+        contributors: contributors.clone(),
+    }];
+    let mut sent = Vec::with_capacity(schedule.rounds.len());
+    let mut recv = Vec::with_capacity(schedule.rounds.len());
+    let mut double_counts = Vec::new();
+
+    for (ri, round) in schedule.rounds.iter().enumerate() {
+        let before_v = values.clone();
+        let before_c = if track { contributors.clone() } else { Vec::new() };
+        let mut s_row = vec![0u64; p];
+        let mut r_row = vec![0u64; p];
+        for t in &round.transfers {
+            let bytes = t.len() * schedule.elem_bytes;
+            s_row[t.src] += bytes;
+            r_row[t.dst] += bytes;
+            let mut doubled = false;
+            for si in seg_span(&bounds, &t.range) {
+                match t.op {
+                    Op::Reduce => {
+                        values[t.dst][si] += before_v[t.src][si];
+                        if track {
+                            if contributors[t.dst][si].intersects(&before_c[t.src][si]) {
+                                doubled = true;
+                            }
+                            let add = before_c[t.src][si].clone();
+                            contributors[t.dst][si].union_with(&add);
+                        }
+                    }
+                    Op::Copy => {
+                        values[t.dst][si] = before_v[t.src][si];
+                        if track {
+                            contributors[t.dst][si] = before_c[t.src][si].clone();
+                        }
+                    }
+                }
+            }
+            if doubled {
+                double_counts.push(DoubleCount {
+                    round: ri,
+                    rank: t.dst,
+                    range: t.range.clone(),
+                });
+            }
+        }
+        sent.push(s_row);
+        recv.push(r_row);
+        if track {
+            states.push(State {
+                values: values.clone(),
+                contributors: contributors.clone(),
+            });
+        }
+    }
+    if !track {
+        states.push(State {
+            values: values.clone(),
+            contributors: Vec::new(),
+        });
+    }
+
+    let mut mismatches = Vec::new();
+    let tolerance = |x: f64| 1e-9 * x.abs().max(1.0);
+    for (r, row) in values.iter().enumerate() {
+        for (si, seg) in segments.iter().enumerate() {
+            if seg.start == seg.end {
+                continue;
+            }
+            let checked = match &schedule.collective {
+                Collective::AllReduce | Collective::AllGather { .. } => true,
+                Collective::ReduceScatter { owned } => {
+                    owned[r].start <= seg.start && seg.end <= owned[r].end
+                }
+            };
+            if checked && (row[si] - expected[si]).abs() > tolerance(expected[si]) {
+                mismatches.push(Mismatch {
+                    rank: r,
+                    range: seg.clone(),
+                    expected: expected[si],
+                    got: row[si],
+                });
+            }
+        }
+    }
+
+    Ok(Trace {
+        schedule: schedule.clone(),
+        segments,
+        states,
+        sent,
+        recv,
+        expected,
+        verification: Verification {
+            mismatches,
+            double_counts,
+        },
+    })
+}
+
+impl Trace {
+    /// Number of rounds executed.
+    pub fn num_rounds(&self) -> usize {
+        self.schedule.rounds.len()
+    }
+
+    /// Bytes each rank has sent after the first `rounds` rounds.
+    pub fn sent_after(&self, rounds: usize) -> Vec<u64> {
+        cumulative(&self.sent, rounds, self.schedule.p)
+    }
+
+    /// Bytes each rank has received after the first `rounds` rounds.
+    pub fn recv_after(&self, rounds: usize) -> Vec<u64> {
+        cumulative(&self.recv, rounds, self.schedule.p)
+    }
+
+    /// Largest number of bytes any rank sends over the whole schedule.
+    pub fn max_sent_per_rank(&self) -> u64 {
+        self.sent_after(self.num_rounds())
+            .into_iter()
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The state after `rounds` rounds, if it was kept.
+    pub fn state_after(&self, rounds: usize) -> Option<&State> {
+        if self.states.len() == self.num_rounds() + 1 {
+            self.states.get(rounds)
+        } else if rounds == 0 {
+            self.states.first()
+        } else if rounds == self.num_rounds() {
+            self.states.last()
+        } else {
+            None
+        }
+    }
+
+    /// Segment indices that make up element range `r`.
+    pub fn segments_in(&self, r: &Range<u64>) -> Range<usize> {
+        let lo = self.segments.partition_point(|s| s.start < r.start);
+        let hi = self.segments.partition_point(|s| s.start < r.end);
+        lo..hi
+    }
+
+    /// The final buffers divided by `p`: the explicit "mean" step after a sum
+    /// all-reduce (1 + 2 + 3 = 6, then 6 / 3 = 2).
+    pub fn final_mean(&self) -> Vec<Vec<f64>> {
+        let p = self.schedule.p as f64;
+        self.states
+            .last()
+            .map(|s| {
+                s.values
+                    .iter()
+                    .map(|row| row.iter().map(|v| v / p).collect())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+}
+
+fn cumulative(per_round: &[Vec<u64>], rounds: usize, p: usize) -> Vec<u64> {
+    let mut acc = vec![0u64; p];
+    for row in per_round.iter().take(rounds) {
+        for (a, b) in acc.iter_mut().zip(row) {
+            *a += b;
+        }
+    }
+    acc
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::schedule::naive::naive_root;
+    use crate::core::schedule::ring::{ring_all_gather, ring_all_reduce, ring_reduce_scatter};
+    use crate::core::schedule::{Phase, Round, Transfer};
+
+    const MB: u64 = 1_000_000;
+
+    #[test]
+    fn seed_ring_p4_100mb() {
+        // 100 MB of bytes (elem_bytes = 1): 25 MB chunks, 6 rounds, 150 MB sent.
+        let s = ring_all_reduce(4, 100 * MB, 1).expect("valid");
+        let t = execute(&s, &default_init, ExecOptions::default()).expect("runs");
+        assert_eq!(t.num_rounds(), 6);
+        assert!(t.sent[0].iter().all(|&b| b == 25 * MB));
+        assert_eq!(t.sent_after(6), vec![150 * MB; 4]);
+        assert_eq!(t.recv_after(6), vec![150 * MB; 4]);
+        assert!(t.verification.ok());
+        // 1 + 2 + 3 + 4 = 10 everywhere.
+        assert!(t.states[6].values.iter().flatten().all(|&v| v == 10.0));
+    }
+
+    #[test]
+    fn seed_ring_p8_64mb() {
+        let s = ring_all_reduce(8, 64 * MB, 1).expect("valid");
+        let t = execute(&s, &default_init, ExecOptions::default()).expect("runs");
+        assert_eq!(t.num_rounds(), 14);
+        assert_eq!(t.max_sent_per_rank(), 112 * MB);
+        assert!(t.verification.ok());
+    }
+
+    #[test]
+    fn sum_and_mean_of_1_2_3() {
+        let s = ring_all_reduce(3, 3, 1).expect("valid");
+        let t = execute(&s, &default_init, ExecOptions::default()).expect("runs");
+        assert!(t.verification.ok());
+        assert!(t.states[4].values.iter().flatten().all(|&v| v == 6.0));
+        assert!(t.final_mean().iter().flatten().all(|&v| v == 2.0));
+    }
+
+    #[test]
+    fn contributors_after_reduce_scatter() {
+        let s = ring_all_reduce(4, 4, 1).expect("valid");
+        let t = execute(&s, &default_init, ExecOptions::default()).expect("runs");
+        // After round 1 rank 0's chunk 3 holds ranks {0, 3}: 1 + 4 = 5.
+        let st = &t.states[1];
+        assert_eq!(st.contributors[0][3].ranks(), vec![0, 3]);
+        assert_eq!(st.values[0][3], 5.0);
+        // After reduce-scatter rank r holds the full chunk (r + 1) mod 4.
+        let st = &t.states[3];
+        for r in 0..4 {
+            assert_eq!(st.contributors[r][(r + 1) % 4].len(), 4);
+        }
+    }
+
+    #[test]
+    fn unequal_chunks_are_counted_honestly() {
+        // 10 elements of 4 bytes over 4 ranks: chunks 3,3,2,2 elements.
+        let s = ring_all_reduce(4, 10, 4).expect("valid");
+        let t = execute(&s, &default_init, ExecOptions::default()).expect("runs");
+        assert!(t.verification.ok());
+        // Round 1: rank r sends chunk r: 12, 12, 8, 8 bytes.
+        assert_eq!(t.sent[0], vec![12, 12, 8, 8]);
+        // Each rank sends every chunk except one per phase: 40 − own(rs) + 40 − own(ag).
+        // Rank 0 skips chunk 1 (rs) and chunk 2 (ag): 2·40 − 12 − 8 = 60.
+        assert_eq!(t.sent_after(6)[0], 60);
+        let total: u64 = t.sent_after(6).iter().sum();
+        assert_eq!(total, 2 * 3 * 40);
+    }
+
+    #[test]
+    fn re_adding_in_all_gather_is_caught() {
+        let mut s = ring_all_reduce(4, 8, 1).expect("valid");
+        for round in s.rounds.iter_mut().filter(|r| r.phase == Phase::AllGather) {
+            for t in &mut round.transfers {
+                t.op = Op::Reduce;
+            }
+        }
+        let t = execute(&s, &default_init, ExecOptions::default()).expect("runs");
+        assert!(!t.verification.ok());
+        assert!(!t.verification.mismatches.is_empty());
+        assert!(!t.verification.double_counts.is_empty());
+        // Also caught by values alone when contributor tracking is off.
+        let t = execute(&s, &default_init, ExecOptions { keep_states: false }).expect("runs");
+        assert!(!t.verification.mismatches.is_empty());
+    }
+
+    #[test]
+    fn reduce_scatter_and_all_gather_alone_verify() {
+        let rs = ring_reduce_scatter(5, 17, 2).expect("valid");
+        let t = execute(&rs, &|r, e| (r * 31 + e as usize) as f64, ExecOptions::default())
+            .expect("runs");
+        assert!(t.verification.ok());
+        assert_eq!(t.num_rounds(), 4);
+        let ag = ring_all_gather(5, 17, 2).expect("valid");
+        let t = execute(&ag, &|r, e| (r * 31 + e as usize) as f64, ExecOptions::default())
+            .expect("runs");
+        assert!(t.verification.ok());
+        assert!(t.verification.double_counts.is_empty());
+    }
+
+    #[test]
+    fn naive_root_p4() {
+        let s = naive_root(4, 100 * MB, 1).expect("valid");
+        let t = execute(&s, &default_init, ExecOptions::default()).expect("runs");
+        assert_eq!(t.num_rounds(), 6);
+        assert!(t.verification.ok());
+        assert_eq!(t.sent_after(6), vec![300 * MB, 100 * MB, 100 * MB, 100 * MB]);
+        assert_eq!(t.recv_after(6), vec![300 * MB, 100 * MB, 100 * MB, 100 * MB]);
+    }
+
+    #[test]
+    fn malformed_schedule_is_an_error() {
+        let mut s = ring_all_reduce(3, 3, 1).expect("valid");
+        s.rounds.push(Round {
+            phase: Phase::AllGather,
+            note: String::new(),
+            transfers: vec![Transfer {
+                src: 0,
+                dst: 7,
+                range: 0..1,
+                op: Op::Copy,
+                chunk: None,
+            }],
+        });
+        assert!(execute(&s, &default_init, ExecOptions::default()).is_err());
+    }
+}

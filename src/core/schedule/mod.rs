@@ -1,0 +1,278 @@
+//! Collective schedules: a collective is a list of rounds, each a set of
+//! simultaneous point-to-point transfers over element ranges.
+//!
+//! A [`Schedule`] is pure data. [`crate::core::execute::execute`] runs it on
+//! real per-rank buffers and produces a [`crate::core::execute::Trace`].
+//!
+//! Element ranges are half-open `[lo, hi)` indices into a tensor of
+//! `n` elements of `elem_bytes` bytes each, so a transfer moves
+//! `(hi - lo) * elem_bytes` bytes. Chunks need not be equal: when `n` does not
+//! divide by `p`, [`chunk_range`] gives the first `n % p` chunks one extra
+//! element, and every byte counter shows the difference.
+
+use std::fmt;
+use std::ops::Range;
+
+pub mod naive;
+pub mod recursive;
+pub mod ring;
+pub mod tree;
+
+/// What a transfer does at the destination.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Op {
+    /// `dst[range] += src[range]` (element-wise sum).
+    Reduce,
+    /// `dst[range] = src[range]` (overwrite; never adds).
+    Copy,
+}
+
+impl Op {
+    /// Lower-case name used in labels: "reduce" or "copy".
+    pub fn name(self) -> &'static str {
+        match self {
+            Op::Reduce => "reduce",
+            Op::Copy => "copy",
+        }
+    }
+}
+
+/// One point-to-point message inside a round.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Transfer {
+    /// Sending rank, `0..p`.
+    pub src: usize,
+    /// Receiving rank, `0..p`.
+    pub dst: usize,
+    /// Element range `[lo, hi)` of the tensor that travels.
+    pub range: Range<u64>,
+    /// What the receiver does with it.
+    pub op: Op,
+    /// Chunk index for display, when the range is one of the `p` ring chunks.
+    pub chunk: Option<usize>,
+}
+
+impl Transfer {
+    /// Number of elements moved.
+    pub fn len(&self) -> u64 {
+        self.range.end - self.range.start
+    }
+
+    /// True when the range is empty (possible when `n < p`).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The phase a round belongs to. Labels use the field's terms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// Ring or recursive-halving reduce-scatter.
+    ReduceScatter,
+    /// Ring or recursive-doubling all-gather.
+    AllGather,
+    /// Full-buffer exchange-and-add (recursive doubling all-reduce).
+    Exchange,
+    /// Reduce towards a root (tree or naive root).
+    Reduce,
+    /// Broadcast from a root (tree or naive root).
+    Broadcast,
+    /// Non-power-of-two adaptation: extra ranks hand their data to a partner
+    /// inside the largest power-of-two subset.
+    FoldIn,
+    /// Non-power-of-two adaptation: the result goes back to the extra ranks.
+    FoldOut,
+}
+
+impl Phase {
+    /// Human label, e.g. "reduce-scatter".
+    pub fn label(self) -> &'static str {
+        match self {
+            Phase::ReduceScatter => "reduce-scatter",
+            Phase::AllGather => "all-gather",
+            Phase::Exchange => "exchange",
+            Phase::Reduce => "reduce",
+            Phase::Broadcast => "broadcast",
+            Phase::FoldIn => "fold-in (extra ranks → power-of-two subset)",
+            Phase::FoldOut => "unfold (result → extra ranks)",
+        }
+    }
+}
+
+impl fmt::Display for Phase {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.label())
+    }
+}
+
+/// One round: transfers that happen at the same time. Every transfer reads the
+/// state from *before* the round.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Round {
+    /// The phase of the algorithm this round belongs to.
+    pub phase: Phase,
+    /// Extra description for the label, e.g. "partner = rank XOR 2". May be empty.
+    pub note: String,
+    /// The simultaneous transfers.
+    pub transfers: Vec<Transfer>,
+}
+
+/// Which collective a schedule implements; decides how the result is verified.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Collective {
+    /// Every rank ends with the element-wise sum of all inputs.
+    AllReduce,
+    /// Rank `r` ends with the element-wise sum on `owned[r]` only.
+    ReduceScatter {
+        /// Element range each rank owns at the end, indexed by rank.
+        owned: Vec<Range<u64>>,
+    },
+    /// Rank `r` starts with valid data on `owned[r]` only; every rank ends with
+    /// all ranks' pieces, copied and never added.
+    AllGather {
+        /// Element range each rank contributes, indexed by rank.
+        owned: Vec<Range<u64>>,
+    },
+}
+
+/// A complete collective schedule.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Schedule {
+    /// Short machine name, e.g. "ring", "rab".
+    pub algorithm: &'static str,
+    /// Number of ranks.
+    pub p: usize,
+    /// Tensor length in elements.
+    pub n: u64,
+    /// Bytes per element (4 for f32 gradients).
+    pub elem_bytes: u64,
+    /// What is being computed.
+    pub collective: Collective,
+    /// Rounds in execution order.
+    pub rounds: Vec<Round>,
+}
+
+/// Errors from schedule generators.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ScheduleError {
+    /// `p` must be at least 2.
+    TooFewRanks(usize),
+    /// The tensor must have at least one element.
+    EmptyTensor,
+    /// Bytes per element must be at least 1.
+    ZeroElementSize,
+}
+
+impl fmt::Display for ScheduleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ScheduleError::TooFewRanks(p) => {
+                write!(f, "a collective needs at least 2 ranks (got p = {p})")
+            }
+            ScheduleError::EmptyTensor => f.write_str("the tensor needs at least one element"),
+            ScheduleError::ZeroElementSize => f.write_str("an element needs at least 1 byte"),
+        }
+    }
+}
+
+impl std::error::Error for ScheduleError {}
+
+/// Checks the arguments shared by every generator.
+pub(crate) fn check_args(p: usize, n: u64, elem_bytes: u64) -> Result<(), ScheduleError> {
+    if p < 2 {
+        return Err(ScheduleError::TooFewRanks(p));
+    }
+    if n == 0 {
+        return Err(ScheduleError::EmptyTensor);
+    }
+    if elem_bytes == 0 {
+        return Err(ScheduleError::ZeroElementSize);
+    }
+    Ok(())
+}
+
+/// Element range of chunk `c` when `n` elements are split into `parts` nearly
+/// equal chunks: the first `n % parts` chunks hold one extra element.
+///
+/// Panics never; `parts` of 0 is treated as 1.
+pub fn chunk_range(n: u64, parts: usize, c: usize) -> Range<u64> {
+    let parts = parts.max(1) as u64;
+    let c = c as u64;
+    let base = n / parts;
+    let extra = n % parts;
+    let lo = c * base + c.min(extra);
+    let len = base + u64::from(c < extra);
+    lo..lo + len
+}
+
+impl Schedule {
+    /// Number of rounds (sequential steps).
+    pub fn num_rounds(&self) -> usize {
+        self.rounds.len()
+    }
+
+    /// Tensor size in bytes.
+    pub fn total_bytes(&self) -> u64 {
+        self.n * self.elem_bytes
+    }
+
+    /// For round `i`, its 1-based position within the run of consecutive rounds
+    /// of the same phase and that run's length: "round 2 of 3".
+    pub fn position_in_phase(&self, i: usize) -> Option<(usize, usize)> {
+        let phase = self.rounds.get(i)?.phase;
+        let mut start = i;
+        while start > 0 && self.rounds[start - 1].phase == phase {
+            start -= 1;
+        }
+        let mut end = i + 1;
+        while end < self.rounds.len() && self.rounds[end].phase == phase {
+            end += 1;
+        }
+        Some((i - start + 1, end - start))
+    }
+
+    /// Label such as "reduce-scatter, round 2 of 3" (plus the round's note).
+    pub fn round_label(&self, i: usize) -> String {
+        match (self.rounds.get(i), self.position_in_phase(i)) {
+            (Some(round), Some((k, of))) => {
+                if round.note.is_empty() {
+                    format!("{}, round {k} of {of}", round.phase)
+                } else {
+                    format!("{}, round {k} of {of}: {}", round.phase, round.note)
+                }
+            }
+            _ => String::new(),
+        }
+    }
+
+    /// Concatenates two schedules over the same tensor (e.g. reduce-scatter
+    /// then all-gather). The collective of the result is `collective`.
+    pub fn then(mut self, other: Schedule, algorithm: &'static str, collective: Collective) -> Self {
+        self.rounds.extend(other.rounds);
+        self.algorithm = algorithm;
+        self.collective = collective;
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunks_cover_the_tensor_with_unequal_sizes() {
+        // 10 elements over 4 chunks: 3, 3, 2, 2.
+        let r: Vec<_> = (0..4).map(|c| chunk_range(10, 4, c)).collect();
+        assert_eq!(r, vec![0..3, 3..6, 6..8, 8..10]);
+        // fewer elements than chunks: 2 over 4 gives 1, 1, 0, 0.
+        let r: Vec<_> = (0..4).map(|c| chunk_range(2, 4, c)).collect();
+        assert_eq!(r, vec![0..1, 1..2, 2..2, 2..2]);
+    }
+
+    #[test]
+    fn rejects_bad_arguments() {
+        assert_eq!(check_args(1, 10, 4), Err(ScheduleError::TooFewRanks(1)));
+        assert_eq!(check_args(4, 0, 4), Err(ScheduleError::EmptyTensor));
+        assert_eq!(check_args(4, 10, 0), Err(ScheduleError::ZeroElementSize));
+    }
+}

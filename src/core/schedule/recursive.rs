@@ -1,0 +1,1 @@
+//! Recursive doubling, recursive halving and Rabenseifner (issue 5).

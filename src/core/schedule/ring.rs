@@ -1,0 +1,119 @@
+//! Ring reduce-scatter, ring all-gather and ring all-reduce.
+//!
+//! Ranks form a logical ring; in every round rank `r` sends one chunk to its
+//! successor `(r + 1) mod p` and receives one from its predecessor. The tensor
+//! of `n` elements is split into `p` chunks with [`chunk_range`].
+//!
+//! Reduce-scatter takes `p − 1` rounds and leaves rank `r` with the fully
+//! reduced chunk `(r + 1) mod p`; all-gather takes `p − 1` more rounds that
+//! *copy* the finished chunks around. Each rank sends `2(p − 1)/p · n`
+//! elements in all when chunks are equal (Patarasuk & Yuan 2009; Thakur,
+//! Rabenseifner & Gropp 2005, §4).
+
+use super::{
+    check_args, chunk_range, Collective, Op, Phase, Round, Schedule, ScheduleError, Transfer,
+};
+
+/// Chunk that rank `r` sends in round `k` of a ring pass whose rank `r`
+/// starts from chunk `(r + offset) mod p`.
+fn ring_chunk(r: usize, k: usize, offset: usize, p: usize) -> usize {
+    (r + offset + p * 2 - k % p) % p
+}
+
+fn ring_pass(p: usize, n: u64, offset: usize, op: Op, phase: Phase) -> Vec<Round> {
+    (0..p - 1)
+        .map(|k| Round {
+            phase,
+            note: String::new(),
+            transfers: (0..p)
+                .map(|r| {
+                    let c = ring_chunk(r, k, offset, p);
+                    Transfer {
+                        src: r,
+                        dst: (r + 1) % p,
+                        range: chunk_range(n, p, c),
+                        op,
+                        chunk: Some(c),
+                    }
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// Element ranges owned at the end of [`ring_reduce_scatter`]: rank `r` owns
+/// chunk `(r + 1) mod p`.
+pub fn ring_reduce_scatter_owned(p: usize, n: u64) -> Vec<std::ops::Range<u64>> {
+    (0..p).map(|r| chunk_range(n, p, (r + 1) % p)).collect()
+}
+
+/// Ring reduce-scatter: `p − 1` rounds; in round `k` rank `r` sends chunk
+/// `(r − k) mod p` to rank `r + 1`, which adds it to its own copy.
+///
+/// # Errors
+/// [`ScheduleError`] when `p < 2`, `n == 0` or `elem_bytes == 0`.
+pub fn ring_reduce_scatter(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule, ScheduleError> {
+    check_args(p, n, elem_bytes)?;
+    Ok(Schedule {
+        algorithm: "ring",
+        p,
+        n,
+        elem_bytes,
+        collective: Collective::ReduceScatter {
+            owned: ring_reduce_scatter_owned(p, n),
+        },
+        rounds: ring_pass(p, n, 0, Op::Reduce, Phase::ReduceScatter),
+    })
+}
+
+/// Ring all-gather where rank `r` starts owning chunk `r`: `p − 1` rounds; in
+/// round `k` rank `r` copies chunk `(r − k) mod p` to rank `r + 1`.
+///
+/// # Errors
+/// [`ScheduleError`] when `p < 2`, `n == 0` or `elem_bytes == 0`.
+pub fn ring_all_gather(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule, ScheduleError> {
+    check_args(p, n, elem_bytes)?;
+    Ok(Schedule {
+        algorithm: "ring",
+        p,
+        n,
+        elem_bytes,
+        collective: Collective::AllGather {
+            owned: (0..p).map(|r| chunk_range(n, p, r)).collect(),
+        },
+        rounds: ring_pass(p, n, 0, Op::Copy, Phase::AllGather),
+    })
+}
+
+/// Ring all-reduce = ring reduce-scatter followed by ring all-gather:
+/// `2(p − 1)` rounds.
+///
+/// # Errors
+/// [`ScheduleError`] when `p < 2`, `n == 0` or `elem_bytes == 0`.
+pub fn ring_all_reduce(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule, ScheduleError> {
+    let rs = ring_reduce_scatter(p, n, elem_bytes)?;
+    let ag = Schedule {
+        rounds: ring_pass(p, n, 1, Op::Copy, Phase::AllGather),
+        ..rs.clone()
+    };
+    Ok(rs.then(ag, "ring", Collective::AllReduce))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ring_all_reduce_p4_round_structure() {
+        let s = ring_all_reduce(4, 100, 1).expect("valid");
+        assert_eq!(s.num_rounds(), 6);
+        // round 1: rank 3 sends chunk 3 to rank 0 and reduces.
+        let t = &s.rounds[0].transfers[3];
+        assert_eq!((t.src, t.dst, t.chunk, t.op), (3, 0, Some(3), Op::Reduce));
+        // first all-gather round: rank r copies its finished chunk r+1.
+        let t = &s.rounds[3].transfers[0];
+        assert_eq!((t.src, t.dst, t.chunk, t.op), (0, 1, Some(1), Op::Copy));
+        assert_eq!(s.round_label(1), "reduce-scatter, round 2 of 3");
+        assert_eq!(s.round_label(5), "all-gather, round 3 of 3");
+    }
+}

@@ -1,0 +1,1 @@
+//! Binomial-tree reduce + broadcast (issue 5).

@@ -1,0 +1,1 @@
+//! (sgd: in progress)

@@ -1,0 +1,118 @@
+//! View parameters and their URL query form: the embedding API.
+//!
+//! The query string is parsed with `serde_urlencoded` into a [`Query`] (keys
+//! lower-cased). Each view has its own typed `Params` built field by field:
+//! a bad field yields a [`FieldError`] with a message for the inline display and
+//! the field keeps its previous (or default) value, so a bad URL never blanks
+//! the page. `to_pairs` writes the canonical form back, and parsing that form
+//! gives the same `Params` (round-trip tests in each module).
+
+use std::collections::BTreeMap;
+
+pub mod collectives;
+pub mod cost;
+pub mod gossip;
+pub mod ring;
+pub mod sgd;
+
+/// The parsed query: lower-case key → raw value (last one wins).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Query(pub BTreeMap<String, String>);
+
+impl Query {
+    /// Parses `a=1&b=x` (with or without a leading `?`). Never fails: an
+    /// undecodable string gives an empty query.
+    pub fn parse(search: &str) -> Self {
+        let s = search.strip_prefix('?').unwrap_or(search);
+        let pairs: Vec<(String, String)> = serde_urlencoded::from_str(s).unwrap_or_default();
+        Query(
+            pairs
+                .into_iter()
+                .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
+                .collect(),
+        )
+    }
+
+    /// The raw value of `key`, if present and non-empty.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.0.get(key).map(String::as_str).filter(|v| !v.is_empty())
+    }
+
+    /// True when `key` is `1`, `true` or `yes`.
+    pub fn flag(&self, key: &str) -> bool {
+        matches!(
+            self.get(key).map(str::to_ascii_lowercase).as_deref(),
+            Some("1" | "true" | "yes" | "on")
+        )
+    }
+}
+
+/// Encodes pairs as a query string (without the leading `?`).
+pub fn encode(pairs: &[(&str, String)]) -> String {
+    serde_urlencoded::to_string(pairs).unwrap_or_default()
+}
+
+/// A parameter that could not be used, with the message shown next to its field.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldError {
+    /// The URL key / field name, e.g. "p".
+    pub field: &'static str,
+    /// What was wrong and what is expected.
+    pub message: String,
+}
+
+impl FieldError {
+    /// Builds an error for `field`.
+    pub fn new(field: &'static str, message: impl Into<String>) -> Self {
+        FieldError {
+            field,
+            message: message.into(),
+        }
+    }
+}
+
+/// Parses an integer in `lo..=hi` for field `name`.
+///
+/// # Errors
+/// A [`FieldError`] naming the field and the allowed range.
+pub fn parse_int_in(name: &'static str, raw: &str, lo: u64, hi: u64) -> Result<u64, FieldError> {
+    let v: u64 = raw.trim().parse().map_err(|_| {
+        FieldError::new(name, format!("{name} must be a whole number from {lo} to {hi} (got “{raw}”)"))
+    })?;
+    if v < lo || v > hi {
+        return Err(FieldError::new(
+            name,
+            format!("{name} must be from {lo} to {hi} (got {v})"),
+        ));
+    }
+    Ok(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_lowercases_keys() {
+        let q = Query::parse("?View=ring&p=4&size=100MB&embed=1");
+        assert_eq!(q.get("view"), Some("ring"));
+        assert_eq!(q.get("size"), Some("100MB"));
+        assert!(q.flag("embed"));
+        assert_eq!(q.get("missing"), None);
+    }
+
+    #[test]
+    fn int_errors_name_the_range() {
+        assert_eq!(parse_int_in("p", "8", 2, 1024), Ok(8));
+        let e = parse_int_in("p", "abc", 2, 1024).expect_err("not a number");
+        assert!(e.message.contains("from 2 to 1024"));
+        assert!(parse_int_in("p", "1", 2, 1024).is_err());
+        assert!(parse_int_in("p", "100000", 2, 1024).is_err());
+    }
+
+    #[test]
+    fn encode_escapes() {
+        assert_eq!(encode(&[("bw", "12.5GB/s".into())]), "bw=12.5GB%2Fs");
+        assert_eq!(Query::parse("bw=12.5GB%2Fs").get("bw"), Some("12.5GB/s"));
+    }
+}

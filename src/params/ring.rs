@@ -1,0 +1,1 @@
+//! URL parameters of the `ring` view.
