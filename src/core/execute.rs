@@ -15,7 +15,7 @@ use std::collections::BTreeSet;
 use std::fmt;
 use std::ops::Range;
 
-use super::schedule::{Collective, Op, Schedule};
+use super::schedule::{Collective, Op, Phase, Schedule};
 
 /// A set of ranks, as a bitset over `0..p`.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -472,6 +472,153 @@ impl Trace {
     }
 }
 
+/// One line of a round's transfer log: who sends what to whom, and for a
+/// reduce the values added (`4 + 1 = 5`). Values are those of the first
+/// element of the range (every element of a chunk shares them under
+/// [`default_init`]); `None` when the range is empty.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LogLine {
+    /// Sending rank.
+    pub src: usize,
+    /// Receiving rank.
+    pub dst: usize,
+    /// Chunk index, when the range is a ring chunk.
+    pub chunk: Option<usize>,
+    /// Element range moved.
+    pub range: Range<u64>,
+    /// Bytes moved.
+    pub bytes: u64,
+    /// Reduce or copy.
+    pub op: Op,
+    /// `(value sent, receiver's value before, receiver's value after)`.
+    pub values: Option<(f64, f64, f64)>,
+}
+
+impl Trace {
+    /// The transfer log of round `round` (0-based); empty when out of range or
+    /// when per-round states were not kept.
+    pub fn round_log(&self, round: usize) -> Vec<LogLine> {
+        let (Some(sr), Some(before), Some(after)) = (
+            self.schedule.rounds.get(round),
+            self.state_after(round),
+            self.state_after(round + 1),
+        ) else {
+            return Vec::new();
+        };
+        sr.transfers
+            .iter()
+            .map(|t| {
+                let seg = self.segments_in(&t.range).start;
+                let values = (t.range.start < t.range.end).then(|| {
+                    (
+                        before.values[t.src][seg],
+                        before.values[t.dst][seg],
+                        after.values[t.dst][seg],
+                    )
+                });
+                LogLine {
+                    src: t.src,
+                    dst: t.dst,
+                    chunk: t.chunk,
+                    range: t.range.clone(),
+                    bytes: t.len() * self.schedule.elem_bytes,
+                    op: t.op,
+                    values,
+                }
+            })
+            .collect()
+    }
+
+    /// Fraction of (rank, element) slots that hold the complete reduction
+    /// after `rounds` rounds, weighted by element count; `None` when the state
+    /// was not kept.
+    pub fn complete_fraction(&self, rounds: usize) -> Option<f64> {
+        let st = self.state_after(rounds)?;
+        if st.contributors.is_empty() {
+            return None;
+        }
+        let p = self.schedule.p;
+        let mut full = 0u64;
+        for row in &st.contributors {
+            for (si, c) in row.iter().enumerate() {
+                if c.len() == p {
+                    full += self.segments[si].end - self.segments[si].start;
+                }
+            }
+        }
+        Some(full as f64 / (self.schedule.n as f64 * p as f64))
+    }
+
+    /// A sentence on what the schedule does at `step` (0 = before any round,
+    /// `k` = the `k`-th round just ran), with the facts taken from the trace.
+    pub fn narrate(&self, step: usize) -> String {
+        let s = &self.schedule;
+        let p = s.p;
+        if step == 0 {
+            return format!(
+                "Before any transfer each of the {p} ranks holds only its own tensor. \
+                 The goal: every rank ends with the element-wise sum of all {p}."
+            );
+        }
+        let Some(round) = s.rounds.get(step - 1) else {
+            return String::new();
+        };
+        let k = round.transfers.len();
+        let max_bytes = round
+            .transfers
+            .iter()
+            .map(|t| t.len() * s.elem_bytes)
+            .max()
+            .unwrap_or(0);
+        let what = match (round.phase, round.transfers.first().map(|t| t.op)) {
+            (Phase::ReduceScatter, _) => {
+                "each rank sends one chunk to its partner, which adds it to its own copy of that chunk"
+            }
+            (Phase::AllGather, _) => {
+                "each rank passes on a fully reduced chunk; the receiver copies it over its stale copy (no addition)"
+            }
+            (Phase::Exchange, _) => "partners swap buffers and each adds what it received",
+            (Phase::Reduce, _) => "partial sums flow towards the root, which adds them",
+            (Phase::Broadcast, _) => "the finished sum is copied outwards from the root",
+            (Phase::FoldIn, _) => {
+                "extra ranks hand their whole tensor to a partner inside the power-of-two subset"
+            }
+            (Phase::FoldOut, _) => "the result is copied back to the extra ranks",
+        };
+        let progress = self
+            .complete_fraction(step)
+            .map(|f| {
+                format!(
+                    " After it, {:.0}% of all rank-held elements hold the complete sum.",
+                    f * 100.0
+                )
+            })
+            .unwrap_or_default();
+        let done = if step == s.rounds.len() {
+            if self.verification.ok() {
+                " Done: the result is verified on every rank."
+            } else {
+                " Done, but the result does NOT match the element-wise sum."
+            }
+        } else {
+            ""
+        };
+        format!(
+            "{}: {what}. {k} transfer{} run at once, the largest {max_bytes} B.{progress}{done}",
+            capitalise(&s.round_label(step - 1)),
+            if k == 1 { "" } else { "s" }
+        )
+    }
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
+
 fn cumulative(per_round: &[Vec<u64>], rounds: usize, p: usize) -> Vec<u64> {
     let mut acc = vec![0u64; p];
     for row in per_round.iter().take(rounds) {
@@ -487,7 +634,7 @@ mod tests {
     use super::*;
     use crate::core::schedule::naive::naive_root;
     use crate::core::schedule::ring::{ring_all_gather, ring_all_reduce, ring_reduce_scatter};
-    use crate::core::schedule::{Phase, Round, Transfer};
+    use crate::core::schedule::{Round, Transfer};
 
     const MB: u64 = 1_000_000;
 
@@ -582,6 +729,25 @@ mod tests {
             .expect("runs");
         assert!(t.verification.ok());
         assert!(t.verification.double_counts.is_empty());
+    }
+
+    #[test]
+    fn transfer_log_shows_the_addition() {
+        let s = ring_all_reduce(4, 100 * MB, 1).expect("valid");
+        let t = execute(&s, &default_init, ExecOptions::default()).expect("runs");
+        let log = t.round_log(0);
+        // rank 3 → rank 0: chunk 3, 25 MB, 4 + 1 = 5.
+        let l = &log[3];
+        assert_eq!((l.src, l.dst, l.chunk, l.bytes), (3, 0, Some(3), 25 * MB));
+        assert_eq!(l.values, Some((4.0, 1.0, 5.0)));
+        // first all-gather round copies: rank 0 sends its full chunk 1 (sum 10) over
+        // rank 1’s own, untouched value 2.
+        let l = &t.round_log(3)[0];
+        assert_eq!((l.op, l.values), (Op::Copy, Some((10.0, 2.0, 10.0))));
+        assert_eq!(t.complete_fraction(3), Some(0.25));
+        assert_eq!(t.complete_fraction(6), Some(1.0));
+        assert!(t.narrate(1).starts_with("Reduce-scatter, round 1 of 3"));
+        assert!(t.narrate(6).contains("verified on every rank"));
     }
 
     #[test]

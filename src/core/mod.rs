@@ -6,4 +6,5 @@ pub mod cost;
 pub mod execute;
 pub mod schedule;
 pub mod sgd;
+pub mod timing;
 pub mod units;

@@ -1,0 +1,88 @@
+//! The α–β time of an *executed* schedule.
+//!
+//! Each round costs the maximum over its transfers of `α + bytes·β`
+//! (Hockney 1994's model applied per round; all transfers of a round run
+//! concurrently on separate links). Empty transfers (possible when `n < p`)
+//! still pay α. The closed forms in [`crate::core::cost`] must agree with this
+//! for the schedules they describe; tests hold the two together.
+
+use super::schedule::Schedule;
+
+/// Time of one round: `max_t (α + bytes_t·β)`, in seconds; 0 for a round
+/// without transfers.
+pub fn round_time(schedule: &Schedule, round: usize, alpha: f64, beta: f64) -> f64 {
+    schedule.rounds.get(round).map_or(0.0, |r| {
+        r.transfers
+            .iter()
+            .map(|t| alpha + (t.len() * schedule.elem_bytes) as f64 * beta)
+            .fold(0.0, f64::max)
+    })
+}
+
+/// Total α–β time of the schedule, seconds: the sum of [`round_time`].
+///
+/// `alpha` is the per-message start-up latency in seconds and `beta` the
+/// transfer time in seconds per byte.
+pub fn executed_time(schedule: &Schedule, alpha: f64, beta: f64) -> f64 {
+    (0..schedule.rounds.len())
+        .map(|i| round_time(schedule, i, alpha, beta))
+        .sum()
+}
+
+/// Rounds grouped by their largest message: `count` rounds whose biggest
+/// transfer moves `bytes` bytes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoundGroup {
+    /// How many rounds share this largest message size.
+    pub count: usize,
+    /// Largest message of each of those rounds, bytes.
+    pub bytes: u64,
+}
+
+/// The rounds of `schedule` grouped by largest message size, in first-seen
+/// order, so the time can be written as `Σ count × (α + bytes·β)`.
+pub fn breakdown(schedule: &Schedule) -> Vec<RoundGroup> {
+    let mut groups: Vec<RoundGroup> = Vec::new();
+    for r in &schedule.rounds {
+        let bytes = r
+            .transfers
+            .iter()
+            .map(|t| t.len() * schedule.elem_bytes)
+            .max()
+            .unwrap_or(0);
+        match groups.iter_mut().find(|g| g.bytes == bytes) {
+            Some(g) => g.count += 1,
+            None => groups.push(RoundGroup { count: 1, bytes }),
+        }
+    }
+    groups
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::schedule::naive::naive_root;
+    use crate::core::schedule::ring::ring_all_reduce;
+
+    #[test]
+    fn seed_ring_vs_naive_at_12_5_gb_per_s() {
+        // p = 4, 100 MB, β = 1/12.5e9 s/B, α = 0: ring 6 × 2 ms = 12 ms,
+        // naive root 6 × 8 ms = 48 ms.
+        let beta = 1.0 / 12.5e9;
+        let ring = ring_all_reduce(4, 100_000_000, 1).expect("valid");
+        let naive = naive_root(4, 100_000_000, 1).expect("valid");
+        assert!((executed_time(&ring, 0.0, beta) - 0.012).abs() < 1e-12);
+        assert!((executed_time(&naive, 0.0, beta) - 0.048).abs() < 1e-12);
+        assert_eq!(breakdown(&ring), vec![RoundGroup { count: 6, bytes: 25_000_000 }]);
+        // α adds once per round: 6 rounds × 5 µs.
+        assert!((executed_time(&ring, 5e-6, beta) - 0.012_030).abs() < 1e-12);
+    }
+
+    #[test]
+    fn unequal_chunks_cost_the_largest_message() {
+        // 10 bytes over 4 ranks: chunks 3,3,2,2; every ring round has a 3-byte message.
+        let ring = ring_all_reduce(4, 10, 1).expect("valid");
+        assert_eq!(breakdown(&ring), vec![RoundGroup { count: 6, bytes: 3 }]);
+        assert!((executed_time(&ring, 1.0, 1.0) - 6.0 * 4.0).abs() < 1e-12);
+    }
+}
