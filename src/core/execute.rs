@@ -321,36 +321,43 @@ pub fn execute(
     let mut double_counts = Vec::new();
 
     for (ri, round) in schedule.rounds.iter().enumerate() {
-        let before_v = values.clone();
-        let before_c = if track { contributors.clone() } else { Vec::new() };
+        // Read every message from the pre-round state, then apply them all:
+        // transfers of one round are simultaneous.
         let mut s_row = vec![0u64; p];
         let mut r_row = vec![0u64; p];
+        let mut incoming: Vec<(usize, usize, Op, f64, Option<RankSet>)> = Vec::new();
         for t in &round.transfers {
             let bytes = t.len() * schedule.elem_bytes;
             s_row[t.src] += bytes;
             r_row[t.dst] += bytes;
-            let mut doubled = false;
             for si in seg_span(&bounds, &t.range) {
-                match t.op {
-                    Op::Reduce => {
-                        values[t.dst][si] += before_v[t.src][si];
-                        if track {
-                            if contributors[t.dst][si].intersects(&before_c[t.src][si]) {
-                                doubled = true;
-                            }
-                            let add = before_c[t.src][si].clone();
-                            contributors[t.dst][si].union_with(&add);
+                let c = track.then(|| contributors[t.src][si].clone());
+                incoming.push((t.dst, si, t.op, values[t.src][si], c));
+            }
+        }
+        let mut doubled: Vec<(usize, usize)> = Vec::new();
+        for (dst, si, op, v, c) in incoming {
+            match op {
+                Op::Reduce => {
+                    values[dst][si] += v;
+                    if let Some(c) = c {
+                        if contributors[dst][si].intersects(&c) {
+                            doubled.push((dst, si));
                         }
+                        contributors[dst][si].union_with(&c);
                     }
-                    Op::Copy => {
-                        values[t.dst][si] = before_v[t.src][si];
-                        if track {
-                            contributors[t.dst][si] = before_c[t.src][si].clone();
-                        }
+                }
+                Op::Copy => {
+                    values[dst][si] = v;
+                    if let Some(c) = c {
+                        contributors[dst][si] = c;
                     }
                 }
             }
-            if doubled {
+        }
+        for t in &round.transfers {
+            let span = seg_span(&bounds, &t.range);
+            if t.op == Op::Reduce && doubled.iter().any(|&(d, si)| d == t.dst && span.contains(&si)) {
                 double_counts.push(DoubleCount {
                     round: ri,
                     rank: t.dst,

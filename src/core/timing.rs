@@ -7,6 +7,7 @@
 //! for the schedules they describe; tests hold the two together.
 
 use super::schedule::Schedule;
+use super::units::{format_beta, format_decimal, format_time};
 
 /// Time of one round: `max_t (α + bytes_t·β)`, in seconds; 0 for a round
 /// without transfers.
@@ -58,6 +59,48 @@ pub fn breakdown(schedule: &Schedule) -> Vec<RoundGroup> {
     groups
 }
 
+/// The executed time written out with numbers and units, e.g.
+/// `"6 rounds × (0 s + 25 MB × 0.08 ns/B) = 12.00 ms"`; unequal rounds are
+/// summed group by group.
+pub fn explain(schedule: &Schedule, alpha: f64, beta: f64) -> String {
+    let groups = breakdown(schedule);
+    let terms: Vec<String> = groups
+        .iter()
+        .map(|g| {
+            format!(
+                "{} round{} × ({} + {} × {})",
+                g.count,
+                if g.count == 1 { "" } else { "s" },
+                format_time(alpha),
+                format_decimal(g.bytes as f64),
+                format_beta(beta)
+            )
+        })
+        .collect();
+    format!(
+        "{} = {}",
+        terms.join(" + "),
+        format_time(executed_time(schedule, alpha, beta))
+    )
+}
+
+/// Bytes each rank sends in a ring all-reduce of `n_bytes` over `p` ranks
+/// when chunks are equal: `2(p − 1)/p · n` (Patarasuk & Yuan 2009), and the
+/// substitution written out: `"2(p − 1)/p · n = 2 × 3/4 × 100 MB = 150 MB"`.
+pub fn ring_bytes_per_rank(p: usize, n_bytes: f64) -> (f64, String) {
+    let v = 2.0 * (p as f64 - 1.0) / p as f64 * n_bytes;
+    (
+        v,
+        format!(
+            "2(p − 1)/p · n = 2 × {}/{} × {} = {}",
+            p - 1,
+            p,
+            format_decimal(n_bytes),
+            format_decimal(v)
+        ),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -76,6 +119,17 @@ mod tests {
         assert_eq!(breakdown(&ring), vec![RoundGroup { count: 6, bytes: 25_000_000 }]);
         // α adds once per round: 6 rounds × 5 µs.
         assert!((executed_time(&ring, 5e-6, beta) - 0.012_030).abs() < 1e-12);
+        assert_eq!(
+            explain(&ring, 0.0, beta),
+            "6 rounds × (0 s + 25 MB × 0.08 ns/B) = 12.00 ms"
+        );
+        assert_eq!(
+            explain(&naive, 0.0, beta),
+            "6 rounds × (0 s + 100 MB × 0.08 ns/B) = 48.00 ms"
+        );
+        let (v, text) = ring_bytes_per_rank(4, 100e6);
+        assert_eq!(v, 150e6);
+        assert_eq!(text, "2(p − 1)/p · n = 2 × 3/4 × 100 MB = 150 MB");
     }
 
     #[test]

@@ -1,1 +1,238 @@
-//! URL parameters of the `collectives` view.
+//! URL parameters of the `collectives` view:
+//! `?view=collectives&alg=rab&p=8&size=64MB&step=0&bw=12.5GB/s&alpha=5us`.
+//!
+//! `alg` is one of `ring`, `tree`, `rd`, `rh`, `rab`, `naive`, `rs`, `ag`
+//! ([`Algorithm::short`]); `size` is a whole number of 4-byte f32 elements,
+//! parsed as in the ring view; `step` is clamped to the schedule's rounds.
+
+use super::ring::{parse_alpha_field, parse_bw_field, parse_tensor_size, Field, ELEM_BYTES};
+use super::{parse_int_in, FieldError, Query};
+use crate::core::schedule::registry::{generate, Algorithm};
+use crate::core::units::Bandwidth;
+
+/// Largest p the collectives view animates.
+pub const MAX_P: u64 = 64;
+
+/// Parameters of the collectives view.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CollectivesParams {
+    /// The algorithm animated.
+    pub alg: Algorithm,
+    /// Number of ranks, 2..=[`MAX_P`]; non-powers of two are folded.
+    pub p: usize,
+    /// Tensor size in bytes (a whole number of f32 elements).
+    pub size: Field<u64>,
+    /// Step shown: 0 = inputs, k = after round k.
+    pub step: usize,
+    /// Link bandwidth; β = 1 / bandwidth.
+    pub bw: Field<Bandwidth>,
+    /// Start-up latency α, seconds.
+    pub alpha: Field<f64>,
+}
+
+impl Default for CollectivesParams {
+    /// Rabenseifner at p = 8 on 64 MB with the seed's §9 link (α = 5 µs,
+    /// 12.5 GB/s, i.e. β = 0.08 ns/B).
+    fn default() -> Self {
+        CollectivesParams {
+            alg: Algorithm::Rabenseifner,
+            p: 8,
+            size: Field {
+                text: "64MB".into(),
+                value: 64_000_000,
+            },
+            step: 0,
+            bw: Field {
+                text: "12.5GB/s".into(),
+                value: Bandwidth {
+                    bytes_per_second: 12.5e9,
+                    typed_bits: false,
+                },
+            },
+            alpha: Field {
+                text: "5us".into(),
+                value: 5e-6,
+            },
+        }
+    }
+}
+
+/// Parses the `alg` field.
+///
+/// # Errors
+/// A [`FieldError`] for field `alg` listing the accepted values.
+pub fn parse_alg(raw: &str) -> Result<Algorithm, FieldError> {
+    Algorithm::from_short(raw).ok_or_else(|| {
+        let all: Vec<_> = Algorithm::ALL.iter().map(|a| a.short()).collect();
+        FieldError::new(
+            "alg",
+            format!(
+                "alg must be one of {} (got “{}”)",
+                all.join(", "),
+                raw.trim()
+            ),
+        )
+    })
+}
+
+impl CollectivesParams {
+    /// Tensor length in f32 elements.
+    pub fn elements(&self) -> u64 {
+        self.size.value / ELEM_BYTES
+    }
+
+    /// Number of rounds of the current schedule: the last step.
+    pub fn last_step(&self) -> usize {
+        generate(self.alg, self.p, self.elements().max(1), ELEM_BYTES).map_or(0, |s| s.num_rounds())
+    }
+
+    /// Builds the parameters from a query; each bad field keeps its value
+    /// from `base` and yields a [`FieldError`].
+    pub fn from_query(q: &Query, base: &CollectivesParams) -> (CollectivesParams, Vec<FieldError>) {
+        let mut out = base.clone();
+        let mut errs = Vec::new();
+        if let Some(raw) = q.get("alg") {
+            match parse_alg(raw) {
+                Ok(a) => out.alg = a,
+                Err(e) => errs.push(e),
+            }
+        }
+        if let Some(raw) = q.get("p") {
+            match parse_int_in("p", raw, 2, MAX_P) {
+                Ok(v) => out.p = v as usize,
+                Err(e) => errs.push(e),
+            }
+        }
+        if let Some(raw) = q.get("size") {
+            match parse_tensor_size(raw) {
+                Ok(v) => out.size = v,
+                Err(e) => errs.push(e),
+            }
+        }
+        if let Some(raw) = q.get("bw") {
+            match parse_bw_field(raw) {
+                Ok(v) => out.bw = v,
+                Err(e) => errs.push(e),
+            }
+        }
+        if let Some(raw) = q.get("alpha") {
+            match parse_alpha_field(raw) {
+                Ok(v) => out.alpha = v,
+                Err(e) => errs.push(e),
+            }
+        }
+        let last = out.last_step();
+        if let Some(raw) = q.get("step") {
+            match parse_int_in("step", raw, 0, last as u64) {
+                Ok(v) => out.step = v as usize,
+                Err(e) => errs.push(e),
+            }
+        }
+        out.step = out.step.min(last);
+        (out, errs)
+    }
+
+    /// The canonical query pairs (without `view`).
+    pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("alg", self.alg.short().to_string()),
+            ("p", self.p.to_string()),
+            ("size", self.size.text.clone()),
+            ("step", self.step.to_string()),
+            ("bw", self.bw.text.clone()),
+            ("alpha", self.alpha.text.clone()),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::encode;
+
+    fn parse(s: &str) -> (CollectivesParams, Vec<FieldError>) {
+        CollectivesParams::from_query(&Query::parse(s), &CollectivesParams::default())
+    }
+
+    #[test]
+    fn issue_url_parses() {
+        let (p, e) = parse("view=collectives&alg=rab&p=8&size=64MB&step=6");
+        assert!(e.is_empty(), "{e:?}");
+        assert_eq!(p.alg, Algorithm::Rabenseifner);
+        assert_eq!((p.p, p.size.value, p.step), (8, 64_000_000, 6));
+        assert_eq!(p.elements(), 16_000_000);
+        // 3 halving + 3 doubling rounds.
+        assert_eq!(p.last_step(), 6);
+    }
+
+    #[test]
+    fn rd_p6_has_fold_rounds() {
+        // fold-in + 2 exchanges on 4 ranks + unfold.
+        let (p, e) = parse("alg=RD&p=6&step=4");
+        assert!(e.is_empty(), "{e:?}");
+        assert_eq!(p.alg, Algorithm::RecursiveDoubling);
+        assert_eq!((p.last_step(), p.step), (4, 4));
+    }
+
+    #[test]
+    fn round_trips_every_algorithm() {
+        for alg in Algorithm::ALL {
+            let url = format!(
+                "alg={}&p=12&size=64MiB&step=3&bw=100Gb/s&alpha=2us",
+                alg.short()
+            );
+            let (p, e) = parse(&url);
+            assert!(e.is_empty(), "{url}: {e:?}");
+            let again = CollectivesParams::from_query(
+                &Query::parse(&encode(&p.to_pairs())),
+                &CollectivesParams::default(),
+            )
+            .0;
+            assert_eq!(p, again);
+            assert_eq!(again.alg, alg);
+            assert_eq!(again.size.value, 64 << 20);
+        }
+    }
+
+    #[test]
+    fn bad_values_keep_a_valid_state() {
+        for bad in [
+            "alg=bogus",
+            "p=1",
+            "p=65",
+            "p=x",
+            "size=12parsecs",
+            "size=10B",
+            "bw=fast",
+            "alpha=-1ms",
+            "step=7",
+        ] {
+            let (p, e) = parse(bad);
+            assert_eq!(e.len(), 1, "{bad} should give one error: {e:?}");
+            assert_eq!(
+                p,
+                CollectivesParams::default(),
+                "{bad} should keep the defaults"
+            );
+        }
+        let (_, e) = parse("alg=bogus");
+        assert_eq!(e[0].field, "alg");
+        assert!(e[0]
+            .message
+            .contains("ring, tree, rd, rh, rab, naive, rs, ag"));
+        let (_, e) = parse("p=65");
+        assert!(e[0].message.contains("from 2 to 64"));
+    }
+
+    #[test]
+    fn step_is_clamped_when_the_schedule_shrinks() {
+        // Ring at p = 8 has 14 rounds; switching the base to rd (3 rounds)
+        // clamps step 10 to 3.
+        let (ring, e) = parse("alg=ring&step=10");
+        assert!(e.is_empty());
+        assert_eq!(ring.step, 10);
+        let (rd, e) = CollectivesParams::from_query(&Query::parse("alg=rd"), &ring);
+        assert!(e.is_empty());
+        assert_eq!(rd.step, 3);
+    }
+}

@@ -1,1 +1,271 @@
-//! URL parameters of the `ring` view.
+//! URL parameters of the `ring` view:
+//! `?view=ring&p=4&size=100MB&step=3&bw=12.5GB/s&alpha=0us&mean=1&count=sent`.
+
+use super::{parse_int_in, FieldError, Query};
+use crate::core::units::{parse_bandwidth, parse_size, parse_time, Bandwidth};
+
+/// Largest p the ring view accepts (numbers only above [`MAX_DRAWN_P`]).
+pub const MAX_P: u64 = 1024;
+/// Largest p that is drawn and animated.
+pub const MAX_DRAWN_P: usize = 64;
+/// Bytes per tensor element: the tensor is f32 gradients.
+pub const ELEM_BYTES: u64 = 4;
+
+/// Which bytes the per-rank counters add up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Accounting {
+    /// Bytes sent only (the usual 2(p−1)/p·n figure).
+    #[default]
+    Sent,
+    /// Bytes sent plus bytes received (twice the above for the ring).
+    SentAndReceived,
+}
+
+impl Accounting {
+    /// URL value: `sent` or `both`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Accounting::Sent => "sent",
+            Accounting::SentAndReceived => "both",
+        }
+    }
+}
+
+/// A validated text field: what was typed and what it means.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Field<T> {
+    /// The accepted text, trimmed (written back to the URL as is).
+    pub text: String,
+    /// Its parsed value.
+    pub value: T,
+}
+
+/// Parameters of the ring view.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RingParams {
+    /// Number of ranks, 2..=[`MAX_P`].
+    pub p: usize,
+    /// Tensor size in bytes (a whole number of f32 elements).
+    pub size: Field<u64>,
+    /// Step shown: 0 = before any round, k = after round k (the mean step,
+    /// when on, is the last).
+    pub step: usize,
+    /// Link bandwidth; β = 1 / bandwidth.
+    pub bw: Field<Bandwidth>,
+    /// Start-up latency α, seconds.
+    pub alpha: Field<f64>,
+    /// Show the division by p as an explicit last step.
+    pub mean: bool,
+    /// Counter convention.
+    pub count: Accounting,
+}
+
+impl Default for RingParams {
+    fn default() -> Self {
+        RingParams {
+            p: 4,
+            size: Field {
+                text: "100MB".into(),
+                value: 100_000_000,
+            },
+            step: 0,
+            bw: Field {
+                text: "12.5GB/s".into(),
+                value: Bandwidth {
+                    bytes_per_second: 12.5e9,
+                    typed_bits: false,
+                },
+            },
+            alpha: Field {
+                text: "0us".into(),
+                value: 0.0,
+            },
+            mean: false,
+            count: Accounting::Sent,
+        }
+    }
+}
+
+/// Parses a tensor size: a positive whole number of f32 elements.
+///
+/// # Errors
+/// A [`FieldError`] for field `size` with the expected form.
+pub fn parse_tensor_size(raw: &str) -> Result<Field<u64>, FieldError> {
+    let s = parse_size(raw).map_err(|e| FieldError::new("size", e.to_string()))?;
+    if s.bytes % ELEM_BYTES != 0 {
+        return Err(FieldError::new(
+            "size",
+            format!(
+                "size must be a whole number of 4-byte f32 elements ({} B is not a multiple of 4)",
+                s.bytes
+            ),
+        ));
+    }
+    if s.bytes > 1_000_000_000_000 {
+        return Err(FieldError::new("size", "size must be at most 1 TB"));
+    }
+    Ok(Field {
+        text: raw.trim().to_string(),
+        value: s.bytes,
+    })
+}
+
+/// Parses a link bandwidth field (`bw`).
+///
+/// # Errors
+/// A [`FieldError`] for field `bw`.
+pub fn parse_bw_field(raw: &str) -> Result<Field<Bandwidth>, FieldError> {
+    parse_bandwidth(raw)
+        .map(|b| Field {
+            text: raw.trim().to_string(),
+            value: b,
+        })
+        .map_err(|e| FieldError::new("bw", e.to_string()))
+}
+
+/// Parses a start-up latency field (`alpha`).
+///
+/// # Errors
+/// A [`FieldError`] for field `alpha`.
+pub fn parse_alpha_field(raw: &str) -> Result<Field<f64>, FieldError> {
+    let v = parse_time(raw).map_err(|e| FieldError::new("alpha", e.to_string()))?;
+    if v > 1.0 {
+        return Err(FieldError::new("alpha", "α must be at most 1 s"));
+    }
+    Ok(Field {
+        text: raw.trim().to_string(),
+        value: v,
+    })
+}
+
+impl RingParams {
+    /// Number of steps after step 0: `2(p − 1)` rounds, plus 1 for the mean.
+    pub fn last_step(&self) -> usize {
+        2 * (self.p - 1) + usize::from(self.mean)
+    }
+
+    /// Builds the parameters from a query; each bad field keeps its value
+    /// from `base` and yields a [`FieldError`].
+    pub fn from_query(q: &Query, base: &RingParams) -> (RingParams, Vec<FieldError>) {
+        let mut out = base.clone();
+        let mut errs = Vec::new();
+        if let Some(raw) = q.get("p") {
+            match parse_int_in("p", raw, 2, MAX_P) {
+                Ok(v) => out.p = v as usize,
+                Err(e) => errs.push(e),
+            }
+        }
+        if let Some(raw) = q.get("size") {
+            match parse_tensor_size(raw) {
+                Ok(v) => out.size = v,
+                Err(e) => errs.push(e),
+            }
+        }
+        if let Some(raw) = q.get("bw") {
+            match parse_bw_field(raw) {
+                Ok(v) => out.bw = v,
+                Err(e) => errs.push(e),
+            }
+        }
+        if let Some(raw) = q.get("alpha") {
+            match parse_alpha_field(raw) {
+                Ok(v) => out.alpha = v,
+                Err(e) => errs.push(e),
+            }
+        }
+        if q.get("mean").is_some() {
+            out.mean = q.flag("mean");
+        }
+        match q.get("count").map(str::to_ascii_lowercase).as_deref() {
+            None => {}
+            Some("sent") => out.count = Accounting::Sent,
+            Some("both" | "sent+received") => out.count = Accounting::SentAndReceived,
+            Some(other) => errs.push(FieldError::new(
+                "count",
+                format!("count must be “sent” or “both” (got “{other}”)"),
+            )),
+        }
+        if let Some(raw) = q.get("step") {
+            let last = out.last_step() as u64;
+            match parse_int_in("step", raw, 0, last) {
+                Ok(v) => out.step = v as usize,
+                Err(e) => {
+                    errs.push(e);
+                    out.step = out.step.min(out.last_step());
+                }
+            }
+        }
+        out.step = out.step.min(out.last_step());
+        (out, errs)
+    }
+
+    /// The canonical query pairs (without `view`).
+    pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
+        let mut v = vec![
+            ("p", self.p.to_string()),
+            ("size", self.size.text.clone()),
+            ("step", self.step.to_string()),
+            ("bw", self.bw.text.clone()),
+            ("alpha", self.alpha.text.clone()),
+        ];
+        if self.mean {
+            v.push(("mean", "1".into()));
+        }
+        if self.count != Accounting::Sent {
+            v.push(("count", self.count.key().into()));
+        }
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::encode;
+
+    fn parse(s: &str) -> (RingParams, Vec<FieldError>) {
+        RingParams::from_query(&Query::parse(s), &RingParams::default())
+    }
+
+    #[test]
+    fn seed_url_parses() {
+        let (p, e) = parse("view=ring&p=4&size=100MB&step=3&bw=12.5GB/s&alpha=0us&embed=1");
+        assert!(e.is_empty(), "{e:?}");
+        assert_eq!((p.p, p.size.value, p.step), (4, 100_000_000, 3));
+        assert!((p.bw.value.beta() - 8e-11).abs() < 1e-24);
+        assert_eq!(p.last_step(), 6);
+    }
+
+    #[test]
+    fn round_trips() {
+        let (p, _) = parse("p=7&size=64MiB&step=5&bw=100Gb/s&alpha=5us&mean=1&count=both");
+        let again = RingParams::from_query(&Query::parse(&encode(&p.to_pairs())), &RingParams::default()).0;
+        assert_eq!(p, again);
+        assert_eq!(again.count, Accounting::SentAndReceived);
+        assert_eq!(again.last_step(), 13);
+    }
+
+    #[test]
+    fn bad_values_keep_a_valid_state() {
+        for bad in ["p=abc", "p=1", "p=100000", "size=-3MB", "size=12parsecs", "size=10B", "bw=fast", "alpha=-1ms", "count=x"] {
+            let (p, e) = parse(bad);
+            assert_eq!(e.len(), 1, "{bad} should give one error");
+            assert_eq!(p, RingParams::default(), "{bad} should keep the defaults");
+        }
+        let (_, e) = parse("p=abc");
+        assert_eq!(e[0].field, "p");
+        assert!(e[0].message.contains("from 2 to 1024"));
+        let (_, e) = parse("size=12parsecs");
+        assert_eq!(e[0].field, "size");
+    }
+
+    #[test]
+    fn step_is_clamped_to_the_schedule() {
+        let (p, e) = parse("p=4&step=99");
+        assert_eq!(e.len(), 1);
+        assert_eq!(p.step, 0);
+        let (p, e) = parse("p=4&step=7&mean=1");
+        assert!(e.is_empty());
+        assert_eq!(p.step, 7);
+    }
+}

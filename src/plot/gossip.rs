@@ -1,1 +1,362 @@
-//! Charts of the `gossip` view.
+//! Charts of the `gossip` view: the disagreement norm against the round on a
+//! log scale with the ρ^r bound, and the eigenvalues of W with ρ and the
+//! spectral gap marked.
+
+use plotters::prelude::*;
+
+use super::{finish_svg, FG, GRID, PALETTE};
+use crate::core::consensus::{fmt_num, RoundState, Spectrum};
+
+/// Log-scale plot of ‖x_r − x̄1‖₂ against r (points and line), the line
+/// ρ^r‖x_0 − x̄1‖₂ (dashed; labelled a bound only when `bound_guaranteed`),
+/// the target level ‖x_0 − x̄1‖₂/F (dotted, when `factor` > 1) and the
+/// current round (vertical line). Zero norms (exact consensus) are drawn at
+/// 10⁻¹⁵ of the initial norm, the bottom of the chart.
+///
+/// # Errors
+/// A message when there are no rounds or plotters fails.
+pub fn draw_disagreement(
+    rounds: &[RoundState],
+    current: usize,
+    bound_guaranteed: bool,
+    factor: f64,
+) -> Result<String, String> {
+    let first = rounds.first().ok_or("no rounds to plot")?;
+    let d0 = first.disagreement;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (640, 320)).into_drawing_area();
+        if d0 <= 0.0 || !d0.is_finite() {
+            root.draw(&Text::new(
+                "The initial values are already equal: nothing to mix.",
+                (40, 150),
+                ("sans-serif", 16).into_font().color(&FG),
+            ))
+            .map_err(|e| e.to_string())?;
+            root.present().map_err(|e| e.to_string())?;
+            drop(root);
+            return Ok(finish_svg(svg));
+        }
+        let floor = d0 * 1e-15;
+        let clamp = |v: f64| if v.is_finite() { v.max(floor) } else { floor };
+        let lowest = rounds
+            .iter()
+            .flat_map(|s| std::iter::once(s.disagreement).chain(s.bound))
+            .map(clamp)
+            .fold(d0, f64::min)
+            .min(if factor > 1.0 { d0 / factor } else { d0 });
+        let y_lo = (lowest * 0.5).max(floor);
+        let y_hi = d0 * 2.0;
+        let r_max = rounds.last().map_or(1, |s| s.r).max(1);
+        let mut chart = ChartBuilder::on(&root)
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(64)
+            .build_cartesian_2d(0f64..r_max as f64, (y_lo..y_hi).log_scale())
+            .map_err(|e| e.to_string())?;
+        chart
+            .configure_mesh()
+            .bold_line_style(GRID)
+            .light_line_style(TRANSPARENT)
+            .axis_style(FG)
+            .label_style(("sans-serif", 13).into_font().color(&FG))
+            .x_desc("round r")
+            .y_desc("‖x_r − x̄1‖₂")
+            .y_label_formatter(&|v| format!("{v:.0e}"))
+            .x_label_formatter(&|v| format!("{v:.0}"))
+            .draw()
+            .map_err(|e| e.to_string())?;
+        let bound_colour = PALETTE[3];
+        if first.bound.is_some() {
+            let pts: Vec<(f64, f64)> = rounds
+                .iter()
+                .filter_map(|s| s.bound.map(|b| (s.r as f64, clamp(b))))
+                .collect();
+            chart
+                .draw_series(DashedLineSeries::new(
+                    pts,
+                    6,
+                    4,
+                    bound_colour.stroke_width(2),
+                ))
+                .map_err(|e| e.to_string())?
+                .label(if bound_guaranteed {
+                    "ρ^r·‖x₀ − x̄1‖₂ (bound)"
+                } else {
+                    "ρ^r·‖x₀ − x̄1‖₂ (rate only, not a bound here)"
+                })
+                .legend(move |(x, y)| {
+                    PathElement::new([(x, y), (x + 18, y)], bound_colour.stroke_width(2))
+                });
+        }
+        if factor > 1.0 && factor.is_finite() {
+            let t = d0 / factor;
+            chart
+                .draw_series(DashedLineSeries::new(
+                    [(0.0, t), (r_max as f64, t)],
+                    2,
+                    4,
+                    PALETTE[2].stroke_width(1),
+                ))
+                .map_err(|e| e.to_string())?
+                .label(format!("target: initial / {}", fmt_num(factor)))
+                .legend(|(x, y)| {
+                    PathElement::new([(x, y), (x + 18, y)], PALETTE[2].stroke_width(1))
+                });
+        }
+        let measured: Vec<(f64, f64)> = rounds
+            .iter()
+            .map(|s| (s.r as f64, clamp(s.disagreement)))
+            .collect();
+        let colour = PALETTE[5];
+        chart
+            .draw_series(LineSeries::new(measured.clone(), colour.stroke_width(2)))
+            .map_err(|e| e.to_string())?
+            .label("measured ‖x_r − x̄1‖₂")
+            .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], colour.stroke_width(2)));
+        if rounds.len() <= 200 {
+            chart
+                .draw_series(measured.iter().map(|&p| Circle::new(p, 3, colour.filled())))
+                .map_err(|e| e.to_string())?;
+        }
+        let c = current.min(r_max) as f64;
+        chart
+            .draw_series(LineSeries::new([(c, y_lo), (c, y_hi)], FG.stroke_width(1)))
+            .map_err(|e| e.to_string())?;
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .border_style(GRID)
+            .background_style(WHITE.mix(0.0))
+            .label_font(("sans-serif", 12).into_font().color(&FG))
+            .draw()
+            .map_err(|e| e.to_string())?;
+        root.present().map_err(|e| e.to_string())?;
+    }
+    Ok(finish_svg(svg))
+}
+
+/// The eigenvalues of W with ρ and the spectral gap 1 − ρ marked.
+///
+/// Real spectrum (symmetric or reversible W): the eigenvalues as points on
+/// the real line from −1 to 1, the band (ρ, 1) shaded as the gap, dashed
+/// lines at ±ρ and multiplicities written above repeated values (when there
+/// are at most 32 distinct values). Complex spectrum (directed W): the
+/// complex plane with the unit circle and the circle of radius ρ.
+///
+/// # Errors
+/// A message when the spectrum is empty or plotters fails.
+pub fn draw_eigenvalues(spectrum: &Spectrum) -> Result<String, String> {
+    if spectrum.eigenvalues.is_empty() {
+        return Err("no eigenvalues to plot".into());
+    }
+    if spectrum.real {
+        draw_real_line(spectrum)
+    } else {
+        draw_complex_plane(spectrum)
+    }
+}
+
+fn draw_real_line(s: &Spectrum) -> Result<String, String> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (640, 200)).into_drawing_area();
+        let mut chart = ChartBuilder::on(&root)
+            .margin(12)
+            .x_label_area_size(36)
+            .build_cartesian_2d(-1.1f64..1.1f64, -1f64..2.2f64)
+            .map_err(|e| e.to_string())?;
+        chart
+            .configure_mesh()
+            .disable_y_mesh()
+            .disable_y_axis()
+            .bold_line_style(GRID)
+            .light_line_style(TRANSPARENT)
+            .axis_style(FG)
+            .label_style(("sans-serif", 13).into_font().color(&FG))
+            .x_desc("eigenvalue λ of W")
+            .draw()
+            .map_err(|e| e.to_string())?;
+        let rho = s.rho.clamp(0.0, 1.0);
+        chart
+            .draw_series([Rectangle::new(
+                [(rho, -0.6), (1.0, 0.6)],
+                PALETTE[2].mix(0.25).filled(),
+            )])
+            .map_err(|e| e.to_string())?;
+        for x in [rho, -rho] {
+            chart
+                .draw_series(DashedLineSeries::new(
+                    [(x, -0.8), (x, 1.2)],
+                    5,
+                    3,
+                    PALETTE[3].stroke_width(2),
+                ))
+                .map_err(|e| e.to_string())?;
+        }
+        chart
+            .draw_series(LineSeries::new(
+                [(-1.0, 0.0), (1.0, 0.0)],
+                FG.stroke_width(1),
+            ))
+            .map_err(|e| e.to_string())?;
+        let font = ("sans-serif", 13).into_font().color(&FG);
+        chart
+            .draw_series([
+                Text::new(format!("ρ = {}", fmt_num(s.rho)), (rho, 1.9), font.clone()),
+                Text::new(
+                    format!("gap 1 − ρ = {}", fmt_num(s.gap)),
+                    ((rho + 1.0) / 2.0 - 0.2, 1.4),
+                    font.clone(),
+                ),
+            ])
+            .map_err(|e| e.to_string())?;
+        // group equal eigenvalues
+        let mut groups: Vec<(f64, usize)> = Vec::new();
+        for e in &s.eigenvalues {
+            match groups.last_mut() {
+                Some(g) if (g.0 - e.re).abs() <= 1e-9 => g.1 += 1,
+                _ => groups.push((e.re, 1)),
+            }
+        }
+        chart
+            .draw_series(
+                groups
+                    .iter()
+                    .map(|&(x, _)| Circle::new((x, 0.0), 5, PALETTE[5].filled())),
+            )
+            .map_err(|e| e.to_string())?;
+        if groups.len() <= 32 {
+            chart
+                .draw_series(
+                    groups
+                        .iter()
+                        .filter(|g| g.1 > 1)
+                        .map(|&(x, m)| Text::new(format!("×{m}"), (x - 0.03, 0.75), font.clone())),
+                )
+                .map_err(|e| e.to_string())?;
+        }
+        root.present().map_err(|e| e.to_string())?;
+    }
+    Ok(finish_svg(svg))
+}
+
+fn draw_complex_plane(s: &Spectrum) -> Result<String, String> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (440, 440)).into_drawing_area();
+        let mut chart = ChartBuilder::on(&root)
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(44)
+            .build_cartesian_2d(-1.15f64..1.15f64, -1.15f64..1.15f64)
+            .map_err(|e| e.to_string())?;
+        chart
+            .configure_mesh()
+            .bold_line_style(GRID)
+            .light_line_style(TRANSPARENT)
+            .axis_style(FG)
+            .label_style(("sans-serif", 13).into_font().color(&FG))
+            .x_desc("Re λ")
+            .y_desc("Im λ")
+            .draw()
+            .map_err(|e| e.to_string())?;
+        let circle = |r: f64| {
+            (0..=180).map(move |k| {
+                let a = std::f64::consts::TAU * f64::from(k) / 180.0;
+                (r * a.cos(), r * a.sin())
+            })
+        };
+        chart
+            .draw_series(LineSeries::new(circle(1.0), FG.stroke_width(1)))
+            .map_err(|e| e.to_string())?
+            .label("unit circle")
+            .legend(|(x, y)| PathElement::new([(x, y), (x + 18, y)], FG.stroke_width(1)));
+        let rho = s.rho.clamp(0.0, 1.0);
+        let pts: Vec<(f64, f64)> = circle(rho).collect();
+        chart
+            .draw_series(DashedLineSeries::new(pts, 5, 3, PALETTE[3].stroke_width(2)))
+            .map_err(|e| e.to_string())?
+            .label(format!(
+                "|λ| = ρ = {} (gap {})",
+                fmt_num(s.rho),
+                fmt_num(s.gap)
+            ))
+            .legend(|(x, y)| PathElement::new([(x, y), (x + 18, y)], PALETTE[3].stroke_width(2)));
+        chart
+            .draw_series(
+                s.eigenvalues
+                    .iter()
+                    .map(|e| Circle::new((e.re, e.im), 4, PALETTE[5].filled())),
+            )
+            .map_err(|e| e.to_string())?
+            .label("eigenvalues of W")
+            .legend(|(x, y)| Circle::new((x + 9, y), 4, PALETTE[5].filled()));
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::LowerLeft)
+            .border_style(GRID)
+            .background_style(WHITE.mix(0.0))
+            .label_font(("sans-serif", 12).into_font().color(&FG))
+            .draw()
+            .map_err(|e| e.to_string())?;
+        root.present().map_err(|e| e.to_string())?;
+    }
+    Ok(finish_svg(svg))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::consensus::{GossipRun, GraphKind, InitPattern, WeightRule};
+
+    fn run(kind: GraphKind, p: usize, rule: WeightRule, rounds: usize) -> GossipRun {
+        GossipRun::new(kind, p, 1, rule, &InitPattern::Linear, rounds, 100.0).expect("run")
+    }
+
+    #[test]
+    fn disagreement_plot_labels_the_bound() {
+        let r = run(GraphKind::Ring, 4, WeightRule::Uniform, 8);
+        let svg = draw_disagreement(&r.rounds, 2, r.spectrum.bound_guaranteed, 100.0).expect("svg");
+        assert!(svg.starts_with("<svg class=\"chart\""));
+        assert!(svg.contains("(bound)") && svg.contains("initial / 100"));
+        assert!(svg.contains("round r") && svg.contains("currentColor"));
+        // star + uniform: ρ is only a rate
+        let s = run(GraphKind::Star, 6, WeightRule::Uniform, 8);
+        let svg = draw_disagreement(&s.rounds, 0, s.spectrum.bound_guaranteed, 100.0).expect("svg");
+        assert!(svg.contains("not a bound"));
+    }
+
+    #[test]
+    fn exact_consensus_and_equal_values_do_not_break_the_plot() {
+        // complete graph, uniform: ρ = 0 and the norm is exactly 0 after one round
+        let r = run(GraphKind::Complete, 5, WeightRule::Uniform, 4);
+        assert!(draw_disagreement(&r.rounds, 1, true, 100.0).is_ok());
+        let flat = GossipRun::new(
+            GraphKind::Ring,
+            3,
+            1,
+            WeightRule::Uniform,
+            &InitPattern::List(vec![2.0; 3]),
+            2,
+            100.0,
+        )
+        .expect("run");
+        let svg = draw_disagreement(&flat.rounds, 0, true, 100.0).expect("svg");
+        assert!(svg.contains("already equal"));
+        assert!(draw_disagreement(&[], 0, true, 100.0).is_err());
+    }
+
+    #[test]
+    fn eigenvalue_plots_real_and_complex() {
+        let r = run(GraphKind::Ring, 8, WeightRule::Uniform, 1);
+        let svg = draw_eigenvalues(&r.spectrum).expect("svg");
+        assert!(svg.contains("ρ = 0.8047") && svg.contains("gap 1 − ρ = 0.1953"));
+        // ring p=8 eigenvalues come in pairs: ×2 labels
+        assert!(svg.contains("×2"));
+        let e = run(GraphKind::Exponential, 8, WeightRule::Exponential, 1);
+        assert!(!e.spectrum.real);
+        let svg = draw_eigenvalues(&e.spectrum).expect("svg");
+        assert!(svg.contains("unit circle") && svg.contains("Im λ"));
+    }
+}

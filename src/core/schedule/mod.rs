@@ -14,7 +14,9 @@ use std::fmt;
 use std::ops::Range;
 
 pub mod naive;
+pub mod narrate;
 pub mod recursive;
+pub mod registry;
 pub mod ring;
 pub mod tree;
 

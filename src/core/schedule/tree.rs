@@ -58,7 +58,7 @@ pub fn binomial_tree(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule, Sche
             phase: Phase::Broadcast,
             note: format!("rank r → r + {d} for r a multiple of {}", 2 * d),
             transfers: (0..p)
-                .filter(|r| r % (2 * d) == 0 && r + d < p)
+                .filter(|r| r.is_multiple_of(2 * d) && r + d < p)
                 .map(|r| whole(r, r + d, Op::Copy))
                 .collect(),
         });
@@ -90,17 +90,36 @@ mod tests {
         let s = binomial_tree(8, 10, 4).expect("valid");
         assert_eq!(s.num_rounds(), 6);
         // Level 0: 1→0, 3→2, 5→4, 7→6.
-        let pairs: Vec<_> = s.rounds[0].transfers.iter().map(|t| (t.src, t.dst)).collect();
+        let pairs: Vec<_> = s.rounds[0]
+            .transfers
+            .iter()
+            .map(|t| (t.src, t.dst))
+            .collect();
         assert_eq!(pairs, vec![(1, 0), (3, 2), (5, 4), (7, 6)]);
         // Level 2: 4→0 only.
-        let pairs: Vec<_> = s.rounds[2].transfers.iter().map(|t| (t.src, t.dst)).collect();
+        let pairs: Vec<_> = s.rounds[2]
+            .transfers
+            .iter()
+            .map(|t| (t.src, t.dst))
+            .collect();
         assert_eq!(pairs, vec![(4, 0)]);
         // First broadcast: 0→4; last: 0→1, 2→3, 4→5, 6→7.
-        let pairs: Vec<_> = s.rounds[3].transfers.iter().map(|t| (t.src, t.dst)).collect();
+        let pairs: Vec<_> = s.rounds[3]
+            .transfers
+            .iter()
+            .map(|t| (t.src, t.dst))
+            .collect();
         assert_eq!(pairs, vec![(0, 4)]);
-        let pairs: Vec<_> = s.rounds[5].transfers.iter().map(|t| (t.src, t.dst)).collect();
+        let pairs: Vec<_> = s.rounds[5]
+            .transfers
+            .iter()
+            .map(|t| (t.src, t.dst))
+            .collect();
         assert_eq!(pairs, vec![(0, 1), (2, 3), (4, 5), (6, 7)]);
-        assert!(s.rounds[3..].iter().flat_map(|r| &r.transfers).all(|t| t.op == Op::Copy));
+        assert!(s.rounds[3..]
+            .iter()
+            .flat_map(|r| &r.transfers)
+            .all(|t| t.op == Op::Copy));
     }
 
     #[test]
@@ -109,10 +128,18 @@ mod tests {
         // ⌈log₂ 6⌉ = 3 levels each way.
         assert_eq!(s.num_rounds(), 6);
         // Level 2 reduce: 4→0; broadcast distance 4: 0→4 (no 0+4... 4+4 ≥ 6).
-        let pairs: Vec<_> = s.rounds[2].transfers.iter().map(|t| (t.src, t.dst)).collect();
+        let pairs: Vec<_> = s.rounds[2]
+            .transfers
+            .iter()
+            .map(|t| (t.src, t.dst))
+            .collect();
         assert_eq!(pairs, vec![(4, 0)]);
         // Last broadcast (distance 1): 0→1, 2→3, 4→5.
-        let pairs: Vec<_> = s.rounds[5].transfers.iter().map(|t| (t.src, t.dst)).collect();
+        let pairs: Vec<_> = s.rounds[5]
+            .transfers
+            .iter()
+            .map(|t| (t.src, t.dst))
+            .collect();
         assert_eq!(pairs, vec![(0, 1), (2, 3), (4, 5)]);
     }
 

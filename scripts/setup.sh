@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Installs what a fresh machine lacks for building and testing Collective Lab.
+# Idempotent and quick when everything is present. Source it (`. scripts/setup.sh`)
+# so that PATH picks up the tools folder.
+#
+#   - the wasm32-unknown-unknown target
+#   - Trunk 0.21.14
+#   - wasm-bindgen-cli matching the wasm-bindgen version in Cargo.lock
+#     (also gives wasm-bindgen-test-runner)
+#   - wasm-opt from the npm package binaryen@132 (Debian's binaryen 108 is too old)
+#   - Debian's chromium and chromium-driver (browser tests, screenshots)
+set -euo pipefail
+
+LAB_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+TOOLS="${COLLECTIVE_LAB_TOOLS:-$HOME/.collective-lab-tools}"
+export PATH="$TOOLS/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+say() { printf '[setup] %s\n' "$*" >&2; }
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+
+if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+  say "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+if ! trunk --version 2>/dev/null | grep -q '0\.21\.14'; then
+  say "installing trunk 0.21.14 (about 12 minutes on 2 cores)"
+  cargo install --locked trunk@0.21.14
+fi
+
+WB_VERSION="$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/"/, "", $3); print $3; exit }' "$LAB_ROOT/Cargo.lock")"
+if ! wasm-bindgen --version 2>/dev/null | grep -q " ${WB_VERSION}\$"; then
+  say "installing wasm-bindgen-cli ${WB_VERSION} (matches Cargo.lock)"
+  # Not --locked: one of its locked dependencies is not served here.
+  cargo install wasm-bindgen-cli --version "${WB_VERSION}"
+fi
+
+if ! "$TOOLS/node_modules/.bin/wasm-opt" --version >/dev/null 2>&1; then
+  say "installing wasm-opt (npm binaryen@132) into $TOOLS"
+  mkdir -p "$TOOLS"
+  (cd "$TOOLS" && npm install --no-audit --no-fund --silent binaryen@132)
+fi
+
+if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
+  say "installing chromium and chromium-driver"
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+
+export CHROMEDRIVER="${CHROMEDRIVER:-$(command -v chromedriver)}"

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# README command 2: install what is missing, then run every check:
+# fmt, clippy (native and wasm32), native tests, in-browser tests in headless
+# Chromium, the release build, and a smoke test of dist/ served from a sub-folder.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/setup.sh
+
+step() { printf '\n=== %s\n' "$*"; }
+
+step "cargo fmt --check"
+cargo fmt --all -- --check
+
+step "cargo clippy (native, all targets)"
+cargo clippy --all-targets -- -D warnings
+
+step "cargo clippy (wasm32: app and browser tests)"
+cargo clippy --target wasm32-unknown-unknown --lib --bins --test browser -- -D warnings
+
+step "native tests"
+cargo test
+
+step "in-browser tests (wasm-bindgen-test, headless Chromium)"
+CHROMEDRIVER="$CHROMEDRIVER" WASM_BINDGEN_TEST_TIMEOUT=180 \
+  cargo test --target wasm32-unknown-unknown --test browser
+
+step "trunk build --release"
+trunk build --release
+
+step "release sizes (gzipped)"
+for f in dist/*.wasm dist/*.js; do
+  printf '%-48s %8d B raw  %8d B gzip\n' "$f" "$(wc -c <"$f")" "$(gzip -9c "$f" | wc -c)"
+done
+
+step "smoke test: dist/ served from a sub-folder"
+bash scripts/smoke.sh

@@ -1,0 +1,5 @@
+//! Shared UI components.
+
+pub mod field;
+pub mod rank_ring;
+pub mod step_controls;

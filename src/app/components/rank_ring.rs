@@ -1,0 +1,210 @@
+//! SVG ring of ranks. Each rank shows its buffer as cells (one per chunk);
+//! a cell's colour and label say which ranks' contributions it holds. The
+//! current round's transfers are arrows labelled with what they carry.
+//!
+//! The component only draws what it is given: [`RingCell`]s and
+//! [`RingArrow`]s built by the view from the executed trace.
+
+use std::f64::consts::PI;
+
+use yew::prelude::*;
+
+/// One chunk of one rank's buffer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RingCell {
+    /// Main label (the value held, e.g. "5").
+    pub value: String,
+    /// Contributor label (e.g. "0,3", "all").
+    pub who: String,
+    /// Number of contributing ranks, `0..=p`.
+    pub count: usize,
+    /// Tooltip with the full description.
+    pub title: String,
+}
+
+/// One transfer of the current round.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RingArrow {
+    /// Sending rank.
+    pub src: usize,
+    /// Receiving rank.
+    pub dst: usize,
+    /// Short label, e.g. "c3" or "0..4".
+    pub label: String,
+    /// True for a reduce (added), false for a copy.
+    pub reduce: bool,
+}
+
+/// Props of [`RankRing`].
+#[derive(Properties, PartialEq)]
+pub struct RankRingProps {
+    /// Number of ranks.
+    pub p: usize,
+    /// `cells[rank]`: that rank's chunks in order.
+    pub cells: Vec<Vec<RingCell>>,
+    /// This round's transfers.
+    pub arrows: Vec<RingArrow>,
+    /// Accessible description of the picture.
+    pub caption: AttrValue,
+}
+
+/// Sequential colour-blind-safe ramp (viridis samples), light to dark.
+const RAMP: [&str; 8] = [
+    "#fde725", "#b5de2b", "#6ece58", "#35b779", "#1f9e89", "#26828e", "#31688e", "#3e4989",
+];
+/// Colour of a chunk that holds the complete sum.
+const FULL: &str = "#440154";
+
+fn fill(count: usize, p: usize) -> (&'static str, &'static str) {
+    if count == 0 {
+        return ("var(--empty-cell)", "var(--fg)");
+    }
+    if count >= p {
+        return (FULL, "#ffffff");
+    }
+    let idx = if p <= 2 {
+        0
+    } else {
+        ((count - 1) * (RAMP.len() - 1)) / (p - 2).max(1)
+    };
+    let c = RAMP[idx.min(RAMP.len() - 1)];
+    let text = if idx >= 4 { "#ffffff" } else { "#000000" };
+    (c, text)
+}
+
+fn polar(r: f64, theta: f64) -> (f64, f64) {
+    (r * theta.cos(), r * theta.sin())
+}
+
+fn angle(i: usize, p: usize) -> f64 {
+    -PI / 2.0 + 2.0 * PI * i as f64 / p as f64
+}
+
+/// The ring picture.
+#[component]
+pub fn RankRing(props: &RankRingProps) -> Html {
+    let p = props.p.max(1);
+    let radius = 360.0;
+    let per = 2.0 * PI * radius / p as f64;
+    let row_layout = p <= 8;
+    let (cols, rows) = if row_layout {
+        (p, 1)
+    } else {
+        let c = (p as f64).sqrt().ceil() as usize;
+        (c, p.div_ceil(c))
+    };
+    let box_w = if row_layout {
+        (per * 0.82).min(250.0)
+    } else {
+        (per * 0.78).min(160.0)
+    };
+    let cell_w = box_w / cols as f64;
+    let cell_h = if row_layout { 58.0 } else { cell_w };
+    let box_h = cell_h * rows as f64;
+    let show_text = row_layout;
+    let font = (cell_w * 0.34).clamp(9.0, 22.0);
+
+    let ranks = props.cells.iter().enumerate().map(|(r, chunks)| {
+        let (cx, cy) = polar(radius, angle(r, p));
+        let x0 = cx - box_w / 2.0;
+        let y0 = cy - box_h / 2.0;
+        let cells = chunks.iter().enumerate().map(|(c, cell)| {
+            let (col, row) = (c % cols, c / cols);
+            let x = x0 + col as f64 * cell_w;
+            let y = y0 + row as f64 * cell_h;
+            let (bg, fg) = fill(cell.count, p);
+            html! {
+                <g key={format!("{r}-{c}")} class="cell">
+                    <rect x={format!("{x:.1}")} y={format!("{y:.1}")}
+                        width={format!("{:.1}", cell_w - 1.0)} height={format!("{:.1}", cell_h - 1.0)}
+                        rx="3" style={format!("fill:{bg}")} class="cell-rect">
+                        <title>{cell.title.clone()}</title>
+                    </rect>
+                    if show_text {
+                        <text x={format!("{:.1}", x + cell_w / 2.0)} y={format!("{:.1}", y + cell_h * 0.45)}
+                            text-anchor="middle" style={format!("fill:{fg};font-size:{font:.0}px")} class="cell-value">
+                            {cell.value.clone()}
+                        </text>
+                        <text x={format!("{:.1}", x + cell_w / 2.0)} y={format!("{:.1}", y + cell_h * 0.82)}
+                            text-anchor="middle" style={format!("fill:{fg};font-size:{:.0}px", (font * 0.6).max(8.0))} class="cell-who">
+                            {cell.who.clone()}
+                        </text>
+                    }
+                </g>
+            }
+        });
+        let label_r = radius + box_h / 2.0 + 22.0;
+        let (lx, ly) = polar(label_r.min(485.0), angle(r, p));
+        html! {
+            <g key={format!("rank-{r}")} class="rank">
+                <rect x={format!("{:.1}", x0 - 3.0)} y={format!("{:.1}", y0 - 3.0)}
+                    width={format!("{:.1}", box_w + 5.0)} height={format!("{:.1}", box_h + 5.0)}
+                    rx="6" class="rank-box" />
+                { for cells }
+                if p <= 16 || r % (p / 16).max(1) == 0 {
+                    <text x={format!("{lx:.1}")} y={format!("{:.1}", ly + 6.0)} text-anchor="middle" class="rank-label">
+                        {format!("rank {r}")}
+                    </text>
+                }
+            </g>
+        }
+    });
+
+    let inner = radius - box_h / 2.0 - 14.0;
+    let arrows = props.arrows.iter().enumerate().map(|(i, a)| {
+        let (ts, td) = (angle(a.src, p), angle(a.dst, p));
+        let (sx, sy) = polar(inner, ts);
+        let (dx, dy) = polar(inner, td);
+        let gap = ((a.dst + p - a.src) % p).min((a.src + p - a.dst) % p);
+        // Neighbours: a shallow inward bow; distant partners: through the middle.
+        let (mx, my) = ((sx + dx) / 2.0, (sy + dy) / 2.0);
+        let pull = if gap <= 1 { 0.78 } else { 0.25 };
+        let (cx, cy) = (mx * pull, my * pull);
+        // Offset the two directions of an exchange so they don't overlap.
+        let (nx, ny) = {
+            let (vx, vy) = (dx - sx, dy - sy);
+            let len = (vx * vx + vy * vy).sqrt().max(1e-9);
+            (-vy / len * 10.0, vx / len * 10.0)
+        };
+        let (cx, cy) = (cx + nx, cy + ny);
+        let path = format!("M{sx:.1},{sy:.1} Q{cx:.1},{cy:.1} {dx:.1},{dy:.1}");
+        let (lx, ly) = (0.25 * sx + 0.5 * cx + 0.25 * dx, 0.25 * sy + 0.5 * cy + 0.25 * dy);
+        let cls = if a.reduce { "arrow reduce" } else { "arrow copy" };
+        let marker = if a.reduce { "url(#head-reduce)" } else { "url(#head-copy)" };
+        html! {
+            <g key={format!("a{i}-{}-{}", a.src, a.dst)} class={cls}>
+                <path d={path} marker-end={marker} />
+                if p <= 16 {
+                    <text x={format!("{lx:.1}")} y={format!("{:.1}", ly + 5.0)} text-anchor="middle" class="arrow-label">
+                        {a.label.clone()}
+                    </text>
+                }
+            </g>
+        }
+    });
+
+    html! {
+        <figure class="rank-ring">
+            <svg viewBox="-500 -500 1000 1000" role="img" aria-label={props.caption.clone()}>
+                <defs>
+                    <marker id="head-reduce" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                        <path d="M0,0 L10,5 L0,10 z" class="head reduce" />
+                    </marker>
+                    <marker id="head-copy" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                        <path d="M0,0 L10,5 L0,10 z" class="head copy" />
+                    </marker>
+                </defs>
+                <circle cx="0" cy="0" r={format!("{radius}")} class="ring-guide" />
+                { for ranks }
+                { for arrows }
+            </svg>
+            <figcaption class="legend">
+                <span class="key"><span class="swatch" style={format!("background:{}", RAMP[0])}></span>{"own data only"}</span>
+                <span class="key"><span class="swatch" style={format!("background:{}", RAMP[5])}></span>{"partial sum"}</span>
+                <span class="key"><span class="swatch" style={format!("background:{FULL}")}></span>{"complete sum (all ranks)"}</span>
+                <span class="key"><span class="line reduce"></span>{"reduce (add)"}</span>
+                <span class="key"><span class="line copy"></span>{"copy"}</span>
+            </figcaption>
+        </figure>
+    }
+}

@@ -1,0 +1,160 @@
+//! Shared step controls: first, back, play/pause, forward, last, a scrubber,
+//! speed, and the keyboard (space, ←, →, Home, End).
+//!
+//! Nothing plays on its own: playback starts only when the user presses play,
+//! which also keeps embedded views still. With `prefers-reduced-motion` the
+//! CSS drops transitions; stepping still works.
+
+use gloo::events::EventListener;
+use gloo::timers::callback::Interval;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+/// Props of [`StepControls`].
+#[derive(Properties, PartialEq)]
+pub struct StepControlsProps {
+    /// Current step, `0..=last`.
+    pub step: usize,
+    /// Last step.
+    pub last: usize,
+    /// Called with the requested step.
+    pub on_step: Callback<usize>,
+    /// Label of the scrubber, e.g. "Round".
+    #[prop_or(AttrValue::from("Step"))]
+    pub unit: AttrValue,
+}
+
+/// Play/step/scrub controls for any stepped trace.
+#[component]
+pub fn StepControls(props: &StepControlsProps) -> Html {
+    let playing = use_state(|| false);
+    let speed = use_state(|| 1.0_f64);
+    // (step, last, playing) as of the latest render, for timer and key handlers.
+    let current = use_mut_ref(|| (0usize, 0usize, false));
+    *current.borrow_mut() = (props.step, props.last, *playing);
+
+    {
+        let on_step = props.on_step.clone();
+        let current = current.clone();
+        let set_playing = playing.setter();
+        use_effect_with((*playing, (*speed * 100.0) as i64), move |(play, sp)| {
+            let interval = play.then(|| {
+                let ms = (1200.0 / (*sp as f64 / 100.0)).round() as u32;
+                Interval::new(ms, move || {
+                    let (s, last, _) = *current.borrow();
+                    if s >= last {
+                        set_playing.set(false);
+                    } else {
+                        on_step.emit(s + 1);
+                        if s + 1 >= last {
+                            set_playing.set(false);
+                        }
+                    }
+                })
+            });
+            move || drop(interval)
+        });
+    }
+
+    // Keyboard on the whole document, except while typing in a form field.
+    {
+        let on_step = props.on_step.clone();
+        let current = current.clone();
+        let set_playing = playing.setter();
+        use_effect_with((), move |_| {
+            let listener = EventListener::new(&gloo::utils::document(), "keydown", move |e| {
+                let Some(ev) = e.dyn_ref::<web_sys::KeyboardEvent>() else {
+                    return;
+                };
+                if ev.alt_key() || ev.ctrl_key() || ev.meta_key() {
+                    return;
+                }
+                let typing = ev
+                    .target()
+                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                    .map(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA" | "BUTTON"))
+                    .unwrap_or(false);
+                if typing && ev.key() != "Escape" {
+                    return;
+                }
+                let (s, last, is_playing) = *current.borrow();
+                match ev.key().as_str() {
+                    "ArrowRight" => on_step.emit((s + 1).min(last)),
+                    "ArrowLeft" => on_step.emit(s.saturating_sub(1)),
+                    "Home" => on_step.emit(0),
+                    "End" => on_step.emit(last),
+                    " " => {
+                        if !is_playing && s >= last {
+                            on_step.emit(0);
+                        }
+                        set_playing.set(!is_playing);
+                    }
+                    _ => return,
+                }
+                ev.prevent_default();
+            });
+            move || drop(listener)
+        });
+    }
+
+    let step = props.step;
+    let last = props.last;
+    let go = |to: usize| {
+        let cb = props.on_step.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(to))
+    };
+    let toggle = {
+        let playing = playing.clone();
+        let cb = props.on_step.clone();
+        Callback::from(move |_: MouseEvent| {
+            if !*playing && step >= last {
+                cb.emit(0);
+            }
+            playing.set(!*playing);
+        })
+    };
+    let on_scrub = {
+        let cb = props.on_step.clone();
+        Callback::from(move |e: InputEvent| {
+            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            if let Ok(v) = input.value().parse::<usize>() {
+                cb.emit(v.min(last));
+            }
+        })
+    };
+    let on_speed = {
+        let speed = speed.clone();
+        Callback::from(move |e: Event| {
+            let sel: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            if let Ok(v) = sel.value().parse::<f64>() {
+                speed.set(v);
+            }
+        })
+    };
+    let speeds = [0.5, 1.0, 2.0, 4.0];
+    html! {
+        <div class="step-controls" role="group" aria-label="Step controls">
+            <button type="button" onclick={go(0)} disabled={step == 0} title="First (Home)" aria-label="First step">{"⏮"}</button>
+            <button type="button" onclick={go(step.saturating_sub(1))} disabled={step == 0} title="Back (←)" aria-label="Step back">{"◀"}</button>
+            <button type="button" class="play" onclick={toggle} title="Play / pause (space)"
+                aria-label={if *playing { "Pause" } else { "Play" }} aria-pressed={playing.to_string()}>
+                {if *playing { "⏸ Pause" } else { "▶ Play" }}
+            </button>
+            <button type="button" onclick={go((step + 1).min(last))} disabled={step >= last} title="Forward (→)" aria-label="Step forward">{"▶"}</button>
+            <button type="button" onclick={go(last)} disabled={step >= last} title="Last (End)" aria-label="Last step">{"⏭"}</button>
+            <label class="scrub">
+                <span>{format!("{} {step} of {last}", props.unit)}</span>
+                <input type="range" min="0" max={last.to_string()} value={step.to_string()}
+                    aria-label={format!("{} (0 to {last})", props.unit)} oninput={on_scrub} />
+            </label>
+            <label class="speed">
+                <span>{"Speed"}</span>
+                <select onchange={on_speed} aria-label="Playback speed">
+                    { for speeds.iter().map(|s| html! {
+                        <option value={s.to_string()} selected={(*speed - s).abs() < 1e-9}>{format!("{s}×")}</option>
+                    }) }
+                </select>
+            </label>
+        </div>
+    }
+}

@@ -1,1 +1,0 @@
-//! (consensus: in progress)

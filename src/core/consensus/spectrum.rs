@@ -1,0 +1,463 @@
+//! Eigenvalues of a mixing matrix, ρ and the spectral gap.
+//!
+//! For doubly stochastic W, the matrix J = 11ᵀ/p commutes with W (WJ = J = JW),
+//! so the eigenvalues of W − J are those of W with one eigenvalue 1 replaced
+//! by 0, and ρ = max |λ| over the remaining eigenvalues (Xiao & Boyd 2004,
+//! "Fast linear iterations for distributed averaging", §2). The same holds
+//! for a row-stochastic W with 1πᵀ in place of J.
+
+use nalgebra::linalg::Schur;
+
+use super::graph::{Graph, GraphKind};
+use super::weights::{MixingMatrix, CHECK_TOL};
+use super::ConsensusError;
+
+/// An eigenvalue `re + i·im`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Eigenvalue {
+    /// Real part.
+    pub re: f64,
+    /// Imaginary part (0 for symmetric W).
+    pub im: f64,
+}
+
+impl Eigenvalue {
+    /// Modulus |λ|.
+    pub fn abs(self) -> f64 {
+        self.re.hypot(self.im)
+    }
+}
+
+/// How the eigenvalues were obtained.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpectrumMethod {
+    /// Closed form for a matrix invariant under the translations of
+    /// Z_rows × Z_cols (ring, complete, exponential graph: 1 × p; torus):
+    /// λ_{k,l} = Σ_{(a,b)} c_{a,b} · exp(2πi(ak/rows + bl/cols)), with c the
+    /// first row of W (Gray 2006, "Toeplitz and circulant matrices: a
+    /// review", §3.1; the 2-D case is the Kronecker-sum form). For the ring
+    /// with self weight a and neighbour weight b this is a + 2b·cos(2πk/p).
+    Circulant,
+    /// Closed form for the hypercube: λ_k = Σ_s c_s (−1)^{popcount(s ∧ k)}
+    /// (W is diagonalised by the Walsh–Hadamard basis).
+    Hypercube,
+    /// nalgebra's symmetric eigen-decomposition of W (W = Wᵀ).
+    SymmetricEigen,
+    /// W is reversible (π_i W_ij = π_j W_ji) but not symmetric, e.g. uniform
+    /// weights on a star: the symmetric matrix D^{1/2} W D^{−1/2}, D = diag(π),
+    /// has the same eigenvalues and is decomposed instead.
+    Symmetrised,
+    /// General real Schur decomposition (nalgebra), complex eigenvalues.
+    Schur,
+}
+
+impl SpectrumMethod {
+    /// Short description for the screen.
+    pub fn describe(self) -> &'static str {
+        match self {
+            SpectrumMethod::Circulant => "closed-form circulant spectrum",
+            SpectrumMethod::Hypercube => "closed-form hypercube (Walsh–Hadamard) spectrum",
+            SpectrumMethod::SymmetricEigen => "symmetric eigen-decomposition (nalgebra)",
+            SpectrumMethod::Symmetrised => "symmetric eigen-decomposition of D^½ W D^−½ (nalgebra)",
+            SpectrumMethod::Schur => "real Schur decomposition, complex eigenvalues (nalgebra)",
+        }
+    }
+}
+
+/// The spectrum of W and the rate of consensus.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Spectrum {
+    /// All p eigenvalues, sorted by real part (descending), then imaginary part.
+    pub eigenvalues: Vec<Eigenvalue>,
+    /// How they were computed.
+    pub method: SpectrumMethod,
+    /// ρ: the largest |λ| once one eigenvalue 1 is removed, i.e. the spectral
+    /// radius of W − 11ᵀ/p (doubly stochastic W) or of W − 1πᵀ (row-stochastic W).
+    pub rho: f64,
+    /// Spectral gap 1 − ρ.
+    pub gap: f64,
+    /// True when every imaginary part is 0 (within 1e-12).
+    pub real: bool,
+    /// True when ‖x_r − x̄1‖₂ ≤ ρ^r ‖x_0 − x̄1‖₂ is guaranteed for every r: W
+    /// doubly stochastic and normal (symmetric, or circulant).
+    pub bound_guaranteed: bool,
+}
+
+/// Computes the spectrum of `m`, the mixing matrix of `graph`: the closed
+/// form when the graph is a ring, torus, complete or exponential graph (or a
+/// hypercube) and W has the matching translation symmetry, otherwise dense
+/// nalgebra decompositions.
+///
+/// # Errors
+/// [`ConsensusError::EigenFailed`] when the iterative decomposition does
+/// not converge; [`ConsensusError::LengthMismatch`] when `graph` and `m`
+/// have different sizes.
+pub fn spectrum(graph: &Graph, m: &MixingMatrix) -> Result<Spectrum, ConsensusError> {
+    if graph.p != m.p() {
+        return Err(ConsensusError::LengthMismatch {
+            expected: graph.p,
+            got: m.p(),
+        });
+    }
+    let closed = match (graph.circulant_shape(), graph.kind) {
+        (Some((rows, cols)), _) => {
+            circulant_eigenvalues(m, rows, cols).map(|e| (e, SpectrumMethod::Circulant))
+        }
+        (None, GraphKind::Hypercube) => {
+            hypercube_eigenvalues(m).map(|e| (e, SpectrumMethod::Hypercube))
+        }
+        _ => None,
+    };
+    let circulant = closed.is_some();
+    let (eig, method) = match closed {
+        Some(c) => c,
+        None => dense_eigenvalues(m)?,
+    };
+    let doubly = m.is_row_stochastic() && m.is_column_stochastic();
+    let normal = m.is_symmetric() || circulant;
+    Ok(finish(eig, method, doubly && normal))
+}
+
+fn finish(mut eig: Vec<Eigenvalue>, method: SpectrumMethod, bound_guaranteed: bool) -> Spectrum {
+    for e in &mut eig {
+        if e.im.abs() <= 1e-12 {
+            e.im = 0.0;
+        }
+    }
+    eig.sort_by(|a, b| b.re.total_cmp(&a.re).then(b.im.total_cmp(&a.im)));
+    let one = eig
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (i, (e.re - 1.0).hypot(e.im)))
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(i, _)| i);
+    let rho = eig
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| Some(*i) != one)
+        .map(|(_, e)| e.abs())
+        .fold(0.0, f64::max);
+    Spectrum {
+        real: eig.iter().all(|e| e.im == 0.0),
+        eigenvalues: eig,
+        method,
+        rho,
+        gap: 1.0 - rho,
+        bound_guaranteed,
+    }
+}
+
+/// Closed-form eigenvalues of a W invariant under translations of
+/// Z_rows × Z_cols (node r·cols + c ↔ (r, c)); see [`SpectrumMethod::Circulant`].
+/// O(p · non-zeros per row). `None` when rows·cols ≠ p or W lacks the symmetry.
+pub fn circulant_eigenvalues(
+    m: &MixingMatrix,
+    rows: usize,
+    cols: usize,
+) -> Option<Vec<Eigenvalue>> {
+    let p = m.p();
+    if rows == 0 || cols == 0 || rows * cols != p {
+        return None;
+    }
+    // stencil: offsets (a, b) with weight c_{a,b} = W_{0, a·cols + b}
+    let stencil: Vec<(usize, usize, f64)> = m
+        .rows
+        .first()?
+        .iter()
+        .map(|&(j, v)| (j / cols, j % cols, v))
+        .collect();
+    for (i, row) in m.rows.iter().enumerate() {
+        if row.len() != stencil.len() {
+            return None;
+        }
+        let (r, c) = (i / cols, i % cols);
+        for &(j, v) in row {
+            let a = (j / cols + rows - r) % rows;
+            let b = (j % cols + cols - c) % cols;
+            let s = stencil.iter().find(|e| e.0 == a && e.1 == b)?;
+            if (s.2 - v).abs() > 1e-15 {
+                return None;
+            }
+        }
+    }
+    let tau = std::f64::consts::TAU;
+    let mut out = Vec::with_capacity(p);
+    for k in 0..rows {
+        for l in 0..cols {
+            let (mut re, mut im) = (0.0, 0.0);
+            for &(a, b, v) in &stencil {
+                let ang = tau
+                    * (((a * k) % rows) as f64 / rows as f64
+                        + ((b * l) % cols) as f64 / cols as f64);
+                re += v * ang.cos();
+                im += v * ang.sin();
+            }
+            out.push(Eigenvalue { re, im });
+        }
+    }
+    Some(out)
+}
+
+/// Closed-form eigenvalues of a W on the hypercube with W_{i, i⊕s} = c_s for
+/// every i; see [`SpectrumMethod::Hypercube`]. `None` when p is not a power
+/// of two or W lacks the symmetry.
+pub fn hypercube_eigenvalues(m: &MixingMatrix) -> Option<Vec<Eigenvalue>> {
+    let p = m.p();
+    if !p.is_power_of_two() {
+        return None;
+    }
+    let stencil = m.rows.first()?.clone();
+    for (i, row) in m.rows.iter().enumerate() {
+        if row.len() != stencil.len() {
+            return None;
+        }
+        for &(j, v) in row {
+            let s = stencil.iter().find(|e| e.0 == i ^ j)?;
+            if (s.1 - v).abs() > 1e-15 {
+                return None;
+            }
+        }
+    }
+    Some(
+        (0..p)
+            .map(|k| Eigenvalue {
+                re: stencil
+                    .iter()
+                    .map(|&(s, v)| if (s & k).count_ones() % 2 == 0 { v } else { -v })
+                    .sum(),
+                im: 0.0,
+            })
+            .collect(),
+    )
+}
+
+/// Eigenvalues by dense decomposition (nalgebra): symmetric eigen for a
+/// symmetric or reversible W, real Schur otherwise. Cost O(p³).
+///
+/// # Errors
+/// [`ConsensusError::EigenFailed`] when the decomposition does not converge.
+pub fn dense_eigenvalues(
+    m: &MixingMatrix,
+) -> Result<(Vec<Eigenvalue>, SpectrumMethod), ConsensusError> {
+    let p = m.p();
+    let max_iter = 200 * p.max(10);
+    let failed = || {
+        ConsensusError::EigenFailed(format!("the eigenvalues of the {p}×{p} W did not converge"))
+    };
+    let symmetric_of = |s: nalgebra::DMatrix<f64>| {
+        s.try_symmetric_eigen(f64::EPSILON, max_iter)
+            .map(|e| {
+                e.eigenvalues
+                    .iter()
+                    .map(|&re| Eigenvalue { re, im: 0.0 })
+                    .collect::<Vec<_>>()
+            })
+            .ok_or_else(failed)
+    };
+    if m.is_symmetric() {
+        return Ok((symmetric_of(m.w.clone())?, SpectrumMethod::SymmetricEigen));
+    }
+    if let Ok(pi) = m.stationary() {
+        let reversible = pi.iter().all(|&v| v > 0.0)
+            && m.rows.iter().enumerate().all(|(i, row)| {
+                row.iter()
+                    .all(|&(j, v)| (pi[i] * v - pi[j] * m.weight(j, i)).abs() <= CHECK_TOL)
+            });
+        if reversible {
+            let sq: Vec<f64> = pi.iter().map(|v| v.sqrt()).collect();
+            let mut s = m.w.clone();
+            for i in 0..p {
+                for j in 0..p {
+                    s[(i, j)] *= sq[i] / sq[j];
+                }
+            }
+            // exact symmetry for the decomposition (it reads the lower triangle)
+            let s = (&s + s.transpose()) * 0.5;
+            return Ok((symmetric_of(s)?, SpectrumMethod::Symmetrised));
+        }
+    }
+    let schur = Schur::try_new(m.w.clone(), f64::EPSILON, max_iter).ok_or_else(failed)?;
+    let eig = schur
+        .complex_eigenvalues()
+        .iter()
+        .map(|c| Eigenvalue { re: c.re, im: c.im })
+        .collect();
+    Ok((eig, SpectrumMethod::Schur))
+}
+
+/// Rounds predicted for a `factor`-fold reduction of the disagreement:
+/// ⌈ln F / ln(1/ρ)⌉ (from ρ^r ≤ 1/F). `Some(0)` for F ≤ 1, `Some(1)` for
+/// ρ = 0 (exact consensus after one round), `None` when ρ ≥ 1 (no consensus)
+/// or an input is not finite.
+pub fn predicted_rounds(rho: f64, factor: f64) -> Option<usize> {
+    if !rho.is_finite() || !factor.is_finite() || !(0.0..1.0).contains(&rho) {
+        return None;
+    }
+    if factor <= 1.0 {
+        return Some(0);
+    }
+    if rho == 0.0 {
+        return Some(1);
+    }
+    let r = factor.ln() / (1.0 / rho).ln();
+    // tolerate rounding when the ratio is an integer, e.g. ρ = 0.1, F = 100
+    Some((r - 1e-9).ceil().max(1.0) as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::weights::{mixing_matrix, WeightRule};
+    use super::*;
+
+    fn spec(kind: GraphKind, p: usize, rule: WeightRule) -> Spectrum {
+        let g = Graph::new(kind, p, 3).expect("graph");
+        let m = mixing_matrix(&g, rule).expect("weights");
+        spectrum(&g, &m).expect("spectrum")
+    }
+
+    #[test]
+    fn ring_p4_uniform_has_rho_one_third() {
+        // λ_k = (1 + 2cos(πk/2))/3 = 1, 1/3, −1/3, 1/3
+        let s = spec(GraphKind::Ring, 4, WeightRule::Uniform);
+        assert_eq!(s.method, SpectrumMethod::Circulant);
+        let re: Vec<f64> = s.eigenvalues.iter().map(|e| e.re).collect();
+        for (a, b) in re.iter().zip([1.0, 1.0 / 3.0, 1.0 / 3.0, -1.0 / 3.0]) {
+            assert!((a - b).abs() < 1e-12, "{re:?}");
+        }
+        assert!((s.rho - 1.0 / 3.0).abs() < 1e-12 && (s.gap - 2.0 / 3.0).abs() < 1e-12);
+        assert!(s.real && s.bound_guaranteed);
+        assert_eq!(predicted_rounds(s.rho, 100.0), Some(5)); // ln100/ln3 = 4.19
+    }
+
+    #[test]
+    fn ring_p8_uniform_rho() {
+        // (1 + 2cos(π/4))/3 = (1 + √2)/3 = 0.80474
+        let s = spec(GraphKind::Ring, 8, WeightRule::Uniform);
+        assert!((s.rho - (1.0 + 2f64.sqrt()) / 3.0).abs() < 1e-12);
+        assert!((s.rho - 0.8047).abs() < 5e-5);
+        assert_eq!(predicted_rounds(s.rho, 100.0), Some(22)); // 4.605/0.2172 = 21.2
+    }
+
+    #[test]
+    fn complete_uniform_reaches_consensus_in_one_round() {
+        let s = spec(GraphKind::Complete, 6, WeightRule::Uniform);
+        assert!(s.rho.abs() < 1e-12);
+        assert_eq!(predicted_rounds(0.0, 100.0), Some(1));
+        assert_eq!(predicted_rounds(0.1, 100.0), Some(2));
+        assert_eq!(predicted_rounds(1.0, 100.0), None);
+        assert_eq!(predicted_rounds(0.5, 1.0), Some(0));
+    }
+
+    #[test]
+    fn star_uniform_is_symmetrised_and_real() {
+        // Star p=4 uniform: eigenvalues 1, 1/2, 1/2 (leaf differences), and
+        // tr W − 2 = (1/4 + 3/2) − 2 = −1/4.
+        let s = spec(GraphKind::Star, 4, WeightRule::Uniform);
+        assert_eq!(s.method, SpectrumMethod::Symmetrised);
+        let re: Vec<f64> = s.eigenvalues.iter().map(|e| e.re).collect();
+        for (a, b) in re.iter().zip([1.0, 0.5, 0.5, -0.25]) {
+            assert!((a - b).abs() < 1e-10, "{re:?}");
+        }
+        assert!((s.rho - 0.5).abs() < 1e-10 && !s.bound_guaranteed);
+    }
+
+    #[test]
+    fn exponential_graph_has_complex_eigenvalues() {
+        // p=4: offsets 1, 2; W row 0 = 1/3 at 0, 2, 3. λ_k = (1 + ω^{2k} + ω^{3k})/3, ω = i:
+        // k=1: (1 − 1 − i)/3 → |λ| = 1/3; k=2: (1 + 1 − 1)/3 = 1/3.
+        let s = spec(GraphKind::Exponential, 4, WeightRule::Exponential);
+        assert!(!s.real && s.bound_guaranteed);
+        assert!((s.rho - 1.0 / 3.0).abs() < 1e-12);
+        let g = Graph::new(GraphKind::Exponential, 4, 0).expect("exp");
+        let m = mixing_matrix(&g, WeightRule::Exponential).expect("w");
+        let (dense, method) = dense_eigenvalues(&m).expect("schur");
+        assert_eq!(method, SpectrumMethod::Schur);
+        let d = finish(dense, method, true);
+        for (a, b) in d.eigenvalues.iter().zip(&s.eigenvalues) {
+            assert!((a.re - b.re).abs() < 1e-9 && (a.im - b.im).abs() < 1e-9);
+        }
+    }
+
+    #[test]
+    fn hypercube_closed_form_matches_dense() {
+        // p=8 uniform: λ = (1 + 3 − 2·popcount(k))/4 = 1, 1/2 (×3), 0 (×3), −1/2.
+        let s = spec(GraphKind::Hypercube, 8, WeightRule::Uniform);
+        assert_eq!(s.method, SpectrumMethod::Hypercube);
+        assert!((s.rho - 0.5).abs() < 1e-12);
+        let g = Graph::new(GraphKind::Hypercube, 8, 0).expect("cube");
+        let m = mixing_matrix(&g, WeightRule::Uniform).expect("w");
+        let (d, _) = dense_eigenvalues(&m).expect("dense");
+        let d = finish(d, SpectrumMethod::SymmetricEigen, true);
+        for (a, b) in d.eigenvalues.iter().zip(&s.eigenvalues) {
+            assert!((a.re - b.re).abs() < 1e-9);
+        }
+    }
+
+    #[test]
+    fn circulant_agrees_with_nalgebra_up_to_p64() {
+        // On regular graphs uniform, Metropolis–Hastings and max-degree weights
+        // coincide, so uniform and lazy cover every distinct matrix.
+        let rules = [WeightRule::Uniform, WeightRule::Lazy];
+        let mut kinds: Vec<(GraphKind, usize)> = Vec::new();
+        for p in 2..=64 {
+            kinds.push((GraphKind::Ring, p));
+            kinds.push((GraphKind::Exponential, p));
+            if p <= 16 {
+                kinds.push((GraphKind::Complete, p));
+            }
+        }
+        for rows in 1..=8 {
+            for cols in 1..=8 {
+                if rows * cols >= 2 {
+                    kinds.push((GraphKind::Torus { rows, cols }, rows * cols));
+                }
+            }
+        }
+        let mut checked = 0;
+        for (kind, p) in kinds {
+            let g = Graph::new(kind, p, 0).expect("graph");
+            let rs: Vec<WeightRule> = if g.directed {
+                vec![WeightRule::Exponential]
+            } else {
+                rules.to_vec()
+            };
+            for rule in rs {
+                let m = mixing_matrix(&g, rule).expect("w");
+                let fast = spectrum(&g, &m).expect("fast");
+                assert_eq!(
+                    fast.method,
+                    SpectrumMethod::Circulant,
+                    "{kind} p={p} {rule}"
+                );
+                let (dense, method) = dense_eigenvalues(&m).expect("dense");
+                let slow = finish(dense, method, true);
+                assert!(
+                    (fast.rho - slow.rho).abs() <= 1e-9,
+                    "{kind} p={p} {rule}: ρ {} vs {}",
+                    fast.rho,
+                    slow.rho
+                );
+                // match every fast eigenvalue to a distinct dense one
+                let mut used = vec![false; p];
+                for e in &fast.eigenvalues {
+                    let best = slow
+                        .eigenvalues
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, _)| !used[*i])
+                        .map(|(i, d)| (i, (d.re - e.re).hypot(d.im - e.im)))
+                        .min_by(|a, b| a.1.total_cmp(&b.1))
+                        .expect("an unused eigenvalue");
+                    assert!(
+                        best.1 <= 1e-9,
+                        "{kind} p={p} {rule}: {e:?} off by {}",
+                        best.1
+                    );
+                    used[best.0] = true;
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked > 250, "{checked}");
+    }
+}

@@ -1,0 +1,465 @@
+//! Words and per-chunk summaries for animating any collective schedule: the
+//! text the collectives view shows is built here from the executed
+//! [`Trace`], so it is tested natively and the UI only renders it.
+
+use std::ops::Range;
+
+use super::registry::Algorithm;
+use super::{chunk_range, Collective, Op, Phase, Schedule};
+use crate::core::execute::Trace;
+use crate::core::units::{format_bytes_short, sig};
+
+/// Compact element count: `16000000` → `"16M"`, `2500` → `"2.5k"`, `37` → `"37"`.
+pub fn compact_count(x: u64) -> String {
+    let trim = |s: String| {
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s
+        }
+    };
+    if x >= 1_000_000_000 {
+        format!("{}G", trim(sig(x as f64 / 1e9, 4)))
+    } else if x >= 1_000_000 {
+        format!("{}M", trim(sig(x as f64 / 1e6, 4)))
+    } else if x >= 10_000 {
+        format!("{}k", trim(sig(x as f64 / 1e3, 4)))
+    } else {
+        x.to_string()
+    }
+}
+
+/// Short label of an element range for an arrow: `"all"` for the whole
+/// tensor, `"c3"` for ring chunk 3, `"c4–7"` for chunks 4 to 7 (of `p`
+/// chunks from [`chunk_range`]), `"∅"` when empty, otherwise the element
+/// range `"[4M, 8M)"`.
+pub fn range_label(n: u64, p: usize, range: &Range<u64>) -> String {
+    if range.start >= range.end {
+        return "∅".into();
+    }
+    if range.start == 0 && range.end == n {
+        return "all".into();
+    }
+    let first = (0..p).find(|&c| {
+        let r = chunk_range(n, p, c);
+        r.start == range.start && r.start < r.end
+    });
+    let last = (0..p).rev().find(|&c| {
+        let r = chunk_range(n, p, c);
+        r.end == range.end && r.start < r.end
+    });
+    match (first, last) {
+        (Some(a), Some(b)) if a == b => format!("c{a}"),
+        (Some(a), Some(b)) if a < b => format!("c{a}–{b}"),
+        _ => format!(
+            "[{}, {})",
+            compact_count(range.start),
+            compact_count(range.end)
+        ),
+    }
+}
+
+/// Full description of an element range: `"elements [0, 8,000,000)"`.
+pub fn range_text(range: &Range<u64>) -> String {
+    format!(
+        "elements [{}, {})",
+        crate::core::units::group_thousands(range.start),
+        crate::core::units::group_thousands(range.end)
+    )
+}
+
+/// What rank `rank` holds on ring chunk `c` after `rounds` rounds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChunkState {
+    /// The chunk has no elements (`n < p`).
+    pub empty: bool,
+    /// Every element of the chunk holds the same value and contributors.
+    pub uniform: bool,
+    /// The value held (of the chunk's first piece when not uniform).
+    pub value: f64,
+    /// Contributors label, e.g. "0,3", "all", "∅"; "mixed" when not uniform.
+    pub who: String,
+    /// Fewest contributors over the chunk's pieces, `0..=p`. For an
+    /// all-gather a piece that holds its owner's data counts as `p`
+    /// (it is final: nothing is ever added to it).
+    pub count: usize,
+    /// Tooltip: every piece with its range, value and contributors.
+    pub detail: String,
+}
+
+/// The state of ring chunk `c` of rank `rank` after `rounds` rounds, or
+/// `None` when that state was not kept or the indices are out of range.
+pub fn chunk_state(trace: &Trace, rounds: usize, rank: usize, c: usize) -> Option<ChunkState> {
+    let s = &trace.schedule;
+    let p = s.p;
+    let st = trace.state_after(rounds)?;
+    let row_v = st.values.get(rank)?;
+    let row_c = st.contributors.get(rank)?;
+    let range = chunk_range(s.n, p, c);
+    if c >= p {
+        return None;
+    }
+    if range.start >= range.end {
+        return Some(ChunkState {
+            empty: true,
+            uniform: true,
+            value: 0.0,
+            who: String::new(),
+            count: 0,
+            detail: format!("rank {rank}, chunk {c}: no elements (n < p)"),
+        });
+    }
+    let gather = matches!(s.collective, Collective::AllGather { .. });
+    let segs: Vec<usize> = trace
+        .segments_in(&range)
+        .filter(|&si| trace.segments[si].start < trace.segments[si].end)
+        .collect();
+    let first = *segs.first()?;
+    let uniform = segs
+        .iter()
+        .all(|&si| row_v[si] == row_v[first] && row_c[si] == row_c[first]);
+    let count_of = |si: usize| {
+        let k = row_c[si].len();
+        if gather && k > 0 {
+            p
+        } else {
+            k
+        }
+    };
+    let count = segs.iter().map(|&si| count_of(si)).min().unwrap_or(0);
+    let pieces: Vec<String> = segs
+        .iter()
+        .map(|&si| {
+            format!(
+                "{}: value {} from ranks {}",
+                range_text(&trace.segments[si]),
+                fmt_value(row_v[si]),
+                row_c[si].label(p)
+            )
+        })
+        .collect();
+    Some(ChunkState {
+        empty: false,
+        uniform,
+        value: row_v[first],
+        who: if uniform {
+            row_c[first].label(p)
+        } else {
+            "mixed".into()
+        },
+        count,
+        detail: format!(
+            "rank {rank}, chunk {c} ({}): {}",
+            format_bytes_short(((range.end - range.start) * s.elem_bytes) as f64),
+            pieces.join("; ")
+        ),
+    })
+}
+
+/// A value for display: integers without decimals, else 4 significant figures.
+pub fn fmt_value(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{v:.0}")
+    } else {
+        sig(v, 4)
+    }
+}
+
+/// Bytes sent per rank in each phase during the first `rounds` rounds, in
+/// order of first appearance: `(phase, sent[rank])`. Fold-in and unfold
+/// appear as phases of their own, so their cost is visible.
+pub fn sent_by_phase(schedule: &Schedule, rounds: usize) -> Vec<(Phase, Vec<u64>)> {
+    let mut out: Vec<(Phase, Vec<u64>)> = Vec::new();
+    for round in schedule.rounds.iter().take(rounds) {
+        let idx = match out.iter().position(|(ph, _)| *ph == round.phase) {
+            Some(i) => i,
+            None => {
+                out.push((round.phase, vec![0; schedule.p]));
+                out.len() - 1
+            }
+        };
+        for t in &round.transfers {
+            if let Some(x) = out[idx].1.get_mut(t.src) {
+                *x += t.len() * schedule.elem_bytes;
+            }
+        }
+    }
+    out
+}
+
+/// The phases of a schedule in order, each with its number of rounds.
+pub fn phases(schedule: &Schedule) -> Vec<(Phase, usize)> {
+    let mut out: Vec<(Phase, usize)> = Vec::new();
+    for r in &schedule.rounds {
+        match out.last_mut() {
+            Some((ph, k)) if *ph == r.phase => *k += 1,
+            _ => out.push((r.phase, 1)),
+        }
+    }
+    out
+}
+
+fn list_ranks(ranks: &[usize]) -> String {
+    match ranks {
+        [] => "none".into(),
+        [a] => a.to_string(),
+        [a, b] => format!("{a} and {b}"),
+        [a, b, c] => format!("{a}, {b} and {c}"),
+        [a, b, .., z] => format!("{a}, {b}, …, {z}"),
+    }
+}
+
+/// The goal and set-up of a collective, shown before round 1.
+pub fn goal(alg: Algorithm, schedule: &Schedule) -> String {
+    let p = schedule.p;
+    let total: u64 = (1..=p as u64).sum();
+    let what = match &schedule.collective {
+        Collective::AllReduce => format!(
+            "Each of the {p} ranks holds its own tensor (rank r holds the value r + 1 in every element). \
+             Goal: every rank ends with the element-wise sum 1 + … + {p} = {total}."
+        ),
+        Collective::ReduceScatter { .. } => format!(
+            "Each of the {p} ranks holds its own tensor (rank r holds r + 1). Goal of a reduce-scatter: \
+             each rank ends with the sum {total} on its own chunk only."
+        ),
+        Collective::AllGather { .. } => format!(
+            "Rank r starts with only its own chunk (value r + 1). Goal of an all-gather: every rank ends \
+             with every chunk, copied, never added."
+        ),
+    };
+    let fold = super::recursive::Fold::new(p);
+    let folds = schedule
+        .rounds
+        .iter()
+        .any(|r| matches!(r.phase, Phase::FoldIn | Phase::FoldOut));
+    let fold_text = if folds {
+        let extra: Vec<usize> = (0..fold.extra).map(|i| 2 * i).collect();
+        let partners: Vec<usize> = (0..fold.extra).map(|i| 2 * i + 1).collect();
+        format!(
+            " p = {p} is not a power of two, so {} uses the MPICH adaptation: ranks {} first fold into \
+             ranks {}, the {} remaining ranks run the power-of-two algorithm, and the result is copied back.",
+            alg.label(),
+            list_ranks(&extra),
+            list_ranks(&partners),
+            fold.core
+        )
+    } else {
+        String::new()
+    };
+    format!("{what}{fold_text}")
+}
+
+/// A sentence on what happens at `step` (0 = before round 1, `k` = round `k`
+/// just ran), with the facts taken from the trace.
+pub fn narrate(alg: Algorithm, trace: &Trace, step: usize) -> String {
+    let s = &trace.schedule;
+    if step == 0 {
+        return goal(alg, s);
+    }
+    let Some(round) = s.rounds.get(step - 1) else {
+        return String::new();
+    };
+    let k = round.transfers.len();
+    let max_bytes = round
+        .transfers
+        .iter()
+        .map(|t| t.len() * s.elem_bytes)
+        .max()
+        .unwrap_or(0);
+    let reduce = round.transfers.first().map(|t| t.op) == Some(Op::Reduce);
+    let senders: Vec<usize> = round.transfers.iter().map(|t| t.src).collect();
+    let receivers: Vec<usize> = round.transfers.iter().map(|t| t.dst).collect();
+    let ring = matches!(
+        alg,
+        Algorithm::Ring | Algorithm::ReduceScatter | Algorithm::AllGather
+    );
+    let what = match round.phase {
+        Phase::FoldIn if reduce => format!(
+            "extra rank{} {} hand{} the whole tensor to rank{} {}, which add{} it; they sit out the next rounds",
+            plural(k), list_ranks(&senders), if k == 1 { "s" } else { "" },
+            plural(k), list_ranks(&receivers), if k == 1 { "s" } else { "" }
+        ),
+        Phase::FoldIn => format!(
+            "extra rank{} {} copy their chunk to rank{} {}, which will stand in for them",
+            plural(k), list_ranks(&senders), plural(k), list_ranks(&receivers)
+        ),
+        Phase::FoldOut => format!(
+            "rank{} {} copy the finished result back to extra rank{} {} (no addition)",
+            plural(k), list_ranks(&senders), plural(k), list_ranks(&receivers)
+        ),
+        Phase::Exchange => {
+            "partners swap their whole buffers and each adds what it receives, so partial sums double in size"
+                .into()
+        }
+        Phase::ReduceScatter if ring => {
+            "each rank sends one chunk to its successor, which adds it to its own copy of that chunk".into()
+        }
+        Phase::ReduceScatter => {
+            "each rank sends the half of its current window that its partner keeps, and adds the half it receives; \
+             the window each rank is responsible for halves"
+                .into()
+        }
+        Phase::AllGather if ring => {
+            "each rank passes a finished chunk to its successor, which copies it over its stale copy (no addition)"
+                .into()
+        }
+        Phase::AllGather => {
+            "each rank copies every finished piece it holds to its partner, which stores it without adding; \
+             the finished window doubles"
+                .into()
+        }
+        Phase::Reduce if alg == Algorithm::NaiveRoot => {
+            "one rank sends its whole tensor to root 0, which adds it; the root can take only one tensor at a time"
+                .into()
+        }
+        Phase::Reduce => {
+            "partial sums (whole tensors) move one level down the binomial tree and are added".into()
+        }
+        Phase::Broadcast => "the finished sum is copied one level further from root 0 (no addition)".into(),
+    };
+    let progress = if matches!(s.collective, Collective::AllReduce) {
+        trace
+            .complete_fraction(step)
+            .map(|f| {
+                format!(
+                    " Now {:.0}% of all rank-held elements hold the complete sum.",
+                    f * 100.0
+                )
+            })
+            .unwrap_or_default()
+    } else {
+        String::new()
+    };
+    let done = if step == s.rounds.len() {
+        if trace.verification.ok() {
+            " Done: the result is verified against the element-wise sum on every rank."
+        } else {
+            " Done, but the result does NOT match the expected values."
+        }
+    } else {
+        ""
+    };
+    let title = super::registry::round_title(alg, s, step - 1);
+    format!(
+        "{}: {what}. {k} transfer{} at once, the largest {}.{progress}{done}",
+        capitalise(&title),
+        plural(k),
+        format_bytes_short(max_bytes as f64)
+    )
+}
+
+fn plural(k: usize) -> &'static str {
+    if k == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::execute::{default_init, execute, ExecOptions};
+    use crate::core::schedule::registry::generate;
+
+    fn trace(alg: Algorithm, p: usize, n: u64) -> Trace {
+        let s = generate(alg, p, n, 4).expect("valid");
+        execute(&s, &default_init, ExecOptions::default()).expect("runs")
+    }
+
+    #[test]
+    fn labels_of_ranges() {
+        assert_eq!(range_label(80, 8, &(0..80)), "all");
+        assert_eq!(range_label(80, 8, &(30..40)), "c3");
+        assert_eq!(range_label(80, 8, &(40..80)), "c4–7");
+        assert_eq!(range_label(80, 8, &(5..5)), "∅");
+        // p = 6, n = 12 (chunks of 2): a p′ = 4 block of 3 elements is not a chunk.
+        assert_eq!(range_label(12, 6, &(3..6)), "[3, 6)");
+        assert_eq!(
+            range_label(16_000_000, 6, &(4_000_000..8_000_000)),
+            "[4M, 8M)"
+        );
+        assert_eq!(compact_count(2500), "2500");
+        assert_eq!(compact_count(25_000), "25k");
+        assert_eq!(compact_count(2_666_667), "2.667M");
+    }
+
+    #[test]
+    fn rabenseifner_chunks_after_halving() {
+        // p = 4, n = 8: after the 2 halving rounds rank r owns chunk r complete
+        // (1 + 2 + 3 + 4 = 10), and still holds a partial sum elsewhere.
+        let t = trace(Algorithm::Rabenseifner, 4, 8);
+        let own = chunk_state(&t, 2, 2, 2).expect("kept");
+        assert_eq!((own.value, own.who.as_str(), own.count), (10.0, "all", 4));
+        // Rank 0's chunk 2 after round 1 (partner 2): only its own 1 (it sent c2–3 away).
+        let c = chunk_state(&t, 1, 0, 2).expect("kept");
+        assert_eq!((c.value, c.who.as_str()), (1.0, "0"));
+        // Rank 0's chunk 0 after round 1: 1 + 3 from rank 2.
+        let c = chunk_state(&t, 1, 0, 0).expect("kept");
+        assert_eq!((c.value, c.who.as_str()), (4.0, "0,2"));
+    }
+
+    #[test]
+    fn mixed_chunks_when_blocks_straddle() {
+        // rab at p = 6, n = 12: blocks of 3 over 4 core ranks, chunks of 2.
+        // After the first halving round (round 2), rank 1 (core 0) has
+        // reduced block 0–1 = elements 0..6 with rank 4 (core 2): chunk 2
+        // (elements 4..6) is uniform, chunk 3 (6..8) too; nothing straddles
+        // the 0..6 | 6..12 cut. After round 3 (XOR 1) rank 1 keeps 0..3 only,
+        // so chunk 1 (2..4) is mixed.
+        let t = trace(Algorithm::Rabenseifner, 6, 12);
+        let c = chunk_state(&t, 3, 1, 1).expect("kept");
+        assert!(!c.uniform);
+        assert_eq!(c.who, "mixed");
+        assert!(c.detail.contains("elements [2, 3)"));
+    }
+
+    #[test]
+    fn fold_phases_are_counted_apart() {
+        // rd at p = 6, n = 10 elements of 4 B: fold-in 40 B from ranks 0, 2;
+        // two exchanges of 40 B from the 4 core ranks; unfold 40 B from 1, 3.
+        let s = generate(Algorithm::RecursiveDoubling, 6, 10, 4).expect("valid");
+        let by = sent_by_phase(&s, 4);
+        assert_eq!(by.len(), 3);
+        assert_eq!(by[0], (Phase::FoldIn, vec![40, 0, 40, 0, 0, 0]));
+        assert_eq!(by[1], (Phase::Exchange, vec![0, 80, 0, 80, 80, 80]));
+        assert_eq!(by[2], (Phase::FoldOut, vec![0, 40, 0, 40, 0, 0]));
+        assert_eq!(
+            phases(&s),
+            vec![
+                (Phase::FoldIn, 1),
+                (Phase::Exchange, 2),
+                (Phase::FoldOut, 1)
+            ]
+        );
+    }
+
+    #[test]
+    fn narration_names_fold_and_partners() {
+        let t = trace(Algorithm::RecursiveDoubling, 6, 12);
+        let g = narrate(Algorithm::RecursiveDoubling, &t, 0);
+        assert!(g.contains("sum 1 + … + 6 = 21"));
+        assert!(g.contains("ranks 0 and 2 first fold into ranks 1 and 3"));
+        let n1 = narrate(Algorithm::RecursiveDoubling, &t, 1);
+        assert!(n1.starts_with("Fold-in"));
+        assert!(n1.contains("hand the whole tensor to ranks 1 and 3"));
+        let n4 = narrate(Algorithm::RecursiveDoubling, &t, 4);
+        assert!(n4.starts_with("Unfold"));
+        assert!(n4.contains("100%"));
+        assert!(n4.contains("verified"));
+        let t = trace(Algorithm::Rabenseifner, 8, 64);
+        let n2 = narrate(Algorithm::Rabenseifner, &t, 2);
+        assert!(n2.starts_with(
+            "Reduce-scatter by recursive halving, round 2 of 3: partner = rank XOR 2"
+        ));
+        assert!(n2.contains("the largest 64 B"));
+    }
+}

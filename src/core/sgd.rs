@@ -1,1 +1,0 @@
-//! (sgd: in progress)

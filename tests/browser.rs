@@ -1,0 +1,145 @@
+//! In-browser tests (wasm-bindgen-test in headless Chromium): mount the app
+//! with URL parameters into a fresh element, drive it with clicks and keys,
+//! wait for Yew's scheduler to flush, and read the DOM.
+#![cfg(target_arch = "wasm32")]
+
+use collective_lab::app::{App, AppProps};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{Element, HtmlElement, KeyboardEvent, KeyboardEventInit};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+struct Mounted {
+    root: Element,
+    handle: Option<yew::AppHandle<App>>,
+}
+
+impl Mounted {
+    async fn new(query: &str) -> Self {
+        let doc = gloo::utils::document();
+        let root = doc.create_element("div").expect("div");
+        doc.body().expect("body").append_child(&root).expect("append");
+        let handle = yew::Renderer::<App>::with_root_and_props(
+            root.clone(),
+            AppProps {
+                query: Some(query.to_string()),
+            },
+        )
+        .render();
+        yew::scheduler::flush().await;
+        Mounted {
+            root,
+            handle: Some(handle),
+        }
+    }
+
+    fn text(&self, selector: &str) -> String {
+        self.root
+            .query_selector(selector)
+            .ok()
+            .flatten()
+            .and_then(|e| e.text_content())
+            .unwrap_or_default()
+    }
+
+    fn count(&self, selector: &str) -> u32 {
+        self.root
+            .query_selector_all(selector)
+            .map(|l| l.length())
+            .unwrap_or(0)
+    }
+
+    async fn click(&self, selector: &str) {
+        let el: HtmlElement = self
+            .root
+            .query_selector(selector)
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| panic!("no element {selector}"))
+            .dyn_into()
+            .expect("html element");
+        el.click();
+        yew::scheduler::flush().await;
+    }
+
+    async fn key(&self, key: &str) {
+        let init = KeyboardEventInit::new();
+        init.set_key(key);
+        init.set_bubbles(true);
+        let ev = KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).expect("event");
+        gloo::utils::document().dispatch_event(&ev).expect("dispatch");
+        yew::scheduler::flush().await;
+    }
+}
+
+impl Drop for Mounted {
+    fn drop(&mut self) {
+        if let Some(h) = self.handle.take() {
+            h.destroy();
+        }
+        self.root.remove();
+    }
+}
+
+#[wasm_bindgen_test]
+async fn ring_p4_runs_to_150_mb_and_verifies() {
+    let app = Mounted::new("view=ring&p=4&size=100MB").await;
+    assert_eq!(app.count(".rank-ring g.rank"), 4, "4 ranks drawn");
+    assert!(app.text("#phase").contains("Initial"));
+    assert_eq!(app.text("#sent-0"), "0 B");
+    app.click("button[aria-label='Last step']").await;
+    assert_eq!(app.text("#phase"), "all-gather, round 3 of 3");
+    for r in 0..4 {
+        assert_eq!(app.text(&format!("#sent-{r}")), "150 MB");
+    }
+    assert!(app.text("#check").contains("Verified: all 4 ranks hold the element-wise sum 1 + 2 + 3 + 4 = 10"));
+    assert!(app.text("#total").contains("2 × 3/4 × 100 MB = 150 MB"));
+}
+
+#[wasm_bindgen_test]
+async fn ring_keyboard_steps() {
+    let app = Mounted::new("view=ring&p=4&size=100MB").await;
+    app.key("ArrowRight").await;
+    assert_eq!(app.text("#phase"), "reduce-scatter, round 1 of 3");
+    assert_eq!(app.text("#sent-0"), "25 MB");
+    // rank 3 → rank 0 adds chunk 3: 4 + 1 = 5.
+    assert!(app.text(".log").contains("rank 3 → rank 0: chunk 3, 25 MB, 4 + 1 = 5"));
+    app.key("End").await;
+    assert_eq!(app.text("#sent-0"), "150 MB");
+    app.key("ArrowLeft").await;
+    assert_eq!(app.text("#phase"), "all-gather, round 2 of 3");
+    app.key("Home").await;
+    assert!(app.text("#phase").contains("Initial"));
+}
+
+#[wasm_bindgen_test]
+async fn ring_comparison_matches_the_seed() {
+    let app = Mounted::new("view=ring&p=4&size=100MB&bw=12.5GB/s&alpha=0us").await;
+    assert_eq!(app.text("#ring-time"), "12.00 ms");
+    assert_eq!(app.text("#naive-time"), "48.00 ms");
+}
+
+#[wasm_bindgen_test]
+async fn ring_mean_step_divides_by_p() {
+    let app = Mounted::new("view=ring&p=3&size=12B&mean=1&step=5").await;
+    assert!(app.text("#phase").contains("Mean"));
+    assert!(app.text("#check").contains("6 / 3 = 2"));
+}
+
+#[wasm_bindgen_test]
+async fn bad_parameters_show_messages_and_keep_a_valid_view() {
+    for bad in ["p=abc", "p=1", "p=100000", "size=-3MB", "size=12parsecs"] {
+        let app = Mounted::new(&format!("view=ring&{bad}")).await;
+        assert!(app.count(".field-error") >= 1, "{bad}: inline message");
+        assert_eq!(app.count(".rank-ring g.rank"), 4, "{bad}: default ring still drawn");
+    }
+}
+
+#[wasm_bindgen_test]
+async fn large_p_is_numbers_only() {
+    let app = Mounted::new("view=ring&p=128&size=1MB&step=254").await;
+    assert_eq!(app.count(".rank-ring"), 0);
+    assert!(app.text(".notice").contains("not drawn"));
+    assert!(app.text("#check").contains("Verified: all 128 ranks"));
+}
