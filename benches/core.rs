@@ -1,2 +1,39 @@
-//! Benchmarks (criterion). Filled in per view.
-fn main() {}
+//! Criterion benchmarks of the ring core: executing the schedule with
+//! per-round states (what the ring view does when p changes) and preparing
+//! one step's data (state, transfer log, narration, counters).
+
+use collective_lab::core::execute::{default_init, execute, ExecOptions};
+use collective_lab::core::schedule::ring::ring_all_reduce;
+use criterion::{criterion_group, criterion_main, Criterion};
+use std::hint::black_box;
+
+fn ring(c: &mut Criterion) {
+    let n = 64_000_000 / 4;
+    c.bench_function("ring p=64 execute (keep states)", |b| {
+        b.iter(|| {
+            let s = ring_all_reduce(64, n, 4).expect("valid");
+            black_box(execute(&s, &default_init, ExecOptions::default()).expect("runs"))
+        })
+    });
+    c.bench_function("ring p=1024 execute (numbers only)", |b| {
+        b.iter(|| {
+            let s = ring_all_reduce(1024, n, 4).expect("valid");
+            black_box(execute(&s, &default_init, ExecOptions { keep_states: false }).expect("runs"))
+        })
+    });
+    let s = ring_all_reduce(64, n, 4).expect("valid");
+    let t = execute(&s, &default_init, ExecOptions::default()).expect("runs");
+    c.bench_function("ring p=64 one step's data", |b| {
+        b.iter(|| {
+            let step = black_box(70);
+            let st = t.state_after(step).expect("kept");
+            let log = t.round_log(step - 1);
+            let text = t.narrate(step);
+            let sent = t.sent_after(step);
+            black_box((st.values.len(), log.len(), text.len(), sent.len()))
+        })
+    });
+}
+
+criterion_group!(benches, ring);
+criterion_main!(benches);

@@ -15,14 +15,14 @@ step "cargo clippy (native, all targets)"
 cargo clippy --all-targets -- -D warnings
 
 step "cargo clippy (wasm32: app and browser tests)"
-cargo clippy --target wasm32-unknown-unknown --lib --bins --test browser -- -D warnings
+cargo clippy --target wasm32-unknown-unknown --lib --bins --tests -- -D warnings
 
 step "native tests"
 cargo test
 
 step "in-browser tests (wasm-bindgen-test, headless Chromium)"
 CHROMEDRIVER="$CHROMEDRIVER" WASM_BINDGEN_TEST_TIMEOUT=180 \
-  cargo test --target wasm32-unknown-unknown --test browser
+  cargo test --target wasm32-unknown-unknown --test 'browser*'
 
 step "trunk build --release"
 trunk build --release

@@ -3,84 +3,12 @@
 //! wait for Yew's scheduler to flush, and read the DOM.
 #![cfg(target_arch = "wasm32")]
 
-use collective_lab::app::{App, AppProps};
-use wasm_bindgen::JsCast;
+mod common;
+
+use common::{set_field, Mounted};
 use wasm_bindgen_test::*;
-use web_sys::{Element, HtmlElement, KeyboardEvent, KeyboardEventInit};
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-struct Mounted {
-    root: Element,
-    handle: Option<yew::AppHandle<App>>,
-}
-
-impl Mounted {
-    async fn new(query: &str) -> Self {
-        let doc = gloo::utils::document();
-        let root = doc.create_element("div").expect("div");
-        doc.body().expect("body").append_child(&root).expect("append");
-        let handle = yew::Renderer::<App>::with_root_and_props(
-            root.clone(),
-            AppProps {
-                query: Some(query.to_string()),
-            },
-        )
-        .render();
-        yew::scheduler::flush().await;
-        Mounted {
-            root,
-            handle: Some(handle),
-        }
-    }
-
-    fn text(&self, selector: &str) -> String {
-        self.root
-            .query_selector(selector)
-            .ok()
-            .flatten()
-            .and_then(|e| e.text_content())
-            .unwrap_or_default()
-    }
-
-    fn count(&self, selector: &str) -> u32 {
-        self.root
-            .query_selector_all(selector)
-            .map(|l| l.length())
-            .unwrap_or(0)
-    }
-
-    async fn click(&self, selector: &str) {
-        let el: HtmlElement = self
-            .root
-            .query_selector(selector)
-            .ok()
-            .flatten()
-            .unwrap_or_else(|| panic!("no element {selector}"))
-            .dyn_into()
-            .expect("html element");
-        el.click();
-        yew::scheduler::flush().await;
-    }
-
-    async fn key(&self, key: &str) {
-        let init = KeyboardEventInit::new();
-        init.set_key(key);
-        init.set_bubbles(true);
-        let ev = KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).expect("event");
-        gloo::utils::document().dispatch_event(&ev).expect("dispatch");
-        yew::scheduler::flush().await;
-    }
-}
-
-impl Drop for Mounted {
-    fn drop(&mut self) {
-        if let Some(h) = self.handle.take() {
-            h.destroy();
-        }
-        self.root.remove();
-    }
-}
 
 #[wasm_bindgen_test]
 async fn ring_p4_runs_to_150_mb_and_verifies() {
@@ -93,7 +21,9 @@ async fn ring_p4_runs_to_150_mb_and_verifies() {
     for r in 0..4 {
         assert_eq!(app.text(&format!("#sent-{r}")), "150 MB");
     }
-    assert!(app.text("#check").contains("Verified: all 4 ranks hold the element-wise sum 1 + 2 + 3 + 4 = 10"));
+    assert!(app
+        .text("#check")
+        .contains("Verified: all 4 ranks hold the element-wise sum 1 + 2 + 3 + 4 = 10"));
     assert!(app.text("#total").contains("2 × 3/4 × 100 MB = 150 MB"));
 }
 
@@ -104,7 +34,9 @@ async fn ring_keyboard_steps() {
     assert_eq!(app.text("#phase"), "reduce-scatter, round 1 of 3");
     assert_eq!(app.text("#sent-0"), "25 MB");
     // rank 3 → rank 0 adds chunk 3: 4 + 1 = 5.
-    assert!(app.text(".log").contains("rank 3 → rank 0: chunk 3, 25 MB, 4 + 1 = 5"));
+    assert!(app
+        .text(".log")
+        .contains("rank 3 → rank 0: chunk 3, 25 MB, 4 + 1 = 5"));
     app.key("End").await;
     assert_eq!(app.text("#sent-0"), "150 MB");
     app.key("ArrowLeft").await;
@@ -132,8 +64,25 @@ async fn bad_parameters_show_messages_and_keep_a_valid_view() {
     for bad in ["p=abc", "p=1", "p=100000", "size=-3MB", "size=12parsecs"] {
         let app = Mounted::new(&format!("view=ring&{bad}")).await;
         assert!(app.count(".field-error") >= 1, "{bad}: inline message");
-        assert_eq!(app.count(".rank-ring g.rank"), 4, "{bad}: default ring still drawn");
+        assert_eq!(
+            app.count(".rank-ring g.rank"),
+            4,
+            "{bad}: default ring still drawn"
+        );
     }
+}
+
+#[wasm_bindgen_test]
+async fn typing_a_bad_size_keeps_the_last_good_state() {
+    let app = Mounted::new("view=ring&p=4&size=100MB&step=6").await;
+    set_field(&app, "size", "12parsecs").await;
+    assert!(app.text(".field.invalid .field-error").contains("parsecs"));
+    assert_eq!(app.text("#sent-0"), "150 MB", "last good state stays");
+    set_field(&app, "size", "64MB").await;
+    assert_eq!(app.count(".field.invalid"), 0);
+    assert_eq!(app.text("#sent-0"), "96 MB");
+    set_field(&app, "p", "8").await;
+    assert_eq!(app.count(".rank-ring g.rank"), 8);
 }
 
 #[wasm_bindgen_test]

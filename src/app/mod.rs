@@ -78,12 +78,10 @@ pub fn App(props: &AppProps) -> Html {
     let query = (*initial).clone();
     let embed = query.flag("embed");
     let requested = query.get("view").map(str::to_ascii_lowercase);
-    let known = requested
-        .as_deref()
-        .map(|v| VIEWS.iter().any(|(k, _)| *k == v))
-        .unwrap_or(true);
+    let is_view = |v: &str| v == "bench" || VIEWS.iter().any(|(k, _)| *k == v);
+    let known = requested.as_deref().map(is_view).unwrap_or(true);
     let view = requested
-        .filter(|v| VIEWS.iter().any(|(k, _)| k == v))
+        .filter(|v| is_view(v))
         .unwrap_or_else(|| "ring".to_string());
     let ctx = url::UrlCtx {
         view: view.clone(),

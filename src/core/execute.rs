@@ -11,23 +11,25 @@
 //! both. A `Reduce` whose contributor sets overlap is a double count and is
 //! reported; it is exactly the "all-gather re-adds" mistake.
 
-use std::collections::BTreeSet;
 use std::fmt;
 use std::ops::Range;
 
 use super::schedule::{Collective, Op, Phase, Schedule};
 
-/// A set of ranks, as a bitset over `0..p`.
+/// A set of ranks, as a bitset over `0..p`. Ranks 0–63 live inline, so for
+/// p ≤ 64 a set never allocates (cheap per-round snapshots).
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct RankSet {
-    words: Vec<u64>,
+    lo: u64,
+    hi: Vec<u64>,
 }
 
 impl RankSet {
     /// The empty set sized for `p` ranks.
     pub fn empty(p: usize) -> Self {
         RankSet {
-            words: vec![0; p.div_ceil(64)],
+            lo: 0,
+            hi: vec![0; p.div_ceil(64).saturating_sub(1)],
         }
     }
 
@@ -38,45 +40,59 @@ impl RankSet {
         s
     }
 
-    /// Adds rank `r`.
+    fn word(&self, i: usize) -> u64 {
+        if i == 0 {
+            self.lo
+        } else {
+            self.hi.get(i - 1).copied().unwrap_or(0)
+        }
+    }
+
+    fn words(&self) -> impl Iterator<Item = u64> + '_ {
+        std::iter::once(self.lo).chain(self.hi.iter().copied())
+    }
+
+    /// Adds rank `r` (ignored when `r` is beyond the set's size).
     pub fn insert(&mut self, r: usize) {
-        if let Some(w) = self.words.get_mut(r / 64) {
-            *w |= 1 << (r % 64);
+        let bit = 1u64 << (r % 64);
+        if r < 64 {
+            self.lo |= bit;
+        } else if let Some(w) = self.hi.get_mut(r / 64 - 1) {
+            *w |= bit;
         }
     }
 
     /// True when `r` is in the set.
     pub fn contains(&self, r: usize) -> bool {
-        self.words
-            .get(r / 64)
-            .is_some_and(|w| w & (1 << (r % 64)) != 0)
+        self.word(r / 64) & (1 << (r % 64)) != 0
     }
 
     /// Number of ranks in the set.
     pub fn len(&self) -> usize {
-        self.words.iter().map(|w| w.count_ones() as usize).sum()
+        self.words().map(|w| w.count_ones() as usize).sum()
     }
 
     /// True when no rank is in the set.
     pub fn is_empty(&self) -> bool {
-        self.words.iter().all(|&w| w == 0)
+        self.words().all(|w| w == 0)
     }
 
     /// True when the sets share a rank.
     pub fn intersects(&self, other: &RankSet) -> bool {
-        self.words.iter().zip(&other.words).any(|(a, b)| a & b != 0)
+        self.words().zip(other.words()).any(|(a, b)| a & b != 0)
     }
 
     /// `self ∪= other`.
     pub fn union_with(&mut self, other: &RankSet) {
-        for (a, b) in self.words.iter_mut().zip(&other.words) {
+        self.lo |= other.lo;
+        for (a, b) in self.hi.iter_mut().zip(&other.hi) {
             *a |= b;
         }
     }
 
     /// The ranks in increasing order.
     pub fn ranks(&self) -> Vec<usize> {
-        (0..self.words.len() * 64)
+        (0..(self.hi.len() + 1) * 64)
             .filter(|&r| self.contains(r))
             .collect()
     }
@@ -208,25 +224,33 @@ impl fmt::Display for MalformedSchedule {
 impl std::error::Error for MalformedSchedule {}
 
 fn segment_bounds(s: &Schedule) -> Vec<u64> {
-    let mut cuts: BTreeSet<u64> = BTreeSet::new();
-    cuts.insert(0);
-    cuts.insert(s.n);
+    let mut cuts: Vec<u64> = vec![0, s.n];
+    let mut compact_at = 4096;
     for round in &s.rounds {
         for t in &round.transfers {
-            cuts.insert(t.range.start);
-            cuts.insert(t.range.end);
+            cuts.push(t.range.start);
+            cuts.push(t.range.end);
+        }
+        // Rounds repeat the same cut points: compact now and then so the
+        // final sort stays small.
+        if cuts.len() > compact_at {
+            cuts.sort_unstable();
+            cuts.dedup();
+            compact_at = 2 * cuts.len() + 4096;
         }
     }
     match &s.collective {
         Collective::AllReduce => {}
         Collective::ReduceScatter { owned } | Collective::AllGather { owned } => {
             for r in owned {
-                cuts.insert(r.start);
-                cuts.insert(r.end);
+                cuts.push(r.start);
+                cuts.push(r.end);
             }
         }
     }
-    cuts.into_iter().collect()
+    cuts.sort_unstable();
+    cuts.dedup();
+    cuts
 }
 
 /// Segment index range covering element range `r` (which must lie on cuts).
@@ -251,6 +275,20 @@ pub fn execute(
     init: InitFn<'_>,
     opts: ExecOptions,
 ) -> Result<Trace, MalformedSchedule> {
+    execute_owned(schedule.clone(), init, opts)
+}
+
+/// As [`execute`], taking the schedule by value (no copy of a large
+/// schedule, e.g. the 2 million transfers of a ring at p = 1024).
+///
+/// # Errors
+/// [`MalformedSchedule`] as for [`execute`].
+pub fn execute_owned(
+    owned: Schedule,
+    init: InitFn<'_>,
+    opts: ExecOptions,
+) -> Result<Trace, MalformedSchedule> {
+    let schedule = &owned;
     let p = schedule.p;
     for (i, round) in schedule.rounds.iter().enumerate() {
         for t in &round.transfers {
@@ -357,7 +395,11 @@ pub fn execute(
         }
         for t in &round.transfers {
             let span = seg_span(&bounds, &t.range);
-            if t.op == Op::Reduce && doubled.iter().any(|&(d, si)| d == t.dst && span.contains(&si)) {
+            if t.op == Op::Reduce
+                && doubled
+                    .iter()
+                    .any(|&(d, si)| d == t.dst && span.contains(&si))
+            {
                 double_counts.push(DoubleCount {
                     round: ri,
                     rank: t.dst,
@@ -406,7 +448,7 @@ pub fn execute(
     }
 
     Ok(Trace {
-        schedule: schedule.clone(),
+        schedule: owned,
         segments,
         states,
         sent,
@@ -727,13 +769,21 @@ mod tests {
     #[test]
     fn reduce_scatter_and_all_gather_alone_verify() {
         let rs = ring_reduce_scatter(5, 17, 2).expect("valid");
-        let t = execute(&rs, &|r, e| (r * 31 + e as usize) as f64, ExecOptions::default())
-            .expect("runs");
+        let t = execute(
+            &rs,
+            &|r, e| (r * 31 + e as usize) as f64,
+            ExecOptions::default(),
+        )
+        .expect("runs");
         assert!(t.verification.ok());
         assert_eq!(t.num_rounds(), 4);
         let ag = ring_all_gather(5, 17, 2).expect("valid");
-        let t = execute(&ag, &|r, e| (r * 31 + e as usize) as f64, ExecOptions::default())
-            .expect("runs");
+        let t = execute(
+            &ag,
+            &|r, e| (r * 31 + e as usize) as f64,
+            ExecOptions::default(),
+        )
+        .expect("runs");
         assert!(t.verification.ok());
         assert!(t.verification.double_counts.is_empty());
     }
@@ -763,8 +813,14 @@ mod tests {
         let t = execute(&s, &default_init, ExecOptions::default()).expect("runs");
         assert_eq!(t.num_rounds(), 6);
         assert!(t.verification.ok());
-        assert_eq!(t.sent_after(6), vec![300 * MB, 100 * MB, 100 * MB, 100 * MB]);
-        assert_eq!(t.recv_after(6), vec![300 * MB, 100 * MB, 100 * MB, 100 * MB]);
+        assert_eq!(
+            t.sent_after(6),
+            vec![300 * MB, 100 * MB, 100 * MB, 100 * MB]
+        );
+        assert_eq!(
+            t.recv_after(6),
+            vec![300 * MB, 100 * MB, 100 * MB, 100 * MB]
+        );
     }
 
     #[test]

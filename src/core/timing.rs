@@ -2,32 +2,48 @@
 //!
 //! Each round costs the maximum over its transfers of `α + bytes·β`
 //! (Hockney 1994's model applied per round; all transfers of a round run
-//! concurrently on separate links). Empty transfers (possible when `n < p`)
+//! concurrently on separate links), plus `bytes·γ` for a reduce when γ > 0. Empty transfers (possible when `n < p`)
 //! still pay α. The closed forms in [`crate::core::cost`] must agree with this
 //! for the schedules they describe; tests hold the two together.
 
-use super::schedule::Schedule;
+use super::cost::CostParams;
+use super::schedule::{Op, Schedule};
 use super::units::{format_beta, format_decimal, format_time};
 
-/// Time of one round: `max_t (α + bytes_t·β)`, in seconds; 0 for a round
-/// without transfers.
-pub fn round_time(schedule: &Schedule, round: usize, alpha: f64, beta: f64) -> f64 {
-    schedule.rounds.get(round).map_or(0.0, |r| {
-        r.transfers
-            .iter()
-            .map(|t| alpha + (t.len() * schedule.elem_bytes) as f64 * beta)
-            .fold(0.0, f64::max)
-    })
+/// The time of every round of `schedule`, seconds: each round costs the
+/// maximum over its transfers of `α + bytes·β` (+ `bytes·γ` for a `Reduce`,
+/// the reduction compute cost). A zero-byte transfer (possible when `n < p`)
+/// is still a message and pays α; a round without transfers costs 0.
+pub fn executed_round_times(schedule: &Schedule, c: CostParams) -> Vec<f64> {
+    schedule
+        .rounds
+        .iter()
+        .map(|round| {
+            round
+                .transfers
+                .iter()
+                .map(|t| {
+                    let bytes = (t.len() * schedule.elem_bytes) as f64;
+                    let g = if t.op == Op::Reduce { c.gamma } else { 0.0 };
+                    c.alpha + bytes * (c.beta + g)
+                })
+                .fold(0.0, f64::max)
+        })
+        .collect()
 }
 
-/// Total α–β time of the schedule, seconds: the sum of [`round_time`].
-///
-/// `alpha` is the per-message start-up latency in seconds and `beta` the
-/// transfer time in seconds per byte.
+/// Total α–β(–γ) time of the schedule, seconds: the sum of
+/// [`executed_round_times`].
+pub fn executed_time_with(schedule: &Schedule, c: CostParams) -> f64 {
+    executed_round_times(schedule, c).iter().sum()
+}
+
+/// Total α–β time (γ = 0), seconds. `alpha` is the per-message start-up
+/// latency in seconds and `beta` the transfer time in seconds per byte.
+/// Equal to [`crate::core::cost::ring_allreduce`] and
+/// [`crate::core::cost::naive_root_allreduce`] when `p` divides `n`.
 pub fn executed_time(schedule: &Schedule, alpha: f64, beta: f64) -> f64 {
-    (0..schedule.rounds.len())
-        .map(|i| round_time(schedule, i, alpha, beta))
-        .sum()
+    executed_time_with(schedule, CostParams::new(alpha, beta))
 }
 
 /// Rounds grouped by their largest message: `count` rounds whose biggest
@@ -116,7 +132,13 @@ mod tests {
         let naive = naive_root(4, 100_000_000, 1).expect("valid");
         assert!((executed_time(&ring, 0.0, beta) - 0.012).abs() < 1e-12);
         assert!((executed_time(&naive, 0.0, beta) - 0.048).abs() < 1e-12);
-        assert_eq!(breakdown(&ring), vec![RoundGroup { count: 6, bytes: 25_000_000 }]);
+        assert_eq!(
+            breakdown(&ring),
+            vec![RoundGroup {
+                count: 6,
+                bytes: 25_000_000
+            }]
+        );
         // α adds once per round: 6 rounds × 5 µs.
         assert!((executed_time(&ring, 5e-6, beta) - 0.012_030).abs() < 1e-12);
         assert_eq!(

@@ -266,7 +266,7 @@ pub fn torus_shape(p: usize) -> (usize, usize) {
     let mut rows = 1;
     let mut d = 1;
     while d * d <= p {
-        if p % d == 0 {
+        if p.is_multiple_of(d) {
             rows = d;
         }
         d += 1;

@@ -35,7 +35,10 @@ impl Query {
 
     /// The raw value of `key`, if present and non-empty.
     pub fn get(&self, key: &str) -> Option<&str> {
-        self.0.get(key).map(String::as_str).filter(|v| !v.is_empty())
+        self.0
+            .get(key)
+            .map(String::as_str)
+            .filter(|v| !v.is_empty())
     }
 
     /// True when `key` is `1`, `true` or `yes`.
@@ -77,7 +80,10 @@ impl FieldError {
 /// A [`FieldError`] naming the field and the allowed range.
 pub fn parse_int_in(name: &'static str, raw: &str, lo: u64, hi: u64) -> Result<u64, FieldError> {
     let v: u64 = raw.trim().parse().map_err(|_| {
-        FieldError::new(name, format!("{name} must be a whole number from {lo} to {hi} (got “{raw}”)"))
+        FieldError::new(
+            name,
+            format!("{name} must be a whole number from {lo} to {hi} (got “{raw}”)"),
+        )
     })?;
     if v < lo || v > hi {
         return Err(FieldError::new(

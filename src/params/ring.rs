@@ -239,7 +239,11 @@ mod tests {
     #[test]
     fn round_trips() {
         let (p, _) = parse("p=7&size=64MiB&step=5&bw=100Gb/s&alpha=5us&mean=1&count=both");
-        let again = RingParams::from_query(&Query::parse(&encode(&p.to_pairs())), &RingParams::default()).0;
+        let again = RingParams::from_query(
+            &Query::parse(&encode(&p.to_pairs())),
+            &RingParams::default(),
+        )
+        .0;
         assert_eq!(p, again);
         assert_eq!(again.count, Accounting::SentAndReceived);
         assert_eq!(again.last_step(), 13);
@@ -247,7 +251,17 @@ mod tests {
 
     #[test]
     fn bad_values_keep_a_valid_state() {
-        for bad in ["p=abc", "p=1", "p=100000", "size=-3MB", "size=12parsecs", "size=10B", "bw=fast", "alpha=-1ms", "count=x"] {
+        for bad in [
+            "p=abc",
+            "p=1",
+            "p=100000",
+            "size=-3MB",
+            "size=12parsecs",
+            "size=10B",
+            "bw=fast",
+            "alpha=-1ms",
+            "count=x",
+        ] {
             let (p, e) = parse(bad);
             assert_eq!(e.len(), 1, "{bad} should give one error");
             assert_eq!(p, RingParams::default(), "{bad} should keep the defaults");

@@ -1,1 +1,551 @@
-//! Charts of the `cost` view.
+//! Charts of the `cost` view, all from [`crate::core::cost`]:
+//! - [`draw_time_vs_size`]: all-reduce time against message size (log–log,
+//!   1 B to ≥ 1 GiB) for every algorithm, with the winner-changing crossovers
+//!   marked and labelled and a marker at the chosen size;
+//! - [`draw_time_vs_p`]: time against the number of ranks (2 to ≥ 4096) at the
+//!   chosen size;
+//! - [`draw_winner_map`]: the fastest algorithm over (message size × p).
+//!
+//! Each series uses `PALETTE[algorithm.index()]`, so an algorithm has the same
+//! colour in every chart and in the view's table.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::{finish_svg, FG, GRID, PALETTE};
+use crate::core::cost::{
+    best_at, envelope_crossovers, log_sizes, sweep_ranks, sweep_sizes, Algorithm, CostParams,
+};
+use crate::core::units::{format_binary, format_decimal, format_time};
+
+/// Chart size in SVG pixels (scaled to the container by [`finish_svg`]).
+pub const SIZE: (u32, u32) = (760, 420);
+
+/// Smallest message size plotted: 1 B.
+pub const MIN_SIZE: f64 = 1.0;
+/// Largest message size plotted unless the chosen size is larger: 4 GiB.
+pub const MAX_SIZE: f64 = 4.0 * 1_073_741_824.0;
+/// Largest p plotted unless the chosen p is larger.
+pub const MAX_P: usize = 4096;
+
+/// The colour of an algorithm in every chart.
+pub fn colour(a: Algorithm) -> RGBColor {
+    PALETTE[a.index() % PALETTE.len()]
+}
+
+/// CSS hex colour of an algorithm (for legends and tables outside plotters).
+pub fn colour_hex(a: Algorithm) -> String {
+    let RGBColor(r, g, b) = colour(a);
+    format!("#{r:02x}{g:02x}{b:02x}")
+}
+
+fn err<E: std::fmt::Display>(e: E) -> String {
+    e.to_string()
+}
+
+/// A size tick label: decimal prefixes at powers of ten ("1 kB", "10 MB").
+fn size_tick(v: &f64) -> String {
+    format_decimal(*v)
+}
+
+/// A time tick label ("1.000 µs" → "1 µs").
+fn time_tick(v: &f64) -> String {
+    let t = format_time(*v);
+    match t.split_once(' ') {
+        Some((num, unit)) if num.contains('.') => {
+            format!("{} {unit}", num.trim_end_matches('0').trim_end_matches('.'))
+        }
+        _ => t,
+    }
+}
+
+/// Both prefix systems where they differ: "117.6 kB = 114.9 KiB".
+fn both_systems(n: f64) -> String {
+    let d = format_decimal(n);
+    let b = format_binary(n);
+    if d == b {
+        d
+    } else {
+        format!("{d} = {b}")
+    }
+}
+
+fn validate(c: CostParams) -> Result<(), String> {
+    let ok = c.alpha >= 0.0
+        && c.beta > 0.0
+        && c.gamma >= 0.0
+        && c.alpha.is_finite()
+        && c.beta.is_finite()
+        && c.gamma.is_finite();
+    if !ok {
+        return Err("α must be ≥ 0 and β > 0 (finite) to draw the cost charts".into());
+    }
+    Ok(())
+}
+
+fn message(root: &DrawingArea<SVGBackend, Shift>, text: &str) -> Result<(), String> {
+    root.draw(&Text::new(
+        text.to_string(),
+        (40, 180),
+        ("sans-serif", 16).into_font().color(&FG),
+    ))
+    .map_err(err)
+}
+
+/// Log–log chart of all-reduce time against message size for every algorithm
+/// at `p` ranks: sizes from 1 B to `max(4 GiB, 4·n_chosen)`, the crossovers
+/// where the fastest algorithm changes marked and labelled with their size in
+/// both prefix systems, and a marker at `n_chosen` bytes.
+///
+/// # Errors
+/// A message when `p < 2`, α < 0, β ≤ 0, `n_chosen` is not positive, or
+/// plotters fails.
+pub fn draw_time_vs_size(p: usize, c: CostParams, n_chosen: f64) -> Result<String, String> {
+    validate(c)?;
+    if p < 2 {
+        return Err("the cost charts need p ≥ 2".into());
+    }
+    if !(n_chosen > 0.0 && n_chosen.is_finite()) {
+        return Err("the chosen size must be positive".into());
+    }
+    let hi = MAX_SIZE.max(4.0 * n_chosen);
+    let sizes = log_sizes(MIN_SIZE, hi, 240);
+    let times = sweep_sizes(p, &sizes, c);
+    let (t_lo, t_hi) = times
+        .iter()
+        .flatten()
+        .fold((f64::INFINITY, 0.0f64), |(lo, hi), &t| {
+            (lo.min(t), hi.max(t))
+        });
+    let (y_lo, y_hi) = (t_lo * 0.5, t_hi * 4.0);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        if !(y_lo > 0.0 && y_hi.is_finite()) {
+            message(&root, "The times are zero or unbounded: nothing to plot.")?;
+            root.present().map_err(err)?;
+            drop(root);
+            return Ok(finish_svg(svg));
+        }
+        let mut chart = ChartBuilder::on(&root)
+            .margin(12)
+            .caption(
+                format!("All-reduce time vs message size, p = {p}"),
+                ("sans-serif", 15).into_font().color(&FG),
+            )
+            .x_label_area_size(40)
+            .y_label_area_size(72)
+            .build_cartesian_2d((MIN_SIZE..hi).log_scale(), (y_lo..y_hi).log_scale())
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .bold_line_style(GRID)
+            .light_line_style(TRANSPARENT)
+            .axis_style(FG)
+            .label_style(("sans-serif", 12).into_font().color(&FG))
+            .axis_desc_style(("sans-serif", 13).into_font().color(&FG))
+            .x_desc("message size n (bytes, log scale)")
+            .y_desc("time T (seconds, log scale)")
+            .x_label_formatter(&size_tick)
+            .y_label_formatter(&time_tick)
+            .draw()
+            .map_err(err)?;
+        for a in Algorithm::all() {
+            let col = colour(a);
+            let pts: Vec<(f64, f64)> = sizes
+                .iter()
+                .zip(&times)
+                .map(|(&n, t)| (n, t[a.index()]))
+                .collect();
+            chart
+                .draw_series(LineSeries::new(pts, col.stroke_width(2)))
+                .map_err(err)?
+                .label(a.name())
+                .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], col.stroke_width(2)));
+        }
+        // The chosen size: a vertical line and a point on every curve.
+        chart
+            .draw_series(DashedLineSeries::new(
+                [(n_chosen, y_lo), (n_chosen, y_hi)],
+                4,
+                4,
+                FG.stroke_width(1),
+            ))
+            .map_err(err)?;
+        chart
+            .draw_series(Algorithm::all().into_iter().map(|a| {
+                let (i, s) = a.line(p, c);
+                Circle::new((n_chosen, i + s * n_chosen), 4, colour(a).filled())
+            }))
+            .map_err(err)?;
+        let font = ("sans-serif", 12).into_font().color(&FG);
+        chart
+            .draw_series([EmptyElement::at((n_chosen, y_hi))
+                + Text::new(
+                    format!("n = {}", both_systems(n_chosen)),
+                    (4, 4),
+                    font.clone(),
+                )])
+            .map_err(err)?;
+        // Crossovers where the winner changes.
+        let xs: Vec<_> = envelope_crossovers(p, c)
+            .into_iter()
+            .filter(|x| x.n_bytes >= MIN_SIZE && x.n_bytes <= hi)
+            .collect();
+        for (k, x) in xs.iter().enumerate() {
+            let label = format!(
+                "{} → {}: {}",
+                x.below.short(),
+                x.above.short(),
+                both_systems(x.n_bytes)
+            );
+            chart
+                .draw_series([EmptyElement::at((x.n_bytes, x.time))
+                    + Circle::new((0, 0), 6, FG.stroke_width(2))
+                    + Text::new(label, (10, 10 + 16 * k as i32), font.clone())])
+                .map_err(err)?;
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .border_style(GRID)
+            .background_style(WHITE.mix(0.0))
+            .label_font(("sans-serif", 12).into_font().color(&FG))
+            .draw()
+            .map_err(err)?;
+        root.present().map_err(err)?;
+    }
+    Ok(finish_svg(svg))
+}
+
+/// Rank counts for the p axis: every power of two from 2 to `hi`, plus about
+/// `count` log-spaced integers in between (sorted, without duplicates).
+pub fn rank_axis(hi: usize, count: usize) -> Vec<usize> {
+    let hi = hi.max(2);
+    let mut ps: Vec<usize> = log_sizes(2.0, hi as f64, count.max(2))
+        .into_iter()
+        .map(|v| (v.round() as usize).clamp(2, hi))
+        .collect();
+    let mut q = 2usize;
+    while q <= hi {
+        ps.push(q);
+        q *= 2;
+    }
+    ps.push(hi);
+    ps.sort_unstable();
+    ps.dedup();
+    ps
+}
+
+/// Time against the number of ranks p (2 to `max(4096, p_chosen)`, log scale
+/// on both axes) for every algorithm at `n_bytes`, with a marker at
+/// `p_chosen`. Non-powers of two are plotted too, so the fold-in / unfold
+/// adaptation of recursive doubling and Rabenseifner shows as a saw-tooth.
+///
+/// # Errors
+/// A message when α < 0, β ≤ 0, `n_bytes` is not positive or plotters fails.
+pub fn draw_time_vs_p(n_bytes: f64, c: CostParams, p_chosen: usize) -> Result<String, String> {
+    validate(c)?;
+    if !(n_bytes > 0.0 && n_bytes.is_finite()) {
+        return Err("the chosen size must be positive".into());
+    }
+    let p_hi = MAX_P.max(p_chosen);
+    let ps = rank_axis(p_hi, 400);
+    let times = sweep_ranks(&ps, n_bytes, c);
+    let (t_lo, t_hi) = times
+        .iter()
+        .flatten()
+        .fold((f64::INFINITY, 0.0f64), |(lo, hi), &t| {
+            (lo.min(t), hi.max(t))
+        });
+    let (y_lo, y_hi) = (t_lo * 0.5, t_hi * 4.0);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        if !(y_lo > 0.0 && y_hi.is_finite()) {
+            message(&root, "The times are zero or unbounded: nothing to plot.")?;
+            root.present().map_err(err)?;
+            drop(root);
+            return Ok(finish_svg(svg));
+        }
+        let mut chart = ChartBuilder::on(&root)
+            .margin(12)
+            .caption(
+                format!("All-reduce time vs ranks, n = {}", both_systems(n_bytes)),
+                ("sans-serif", 15).into_font().color(&FG),
+            )
+            .x_label_area_size(40)
+            .y_label_area_size(72)
+            .build_cartesian_2d((2.0f64..p_hi as f64).log_scale(), (y_lo..y_hi).log_scale())
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .bold_line_style(GRID)
+            .light_line_style(TRANSPARENT)
+            .axis_style(FG)
+            .label_style(("sans-serif", 12).into_font().color(&FG))
+            .axis_desc_style(("sans-serif", 13).into_font().color(&FG))
+            .x_desc("ranks p (log scale)")
+            .y_desc("time T (seconds, log scale)")
+            .x_label_formatter(&|v| format!("{v:.0}"))
+            .y_label_formatter(&time_tick)
+            .draw()
+            .map_err(err)?;
+        for a in Algorithm::all() {
+            let col = colour(a);
+            let pts: Vec<(f64, f64)> = ps
+                .iter()
+                .zip(&times)
+                .map(|(&p, t)| (p as f64, t[a.index()]))
+                .collect();
+            chart
+                .draw_series(LineSeries::new(pts, col.stroke_width(2)))
+                .map_err(err)?
+                .label(a.name())
+                .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], col.stroke_width(2)));
+        }
+        let pc = p_chosen.max(2) as f64;
+        chart
+            .draw_series(DashedLineSeries::new(
+                [(pc, y_lo), (pc, y_hi)],
+                4,
+                4,
+                FG.stroke_width(1),
+            ))
+            .map_err(err)?;
+        chart
+            .draw_series(Algorithm::all().into_iter().map(|a| {
+                let (i, s) = a.line(p_chosen.max(2), c);
+                Circle::new((pc, i + s * n_bytes), 4, colour(a).filled())
+            }))
+            .map_err(err)?;
+        chart
+            .draw_series([EmptyElement::at((pc, y_hi))
+                + Text::new(
+                    format!("p = {}", p_chosen.max(2)),
+                    (4, 4),
+                    ("sans-serif", 12).into_font().color(&FG),
+                )])
+            .map_err(err)?;
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .border_style(GRID)
+            .background_style(WHITE.mix(0.0))
+            .label_font(("sans-serif", 12).into_font().color(&FG))
+            .draw()
+            .map_err(err)?;
+        root.present().map_err(err)?;
+    }
+    Ok(finish_svg(svg))
+}
+
+/// Cell edges for a log axis through `centres`: geometric midpoints, with the
+/// outer edges at the first and last centre.
+fn log_edges(centres: &[f64]) -> Vec<f64> {
+    let mut e = Vec::with_capacity(centres.len() + 1);
+    if let Some(&first) = centres.first() {
+        e.push(first);
+    }
+    for w in centres.windows(2) {
+        e.push((w[0] * w[1]).sqrt());
+    }
+    if let Some(&last) = centres.last() {
+        e.push(last);
+    }
+    e
+}
+
+/// The winner map: over message sizes 1 B .. `max(4 GiB, 4·n_chosen)` (x, log)
+/// and ranks 2 .. `max(4096, p_chosen)` (y, log), each cell coloured by the
+/// fastest algorithm there; a legend names the colours, and a ring marks
+/// (`n_chosen`, `p_chosen`). Runs of equal cells in a row are drawn as one
+/// rectangle, which keeps the SVG small.
+///
+/// # Errors
+/// A message when α < 0, β ≤ 0, `n_chosen` is not positive or plotters fails.
+pub fn draw_winner_map(c: CostParams, n_chosen: f64, p_chosen: usize) -> Result<String, String> {
+    validate(c)?;
+    if !(n_chosen > 0.0 && n_chosen.is_finite()) {
+        return Err("the chosen size must be positive".into());
+    }
+    let hi = MAX_SIZE.max(4.0 * n_chosen);
+    let p_hi = MAX_P.max(p_chosen);
+    let sizes = log_sizes(MIN_SIZE, hi, 160);
+    let ps = rank_axis(p_hi, 90);
+    let x_edges = log_edges(&sizes);
+    let pf: Vec<f64> = ps.iter().map(|&p| p as f64).collect();
+    let y_edges = log_edges(&pf);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        let mut chart = ChartBuilder::on(&root)
+            .margin(12)
+            .margin_right(172)
+            .caption(
+                "Fastest all-reduce by message size and ranks",
+                ("sans-serif", 15).into_font().color(&FG),
+            )
+            .x_label_area_size(40)
+            .y_label_area_size(56)
+            .build_cartesian_2d(
+                (MIN_SIZE..hi).log_scale(),
+                (2.0f64..p_hi as f64).log_scale(),
+            )
+            .map_err(err)?;
+        let mut seen = [false; 5];
+        let mut rects = Vec::new();
+        for (j, &p) in ps.iter().enumerate() {
+            let (y0, y1) = (y_edges[j], y_edges[j + 1]);
+            let mut start = 0usize;
+            let mut current = best_at(p, sizes[0], c);
+            for i in 1..=sizes.len() {
+                let next = sizes.get(i).map(|&n| best_at(p, n, c));
+                if next != Some(current) {
+                    seen[current.index()] = true;
+                    rects.push(Rectangle::new(
+                        [(x_edges[start], y0), (x_edges[i], y1)],
+                        colour(current).filled(),
+                    ));
+                    start = i;
+                    if let Some(n) = next {
+                        current = n;
+                    }
+                }
+            }
+        }
+        chart.draw_series(rects).map_err(err)?;
+        chart
+            .configure_mesh()
+            .bold_line_style(GRID)
+            .light_line_style(TRANSPARENT)
+            .axis_style(FG)
+            .label_style(("sans-serif", 12).into_font().color(&FG))
+            .axis_desc_style(("sans-serif", 13).into_font().color(&FG))
+            .x_desc("message size n (bytes, log scale)")
+            .y_desc("ranks p (log scale)")
+            .x_label_formatter(&size_tick)
+            .y_label_formatter(&|v| format!("{v:.0}"))
+            .draw()
+            .map_err(err)?;
+        // Legend: one swatch per algorithm, "(not fastest here)" when absent.
+        let font = ("sans-serif", 12).into_font().color(&FG);
+        for a in Algorithm::all() {
+            let col = colour(a);
+            let text = if seen[a.index()] {
+                a.name().to_string()
+            } else {
+                format!("{} (never fastest)", a.name())
+            };
+            let y = 40 + 20 * a.index() as i32;
+            let x = SIZE.0 as i32 - 166;
+            root.draw(
+                &(EmptyElement::at((x, y))
+                    + Rectangle::new([(0, -6), (12, 6)], col.filled())
+                    + Text::new(text, (18, -6), font.clone())),
+            )
+            .map_err(err)?;
+        }
+        let pc = p_chosen.max(2) as f64;
+        chart
+            .draw_series([EmptyElement::at((n_chosen, pc))
+                + Circle::new((0, 0), 7, FG.stroke_width(2))
+                + Circle::new((0, 0), 2, FG.filled())
+                + Text::new(
+                    format!("{}, p = {}", both_systems(n_chosen), p_chosen.max(2)),
+                    (9, -16),
+                    font.clone(),
+                )])
+            .map_err(err)?;
+        root.present().map_err(err)?;
+    }
+    // Crisp cell edges: no anti-aliasing seams between adjacent cells.
+    Ok(finish_svg(svg).replace("<rect ", "<rect shape-rendering=\"crispEdges\" "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_vs_size_has_curves_crossover_and_marker() {
+        let svg =
+            draw_time_vs_size(16, CostParams::seed_example(), 8192.0).expect("draws the chart");
+        assert!(svg.starts_with("<svg"), "{}", &svg[..40.min(svg.len())]);
+        assert!(svg.len() > 5000);
+        for label in [
+            "ring",
+            "binomial tree",
+            "recursive doubling",
+            "Rabenseifner",
+            "naive root",
+            "message size n (bytes, log scale)",
+            "time T (seconds, log scale)",
+            // The rd/Rabenseifner crossover: 117,647 B.
+            "rd → rab: 117.6 kB = 114.9 KiB",
+            "n = 8.192 kB = 8 KiB",
+            "currentColor",
+        ] {
+            assert!(svg.contains(label), "missing {label}");
+        }
+        // Axis ticks carry units.
+        assert!(svg.contains("1 GB") && svg.contains("1 kB"));
+        assert!(svg.contains("µs") && svg.contains("ms"));
+        assert!(!svg.contains("#010203"));
+    }
+
+    #[test]
+    fn time_vs_p_spans_2_to_4096() {
+        let svg = draw_time_vs_p(67_108_864.0, CostParams::seed_example(), 1024)
+            .expect("draws the chart");
+        for label in [
+            "ranks p (log scale)",
+            "time T (seconds, log scale)",
+            "p = 1024",
+            "n = 67.11 MB = 64 MiB",
+            "Rabenseifner",
+        ] {
+            assert!(svg.contains(label), "missing {label}");
+        }
+        assert_eq!(rank_axis(4096, 50).first(), Some(&2));
+        assert_eq!(rank_axis(4096, 50).last(), Some(&4096));
+        assert!(rank_axis(4096, 50).contains(&1024));
+        assert!(rank_axis(4096, 400).contains(&3));
+    }
+
+    #[test]
+    fn winner_map_has_legend_and_chosen_point() {
+        let svg = draw_winner_map(CostParams::seed_example(), 8192.0, 16).expect("draws the map");
+        for label in [
+            "Fastest all-reduce by message size and ranks",
+            "recursive doubling",
+            "Rabenseifner",
+            // With α = 5 µs, β = 0.08 ns/B the ring never beats Rabenseifner
+            // at powers of two, but can at non-powers of two.
+            "naive root (never fastest)",
+            "8 KiB, p = 16",
+            "ranks p (log scale)",
+            "message size n (bytes, log scale)",
+        ] {
+            assert!(svg.contains(label), "missing {label}");
+        }
+        // Run-length encoding keeps the map small.
+        assert!(svg.len() < 400_000, "{} bytes", svg.len());
+        assert!(
+            svg.contains(&colour_hex(Algorithm::RecursiveDoubling).to_uppercase())
+                || svg.contains(&colour_hex(Algorithm::RecursiveDoubling))
+        );
+    }
+
+    #[test]
+    fn bad_parameters_give_messages_not_panics() {
+        let zero_beta = CostParams::new(1e-6, 0.0);
+        assert!(draw_time_vs_size(16, zero_beta, 8192.0).is_err());
+        assert!(draw_time_vs_size(1, CostParams::seed_example(), 8192.0).is_err());
+        assert!(draw_time_vs_size(16, CostParams::seed_example(), 0.0).is_err());
+        assert!(draw_time_vs_p(f64::NAN, CostParams::seed_example(), 16).is_err());
+        assert!(draw_winner_map(CostParams::new(-1.0, 1e-9), 8192.0, 16).is_err());
+        // α = 0 is fine (seed §6).
+        assert!(draw_time_vs_size(4, CostParams::new(0.0, 8e-11), 1e8).is_ok());
+    }
+}

@@ -5,7 +5,7 @@
 use plotters::prelude::*;
 
 use super::{finish_svg, FG, GRID, PALETTE};
-use crate::core::consensus::{fmt_num, RoundState, Spectrum};
+use crate::core::consensus::{fmt_num, fmt_rate, fmt_small, RoundState, Spectrum};
 
 /// Log-scale plot of ‖x_r − x̄1‖₂ against r (points and line), the line
 /// ρ^r‖x_0 − x̄1‖₂ (dashed; labelled a bound only when `bound_guaranteed`),
@@ -157,6 +157,16 @@ pub fn draw_eigenvalues(spectrum: &Spectrum) -> Result<String, String> {
     }
 }
 
+/// Axis tick text with one decimal and no "−0.0".
+fn axis_label(v: &f64) -> String {
+    let t = format!("{v:.1}");
+    if t == "-0.0" || t == "0.0" {
+        "0".into()
+    } else {
+        t
+    }
+}
+
 fn draw_real_line(s: &Spectrum) -> Result<String, String> {
     let mut svg = String::new();
     {
@@ -175,6 +185,7 @@ fn draw_real_line(s: &Spectrum) -> Result<String, String> {
             .axis_style(FG)
             .label_style(("sans-serif", 13).into_font().color(&FG))
             .x_desc("eigenvalue λ of W")
+            .x_label_formatter(&axis_label)
             .draw()
             .map_err(|e| e.to_string())?;
         let rho = s.rho.clamp(0.0, 1.0);
@@ -203,9 +214,9 @@ fn draw_real_line(s: &Spectrum) -> Result<String, String> {
         let font = ("sans-serif", 13).into_font().color(&FG);
         chart
             .draw_series([
-                Text::new(format!("ρ = {}", fmt_num(s.rho)), (rho, 1.9), font.clone()),
+                Text::new(format!("ρ = {}", fmt_rate(s.rho)), (rho, 1.9), font.clone()),
                 Text::new(
-                    format!("gap 1 − ρ = {}", fmt_num(s.gap)),
+                    format!("gap 1 − ρ = {}", fmt_small(s.gap)),
                     ((rho + 1.0) / 2.0 - 0.2, 1.4),
                     font.clone(),
                 ),
@@ -232,7 +243,7 @@ fn draw_real_line(s: &Spectrum) -> Result<String, String> {
                     groups
                         .iter()
                         .filter(|g| g.1 > 1)
-                        .map(|&(x, m)| Text::new(format!("×{m}"), (x - 0.03, 0.75), font.clone())),
+                        .map(|&(x, m)| Text::new(format!("×{m}"), (x + 0.02, 0.75), font.clone())),
                 )
                 .map_err(|e| e.to_string())?;
         }
@@ -259,6 +270,8 @@ fn draw_complex_plane(s: &Spectrum) -> Result<String, String> {
             .label_style(("sans-serif", 13).into_font().color(&FG))
             .x_desc("Re λ")
             .y_desc("Im λ")
+            .x_label_formatter(&axis_label)
+            .y_label_formatter(&axis_label)
             .draw()
             .map_err(|e| e.to_string())?;
         let circle = |r: f64| {

@@ -36,5 +36,9 @@ pub fn finish_svg(svg: String) -> String {
         .replace("rgb(1,2,3)", "currentColor")
         .replace("#040506", "currentColor\" stroke-opacity=\"0.18")
         .replace("rgb(4,5,6)", "currentColor\" stroke-opacity=\"0.18")
-        .replacen("<svg ", "<svg class=\"chart\" preserveAspectRatio=\"xMidYMid meet\" ", 1)
+        .replacen(
+            "<svg ",
+            "<svg class=\"chart\" preserveAspectRatio=\"xMidYMid meet\" ",
+            1,
+        )
 }

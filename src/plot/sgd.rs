@@ -1,1 +1,696 @@
-//! Charts of the `sgd` view.
+//! Charts of the `sgd` view: excess global loss and consensus distance
+//! against the step for the three strategies, excess loss against bytes sent
+//! per worker, the 2-D parameter trajectories (d = 2) with both optima marked,
+//! and the calculator's sample weights n_k/N as bars.
+//!
+//! Every chart takes what the core computed ([`Lab`], [`Objective`]) and only
+//! draws it. Losses are shown as the excess F(w) − F★ over the lowest
+//! reachable global loss F★ = F(w★_sample), on a log scale.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use super::{finish_svg, FG, GRID, PALETTE};
+use crate::core::sgd::Strategy;
+use crate::core::sgd::{Lab, Objective, StrategyTrace};
+
+/// Series colour of each strategy (all-reduce blue, D-PSGD vermillion,
+/// local green).
+pub fn strategy_colour(s: Strategy) -> RGBColor {
+    match s {
+        Strategy::AllReduce => PALETTE[5],
+        Strategy::Gossip => PALETTE[3],
+        Strategy::Local => PALETTE[2],
+    }
+}
+
+/// Colour of the sample-weighted optimum marker.
+pub const SAMPLE_OPT_COLOUR: RGBColor = PALETTE[0];
+/// Colour of the equal-worker optimum marker.
+pub const EQUAL_OPT_COLOUR: RGBColor = PALETTE[4];
+
+const W: u32 = 640;
+const H: u32 = 320;
+
+fn err<E: std::fmt::Display>(e: E) -> String {
+    e.to_string()
+}
+
+fn font(size: u32) -> TextStyle<'static> {
+    ("sans-serif", size).into_font().color(&FG)
+}
+
+/// Log axis range [lo, hi] covering the positive finite values, with values
+/// ≤ 0 drawn at `lo` (the floor, 10⁻¹² of the largest value at the lowest).
+/// The top is `headroom` times the largest value, leaving the upper band free
+/// for the legend.
+fn log_range(values: impl Iterator<Item = f64>, headroom: f64) -> Option<(f64, f64)> {
+    let (mut lo, mut hi) = (f64::INFINITY, 0.0f64);
+    for v in values.filter(|v| v.is_finite() && *v > 0.0) {
+        lo = lo.min(v);
+        hi = hi.max(v);
+    }
+    if hi <= 0.0 {
+        return None;
+    }
+    let lo = lo.max(hi * 1e-12) * 0.5;
+    Some((lo, hi * headroom))
+}
+
+fn message(svg: &mut String, text: &str) -> Result<(), String> {
+    let root = SVGBackend::with_string(svg, (W, 80)).into_drawing_area();
+    root.draw(&Text::new(text.to_string(), (20, 35), font(15)))
+        .map_err(err)?;
+    root.present().map_err(err)?;
+    Ok(())
+}
+
+fn legend<'a, DB, CT>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    pos: SeriesLabelPosition,
+) -> Result<(), String>
+where
+    DB: DrawingBackend + 'a,
+    CT: plotters::coord::CoordTranslate,
+    DB::ErrorType: 'static,
+{
+    chart
+        .configure_series_labels()
+        .position(pos)
+        .border_style(GRID)
+        .background_style(WHITE.mix(0.0))
+        .label_font(font(12))
+        .draw()
+        .map_err(err)
+}
+
+fn excess(v: f64, opt: f64) -> f64 {
+    v - opt
+}
+
+/// Excess global loss F(w̄_t) − F★ at the average model against the step t,
+/// for the three strategies (log scale). Dashed, same colour: the mean over
+/// workers of F(w_k,t) − F★ at the local models (it coincides with the
+/// average's curve for all-reduce). Dotted grey: the excess of the
+/// equal-worker optimum, F(w★_equal) − F★, where uniform D-PSGD levels off.
+/// A vertical line marks `current`.
+///
+/// # Errors
+/// A message when plotters fails; a chart with a note when nothing is positive.
+pub fn draw_loss(lab: &Lab, current: usize) -> Result<String, String> {
+    let opt = lab.optimal_loss;
+    let eq_gap = excess(lab.equal_worker_loss, opt);
+    let mean_local = |t: &StrategyTrace| -> Vec<f64> {
+        t.steps
+            .iter()
+            .map(|s| {
+                let n = s.loss_at_local.len().max(1) as f64;
+                s.loss_at_local.iter().sum::<f64>() / n - opt
+            })
+            .collect()
+    };
+    let all = lab
+        .traces
+        .iter()
+        .flat_map(|t| t.steps.iter().map(move |s| excess(s.loss_at_average, opt)))
+        .chain(lab.traces.iter().flat_map(mean_local))
+        .chain(std::iter::once(eq_gap));
+    let mut svg = String::new();
+    let Some((lo, hi)) = log_range(all, 300.0) else {
+        message(
+            &mut svg,
+            "Every model sits at the optimum: nothing to plot.",
+        )?;
+        return Ok(finish_svg(svg));
+    };
+    let t_max = lab
+        .traces
+        .iter()
+        .map(|t| t.steps.len().saturating_sub(1))
+        .max()
+        .unwrap_or(1)
+        .max(1) as f64;
+    let clamp = |v: f64| if v.is_finite() { v.clamp(lo, hi) } else { hi };
+    {
+        let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
+        let mut chart = ChartBuilder::on(&root)
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(64)
+            .build_cartesian_2d(0f64..t_max, (lo..hi).log_scale())
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .bold_line_style(GRID)
+            .light_line_style(TRANSPARENT)
+            .axis_style(FG)
+            .label_style(font(13))
+            .x_desc("step t")
+            .y_desc("F(w) − F★ (global loss above optimum)")
+            .y_label_formatter(&|v| format!("{v:.0e}"))
+            .x_label_formatter(&|v| format!("{v:.0}"))
+            .draw()
+            .map_err(err)?;
+        if eq_gap > 0.0 {
+            let g = GRID;
+            chart
+                .draw_series(DashedLineSeries::new(
+                    [(0.0, clamp(eq_gap)), (t_max, clamp(eq_gap))],
+                    2,
+                    4,
+                    FG.mix(0.6).stroke_width(1),
+                ))
+                .map_err(err)?
+                .label("excess loss of the equal-worker optimum")
+                .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], g.stroke_width(1)));
+        }
+        for t in &lab.traces {
+            let c = strategy_colour(t.strategy);
+            let pts: Vec<(f64, f64)> = t
+                .steps
+                .iter()
+                .map(|s| (s.step as f64, clamp(excess(s.loss_at_average, opt))))
+                .collect();
+            chart
+                .draw_series(LineSeries::new(pts, c.stroke_width(2)))
+                .map_err(err)?
+                .label(format!("{} at w̄", t.strategy.label()))
+                .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], c.stroke_width(2)));
+            if t.strategy != Strategy::AllReduce {
+                let local: Vec<(f64, f64)> = t
+                    .steps
+                    .iter()
+                    .zip(mean_local(t))
+                    .map(|(s, v)| (s.step as f64, clamp(v)))
+                    .collect();
+                chart
+                    .draw_series(DashedLineSeries::new(local, 5, 3, c.stroke_width(1)))
+                    .map_err(err)?;
+            }
+        }
+        let c = (current as f64).min(t_max);
+        chart
+            .draw_series(LineSeries::new([(c, lo), (c, hi)], FG.stroke_width(1)))
+            .map_err(err)?;
+        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+        root.present().map_err(err)?;
+    }
+    Ok(finish_svg(svg))
+}
+
+/// Consensus distance (1/m) Σ ‖w_k − w̄‖² against the step (log scale).
+/// All-reduce SGD's distance is exactly 0; it is drawn as a flat line on the
+/// floor and says so in the legend.
+///
+/// # Errors
+/// A message when plotters fails.
+pub fn draw_consensus(lab: &Lab, current: usize) -> Result<String, String> {
+    let all = lab
+        .traces
+        .iter()
+        .flat_map(|t| t.steps.iter().map(|s| s.consensus_distance));
+    let mut svg = String::new();
+    let Some((lo, hi)) = log_range(all, 60.0) else {
+        message(
+            &mut svg,
+            "Consensus distance is exactly 0 for every strategy: all models are equal.",
+        )?;
+        return Ok(finish_svg(svg));
+    };
+    let t_max = lab
+        .traces
+        .iter()
+        .map(|t| t.steps.len().saturating_sub(1))
+        .max()
+        .unwrap_or(1)
+        .max(1) as f64;
+    {
+        let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
+        let mut chart = ChartBuilder::on(&root)
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(64)
+            .build_cartesian_2d(0f64..t_max, (lo..hi).log_scale())
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .bold_line_style(GRID)
+            .light_line_style(TRANSPARENT)
+            .axis_style(FG)
+            .label_style(font(13))
+            .x_desc("step t")
+            .y_desc("(1/m) Σ‖w_k − w̄‖²")
+            .y_label_formatter(&|v| format!("{v:.0e}"))
+            .x_label_formatter(&|v| format!("{v:.0}"))
+            .draw()
+            .map_err(err)?;
+        for t in &lab.traces {
+            let c = strategy_colour(t.strategy);
+            let zero = t.steps.iter().all(|s| s.consensus_distance == 0.0);
+            let pts: Vec<(f64, f64)> = t
+                .steps
+                .iter()
+                .map(|s| {
+                    let v = s.consensus_distance;
+                    (
+                        s.step as f64,
+                        if v > 0.0 && v.is_finite() {
+                            v.clamp(lo, hi)
+                        } else {
+                            lo
+                        },
+                    )
+                })
+                .collect();
+            let label = if zero {
+                format!("{}: exactly 0 (drawn on the floor)", t.strategy.label())
+            } else {
+                t.strategy.label().to_string()
+            };
+            chart
+                .draw_series(LineSeries::new(pts, c.stroke_width(2)))
+                .map_err(err)?
+                .label(label)
+                .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], c.stroke_width(2)));
+        }
+        let c = (current as f64).min(t_max);
+        chart
+            .draw_series(LineSeries::new([(c, lo), (c, hi)], FG.stroke_width(1)))
+            .map_err(err)?;
+        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+        root.present().map_err(err)?;
+    }
+    Ok(finish_svg(svg))
+}
+
+/// Excess global loss at the average model against the cumulative bytes sent
+/// by the busiest worker (ring all-reduce 2(p−1)/p·d·4 B per step; gossip
+/// deg·d·4 B per step). Local SGD sends nothing: its points stack on x = 0.
+/// A dot marks each strategy's state at `current`.
+///
+/// # Errors
+/// A message when plotters fails.
+pub fn draw_loss_vs_bytes(lab: &Lab, current: usize) -> Result<String, String> {
+    let opt = lab.optimal_loss;
+    let all = lab
+        .traces
+        .iter()
+        .flat_map(|t| t.steps.iter().map(move |s| s.loss_at_average - opt));
+    let mut svg = String::new();
+    let Some((lo, hi)) = log_range(all, 60.0) else {
+        message(
+            &mut svg,
+            "Every model sits at the optimum: nothing to plot.",
+        )?;
+        return Ok(finish_svg(svg));
+    };
+    let b_max = lab
+        .traces
+        .iter()
+        .filter_map(StrategyTrace::last)
+        .map(|s| s.max_bytes_sent())
+        .fold(0.0, f64::max)
+        .max(1.0);
+    let clamp = |v: f64| if v.is_finite() { v.clamp(lo, hi) } else { hi };
+    {
+        let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
+        let mut chart = ChartBuilder::on(&root)
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(64)
+            .build_cartesian_2d(-0.02 * b_max..b_max * 1.02, (lo..hi).log_scale())
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .bold_line_style(GRID)
+            .light_line_style(TRANSPARENT)
+            .axis_style(FG)
+            .label_style(font(13))
+            .x_desc("bytes sent by the busiest worker (cumulative)")
+            .y_desc("F(w̄) − F★")
+            .y_label_formatter(&|v| format!("{v:.0e}"))
+            .x_label_formatter(&|v| fmt_bytes(*v))
+            .draw()
+            .map_err(err)?;
+        for t in &lab.traces {
+            let c = strategy_colour(t.strategy);
+            let pts: Vec<(f64, f64)> = t
+                .steps
+                .iter()
+                .map(|s| (s.max_bytes_sent(), clamp(s.loss_at_average - opt)))
+                .collect();
+            chart
+                .draw_series(LineSeries::new(pts, c.stroke_width(2)))
+                .map_err(err)?
+                .label(t.strategy.label())
+                .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], c.stroke_width(2)));
+            if let Some(s) = t.steps.get(current.min(t.steps.len().saturating_sub(1))) {
+                chart
+                    .draw_series([Circle::new(
+                        (s.max_bytes_sent(), clamp(s.loss_at_average - opt)),
+                        5,
+                        c.filled(),
+                    )])
+                    .map_err(err)?;
+            }
+        }
+        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+        root.present().map_err(err)?;
+    }
+    Ok(finish_svg(svg))
+}
+
+/// Bytes with a decimal prefix for axis ticks (0 B, 750 B, 1.5 kB, 2 MB).
+pub fn fmt_bytes(v: f64) -> String {
+    let a = v.abs();
+    if a < 1e3 {
+        format!("{v:.0} B")
+    } else if a < 1e6 {
+        format!("{:.1} kB", v / 1e3)
+    } else if a < 1e9 {
+        format!("{:.1} MB", v / 1e6)
+    } else {
+        format!("{:.1} GB", v / 1e9)
+    }
+}
+
+/// The parameter plane (d = 2 only): the path of the average model w̄ for
+/// each strategy up to step `current` (thick), each worker's own path for
+/// D-PSGD and local SGD (thin, translucent), the common start w⁰ (ring), the
+/// local optima argmin L_k (small dots, labelled k+1), the sample-weighted
+/// optimum (filled diamond-ish cross) and the equal-worker optimum (filled
+/// triangle).
+///
+/// # Errors
+/// A message when d ≠ 2 or plotters fails.
+pub fn draw_trajectories(lab: &Lab, current: usize) -> Result<String, String> {
+    let d = lab.sample_weighted_optimum.len();
+    if d != 2 {
+        return Err(format!(
+            "the parameter picture needs d = 2 (this run has d = {d})"
+        ));
+    }
+    let mut xs: Vec<f64> = Vec::new();
+    let mut ys: Vec<f64> = Vec::new();
+    let mut add = |w: &[f64]| {
+        if w.len() == 2 && w[0].is_finite() && w[1].is_finite() {
+            xs.push(w[0]);
+            ys.push(w[1]);
+        }
+    };
+    add(&lab.sample_weighted_optimum);
+    add(&lab.equal_worker_optimum);
+    for w in lab.local_optima.iter().flatten() {
+        add(w);
+    }
+    for t in &lab.traces {
+        for s in &t.steps {
+            for w in &s.models {
+                add(w);
+            }
+        }
+    }
+    let span = |v: &[f64]| {
+        let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        if !lo.is_finite() || !hi.is_finite() {
+            return (-1.0, 1.0);
+        }
+        let pad = ((hi - lo) * 0.08).max(1e-3);
+        (lo - pad, hi + pad)
+    };
+    let (x0, x1) = span(&xs);
+    let (y0, y1) = span(&ys);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (W, 440)).into_drawing_area();
+        draw_plane(&root, lab, current, (x0, x1), (y0, y1))?;
+        root.present().map_err(err)?;
+    }
+    Ok(finish_svg(svg))
+}
+
+fn draw_plane(
+    root: &DrawingArea<SVGBackend<'_>, Shift>,
+    lab: &Lab,
+    current: usize,
+    xr: (f64, f64),
+    yr: (f64, f64),
+) -> Result<(), String> {
+    let mut chart = ChartBuilder::on(root)
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(56)
+        .build_cartesian_2d(xr.0..xr.1, yr.0..yr.1)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .bold_line_style(GRID)
+        .light_line_style(TRANSPARENT)
+        .axis_style(FG)
+        .label_style(font(13))
+        .x_desc("w₁")
+        .y_desc("w₂")
+        .x_label_formatter(&|v| format!("{v:.2}"))
+        .y_label_formatter(&|v| format!("{v:.2}"))
+        .draw()
+        .map_err(err)?;
+    let pt = |w: &[f64]| (w[0], w[1]);
+    // per-worker paths (thin) for the strategies whose models differ
+    for t in &lab.traces {
+        let c = strategy_colour(t.strategy);
+        let upto = current.min(t.steps.len().saturating_sub(1));
+        let m = t.steps.first().map_or(0, |s| s.models.len());
+        if t.strategy != Strategy::AllReduce {
+            for k in 0..m {
+                let path: Vec<(f64, f64)> =
+                    t.steps[..=upto].iter().map(|s| pt(&s.models[k])).collect();
+                chart
+                    .draw_series(LineSeries::new(path, c.mix(0.35).stroke_width(1)))
+                    .map_err(err)?;
+            }
+        }
+    }
+    // average-model paths (thick) and the current position
+    for t in &lab.traces {
+        let c = strategy_colour(t.strategy);
+        let upto = current.min(t.steps.len().saturating_sub(1));
+        let path: Vec<(f64, f64)> = t.steps[..=upto].iter().map(|s| pt(&s.average)).collect();
+        let last = path.last().copied();
+        chart
+            .draw_series(LineSeries::new(path, c.stroke_width(3)))
+            .map_err(err)?
+            .label(format!("{}: w̄ path", t.strategy.label()))
+            .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], c.stroke_width(3)));
+        if let Some(p) = last {
+            chart
+                .draw_series([Circle::new(p, 6, c.filled())])
+                .map_err(err)?;
+        }
+        if t.strategy != Strategy::AllReduce {
+            if let Some(s) = t.steps.get(upto) {
+                chart
+                    .draw_series(
+                        s.models
+                            .iter()
+                            .map(|w| Circle::new(pt(w), 3, c.stroke_width(1))),
+                    )
+                    .map_err(err)?;
+            }
+        }
+    }
+    // the start
+    if let Some(s) = lab.traces.first().and_then(|t| t.steps.first()) {
+        chart
+            .draw_series([Circle::new(pt(&s.average), 6, FG.stroke_width(2))])
+            .map_err(err)?;
+        chart
+            .draw_series([
+                EmptyElement::at(pt(&s.average)) + Text::new("start w⁰", (8, 4), font(12))
+            ])
+            .map_err(err)?;
+    }
+    // local optima
+    for (k, w) in lab.local_optima.iter().enumerate() {
+        if let Some(w) = w {
+            chart
+                .draw_series([Circle::new(pt(w), 3, FG.filled())])
+                .map_err(err)?;
+            chart
+                .draw_series([EmptyElement::at(pt(w))
+                    + Text::new(format!("shard {}", k + 1), (6, -14), font(11))])
+                .map_err(err)?;
+        }
+    }
+    // the two optima
+    let ws = pt(&lab.sample_weighted_optimum);
+    chart
+        .draw_series([Cross::new(ws, 9, SAMPLE_OPT_COLOUR.stroke_width(3))])
+        .map_err(err)?
+        .label("optimum of Σ (n_k/N) L_k (sample-weighted)")
+        .legend(|(x, y)| Cross::new((x + 9, y), 6, SAMPLE_OPT_COLOUR.stroke_width(3)));
+    let we = pt(&lab.equal_worker_optimum);
+    chart
+        .draw_series([TriangleMarker::new(we, 9, EQUAL_OPT_COLOUR.filled())])
+        .map_err(err)?
+        .label("optimum of (1/m) Σ L_k (equal-worker)")
+        .legend(|(x, y)| TriangleMarker::new((x + 9, y), 6, EQUAL_OPT_COLOUR.filled()));
+    legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
+    Ok(())
+}
+
+/// Bars of the sample weights n_k/N per shard, with the plain-average weight
+/// 1/m as a dashed line: bars below the line are over-weighted by a plain
+/// mean, bars above it under-weighted.
+///
+/// # Errors
+/// A message when plotters fails.
+pub fn draw_sample_weights(o: &Objective) -> Result<String, String> {
+    let m = o.weights.len();
+    let mut svg = String::new();
+    if m == 0 {
+        message(&mut svg, "No shards.")?;
+        return Ok(finish_svg(svg));
+    }
+    let plain = 1.0 / m as f64;
+    let top = o.weights.iter().copied().fold(plain, f64::max) * 1.15;
+    {
+        let root = SVGBackend::with_string(&mut svg, (W, 240)).into_drawing_area();
+        let mut chart = ChartBuilder::on(&root)
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(56)
+            .build_cartesian_2d(-0.5f64..m as f64 - 0.5, 0f64..top)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .bold_line_style(GRID)
+            .light_line_style(TRANSPARENT)
+            .axis_style(FG)
+            .label_style(font(13))
+            .x_desc("shard k")
+            .y_desc("weight")
+            .x_labels(m.min(32))
+            .x_label_formatter(&|v| {
+                let k = v.round();
+                if (v - k).abs() < 1e-6 && k >= 0.0 {
+                    format!("{}", k as usize + 1)
+                } else {
+                    String::new()
+                }
+            })
+            .y_label_formatter(&|v| format!("{v:.2}"))
+            .draw()
+            .map_err(err)?;
+        let c = PALETTE[5];
+        chart
+            .draw_series(o.weights.iter().enumerate().map(|(k, &w)| {
+                Rectangle::new([(k as f64 - 0.35, 0.0), (k as f64 + 0.35, w)], c.filled())
+            }))
+            .map_err(err)?
+            .label("n_k / N (sample weight)")
+            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 14, y + 5)], c.filled()));
+        if m <= 16 {
+            chart
+                .draw_series(o.weights.iter().enumerate().map(|(k, &w)| {
+                    Text::new(
+                        format!("{w:.3}"),
+                        (k as f64, w + top * 0.02),
+                        font(12).pos(Pos::new(HPos::Center, VPos::Bottom)),
+                    )
+                }))
+                .map_err(err)?;
+        }
+        let pc = PALETTE[3];
+        chart
+            .draw_series(DashedLineSeries::new(
+                [(-0.5, plain), (m as f64 - 0.5, plain)],
+                6,
+                4,
+                pc.stroke_width(2),
+            ))
+            .map_err(err)?
+            .label(format!("1/m = {plain:.3} (plain average)"))
+            .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], pc.stroke_width(2)));
+        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+        root.present().map_err(err)?;
+    }
+    Ok(finish_svg(svg))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::sgd::train::complete_uniform_mixing;
+    use crate::core::sgd::{objective, run_lab, Problem, ProblemConfig, TrainConfig};
+
+    fn lab(d: usize) -> Lab {
+        let p = Problem::generate(&ProblemConfig {
+            d,
+            ..ProblemConfig::default()
+        })
+        .expect("valid");
+        run_lab(
+            &p,
+            &complete_uniform_mixing(3),
+            &TrainConfig {
+                steps: 60,
+                ..TrainConfig::default()
+            },
+        )
+        .expect("valid")
+    }
+
+    fn is_svg(s: &str) -> bool {
+        s.starts_with("<svg") && s.trim_end().ends_with("</svg>") && s.contains("class=\"chart\"")
+    }
+
+    #[test]
+    fn step_charts_render_with_legends() {
+        let l = lab(2);
+        let loss = draw_loss(&l, 30).expect("renders");
+        assert!(is_svg(&loss));
+        assert!(loss.contains("all-reduce SGD at w̄"));
+        assert!(loss.contains("equal-worker optimum"));
+        assert!(!loss.contains("#010203"), "sentinel colour replaced");
+        let cons = draw_consensus(&l, 30).expect("renders");
+        assert!(is_svg(&cons));
+        assert!(cons.contains("exactly 0"));
+        assert!(cons.contains("D-PSGD (gossip)"));
+        let bytes = draw_loss_vs_bytes(&l, 60).expect("renders");
+        assert!(is_svg(&bytes));
+        assert!(bytes.contains("busiest worker"));
+    }
+
+    #[test]
+    fn trajectory_needs_d2_and_marks_both_optima() {
+        let l = lab(2);
+        let t = draw_trajectories(&l, 10).expect("d = 2 renders");
+        assert!(is_svg(&t));
+        assert!(t.contains("sample-weighted") && t.contains("equal-worker"));
+        assert!(t.contains("start w⁰"));
+        let e = draw_trajectories(&lab(3), 10).expect_err("d = 3 has no picture");
+        assert!(e.contains("d = 2"));
+        // current beyond the end is clamped, not a panic
+        assert!(draw_trajectories(&l, 10_000).is_ok());
+    }
+
+    #[test]
+    fn sample_weight_bars_show_the_values() {
+        let o = objective(&[600, 300, 100], &[0.2, 0.5, 0.9]).expect("valid");
+        let s = draw_sample_weights(&o).expect("renders");
+        assert!(is_svg(&s));
+        assert!(s.contains("0.600") && s.contains("0.300") && s.contains("0.100"));
+        assert!(s.contains("1/m = 0.333"));
+    }
+
+    #[test]
+    fn bytes_format_with_decimal_prefixes() {
+        assert_eq!(fmt_bytes(0.0), "0 B");
+        assert_eq!(fmt_bytes(750.0), "750 B");
+        assert_eq!(fmt_bytes(1500.0), "1.5 kB");
+        assert_eq!(fmt_bytes(2.0e6), "2.0 MB");
+    }
+}

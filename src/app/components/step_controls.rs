@@ -22,6 +22,9 @@ pub struct StepControlsProps {
     /// Label of the scrubber, e.g. "Round".
     #[prop_or(AttrValue::from("Step"))]
     pub unit: AttrValue,
+    /// Time per step at 1× speed, milliseconds (long traces use less).
+    #[prop_or(1200)]
+    pub interval_ms: u32,
 }
 
 /// Play/step/scrub controls for any stepped trace.
@@ -37,23 +40,26 @@ pub fn StepControls(props: &StepControlsProps) -> Html {
         let on_step = props.on_step.clone();
         let current = current.clone();
         let set_playing = playing.setter();
-        use_effect_with((*playing, (*speed * 100.0) as i64), move |(play, sp)| {
-            let interval = play.then(|| {
-                let ms = (1200.0 / (*sp as f64 / 100.0)).round() as u32;
-                Interval::new(ms, move || {
-                    let (s, last, _) = *current.borrow();
-                    if s >= last {
-                        set_playing.set(false);
-                    } else {
-                        on_step.emit(s + 1);
-                        if s + 1 >= last {
+        use_effect_with(
+            (*playing, (*speed * 100.0) as i64, props.interval_ms),
+            move |(play, sp, base)| {
+                let interval = play.then(|| {
+                    let ms = (f64::from(*base) / (*sp as f64 / 100.0)).round().max(16.0) as u32;
+                    Interval::new(ms, move || {
+                        let (s, last, _) = *current.borrow();
+                        if s >= last {
                             set_playing.set(false);
+                        } else {
+                            on_step.emit(s + 1);
+                            if s + 1 >= last {
+                                set_playing.set(false);
+                            }
                         }
-                    }
-                })
-            });
-            move || drop(interval)
-        });
+                    })
+                });
+                move || drop(interval)
+            },
+        );
     }
 
     // Keyboard on the whole document, except while typing in a form field.
@@ -72,7 +78,12 @@ pub fn StepControls(props: &StepControlsProps) -> Html {
                 let typing = ev
                     .target()
                     .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                    .map(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA" | "BUTTON"))
+                    .map(|el| {
+                        matches!(
+                            el.tag_name().as_str(),
+                            "INPUT" | "SELECT" | "TEXTAREA" | "BUTTON"
+                        )
+                    })
                     .unwrap_or(false);
                 if typing && ev.key() != "Escape" {
                     return;

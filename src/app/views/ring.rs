@@ -12,14 +12,17 @@ use crate::app::components::field::{Drafts, TextField};
 use crate::app::components::rank_ring::{RankRing, RingArrow, RingCell};
 use crate::app::components::step_controls::StepControls;
 use crate::app::url;
-use crate::core::execute::{default_init, execute, ExecOptions, Trace};
+use crate::core::execute::{default_init, execute_owned, ExecOptions, Trace};
 use crate::core::schedule::naive::naive_root;
 use crate::core::schedule::ring::ring_all_reduce;
 use crate::core::schedule::{chunk_range, Op};
 use crate::core::timing::{executed_time, explain, ring_bytes_per_rank};
-use crate::core::units::{bandwidth_chain, format_bytes_short, format_size, format_time, group_thousands, sig};
+use crate::core::units::{
+    bandwidth_chain, format_bytes_short, format_size, format_time, group_thousands, sig,
+};
 use crate::params::ring::{
-    parse_alpha_field, parse_bw_field, parse_tensor_size, Accounting, RingParams, ELEM_BYTES, MAX_DRAWN_P,
+    parse_alpha_field, parse_bw_field, parse_tensor_size, Accounting, RingParams, ELEM_BYTES,
+    MAX_DRAWN_P,
 };
 use crate::params::{parse_int_in, FieldError};
 
@@ -27,8 +30,8 @@ use crate::params::{parse_int_in, FieldError};
 /// Per-round states are kept only when the ring is drawn.
 pub fn ring_trace(p: usize, bytes: u64) -> Option<Trace> {
     let schedule = ring_all_reduce(p, bytes / ELEM_BYTES, ELEM_BYTES).ok()?;
-    execute(
-        &schedule,
+    execute_owned(
+        schedule,
         &default_init,
         ExecOptions {
             keep_states: p <= MAX_DRAWN_P,
@@ -65,7 +68,9 @@ pub fn RingView(props: &ViewProps) -> Html {
         });
     }
 
-    let trace: Rc<Option<Trace>> = use_memo((params.p, params.size.value), |(p, bytes)| ring_trace(*p, *bytes));
+    let trace: Rc<Option<Trace>> = use_memo((params.p, params.size.value), |(p, bytes)| {
+        ring_trace(*p, *bytes)
+    });
     let Some(trace) = trace.as_ref() else {
         return html! { <p class="field-error" role="alert">{"Could not build the ring schedule for these parameters."}</p> };
     };
@@ -171,16 +176,20 @@ pub fn RingView(props: &ViewProps) -> Html {
                         match state {
                             Some(st) if range.start < range.end => {
                                 let who = &st.contributors[r][seg];
-                                let v = means
-                                    .as_ref()
-                                    .map_or(st.values[r][seg], |m| m[r][seg]);
+                                let v = means.as_ref().map_or(st.values[r][seg], |m| m[r][seg]);
                                 RingCell {
                                     value: fmt_value(v),
-                                    who: if mean_step { "mean".into() } else { who.label(p) },
+                                    who: if mean_step {
+                                        "mean".into()
+                                    } else {
+                                        who.label(p)
+                                    },
                                     count: who.len(),
                                     title: format!(
                                         "rank {r}, chunk {c} ({}): value {} from ranks {}",
-                                        format_bytes_short((range.end - range.start) as f64 * ELEM_BYTES as f64),
+                                        format_bytes_short(
+                                            (range.end - range.start) as f64 * ELEM_BYTES as f64
+                                        ),
                                         fmt_value(v),
                                         who.label(p)
                                     ),
@@ -299,7 +308,12 @@ pub fn RingView(props: &ViewProps) -> Html {
     let inputs: Vec<String> = trace
         .states
         .first()
-        .map(|s| s.values.iter().map(|row| fmt_value(row.first().copied().unwrap_or(0.0))).collect())
+        .map(|s| {
+            s.values
+                .iter()
+                .map(|row| fmt_value(row.first().copied().unwrap_or(0.0)))
+                .collect()
+        })
         .unwrap_or_default();
     let sum_text = if p <= 8 {
         inputs.join(" + ")

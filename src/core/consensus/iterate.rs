@@ -241,6 +241,32 @@ pub fn fmt_num(v: f64) -> String {
     }
 }
 
+/// Formats ρ (or any value in [0, 1]) so that a value close to 1 stays
+/// readable: `1 − 1.255e-5` when 1 − v < 10⁻³, else [`fmt_num`] with the
+/// fraction when it is a simple one (`0.3333 = 1/3`).
+pub fn fmt_rate(v: f64) -> String {
+    let gap = 1.0 - v;
+    if v.is_finite() && gap > 0.0 && gap < 1e-3 {
+        return format!("1 − {}", fmt_small(gap));
+    }
+    let f = fmt_weight(v);
+    if f.contains('/') {
+        format!("{} = {f}", fmt_num(v))
+    } else {
+        fmt_num(v)
+    }
+}
+
+/// Formats a small positive number with 4 significant digits, in scientific
+/// notation below 10⁻³ (`2.511e-5`), else as [`fmt_num`].
+pub fn fmt_small(v: f64) -> String {
+    if v != 0.0 && v.is_finite() && v.abs() < 1e-3 {
+        format!("{v:.3e}")
+    } else {
+        fmt_num(v)
+    }
+}
+
 /// Formats a weight as a fraction n/d with d ≤ 64 when it is one (1/3,
 /// 5/12), otherwise as a decimal (see [`fmt_num`]).
 pub fn fmt_weight(w: f64) -> String {
@@ -320,6 +346,81 @@ pub fn dsgd_step(
     })
 }
 
+/// One node's D-SGD step written out with its numbers (see [`dsgd_explain`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DsgdExplanation {
+    /// The node.
+    pub node: usize,
+    /// The mixing: `mix ← (3 + 6 + 12)/3 = 7`.
+    pub mixed: String,
+    /// The seed's convention: `x1 ← 7 − 0.5 × 2 = 6`.
+    pub mix_then_step: String,
+    /// No mixing: `x1 ← 6 − 0.5 × 2 = 5`.
+    pub local_only: String,
+    /// The alternative order: `x1 ← ((3 − 0.5 × 0) + (6 − 0.5 × 2) + (12 − 0.5 × 1))/3 = (3 + 5 + 11.5)/3 = 6.5`.
+    pub step_then_mix: String,
+}
+
+/// Writes node `node`'s part of a [`DsgdStep`] as arithmetic. `None` when
+/// `node` ≥ p or the step does not belong to `m`.
+pub fn dsgd_explain(m: &MixingMatrix, step: &DsgdStep, node: usize) -> Option<DsgdExplanation> {
+    let mix = NodeUpdate::new(m, &step.x, node)?;
+    let text = mix.text();
+    let rhs = text.split_once(" ← ").map_or(text.as_str(), |(_, r)| r);
+    let eta = fmt_num(step.eta);
+    let g = |j: usize| step.gradients.get(j).copied().unwrap_or(0.0);
+    let xk = *step.x.get(node)?;
+    let mixed_k = *step.mixed.get(node)?;
+    let k = mix.terms.len();
+    let equal = mix
+        .terms
+        .iter()
+        .all(|t| (t.weight - 1.0 / k as f64).abs() <= 1e-12);
+    let stepped: Vec<String> = mix
+        .terms
+        .iter()
+        .map(|t| format!("({} − {eta} × {})", fmt_num(t.value), fmt_num(g(t.from))))
+        .collect();
+    let after: Vec<String> = mix
+        .terms
+        .iter()
+        .map(|t| fmt_num(t.value - step.eta * g(t.from)))
+        .collect();
+    let result = fmt_num(*step.step_then_mix.get(node)?);
+    let step_then_mix = if equal {
+        format!(
+            "x{node} ← ({})/{k} = ({})/{k} = {result}",
+            stepped.join(" + "),
+            after.join(" + ")
+        )
+    } else {
+        let w: Vec<String> = mix
+            .terms
+            .iter()
+            .zip(&after)
+            .map(|(t, a)| format!("{}·{a}", fmt_weight(t.weight)))
+            .collect();
+        format!("x{node} ← {} = {result}", w.join(" + "))
+    };
+    Some(DsgdExplanation {
+        node,
+        mixed: format!("mix ← {rhs}"),
+        mix_then_step: format!(
+            "x{node} ← {} − {eta} × {} = {}",
+            fmt_num(mixed_k),
+            fmt_num(g(node)),
+            fmt_num(*step.mix_then_step.get(node)?)
+        ),
+        local_only: format!(
+            "x{node} ← {} − {eta} × {} = {}",
+            fmt_num(xk),
+            fmt_num(g(node)),
+            fmt_num(*step.local_only.get(node)?)
+        ),
+        step_then_mix,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::graph::{Graph, GraphKind};
@@ -387,6 +488,15 @@ mod tests {
         // gradient step first: (3 − 0 + 6 − 1 + 12 − 0.5)/3 = 19.5/3 = 6.5
         assert!((s.step_then_mix[1] - 6.5).abs() < 1e-12);
         assert!(dsgd_step(&m, &[1.0, 2.0, 3.0], &[1.0], 0.5).is_err());
+        let e = dsgd_explain(&m, &s, 1).expect("node 1");
+        assert_eq!(e.mixed, "mix ← (3 + 6 + 12)/3 = 7");
+        assert_eq!(e.mix_then_step, "x1 ← 7 − 0.5 × 2 = 6");
+        assert_eq!(e.local_only, "x1 ← 6 − 0.5 × 2 = 5");
+        assert_eq!(
+            e.step_then_mix,
+            "x1 ← ((3 − 0.5 × 0) + (6 − 0.5 × 2) + (12 − 0.5 × 1))/3 = (3 + 5 + 11.5)/3 = 6.5"
+        );
+        assert!(dsgd_explain(&m, &s, 3).is_none());
     }
 
     #[test]
@@ -425,5 +535,10 @@ mod tests {
         assert_eq!(fmt_weight(5.0 / 12.0), "5/12");
         assert_eq!(fmt_weight(1.0), "1");
         assert_eq!(fmt_weight(0.123456789), "0.1235");
+        assert_eq!(fmt_rate(1.0 / 3.0), "0.3333 = 1/3");
+        assert_eq!(fmt_rate(1.0 - 2.5114e-5), "1 − 2.511e-5");
+        assert_eq!(fmt_rate(0.8047378541), "0.8047");
+        assert_eq!(fmt_small(2.5114e-5), "2.511e-5");
+        assert_eq!(fmt_small(0.4), "0.4");
     }
 }

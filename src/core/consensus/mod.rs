@@ -29,12 +29,13 @@ mod weights;
 
 pub use graph::{exponential_offsets, Graph, GraphKind, SplitMix64, MAX_NODES};
 pub use iterate::{
-    disagreement, dsgd_step, fmt_num, fmt_weight, iterate, mean, rounds_to_factor, DsgdStep,
-    InitPattern, NodeUpdate, RoundState, UpdateTerm, MAX_MEASURED_ROUNDS,
+    disagreement, dsgd_explain, dsgd_step, fmt_num, fmt_rate, fmt_small, fmt_weight, iterate, mean,
+    rounds_to_factor, DsgdExplanation, DsgdStep, InitPattern, NodeUpdate, RoundState, UpdateTerm,
+    MAX_MEASURED_ROUNDS,
 };
 pub use spectrum::{
     circulant_eigenvalues, dense_eigenvalues, hypercube_eigenvalues, predicted_rounds, spectrum,
-    Eigenvalue, Spectrum, SpectrumMethod,
+    symmetric_eigenvalues, Eigenvalue, Spectrum, SpectrumMethod,
 };
 pub use weights::{mixing_matrix, Checks, MixingMatrix, WeightRule, CHECK_TOL};
 
@@ -99,9 +100,18 @@ pub struct GossipRun {
     pub factor: f64,
     /// ⌈ln F / ln(1/ρ)⌉, `None` when ρ ≥ 1.
     pub predicted_rounds: Option<usize>,
-    /// First r with ‖x_r − x̄1‖₂ ≤ ‖x_0 − x̄1‖₂/F (up to `max(rounds, 10·predicted, 1000)` rounds).
+    /// First r with ‖x_r − x̄1‖₂ ≤ ‖x_0 − x̄1‖₂/F; `None` when not reached
+    /// within `measured_cap` rounds.
     pub measured_rounds: Option<usize>,
+    /// How many rounds were tried for `measured_rounds`: max(rounds,
+    /// 10·predicted, 1000), but at most [`MEASURE_BUDGET`] / (non-zeros of W)
+    /// so the view stays responsive (ring p = 1024: 1627 rounds).
+    pub measured_cap: usize,
 }
+
+/// Work budget, in multiply-adds, for measuring the rounds to the target in
+/// [`GossipRun::new`].
+pub const MEASURE_BUDGET: usize = 5_000_000;
 
 impl GossipRun {
     /// Builds graph, W, checks and spectrum, and runs `rounds` rounds from `init`.
@@ -125,9 +135,11 @@ impl GossipRun {
         let spectrum = spectrum(&graph, &matrix)?;
         let rs = iterate(&matrix, &x0, rounds, Some(spectrum.rho))?;
         let predicted = predicted_rounds(spectrum.rho, factor);
+        let nnz: usize = matrix.rows.iter().map(Vec::len).sum::<usize>().max(1);
         let cap = rounds
             .max(predicted.map_or(0, |r| r.saturating_mul(10)))
-            .max(1000);
+            .max(1000)
+            .min((MEASURE_BUDGET / nnz).max(rounds).max(1));
         let measured = rounds_to_factor(&matrix, &x0, factor, cap);
         Ok(GossipRun {
             limit: checks.limit(&x0),
@@ -140,7 +152,98 @@ impl GossipRun {
             factor,
             predicted_rounds: predicted,
             measured_rounds: measured,
+            measured_cap: cap,
         })
+    }
+}
+
+impl GossipRun {
+    /// A round horizon for stepping and plotting: about 1.2× the predicted
+    /// rounds to the target, between 10 and 200 (200 when ρ ≥ 1).
+    pub fn suggested_horizon(&self) -> usize {
+        self.predicted_rounds
+            .map_or(200, |r| r.saturating_mul(6) / 5 + 2)
+            .clamp(10, 200)
+    }
+
+    /// Runs more rounds so that `rounds` holds rounds 0..=`last` (no-op when
+    /// it already does). The bound column continues with the same ρ.
+    pub fn extend_to(&mut self, last: usize) {
+        let d0 = self.rounds.first().map_or(0.0, |s| s.disagreement);
+        while self.rounds.len() <= last {
+            let Some(prev) = self.rounds.last() else {
+                return;
+            };
+            let values = self.matrix.apply(&prev.values);
+            let r = prev.r + 1;
+            self.rounds.push(RoundState {
+                r,
+                mean: mean(&values),
+                disagreement: disagreement(&values),
+                bound: Some(self.spectrum.rho.powi(r.min(i32::MAX as usize) as i32) * d0),
+                values,
+            });
+        }
+    }
+
+    /// The contrast with one ring all-reduce (Patarasuk & Yuan 2009): ring
+    /// all-reduce takes 2(p − 1) rounds and leaves every rank with the exact
+    /// mean; this reports where the same number of gossip rounds leaves the
+    /// values. The gossip part is skipped (`None`) when it would cost more
+    /// than [`MEASURE_BUDGET`] multiply-adds (e.g. the complete graph at p = 1024).
+    pub fn all_reduce_contrast(&self) -> AllReduceContrast {
+        let p = self.graph.p;
+        let ring_rounds = 2 * (p - 1);
+        let x0 = self
+            .rounds
+            .first()
+            .map(|s| s.values.clone())
+            .unwrap_or_default();
+        let nnz: usize = self.matrix.rows.iter().map(Vec::len).sum();
+        let gossip = if let Some(s) = self.rounds.get(ring_rounds) {
+            Some(s.values.clone())
+        } else if nnz.saturating_mul(ring_rounds) <= MEASURE_BUDGET {
+            let mut x = x0.clone();
+            for _ in 0..ring_rounds {
+                x = self.matrix.apply(&x);
+            }
+            Some(x)
+        } else {
+            None
+        };
+        AllReduceContrast {
+            ring_rounds,
+            exact_mean: mean(&x0),
+            gossip_spread: gossip.as_ref().map(|x| spread(x)),
+            gossip_disagreement: gossip.as_ref().map(|x| disagreement(x)),
+            initial_spread: spread(&x0),
+        }
+    }
+}
+
+/// Ring all-reduce versus the same number of gossip rounds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AllReduceContrast {
+    /// 2(p − 1): rounds of one ring all-reduce (reduce-scatter + all-gather).
+    pub ring_rounds: usize,
+    /// The arithmetic mean every rank holds after the all-reduce (sum / p).
+    pub exact_mean: f64,
+    /// max − min of the initial values.
+    pub initial_spread: f64,
+    /// max − min after `ring_rounds` gossip rounds (`None` if not computed).
+    pub gossip_spread: Option<f64>,
+    /// ‖x − x̄1‖₂ after `ring_rounds` gossip rounds (`None` if not computed).
+    pub gossip_disagreement: Option<f64>,
+}
+
+/// max − min of the values (0 for an empty slice).
+pub fn spread(x: &[f64]) -> f64 {
+    let lo = x.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = x.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    if x.is_empty() {
+        0.0
+    } else {
+        hi - lo
     }
 }
 
@@ -237,8 +340,41 @@ mod tests {
         assert_eq!(run.rounds.len(), 4);
         assert_eq!(run.predicted_rounds, Some(5));
         assert_eq!(run.measured_rounds, Some(5));
+        assert_eq!(run.measured_cap, 1000);
         assert_eq!(run.limit, Some(4.5));
         assert!((run.spectrum.rho - 1.0 / 3.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn horizon_extension_and_contrast() {
+        let mut run = GossipRun::new(
+            GraphKind::Ring,
+            4,
+            0,
+            WeightRule::Uniform,
+            &InitPattern::Linear,
+            0,
+            100.0,
+        )
+        .expect("run");
+        assert_eq!(run.rounds.len(), 1);
+        assert_eq!(run.suggested_horizon(), 10); // 5·1.2 + 2 = 8 → at least 10
+        run.extend_to(3);
+        assert_eq!(run.rounds.len(), 4);
+        assert_eq!(run.rounds[1].values, vec![4.0, 3.0, 6.0, 5.0]);
+        assert!((run.rounds[2].disagreement - 5f64.sqrt() / 3.0).abs() < 1e-12);
+        assert!((run.rounds[3].bound.expect("bound") - 45f64.sqrt() / 27.0).abs() < 1e-12);
+        // ring all-reduce p=4: 6 rounds → exact 4.5; gossip after 6 rounds: the
+        // slow modes shrink by (1/3)^6, so ‖·‖ = √5/3^5 = 0.0092
+        let c = run.all_reduce_contrast();
+        assert_eq!(
+            (c.ring_rounds, c.exact_mean, c.initial_spread),
+            (6, 4.5, 9.0)
+        );
+        let d = c.gossip_disagreement.expect("computed");
+        assert!((d - 5f64.sqrt() / 243.0).abs() < 1e-12, "{d}");
+        assert!(c.gossip_spread.expect("computed") > 0.0);
+        assert_eq!(spread(&[]), 0.0);
     }
 
     #[test]

@@ -6,6 +6,7 @@ use std::fmt;
 use nalgebra::{DMatrix, DVector};
 
 use super::graph::{exponential_offsets, Graph, GraphKind};
+use super::iterate::fmt_weight;
 use super::ConsensusError;
 
 /// Tolerance for "equals 1" and "equals W_ji" checks on f64 weights.
@@ -239,7 +240,9 @@ impl MixingMatrix {
         let mut s = vec![0.0; self.p()];
         for row in &self.rows {
             for &(j, v) in row {
-                s[j] += v;
+                if let Some(c) = s.get_mut(j) {
+                    *c += v;
+                }
             }
         }
         s
@@ -294,7 +297,9 @@ impl MixingMatrix {
             let mut left = vec![0.0; p];
             for (i, row) in self.rows.iter().enumerate() {
                 for &(j, v) in row {
-                    left[j] += pi[i] * v;
+                    if let Some(l) = left.get_mut(j) {
+                        *l += pi[i] * v;
+                    }
                 }
             }
             left.iter()
@@ -454,7 +459,9 @@ impl Checks {
             let (jmin, smin) = extreme(&col_sums, |a, b| a < b);
             let (jmax, smax) = extreme(&col_sums, |a, b| a > b);
             notes.push(format!(
-                "Columns do not all sum to 1 (node {jmax}: {smax:.4}, node {jmin}: {smin:.4}), so W is not doubly stochastic and the arithmetic mean is not preserved; the values converge to the π-weighted mean instead."
+                "Columns do not all sum to 1 (node {jmax}: {}, node {jmin}: {}), so W is not doubly stochastic and the arithmetic mean is not preserved; the values converge to the π-weighted mean instead.",
+                fmt_weight(smax),
+                fmt_weight(smin)
             ));
             if graph
                 .in_neighbours

@@ -249,7 +249,12 @@ impl Schedule {
 
     /// Concatenates two schedules over the same tensor (e.g. reduce-scatter
     /// then all-gather). The collective of the result is `collective`.
-    pub fn then(mut self, other: Schedule, algorithm: &'static str, collective: Collective) -> Self {
+    pub fn then(
+        mut self,
+        other: Schedule,
+        algorithm: &'static str,
+        collective: Collective,
+    ) -> Self {
         self.rounds.extend(other.rounds);
         self.algorithm = algorithm;
         self.collective = collective;

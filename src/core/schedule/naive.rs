@@ -27,10 +27,22 @@ pub fn naive_root(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule, Schedul
     };
     let mut rounds = Vec::with_capacity(2 * (p - 1));
     for r in 1..p {
-        rounds.push(one(r, 0, Op::Reduce, Phase::Reduce, format!("rank {r} → root 0")));
+        rounds.push(one(
+            r,
+            0,
+            Op::Reduce,
+            Phase::Reduce,
+            format!("rank {r} → root 0"),
+        ));
     }
     for r in 1..p {
-        rounds.push(one(0, r, Op::Copy, Phase::Broadcast, format!("root 0 → rank {r}")));
+        rounds.push(one(
+            0,
+            r,
+            Op::Copy,
+            Phase::Broadcast,
+            format!("root 0 → rank {r}"),
+        ));
     }
     Ok(Schedule {
         algorithm: "naive",

@@ -90,70 +90,140 @@ pub struct ChunkState {
 /// The state of ring chunk `c` of rank `rank` after `rounds` rounds, or
 /// `None` when that state was not kept or the indices are out of range.
 pub fn chunk_state(trace: &Trace, rounds: usize, rank: usize, c: usize) -> Option<ChunkState> {
-    let s = &trace.schedule;
-    let p = s.p;
-    let st = trace.state_after(rounds)?;
-    let row_v = st.values.get(rank)?;
-    let row_c = st.contributors.get(rank)?;
-    let range = chunk_range(s.n, p, c);
-    if c >= p {
+    let p = trace.schedule.p;
+    if c >= p || rank >= p {
         return None;
     }
-    if range.start >= range.end {
-        return Some(ChunkState {
-            empty: true,
-            uniform: true,
-            value: 0.0,
-            who: String::new(),
-            count: 0,
-            detail: format!("rank {rank}, chunk {c}: no elements (n < p)"),
-        });
-    }
-    let gather = matches!(s.collective, Collective::AllGather { .. });
-    let segs: Vec<usize> = trace
-        .segments_in(&range)
-        .filter(|&si| trace.segments[si].start < trace.segments[si].end)
-        .collect();
-    let first = *segs.first()?;
-    let uniform = segs
-        .iter()
-        .all(|&si| row_v[si] == row_v[first] && row_c[si] == row_c[first]);
-    let count_of = |si: usize| {
-        let k = row_c[si].len();
-        if gather && k > 0 {
-            p
-        } else {
-            k
-        }
-    };
-    let count = segs.iter().map(|&si| count_of(si)).min().unwrap_or(0);
-    let pieces: Vec<String> = segs
-        .iter()
-        .map(|&si| {
-            format!(
-                "{}: value {} from ranks {}",
-                range_text(&trace.segments[si]),
-                fmt_value(row_v[si]),
-                row_c[si].label(p)
-            )
+    let ctx = CellCtx::new(trace, rounds)?;
+    let mut labels = vec![None; trace.segments.len()];
+    ctx.cell(rank, c, &mut labels)
+}
+
+/// [`chunk_state`] for every rank and chunk: `states[rank][chunk]`, or `None`
+/// when the state after `rounds` rounds was not kept. Contributor labels are
+/// computed once per rank and segment, so p = 64 stays cheap.
+pub fn chunk_states(trace: &Trace, rounds: usize) -> Option<Vec<Vec<ChunkState>>> {
+    let p = trace.schedule.p;
+    let ctx = CellCtx::new(trace, rounds)?;
+    (0..p)
+        .map(|r| {
+            let mut labels = vec![None; trace.segments.len()];
+            (0..p).map(|c| ctx.cell(r, c, &mut labels)).collect()
         })
-        .collect();
-    Some(ChunkState {
-        empty: false,
-        uniform,
-        value: row_v[first],
-        who: if uniform {
-            row_c[first].label(p)
+        .collect()
+}
+
+/// What every cell of one step shares: the state, chunk ranges and texts.
+struct CellCtx<'a> {
+    trace: &'a Trace,
+    st: &'a crate::core::execute::State,
+    gather: bool,
+    /// Per chunk: its range, its "size, elements [lo, hi)" text and its
+    /// overlapping segments.
+    chunks: Vec<(Range<u64>, String, Vec<usize>)>,
+}
+
+impl<'a> CellCtx<'a> {
+    fn new(trace: &'a Trace, rounds: usize) -> Option<Self> {
+        let s = &trace.schedule;
+        let st = trace.state_after(rounds)?;
+        if st.contributors.len() != s.p {
+            return None;
+        }
+        let chunks = (0..s.p)
+            .map(|c| {
+                let range = chunk_range(s.n, s.p, c);
+                // Segments overlapping the chunk (a chunk need not lie on
+                // segment cuts, e.g. Rabenseifner's p′ blocks when p is not a
+                // power of two). Segments are sorted and contiguous.
+                let lo = trace.segments.partition_point(|g| g.end <= range.start);
+                let hi = trace.segments.partition_point(|g| g.start < range.end);
+                let segs: Vec<usize> = (lo..hi.max(lo))
+                    .filter(|&si| trace.segments[si].start < trace.segments[si].end)
+                    .collect();
+                let size = format!(
+                    "{}, {}",
+                    format_bytes_short(((range.end - range.start) * s.elem_bytes) as f64),
+                    range_text(&range)
+                );
+                (range, size, segs)
+            })
+            .collect();
+        Some(CellCtx {
+            trace,
+            st,
+            gather: matches!(s.collective, Collective::AllGather { .. }),
+            chunks,
+        })
+    }
+
+    fn cell(&self, rank: usize, c: usize, labels: &mut [Option<String>]) -> Option<ChunkState> {
+        let p = self.trace.schedule.p;
+        let row_v = self.st.values.get(rank)?;
+        let row_c = self.st.contributors.get(rank)?;
+        let (range, size, segs) = self.chunks.get(c)?;
+        if range.start >= range.end {
+            return Some(ChunkState {
+                empty: true,
+                uniform: true,
+                value: 0.0,
+                who: String::new(),
+                count: 0,
+                detail: format!("rank {rank}, chunk {c}: no elements (n < p)"),
+            });
+        }
+        let first = *segs.first()?;
+        let uniform = segs
+            .iter()
+            .all(|&si| row_v[si] == row_v[first] && row_c[si] == row_c[first]);
+        let count = segs
+            .iter()
+            .map(|&si| {
+                let k = row_c[si].len();
+                if self.gather && k > 0 {
+                    p
+                } else {
+                    k
+                }
+            })
+            .min()
+            .unwrap_or(0);
+        let mut label =
+            |si: usize| -> String { labels[si].get_or_insert_with(|| row_c[si].label(p)).clone() };
+        let detail = if uniform {
+            format!(
+                "rank {rank}, chunk {c} ({size}): value {} from ranks {}",
+                fmt_value(row_v[first]),
+                label(first)
+            )
         } else {
-            "mixed".into()
-        },
-        count,
-        detail: format!(
-            "rank {rank}, chunk {c} ({}): {}",
-            format_bytes_short(((range.end - range.start) * s.elem_bytes) as f64),
-            pieces.join("; ")
-        ),
-    })
+            let pieces: Vec<String> = segs
+                .iter()
+                .map(|&si| {
+                    let g = &self.trace.segments[si];
+                    format!(
+                        "{}: value {} from ranks {}",
+                        range_text(&(g.start.max(range.start)..g.end.min(range.end))),
+                        fmt_value(row_v[si]),
+                        label(si)
+                    )
+                })
+                .collect();
+            format!("rank {rank}, chunk {c} ({size}): {}", pieces.join("; "))
+        };
+        Some(ChunkState {
+            empty: false,
+            uniform,
+            value: row_v[first],
+            who: if uniform {
+                label(first)
+            } else {
+                "mixed".into()
+            },
+            count,
+            detail,
+        })
+    }
 }
 
 /// A value for display: integers without decimals, else 4 significant figures.
@@ -222,10 +292,9 @@ pub fn goal(alg: Algorithm, schedule: &Schedule) -> String {
             "Each of the {p} ranks holds its own tensor (rank r holds r + 1). Goal of a reduce-scatter: \
              each rank ends with the sum {total} on its own chunk only."
         ),
-        Collective::AllGather { .. } => format!(
-            "Rank r starts with only its own chunk (value r + 1). Goal of an all-gather: every rank ends \
-             with every chunk, copied, never added."
-        ),
+        Collective::AllGather { .. } => "Rank r starts with only its own chunk (value r + 1). Goal of an \
+             all-gather: every rank ends with every chunk, copied, never added."
+            .to_string(),
     };
     let fold = super::recursive::Fold::new(p);
     let folds = schedule
@@ -339,13 +408,67 @@ pub fn narrate(alg: Algorithm, trace: &Trace, step: usize) -> String {
     } else {
         ""
     };
+    let fold = super::recursive::Fold::new(s.p);
+    let renumbered = if !ring
+        && !fold.is_power_of_two()
+        && matches!(
+            round.phase,
+            Phase::Exchange | Phase::ReduceScatter | Phase::AllGather
+        ) {
+        format!(
+            " Core rank i is rank 2i + 1 for i < {r}, and rank i + {r} otherwise.",
+            r = fold.extra
+        )
+    } else {
+        String::new()
+    };
     let title = super::registry::round_title(alg, s, step - 1);
     format!(
-        "{}: {what}. {k} transfer{} at once, the largest {}.{progress}{done}",
+        "{}: {what}.{renumbered} {k} transfer{} at once, the largest {}.{progress}{done}",
         capitalise(&title),
         plural(k),
         format_bytes_short(max_bytes as f64)
     )
+}
+
+/// One ring all-reduce against one gossip round on the same ring (seed §6),
+/// from the inputs `x_r = r + 1`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GossipContrast {
+    /// Inputs, `x_r = r + 1`.
+    pub inputs: Vec<f64>,
+    /// Every rank's value after one ring all-reduce and the division by `p`:
+    /// the exact mean `(p + 1)/2`, identical everywhere.
+    pub mean: f64,
+    /// Values after ONE gossip round `x ← W x` on the ring with uniform
+    /// weights 1/3 (self and both neighbours; 1/2 each when p = 2).
+    pub after_one_round: Vec<f64>,
+    /// `max − min` of the inputs.
+    pub spread_before: f64,
+    /// `max − min` after the gossip round (0 after the all-reduce).
+    pub spread_after: f64,
+}
+
+/// Builds the contrast with the consensus core's ring graph and uniform
+/// weights, or `None` if the graph cannot be built for this `p`.
+pub fn gossip_contrast(p: usize) -> Option<GossipContrast> {
+    use crate::core::consensus::{mixing_matrix, Graph, GraphKind, WeightRule};
+    let graph = Graph::new(GraphKind::Ring, p, 0).ok()?;
+    let w = mixing_matrix(&graph, WeightRule::Uniform).ok()?;
+    let inputs: Vec<f64> = (0..p).map(|r| r as f64 + 1.0).collect();
+    let after = w.try_apply(&inputs).ok()?;
+    let spread = |v: &[f64]| {
+        let max = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let min = v.iter().copied().fold(f64::INFINITY, f64::min);
+        max - min
+    };
+    Some(GossipContrast {
+        mean: inputs.iter().sum::<f64>() / p as f64,
+        spread_before: spread(&inputs),
+        spread_after: spread(&after),
+        inputs,
+        after_one_round: after,
+    })
 }
 
 fn plural(k: usize) -> &'static str {
@@ -373,6 +496,20 @@ mod tests {
     fn trace(alg: Algorithm, p: usize, n: u64) -> Trace {
         let s = generate(alg, p, n, 4).expect("valid");
         execute(&s, &default_init, ExecOptions::default()).expect("runs")
+    }
+
+    #[test]
+    fn gossip_round_only_mixes_neighbours() {
+        // p = 4, x = 1, 2, 3, 4; weights 1/3: rank 0 → (4 + 1 + 2)/3 = 7/3,
+        // rank 1 → (1 + 2 + 3)/3 = 2, rank 2 → 3, rank 3 → (3 + 4 + 1)/3 = 8/3.
+        let g = gossip_contrast(4).expect("ring of 4");
+        assert_eq!(g.mean, 2.5);
+        let want = [7.0 / 3.0, 2.0, 3.0, 8.0 / 3.0];
+        for (a, b) in g.after_one_round.iter().zip(want) {
+            assert!((a - b).abs() < 1e-12, "{a} vs {b}");
+        }
+        assert_eq!(g.spread_before, 3.0);
+        assert!((g.spread_after - 1.0).abs() < 1e-12);
     }
 
     #[test]
@@ -409,17 +546,25 @@ mod tests {
 
     #[test]
     fn mixed_chunks_when_blocks_straddle() {
-        // rab at p = 6, n = 12: blocks of 3 over 4 core ranks, chunks of 2.
-        // After the first halving round (round 2), rank 1 (core 0) has
-        // reduced block 0–1 = elements 0..6 with rank 4 (core 2): chunk 2
-        // (elements 4..6) is uniform, chunk 3 (6..8) too; nothing straddles
-        // the 0..6 | 6..12 cut. After round 3 (XOR 1) rank 1 keeps 0..3 only,
-        // so chunk 1 (2..4) is mixed.
+        // rab at p = 6, n = 12: blocks of 3 elements over the 4 core ranks,
+        // ring chunks of 2. After round 3 (fold-in, halving XOR 2, halving
+        // XOR 1) rank 1 (core 0) holds the complete sum 21 on elements 0..3
+        // but only ranks 0, 1, 4 (1 + 2 + 5 = 8) on 3..6, so chunk 1
+        // (elements 2..4) straddles the cut and is mixed.
         let t = trace(Algorithm::Rabenseifner, 6, 12);
         let c = chunk_state(&t, 3, 1, 1).expect("kept");
+        let all = chunk_states(&t, 3).expect("kept");
+        assert_eq!(all[1][1], c);
+        assert_eq!(all.len(), 6);
         assert!(!c.uniform);
         assert_eq!(c.who, "mixed");
-        assert!(c.detail.contains("elements [2, 3)"));
+        assert_eq!(c.count, 3);
+        assert!(c
+            .detail
+            .contains("elements [2, 3): value 21 from ranks all"));
+        assert!(c
+            .detail
+            .contains("elements [3, 4): value 8 from ranks 0,1,4"));
     }
 
     #[test]
@@ -448,6 +593,8 @@ mod tests {
         let g = narrate(Algorithm::RecursiveDoubling, &t, 0);
         assert!(g.contains("sum 1 + … + 6 = 21"));
         assert!(g.contains("ranks 0 and 2 first fold into ranks 1 and 3"));
+        let n2 = narrate(Algorithm::RecursiveDoubling, &t, 2);
+        assert!(n2.contains("Core rank i is rank 2i + 1 for i < 2, and rank i + 2 otherwise."));
         let n1 = narrate(Algorithm::RecursiveDoubling, &t, 1);
         assert!(n1.starts_with("Fold-in"));
         assert!(n1.contains("hand the whole tensor to ranks 1 and 3"));

@@ -30,7 +30,8 @@
 //!
 //! Those two extra phases are rounds of their own ([`Phase::FoldIn`],
 //! [`Phase::FoldOut`]), so the counters and the animation show their cost:
-//! two extra rounds and up to `2n` extra elements for the paired ranks.
+//! two extra rounds, in which each paired odd rank receives up to `n` extra
+//! elements and sends up to `n` more (for all-reduce: exactly `n` each way).
 
 use std::ops::Range;
 

@@ -10,6 +10,7 @@ use super::tree::binomial_tree;
 use super::{Phase, Schedule, ScheduleError};
 use crate::core::cost::{self, executed_time, CostParams, Formula};
 use crate::core::execute::{default_init, execute, ExecOptions};
+use crate::core::units::group_thousands;
 
 /// A collective algorithm the app can generate and animate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -223,31 +224,28 @@ pub fn times_agree(a: f64, b: f64) -> bool {
 }
 
 /// Explains why an executed schedule's time can differ from the closed form,
-/// or `None` when the two are expected to agree exactly: `p` a power of two
-/// (or an algorithm whose closed form holds for any `p`) and `p' | n` chunks
-/// all equal and non-empty.
+/// or `None` when the two are expected to agree exactly: every chunk (of `p`
+/// ring chunks, or of the `p'` Rabenseifner blocks) equal and non-empty. The
+/// closed forms include the labelled non-power-of-two adaptation, which the
+/// generators follow exactly.
 pub fn expected_difference(alg: Algorithm, p: usize, n: u64) -> Option<String> {
     let pp = super::recursive::Fold::new(p).core;
     let parts = match alg {
-        Algorithm::Rabenseifner | Algorithm::RecursiveDoubling => pp,
-        Algorithm::Tree | Algorithm::NaiveRoot => 1,
+        Algorithm::Rabenseifner => pp,
+        Algorithm::Tree | Algorithm::NaiveRoot | Algorithm::RecursiveDoubling => 1,
         _ => p,
     };
     if n < parts as u64 {
         return Some(format!(
-            "n = {n} elements < {parts} chunks: some chunks are empty and empty messages cost nothing"
+            "n = {} elements < {parts} chunks: some chunks are empty, their messages still pay α, \
+             and the other chunks are larger than n/{parts}",
+            group_thousands(n)
         ));
     }
-    if alg == Algorithm::RecursiveHalving && pp != p {
-        return Some(
-            "p is not a power of two: the schedule also copies chunk 2i back to each extra rank \
-             (one more round) and core ranks standing for two ranks carry two chunks"
-                .into(),
-        );
-    }
-    if n % parts as u64 != 0 {
+    if !n.is_multiple_of(parts as u64) {
         return Some(format!(
-            "n = {n} elements does not divide into {parts} equal chunks: the larger chunks set each round's time"
+            "n = {} elements does not divide into {parts} equal chunks: the larger chunks set each round's time",
+            group_thousands(n)
         ));
     }
     None

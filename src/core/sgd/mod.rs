@@ -16,6 +16,7 @@
 //! (1/m) Σ ∇L_k, so on unequal non-IID shards it approaches argmin (1/m) Σ L_k,
 //! while all-reduce SGD with sample weights approaches argmin Σ (n_k/N) L_k.
 
+pub mod narrate;
 pub mod objective;
 pub mod problem;
 pub mod rng;

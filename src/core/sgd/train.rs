@@ -34,6 +34,7 @@ use nalgebra::DMatrix;
 use super::problem::{Problem, ProblemError};
 use super::rng::SplitMix64;
 use super::Strategy;
+use crate::core::consensus;
 use crate::core::schedule::chunk_range;
 
 /// Tolerance on the row sums of a mixing matrix.
@@ -48,7 +49,8 @@ pub struct TrainConfig {
     pub steps: usize,
     /// Learning rate η₀ (> 0, finite).
     pub lr: f64,
-    /// Learning-rate decay: η_t = η₀ / (1 + decay · t) (≥ 0; 0 = constant η).
+    /// Learning-rate decay: step t = 1, 2, … uses η_t = η₀ / (1 + decay · (t − 1))
+    /// (≥ 0; 0 = constant η).
     pub decay: f64,
     /// Local mini-batch size b per worker, samples drawn uniformly with
     /// replacement from the worker's shard. 0, or b ≥ n_k, uses the whole shard
@@ -112,6 +114,11 @@ pub enum TrainError {
     ElementBytes,
     /// The problem itself failed (e.g. a singular optimum).
     Problem(ProblemError),
+    /// The graph or weight rule could not be built (message from the
+    /// consensus core).
+    Graph(String),
+    /// Buffers handed to an update have inconsistent shapes.
+    Shape(String),
 }
 
 impl fmt::Display for TrainError {
@@ -141,6 +148,8 @@ impl fmt::Display for TrainError {
             }
             TrainError::ElementBytes => write!(f, "bytes per element must be at least 1"),
             TrainError::Problem(e) => e.fmt(f),
+            TrainError::Graph(m) => f.write_str(m),
+            TrainError::Shape(m) => write!(f, "inconsistent shapes: {m}"),
         }
     }
 }
@@ -196,7 +205,9 @@ pub struct StrategyTrace {
     pub steps: Vec<StepRecord>,
     /// Bytes each worker sends per step (length m).
     pub bytes_per_step: Vec<f64>,
-    /// First step whose models were not all finite (the run stops there).
+    /// First step at which the run diverged: a model was not finite (that
+    /// step is not recorded) or a model's global loss exceeded 10¹⁰ × max(1,
+    /// F(w⁰)) (recorded). The run stops there.
     pub diverged_at: Option<usize>,
 }
 
@@ -274,6 +285,49 @@ pub fn check_mixing(a: &DMatrix<f64>, m: usize) -> Result<(), TrainError> {
     Ok(())
 }
 
+/// The most nearly square torus shape (rows ≤ cols, rows·cols = m) for m
+/// workers; a prime m gives 1 × m (a ring).
+pub fn torus_shape(m: usize) -> (usize, usize) {
+    let mut rows = 1;
+    let mut r = 1;
+    while r * r <= m {
+        if m.is_multiple_of(r) {
+            rows = r;
+        }
+        r += 1;
+    }
+    (rows, m / rows.max(1))
+}
+
+/// The m × m mixing matrix of `graph` with weight `rule`, built by the
+/// consensus core ([`consensus::Graph::new`], [`consensus::mixing_matrix`]).
+/// A torus gets the shape [`torus_shape`]`(m)` whatever rows/cols `graph`
+/// carries; m = 1 gives the 1 × 1 identity (nothing to mix).
+///
+/// # Errors
+/// [`TrainError::Graph`] with the consensus core's message (hypercube needs a
+/// power of two, a rule that does not fit the graph, …).
+pub fn mixing_for(
+    graph: consensus::GraphKind,
+    rule: consensus::WeightRule,
+    m: usize,
+    seed: u64,
+) -> Result<DMatrix<f64>, TrainError> {
+    if m == 1 {
+        return Ok(DMatrix::identity(1, 1));
+    }
+    let kind = match graph {
+        consensus::GraphKind::Torus { .. } => {
+            let (rows, cols) = torus_shape(m);
+            consensus::GraphKind::Torus { rows, cols }
+        }
+        k => k,
+    };
+    let g = consensus::Graph::new(kind, m, seed).map_err(|e| TrainError::Graph(e.to_string()))?;
+    let w = consensus::mixing_matrix(&g, rule).map_err(|e| TrainError::Graph(e.to_string()))?;
+    Ok(w.w)
+}
+
 /// The uniform m × m mixing matrix of the complete graph (every entry 1/m).
 pub fn complete_uniform_mixing(m: usize) -> DMatrix<f64> {
     DMatrix::from_element(m, m, 1.0 / m.max(1) as f64)
@@ -345,18 +399,40 @@ impl Sampler {
     }
 }
 
+/// Checks that `vs` holds `m` vectors of length `d`.
+fn check_vectors(name: &str, vs: &[Vec<f64>], m: usize, d: usize) -> Result<(), TrainError> {
+    if vs.len() != m {
+        return Err(TrainError::Shape(format!(
+            "{name} has {} vectors, expected {m}",
+            vs.len()
+        )));
+    }
+    if let Some(k) = vs.iter().position(|v| v.len() != d) {
+        return Err(TrainError::Shape(format!(
+            "{name}[{k}] has length {}, expected {d}",
+            vs[k].len()
+        )));
+    }
+    Ok(())
+}
+
 /// Sum all-reduce of `bufs` (p buffers of length d) as a ring reduce-scatter
 /// followed by a ring all-gather, each of p − 1 rounds. In reduce-scatter
 /// round s, rank r sends chunk (r − s) mod p to rank r + 1, which adds it;
 /// after it, rank r owns the fully reduced chunk (r + 1) mod p. In all-gather
 /// round s, rank r sends chunk (r + 1 − s) mod p to rank r + 1, which copies
 /// it. Every round reads the buffers as they were before the round.
-pub fn ring_all_reduce_sum(bufs: &mut [Vec<f64>]) {
+///
+/// # Errors
+/// [`TrainError::Shape`] when the buffers differ in length.
+pub fn ring_all_reduce_sum(bufs: &mut [Vec<f64>]) -> Result<(), TrainError> {
     let p = bufs.len();
+    let d = bufs.first().map_or(0, Vec::len);
+    check_vectors("bufs", bufs, p, d)?;
     if p < 2 {
-        return;
+        return Ok(());
     }
-    let d = bufs[0].len() as u64;
+    let d = d as u64;
     let mut before = bufs.to_vec();
     for s in 0..p - 1 {
         before.clone_from_slice(bufs);
@@ -380,6 +456,7 @@ pub fn ring_all_reduce_sum(bufs: &mut [Vec<f64>]) {
             dst[lo..hi].copy_from_slice(&src[lo..hi]);
         }
     }
+    Ok(())
 }
 
 /// One all-reduce SGD update. Worker k scales its local mean gradient by its
@@ -389,16 +466,35 @@ pub fn ring_all_reduce_sum(bufs: &mut [Vec<f64>]) {
 /// w_k ← w_k − η Σ_j c_j g_j to its own copy.
 ///
 /// Shapes: `models` and `grads` are m vectors of length d; `weights` has length m.
-pub fn allreduce_update(models: &mut [Vec<f64>], grads: &mut [Vec<f64>], weights: &[f64], lr: f64) {
+///
+/// # Errors
+/// [`TrainError::Shape`] when the shapes disagree.
+pub fn allreduce_update(
+    models: &mut [Vec<f64>],
+    grads: &mut [Vec<f64>],
+    weights: &[f64],
+    lr: f64,
+) -> Result<(), TrainError> {
+    let m = models.len();
+    let d = models.first().map_or(0, Vec::len);
+    check_vectors("models", models, m, d)?;
+    check_vectors("grads", grads, m, d)?;
+    if weights.len() != m {
+        return Err(TrainError::Shape(format!(
+            "{} weights for {m} workers",
+            weights.len()
+        )));
+    }
     for (g, c) in grads.iter_mut().zip(weights) {
         g.iter_mut().for_each(|v| *v *= c);
     }
-    ring_all_reduce_sum(grads);
+    ring_all_reduce_sum(grads)?;
     for (w, g) in models.iter_mut().zip(grads.iter()) {
         for (wi, gi) in w.iter_mut().zip(g) {
             *wi -= lr * gi;
         }
     }
+    Ok(())
 }
 
 /// One D-PSGD update (Lian et al. 2017, Algorithm 1; the seed's §3
@@ -407,13 +503,28 @@ pub fn allreduce_update(models: &mut [Vec<f64>], grads: &mut [Vec<f64>], weights
 ///
 /// Shapes: `mixing` is m × m (row k holds worker k's weights, self included);
 /// `models`, `grads` and `out` are m vectors of length d.
+///
+/// # Errors
+/// [`TrainError::Shape`] or [`TrainError::MixingShape`] when the shapes disagree.
 pub fn dpsgd_update(
     mixing: &DMatrix<f64>,
     models: &[Vec<f64>],
     grads: &[Vec<f64>],
     lr: f64,
     out: &mut [Vec<f64>],
-) {
+) -> Result<(), TrainError> {
+    let m = models.len();
+    let d = models.first().map_or(0, Vec::len);
+    check_vectors("models", models, m, d)?;
+    check_vectors("grads", grads, m, d)?;
+    check_vectors("out", out, m, d)?;
+    if mixing.nrows() != m || mixing.ncols() != m {
+        return Err(TrainError::MixingShape {
+            m,
+            rows: mixing.nrows(),
+            cols: mixing.ncols(),
+        });
+    }
     for (k, o) in out.iter_mut().enumerate() {
         o.iter_mut().for_each(|v| *v = 0.0);
         for (j, w) in models.iter().enumerate() {
@@ -428,15 +539,28 @@ pub fn dpsgd_update(
             *oi -= lr * gi;
         }
     }
+    Ok(())
 }
 
 /// One local SGD update without communication: w_k ← w_k − η g_k.
-pub fn local_update(models: &mut [Vec<f64>], grads: &[Vec<f64>], lr: f64) {
+///
+/// # Errors
+/// [`TrainError::Shape`] when the shapes disagree.
+pub fn local_update(
+    models: &mut [Vec<f64>],
+    grads: &[Vec<f64>],
+    lr: f64,
+) -> Result<(), TrainError> {
+    let m = models.len();
+    let d = models.first().map_or(0, Vec::len);
+    check_vectors("models", models, m, d)?;
+    check_vectors("grads", grads, m, d)?;
     for (w, g) in models.iter_mut().zip(grads) {
         for (wi, gi) in w.iter_mut().zip(g) {
             *wi -= lr * gi;
         }
     }
+    Ok(())
 }
 
 fn sq_dist(a: &[f64], b: &[f64]) -> f64 {
@@ -543,9 +667,7 @@ pub fn run_strategy(
     check_config(cfg)?;
     let w_sample = problem.sample_weighted_optimum()?;
     let w_equal = problem.equal_worker_optimum()?;
-    Ok(run_checked(
-        problem, strategy, mixing, cfg, &w_sample, &w_equal,
-    ))
+    run_checked(problem, strategy, mixing, cfg, &w_sample, &w_equal)
 }
 
 fn run_checked(
@@ -555,7 +677,7 @@ fn run_checked(
     cfg: &TrainConfig,
     w_sample: &[f64],
     w_equal: &[f64],
-) -> StrategyTrace {
+) -> Result<StrategyTrace, TrainError> {
     let m = problem.m();
     let d = problem.d();
     let rec = Recorder {
@@ -572,6 +694,9 @@ fn run_checked(
     let mut grads = vec![vec![0.0; d]; m];
     let mut mixed = vec![vec![0.0; d]; m];
     let mut diverged_at = None;
+    // a run counts as diverged once a model's global loss exceeds 10¹⁰ times
+    // the starting loss (or is not finite)
+    let blow_up = 1e10 * problem.global_loss(&problem.initial).max(1.0);
     for t in 1..=cfg.steps {
         let lr = cfg.lr / (1.0 + cfg.decay * (t - 1) as f64);
         for k in 0..m {
@@ -579,13 +704,13 @@ fn run_checked(
         }
         match strategy {
             Strategy::AllReduce => {
-                allreduce_update(&mut models, &mut grads, &problem.sample_weights, lr);
+                allreduce_update(&mut models, &mut grads, &problem.sample_weights, lr)?;
             }
             Strategy::Gossip => {
-                dpsgd_update(mixing, &models, &grads, lr, &mut mixed);
+                dpsgd_update(mixing, &models, &grads, lr, &mut mixed)?;
                 std::mem::swap(&mut models, &mut mixed);
             }
-            Strategy::Local => local_update(&mut models, &grads, lr),
+            Strategy::Local => local_update(&mut models, &grads, lr)?,
         }
         for (b, s) in bytes.iter_mut().zip(&per_step) {
             *b += s;
@@ -594,14 +719,20 @@ fn run_checked(
             diverged_at = Some(t);
             break;
         }
-        steps.push(rec.record(t, lr, &models, &bytes));
+        let r = rec.record(t, lr, &models, &bytes);
+        let blown_up = r.loss_at_local.iter().any(|l| l.is_nan() || *l > blow_up);
+        steps.push(r);
+        if blown_up {
+            diverged_at = Some(t);
+            break;
+        }
     }
-    StrategyTrace {
+    Ok(StrategyTrace {
         strategy,
         steps,
         bytes_per_step: per_step,
         diverged_at,
-    }
+    })
 }
 
 /// Runs all three strategies from the same start with the same mini-batches
@@ -630,7 +761,7 @@ pub fn run_lab(
     let traces = Strategy::ALL
         .iter()
         .map(|&s| run_checked(problem, s, mixing, cfg, &w_sample, &w_equal))
-        .collect();
+        .collect::<Result<Vec<_>, _>>()?;
     Ok(Lab {
         optimal_loss: problem.global_loss(&w_sample),
         equal_worker_loss: problem.global_loss(&w_equal),

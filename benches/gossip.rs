@@ -1,0 +1,111 @@
+//! Gossip consensus benchmarks (criterion): the spectrum of W for a general
+//! graph at p = 256 (dense symmetric eigen-decomposition) and for the ring and
+//! the torus at p = 1024 (closed-form circulant spectrum), plus building W
+//! and the whole `GossipRun` the view computes. Target: ≤ 50 ms each in the
+//! browser (issue 4).
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use collective_lab::core::consensus::{
+    mixing_matrix, spectrum, GossipRun, Graph, GraphKind, InitPattern, WeightRule,
+};
+use criterion::{criterion_group, criterion_main, Criterion};
+
+fn built(
+    kind: GraphKind,
+    p: usize,
+    rule: WeightRule,
+) -> (Graph, collective_lab::core::consensus::MixingMatrix) {
+    let g = Graph::new(kind, p, 1).expect("valid graph");
+    let w = mixing_matrix(&g, rule).expect("rule fits");
+    (g, w)
+}
+
+fn spectra(c: &mut Criterion) {
+    let mut group = c.benchmark_group("gossip_spectrum");
+    group
+        .sample_size(20)
+        .measurement_time(Duration::from_secs(4));
+    let cases = [
+        (
+            "random_metropolis_p256_dense",
+            GraphKind::Random,
+            256,
+            WeightRule::Metropolis,
+        ),
+        (
+            "path_uniform_p256_symmetrised",
+            GraphKind::Path,
+            256,
+            WeightRule::Uniform,
+        ),
+        (
+            "ring_uniform_p1024_circulant",
+            GraphKind::Ring,
+            1024,
+            WeightRule::Uniform,
+        ),
+        (
+            "torus_32x32_uniform_p1024_circulant",
+            GraphKind::Torus { rows: 32, cols: 32 },
+            1024,
+            WeightRule::Uniform,
+        ),
+        (
+            "exp_p1024_circulant",
+            GraphKind::Exponential,
+            1024,
+            WeightRule::Exponential,
+        ),
+    ];
+    for (name, kind, p, rule) in cases {
+        let (g, w) = built(kind, p, rule);
+        group.bench_function(name, |b| {
+            b.iter(|| spectrum(black_box(&g), black_box(&w)).expect("spectrum"))
+        });
+    }
+    group.finish();
+}
+
+fn whole_view(c: &mut Criterion) {
+    let mut group = c.benchmark_group("gossip_run");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(4));
+    group.bench_function("build_w_ring_p1024", |b| {
+        b.iter(|| built(black_box(GraphKind::Ring), 1024, WeightRule::Uniform))
+    });
+    group.bench_function("gossip_run_ring_p1024_100_rounds", |b| {
+        b.iter(|| {
+            GossipRun::new(
+                GraphKind::Ring,
+                black_box(1024),
+                1,
+                WeightRule::Uniform,
+                &InitPattern::Random(7),
+                100,
+                100.0,
+            )
+            .expect("run")
+        })
+    });
+    group.bench_function("gossip_run_random_p256_100_rounds", |b| {
+        b.iter(|| {
+            GossipRun::new(
+                GraphKind::Random,
+                black_box(256),
+                1,
+                WeightRule::Metropolis,
+                &InitPattern::Random(7),
+                100,
+                100.0,
+            )
+            .expect("run")
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, spectra, whole_view);
+criterion_main!(benches);

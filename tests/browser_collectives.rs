@@ -1,0 +1,118 @@
+//! In-browser tests of `?view=collectives` (issue 5): mount the app with URL
+//! parameters, drive the step controls, and read the DOM.
+#![cfg(target_arch = "wasm32")]
+
+mod common;
+
+use common::{set_field, Mounted};
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+#[wasm_bindgen_test]
+async fn rabenseifner_p8_64mb_ends_with_112_mb_in_6_rounds() {
+    let app = Mounted::new("view=collectives&alg=rab&p=8&size=64MB").await;
+    assert_eq!(app.count(".rank-ring g.rank"), 8, "8 ranks drawn");
+    assert!(app.text("#phase").contains("initial buffers"));
+    app.key("ArrowRight").await;
+    app.key("ArrowRight").await;
+    assert_eq!(
+        app.text("#phase"),
+        "reduce-scatter by recursive halving, round 2 of 3: partner = rank XOR 2"
+    );
+    // Round 2: rank 0 sends chunks 2–3 (16 MB) to rank 2, which adds them.
+    assert!(app.text(".log").contains("rank 0 → rank 2: c2–3"));
+    assert!(app.text(".log").contains("16 MB, reduce"));
+    assert_eq!(app.text("#sent-0"), "48 MB");
+    app.click("button[aria-label='Last step']").await;
+    assert_eq!(
+        app.text("#phase"),
+        "all-gather by recursive doubling, round 3 of 3: partner = rank XOR 4"
+    );
+    for r in 0..8 {
+        assert_eq!(app.text(&format!("#sent-{r}")), "112 MB");
+    }
+    assert!(app.text("#totals").contains("After 6 of 6 rounds"));
+    assert!(app.text("#totals").contains("112 MB"));
+    assert!(app
+        .text("#check")
+        .contains("Verified: all 8 ranks hold the element-wise sum 36"));
+    // The summary table: Rabenseifner 6 rounds, the ring 14, both 112 MB.
+    assert_eq!(app.text("#row-rab .rounds"), "6");
+    assert_eq!(app.text("#row-rab .bytes"), "112 MB");
+    assert_eq!(app.text("#row-ring .rounds"), "14");
+    assert_eq!(app.text("#row-ring .bytes"), "112 MB");
+    assert!(app.text("#agree").contains("agree"));
+}
+
+#[wasm_bindgen_test]
+async fn recursive_doubling_p6_shows_fold_and_unfold() {
+    let app = Mounted::new("view=collectives&alg=rd&p=6&size=64MB").await;
+    assert_eq!(app.count(".rank-ring g.rank"), 6);
+    let strip = app.text(".phase-strip");
+    assert!(strip.contains("fold-in: 1 round"), "{strip}");
+    assert!(
+        strip.contains("exchange by recursive doubling: 2 rounds"),
+        "{strip}"
+    );
+    assert!(strip.contains("unfold: 1 round"), "{strip}");
+    assert!(app
+        .text("#narration")
+        .contains("ranks 0 and 2 first fold into ranks 1 and 3"));
+    app.key("ArrowRight").await;
+    assert!(app.text("#phase").starts_with("fold-in"));
+    assert_eq!(app.count(".rank-ring g.arrow"), 2, "0 → 1 and 2 → 3");
+    assert_eq!(app.text("#sent-0"), "64 MB");
+    assert_eq!(app.text("#sent-1"), "0 B");
+    app.key("End").await;
+    assert!(app.text("#phase").starts_with("unfold"));
+    assert_eq!(
+        app.count(".rank-ring g.arrow.copy"),
+        2,
+        "1 → 0 and 3 → 2 copy"
+    );
+    // Rank 1: 2 exchanges + the unfold = 3 × 64 MB; rank 4: 2 × 64 MB.
+    assert_eq!(app.text("#sent-1"), "192 MB");
+    assert_eq!(app.text("#sent-4"), "128 MB");
+    assert!(app
+        .text("#check")
+        .contains("Verified: all 6 ranks hold the element-wise sum 21"));
+}
+
+#[wasm_bindgen_test]
+async fn summary_rows_switch_the_algorithm() {
+    let app = Mounted::new("view=collectives&alg=ring&p=8&size=64MB&step=10").await;
+    assert!(app.text("#phase").contains("all-gather around the ring"));
+    app.click("#row-tree button").await;
+    // The tree has 6 rounds, so step 10 is clamped to 6.
+    assert!(app
+        .text("#phase")
+        .contains("broadcast along a binomial tree, round 3 of 3"));
+    assert!(app.text("#check").contains("Verified"));
+}
+
+#[wasm_bindgen_test]
+async fn bad_alg_keeps_the_default_and_says_why() {
+    let app = Mounted::new("view=collectives&alg=bogus&p=8").await;
+    assert!(app
+        .text(".field-error")
+        .contains("ring, tree, rd, rh, rab, naive, rs, ag"));
+    assert_eq!(app.count(".rank-ring g.rank"), 8);
+    assert!(app.text("#phase").contains("Rabenseifner"));
+    set_field(&app, "p", "5").await;
+    assert_eq!(app.count(".rank-ring g.rank"), 5);
+}
+
+#[wasm_bindgen_test]
+async fn gossip_contrast_links_to_the_gossip_view() {
+    let app = Mounted::new("view=collectives&alg=ring&p=4&size=16B").await;
+    assert!(app.text("#gossip-contrast").contains("exactly 2.5"));
+    let href = app
+        .root
+        .query_selector("#gossip-contrast a")
+        .ok()
+        .flatten()
+        .and_then(|a| a.get_attribute("href"))
+        .unwrap_or_default();
+    assert_eq!(href, "?view=gossip&graph=ring&p=4&weights=uniform");
+}

@@ -1,0 +1,75 @@
+//! In-browser tests of the cost view (`?view=cost`).
+#![cfg(target_arch = "wasm32")]
+
+mod common;
+
+use common::{set_field, Mounted};
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+#[wasm_bindgen_test]
+async fn cost_view_shows_the_seed_section9_numbers() {
+    let app = Mounted::new("view=cost&p=16&alpha=5us&bw=100Gb/s&size=8KiB").await;
+    assert_eq!(app.text("#time-rd"), "22.62 µs");
+    assert_eq!(app.text("#time-ring"), "151.2 µs");
+    assert_eq!(app.text("#time-tree"), "45.24 µs");
+    assert_eq!(app.text("#time-rab"), "41.23 µs");
+    assert_eq!(app.text("#alpha-ring"), "150.0 µs");
+    assert_eq!(app.text("#beta-ring"), "1.229 µs");
+    assert_eq!(app.count("#row-rd.winner"), 1);
+    assert!(app.text("#winner").contains("recursive doubling"));
+    // Crossover rd → Rabenseifner at 117,647 B.
+    assert!(app.text("#intervals").contains("117.6 kB (114.9 KiB)"));
+    assert!(app.text(".view-cost").contains("≈ 117,647 B"));
+    // 100 Gb/s = 12.5 GB/s → β = 0.08 ns/B.
+    assert!(app
+        .text("#units-line")
+        .contains("100 Gb/s = 12.5 GB/s → β = 1 / (12.5 GB/s) = 0.08 ns/B"));
+    // The three charts render as SVG.
+    for id in ["#chart-size svg", "#chart-p svg", "#chart-map svg"] {
+        assert_eq!(app.count(id), 1, "{id}");
+    }
+    assert!(app.text("#calc-rd").contains("= 22.62 µs"));
+}
+
+#[wasm_bindgen_test]
+async fn cost_view_large_messages_and_1024_ranks() {
+    let app = Mounted::new("view=cost&p=16&alpha=5us&bw=100Gb/s&size=64MiB").await;
+    assert_eq!(app.text("#time-rab"), "10.11 ms");
+    assert_eq!(app.text("#time-ring"), "10.22 ms");
+    assert_eq!(app.text("#time-rd"), "21.49 ms");
+    assert_eq!(app.count("#row-rab.winner"), 1);
+    let app = Mounted::new("view=cost&p=1024&alpha=5us&bw=100Gb/s&size=64MiB").await;
+    assert_eq!(app.text("#time-ring"), "20.96 ms");
+    assert_eq!(app.text("#time-rab"), "10.83 ms");
+}
+
+#[wasm_bindgen_test]
+async fn cost_view_nccl_bandwidths_match_the_ring_seed() {
+    // p = 4, 100 MB, 12.5 GB/s, α = 0: ring 12 ms, naive root 48 ms;
+    // ring busbw = 12.5 GB/s.
+    let app = Mounted::new("view=cost&p=4&alpha=0us&bw=12.5GB/s&size=100MB&alg=ring").await;
+    assert_eq!(app.text("#time-ring"), "12.00 ms");
+    assert_eq!(app.text("#time-naive"), "48.00 ms");
+    assert!(app.text("#algbw").ends_with("8.333 GB/s"));
+    assert!(app.text("#busbw").ends_with("12.5 GB/s"));
+}
+
+#[wasm_bindgen_test]
+async fn cost_view_bad_input_keeps_the_last_good_chart() {
+    for bad in ["p=abc", "size=12parsecs", "bw=-1GB/s"] {
+        let app = Mounted::new(&format!("view=cost&{bad}")).await;
+        assert!(app.count(".field-error") >= 1, "{bad}: inline message");
+        assert_eq!(app.text("#time-rd"), "22.62 µs", "{bad}: defaults kept");
+        assert_eq!(app.count("#chart-size svg"), 1);
+    }
+    let app = Mounted::new("view=cost&p=16&size=8KiB").await;
+    set_field(&app, "size", "12parsecs").await;
+    assert!(app.text(".field.invalid .field-error").contains("parsecs"));
+    assert_eq!(app.text("#time-rd"), "22.62 µs");
+    assert_eq!(app.count("#chart-size svg"), 1);
+    set_field(&app, "size", "64MiB").await;
+    assert_eq!(app.count(".field.invalid"), 0);
+    assert_eq!(app.text("#time-rab"), "10.11 ms");
+}

@@ -1,0 +1,68 @@
+//! In-browser tests of `?view=gossip` (issue 4): mount the app with the
+//! issue's URL, step rounds with the shared controls, and read the numbers
+//! back from the DOM.
+#![cfg(target_arch = "wasm32")]
+
+mod common;
+
+use common::{set_field, Mounted};
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+#[wasm_bindgen_test]
+async fn seed_ring_p4_steps_through_the_rounds() {
+    let app = Mounted::new("view=gossip&graph=ring&p=4&weights=uniform&init=0,3,6,9&round=0").await;
+    assert_eq!(app.count(".gossip-graph g.node"), 4, "4 nodes drawn");
+    assert_eq!(app.text("#values"), "0, 3, 6, 9");
+    assert_eq!(app.text("#round-disagreement"), "6.708");
+    assert_eq!(app.text("#rho"), "0.3333 = 1/3");
+    assert_eq!(app.text("#predicted"), "5");
+    assert_eq!(app.text("#measured"), "5");
+    assert!(app.text("#narration").contains("x0 ← (9 + 0 + 3)/3 = 4"));
+    app.key("ArrowRight").await;
+    assert_eq!(app.text("#values"), "4, 3, 6, 5");
+    assert_eq!(app.text("#round-mean"), "4.5");
+    assert_eq!(app.text("#round-disagreement"), "2.236");
+    assert!(app
+        .text("#narration")
+        .starts_with("Round 1: x0 ← (9 + 0 + 3)/3 = 4"));
+    app.key("ArrowRight").await;
+    assert_eq!(app.text("#round-disagreement"), "0.745");
+    assert_eq!(app.text("#round-mean"), "4.5");
+    app.key("ArrowLeft").await;
+    assert_eq!(app.text("#values"), "4, 3, 6, 5");
+    // the D-SGD panel and the contrast with all-reduce
+    assert_eq!(app.text("#dsgd-mix"), "mix ← (3 + 6 + 12)/3 = 7");
+    assert_eq!(app.text("#dsgd-next"), "x1 ← 7 − 0.5 × 2 = 6");
+    assert_eq!(app.text("#dsgd-local"), "x1 ← 6 − 0.5 × 2 = 5");
+    assert!(app.text("#contrast").contains("2(p − 1) = 6 rounds"));
+    assert!(app.text("#contrast").contains("exact mean 4.5"));
+}
+
+#[wasm_bindgen_test]
+async fn ring_p8_rho_and_star_weighted_mean() {
+    let app = Mounted::new("view=gossip&graph=ring&p=8&weights=uniform&init=linear").await;
+    assert_eq!(app.text("#rho"), "0.8047");
+    assert_eq!(app.text("#predicted"), "22");
+    drop(app);
+    let app = Mounted::new("view=gossip&graph=star&p=4&weights=uniform&init=0,3,6,9").await;
+    assert_eq!(app.text("#check-cols"), "no");
+    assert_eq!(app.text("#check-doubly"), "no");
+    assert_eq!(app.text("#limit"), "3.6");
+    assert!(app.text("#pi").contains("0.4, 0.2, 0.2, 0.2"));
+}
+
+#[wasm_bindgen_test]
+async fn bad_values_show_a_message_and_keep_the_state() {
+    let app = Mounted::new("view=gossip&graph=ring&p=4&init=0,3,6,9&round=1").await;
+    set_field(&app, "init", "1,two,3").await;
+    assert!(app.text(".field-error").contains("is not a number"));
+    assert_eq!(app.text("#values"), "4, 3, 6, 5", "last valid state kept");
+    set_field(&app, "p", "6").await;
+    assert_eq!(app.count(".gossip-graph g.node"), 6);
+    drop(app);
+    let app = Mounted::new("view=gossip&graph=hypercube&p=6").await;
+    assert!(app.text(".field-error").contains("power of two"));
+    assert_eq!(app.count(".gossip-graph g.node"), 4);
+}

@@ -1,0 +1,108 @@
+//! Shared helpers for the in-browser tests: mount the app into a fresh
+//! element, drive it, and read the DOM after Yew's scheduler has flushed.
+#![cfg(target_arch = "wasm32")]
+#![allow(dead_code)]
+
+use collective_lab::app::{App, AppProps};
+use wasm_bindgen::JsCast;
+use web_sys::{Element, HtmlElement, KeyboardEvent, KeyboardEventInit};
+
+/// An app mounted with a query string; unmounted and removed on drop.
+pub struct Mounted {
+    /// The element the app is mounted in.
+    pub root: Element,
+    handle: Option<yew::AppHandle<App>>,
+}
+
+impl Mounted {
+    /// Mounts the app with `query` (no leading `?`).
+    pub async fn new(query: &str) -> Self {
+        let doc = gloo::utils::document();
+        let root = doc.create_element("div").expect("div");
+        doc.body()
+            .expect("body")
+            .append_child(&root)
+            .expect("append");
+        let handle = yew::Renderer::<App>::with_root_and_props(
+            root.clone(),
+            AppProps {
+                query: Some(query.to_string()),
+            },
+        )
+        .render();
+        yew::scheduler::flush().await;
+        Mounted {
+            root,
+            handle: Some(handle),
+        }
+    }
+
+    /// Text content of the first match of `selector`, or "".
+    pub fn text(&self, selector: &str) -> String {
+        self.root
+            .query_selector(selector)
+            .ok()
+            .flatten()
+            .and_then(|e| e.text_content())
+            .unwrap_or_default()
+    }
+
+    /// Number of matches of `selector`.
+    pub fn count(&self, selector: &str) -> u32 {
+        self.root
+            .query_selector_all(selector)
+            .map(|l| l.length())
+            .unwrap_or(0)
+    }
+
+    /// Clicks the first match of `selector` and flushes.
+    pub async fn click(&self, selector: &str) {
+        let el: HtmlElement = self
+            .root
+            .query_selector(selector)
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| panic!("no element {selector}"))
+            .dyn_into()
+            .expect("html element");
+        el.click();
+        yew::scheduler::flush().await;
+    }
+
+    /// Dispatches a keydown of `key` on the document and flushes.
+    pub async fn key(&self, key: &str) {
+        let init = KeyboardEventInit::new();
+        init.set_key(key);
+        init.set_bubbles(true);
+        let ev = KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).expect("event");
+        gloo::utils::document()
+            .dispatch_event(&ev)
+            .expect("dispatch");
+        yew::scheduler::flush().await;
+    }
+}
+
+impl Drop for Mounted {
+    fn drop(&mut self) {
+        if let Some(h) = self.handle.take() {
+            h.destroy();
+        }
+        self.root.remove();
+    }
+}
+
+/// Sets the value of the text input `#f-{name}` and fires `change`.
+pub async fn set_field(app: &Mounted, name: &str, value: &str) {
+    let input: web_sys::HtmlInputElement = app
+        .root
+        .query_selector(&format!("#f-{name}"))
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| panic!("no field {name}"))
+        .dyn_into()
+        .expect("input");
+    input.set_value(value);
+    let ev = web_sys::Event::new("change").expect("event");
+    input.dispatch_event(&ev).expect("dispatch");
+    yew::scheduler::flush().await;
+}
