@@ -15,6 +15,7 @@ use std::fmt;
 use std::ops::Range;
 
 use super::schedule::{Collective, Op, Phase, Schedule};
+use super::units::format_decimal;
 
 /// A set of ranks, as a bitset over `0..p`. Ranks 0–63 live inline, so for
 /// p ≤ 64 a set never allocates (cheap per-round snapshots).
@@ -653,9 +654,10 @@ impl Trace {
             ""
         };
         format!(
-            "{}: {what}. {k} transfer{} run at once, the largest {max_bytes} B.{progress}{done}",
+            "{}: {what}. {k} transfer{} run at once, the largest {}.{progress}{done}",
             capitalise(&s.round_label(step - 1)),
-            if k == 1 { "" } else { "s" }
+            if k == 1 { "" } else { "s" },
+            format_decimal(max_bytes as f64)
         )
     }
 }

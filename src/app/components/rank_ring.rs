@@ -62,12 +62,15 @@ fn fill(count: usize, p: usize) -> (&'static str, &'static str) {
     if count >= p {
         return (FULL, "#ffffff");
     }
+    // Partial sums use the lighter part of the ramp so they never look like
+    // the complete sum.
+    const PARTIAL: usize = 5;
     let idx = if p <= 2 {
         0
     } else {
-        ((count - 1) * (RAMP.len() - 1)) / (p - 2).max(1)
+        ((count - 1) * PARTIAL) / (p - 2).max(1)
     };
-    let c = RAMP[idx.min(RAMP.len() - 1)];
+    let c = RAMP[idx.min(PARTIAL)];
     let text = if idx >= 4 { "#ffffff" } else { "#000000" };
     (c, text)
 }
@@ -84,7 +87,7 @@ fn angle(i: usize, p: usize) -> f64 {
 #[component]
 pub fn RankRing(props: &RankRingProps) -> Html {
     let p = props.p.max(1);
-    let radius = 360.0;
+    let radius = if p <= 8 { 300.0 } else { 370.0 };
     let per = 2.0 * PI * radius / p as f64;
     let row_layout = p <= 8;
     let (cols, rows) = if row_layout {
@@ -94,15 +97,15 @@ pub fn RankRing(props: &RankRingProps) -> Html {
         (c, p.div_ceil(c))
     };
     let box_w = if row_layout {
-        (per * 0.82).min(250.0)
+        (per * 0.8).min(330.0)
     } else {
         (per * 0.78).min(160.0)
     };
     let cell_w = box_w / cols as f64;
-    let cell_h = if row_layout { 58.0 } else { cell_w };
+    let cell_h = if row_layout { 84.0 } else { cell_w };
     let box_h = cell_h * rows as f64;
     let show_text = row_layout;
-    let font = (cell_w * 0.34).clamp(9.0, 22.0);
+    let font = (cell_w * 0.4).clamp(12.0, 34.0);
 
     let ranks = props.cells.iter().enumerate().map(|(r, chunks)| {
         let (cx, cy) = polar(radius, angle(r, p));
@@ -133,8 +136,14 @@ pub fn RankRing(props: &RankRingProps) -> Html {
                 </g>
             }
         });
-        let label_r = radius + box_h / 2.0 + 22.0;
-        let (lx, ly) = polar(label_r.min(485.0), angle(r, p));
+        // Label above the box (below it for the bottom half of a small ring).
+        let below = row_layout && cy > 1.0;
+        let (lx, ly) = if row_layout {
+            (cx, if below { y0 + box_h + 30.0 } else { y0 - 12.0 })
+        } else {
+            let (x, y) = polar((radius + box_h / 2.0 + 24.0).min(480.0), angle(r, p));
+            (x, y + 8.0)
+        };
         html! {
             <g key={format!("rank-{r}")} class="rank">
                 <rect x={format!("{:.1}", x0 - 3.0)} y={format!("{:.1}", y0 - 3.0)}
@@ -142,7 +151,7 @@ pub fn RankRing(props: &RankRingProps) -> Html {
                     rx="6" class="rank-box" />
                 { for cells }
                 if p <= 16 || r % (p / 16).max(1) == 0 {
-                    <text x={format!("{lx:.1}")} y={format!("{:.1}", ly + 6.0)} text-anchor="middle" class="rank-label">
+                    <text x={format!("{lx:.1}")} y={format!("{ly:.1}")} text-anchor="middle" class="rank-label">
                         {format!("rank {r}")}
                     </text>
                 }
@@ -164,11 +173,16 @@ pub fn RankRing(props: &RankRingProps) -> Html {
         let (nx, ny) = {
             let (vx, vy) = (dx - sx, dy - sy);
             let len = (vx * vx + vy * vy).sqrt().max(1e-9);
-            (-vy / len * 10.0, vx / len * 10.0)
+            let off = if gap <= 1 { 10.0 } else { 40.0 };
+            (-vy / len * off, vx / len * off)
         };
         let (cx, cy) = (cx + nx, cy + ny);
         let path = format!("M{sx:.1},{sy:.1} Q{cx:.1},{cy:.1} {dx:.1},{dy:.1}");
-        let (lx, ly) = (0.25 * sx + 0.5 * cx + 0.25 * dx, 0.25 * sy + 0.5 * cy + 0.25 * dy);
+        // Label a third of the way from the sender, so the two directions of
+        // an exchange (and partners across the ring) don't share a spot.
+        let t = if gap <= 1 { 0.5 } else { 0.3 };
+        let (w0, w1, w2) = ((1.0 - t) * (1.0 - t), 2.0 * t * (1.0 - t), t * t);
+        let (lx, ly) = (w0 * sx + w1 * cx + w2 * dx, w0 * sy + w1 * cy + w2 * dy);
         let cls = if a.reduce { "arrow reduce" } else { "arrow copy" };
         let marker = if a.reduce { "url(#head-reduce)" } else { "url(#head-copy)" };
         html! {
@@ -200,7 +214,7 @@ pub fn RankRing(props: &RankRingProps) -> Html {
             </svg>
             <figcaption class="legend">
                 <span class="key"><span class="swatch" style={format!("background:{}", RAMP[0])}></span>{"own data only"}</span>
-                <span class="key"><span class="swatch" style={format!("background:{}", RAMP[5])}></span>{"partial sum"}</span>
+                <span class="key"><span class="swatch" style={format!("background:{}", RAMP[3])}></span>{"partial sum (darker = more ranks)"}</span>
                 <span class="key"><span class="swatch" style={format!("background:{FULL}")}></span>{"complete sum (all ranks)"}</span>
                 <span class="key"><span class="line reduce"></span>{"reduce (add)"}</span>
                 <span class="key"><span class="line copy"></span>{"copy"}</span>

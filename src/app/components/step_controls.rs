@@ -145,14 +145,14 @@ pub fn StepControls(props: &StepControlsProps) -> Html {
     let speeds = [0.5, 1.0, 2.0, 4.0];
     html! {
         <div class="step-controls" role="group" aria-label="Step controls">
-            <button type="button" onclick={go(0)} disabled={step == 0} title="First (Home)" aria-label="First step">{"⏮"}</button>
+            <button type="button" onclick={go(0)} disabled={step == 0} title="First (Home)" aria-label="First step">{"|◀"}</button>
             <button type="button" onclick={go(step.saturating_sub(1))} disabled={step == 0} title="Back (←)" aria-label="Step back">{"◀"}</button>
             <button type="button" class="play" onclick={toggle} title="Play / pause (space)"
                 aria-label={if *playing { "Pause" } else { "Play" }} aria-pressed={playing.to_string()}>
                 {if *playing { "⏸ Pause" } else { "▶ Play" }}
             </button>
             <button type="button" onclick={go((step + 1).min(last))} disabled={step >= last} title="Forward (→)" aria-label="Step forward">{"▶"}</button>
-            <button type="button" onclick={go(last)} disabled={step >= last} title="Last (End)" aria-label="Last step">{"⏭"}</button>
+            <button type="button" onclick={go(last)} disabled={step >= last} title="Last (End)" aria-label="Last step">{"▶|"}</button>
             <label class="scrub">
                 <span>{format!("{} {step} of {last}", props.unit)}</span>
                 <input type="range" min="0" max={last.to_string()} value={step.to_string()}

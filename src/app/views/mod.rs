@@ -9,6 +9,7 @@ use crate::params::Query;
 pub mod bench;
 pub mod collectives;
 pub mod cost;
+pub mod gossip;
 pub mod ring;
 pub mod sgd;
 
@@ -27,6 +28,7 @@ pub fn render(key: &str, query: Query, ctx: UrlCtx) -> Html {
         "ring" => html! { <ring::RingView {query} {ctx} /> },
         "collectives" => html! { <collectives::CollectivesView {query} {ctx} /> },
         "cost" => html! { <cost::CostView {query} {ctx} /> },
+        "gossip" => html! { <gossip::GossipView {query} {ctx} /> },
         "sgd" => html! { <sgd::SgdView {query} {ctx} /> },
         "bench" => html! { <bench::BenchView {query} {ctx} /> },
         _ => html! { <ring::RingView {query} {ctx} /> },
@@ -53,6 +55,7 @@ pub fn extra_benchmarks() -> Vec<bench::Measure> {
             let _ = draw_winner_map(c, 8192.0, 16);
         }),
     ];
+    out.extend(gossip::benchmarks());
     out.extend(sgd::bench_measures());
     out
 }

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Takes headless-Chromium screenshots of every view at 1440 px and 375 px
+# from the release dist/ (run `trunk build --release` first).
+# Usage: scripts/screenshots.sh [out-dir]   (default: screenshots/tmp)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OUT="${1:-screenshots/tmp}"
+mkdir -p "$OUT"
+PORT="${SHOT_PORT:-8766}"
+python3 -m http.server "$PORT" --bind 127.0.0.1 --directory dist >/dev/null 2>&1 &
+SERVER=$!
+PROFILE="$(mktemp -d)"
+trap 'kill $SERVER 2>/dev/null || true; rm -rf "$PROFILE"' EXIT
+sleep 1
+shot() { # name width height query [extra flags]
+  local name="$1" w="$2" h="$3" q="$4"; shift 4
+  timeout 90 chromium --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
+    --disable-background-networking --no-first-run --hide-scrollbars --user-data-dir="$PROFILE" \
+    --virtual-time-budget=8000 --window-size="$w,$h" "$@" \
+    --screenshot="$OUT/$name.png" "http://127.0.0.1:$PORT/index.html?$q" >/dev/null 2>&1 || echo "failed: $name"
+}
+views=(
+  "ring|view=ring&p=4&size=100MB&step=2"
+  "ring-end|view=ring&p=4&size=100MB&step=6"
+  "ring-p16|view=ring&p=16&size=64MB&step=20"
+  "collectives|view=collectives&alg=rab&p=8&size=64MB&step=2"
+  "collectives-rd6|view=collectives&alg=rd&p=6&size=64MB&step=1"
+  "cost|view=cost&p=16&alpha=5us&bw=100Gb/s&size=8KiB"
+  "gossip|view=gossip&graph=ring&p=4&weights=uniform&init=0,3,6,9&round=1"
+  "sgd|view=sgd&shards=600,300,100&losses=0.2,0.5,0.9&mode=allreduce&iid=0&steps=200"
+  "ring-bad|view=ring&p=abc&size=12parsecs"
+)
+for v in "${views[@]}"; do
+  name="${v%%|*}"; q="${v#*|}"
+  shot "$name-1440" 1440 2600 "$q"
+  shot "$name-375" 375 3200 "$q"
+done
+shot "ring-dark-1440" 1440 1800 "view=ring&p=8&size=64MB&step=9" --force-dark-mode --blink-settings=preferredColorScheme=0
+echo "screenshots in $OUT"
