@@ -5,7 +5,7 @@
 //! ([`Algorithm::short`]); `size` is a whole number of 4-byte f32 elements,
 //! parsed as in the ring view; `step` is clamped to the schedule's rounds.
 
-use super::ring::{parse_alpha_field, parse_bw_field, parse_tensor_size, Field, ELEM_BYTES};
+use super::ring::{read_link_fields, Field, LinkFields, ELEM_BYTES};
 use super::{parse_int_in, FieldError, Query};
 use crate::core::schedule::registry::{generate, Algorithm};
 use crate::core::units::Bandwidth;
@@ -28,6 +28,19 @@ pub struct CollectivesParams {
     pub bw: Field<Bandwidth>,
     /// Start-up latency α, seconds.
     pub alpha: Field<f64>,
+}
+
+impl LinkFields for CollectivesParams {
+    fn link_mut(
+        &mut self,
+    ) -> (
+        &mut usize,
+        &mut Field<u64>,
+        &mut Field<Bandwidth>,
+        &mut Field<f64>,
+    ) {
+        (&mut self.p, &mut self.size, &mut self.bw, &mut self.alpha)
+    }
 }
 
 impl Default for CollectivesParams {
@@ -97,30 +110,7 @@ impl CollectivesParams {
                 Err(e) => errs.push(e),
             }
         }
-        if let Some(raw) = q.get("p") {
-            match parse_int_in("p", raw, 2, MAX_P) {
-                Ok(v) => out.p = v as usize,
-                Err(e) => errs.push(e),
-            }
-        }
-        if let Some(raw) = q.get("size") {
-            match parse_tensor_size(raw) {
-                Ok(v) => out.size = v,
-                Err(e) => errs.push(e),
-            }
-        }
-        if let Some(raw) = q.get("bw") {
-            match parse_bw_field(raw) {
-                Ok(v) => out.bw = v,
-                Err(e) => errs.push(e),
-            }
-        }
-        if let Some(raw) = q.get("alpha") {
-            match parse_alpha_field(raw) {
-                Ok(v) => out.alpha = v,
-                Err(e) => errs.push(e),
-            }
-        }
+        read_link_fields(q, &mut out, MAX_P, &mut errs);
         let last = out.last_step();
         if let Some(raw) = q.get("step") {
             match parse_int_in("step", raw, 0, last as u64) {

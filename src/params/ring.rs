@@ -138,6 +138,72 @@ pub fn parse_alpha_field(raw: &str) -> Result<Field<f64>, FieldError> {
     })
 }
 
+/// The link fields shared by the ring and collectives views: `p`, `size`,
+/// `bw` and `alpha`.
+pub trait LinkFields {
+    /// Mutable access to (p, size, bw, α).
+    fn link_mut(
+        &mut self,
+    ) -> (
+        &mut usize,
+        &mut Field<u64>,
+        &mut Field<Bandwidth>,
+        &mut Field<f64>,
+    );
+}
+
+/// Parses one link field (`p` in `2..=max_p`, `size`, `bw` or `alpha`) from
+/// `text` into `params`. Other field names are ignored.
+///
+/// # Errors
+/// A [`FieldError`] for that field; `params` is then unchanged.
+pub fn set_link_field(
+    params: &mut impl LinkFields,
+    field: &str,
+    text: &str,
+    max_p: u64,
+) -> Result<(), FieldError> {
+    let (p, size, bw, alpha) = params.link_mut();
+    match field {
+        "p" => *p = parse_int_in("p", text, 2, max_p)? as usize,
+        "size" => *size = parse_tensor_size(text)?,
+        "bw" => *bw = parse_bw_field(text)?,
+        "alpha" => *alpha = parse_alpha_field(text)?,
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Reads every link field present in `q` into `params`, collecting the
+/// errors; a bad field keeps its previous value.
+pub fn read_link_fields(
+    q: &Query,
+    params: &mut impl LinkFields,
+    max_p: u64,
+    errs: &mut Vec<FieldError>,
+) {
+    for key in ["p", "size", "bw", "alpha"] {
+        if let Some(raw) = q.get(key) {
+            if let Err(e) = set_link_field(params, key, raw, max_p) {
+                errs.push(e);
+            }
+        }
+    }
+}
+
+impl LinkFields for RingParams {
+    fn link_mut(
+        &mut self,
+    ) -> (
+        &mut usize,
+        &mut Field<u64>,
+        &mut Field<Bandwidth>,
+        &mut Field<f64>,
+    ) {
+        (&mut self.p, &mut self.size, &mut self.bw, &mut self.alpha)
+    }
+}
+
 impl RingParams {
     /// Number of steps after step 0: `2(p − 1)` rounds, plus 1 for the mean.
     pub fn last_step(&self) -> usize {
@@ -149,30 +215,7 @@ impl RingParams {
     pub fn from_query(q: &Query, base: &RingParams) -> (RingParams, Vec<FieldError>) {
         let mut out = base.clone();
         let mut errs = Vec::new();
-        if let Some(raw) = q.get("p") {
-            match parse_int_in("p", raw, 2, MAX_P) {
-                Ok(v) => out.p = v as usize,
-                Err(e) => errs.push(e),
-            }
-        }
-        if let Some(raw) = q.get("size") {
-            match parse_tensor_size(raw) {
-                Ok(v) => out.size = v,
-                Err(e) => errs.push(e),
-            }
-        }
-        if let Some(raw) = q.get("bw") {
-            match parse_bw_field(raw) {
-                Ok(v) => out.bw = v,
-                Err(e) => errs.push(e),
-            }
-        }
-        if let Some(raw) = q.get("alpha") {
-            match parse_alpha_field(raw) {
-                Ok(v) => out.alpha = v,
-                Err(e) => errs.push(e),
-            }
-        }
+        read_link_fields(q, &mut out, MAX_P, &mut errs);
         if q.get("mean").is_some() {
             out.mean = q.flag("mean");
         }

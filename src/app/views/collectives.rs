@@ -30,8 +30,7 @@ use crate::core::units::{
     bandwidth_chain, format_bytes_short, format_size, format_time, group_thousands,
 };
 use crate::params::collectives::{parse_alg, CollectivesParams, MAX_P};
-use crate::params::ring::{parse_alpha_field, parse_bw_field, parse_tensor_size, ELEM_BYTES};
-use crate::params::{parse_int_in, FieldError};
+use crate::params::ring::{set_link_field, ELEM_BYTES};
 
 /// Rows of the per-rank counter table shown before "… and more".
 const COUNTER_ROWS: usize = 16;
@@ -137,13 +136,7 @@ pub fn CollectivesView(props: &ViewProps) -> Html {
         Callback::from(move |text: String| {
             let mut next = (*params).clone();
             let mut d = (*drafts).clone();
-            let result: Result<(), FieldError> = match field {
-                "p" => parse_int_in("p", &text, 2, MAX_P).map(|v| next.p = v as usize),
-                "size" => parse_tensor_size(&text).map(|v| next.size = v),
-                "bw" => parse_bw_field(&text).map(|v| next.bw = v),
-                "alpha" => parse_alpha_field(&text).map(|v| next.alpha = v),
-                _ => Ok(()),
-            };
+            let result = set_link_field(&mut next, field, &text, MAX_P);
             match result {
                 Ok(()) => {
                     d.accept(field);

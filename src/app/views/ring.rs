@@ -20,11 +20,7 @@ use crate::core::timing::{executed_time, explain, ring_bytes_per_rank};
 use crate::core::units::{
     bandwidth_chain, format_bytes_short, format_size, format_time, group_thousands, sig,
 };
-use crate::params::ring::{
-    parse_alpha_field, parse_bw_field, parse_tensor_size, Accounting, RingParams, ELEM_BYTES,
-    MAX_DRAWN_P,
-};
-use crate::params::{parse_int_in, FieldError};
+use crate::params::ring::{set_link_field, Accounting, RingParams, ELEM_BYTES, MAX_DRAWN_P, MAX_P};
 
 /// Executes the ring all-reduce for `p` ranks and `bytes` bytes of f32.
 /// Per-round states are kept only when the ring is drawn.
@@ -100,15 +96,7 @@ pub fn RingView(props: &ViewProps) -> Html {
         Callback::from(move |text: String| {
             let mut next = (*params).clone();
             let mut d = (*drafts).clone();
-            let result: Result<(), FieldError> = match field {
-                "p" => parse_int_in("p", &text, 2, crate::params::ring::MAX_P).map(|v| {
-                    next.p = v as usize;
-                }),
-                "size" => parse_tensor_size(&text).map(|v| next.size = v),
-                "bw" => parse_bw_field(&text).map(|v| next.bw = v),
-                "alpha" => parse_alpha_field(&text).map(|v| next.alpha = v),
-                _ => Ok(()),
-            };
+            let result = set_link_field(&mut next, field, &text, MAX_P);
             match result {
                 Ok(()) => {
                     d.accept(field);
@@ -153,11 +141,17 @@ pub fn RingView(props: &ViewProps) -> Html {
         trace.schedule.round_label(step - 1)
     };
     let sum = trace.expected.first().copied().unwrap_or(0.0);
+    // The mean step's value, as the core computed it (final buffers ÷ p).
+    let mean = trace
+        .final_mean()
+        .first()
+        .and_then(|row| row.first().copied())
+        .unwrap_or(0.0);
     let narration = if mean_step {
         format!(
             "Each rank divides its sum by p = {p} on its own: {} / {p} = {}. No bytes move in this step.",
             fmt_value(sum),
-            fmt_value(sum / p as f64)
+            fmt_value(mean)
         )
     } else {
         trace.narrate(rounds_done)
@@ -326,7 +320,7 @@ pub fn RingView(props: &ViewProps) -> Html {
                 <p class="check ok" id="check">
                     {format!("✓ Verified: all {p} ranks hold the element-wise sum {} = {} in every element.", sum_text, fmt_value(sum))}
                     if mean_step {
-                        {format!(" Mean step: {} / {p} = {} on every rank.", fmt_value(sum), fmt_value(sum / p as f64))}
+                        {format!(" Mean step: {} / {p} = {} on every rank.", fmt_value(sum), fmt_value(mean))}
                     }
                 </p>
             }
