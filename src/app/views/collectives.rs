@@ -175,15 +175,9 @@ pub fn CollectivesView(props: &ViewProps) -> Html {
                 } else {
                     format!("{} {method}", phase_title(ph))
                 };
-                // Inline style: the shared stylesheet has no phase chips yet.
-                let style = format!(
-                    "border:1px {} var(--border);border-radius:999px;padding:2px 10px;{}",
-                    if fold { "dashed" } else { "solid" },
-                    if here { "background:var(--accent);color:var(--accent-fg);font-weight:700" } else { "" }
-                );
                 html! {
                     <li class={classes!("phase-chip", here.then_some("current"), fold.then_some("fold"))}
-                        {style} aria-current={here.then_some("step")}>
+                        aria-current={here.then_some("step")}>
                         {format!("{name}: {k} round{}", if k == 1 { "" } else { "s" })}
                     </li>
                 }
@@ -483,8 +477,7 @@ pub fn CollectivesView(props: &ViewProps) -> Html {
                     error={d.error("alpha")} hint={AttrValue::from("e.g. 0us, 5us, 2ms")} on_commit={commit("alpha")} />
             </form>
             { for orphan_errors.iter().map(|(k, m)| html! { <p class="field-error" role="alert">{format!("{k}: {m}")}</p> }) }
-            <ol class="phase-strip" aria-label="Phases"
-                style="display:flex;flex-wrap:wrap;gap:0.5rem;list-style:none;padding:0;margin:0.5rem 0">{strip}</ol>
+            <ol class="phase-strip" aria-label="Phases">{strip}</ol>
             <div class="status">
                 <p class={classes!("phase", matches!(current_phase, Some(Phase::FoldIn | Phase::FoldOut)).then_some("fold"))} id="phase">{phase_label.clone()}</p>
                 <p class="narration" id="narration" aria-live="polite">{narration}</p>

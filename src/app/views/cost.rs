@@ -237,7 +237,7 @@ pub fn CostView(props: &ViewProps) -> Html {
         html! {
             <details key={a.short()} id={format!("calc-{}", a.short())} open={*a == chosen}>
                 <summary>{format!("{} — {}", a.name(), format_time(f.time))}</summary>
-                <pre class="calc" style="white-space:pre-wrap;overflow-wrap:anywhere">{f.substituted.join("\n")}</pre>
+                <pre class="calc">{f.substituted.join("\n")}</pre>
             </details>
         }
     });
@@ -249,7 +249,7 @@ pub fn CostView(props: &ViewProps) -> Html {
     let cross_calcs: Vec<Html> = intervals
         .windows(2)
         .filter_map(|w| crossover_calculation(w[0].best, w[1].best, p, model))
-        .map(|lines| html! { <pre class="calc" style="white-space:pre-wrap;overflow-wrap:anywhere">{lines.join("\n")}</pre> })
+        .map(|lines| html! { <pre class="calc">{lines.join("\n")}</pre> })
         .collect();
 
     // --- algbw / busbw ----------------------------------------------------------
