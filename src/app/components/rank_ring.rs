@@ -75,6 +75,17 @@ fn fill(count: usize, p: usize) -> (&'static str, &'static str) {
     (c, text)
 }
 
+/// The contributor label if it fits the cell, else the count "k/p" (the
+/// tooltip keeps the full list).
+fn fit_who(who: &str, count: usize, p: usize, cell_w: f64, font: f64) -> String {
+    let width = who.chars().count() as f64 * font * 0.62;
+    if width <= cell_w - 4.0 || count == 0 {
+        who.to_string()
+    } else {
+        format!("{count}/{p}")
+    }
+}
+
 fn polar(r: f64, theta: f64) -> (f64, f64) {
     (r * theta.cos(), r * theta.sin())
 }
@@ -130,7 +141,7 @@ pub fn RankRing(props: &RankRingProps) -> Html {
                         </text>
                         <text x={format!("{:.1}", x + cell_w / 2.0)} y={format!("{:.1}", y + cell_h * 0.82)}
                             text-anchor="middle" style={format!("fill:{fg};font-size:{:.0}px", (font * 0.6).max(8.0))} class="cell-who">
-                            {cell.who.clone()}
+                            {fit_who(&cell.who, cell.count, p, cell_w, (font * 0.6).max(8.0))}
                         </text>
                     }
                 </g>

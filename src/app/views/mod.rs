@@ -42,7 +42,7 @@ pub fn extra_benchmarks() -> Vec<bench::Measure> {
     let c = CostParams::seed_example();
     let sizes = log_sizes(1.0, 4.0 * 1_073_741_824.0, 1000);
     let mut out = vec![
-        bench::time_it("cost: sweep 1000 sizes × 5 algorithms", 50, || {
+        bench::time_batch("cost: sweep 1000 sizes × 5 algorithms", 9, 200, || {
             let _ = sweep_sizes(16, &sizes, c);
         }),
         bench::time_it("cost: chart time vs size", 5, || {
