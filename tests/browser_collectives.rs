@@ -114,5 +114,9 @@ async fn gossip_contrast_links_to_the_gossip_view() {
         .flatten()
         .and_then(|a| a.get_attribute("href"))
         .unwrap_or_default();
-    assert_eq!(href, "?view=gossip&graph=ring&p=4&weights=uniform");
+    // Same size and the same inputs, so the gossip view opens on this example.
+    assert_eq!(
+        href,
+        "?view=gossip&graph=ring&p=4&weights=uniform&init=1,2,3,4"
+    );
 }

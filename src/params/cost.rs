@@ -82,7 +82,7 @@ impl Preset {
     /// Menu label; every label says the values are illustrative.
     pub fn label(self) -> &'static str {
         match self {
-            Preset::Seed => "Seed example: 16 workers, α = 5 µs, 100 Gb/s (illustrative)",
+            Preset::Seed => "Course example: 16 workers, α = 5 µs, 100 Gb/s (illustrative)",
             Preset::Ethernet100 => {
                 "100 GbE, TCP-class start-up: 32 ranks, α = 20 µs (illustrative)"
             }

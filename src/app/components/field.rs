@@ -55,11 +55,21 @@ impl Drafts {
         self.errors.get(field).cloned()
     }
 
-    /// Errors of fields that have no input on screen (e.g. `step`).
-    pub fn all(&self) -> Vec<(String, String)> {
+    /// Errors of fields that have no input on screen (e.g. `step`): every
+    /// error whose field is not in `on_screen`.
+    pub fn orphans(&self, on_screen: &[&str]) -> Vec<String> {
         self.errors
             .iter()
-            .map(|(k, v)| (k.to_string(), v.clone()))
+            .filter(|(k, _)| !on_screen.contains(k))
+            .map(|(_, v)| v.clone())
+            .collect()
+    }
+
+    /// The errors of fields without an input on screen, as alert lines.
+    pub fn orphans_html(&self, on_screen: &[&str]) -> Html {
+        self.orphans(on_screen)
+            .into_iter()
+            .map(|m| html! { <p class="field-error" role="alert">{m}</p> })
             .collect()
     }
 }

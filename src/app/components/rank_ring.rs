@@ -147,6 +147,21 @@ pub fn RankRing(props: &RankRingProps) -> Html {
                 </g>
             }
         });
+        html! {
+            <g key={format!("rank-{r}")} class="rank">
+                <rect x={format!("{:.1}", x0 - 3.0)} y={format!("{:.1}", y0 - 3.0)}
+                    width={format!("{:.1}", box_w + 5.0)} height={format!("{:.1}", box_h + 5.0)}
+                    rx="6" class="rank-box" />
+                { for cells }
+            </g>
+        }
+    });
+
+    // Rank labels go in their own layer, above every box, so a neighbour's
+    // box never covers them.
+    let labels = (0..p).filter(|r| p <= 16 || r % (p / 16).max(1) == 0).map(|r| {
+        let (cx, cy) = polar(radius, angle(r, p));
+        let y0 = cy - box_h / 2.0;
         // Label above the box (below it for the bottom half of a small ring).
         let below = row_layout && cy > 1.0;
         let (lx, ly) = if row_layout {
@@ -156,21 +171,19 @@ pub fn RankRing(props: &RankRingProps) -> Html {
             (x, y + 8.0)
         };
         html! {
-            <g key={format!("rank-{r}")} class="rank">
-                <rect x={format!("{:.1}", x0 - 3.0)} y={format!("{:.1}", y0 - 3.0)}
-                    width={format!("{:.1}", box_w + 5.0)} height={format!("{:.1}", box_h + 5.0)}
-                    rx="6" class="rank-box" />
-                { for cells }
-                if p <= 16 || r % (p / 16).max(1) == 0 {
-                    <text x={format!("{lx:.1}")} y={format!("{ly:.1}")} text-anchor="middle" class="rank-label">
-                        {format!("rank {r}")}
-                    </text>
-                }
-            </g>
+            <text key={format!("label-{r}")} x={format!("{lx:.1}")} y={format!("{ly:.1}")} text-anchor="middle" class="rank-label">
+                {format!("rank {r}")}
+            </text>
         }
     });
 
     let inner = radius - box_h / 2.0 - 14.0;
+    let half_h = if row_layout {
+        (radius + box_h / 2.0 + 45.0).min(500.0)
+    } else {
+        500.0
+    };
+    let view_box = format!("-500 {:.0} 1000 {:.0}", -half_h, 2.0 * half_h);
     let arrows = props.arrows.iter().enumerate().map(|(i, a)| {
         let (ts, td) = (angle(a.src, p), angle(a.dst, p));
         let (sx, sy) = polar(inner, ts);
@@ -210,7 +223,7 @@ pub fn RankRing(props: &RankRingProps) -> Html {
 
     html! {
         <figure class="rank-ring">
-            <svg viewBox="-500 -500 1000 1000" role="img" aria-label={props.caption.clone()}>
+            <svg viewBox={view_box} role="img" aria-label={props.caption.clone()}>
                 <defs>
                     <marker id="head-reduce" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
                         <path d="M0,0 L10,5 L0,10 z" class="head reduce" />
@@ -222,6 +235,7 @@ pub fn RankRing(props: &RankRingProps) -> Html {
                 <circle cx="0" cy="0" r={format!("{radius}")} class="ring-guide" />
                 { for ranks }
                 { for arrows }
+                { for labels }
             </svg>
             <figcaption class="legend">
                 <span class="key"><span class="swatch" style={format!("background:{}", RAMP[0])}></span>{"own data only"}</span>

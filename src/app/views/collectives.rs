@@ -439,17 +439,15 @@ pub fn CollectivesView(props: &ViewProps) -> Html {
                     the values are {}: spread {} instead of {}.",
                     vals(&g.inputs), fmt_value(g.mean), vals(&g.after_one_round),
                     fmt_value(g.spread_after), fmt_value(g.spread_before))}</p>
-                <p><a href={format!("?view=gossip&graph=ring&p={p}&weights=uniform")}>{"Watch gossip on a ring of the same size →"}</a></p>
+                <p><a href={format!("?view=gossip&graph=ring&p={p}&weights=uniform&init={}",
+                    g.inputs.iter().map(|v| fmt_value(*v)).collect::<Vec<_>>().join(","))}>
+                    {"Watch gossip on a ring of the same size, from the same inputs →"}</a></p>
             </section>
         }
     });
 
     let d = &*drafts;
-    let orphan_errors: Vec<(String, String)> = d
-        .all()
-        .into_iter()
-        .filter(|(k, _)| !matches!(k.as_str(), "p" | "size" | "bw" | "alpha"))
-        .collect();
+    let orphan_errors = d.orphans_html(&["p", "size", "bw", "alpha"]);
 
     html! {
         <div class="view view-collectives">
@@ -476,7 +474,7 @@ pub fn CollectivesView(props: &ViewProps) -> Html {
                 <TextField name="alpha" label="Latency α" value={d.text_or("alpha", &params.alpha.text)}
                     error={d.error("alpha")} hint={AttrValue::from("e.g. 0us, 5us, 2ms")} on_commit={commit("alpha")} />
             </form>
-            { for orphan_errors.iter().map(|(k, m)| html! { <p class="field-error" role="alert">{format!("{k}: {m}")}</p> }) }
+            {orphan_errors}
             <ol class="phase-strip" aria-label="Phases">{strip}</ol>
             <div class="status">
                 <p class={classes!("phase", matches!(current_phase, Some(Phase::FoldIn | Phase::FoldOut)).then_some("fold"))} id="phase">{phase_label.clone()}</p>

@@ -281,11 +281,7 @@ pub fn CostView(props: &ViewProps) -> Html {
     };
 
     let d = &*drafts;
-    let orphan_errors: Vec<(String, String)> = d
-        .all()
-        .into_iter()
-        .filter(|(k, _)| !matches!(k.as_str(), "p" | "size" | "bw" | "beta" | "alpha" | "gamma"))
-        .collect();
+    let orphan_errors = d.orphans_html(&["p", "size", "bw", "beta", "alpha", "gamma"]);
     let preset_value = params.preset.map_or("", Preset::key);
     let lg = last_good.borrow();
 
@@ -321,7 +317,7 @@ pub fn CostView(props: &ViewProps) -> Html {
                     value={d.text_or("gamma", &params.gamma.as_ref().map_or_else(|| "0ns/B".to_string(), |g| g.text.clone()))}
                     error={d.error("gamma")} hint={AttrValue::from("per byte reduced; 0 ignores compute")} on_commit={commit("gamma")} />
             </form>
-            { for orphan_errors.iter().map(|(k, m)| html! { <p class="field-error" role="alert">{format!("{k}: {m}")}</p> }) }
+            {orphan_errors}
             <p class="units-line" id="units-line">
                 {format!("p = {p}; α = {}; {link_text}; n = {}", format_time(model.alpha), format_size(params.size.value.bytes))}
                 if with_gamma { {format!("; γ = {}", format_beta(model.gamma))} }

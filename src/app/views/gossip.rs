@@ -230,18 +230,9 @@ pub fn GossipView(props: &ViewProps) -> Html {
                 on_commit={apply("target")} />
         </form>
     };
-    let orphan_errors: Vec<(String, String)> = d
-        .all()
-        .into_iter()
-        .filter(|(k, _)| {
-            !matches!(
-                k.as_str(),
-                "p" | "rows" | "cols" | "init" | "seed" | "target" | "weights"
-            )
-        })
-        .collect();
+    let orphan_errors = d.orphans_html(&["p", "rows", "cols", "init", "seed", "target", "weights"]);
     let orphans = html! {
-        { for orphan_errors.iter().map(|(k, m)| html! { <p class="field-error" role="alert">{format!("{k}: {m}")}</p> }) }
+        {orphan_errors}
     };
 
     let guard = run.borrow();
@@ -600,14 +591,14 @@ pub fn GossipView(props: &ViewProps) -> Html {
             <h3 id="dsgd-h">{"One decentralised SGD step"}</h3>
             <p>{"Node x1 holds 6; its neighbours hold 3 and 12; all three weights are 1/3. Its gradient, taken at its own current model, is 2, and η = 0.5."}</p>
             if let Some(e) = dsgd.as_ref() {
-                <p><strong>{"Convention used here (the seed's, as in D-PSGD): gradient at the current local model, mix, then subtract η·g."}</strong></p>
+                <p><strong>{"Convention used here (the course notes', as in D-PSGD): gradient at the current local model, mix, then subtract η·g."}</strong></p>
                 <ol>
                     <li><code id="dsgd-mix">{e.mixed.clone()}</code></li>
                     <li><code id="dsgd-next">{e.mix_then_step.clone()}</code></li>
                 </ol>
                 <p>{"Without mixing the same local step gives "}<code id="dsgd-local">{e.local_only.clone()}</code>{"."}</p>
                 <p><strong>{"Alternative order (labelled, not used above): local gradient step first, then mix."}</strong>
-                    {" It needs the neighbours' gradients too; we assume 0 and 1 (the seed gives only x1's): "}
+                    {" It needs the neighbours' gradients too; we assume 0 and 1 (the worked example gives only x1's): "}
                     <code id="dsgd-alt">{e.step_then_mix.clone()}</code>
                     {". The two orders agree only when the neighbourhood's weighted gradient equals the node's own."}</p>
             }

@@ -14,6 +14,7 @@ use crate::app::components::step_controls::StepControls;
 use crate::app::url;
 use crate::core::execute::{default_init, execute_owned, ExecOptions, Trace};
 use crate::core::schedule::naive::naive_root;
+use crate::core::schedule::narrate::fmt_value;
 use crate::core::schedule::ring::ring_all_reduce;
 use crate::core::schedule::{chunk_range, Op};
 use crate::core::timing::{executed_time, explain, ring_bytes_per_rank};
@@ -34,14 +35,6 @@ pub fn ring_trace(p: usize, bytes: u64) -> Option<Trace> {
         },
     )
     .ok()
-}
-
-fn fmt_value(v: f64) -> String {
-    if v.fract() == 0.0 && v.abs() < 1e15 {
-        format!("{v:.0}")
-    } else {
-        sig(v, 4)
-    }
 }
 
 /// The ring view.
@@ -361,11 +354,7 @@ pub fn RingView(props: &ViewProps) -> Html {
     });
 
     let d = &*drafts;
-    let orphan_errors: Vec<(String, String)> = d
-        .all()
-        .into_iter()
-        .filter(|(k, _)| !matches!(k.as_str(), "p" | "size" | "bw" | "alpha"))
-        .collect();
+    let orphan_errors = d.orphans_html(&["p", "size", "bw", "alpha"]);
 
     html! {
         <div class="view view-ring">
@@ -393,7 +382,7 @@ pub fn RingView(props: &ViewProps) -> Html {
                     </select>
                 </div>
             </form>
-            { for orphan_errors.iter().map(|(k, m)| html! { <p class="field-error" role="alert">{format!("{k}: {m}")}</p> }) }
+            {orphan_errors}
             <div class="status">
                 <p class="phase" id="phase">{phase_label.clone()}</p>
                 <p class="narration" id="narration" aria-live="polite">{narration}</p>

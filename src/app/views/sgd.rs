@@ -169,6 +169,7 @@ fn calculator(
         <section class="panel wide" aria-labelledby="calc-h">
             <h3 id="calc-h">{"The global objective from unequal shards"}</h3>
             <p>{"The full-data loss averages over all N samples, so each shard's mean loss L_k counts in proportion to its sample count: F = Σ (n_k/N) L_k. Edit the table."}</p>
+            <div class="table-scroll">
             <table class="numbers shard-table">
                 <thead><tr>
                     <th>{"shard k"}</th><th>{"samples n_k"}</th><th>{"mean loss L_k"}</th>
@@ -176,10 +177,11 @@ fn calculator(
                 </tr></thead>
                 <tbody>{ for body }</tbody>
             </table>
+            </div>
             <p>
                 <button type="button" onclick={on_add} disabled={m >= 32}>{"Add shard"}</button>
                 {" "}
-                <button type="button" onclick={on_reset}>{"Seed example (600, 300, 100)"}</button>
+                <button type="button" onclick={on_reset}>{"Course example (600, 300, 100)"}</button>
             </p>
             if let Some(e) = table_error {
                 <p class="field-error" role="alert" id="table-error">{e}</p>
@@ -464,26 +466,11 @@ pub fn SgdView(props: &ViewProps) -> Html {
                 error={d.error("d")} hint={AttrValue::from("1 to 10; the picture needs d = 2")} on_commit={apply("d")} />
         </form>
     };
-    let orphan_errors: Vec<(String, String)> = d
-        .all()
-        .into_iter()
-        .filter(|(k, _)| {
-            !matches!(
-                k.as_str(),
-                "lr" | "decay"
-                    | "batch"
-                    | "steps"
-                    | "seed"
-                    | "d"
-                    | "graph"
-                    | "weights"
-                    | "shards"
-                    | "losses"
-            )
-        })
-        .collect();
+    let orphan_errors = d.orphans_html(&[
+        "lr", "decay", "batch", "steps", "seed", "d", "graph", "weights", "shards", "losses",
+    ]);
     let orphans = html! {
-        { for orphan_errors.iter().map(|(k, m)| html! { <p class="field-error" role="alert">{format!("{k}: {m}")}</p> }) }
+        {orphan_errors}
     };
 
     let header = html! {

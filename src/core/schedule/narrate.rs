@@ -228,8 +228,9 @@ impl<'a> CellCtx<'a> {
 
 /// A value for display: integers without decimals, else 4 significant figures.
 pub fn fmt_value(v: f64) -> String {
-    if v.fract() == 0.0 && v.abs() < 1e15 {
-        format!("{v:.0}")
+    let r = v.round();
+    if (v - r).abs() <= 1e-9 * v.abs().max(1.0) && v.abs() < 1e15 {
+        format!("{r:.0}")
     } else {
         sig(v, 4)
     }
