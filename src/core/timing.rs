@@ -117,6 +117,18 @@ pub fn ring_bytes_per_rank(p: usize, n_bytes: f64) -> (f64, String) {
     )
 }
 
+/// The ring all-reduce volume per rank in either accounting convention:
+/// bytes sent only (`2(p − 1)/p · n`), or sent plus received, which is twice
+/// that because every rank receives exactly as much as it sends.
+pub fn ring_bytes_counted(p: usize, n_bytes: f64, sent_and_received: bool) -> f64 {
+    let (sent, _) = ring_bytes_per_rank(p, n_bytes);
+    if sent_and_received {
+        2.0 * sent
+    } else {
+        sent
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -152,6 +164,19 @@ mod tests {
         let (v, text) = ring_bytes_per_rank(4, 100e6);
         assert_eq!(v, 150e6);
         assert_eq!(text, "2(p − 1)/p · n = 2 × 3/4 × 100 MB = 150 MB");
+        assert_eq!(ring_bytes_counted(4, 100e6, false), 150e6);
+        assert_eq!(ring_bytes_counted(4, 100e6, true), 300e6);
+        // …and the executed ring agrees: each rank received what it sent.
+        let t = crate::core::execute::execute(
+            &ring,
+            &crate::core::execute::default_init,
+            Default::default(),
+        )
+        .expect("runs");
+        assert_eq!(
+            (t.sent_after(6)[0] + t.recv_after(6)[0]) as f64,
+            ring_bytes_counted(4, 100e6, true)
+        );
     }
 
     #[test]

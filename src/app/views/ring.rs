@@ -17,7 +17,7 @@ use crate::core::schedule::naive::naive_root;
 use crate::core::schedule::narrate::fmt_value;
 use crate::core::schedule::ring::ring_all_reduce;
 use crate::core::schedule::{chunk_range, Op};
-use crate::core::timing::{executed_time, explain, ring_bytes_per_rank};
+use crate::core::timing::{executed_time, explain, ring_bytes_counted, ring_bytes_per_rank};
 use crate::core::units::{
     bandwidth_chain, format_bytes_short, format_size, format_time, group_thousands, sig,
 };
@@ -225,8 +225,8 @@ pub fn RingView(props: &ViewProps) -> Html {
     let recv = trace.recv_after(rounds_done);
     let both = params.count == Accounting::SentAndReceived;
     let counted = |r: usize| if both { sent[r] + recv[r] } else { sent[r] };
-    let (per_rank, volume_text) = ring_bytes_per_rank(p, n_bytes);
-    let target = if both { 2.0 * per_rank } else { per_rank };
+    let (_, volume_text) = ring_bytes_per_rank(p, n_bytes);
+    let target = ring_bytes_counted(p, n_bytes, both);
     let max_counted = (0..p).map(counted).max().unwrap_or(0);
     let rows_shown = p.min(16);
     let counter_rows = (0..rows_shown).map(|r| {
