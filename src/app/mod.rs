@@ -131,8 +131,7 @@ pub fn App(props: &AppProps) -> Html {
             </main>
             if !embed {
                 <footer class="site-footer">
-                    {"Every number is computed by executing the schedule on real buffers in the Rust core. "}
-                    <a href="https://github.com/">{""}</a>
+                    {"Every number comes from the Rust core: animations and byte counts from schedules executed on real buffers, cost tables from closed-form α–β formulas."}
                 </footer>
             }
         </div>

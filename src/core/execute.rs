@@ -670,6 +670,57 @@ fn capitalise(s: &str) -> String {
     }
 }
 
+/// Runs `schedule` element by element on the given per-rank buffers
+/// (`bufs[rank]` has `schedule.n` values), with the same semantics as
+/// [`execute`]: every transfer of a round reads the state from before the
+/// round; `Reduce` adds, `Copy` overwrites. No trace is kept. This is the
+/// executor for real per-element data such as SGD gradients, where every
+/// element differs (the segment-compressed [`execute`] keeps one value per
+/// segment).
+///
+/// Returns the bytes each rank sent.
+///
+/// # Errors
+/// [`MalformedSchedule`] when `bufs` does not hold `p` buffers of `n` values,
+/// or a transfer names a rank or range outside them.
+pub fn run_on_buffers(
+    schedule: &Schedule,
+    bufs: &mut [Vec<f64>],
+) -> Result<Vec<u64>, MalformedSchedule> {
+    let p = schedule.p;
+    let n = usize::try_from(schedule.n).map_err(|_| MalformedSchedule("tensor too long".into()))?;
+    if bufs.len() != p || bufs.iter().any(|b| b.len() != n) {
+        return Err(MalformedSchedule(format!(
+            "expected {p} buffers of {n} values, got {} buffers",
+            bufs.len()
+        )));
+    }
+    let mut sent = vec![0u64; p];
+    let mut incoming: Vec<(usize, Op, usize, Vec<f64>)> = Vec::new();
+    for (i, round) in schedule.rounds.iter().enumerate() {
+        incoming.clear();
+        for t in &round.transfers {
+            let (lo, hi) = (t.range.start as usize, t.range.end as usize);
+            if t.src >= p || t.dst >= p || lo > hi || hi > n {
+                return Err(MalformedSchedule(format!(
+                    "round {i}: transfer {} → {} of {:?} outside {p} ranks × {n} values",
+                    t.src, t.dst, t.range
+                )));
+            }
+            sent[t.src] += t.len() * schedule.elem_bytes;
+            incoming.push((t.dst, t.op, lo, bufs[t.src][lo..hi].to_vec()));
+        }
+        for (dst, op, lo, vals) in incoming.drain(..) {
+            let target = &mut bufs[dst][lo..lo + vals.len()];
+            match op {
+                Op::Reduce => target.iter_mut().zip(&vals).for_each(|(x, v)| *x += v),
+                Op::Copy => target.copy_from_slice(&vals),
+            }
+        }
+    }
+    Ok(sent)
+}
+
 fn cumulative(per_round: &[Vec<u64>], rounds: usize, p: usize) -> Vec<u64> {
     let mut acc = vec![0u64; p];
     for row in per_round.iter().take(rounds) {
@@ -807,6 +858,29 @@ mod tests {
         assert_eq!(t.complete_fraction(6), Some(1.0));
         assert!(t.narrate(1).starts_with("Reduce-scatter, round 1 of 3"));
         assert!(t.narrate(6).contains("verified on every rank"));
+    }
+
+    #[test]
+    fn element_wise_run_matches_the_sum_and_the_trace_bytes() {
+        // Every element differs: rank r, element e holds 10r + e.
+        let s = ring_all_reduce(4, 10, 4).expect("valid");
+        let mut bufs: Vec<Vec<f64>> = (0..4)
+            .map(|r| (0..10).map(|e| (10 * r + e) as f64).collect())
+            .collect();
+        let sent = run_on_buffers(&s, &mut bufs).expect("runs");
+        // Σ_r (10r + e) = 60 + 4e on every rank.
+        for b in &bufs {
+            for (e, v) in b.iter().enumerate() {
+                assert_eq!(*v, 60.0 + 4.0 * e as f64);
+            }
+        }
+        // Chunks of 3,3,2,2 elements: ranks skip chunk r+1 (reduce-scatter) and
+        // r+2 (all-gather): 60, 64, 60, 56 bytes, as the trace counts them.
+        assert_eq!(sent, vec![60, 64, 60, 56]);
+        let t = execute(&s, &default_init, ExecOptions::default()).expect("runs");
+        assert_eq!(t.sent_after(6), sent);
+        // Wrong shapes are errors, not panics.
+        assert!(run_on_buffers(&s, &mut bufs[..3].to_vec()).is_err());
     }
 
     #[test]

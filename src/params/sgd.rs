@@ -405,7 +405,7 @@ impl SgdParams {
             if raw.trim().eq_ignore_ascii_case("full") {
                 out.batch = 0;
             } else {
-                match parse_int_in("batch", raw, 0, MAX_BATCH) {
+                match parse_int_in("batch", raw, 1, MAX_BATCH) {
                     Ok(v) => out.batch = v as usize,
                     Err(e) => errs.push(FieldError::new(
                         "batch",
@@ -585,6 +585,7 @@ mod tests {
             ("lr=nan", "lr"),
             ("decay=-0.1", "decay"),
             ("batch=-4", "batch"),
+            ("batch=0", "batch"),
             ("seed=x", "seed"),
             ("graph=moon", "graph"),
             ("weights=heavy", "weights"),

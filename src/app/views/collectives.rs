@@ -457,7 +457,7 @@ pub fn CollectivesView(props: &ViewProps) -> Html {
                   labelled with the chunks it carries and whether the receiver adds (reduce) or overwrites (copy)."}
             </p>
             <form class="controls" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
-                <div class="field">
+                <div class="field span2">
                     <label for="f-alg">{"Algorithm"}</label>
                     <select id="f-alg" name="alg" onchange={on_alg_select}>
                         { for Algorithm::ALL.iter().map(|a| html! {

@@ -78,6 +78,8 @@ fn calculator(
     rows: &[(String, String)],
     objective: &Result<Objective, String>,
     losses: &[f64],
+    shards: &[u64],
+    batch: usize,
     table_error: Option<String>,
     cb: TableCallbacks<'_>,
 ) -> Html {
@@ -136,15 +138,11 @@ fn calculator(
     // One synchronous mini-batch step, with the L_k column read as scalar
     // local mean gradients g_k.
     let grads: Vec<Vec<f64>> = losses.iter().map(|g| vec![*g]).collect();
-    let equal: Vec<i64> = vec![32; losses.len()];
-    let unequal: Vec<i64> = o
-        .map(|o| {
-            o.weights
-                .iter()
-                .map(|w| (w * o.total as f64).round() as i64)
-                .collect()
-        })
-        .unwrap_or_default();
+    // Equal local mini-batches of the training batch size (16 by default;
+    // 32 when training uses whole shards).
+    let b = if batch == 0 { 32 } else { batch };
+    let equal: Vec<i64> = vec![b as i64; losses.len()];
+    let unequal: Vec<i64> = shards.iter().map(|&n| n as i64).collect();
     let eq = combine_gradients(&equal, &grads).ok();
     let uneq = combine_gradients(&unequal, &grads).ok();
     let step_panel = match (eq, uneq) {
@@ -154,7 +152,7 @@ fn calculator(
                 <p class="muted">{"Read the L_k column as each worker's local mean gradient g_k (one parameter)."}</p>
                 <ul>
                     <li id="grad-equal">{format!(
-                        "Equal local mini-batches (32 samples each): the step's mean gradient weights every worker 1/{m}: Σ g_k / {m} = {}.",
+                        "Equal local mini-batches ({b} samples each): the step's mean gradient weights every worker 1/{m}: Σ g_k / {m} = {}.",
                         sig(eq.sample_weighted[0], 4))}</li>
                     <li id="grad-unequal">{format!(
                         "Unequal mini-batches (b_k = n_k, the whole shards): weights b_k/B = n_k/N give {}; the plain mean would give {}.",
@@ -401,6 +399,8 @@ pub fn SgdView(props: &ViewProps) -> Html {
         &rows,
         &objective,
         &params.losses,
+        &params.shards,
+        params.batch,
         (*table_error).clone(),
         TableCallbacks {
             on_cell: &on_cell,
@@ -550,7 +550,11 @@ pub fn SgdView(props: &ViewProps) -> Html {
                     let hi = t.bytes_per_step.iter().copied().fold(0.0, f64::max);
                     let lo = t.bytes_per_step.iter().copied().fold(f64::INFINITY, f64::min);
                     let what = match t.strategy {
-                        Strategy::AllReduce => format!("ring all-reduce of d = {} f32 values: 2(m−1)/m · d · 4 B = {} per worker", problem.d(), format_bytes_short(hi)),
+                        Strategy::AllReduce => if (hi - lo).abs() < 1e-9 {
+                            format!("ring all-reduce of d = {} f32 values, counted from the executed schedule: {} per worker (2(m−1)/m · d · 4 B)", problem.d(), format_bytes_short(hi))
+                        } else {
+                            format!("ring all-reduce of d = {} f32 values, counted from the executed schedule: {} to {} per worker (m does not divide d, so chunks differ by one value)", problem.d(), format_bytes_short(lo), format_bytes_short(hi))
+                        },
                         Strategy::Gossip => if (hi - lo).abs() < 1e-9 {
                             format!("one model copy (d · 4 B) to each neighbour: {} per worker", format_bytes_short(hi))
                         } else {

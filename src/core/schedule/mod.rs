@@ -213,6 +213,18 @@ impl Schedule {
         self.rounds.len()
     }
 
+    /// Bytes each rank sends over the whole schedule, counted from its
+    /// transfers (indexed by rank).
+    pub fn bytes_sent_per_rank(&self) -> Vec<u64> {
+        let mut sent = vec![0u64; self.p];
+        for t in self.rounds.iter().flat_map(|r| &r.transfers) {
+            if let Some(s) = sent.get_mut(t.src) {
+                *s += t.len() * self.elem_bytes;
+            }
+        }
+        sent
+    }
+
     /// Tensor size in bytes.
     pub fn total_bytes(&self) -> u64 {
         self.n * self.elem_bytes

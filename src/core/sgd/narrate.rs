@@ -125,7 +125,7 @@ pub fn narrate_step(lab: &Lab, s: Strategy, step: usize, batch_label: &str) -> S
         Strategy::AllReduce => format!(
             "Step {t}: each worker took the mean gradient of its {batch_label} at the shared model, \
              scaled it by n_k/N, and a ring all-reduce left the same sum on all {m} workers \
-             ({} sent per worker this step). Every worker applied the same update with η = {}, so \
+             ({} sent by the busiest worker this step). Every worker applied the same update with η = {}, so \
              the {m} models are {} (consensus distance {}). F(w̄) − F★ = {}; w̄ is {} from the \
              sample-weighted optimum.{tail}",
             format_bytes_short(per_step),
@@ -271,8 +271,9 @@ mod tests {
             s.contains("bit-identical") && s.contains("consensus distance 0"),
             "{s}"
         );
-        // ring all-reduce, p = 3, d = 2, 4-byte elements: 2·2/3·8 = 10.67 B
-        assert!(s.contains("10.67 B sent per worker"), "{s}");
+        // ring all-reduce, p = 3, d = 2 f32 values: chunks of 1, 1, 0 elements;
+        // ranks 0 and 1 send 3 elements = 12 B, rank 2 sends 8 B.
+        assert!(s.contains("12 B sent by the busiest worker"), "{s}");
         let g = narrate_step(&lab, Strategy::Gossip, 5, "16 samples");
         assert!(
             g.contains("The 3 models differ") && g.contains("16 B sent"),

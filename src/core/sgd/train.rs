@@ -35,7 +35,8 @@ use super::problem::{Problem, ProblemError};
 use super::rng::SplitMix64;
 use super::Strategy;
 use crate::core::consensus;
-use crate::core::schedule::chunk_range;
+use crate::core::execute::run_on_buffers;
+use crate::core::schedule::ring::ring_all_reduce;
 
 /// Tolerance on the row sums of a mixing matrix.
 pub const ROW_SUM_TOL: f64 = 1e-9;
@@ -429,33 +430,11 @@ pub fn ring_all_reduce_sum(bufs: &mut [Vec<f64>]) -> Result<(), TrainError> {
     let p = bufs.len();
     let d = bufs.first().map_or(0, Vec::len);
     check_vectors("bufs", bufs, p, d)?;
-    if p < 2 {
+    if p < 2 || d == 0 {
         return Ok(());
     }
-    let d = d as u64;
-    let mut before = bufs.to_vec();
-    for s in 0..p - 1 {
-        before.clone_from_slice(bufs);
-        for (r, src) in before.iter().enumerate() {
-            let c = (r + p - s) % p;
-            let range = chunk_range(d, p, c);
-            let dst = &mut bufs[(r + 1) % p];
-            let (lo, hi) = (range.start as usize, range.end as usize);
-            for (x, y) in dst[lo..hi].iter_mut().zip(&src[lo..hi]) {
-                *x += y;
-            }
-        }
-    }
-    for s in 0..p - 1 {
-        before.clone_from_slice(bufs);
-        for (r, src) in before.iter().enumerate() {
-            let c = (r + 1 + p - s) % p;
-            let range = chunk_range(d, p, c);
-            let dst = &mut bufs[(r + 1) % p];
-            let (lo, hi) = (range.start as usize, range.end as usize);
-            dst[lo..hi].copy_from_slice(&src[lo..hi]);
-        }
-    }
+    let schedule = ring_all_reduce(p, d as u64, 4).map_err(|e| TrainError::Shape(e.to_string()))?;
+    run_on_buffers(&schedule, bufs).map_err(|e| TrainError::Shape(e.to_string()))?;
     Ok(())
 }
 
@@ -627,17 +606,25 @@ fn check_config(cfg: &TrainConfig) -> Result<(), TrainError> {
 
 /// Bytes each worker sends per step under `strategy` (length m).
 ///
-/// Ring all-reduce: 2(p−1)/p · d · e (Patarasuk & Yuan 2009). Gossip: the
+/// Ring all-reduce: the bytes each rank sends in the executed ring schedule
+/// over d elements of e bytes, 2(p−1)/p · d · e when p divides d (Patarasuk &
+/// Yuan 2009), whole chunks otherwise. Gossip: the
 /// number of other workers j with A_jk > 0 (the neighbours that read worker k's
 /// model) times d · e. Local: 0.
 pub fn bytes_per_step(strategy: Strategy, mixing: &DMatrix<f64>, d: usize, e: u64) -> Vec<f64> {
     let m = mixing.nrows();
     let model_bytes = (d as u64 * e) as f64;
     match strategy {
-        Strategy::AllReduce => {
-            let p = m as f64;
-            vec![2.0 * (p - 1.0) / p * model_bytes; m]
-        }
+        // Counted from the ring schedule that the update executes: chunks
+        // differ by one element when m does not divide d.
+        Strategy::AllReduce => match ring_all_reduce(m, d as u64, e) {
+            Ok(s) => s
+                .bytes_sent_per_rank()
+                .into_iter()
+                .map(|b| b as f64)
+                .collect(),
+            Err(_) => vec![0.0; m],
+        },
         Strategy::Gossip => (0..m)
             .map(|k| {
                 let deg = (0..m).filter(|&j| j != k && mixing[(j, k)] > 0.0).count();
