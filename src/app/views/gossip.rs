@@ -588,8 +588,8 @@ pub fn GossipView(props: &ViewProps) -> Html {
     // --- D-SGD worked step ------------------------------------------------------
     let dsgd_panel = html! {
         <section class="panel" aria-labelledby="dsgd-h">
-            <h3 id="dsgd-h">{"One decentralised SGD step"}</h3>
-            <p>{"Node x1 holds 6; its neighbours hold 3 and 12; all three weights are 1/3. Its gradient, taken at its own current model, is 2, and η = 0.5."}</p>
+            <h3 id="dsgd-h">{"One decentralised SGD step (worked example)"}</h3>
+            <p>{"A fixed example, separate from the graph above: a node holds 6; its neighbours hold 3 and 12; all three weights are 1/3. Its gradient, taken at its own current model, is 2, and η = 0.5."}</p>
             if let Some(e) = dsgd.as_ref() {
                 <p><strong>{"Convention used here (the course notes', as in D-PSGD): gradient at the current local model, mix, then subtract η·g."}</strong></p>
                 <ol>
@@ -598,7 +598,7 @@ pub fn GossipView(props: &ViewProps) -> Html {
                 </ol>
                 <p>{"Without mixing the same local step gives "}<code id="dsgd-local">{e.local_only.clone()}</code>{"."}</p>
                 <p><strong>{"Alternative order (labelled, not used above): local gradient step first, then mix."}</strong>
-                    {" It needs the neighbours' gradients too; we assume 0 and 1 (the worked example gives only x1's): "}
+                    {" It needs the neighbours' gradients too; we assume 0 and 1 (the worked example gives only this node's): "}
                     <code id="dsgd-alt">{e.step_then_mix.clone()}</code>
                     {". The two orders agree only when the neighbourhood's weighted gradient equals the node's own."}</p>
             }
