@@ -41,6 +41,9 @@ impl LinkFields for CollectivesParams {
     ) {
         (&mut self.p, &mut self.size, &mut self.bw, &mut self.alpha)
     }
+    fn clamp_step(&mut self) {
+        self.step = self.step.min(self.last_step());
+    }
 }
 
 impl Default for CollectivesParams {

@@ -150,6 +150,8 @@ pub trait LinkFields {
         &mut Field<Bandwidth>,
         &mut Field<f64>,
     );
+    /// Clamps the shown step to the schedule after p changed.
+    fn clamp_step(&mut self);
 }
 
 /// Parses one link field (`p` in `2..=max_p`, `size`, `bw` or `alpha`) from
@@ -201,6 +203,9 @@ impl LinkFields for RingParams {
         &mut Field<f64>,
     ) {
         (&mut self.p, &mut self.size, &mut self.bw, &mut self.alpha)
+    }
+    fn clamp_step(&mut self) {
+        self.step = self.step.min(self.last_step());
     }
 }
 

@@ -11,7 +11,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::ViewProps;
-use crate::app::components::field::{Drafts, TextField};
+use crate::app::components::field::{link_commit, Drafts, TextField};
 use crate::app::components::rank_ring::{RankRing, RingArrow, RingCell};
 use crate::app::components::step_controls::StepControls;
 use crate::app::url;
@@ -30,7 +30,7 @@ use crate::core::units::{
     bandwidth_chain, format_bytes_short, format_size, format_time, group_thousands,
 };
 use crate::params::collectives::{parse_alg, CollectivesParams, MAX_P};
-use crate::params::ring::{set_link_field, ELEM_BYTES};
+use crate::params::ring::ELEM_BYTES;
 
 /// Rows of the per-rank counter table shown before "… and more".
 const COUNTER_ROWS: usize = 16;
@@ -130,24 +130,7 @@ pub fn CollectivesView(props: &ViewProps) -> Html {
             }
         })
     };
-    let commit = |field: &'static str| {
-        let params = params.clone();
-        let drafts = drafts.clone();
-        Callback::from(move |text: String| {
-            let mut next = (*params).clone();
-            let mut d = (*drafts).clone();
-            let result = set_link_field(&mut next, field, &text, MAX_P);
-            match result {
-                Ok(()) => {
-                    d.accept(field);
-                    next.step = next.step.min(next.last_step());
-                    params.set(next);
-                }
-                Err(e) => d.reject(field, text, e.message),
-            }
-            drafts.set(d);
-        })
-    };
+    let commit = |field: &'static str| link_commit(&params, &drafts, field, MAX_P);
 
     // --- labels ----------------------------------------------------------
     let phase_label = if step == 0 {

@@ -8,7 +8,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::ViewProps;
-use crate::app::components::field::{Drafts, TextField};
+use crate::app::components::field::{link_commit, Drafts, TextField};
 use crate::app::components::rank_ring::{RankRing, RingArrow, RingCell};
 use crate::app::components::step_controls::StepControls;
 use crate::app::url;
@@ -21,7 +21,7 @@ use crate::core::timing::{executed_time, explain, ring_bytes_counted, ring_bytes
 use crate::core::units::{
     bandwidth_chain, format_bytes_short, format_size, format_time, group_thousands, sig,
 };
-use crate::params::ring::{set_link_field, Accounting, RingParams, ELEM_BYTES, MAX_DRAWN_P, MAX_P};
+use crate::params::ring::{Accounting, RingParams, ELEM_BYTES, MAX_DRAWN_P, MAX_P};
 
 /// Executes the ring all-reduce for `p` ranks and `bytes` bytes of f32.
 /// Per-round states are kept only when the ring is drawn.
@@ -83,24 +83,7 @@ pub fn RingView(props: &ViewProps) -> Html {
             params.set(next);
         })
     };
-    let commit = |field: &'static str| {
-        let params = params.clone();
-        let drafts = drafts.clone();
-        Callback::from(move |text: String| {
-            let mut next = (*params).clone();
-            let mut d = (*drafts).clone();
-            let result = set_link_field(&mut next, field, &text, MAX_P);
-            match result {
-                Ok(()) => {
-                    d.accept(field);
-                    next.step = next.step.min(next.last_step());
-                    params.set(next);
-                }
-                Err(e) => d.reject(field, text, e.message),
-            }
-            drafts.set(d);
-        })
-    };
+    let commit = |field: &'static str| link_commit(&params, &drafts, field, MAX_P);
     let on_mean = {
         let params = params.clone();
         Callback::from(move |e: Event| {
