@@ -8,6 +8,7 @@ use yew::prelude::*;
 use crate::params::Query;
 
 pub mod components;
+pub mod hooks;
 pub mod url;
 pub mod views;
 

@@ -50,6 +50,37 @@ impl Query {
     }
 }
 
+/// What every view's parameters provide: reading from a query field by
+/// field (a bad field keeps its value from `base` and yields a
+/// [`FieldError`]) and the canonical pairs written back to the URL.
+pub trait ViewParams: Sized + Clone + PartialEq + Default + 'static {
+    /// Builds the parameters from `q`, starting from `base`.
+    fn from_query(q: &Query, base: &Self) -> (Self, Vec<FieldError>);
+    /// The canonical query pairs (without `view`).
+    fn to_pairs(&self) -> Vec<(&'static str, String)>;
+}
+
+macro_rules! view_params {
+    ($($t:ty),*) => {$(
+        impl ViewParams for $t {
+            fn from_query(q: &Query, base: &Self) -> (Self, Vec<FieldError>) {
+                <$t>::from_query(q, base)
+            }
+            fn to_pairs(&self) -> Vec<(&'static str, String)> {
+                <$t>::to_pairs(self)
+            }
+        }
+    )*};
+}
+
+view_params!(
+    ring::RingParams,
+    collectives::CollectivesParams,
+    cost::CostParams,
+    gossip::GossipParams,
+    sgd::SgdParams
+);
+
 /// Encodes pairs as a query string (without the leading `?`).
 pub fn encode(pairs: &[(&str, String)]) -> String {
     serde_urlencoded::to_string(pairs).unwrap_or_default()
@@ -114,6 +145,18 @@ mod tests {
         assert!(e.message.contains("from 2 to 1024"));
         assert!(parse_int_in("p", "1", 2, 1024).is_err());
         assert!(parse_int_in("p", "100000", 2, 1024).is_err());
+    }
+
+    #[test]
+    fn view_params_trait_uses_each_views_parser() {
+        let q = Query::parse("p=8&size=64MB");
+        let via_trait = <ring::RingParams as ViewParams>::from_query(&q, &Default::default());
+        assert_eq!(via_trait.0.p, 8);
+        assert_eq!(
+            via_trait,
+            ring::RingParams::from_query(&q, &Default::default())
+        );
+        assert_eq!(ViewParams::to_pairs(&via_trait.0), via_trait.0.to_pairs());
     }
 
     #[test]

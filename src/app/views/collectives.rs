@@ -11,10 +11,10 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::ViewProps;
-use crate::app::components::field::{link_commit, Drafts, TextField};
+use crate::app::components::field::{link_commit, TextField};
 use crate::app::components::rank_ring::{RankRing, RingArrow, RingCell};
 use crate::app::components::step_controls::StepControls;
-use crate::app::url;
+use crate::app::hooks::use_view_params;
 use crate::core::cost::CostParams;
 use crate::core::execute::{default_init, execute, ExecOptions, Trace};
 use crate::core::schedule::narrate::{
@@ -54,22 +54,7 @@ fn phase_title(ph: Phase) -> &'static str {
 /// The collectives view.
 #[component]
 pub fn CollectivesView(props: &ViewProps) -> Html {
-    let init = use_memo((), |_| {
-        let (params, errs) =
-            CollectivesParams::from_query(&props.query, &CollectivesParams::default());
-        let q = props.query.clone();
-        let drafts = Drafts::from_errors(&errs, |k| q.get(k).map(str::to_string));
-        (params, drafts)
-    });
-    let params = use_state(|| init.0.clone());
-    let drafts = use_state(|| init.1.clone());
-
-    {
-        let ctx = props.ctx.clone();
-        use_effect_with((*params).clone(), move |p| {
-            url::replace(&ctx, &p.to_pairs());
-        });
-    }
+    let (params, drafts) = use_view_params::<CollectivesParams>(props);
 
     let trace: Rc<Option<Trace>> =
         use_memo((params.alg, params.p, params.size.value), |(a, p, b)| {

@@ -11,8 +11,8 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::ViewProps;
-use crate::app::components::field::{Drafts, TextField};
-use crate::app::url;
+use crate::app::components::field::TextField;
+use crate::app::hooks::use_view_params;
 use crate::core::cost::{
     all_allreduce, best_at, best_intervals, crossover_calculation, nccl_bandwidths, Algorithm,
     CostParams as Model, Formula, Interval,
@@ -90,22 +90,8 @@ fn chart_panel(
 /// The cost-model view.
 #[component]
 pub fn CostView(props: &ViewProps) -> Html {
-    let init = use_memo((), |_| {
-        let (params, errs) = CostParams::from_query(&props.query, &CostParams::default());
-        let q = props.query.clone();
-        let drafts = Drafts::from_errors(&errs, |k| q.get(k).map(str::to_string));
-        (params, drafts)
-    });
-    let params = use_state(|| init.0.clone());
-    let drafts = use_state(|| init.1.clone());
+    let (params, drafts) = use_view_params::<CostParams>(props);
     let last_good: Rc<RefCell<[Option<String>; 3]>> = use_mut_ref(Default::default);
-
-    {
-        let ctx = props.ctx.clone();
-        use_effect_with((*params).clone(), move |p| {
-            url::replace(&ctx, &p.to_pairs());
-        });
-    }
 
     let p = params.p;
     let n = params.n_bytes();

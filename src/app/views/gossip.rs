@@ -12,9 +12,9 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::ViewProps;
-use crate::app::components::field::{Drafts, TextField};
+use crate::app::components::field::TextField;
 use crate::app::components::step_controls::StepControls;
-use crate::app::url;
+use crate::app::hooks::use_view_params;
 use crate::core::consensus::{
     dsgd_explain, dsgd_step, fmt_num, fmt_rate, fmt_small, fmt_weight, mixing_matrix, spread,
     GossipRun, Graph, GraphKind, NodeUpdate, WeightRule,
@@ -94,22 +94,8 @@ fn field_text(p: &GossipParams, field: &str) -> String {
 /// The gossip consensus view.
 #[component]
 pub fn GossipView(props: &ViewProps) -> Html {
-    let init = use_memo((), |_| {
-        let (params, errs) = GossipParams::from_query(&props.query, &GossipParams::default());
-        let q = props.query.clone();
-        let drafts = Drafts::from_errors(&errs, |k| q.get(k).map(str::to_string));
-        (params, drafts)
-    });
-    let params = use_state(|| init.0.clone());
-    let drafts = use_state(|| init.1.clone());
+    let (params, drafts) = use_view_params::<GossipParams>(props);
     let focus = use_state(|| 0usize);
-
-    {
-        let ctx = props.ctx.clone();
-        use_effect_with((*params).clone(), move |p| {
-            url::replace(&ctx, &p.to_pairs());
-        });
-    }
 
     // The core computation, cached per parameter set (the round only extends it).
     let run: Rc<RefCell<Result<GossipRun, String>>> = use_memo(without_round(&params), |k| {

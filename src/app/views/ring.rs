@@ -8,10 +8,10 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::ViewProps;
-use crate::app::components::field::{link_commit, Drafts, TextField};
+use crate::app::components::field::{link_commit, TextField};
 use crate::app::components::rank_ring::{RankRing, RingArrow, RingCell};
 use crate::app::components::step_controls::StepControls;
-use crate::app::url;
+use crate::app::hooks::use_view_params;
 use crate::core::execute::{default_init, execute_owned, ExecOptions, Trace};
 use crate::core::schedule::naive::naive_root;
 use crate::core::schedule::narrate::fmt_value;
@@ -40,22 +40,7 @@ pub fn ring_trace(p: usize, bytes: u64) -> Option<Trace> {
 /// The ring view.
 #[component]
 pub fn RingView(props: &ViewProps) -> Html {
-    let init = use_memo((), |_| {
-        let (params, errs) = RingParams::from_query(&props.query, &RingParams::default());
-        let q = props.query.clone();
-        let drafts = Drafts::from_errors(&errs, |k| q.get(k).map(str::to_string));
-        (params, drafts)
-    });
-    let params = use_state(|| init.0.clone());
-    let drafts = use_state(|| init.1.clone());
-
-    // Write every change back to the URL.
-    {
-        let ctx = props.ctx.clone();
-        use_effect_with((*params).clone(), move |p| {
-            url::replace(&ctx, &p.to_pairs());
-        });
-    }
+    let (params, drafts) = use_view_params::<RingParams>(props);
 
     let trace: Rc<Option<Trace>> = use_memo((params.p, params.size.value), |(p, bytes)| {
         ring_trace(*p, *bytes)

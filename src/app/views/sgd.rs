@@ -13,9 +13,9 @@ use nalgebra::DMatrix;
 use yew::prelude::*;
 
 use super::ViewProps;
-use crate::app::components::field::{Drafts, TextField};
+use crate::app::components::field::TextField;
 use crate::app::components::step_controls::StepControls;
-use crate::app::url;
+use crate::app::hooks::use_view_params;
 use crate::core::consensus::WeightRule;
 use crate::core::sgd::narrate::{compare_step, narrate_step, over_weighting_line, sig, trap_line};
 use crate::core::sgd::{combine_gradients, Lab, Objective, Problem, Strategy, StrategyTrace};
@@ -229,28 +229,14 @@ fn strategy_table(lab: &Lab, step: usize) -> Html {
 /// The sgd view.
 #[component]
 pub fn SgdView(props: &ViewProps) -> Html {
-    let init = use_memo((), |_| {
-        let (params, errs) = SgdParams::from_query(&props.query, &SgdParams::default());
-        let q = props.query.clone();
-        let drafts = Drafts::from_errors(&errs, |k| q.get(k).map(str::to_string));
-        (params, drafts)
-    });
-    let params = use_state(|| init.0.clone());
-    let drafts = use_state(|| init.1.clone());
-    let rows = use_state(|| rows_of(&init.0));
+    let (params, drafts) = use_view_params::<SgdParams>(props);
+    let rows = use_state(|| rows_of(&params));
     let table_error = use_state(|| {
-        init.1
+        (*drafts)
             .error("shards")
-            .or_else(|| init.1.error("losses"))
+            .or_else(|| (*drafts).error("losses"))
             .map(|e| format!("{e} (showing the default table)"))
     });
-
-    {
-        let ctx = props.ctx.clone();
-        use_effect_with((*params).clone(), move |p| {
-            url::replace(&ctx, &p.to_pairs());
-        });
-    }
 
     // The core computations, cached.
     let run: Rc<RunResult> = use_memo(run_key(&params), |k| k.run());
