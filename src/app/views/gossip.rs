@@ -23,8 +23,9 @@ use crate::params::gossip::{GossipParams, GraphChoice, MAX_DRAWN_P, MAX_NUMBERED
 use crate::params::{FieldError, Query};
 use crate::plot::gossip::{draw_disagreement, draw_eigenvalues};
 
-/// The weight rules offered in the menu: (rule, label).
-const RULES: [(WeightRule, &str); 5] = [
+/// The weight rules offered in the menus of the gossip and SGD views:
+/// (rule, label).
+pub(crate) const RULES: [(WeightRule, &str); 5] = [
     (WeightRule::Uniform, "uniform 1/(deg+1)"),
     (WeightRule::Metropolis, "Metropolis–Hastings"),
     (WeightRule::Lazy, "lazy Metropolis–Hastings"),

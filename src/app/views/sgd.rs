@@ -12,11 +12,11 @@ use std::rc::Rc;
 use nalgebra::DMatrix;
 use yew::prelude::*;
 
+use super::gossip::RULES;
 use super::ViewProps;
 use crate::app::components::field::TextField;
 use crate::app::components::step_controls::StepControls;
 use crate::app::hooks::use_view_params;
-use crate::core::consensus::WeightRule;
 use crate::core::sgd::narrate::{compare_step, narrate_step, over_weighting_line, sig, trap_line};
 use crate::core::sgd::{combine_gradients, Lab, Objective, Problem, Strategy, StrategyTrace};
 use crate::core::units::format_bytes_short;
@@ -26,15 +26,6 @@ use crate::params::{FieldError, Query};
 use crate::plot::sgd::{
     draw_consensus, draw_loss, draw_loss_vs_bytes, draw_sample_weights, draw_trajectories,
 };
-
-/// The weight rules offered in the menu: (rule, label).
-const RULES: [(WeightRule, &str); 5] = [
-    (WeightRule::Uniform, "uniform 1/(deg+1)"),
-    (WeightRule::Metropolis, "Metropolis–Hastings"),
-    (WeightRule::Lazy, "lazy Metropolis–Hastings"),
-    (WeightRule::MaxDegree, "max-degree"),
-    (WeightRule::Exponential, "exponential-graph weights"),
-];
 
 type RunResult = Result<(Problem, DMatrix<f64>, Lab), String>;
 
