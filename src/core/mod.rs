@@ -7,4 +7,5 @@ pub mod execute;
 pub mod schedule;
 pub mod sgd;
 pub mod timing;
+pub mod topology;
 pub mod units;

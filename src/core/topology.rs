@@ -1,0 +1,423 @@
+//! Physical topology: which link each transfer crosses.
+//!
+//! A [`Topology`] is either **flat** (every pair of ranks joined by one kind
+//! of link with one α and one bandwidth, the model of every flat collective)
+//! or **hierarchical**: racks ⊃ nodes ⊃ ranks.
+//!
+//! # Numbering
+//! Ranks are numbered node by node. With equal nodes of `gpus` ranks, rank
+//! `r` sits on node `⌊r / gpus⌋` with local index `r mod gpus`; unequal nodes
+//! (FlexReduce's groups) number their ranks consecutively in node order.
+//! Racks group consecutive nodes, `nodes / racks` per rack.
+//!
+//! # Link classes
+//! - [`LinkClass::Flat`]: the one link of a flat topology.
+//! - [`LinkClass::Intra`]: between two ranks of one node (NVLink-class).
+//! - [`LinkClass::Nic`]: between nodes of one rack, through the sender's
+//!   and the receiver's NICs. Local rank `g` uses NIC `g mod lanes`.
+//! - [`LinkClass::Core`]: between racks: through both NICs and the shared
+//!   rack core.
+//!
+//! The timing rule over these links (bytes sharing one resource in a round
+//! add up) lives in [`crate::core::timing`].
+
+use std::fmt;
+use std::ops::Range;
+
+/// One kind of link: start-up latency and bandwidth.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Link {
+    /// Start-up latency per message, seconds.
+    pub alpha: f64,
+    /// Bandwidth, bytes per second (> 0).
+    pub bw: f64,
+}
+
+impl Link {
+    /// A link with α seconds and `bw` bytes per second.
+    pub fn new(alpha: f64, bw: f64) -> Self {
+        Link { alpha, bw }
+    }
+
+    /// A link from α (s) and β (s/B): bandwidth 1/β.
+    pub fn from_beta(alpha: f64, beta: f64) -> Self {
+        Link {
+            alpha,
+            bw: if beta > 0.0 { 1.0 / beta } else { f64::INFINITY },
+        }
+    }
+
+    /// β = 1 / bandwidth, seconds per byte.
+    pub fn beta(&self) -> f64 {
+        if self.bw.is_finite() && self.bw > 0.0 {
+            1.0 / self.bw
+        } else {
+            0.0
+        }
+    }
+}
+
+/// The class of link a transfer crosses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum LinkClass {
+    /// The single link kind of a flat topology.
+    Flat,
+    /// Inside one node.
+    Intra,
+    /// Between two nodes of one rack, through their NICs.
+    Nic,
+    /// Between racks, through both NICs and the rack core.
+    Core,
+}
+
+impl LinkClass {
+    /// Label for tables and legends.
+    pub fn label(self) -> &'static str {
+        match self {
+            LinkClass::Flat => "link",
+            LinkClass::Intra => "intra-node",
+            LinkClass::Nic => "NIC (inter-node)",
+            LinkClass::Core => "rack core",
+        }
+    }
+}
+
+impl fmt::Display for LinkClass {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.label())
+    }
+}
+
+/// Nodes, NICs and racks, with a link per class.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Hierarchy {
+    /// Ranks on each node, in node order (all ≥ 1). Equal for the usual
+    /// `nodes × gpus` shape; unequal for FlexReduce groups.
+    pub node_sizes: Vec<usize>,
+    /// Number of racks (≥ 1; divides the node count). 1 means no core.
+    pub racks: usize,
+    /// NICs per node (≥ 1). Local rank `g` uses NIC `g mod lanes`.
+    pub lanes: usize,
+    /// Link inside a node: each rank has one egress and one ingress port of this bandwidth.
+    pub intra: Link,
+    /// Each NIC, per direction.
+    pub inter: Link,
+    /// The rack core, per direction in aggregate (its α is `inter.alpha`).
+    pub core_bw: f64,
+}
+
+/// The topology a schedule runs on.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Topology {
+    /// `p` ranks, every pair joined by `link`; no resource is shared.
+    Flat {
+        /// Number of ranks.
+        p: usize,
+        /// The one link.
+        link: Link,
+    },
+    /// Racks ⊃ nodes ⊃ ranks.
+    Hierarchical(Hierarchy),
+}
+
+/// Why a topology cannot be built.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TopologyError {
+    /// No ranks, or a node with no ranks.
+    Empty,
+    /// `racks` is 0 or does not divide the node count.
+    Racks {
+        /// Racks asked for.
+        racks: usize,
+        /// Nodes there are.
+        nodes: usize,
+    },
+    /// `lanes` is 0.
+    Lanes,
+    /// A bandwidth ≤ 0 or not finite, or an α < 0 or not finite.
+    Link(&'static str),
+}
+
+impl fmt::Display for TopologyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TopologyError::Empty => f.write_str("every node needs at least one rank"),
+            TopologyError::Racks { racks, nodes } => write!(
+                f,
+                "racks must be at least 1 and divide the {nodes} nodes evenly (got {racks})"
+            ),
+            TopologyError::Lanes => f.write_str("a node needs at least one NIC (lanes ≥ 1)"),
+            TopologyError::Link(which) => write!(
+                f,
+                "the {which} link needs a finite α ≥ 0 and a finite bandwidth > 0"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for TopologyError {}
+
+fn check_link(l: &Link, which: &'static str) -> Result<(), TopologyError> {
+    if l.alpha.is_finite() && l.alpha >= 0.0 && l.bw.is_finite() && l.bw > 0.0 {
+        Ok(())
+    } else {
+        Err(TopologyError::Link(which))
+    }
+}
+
+impl Topology {
+    /// A flat topology of `p` ranks with α (s) and β (s/B). β = 0 means an
+    /// infinitely fast link.
+    pub fn flat(p: usize, alpha: f64, beta: f64) -> Self {
+        Topology::Flat {
+            p,
+            link: Link::from_beta(alpha, beta),
+        }
+    }
+
+    /// `nodes` equal nodes of `gpus` ranks, grouped into `racks` racks, with
+    /// `lanes` NICs per node.
+    ///
+    /// # Errors
+    /// [`TopologyError`] when a count is 0, `racks` does not divide `nodes`,
+    /// or a link has a bad α or bandwidth.
+    pub fn hierarchical(
+        nodes: usize,
+        gpus: usize,
+        racks: usize,
+        lanes: usize,
+        intra: Link,
+        inter: Link,
+        core_bw: f64,
+    ) -> Result<Self, TopologyError> {
+        Self::unequal(vec![gpus; nodes], racks, lanes, intra, inter, core_bw)
+    }
+
+    /// Nodes of the given sizes (FlexReduce's unequal groups).
+    ///
+    /// # Errors
+    /// As [`Topology::hierarchical`].
+    pub fn unequal(
+        node_sizes: Vec<usize>,
+        racks: usize,
+        lanes: usize,
+        intra: Link,
+        inter: Link,
+        core_bw: f64,
+    ) -> Result<Self, TopologyError> {
+        if node_sizes.is_empty() || node_sizes.contains(&0) {
+            return Err(TopologyError::Empty);
+        }
+        let nodes = node_sizes.len();
+        if racks == 0 || !nodes.is_multiple_of(racks) {
+            return Err(TopologyError::Racks { racks, nodes });
+        }
+        if lanes == 0 {
+            return Err(TopologyError::Lanes);
+        }
+        check_link(&intra, "intra-node")?;
+        check_link(&inter, "inter-node")?;
+        if racks > 1 && !(core_bw.is_finite() && core_bw > 0.0) {
+            return Err(TopologyError::Link("rack core"));
+        }
+        Ok(Topology::Hierarchical(Hierarchy {
+            node_sizes,
+            racks,
+            lanes,
+            intra,
+            inter,
+            core_bw,
+        }))
+    }
+
+    /// Number of ranks.
+    pub fn p(&self) -> usize {
+        match self {
+            Topology::Flat { p, .. } => *p,
+            Topology::Hierarchical(h) => h.node_sizes.iter().sum(),
+        }
+    }
+
+    /// Number of nodes (a flat topology counts each rank as its own node).
+    pub fn nodes(&self) -> usize {
+        match self {
+            Topology::Flat { p, .. } => *p,
+            Topology::Hierarchical(h) => h.node_sizes.len(),
+        }
+    }
+
+    /// Ranks on each node, in node order.
+    pub fn node_sizes(&self) -> Vec<usize> {
+        match self {
+            Topology::Flat { p, .. } => vec![1; *p],
+            Topology::Hierarchical(h) => h.node_sizes.clone(),
+        }
+    }
+
+    /// The ranks of `node`, a consecutive range (empty when out of range).
+    pub fn node_ranks(&self, node: usize) -> Range<usize> {
+        match self {
+            Topology::Flat { p, .. } => {
+                if node < *p {
+                    node..node + 1
+                } else {
+                    0..0
+                }
+            }
+            Topology::Hierarchical(h) => {
+                if node >= h.node_sizes.len() {
+                    return 0..0;
+                }
+                let lo: usize = h.node_sizes[..node].iter().sum();
+                lo..lo + h.node_sizes[node]
+            }
+        }
+    }
+
+    /// The node of rank `r` (the last node for `r ≥ p`).
+    pub fn node_of(&self, r: usize) -> usize {
+        match self {
+            Topology::Flat { .. } => r,
+            Topology::Hierarchical(h) => {
+                let mut acc = 0;
+                for (i, s) in h.node_sizes.iter().enumerate() {
+                    acc += s;
+                    if r < acc {
+                        return i;
+                    }
+                }
+                h.node_sizes.len().saturating_sub(1)
+            }
+        }
+    }
+
+    /// The index of rank `r` inside its node.
+    pub fn local_index(&self, r: usize) -> usize {
+        r - self.node_ranks(self.node_of(r)).start.min(r)
+    }
+
+    /// Number of racks (1 for flat).
+    pub fn racks(&self) -> usize {
+        match self {
+            Topology::Flat { .. } => 1,
+            Topology::Hierarchical(h) => h.racks,
+        }
+    }
+
+    /// The rack of `node`.
+    pub fn rack_of_node(&self, node: usize) -> usize {
+        match self {
+            Topology::Flat { .. } => 0,
+            Topology::Hierarchical(h) => {
+                let per = (h.node_sizes.len() / h.racks.max(1)).max(1);
+                (node / per).min(h.racks.saturating_sub(1))
+            }
+        }
+    }
+
+    /// NICs per node (1 for flat).
+    pub fn lanes(&self) -> usize {
+        match self {
+            Topology::Flat { .. } => 1,
+            Topology::Hierarchical(h) => h.lanes,
+        }
+    }
+
+    /// The NIC (lane) rank `r` uses: its local index mod `lanes`.
+    pub fn lane_of(&self, r: usize) -> usize {
+        self.local_index(r) % self.lanes().max(1)
+    }
+
+    /// The class of link a message from `src` to `dst` crosses.
+    pub fn class_between(&self, src: usize, dst: usize) -> LinkClass {
+        match self {
+            Topology::Flat { .. } => LinkClass::Flat,
+            Topology::Hierarchical(_) => {
+                let (a, b) = (self.node_of(src), self.node_of(dst));
+                if a == b {
+                    LinkClass::Intra
+                } else if self.rack_of_node(a) == self.rack_of_node(b) {
+                    LinkClass::Nic
+                } else {
+                    LinkClass::Core
+                }
+            }
+        }
+    }
+
+    /// α of a link class, seconds (the core's α is the NIC's).
+    pub fn alpha(&self, class: LinkClass) -> f64 {
+        match self {
+            Topology::Flat { link, .. } => link.alpha,
+            Topology::Hierarchical(h) => match class {
+                LinkClass::Intra => h.intra.alpha,
+                _ => h.inter.alpha,
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn links() -> (Link, Link) {
+        (Link::new(1e-6, 300e9), Link::new(5e-6, 25e9))
+    }
+
+    #[test]
+    fn numbers_ranks_node_by_node() {
+        let (i, e) = links();
+        let t = Topology::hierarchical(2, 4, 1, 4, i, e, 0.0).expect("valid");
+        assert_eq!(t.p(), 8);
+        assert_eq!(t.node_of(5), 1);
+        assert_eq!(t.local_index(5), 1);
+        assert_eq!(t.node_ranks(1), 4..8);
+        assert_eq!(t.class_between(0, 3), LinkClass::Intra);
+        assert_eq!(t.class_between(3, 4), LinkClass::Nic);
+    }
+
+    #[test]
+    fn unequal_groups_and_racks() {
+        let (i, e) = links();
+        let t = Topology::unequal(vec![2, 3], 1, 1, i, e, 0.0).expect("valid");
+        assert_eq!(t.p(), 5);
+        assert_eq!(t.node_of(1), 0);
+        assert_eq!(t.node_of(2), 1);
+        assert_eq!(t.local_index(4), 2);
+        let t = Topology::hierarchical(4, 2, 2, 1, i, e, 50e9).expect("valid");
+        assert_eq!(t.rack_of_node(1), 0);
+        assert_eq!(t.rack_of_node(2), 1);
+        assert_eq!(t.class_between(0, 2), LinkClass::Nic);
+        assert_eq!(t.class_between(0, 4), LinkClass::Core);
+    }
+
+    #[test]
+    fn rejects_bad_shapes() {
+        let (i, e) = links();
+        assert_eq!(
+            Topology::hierarchical(3, 2, 2, 1, i, e, 1e9),
+            Err(TopologyError::Racks { racks: 2, nodes: 3 })
+        );
+        assert_eq!(
+            Topology::hierarchical(0, 2, 1, 1, i, e, 1e9),
+            Err(TopologyError::Empty)
+        );
+        assert_eq!(
+            Topology::hierarchical(2, 2, 1, 0, i, e, 1e9),
+            Err(TopologyError::Lanes)
+        );
+        assert_eq!(
+            Topology::hierarchical(2, 2, 1, 1, Link::new(0.0, 0.0), e, 1e9),
+            Err(TopologyError::Link("intra-node"))
+        );
+    }
+
+    #[test]
+    fn flat_is_one_class() {
+        let t = Topology::flat(4, 0.0, 0.08e-9);
+        assert_eq!(t.p(), 4);
+        assert_eq!(t.class_between(0, 3), LinkClass::Flat);
+        assert!((t.alpha(LinkClass::Flat)).abs() < 1e-30);
+    }
+}
