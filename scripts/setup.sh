@@ -9,6 +9,8 @@
 #     (also gives wasm-bindgen-test-runner)
 #   - wasm-opt from the npm package binaryen@132 (Debian's binaryen 108 is too old)
 #   - Debian's chromium and chromium-driver (browser tests, screenshots)
+#   - playwright-core and axe-core from npm into scripts/browser/ (benchmark,
+#     URL sweep, accessibility and layout audit; they drive /usr/bin/chromium)
 set -euo pipefail
 
 LAB_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -44,6 +46,11 @@ if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null
   say "installing chromium and chromium-driver"
   as_root apt-get update -qq
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+
+if [ ! -d "$LAB_ROOT/scripts/browser/node_modules/playwright-core" ] || [ ! -d "$LAB_ROOT/scripts/browser/node_modules/axe-core" ]; then
+  say "installing playwright-core and axe-core (npm, for scripts/browser/)"
+  (cd "$LAB_ROOT/scripts/browser" && npm ci --no-audit --no-fund --silent)
 fi
 
 export CHROMEDRIVER="${CHROMEDRIVER:-$(command -v chromedriver)}"

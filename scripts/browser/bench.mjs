@@ -1,0 +1,161 @@
+// Browser benchmark: Collective Lab's release dist/ against the peer
+// (../shared/peer/gpu-comm-visualizer), in one headless-Chromium run.
+//
+//   node scripts/browser/bench.mjs [--dist DIR] [--peer DIR] [--loads 5] [--steps 10]
+//
+// Prints, for the ring all-reduce at p = 4 and p = 64: gzipped transfer,
+// first contentful paint, ready, and one step (click → next frame), each as
+// a median, with the ratio us / peer; then the ready time of every view at
+// its default and at a large drawn size. A benchmark, not a test: it never
+// fails on a time.
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { serve, launch, median, REPO, VIEWS } from './common.mjs';
+
+const args = process.argv.slice(2);
+const opt = (name, dflt) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] ? args[i + 1] : dflt;
+};
+const DIST = path.resolve(opt('dist', path.join(REPO, 'dist')));
+const PEER = path.resolve(opt('peer', path.join(REPO, '..', 'shared', 'peer', 'gpu-comm-visualizer')));
+const LOADS = Number(opt('loads', 5));
+const STEPS = Number(opt('steps', 10));
+
+const gz = (file) => zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length;
+function transfer(dir, exts) {
+  const files = fs.readdirSync(dir).filter((f) => exts.some((e) => f.endsWith(e)));
+  const out = {};
+  for (const e of exts) out[e] = 0;
+  for (const f of files) out[exts.find((e) => f.endsWith(e))] += gz(path.join(dir, f));
+  return out;
+}
+
+// Records when the page first looks ready, and the first contentful paint.
+// Ours: the view's content (an svg, table or article inside <main>) is there
+// and nothing is marked aria-busy. The peer: a canvas exists.
+const READY_PROBE = `
+  (() => {
+    const ours = () => {
+      const m = document.querySelector('main');
+      return !!m && !!m.querySelector('svg, table, article') && !document.querySelector('[aria-busy="true"]');
+    };
+    const peer = () => !!document.querySelector('canvas');
+    const check = () => {
+      if (window.__readyAt === undefined && (window.__peer ? peer() : ours())) {
+        window.__readyAt = performance.now();
+      }
+    };
+    new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true });
+    const tick = () => { check(); if (window.__readyAt === undefined) requestAnimationFrame(tick); };
+    requestAnimationFrame(tick);
+  })();
+`;
+
+async function load(browser, url, isPeer) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await ctx.addInitScript(`window.__peer = ${isPeer}; ${READY_PROBE}`);
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(url, { waitUntil: 'load' });
+  await page.waitForFunction(() => window.__readyAt !== undefined, null, { timeout: 60000 }).catch(() => {});
+  const r = await page.evaluate(() => ({
+    ready: window.__readyAt,
+    fcp: (performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime,
+  }));
+  return { page, ctx, errors, ...r };
+}
+
+async function steps(page, selector, resetSelector, n) {
+  const times = [];
+  for (let i = 0; i < n; i++) {
+    const t = await page.evaluate(async ([sel, reset]) => {
+      let b = document.querySelector(sel);
+      if (!b) return NaN;
+      if (b.disabled && reset) {
+        const r = document.querySelector(reset);
+        if (r) r.click();
+        await new Promise((res) => requestAnimationFrame(() => setTimeout(res, 0)));
+        b = document.querySelector(sel);
+      }
+      const t0 = performance.now();
+      b.click();
+      await new Promise((res) => requestAnimationFrame(() => setTimeout(res, 0)));
+      return performance.now() - t0;
+    }, [selector, resetSelector]);
+    times.push(t);
+    await page.waitForTimeout(30);
+  }
+  return median(times);
+}
+
+async function measure(browser, base, q, isPeer) {
+  const fcp = [], ready = [];
+  let step = NaN;
+  for (let i = 0; i < LOADS; i++) {
+    const r = await load(browser, `${base}/index.html?${q}`, isPeer);
+    fcp.push(r.fcp);
+    ready.push(r.ready);
+    if (i === LOADS - 1) {
+      step = isPeer
+        ? await steps(r.page, '.b.bs', null, STEPS)
+        : await steps(r.page, 'button[aria-label="Step forward"]', 'button[aria-label="First step"]', STEPS);
+    }
+    await r.ctx.close();
+  }
+  return { fcp: median(fcp), ready: median(ready), step };
+}
+
+const fmt = (x) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
+const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(2)}×` : 'n/a');
+
+const main = async () => {
+  if (!fs.existsSync(path.join(DIST, 'index.html'))) {
+    console.error(`no ${DIST}/index.html: run \`trunk build --release\` first`);
+    process.exit(2);
+  }
+  const ours = transfer(DIST, ['.wasm', '.js', '.css', '.html']);
+  const peer = transfer(PEER, ['.js', '.html']);
+  const oursWasmJs = ours['.wasm'] + ours['.js'];
+  const oursAll = oursWasmJs + ours['.css'] + ours['.html'];
+  console.log('# gzipped transfer (gzip -9), bytes');
+  console.log(`us:   wasm ${ours['.wasm']} + js ${ours['.js']} = ${oursWasmJs}; + css ${ours['.css']} + html ${ours['.html']} = ${oursAll}`);
+  console.log(`peer: js ${peer['.js']}; + html ${peer['.html']} = ${peer['.js'] + peer['.html']}`);
+  console.log(`ratio (wasm+js / peer js): ${ratio(oursWasmJs, peer['.js'])}; (all / peer js): ${ratio(oursAll, peer['.js'])}; target ≤ 2× = ${2 * peer['.js']} B`);
+
+  const us = await serve(DIST);
+  const them = await serve(PEER);
+  const browser = await launch();
+  console.log(`# ${browser.version()}; medians of ${LOADS} loads and ${STEPS} steps; ms`);
+  console.log('| ring all-reduce | peer | us | ratio |');
+  console.log('| --- | --- | --- | --- |');
+  for (const p of [4, 64]) {
+    const a = await measure(browser, them.url, `op=allreduce&alg=ring&gpu=${p}&chunk=${p}&speed=1667`, true);
+    const b = await measure(browser, us.url, `view=ring&p=${p}&size=100MB`, false);
+    console.log(`| first contentful paint, p = ${p} | ${fmt(a.fcp)} | ${fmt(b.fcp)} | ${ratio(b.fcp, a.fcp)} |`);
+    console.log(`| ready, p = ${p} | ${fmt(a.ready)} | ${fmt(b.ready)} | ${ratio(b.ready, a.ready)} |`);
+    console.log(`| step, click → next frame, p = ${p} | ${fmt(a.step)} | ${fmt(b.step)} | ${ratio(b.step, a.step)} |`);
+  }
+  {
+    const b = await measure(browser, us.url, 'view=ring&p=256&size=100MB', false);
+    console.log(`| step, click → next frame, p = 256 | – | ${fmt(b.step)} | – |`);
+  }
+  console.log('\n# ready time of every view (median of loads), ms');
+  console.log('| view | default | large | large query |');
+  console.log('| --- | --- | --- | --- |');
+  for (const v of VIEWS) {
+    const d = await measure(browser, us.url, `view=${v.view}`, false);
+    const l = await measure(browser, us.url, v.large, false);
+    console.log(`| ${v.view} | ${fmt(d.ready)} | ${fmt(l.ready)} | \`${v.large}\` |`);
+  }
+  await browser.close();
+  await us.close();
+  await them.close();
+};
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
