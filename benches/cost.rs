@@ -1,12 +1,13 @@
 //! Cost-model benchmarks (criterion): a 1000-size × 5-algorithm sweep (as
 //! lines, and as full `Formula`s with the written-out calculation), the exact
 //! crossover solver, and drawing the three charts of the cost view at the
-//! seed's example (p = 16, α = 5 µs, β = 0.08 ns/B, 8 KiB).
+//! course's example (p = 16, α = 5 µs, β = 0.08 ns/B, 8 KiB).
 
 use std::hint::black_box;
 
+use collective_lab::core::collectives::Algorithm;
 use collective_lab::core::cost::{
-    all_allreduce, best_intervals, log_sizes, sweep_sizes, Algorithm, CostParams,
+    all_allreduce, best_intervals, log_sizes, sweep_sizes, CostParams,
 };
 use collective_lab::plot::cost::{draw_time_vs_p, draw_time_vs_size, draw_winner_map};
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -23,7 +24,7 @@ fn sweep(c: &mut Criterion) {
             b.iter(|| {
                 let mut total = 0.0;
                 for &n in &sizes {
-                    for a in Algorithm::all() {
+                    for &a in Algorithm::compared() {
                         total += a.cost(black_box(16), n, params).time;
                     }
                 }

@@ -634,6 +634,11 @@ impl Trace {
                 "extra ranks hand their whole tensor to a partner inside the power-of-two subset"
             }
             (Phase::FoldOut, _) => "the result is copied back to the extra ranks",
+            (Phase::NodeReduce, _) => "inside each node, partial sums flow towards the node's leader, which adds them",
+            (Phase::LeaderReduceScatter | Phase::LeaderAllGather | Phase::LeaderExchange, _) => {
+                "the node leaders all-reduce among themselves"
+            }
+            (Phase::NodeBroadcast, _) => "inside each node, the finished sum is copied outwards from the leader",
         };
         let progress = self
             .complete_fraction(step)

@@ -10,7 +10,8 @@
 
 use super::ring::Field;
 use super::{parse_int_in, FieldError, Query};
-use crate::core::cost::{Algorithm, CostParams as ModelParams};
+use crate::core::collectives::Algorithm;
+use crate::core::cost::CostParams as ModelParams;
 use crate::core::units::{
     format_beta, parse_bandwidth, parse_beta, parse_size, parse_time, Bandwidth, ByteSize, Prefix,
 };
@@ -245,17 +246,21 @@ pub fn parse_message_size(raw: &str) -> Result<Field<ByteSize>, FieldError> {
         .map_err(|e| FieldError::new("size", e.to_string()))
 }
 
-/// Parses `alg`: one of `ring`, `tree`, `rd`, `rab`, `naive`.
+/// Parses `alg`: one of the compared all-reduce algorithms
+/// ([`Algorithm::compared`]: `ring`, `tree`, `rd`, `rab`, `naive`).
 ///
 /// # Errors
 /// A [`FieldError`] for field `alg` listing the valid values.
 pub fn parse_alg(raw: &str) -> Result<Algorithm, FieldError> {
-    Algorithm::from_short(raw).ok_or_else(|| {
-        FieldError::new(
-            "alg",
-            format!("alg must be one of ring, tree, rd, rab, naive (got “{raw}”)"),
-        )
-    })
+    Algorithm::from_key(raw)
+        .filter(|a| Algorithm::compared().contains(a))
+        .ok_or_else(|| {
+            let keys: Vec<&str> = Algorithm::compared().iter().map(|a| a.key()).collect();
+            FieldError::new(
+                "alg",
+                format!("alg must be one of {} (got “{raw}”)", keys.join(", ")),
+            )
+        })
 }
 
 impl CostParams {
@@ -361,7 +366,7 @@ impl CostParams {
             v.push(("gamma", g.text.clone()));
         }
         if let Some(a) = self.alg {
-            v.push(("alg", a.short().to_string()));
+            v.push(("alg", a.key().to_string()));
         }
         v
     }
@@ -421,7 +426,7 @@ mod tests {
             assert_eq!(round_trip(&p), p, "{s}");
         }
         let (p, _) = parse("p=12&beta=0.5ns/B&gamma=0.01ns/B&alg=rab");
-        assert_eq!(p.alg, Some(Algorithm::Rabenseifner));
+        assert_eq!(p.alg, Some(Algorithm::RAB));
         assert!((p.model().gamma - 1e-11).abs() < 1e-24);
         assert!((p.model().beta - 5e-10).abs() < 1e-24);
     }

@@ -2,7 +2,7 @@
 //! all-gather on their own) animated from its executed schedule.
 //!
 //! The schedule comes from [`generate`], the trace from `execute`, the words
-//! from [`crate::core::schedule::narrate`] and the numbers of the summary table
+//! from [`crate::core::collectives::narrate`] and the numbers of the summary table
 //! from [`summary_table`]; this view only picks the state of the current step
 //! and draws it with the shared [`RankRing`] component.
 
@@ -15,15 +15,15 @@ use crate::app::components::field::{link_commit, TextField};
 use crate::app::components::rank_ring::{RankRing, RingArrow, RingCell};
 use crate::app::components::step_controls::StepControls;
 use crate::app::hooks::use_view_params;
-use crate::core::cost::CostParams;
-use crate::core::execute::{default_init, execute, ExecOptions, Trace};
-use crate::core::schedule::narrate::{
+use crate::core::collectives::narrate::{
     chunk_states, fmt_value, gossip_contrast, narrate, phases, range_label, range_text,
     sent_by_phase,
 };
-use crate::core::schedule::registry::{
+use crate::core::collectives::{
     closed_form, generate, round_title, summary_table, Algorithm, AlgorithmSummary,
 };
+use crate::core::cost::CostParams;
+use crate::core::execute::{default_init, execute, ExecOptions, Trace};
 use crate::core::schedule::{Collective, Op, Phase};
 use crate::core::timing::explain;
 use crate::core::units::{
@@ -336,7 +336,7 @@ pub fn CollectivesView(props: &ViewProps) -> Html {
                 Callback::from(move |_: MouseEvent| set_alg.emit(a))
             };
             html! {
-                <tr key={a.short()} id={format!("row-{}", a.short())} class={classes!(here.then_some("winner"))}>
+                <tr key={a.key()} id={format!("row-{}", a.key())} class={classes!(here.then_some("winner"))}>
                     <th scope="row">
                         <button type="button" class="linkish" onclick={pick} aria-pressed={here.to_string()}>
                             {a.label()}
@@ -362,7 +362,7 @@ pub fn CollectivesView(props: &ViewProps) -> Html {
     let differing: Vec<(&'static str, String)> = table
         .iter()
         .filter(|r| !r.agrees())
-        .map(|r| (r.alg.short(), r.difference.clone().unwrap_or_default()))
+        .map(|r| (r.alg.key(), r.difference.clone().unwrap_or_default()))
         .collect();
     let summary = html! {
         <section class="panel wide" aria-labelledby="summary-h">
@@ -428,8 +428,8 @@ pub fn CollectivesView(props: &ViewProps) -> Html {
                 <div class="field span2">
                     <label for="f-alg">{"Algorithm"}</label>
                     <select id="f-alg" name="alg" onchange={on_alg_select}>
-                        { for Algorithm::ALL.iter().map(|a| html! {
-                            <option value={a.short()} selected={*a == alg}>{format!("{} ({})", a.label(), a.short())}</option>
+                        { for Algorithm::all().map(|a| html! {
+                            <option value={a.key()} selected={a == alg}>{format!("{} ({})", a.label(), a.key())}</option>
                         }) }
                     </select>
                 </div>
