@@ -30,7 +30,7 @@ fn collectives(c: &mut Criterion) {
         );
     }
     c.bench_function("summary table p=64 (8 algorithms)", |b| {
-        b.iter(|| black_box(summary_table(64, N, 4, CostParams::seed_example()).expect("valid")))
+        b.iter(|| black_box(summary_table(64, N, 4, CostParams::course_example()).expect("valid")))
     });
     let s = generate(Algorithm::RAB, 64, N, 4).expect("valid");
     let t = execute(&s, &default_init, ExecOptions::default()).expect("runs");

@@ -13,7 +13,7 @@ use collective_lab::plot::cost::{draw_time_vs_p, draw_time_vs_size, draw_winner_
 use criterion::{criterion_group, criterion_main, Criterion};
 
 fn sweep(c: &mut Criterion) {
-    let params = CostParams::seed_example();
+    let params = CostParams::course_example();
     let sizes = log_sizes(1.0, 4.0 * 1_073_741_824.0, 1000);
     c.bench_function("cost sweep 1000 sizes × 5 algorithms (times)", |b| {
         b.iter(|| black_box(sweep_sizes(black_box(16), &sizes, params)))
@@ -41,7 +41,7 @@ fn sweep(c: &mut Criterion) {
 }
 
 fn charts(c: &mut Criterion) {
-    let params = CostParams::seed_example();
+    let params = CostParams::course_example();
     c.bench_function("cost chart: time vs size", |b| {
         b.iter(|| black_box(draw_time_vs_size(16, params, black_box(8192.0))))
     });

@@ -1,4 +1,4 @@
-//! Integration tests for every collective generator (issue 5): the seed's
+//! Integration tests for every collective generator: the course's
 //! counts derived by hand, and property tests over p = 2..=64 with element
 //! counts that are smaller than p or not divisible by p.
 #![cfg(not(target_arch = "wasm32"))]
@@ -76,7 +76,7 @@ fn check_invariants(s: &Schedule, t: &Trace) -> Result<(), String> {
     Ok(())
 }
 
-// ---- the seed's counts, derived by hand ----
+// ---- the course's counts, derived by hand ----
 
 #[test]
 fn recursive_doubling_p8_three_exchanges_of_n() {
@@ -239,9 +239,9 @@ proptest! {
 
 // ---- executed α–β time against the cost model's closed forms ----
 
-/// Seed §9 constants: α = 5 µs, β = 0.08 ns/B (100 Gb/s).
-fn seed_cost() -> CostParams {
-    CostParams::seed_example()
+/// Course §9 constants: α = 5 µs, β = 0.08 ns/B (100 Gb/s).
+fn course_cost() -> CostParams {
+    CostParams::course_example()
 }
 
 #[test]
@@ -253,7 +253,7 @@ fn executed_time_equals_closed_form_for_powers_of_two() {
         for k in [1u64, 3, 1000] {
             let n = p as u64 * k;
             for alg in Algorithm::all().filter(|a| !a.needs_nodes()) {
-                let row = summarize(alg, p, n, 4, seed_cost()).expect("valid");
+                let row = summarize(alg, p, n, 4, course_cost()).expect("valid");
                 assert!(row.verified, "{alg} p={p} n={n}");
                 assert!(
                     row.agrees(),
@@ -271,12 +271,12 @@ fn executed_time_equals_closed_form_for_powers_of_two() {
 #[test]
 fn rabenseifner_p8_64mb_time_by_hand() {
     // 6α + 2·7/8·64 MB·β = 30 µs + 112e6 B × 0.08 ns/B = 30 µs + 8.96 ms.
-    let row = summarize(Algorithm::RAB, 8, 16 * MB, 4, seed_cost()).expect("valid");
+    let row = summarize(Algorithm::RAB, 8, 16 * MB, 4, course_cost()).expect("valid");
     assert_eq!((row.rounds, row.max_sent_bytes), (6, 112 * MB));
     assert!((row.executed_time - 8.99e-3).abs() < 1e-12);
     assert!(row.agrees());
     // The ring: 14α + the same 8.96 ms = 9.03 ms.
-    let ring = summarize(Algorithm::RING, 8, 16 * MB, 4, seed_cost()).expect("valid");
+    let ring = summarize(Algorithm::RING, 8, 16 * MB, 4, course_cost()).expect("valid");
     assert_eq!((ring.rounds, ring.max_sent_bytes), (14, 112 * MB));
     assert!((ring.executed_time - 9.03e-3).abs() < 1e-12);
 }
@@ -291,7 +291,7 @@ fn non_powers_of_two_agree_with_the_adapted_closed_forms() {
     for p in [3usize, 5, 6, 7, 12, 24, 48, 63] {
         let n = (p as u64) * 64 * 5 * 7 * 9; // divisible by p and by p′ ≤ 32
         for alg in Algorithm::all().filter(|a| !a.needs_nodes()) {
-            let row = summarize(alg, p, n, 4, seed_cost()).expect("valid");
+            let row = summarize(alg, p, n, 4, course_cost()).expect("valid");
             assert!(row.verified);
             assert!(
                 row.agrees(),
@@ -337,7 +337,7 @@ fn uneven_and_tiny_counts_are_explained() {
         .as_deref()
         .is_some_and(|d| d.contains("does not divide")));
     // n < p: empty chunks; rab at p = 8 with n = 3 elements.
-    let row = summarize(Algorithm::RAB, 8, 3, 4, seed_cost()).expect("valid");
+    let row = summarize(Algorithm::RAB, 8, 3, 4, course_cost()).expect("valid");
     assert!(row.verified);
     assert!(row
         .difference
@@ -347,7 +347,7 @@ fn uneven_and_tiny_counts_are_explained() {
 
 #[test]
 fn summary_table_lists_all_eight() {
-    let t = summary_table(8, 16 * MB, 4, seed_cost()).expect("valid");
+    let t = summary_table(8, 16 * MB, 4, course_cost()).expect("valid");
     let rounds: Vec<_> = t.iter().map(|r| (r.alg.key(), r.rounds)).collect();
     assert_eq!(
         rounds,

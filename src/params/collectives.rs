@@ -82,7 +82,7 @@ impl LinkFields for CollectivesParams {
 }
 
 impl Default for CollectivesParams {
-    /// Rabenseifner at p = 8 on 64 MB with the seed's §9 link (α = 5 µs,
+    /// Rabenseifner at p = 8 on 64 MB with the course's §9 link (α = 5 µs,
     /// 12.5 GB/s, i.e. β = 0.08 ns/B).
     fn default() -> Self {
         CollectivesParams {

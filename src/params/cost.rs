@@ -49,8 +49,8 @@ impl Link {
 /// Illustrative parameter sets (round numbers for link classes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Preset {
-    /// The seed's §9 example: 16 workers, α = 5 µs, 100 Gb/s.
-    Seed,
+    /// The course's §9 example: 16 workers, α = 5 µs, 100 Gb/s.
+    Course,
     /// 100 Gb Ethernet with a kernel-network-stack start-up: 32 ranks, 20 µs.
     Ethernet100,
     /// 400 Gb/s InfiniBand-class fabric: 64 ranks, α = 2 µs.
@@ -63,7 +63,7 @@ impl Preset {
     /// Every preset, in menu order.
     pub fn all() -> [Preset; 4] {
         [
-            Preset::Seed,
+            Preset::Course,
             Preset::Ethernet100,
             Preset::InfiniBand400,
             Preset::NvLink,
@@ -73,7 +73,7 @@ impl Preset {
     /// URL value.
     pub fn key(self) -> &'static str {
         match self {
-            Preset::Seed => "seed",
+            Preset::Course => "seed",
             Preset::Ethernet100 => "100gbe",
             Preset::InfiniBand400 => "ib400",
             Preset::NvLink => "nvlink",
@@ -83,7 +83,7 @@ impl Preset {
     /// Menu label; every label says the values are illustrative.
     pub fn label(self) -> &'static str {
         match self {
-            Preset::Seed => "Course example: 16 workers, α = 5 µs, 100 Gb/s (illustrative)",
+            Preset::Course => "Course example: 16 workers, α = 5 µs, 100 Gb/s (illustrative)",
             Preset::Ethernet100 => {
                 "100 GbE, TCP-class start-up: 32 ranks, α = 20 µs (illustrative)"
             }
@@ -95,7 +95,7 @@ impl Preset {
     /// `(p, alpha text, bw text)` of the preset.
     pub fn values(self) -> (usize, &'static str, &'static str) {
         match self {
-            Preset::Seed => (16, "5us", "100Gb/s"),
+            Preset::Course => (16, "5us", "100Gb/s"),
             Preset::Ethernet100 => (32, "20us", "100Gb/s"),
             Preset::InfiniBand400 => (64, "2us", "400Gb/s"),
             Preset::NvLink => (8, "1us", "450GB/s"),
@@ -140,7 +140,7 @@ pub struct CostParams {
 }
 
 impl Default for CostParams {
-    /// The seed's §9 example at 8 KiB.
+    /// The course's §9 example at 8 KiB.
     fn default() -> Self {
         CostParams {
             p: 16,
@@ -390,7 +390,7 @@ mod tests {
     }
 
     #[test]
-    fn issue_url_parses_to_the_seed_example() {
+    fn issue_url_parses_to_the_course_example() {
         let (p, e) = parse("view=cost&p=16&alpha=5us&bw=100Gb/s&size=8KiB");
         assert!(e.is_empty(), "{e:?}");
         assert_eq!(p, CostParams::default());

@@ -478,7 +478,7 @@ mod tests {
     #[test]
     fn time_vs_size_has_curves_crossover_and_marker() {
         let svg =
-            draw_time_vs_size(16, CostParams::seed_example(), 8192.0).expect("draws the chart");
+            draw_time_vs_size(16, CostParams::course_example(), 8192.0).expect("draws the chart");
         assert!(svg.starts_with("<svg"), "{}", &svg[..40.min(svg.len())]);
         assert!(svg.len() > 5000);
         for label in [
@@ -504,7 +504,7 @@ mod tests {
 
     #[test]
     fn time_vs_p_spans_2_to_4096() {
-        let svg = draw_time_vs_p(67_108_864.0, CostParams::seed_example(), 1024)
+        let svg = draw_time_vs_p(67_108_864.0, CostParams::course_example(), 1024)
             .expect("draws the chart");
         for label in [
             "ranks p (log scale)",
@@ -523,7 +523,7 @@ mod tests {
 
     #[test]
     fn winner_map_has_legend_and_chosen_point() {
-        let svg = draw_winner_map(CostParams::seed_example(), 8192.0, 16).expect("draws the map");
+        let svg = draw_winner_map(CostParams::course_example(), 8192.0, 16).expect("draws the map");
         for label in [
             "Fastest all-reduce by message size and ranks",
             "recursive doubling",
@@ -549,11 +549,11 @@ mod tests {
     fn bad_parameters_give_messages_not_panics() {
         let zero_beta = CostParams::new(1e-6, 0.0);
         assert!(draw_time_vs_size(16, zero_beta, 8192.0).is_err());
-        assert!(draw_time_vs_size(1, CostParams::seed_example(), 8192.0).is_err());
-        assert!(draw_time_vs_size(16, CostParams::seed_example(), 0.0).is_err());
-        assert!(draw_time_vs_p(f64::NAN, CostParams::seed_example(), 16).is_err());
+        assert!(draw_time_vs_size(1, CostParams::course_example(), 8192.0).is_err());
+        assert!(draw_time_vs_size(16, CostParams::course_example(), 0.0).is_err());
+        assert!(draw_time_vs_p(f64::NAN, CostParams::course_example(), 16).is_err());
         assert!(draw_winner_map(CostParams::new(-1.0, 1e-9), 8192.0, 16).is_err());
-        // α = 0 is fine (seed §6).
+        // α = 0 is fine (course §6).
         assert!(draw_time_vs_size(4, CostParams::new(0.0, 8e-11), 1e8).is_ok());
     }
 }

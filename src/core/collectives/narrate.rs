@@ -412,7 +412,7 @@ pub fn narrate(alg: Algorithm, trace: &Trace, step: usize) -> String {
     )
 }
 
-/// One ring all-reduce against one gossip round on the same ring (seed §6),
+/// One ring all-reduce against one gossip round on the same ring (course §6),
 /// from the inputs `x_r = r + 1`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GossipContrast {

@@ -531,7 +531,7 @@ fn naive_terms(p: usize) -> Terms {
 /// `T = 2(p−1)α + 2(p−1)/p·nβ + (p−1)/p·nγ`, any `p`.
 ///
 /// Source: Thakur, Rabenseifner & Gropp 2005, §4 (ring / "reduce-scatter +
-/// all-gather"); Patarasuk & Yuan 2009. Seed §9: p = 16, α = 5 µs,
+/// all-gather"); Patarasuk & Yuan 2009. Course §9: p = 16, α = 5 µs,
 /// β = 0.08 ns/B, 8 KiB gives ≈ 151.2 µs.
 pub fn ring_allreduce(p: usize, n_bytes: f64, c: CostParams) -> Formula {
     ring_terms(p).formula(p, n_bytes, c)
@@ -542,7 +542,7 @@ pub fn ring_allreduce(p: usize, n_bytes: f64, c: CostParams) -> Formula {
 /// `T = 2⌈log₂p⌉(α + nβ) + ⌈log₂p⌉·nγ`, any `p`.
 ///
 /// Source: Thakur, Rabenseifner & Gropp 2005, §2 (binomial reduce and
-/// broadcast); seed §7.
+/// broadcast); course §7.
 pub fn binomial_tree_allreduce(p: usize, n_bytes: f64, c: CostParams) -> Formula {
     tree_terms(p).formula(p, n_bytes, c)
 }
@@ -572,7 +572,7 @@ pub fn rabenseifner_allreduce(p: usize, n_bytes: f64, c: CostParams) -> Formula 
 /// one at a time, then `p − 1` full tensors out:
 /// `T = 2(p−1)(α + nβ) + (p−1)·nγ`, any `p`.
 ///
-/// Seed §6: p = 4, 100 MB at 12.5 GB/s, α = 0 gives 48 ms (the ring: 12 ms).
+/// Course §6: p = 4, 100 MB at 12.5 GB/s, α = 0 gives 48 ms (the ring: 12 ms).
 pub fn naive_root_allreduce(p: usize, n_bytes: f64, c: CostParams) -> Formula {
     naive_terms(p).formula(p, n_bytes, c)
 }

@@ -69,8 +69,8 @@ impl CostParams {
         }
     }
 
-    /// The seed's §9 example: α = 5 µs, β = 0.08 ns/B (100 Gb/s), γ = 0.
-    pub fn seed_example() -> Self {
+    /// The course's §9 example: α = 5 µs, β = 0.08 ns/B (100 Gb/s), γ = 0.
+    pub fn course_example() -> Self {
         CostParams::new(5e-6, 0.08e-9)
     }
 

@@ -22,12 +22,12 @@ mod unit_tests {
         assert!(close(got, want, rel), "{what}: got {got:e}, want {want:e}");
     }
 
-    /// Seed §9, derived by hand: nβ = 8192 × 0.08 ns = 655.36 ns.
+    /// Course §9, derived by hand: nβ = 8192 × 0.08 ns = 655.36 ns.
     /// rd = 4(5 µs + 655.36 ns) = 22.62144 µs; ring = 30 × 5 µs + 1.875 × 655.36 ns
     /// = 151.2288 µs; tree = 8(5.65536 µs) = 45.24288 µs; rab = 40 µs + 1.2288 µs.
     #[test]
-    fn seed_section9_small_message() {
-        let c = CostParams::seed_example();
+    fn course_section9_small_message() {
+        let c = CostParams::course_example();
         let rd = recursive_doubling_allreduce(16, KIB8, c);
         let ring = ring_allreduce(16, KIB8, c);
         let tree = binomial_tree_allreduce(16, KIB8, c);
@@ -50,8 +50,8 @@ mod unit_tests {
     /// rab = 40 µs + 1.875 nβ = 10.10633 ms; ring = 150 µs + 1.875 nβ = 10.21633 ms;
     /// rd = 4(5 µs + nβ) = 21.49484 ms; tree = 42.98967 ms.
     #[test]
-    fn seed_section9_large_message() {
-        let c = CostParams::seed_example();
+    fn course_section9_large_message() {
+        let c = CostParams::course_example();
         let t = |a: Algorithm| a.cost(16, MIB64, c).time;
         assert_close(t(Algorithm::RAB), 10.106_329_6e-3, 1e-9, "rab");
         assert_close(t(Algorithm::RING), 10.216_329_6e-3, 1e-9, "ring");
@@ -64,8 +64,8 @@ mod unit_tests {
     /// p = 1024: ring = 2046 × 5 µs + 2(1023)/1024 × 5.36870912 ms = 20.95649 ms;
     /// rab = 20 × 5 µs + the same β part = 10.82649 ms.
     #[test]
-    fn seed_section9_1024_workers() {
-        let c = CostParams::seed_example();
+    fn course_section9_1024_workers() {
+        let c = CostParams::course_example();
         let ring = ring_allreduce(1024, MIB64, c);
         let rab = rabenseifner_allreduce(1024, MIB64, c);
         assert_close(
@@ -88,8 +88,8 @@ mod unit_tests {
 
     /// rd 4α + 4nβ = rab 8α + 1.875nβ ⇒ n = 4α / (2.125β) = 117,647.06 B.
     #[test]
-    fn seed_crossover_rd_rabenseifner() {
-        let c = CostParams::seed_example();
+    fn course_crossover_rd_rabenseifner() {
+        let c = CostParams::course_example();
         let x = crossover(Algorithm::RD, Algorithm::RAB, 16, c).expect("the lines cross");
         assert_close(
             x.n_bytes,
@@ -117,11 +117,11 @@ mod unit_tests {
         assert!(crossover(Algorithm::RING, Algorithm::RAB, 16, c).is_none());
     }
 
-    /// Seed §6: p = 4, 100 MB, 12.5 GB/s (β = 0.08 ns/B), α = 0.
+    /// Course §6: p = 4, 100 MB, 12.5 GB/s (β = 0.08 ns/B), α = 0.
     /// Ring: 6 rounds × 25 MB × 0.08 ns/B = 6 × 2 ms = 12 ms.
     /// Naive root: 6 messages × 100 MB × 0.08 ns/B = 6 × 8 ms = 48 ms.
     #[test]
-    fn seed_section6_ring_vs_naive_root() {
+    fn course_section6_ring_vs_naive_root() {
         let c = CostParams::new(0.0, 1.0 / 12.5e9);
         assert_close(ring_allreduce(4, 1e8, c).time, 12e-3, 1e-12, "ring");
         assert_close(naive_root_allreduce(4, 1e8, c).time, 48e-3, 1e-12, "naive");
@@ -163,7 +163,7 @@ mod unit_tests {
             let n_el = 1000 * p as u64;
             let bytes = (n_el * 4) as f64;
             for c in [
-                CostParams::seed_example(),
+                CostParams::course_example(),
                 CostParams::new(2e-6, 1e-9).with_gamma(0.25e-9),
             ] {
                 let rs = ring_all_reduce(p, n_el, 4).expect("ring");
@@ -184,7 +184,7 @@ mod unit_tests {
         }
     }
 
-    /// The recursive generators (issue 5) run exactly the closed forms, for
+    /// The recursive generators run exactly the closed forms, for
     /// powers of two and, through the labelled adaptations, for other p.
     /// p = 12 (p′ = 8, r = 4): S = (1 + 1) + (2 + 2) + (4 + 4) = 14, so
     /// recursive halving costs 5α + (1 + 14/12 + 1/12)·nβ = 5α + 2.25·nβ.
@@ -253,7 +253,7 @@ mod unit_tests {
     #[test]
     fn agrees_with_timing_module() {
         use crate::core::schedule::tree::binomial_tree;
-        let c = CostParams::seed_example();
+        let c = CostParams::course_example();
         // 2 elements over 4 ranks: chunks 1, 1, 0, 0; 6 rounds × α + 1 element.
         let s = ring_all_reduce(4, 2, 4).expect("ring");
         assert_close(
@@ -280,7 +280,7 @@ mod unit_tests {
     /// tree: 2⌈log₂12⌉ = 8 levels: 45.24288 µs, no adaptation.
     #[test]
     fn non_power_of_two_is_adapted_and_labelled() {
-        let c = CostParams::seed_example();
+        let c = CostParams::course_example();
         let rd = recursive_doubling_allreduce(12, KIB8, c);
         assert!(rd.pow2_adapted);
         assert!(rd.label.contains("non-power-of-two"));
@@ -368,7 +368,7 @@ mod unit_tests {
 
     #[test]
     fn crossover_written_out() {
-        let c = CostParams::seed_example();
+        let c = CostParams::course_example();
         let lines =
             crossover_calculation(Algorithm::RAB, Algorithm::RD, 16, c).expect("they cross");
         assert_eq!(
@@ -404,7 +404,7 @@ mod unit_tests {
 
     #[test]
     fn show_the_calculation_ring() {
-        let f = ring_allreduce(16, KIB8, CostParams::seed_example());
+        let f = ring_allreduce(16, KIB8, CostParams::course_example());
         let s = f.substituted.join("\n");
         assert!(s.contains("T = 2(p−1)α + 2(p−1)/p·nβ"), "{s}");
         assert!(!s.contains('γ'), "{s}");
@@ -450,7 +450,7 @@ mod unit_tests {
 
     #[test]
     fn degenerate_inputs_do_not_panic() {
-        let c = CostParams::seed_example();
+        let c = CostParams::course_example();
         for p in [0usize, 1] {
             for a in Algorithm::all() {
                 assert_eq!(a.cost(p, 1e6, c).time, 0.0, "{a} p={p}");
