@@ -1,8 +1,8 @@
 //! nccl-tests bandwidths: algbw, and busbw with the factor of each collective
 //! (NVIDIA nccl-tests, doc/PERFORMANCE.md).
 
-use super::formulas::{fmt_bytes, fmt_coeff, fmt_time};
 use crate::core::units;
+use crate::core::units::{format_bytes_exact, format_coeff, format_time};
 
 /// The collectives nccl-tests measures, each with its busbw factor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -140,15 +140,15 @@ pub fn nccl_bandwidths_of(
         lines: vec![
             format!(
                 "algbw = S / t = {} / {} = {}",
-                fmt_bytes(size_bytes),
-                fmt_time(t),
+                format_bytes_exact(size_bytes),
+                format_time(t),
                 units::format_bandwidth(a)
             ),
             format!(
                 "busbw = algbw × {expr} = {} × {substituted} = {} × {} = {}",
                 units::format_bandwidth(a),
                 units::format_bandwidth(a),
-                fmt_coeff(busbw_factor(kind, p)),
+                format_coeff(busbw_factor(kind, p)),
                 units::format_bandwidth(b)
             ),
         ],
