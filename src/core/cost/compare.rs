@@ -100,7 +100,7 @@ pub struct Interval {
 }
 
 /// The fastest algorithm on each interval of `n ∈ [0, ∞)`: the lower envelope
-/// of the five cost lines. Adjacent intervals always have different winners,
+/// of the cost lines of [`Algorithm::compared`]. Adjacent intervals always have different winners,
 /// and each boundary is an exact break-even size from [`crossover`].
 pub fn best_intervals(p: usize, c: CostParams) -> Vec<Interval> {
     let mut cuts: Vec<f64> = crossovers(p, c).iter().map(|x| x.n_bytes).collect();

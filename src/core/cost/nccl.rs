@@ -45,6 +45,29 @@ impl CollectiveKind {
         }
     }
 
+    /// Parses a collective's name as people and nccl-tests write it,
+    /// ignoring case, `-`, `_`, blanks and a trailing `_perf`: `all-reduce`,
+    /// `AllReduce`, `all_reduce_perf`, `reducescatter`, `alltoall`, `bcast`, ….
+    /// `None` for anything else.
+    pub fn from_name(s: &str) -> Option<CollectiveKind> {
+        let t: String = s
+            .trim()
+            .to_ascii_lowercase()
+            .trim_end_matches("_perf")
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric())
+            .collect();
+        match t.as_str() {
+            "allreduce" => Some(CollectiveKind::AllReduce),
+            "reducescatter" => Some(CollectiveKind::ReduceScatter),
+            "allgather" => Some(CollectiveKind::AllGather),
+            "broadcast" | "bcast" => Some(CollectiveKind::Broadcast),
+            "reduce" => Some(CollectiveKind::Reduce),
+            "alltoall" => Some(CollectiveKind::AllToAll),
+            _ => None,
+        }
+    }
+
     /// The busbw factor written symbolically: "2(p−1)/p", "(p−1)/p" or "1".
     pub fn factor_expression(self) -> &'static str {
         match self {
@@ -169,6 +192,18 @@ mod tests {
             .collect();
         assert_eq!(f, vec![1.5, 0.75, 0.75, 1.0, 1.0, 0.75]);
         assert_eq!(busbw_factor(CollectiveKind::AllGather, 0), 0.0);
+        for k in CollectiveKind::ALL {
+            assert_eq!(CollectiveKind::from_name(k.name()), Some(k));
+        }
+        assert_eq!(
+            CollectiveKind::from_name("reduce_scatter_perf"),
+            Some(CollectiveKind::ReduceScatter)
+        );
+        assert_eq!(
+            CollectiveKind::from_name("AllToAll"),
+            Some(CollectiveKind::AllToAll)
+        );
+        assert_eq!(CollectiveKind::from_name("gather"), None);
     }
 
     #[test]
