@@ -10,7 +10,8 @@
 
 use super::ring::Field;
 use super::{parse_int_in, FieldError, Query};
-use crate::core::cost::{Algorithm, CostParams as ModelParams};
+use crate::core::collectives::Algorithm;
+use crate::core::cost::CostParams as ModelParams;
 use crate::core::units::{
     format_beta, parse_bandwidth, parse_beta, parse_size, parse_time, Bandwidth, ByteSize, Prefix,
 };
@@ -48,8 +49,8 @@ impl Link {
 /// Illustrative parameter sets (round numbers for link classes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Preset {
-    /// The seed's §9 example: 16 workers, α = 5 µs, 100 Gb/s.
-    Seed,
+    /// The course's §9 example: 16 workers, α = 5 µs, 100 Gb/s.
+    Course,
     /// 100 Gb Ethernet with a kernel-network-stack start-up: 32 ranks, 20 µs.
     Ethernet100,
     /// 400 Gb/s InfiniBand-class fabric: 64 ranks, α = 2 µs.
@@ -62,7 +63,7 @@ impl Preset {
     /// Every preset, in menu order.
     pub fn all() -> [Preset; 4] {
         [
-            Preset::Seed,
+            Preset::Course,
             Preset::Ethernet100,
             Preset::InfiniBand400,
             Preset::NvLink,
@@ -72,7 +73,7 @@ impl Preset {
     /// URL value.
     pub fn key(self) -> &'static str {
         match self {
-            Preset::Seed => "seed",
+            Preset::Course => "seed",
             Preset::Ethernet100 => "100gbe",
             Preset::InfiniBand400 => "ib400",
             Preset::NvLink => "nvlink",
@@ -82,7 +83,7 @@ impl Preset {
     /// Menu label; every label says the values are illustrative.
     pub fn label(self) -> &'static str {
         match self {
-            Preset::Seed => "Course example: 16 workers, α = 5 µs, 100 Gb/s (illustrative)",
+            Preset::Course => "Course example: 16 workers, α = 5 µs, 100 Gb/s (illustrative)",
             Preset::Ethernet100 => {
                 "100 GbE, TCP-class start-up: 32 ranks, α = 20 µs (illustrative)"
             }
@@ -94,7 +95,7 @@ impl Preset {
     /// `(p, alpha text, bw text)` of the preset.
     pub fn values(self) -> (usize, &'static str, &'static str) {
         match self {
-            Preset::Seed => (16, "5us", "100Gb/s"),
+            Preset::Course => (16, "5us", "100Gb/s"),
             Preset::Ethernet100 => (32, "20us", "100Gb/s"),
             Preset::InfiniBand400 => (64, "2us", "400Gb/s"),
             Preset::NvLink => (8, "1us", "450GB/s"),
@@ -121,7 +122,7 @@ impl Preset {
 
 /// Parameters of the cost view.
 #[derive(Clone, Debug, PartialEq)]
-pub struct CostParams {
+pub struct CostViewParams {
     /// Number of ranks, 2..=[`MAX_P`].
     pub p: usize,
     /// Start-up latency α, seconds (0 ..= 1 s).
@@ -138,10 +139,10 @@ pub struct CostParams {
     pub preset: Option<Preset>,
 }
 
-impl Default for CostParams {
-    /// The seed's §9 example at 8 KiB.
+impl Default for CostViewParams {
+    /// The course's §9 example at 8 KiB.
     fn default() -> Self {
-        CostParams {
+        CostViewParams {
             p: 16,
             alpha: Field {
                 text: "5us".into(),
@@ -245,20 +246,24 @@ pub fn parse_message_size(raw: &str) -> Result<Field<ByteSize>, FieldError> {
         .map_err(|e| FieldError::new("size", e.to_string()))
 }
 
-/// Parses `alg`: one of `ring`, `tree`, `rd`, `rab`, `naive`.
+/// Parses `alg`: one of the compared all-reduce algorithms
+/// ([`Algorithm::compared`]: `ring`, `tree`, `rd`, `rab`, `naive`).
 ///
 /// # Errors
 /// A [`FieldError`] for field `alg` listing the valid values.
 pub fn parse_alg(raw: &str) -> Result<Algorithm, FieldError> {
-    Algorithm::from_short(raw).ok_or_else(|| {
-        FieldError::new(
-            "alg",
-            format!("alg must be one of ring, tree, rd, rab, naive (got “{raw}”)"),
-        )
-    })
+    Algorithm::from_key(raw)
+        .filter(|a| Algorithm::compared().contains(a))
+        .ok_or_else(|| {
+            let keys: Vec<&str> = Algorithm::compared().iter().map(|a| a.key()).collect();
+            FieldError::new(
+                "alg",
+                format!("alg must be one of {} (got “{raw}”)", keys.join(", ")),
+            )
+        })
 }
 
-impl CostParams {
+impl CostViewParams {
     /// The model constants α, β, γ for [`crate::core::cost`].
     pub fn model(&self) -> ModelParams {
         ModelParams::new(self.alpha.value, self.link.beta())
@@ -286,7 +291,7 @@ impl CostParams {
     /// Builds the parameters from a query; each bad field keeps its value from
     /// `base` and yields a [`FieldError`]. `preset` is applied first, then the
     /// explicit fields. Giving both `bw` and `beta` keeps `bw` and reports it.
-    pub fn from_query(q: &Query, base: &CostParams) -> (CostParams, Vec<FieldError>) {
+    pub fn from_query(q: &Query, base: &CostViewParams) -> (CostViewParams, Vec<FieldError>) {
         let mut out = base.clone();
         let mut errs = Vec::new();
         if let Some(raw) = q.get("preset") {
@@ -361,7 +366,7 @@ impl CostParams {
             v.push(("gamma", g.text.clone()));
         }
         if let Some(a) = self.alg {
-            v.push(("alg", a.short().to_string()));
+            v.push(("alg", a.key().to_string()));
         }
         v
     }
@@ -372,23 +377,23 @@ mod tests {
     use super::*;
     use crate::params::encode;
 
-    fn parse(s: &str) -> (CostParams, Vec<FieldError>) {
-        CostParams::from_query(&Query::parse(s), &CostParams::default())
+    fn parse(s: &str) -> (CostViewParams, Vec<FieldError>) {
+        CostViewParams::from_query(&Query::parse(s), &CostViewParams::default())
     }
 
-    fn round_trip(p: &CostParams) -> CostParams {
-        CostParams::from_query(
+    fn round_trip(p: &CostViewParams) -> CostViewParams {
+        CostViewParams::from_query(
             &Query::parse(&encode(&p.to_pairs())),
-            &CostParams::default(),
+            &CostViewParams::default(),
         )
         .0
     }
 
     #[test]
-    fn issue_url_parses_to_the_seed_example() {
+    fn issue_url_parses_to_the_course_example() {
         let (p, e) = parse("view=cost&p=16&alpha=5us&bw=100Gb/s&size=8KiB");
         assert!(e.is_empty(), "{e:?}");
-        assert_eq!(p, CostParams::default());
+        assert_eq!(p, CostViewParams::default());
         let m = p.model();
         assert_eq!(m.alpha, 5e-6);
         // 100 Gb/s = 12.5 GB/s → β = 0.08 ns/B.
@@ -421,7 +426,7 @@ mod tests {
             assert_eq!(round_trip(&p), p, "{s}");
         }
         let (p, _) = parse("p=12&beta=0.5ns/B&gamma=0.01ns/B&alg=rab");
-        assert_eq!(p.alg, Some(Algorithm::Rabenseifner));
+        assert_eq!(p.alg, Some(Algorithm::RAB));
         assert!((p.model().gamma - 1e-11).abs() < 1e-24);
         assert!((p.model().beta - 5e-10).abs() < 1e-24);
     }
@@ -467,7 +472,11 @@ mod tests {
             assert_eq!(e.len(), 1, "{bad} should give one error: {e:?}");
             assert_eq!(e[0].field, field, "{bad}");
             assert!(!e[0].message.is_empty());
-            assert_eq!(p, CostParams::default(), "{bad} should keep the defaults");
+            assert_eq!(
+                p,
+                CostViewParams::default(),
+                "{bad} should keep the defaults"
+            );
         }
         let (_, e) = parse("p=abc");
         assert!(e[0].message.contains("from 2 to 65536"), "{}", e[0].message);

@@ -5,6 +5,11 @@
 use super::graph::SplitMix64;
 use super::weights::MixingMatrix;
 use super::ConsensusError;
+/// Old names of [`format_number`] and friends (kept so existing callers compile).
+pub use crate::core::units::format::{
+    format_number as fmt_num, format_rate as fmt_rate, format_small as fmt_small,
+    format_weight as fmt_weight,
+};
 
 /// Most rounds [`rounds_to_factor`] will run before giving up.
 pub const MAX_MEASURED_ROUNDS: usize = 1_000_000;
@@ -110,7 +115,7 @@ pub fn rounds_to_factor(
 pub enum InitPattern {
     /// Explicit values, one per node.
     List(Vec<f64>),
-    /// x_i = 3i: 0, 3, 6, 9, … (the seed's four-worker example for p = 4).
+    /// x_i = 3i: 0, 3, 6, 9, … (the course's four-worker example for p = 4).
     Linear,
     /// Seeded uniform values in [0, 10), rounded to 0.1 (SplitMix64).
     Random(u64),
@@ -222,67 +227,6 @@ impl NodeUpdate {
     }
 }
 
-/// Formats a number for narration: up to 4 decimals, trailing zeros dropped
-/// (4, 4.5, 0.7454, −1.25); "−0" is printed as 0.
-pub fn fmt_num(v: f64) -> String {
-    if !v.is_finite() {
-        return format!("{v}");
-    }
-    let s = format!("{:.4}", v);
-    let s = if s.contains('.') {
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        s
-    };
-    if s == "-0" {
-        "0".into()
-    } else {
-        s.replace('-', "−")
-    }
-}
-
-/// Formats ρ (or any value in [0, 1]) so that a value close to 1 stays
-/// readable: `1 − 1.255e-5` when 1 − v < 10⁻³, else [`fmt_num`] with the
-/// fraction when it is a simple one (`0.3333 = 1/3`).
-pub fn fmt_rate(v: f64) -> String {
-    let gap = 1.0 - v;
-    if v.is_finite() && gap > 0.0 && gap < 1e-3 {
-        return format!("1 − {}", fmt_small(gap));
-    }
-    let f = fmt_weight(v);
-    if f.contains('/') {
-        format!("{} = {f}", fmt_num(v))
-    } else {
-        fmt_num(v)
-    }
-}
-
-/// Formats a small positive number with 4 significant digits, in scientific
-/// notation below 10⁻³ (`2.511e-5`), else as [`fmt_num`].
-pub fn fmt_small(v: f64) -> String {
-    if v != 0.0 && v.is_finite() && v.abs() < 1e-3 {
-        format!("{v:.3e}")
-    } else {
-        fmt_num(v)
-    }
-}
-
-/// Formats a weight as a fraction n/d with d ≤ 64 when it is one (1/3,
-/// 5/12), otherwise as a decimal (see [`fmt_num`]).
-pub fn fmt_weight(w: f64) -> String {
-    for d in 1..=64u32 {
-        let n = (w * f64::from(d)).round();
-        if (n / f64::from(d) - w).abs() <= 1e-12 {
-            return if d == 1 {
-                format!("{n}")
-            } else {
-                format!("{n}/{d}")
-            };
-        }
-    }
-    fmt_num(w)
-}
-
 /// One decentralised SGD step computed three ways from the same x and
 /// gradients g (all evaluated at the current local models x).
 #[derive(Clone, Debug, PartialEq)]
@@ -295,7 +239,7 @@ pub struct DsgdStep {
     pub eta: f64,
     /// Mixed models W x.
     pub mixed: Vec<f64>,
-    /// The seed's convention: x_i ← Σ_j W_ij x_j − η g_i (gradient at the
+    /// The course's convention: x_i ← Σ_j W_ij x_j − η g_i (gradient at the
     /// current local model, mix, then subtract). This is D-PSGD (Lian, Zhang,
     /// Zhang, Hsieh, Zhang & Liu 2017, "Can decentralized algorithms
     /// outperform centralized algorithms?", Algorithm 1).
@@ -353,7 +297,7 @@ pub struct DsgdExplanation {
     pub node: usize,
     /// The mixing: `mix ← (3 + 6 + 12)/3 = 7`.
     pub mixed: String,
-    /// The seed's convention: `x1 ← 7 − 0.5 × 2 = 6`.
+    /// The course's convention: `x1 ← 7 − 0.5 × 2 = 6`.
     pub mix_then_step: String,
     /// No mixing: `x1 ← 6 − 0.5 × 2 = 5`.
     pub local_only: String,
@@ -434,7 +378,7 @@ mod tests {
     }
 
     #[test]
-    fn seed_four_worker_ring() {
+    fn course_four_worker_ring() {
         let m = ring(4);
         let x0 = [0.0, 3.0, 6.0, 9.0];
         let rs = iterate(&m, &x0, 5, Some(1.0 / 3.0)).expect("iterate");
@@ -462,7 +406,7 @@ mod tests {
     }
 
     #[test]
-    fn seed_narration() {
+    fn course_narration() {
         let m = ring(4);
         let u = NodeUpdate::new(&m, &[0.0, 3.0, 6.0, 9.0], 0).expect("node 0");
         assert_eq!(u.text(), "x0 ← (9 + 0 + 3)/3 = 4");
@@ -478,7 +422,7 @@ mod tests {
     }
 
     #[test]
-    fn seed_dsgd_example() {
+    fn course_dsgd_example() {
         // Node 1 of a 3-ring holds 6, neighbours 3 and 12, weights 1/3, g = 2, η = 0.5.
         let m = ring(3);
         let s = dsgd_step(&m, &[3.0, 6.0, 12.0], &[0.0, 2.0, 1.0], 0.5).expect("step");
