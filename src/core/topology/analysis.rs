@@ -182,6 +182,18 @@ impl TopoRun {
         self.trace.schedule.rounds.len()
     }
 
+    /// Time of the rounds that send through a NIC, seconds: the inter-node
+    /// service time (for `multilane` at 1 GB on 2 nodes × 4 GPUs, 4 lanes of
+    /// 12.5 GB/s and α = 0: 20 ms; on one lane 80 ms).
+    pub fn inter_node_time(&self) -> f64 {
+        self.traffic
+            .iter()
+            .zip(&self.round_times)
+            .filter(|(t, _)| t.inter_messages > 0)
+            .map(|(_, s)| s)
+            .sum()
+    }
+
     /// Counters over the whole run (zero counters for a schedule without rounds).
     pub fn totals(&self, topo: &Topology) -> Traffic {
         self.cumulative

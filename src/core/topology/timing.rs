@@ -376,3 +376,6 @@ pub fn resource_totals(schedule: &Schedule, topo: &Topology) -> Vec<(Resource, u
     v.sort_by(|a, b| b.2.total_cmp(&a.2).then(b.1.cmp(&a.1)).then(a.0.cmp(&b.0)));
     v
 }
+
+#[cfg(test)]
+mod tests;
