@@ -18,7 +18,7 @@ use super::{Link, LinkClass, Topology, TopologyError};
 use crate::core::collectives::{flat_topo, flex, multilane, rat};
 use crate::core::execute::{default_init, execute, ExecOptions, Trace};
 use crate::core::schedule::{Op, Schedule, ScheduleError};
-use crate::core::units::format_time;
+use crate::core::units::{format_bandwidth, format_decimal, format_time};
 
 /// Generator signature shared by every topology-aware collective.
 type Generator = fn(&Topology, u64, u64) -> Result<Schedule, ScheduleError>;
@@ -283,6 +283,38 @@ fn run_opts(
 /// racks of equal size, `multilane` equal nodes).
 pub fn run(alg_key: &str, topo: &Topology, n: u64, elem_bytes: u64) -> Result<TopoRun, TopoError> {
     run_opts(alg_key, topo, n, elem_bytes, true)
+}
+
+/// algbw and busbw of a run written out (nccl-tests' PERFORMANCE.md), and,
+/// when busbw exceeds one NIC's bandwidth, why: busbw scales algbw by the
+/// flat ring's `2(p − 1)/p`, but a schedule that reduces inside the node
+/// first sends less than that through each NIC. E.g. "algbw = 1 GB /
+/// 85.83 ms = 11.65 GB/s; busbw = algbw × 2 × 15/16 = 21.85 GB/s. busbw is
+/// above the 12.5 GB/s of one NIC: …".
+pub fn busbw_note(run: &TopoRun, topo: &Topology) -> String {
+    let p = topo.p();
+    let mut text = format!(
+        "algbw = {} / {} = {}; busbw = algbw × 2 × {}/{} = {}.",
+        format_decimal(run.size_bytes as f64),
+        format_time(run.time),
+        format_bandwidth(run.algbw),
+        p.saturating_sub(1),
+        p,
+        format_bandwidth(run.busbw)
+    );
+    let nic_bw = topo.link(LinkClass::Nic).bw();
+    if topo.nodes() >= 2 && matches!(topo, Topology::Hierarchical(_)) && run.busbw > nic_bw {
+        let ring_share = 2.0 * (p as f64 - 1.0) / p as f64 * run.size_bytes as f64;
+        text.push_str(&format!(
+            " busbw is above the {} of one NIC: it assumes every rank moves 2(p − 1)/p × the data ({}) \
+             over the slowest link, as a flat ring does, but this schedule reduces inside the node \
+             first and its busiest NIC carries {} in each direction.",
+            format_bandwidth(nic_bw),
+            format_decimal(ring_share),
+            format_decimal(run.totals(topo).max_nic() as f64)
+        ));
+    }
+    text
 }
 
 /// One row of the comparison table for the current topology.

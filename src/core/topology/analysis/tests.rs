@@ -367,3 +367,35 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn busbw_above_the_nic_speed_on_two_nodes() {
+    // 2 nodes × 8 GPUs, one 12.5 GB/s NIC each, 1 GB, α = 0, intra 300 GB/s.
+    // Intra: 14 rounds × 125 MB / 300 GB/s; inter: 2 rounds × 8 × 62.5 MB
+    // through the NIC = 2 × 40 ms. algbw ≈ 11.65 GB/s, busbw = × 2 × 15/16 ≈ 21.84 GB/s.
+    let t = Topology::hierarchical(
+        2,
+        8,
+        1,
+        1,
+        Link::new(0.0, gb(300.0)),
+        Link::new(0.0, gb(12.5)),
+        0.0,
+    )
+    .expect("valid");
+    let r = run("multilane", &t, 250_000_000, 4).expect("runs");
+    let time = 14.0 * 125e6 / 300e9 + 0.08;
+    assert!(close(r.time, time));
+    assert!(close(r.algbw, 1e9 / time));
+    assert!(close(r.busbw, 1e9 / time * 30.0 / 16.0));
+    assert!(r.busbw > gb(12.5));
+    let note = busbw_note(&r, &t);
+    assert!(
+        note.starts_with(
+            "algbw = 1 GB / 85.83 ms = 11.65 GB/s; busbw = algbw × 2 × 15/16 = 21.84 GB/s."
+        ),
+        "{note}"
+    );
+    assert!(note.contains("above the 12.5 GB/s of one NIC"), "{note}");
+    assert!(note.contains("busiest NIC carries 1 GB"), "{note}");
+}
