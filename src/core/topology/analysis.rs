@@ -796,5 +796,5 @@ pub fn example_topology(
     )?)
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
