@@ -320,3 +320,33 @@ impl CollectiveAlgorithm for FlexReduce {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn closed_form_equals_executed_time_for_nodes_and_gpus_up_to_8() {
+        super::super::pieces::check_registry_entry(super::super::Algorithm::FLEX);
+    }
+
+    #[test]
+    fn unequal_groups_2_3_flat_model_by_hand() {
+        use crate::core::cost::CostParams;
+        use crate::core::topology::{Link, Topology};
+        // Groups 2 and 3, 12 entries of 1 B, α = 1 s, β = 1 s/B: parts of 6;
+        // in-group round 1: pieces 3 (2-group) and 2 → 1 + 3; round 2 (only
+        // the 3-group): 1 + 2; fetch and return: largest overlap 2 → 1 + 2
+        // each; all-gather 4 + 3: 4 + 3 + 3 + 3 + 4 + 3 = 20 s.
+        let l = Link::new(0.0, 1.0);
+        let topo = Topology::unequal(vec![2, 3], 1, 1, l, l, 1.0).expect("valid");
+        let alg = super::super::Algorithm::FLEX;
+        assert_eq!(alg.equal_parts(&topo), 12);
+        let s = alg.generate_on(&topo, 12, 1).expect("valid");
+        let exec = crate::core::timing::executed_time(&s, 1.0, 1.0);
+        assert_eq!(exec, 20.0);
+        assert_eq!(
+            alg.closed_form_on(&topo, 12.0, CostParams::new(1.0, 1.0))
+                .time,
+            20.0
+        );
+    }
+}

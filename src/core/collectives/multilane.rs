@@ -213,3 +213,11 @@ impl CollectiveAlgorithm for MultiLane {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn closed_form_equals_executed_time_for_nodes_and_gpus_up_to_8() {
+        super::super::pieces::check_registry_entry(super::super::Algorithm::MULTILANE);
+    }
+}
