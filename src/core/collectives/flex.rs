@@ -160,16 +160,10 @@ pub fn flex(topo: &Topology, n: u64, elem_bytes: u64) -> Result<Schedule, Schedu
 /// its `⌈s_g/L⌉` workers. `X = (k/K)(k − k/K)·n/k` is the bytes on one rack's
 /// core uplink with `K ≥ 2` equal racks (0 otherwise). Flat topology (every
 /// group one rank): `2(α + (n/p)·β)`, a direct reduce-scatter + all-gather.
-pub fn closed_form(topo: &Topology, n: u64, elem_bytes: u64) -> Option<f64> {
-    model(topo, n, elem_bytes, Split { exact: true })
-}
-
-/// [`closed_form`] with every piece rounded down: never above the executed time.
-pub fn lower_bound(topo: &Topology, n: u64, elem_bytes: u64) -> Option<f64> {
-    model(topo, n, elem_bytes, Split { exact: false })
-}
-
-fn model(topo: &Topology, n: u64, elem_bytes: u64, s: Split) -> Option<f64> {
+///
+/// With [`Split::EXACT`] this is the closed form; with [`Split::FLOOR`]
+/// (every piece rounded down) a lower bound on the executed time.
+pub fn topo_time(topo: &Topology, n: u64, elem_bytes: u64, s: Split) -> Option<f64> {
     let p = topo.p();
     if p < 2 || n == 0 || elem_bytes == 0 {
         return None;

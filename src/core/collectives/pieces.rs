@@ -97,6 +97,11 @@ pub struct Split {
 }
 
 impl Split {
+    /// Real division: the closed form.
+    pub const EXACT: Split = Split { exact: true };
+    /// Floor division: a lower bound.
+    pub const FLOOR: Split = Split { exact: false };
+
     /// `x / parts` elements.
     pub fn div(self, x: f64, parts: usize) -> f64 {
         let q = x / parts.max(1) as f64;

@@ -416,3 +416,36 @@ fn busbw_above_the_nic_speed_on_two_nodes() {
     assert!(note.contains("above the 12.5 GB/s of one NIC"), "{note}");
     assert!(note.contains("busiest NIC carries 1 GB"), "{note}");
 }
+
+#[test]
+fn titles_name_the_level() {
+    // hier on 2 nodes × 4: 2 reduce rounds, the leaders' ring of 2 rounds, 2 broadcast rounds.
+    let t = hand(2, 4, 1, 1);
+    let r = run("hier", &t, 8, 1).expect("runs");
+    assert_eq!(r.titles.len(), 6);
+    assert!(
+        r.titles[0].starts_with("intra-node reduce to the node leader, round 1 of 2"),
+        "{:?}",
+        r.titles
+    );
+    assert_eq!(
+        r.titles[2],
+        "inter-node all-reduce among node leaders, round 1 of 2: reduce-scatter among node leaders"
+    );
+    assert_eq!(
+        r.titles[3],
+        "inter-node all-reduce among node leaders, round 2 of 2: all-gather among node leaders"
+    );
+    assert!(r.titles[5].starts_with("intra-node broadcast from the node leader, round 2 of 2"));
+    let r = run("multilane", &t, 8, 1).expect("runs");
+    assert_eq!(r.titles[0], "intra-node reduce-scatter, round 1 of 3");
+    assert_eq!(
+        r.titles[3],
+        "inter-node reduce-scatter of each GPU's slice, every NIC lane at once, round 1 of 1"
+    );
+    let r = run("rat", &hand(2, 4, 2, 1), 8, 1).expect("runs");
+    assert_eq!(
+        r.titles[3],
+        "cross-rack exchange: each rack aggregate crosses the core to rack 0, round 1 of 1"
+    );
+}
