@@ -273,6 +273,18 @@ fn one_nic_per_gpu_multilane_speeds_up_the_flat_ring_does_not() {
         ml[7],
         14.0 * (1e-6 + 125e6 / 300e9) + 2.0 * (5e-6 + 62.5e6 / 12.5e9)
     ));
+    // The leader-based hierarchical all-reduce sends the whole tensor through
+    // the leader's one NIC whatever the GPU count: 80 ms at 1 GPU, then the
+    // binomial intra-node levels add 2⌈log₂g⌉ × 3.33 ms (100 ms at 8 GPUs),
+    // still below the flat ring's 30 × 5 ms = 150 ms at 16 ranks.
+    let hier = times(&per_gpu, "hier");
+    assert!(close(hier[0], 2.0 * (5e-6 + 0.04)));
+    assert!(close(
+        hier[7],
+        6.0 * (1e-6 + 1e9 / 300e9) + 2.0 * (5e-6 + 0.04)
+    ));
+    assert!(close(flat[7], 30.0 * (5e-6 + 62.5e6 / 12.5e9)));
+    assert!(hier[7] < flat[7] && ml[7] < hier[7]);
     assert!(sweep_gpus(&Topology::flat(4, 0.0, 1e-9), n, 4, 8, true).is_err());
     let sizes = sweep_sizes(&base, &[4, 4000, 4_000_000], 4).expect("valid");
     assert!(sizes
