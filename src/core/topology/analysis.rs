@@ -240,7 +240,7 @@ fn level_of(r: &Round) -> (String, String) {
     }
 }
 
-/// Titles naming the level: "<level>, round k of m[: detail]", counting runs
+/// Titles naming the level: `"{level}, round k of m[: detail]"`, counting runs
 /// of consecutive rounds of the same level, e.g. "inter-node all-reduce
 /// among node leaders, round 1 of 2: reduce-scatter among node leaders".
 pub fn round_titles(s: &Schedule) -> Vec<String> {
