@@ -48,10 +48,16 @@ use crate::core::timing::executed_time;
 use crate::core::topology::{Link, Topology, TopologyError};
 use crate::core::units::group_thousands;
 
+pub mod flat_topo;
+pub mod flex;
 mod hier;
+pub mod multilane;
 mod naive;
 pub mod narrate;
+/// Building blocks of the topology-aware collectives (rings inside groups of ranks).
+pub mod pieces;
 mod rab;
+pub mod rat;
 mod rd;
 mod rh;
 mod ring;
@@ -73,6 +79,9 @@ pub static REGISTRY: &[&dyn CollectiveAlgorithm] = &[
     &ring_ag::RingAllGather,
     &hier::HIER_RING,
     &hier::HIER_RD,
+    &multilane::MultiLane,
+    &rat::RackAware,
+    &flex::FlexReduce,
 ];
 
 /// The facts about one round that a narration sentence needs.
@@ -156,6 +165,14 @@ impl Algorithm {
     pub const AG: Algorithm = Algorithm(&ring_ag::RingAllGather);
     /// Hierarchical all-reduce, ring among the node leaders.
     pub const HIER: Algorithm = Algorithm(&hier::HIER_RING);
+    /// Hierarchical all-reduce, recursive doubling among the node leaders.
+    pub const HIER_RD: Algorithm = Algorithm(&hier::HIER_RD);
+    /// Multi-lane hierarchical all-reduce.
+    pub const MULTILANE: Algorithm = Algorithm(&multilane::MultiLane);
+    /// Rack-aware all-reduce.
+    pub const RAT: Algorithm = Algorithm(&rat::RackAware);
+    /// FlexReduce over unequal groups.
+    pub const FLEX: Algorithm = Algorithm(&flex::FlexReduce);
 
     /// Every registered algorithm, in [`REGISTRY`] order.
     pub fn all() -> impl Iterator<Item = Algorithm> {
@@ -530,7 +547,21 @@ mod tests {
         let keys: Vec<_> = Algorithm::all().map(|a| a.key()).collect();
         assert_eq!(
             keys,
-            ["ring", "tree", "rd", "rh", "rab", "naive", "rs", "ag", "hier", "hier_rd"]
+            [
+                "ring",
+                "tree",
+                "rd",
+                "rh",
+                "rab",
+                "naive",
+                "rs",
+                "ag",
+                "hier",
+                "hier_rd",
+                "multilane",
+                "rat",
+                "flex"
+            ]
         );
         for a in Algorithm::all() {
             assert_eq!(Algorithm::from_key(a.key()), Some(a));
