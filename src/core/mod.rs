@@ -4,6 +4,7 @@
 pub mod consensus;
 pub mod cost;
 pub mod execute;
+pub mod practice;
 pub mod schedule;
 pub mod sgd;
 pub mod timing;
