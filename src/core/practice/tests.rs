@@ -433,6 +433,7 @@ fn seeds_are_deterministic_and_distinct() {
 // ---------------------------------------------------------------------------
 // Property tests of the answer parser.
 
+#[cfg(not(target_arch = "wasm32"))]
 mod props {
     use super::*;
     use proptest::prelude::*;
