@@ -98,6 +98,15 @@ pub fn execute_collective(alg: Collective, p: usize, n_bytes: u64) -> Option<Exe
 /// The sample-weighted objective of a shard table (course §1).
 pub use crate::core::sgd::Objective;
 
+/// Rounds of the schedule `alg` generates for `p` ranks (a round count does
+/// not depend on the tensor size, so a tiny tensor is scheduled). `None`
+/// for `p < 2`.
+pub fn schedule_rounds(alg: Collective, p: usize) -> Option<usize> {
+    registry::generate(alg.schedule(), p, p as u64, 1)
+        .ok()
+        .map(|s| s.num_rounds())
+}
+
 /// The full-data mean loss Σ (n_k/N) L_k, the weights n_k/N, and the plain
 /// mean (1/m) Σ L_k (course §1), from [`sgd::objective`]. `None` for an
 /// invalid table.

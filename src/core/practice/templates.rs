@@ -763,8 +763,7 @@ fn ring_rounds(p: usize) -> Question {
         "A ring all-reduce runs on p = {p} ranks. How many rounds does it take in all, \
          reduce-scatter and all-gather together?"
     );
-    let rounds = compute::execute_collective(Collective::Ring, p, 1024 * p as u64)
-        .map_or(0.0, |e| e.rounds as f64);
+    let rounds = compute::schedule_rounds(Collective::Ring, p).map_or(0.0, |r| r as f64);
     let mut m = mistakes(MistakeKind::PRounds, &[mk::p_rounds(p)]);
     m.extend(mistakes(MistakeKind::Log2Ring, &[mk::log2_ring_rounds(p)]));
     m.extend(mistakes(MistakeKind::OnePhase, &[mk::one_phase(rounds)]));
@@ -778,7 +777,7 @@ fn ring_rounds(p: usize) -> Question {
         format!("reduce-scatter: p − 1 = {} rounds", p - 1),
         format!("all-gather: p − 1 = {} rounds", p - 1),
         format!(
-            "total: 2(p − 1) = {} rounds (the executed schedule has {} rounds)",
+            "total: 2(p − 1) = {} rounds (the generated schedule has {} rounds)",
             2 * (p - 1),
             rounds
         ),
