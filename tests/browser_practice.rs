@@ -50,6 +50,8 @@ fn search() -> String {
 #[wasm_bindgen_test]
 async fn question_1_names_the_plain_average_then_accepts_0_36() {
     let app = Mounted::new("view=practice&set=course").await;
+    app.click("#score-reset").await;
+    assert!(app.text("#score").contains("0 right first time"));
     assert_eq!(app.count("article.question"), 8);
     assert_eq!(app.count("#q-0 [role=status]"), 1);
     assert!(app.text("#q-0 label").contains("Your answer"));

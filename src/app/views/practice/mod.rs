@@ -134,7 +134,7 @@ pub fn PracticeView(props: &ViewProps) -> Html {
                 <Settings params={p.clone()} seed_text={drafts.text_or("seed", &p.seed.to_string())}
                     seed_error={drafts.error("seed")} {on_change} {on_error} />
             }
-            {drafts.orphans_html(&["seed"])}
+            {drafts.orphans_html(if p.set == Set::Drill && !embed { &["seed"] } else { &[] })}
             if p.reveal {
                 <p class="answer-key-note" id="answer-key">{"Answer key: every answer and its worked calculation are shown."}</p>
             }
