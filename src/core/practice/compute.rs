@@ -18,6 +18,8 @@ use crate::core::sgd;
 
 pub use crate::core::consensus::{fmt_num, GraphKind, WeightRule};
 pub use crate::core::cost::Algorithm as CostAlgorithm;
+pub use crate::core::cost::{ceil_log2, floor_log2};
+pub use crate::core::sgd::rng::SplitMix64;
 
 /// The all-reduce schedules practice questions count rounds and bytes of.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

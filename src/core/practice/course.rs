@@ -169,7 +169,7 @@ fn rabenseifner_vs_ring(p: usize, n: Size) -> Question {
             mistakes: bytes_m,
         },
     ];
-    let k = crate::core::cost::floor_log2(p);
+    let k = compute::floor_log2(p);
     let halves: Vec<String> = (1..=k)
         .map(|i| format_decimal(nb / f64::from(1u32 << i)))
         .collect();

@@ -1,8 +1,8 @@
 //! Checking one answer: the verdict and a message that says why.
 
 use super::answer::{parse_answer, Kind};
+use super::compute::fmt_num;
 use super::{ChoiceOption, MistakeKind, Numeric};
-use crate::core::consensus::fmt_num;
 
 /// The outcome of a check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

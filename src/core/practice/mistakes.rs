@@ -183,7 +183,7 @@ pub fn p_rounds(p: usize) -> f64 {
 
 /// 2⌈log₂ p⌉ rounds for the ring (the recursive algorithms' count).
 pub fn log2_ring_rounds(p: usize) -> f64 {
-    2.0 * f64::from(crate::core::cost::ceil_log2(p))
+    2.0 * f64::from(super::compute::ceil_log2(p))
 }
 
 /// Half of a two-phase figure: one phase only.

@@ -4,7 +4,7 @@
 //! - [`course::course`]: the course's eight practice questions, with every
 //!   numeric answer computed from the question's parameters.
 //! - [`templates`]: generated variants (`set=drill&q=TEMPLATE&seed=N`),
-//!   deterministic per seed ([`crate::core::sgd::rng::SplitMix64`]).
+//!   deterministic per seed ([`compute::SplitMix64`]).
 //! - [`answer::parse_answer`]: numbers with size, time or bandwidth units.
 //! - [`mistakes`]: one small function per known mistake.
 //! - [`feedback::check`]: the verdict and its message.

@@ -5,10 +5,9 @@
 //! parameters (executed schedules, closed forms, spectra); the builders only
 //! word the question and lay out the worked calculation.
 
-use super::compute::{self, fmt_num, Collective, CostAlgorithm, GraphKind, WeightRule};
+use super::compute::{self, fmt_num, Collective, CostAlgorithm, GraphKind, SplitMix64, WeightRule};
 use super::mistakes as mk;
 use super::{Answer, Kind, Mistake, MistakeKind, Numeric, Question, Tolerance, Unit, ViewLink};
-use crate::core::sgd::rng::SplitMix64;
 use crate::core::units::{
     bandwidth_chain, format_bandwidth, format_binary, format_decimal, format_exact, format_time,
     group_thousands, Bandwidth, Prefix,
@@ -903,7 +902,7 @@ fn recursive(alg: Collective, p: usize, n: Size) -> Question {
     let nb = n.bytes as f64;
     let rounds = e.rounds as f64;
     let sent = e.sent as f64;
-    let k = f64::from(crate::core::cost::floor_log2(p));
+    let k = f64::from(compute::floor_log2(p));
     let (round_mistakes, byte_mistakes) = match alg {
         Collective::Rabenseifner => {
             let mut b = mistakes(MistakeKind::TwoN, &[mk::two_n(nb)]);
