@@ -107,7 +107,16 @@ impl Template {
             Template::Loss => draw_loss(rng),
             Template::Dsgd => {
                 let k = 2 + rng.below(2);
-                let values = (0..=k).map(|_| rng.below(21) as f64 - 5.0).collect();
+                // Redraw until mixing moves worker 0 (otherwise mixing and
+                // not mixing give the same answer).
+                let mut values: Vec<f64> = vec![0.0, 3.0, 6.0];
+                for _ in 0..50 {
+                    values = (0..=k).map(|_| rng.below(21) as f64 - 5.0).collect();
+                    let mean = values.iter().sum::<f64>() / values.len() as f64;
+                    if (mean - values[0]).abs() > 0.05 {
+                        break;
+                    }
+                }
                 Params::Dsgd {
                     values,
                     g: (1 + rng.below(8)) as f64 * 0.5,
@@ -184,11 +193,17 @@ impl Template {
                     factor: pick(rng, &[10, 100, 1000]),
                 }
             }
-            Template::Busbw => Params::Busbw {
-                p: 2 + rng.below(63),
-                n: Size::mb(pick(rng, &[8, 16, 32, 64, 128, 256, 512, 1000])),
-                t_tenths_ms: 10 + rng.below(1991) as u64,
-            },
+            Template::Busbw => {
+                let n = Size::mb(pick(rng, &[8, 16, 32, 64, 128, 256, 512, 1000]));
+                // A measured algbw between 5 and 150 GB/s, as a whole number of µs.
+                let algbw = (5 + rng.below(146)) as f64 * 1e9;
+                let t_us = ((n.bytes as f64 / algbw) * 1e6).round().max(1.0) as u64;
+                Params::Busbw {
+                    p: 2 + rng.below(63),
+                    n,
+                    t_us,
+                }
+            }
         }
     }
 }
@@ -468,8 +483,8 @@ pub enum Params {
         p: usize,
         /// Tensor size.
         n: Size,
-        /// Measured time in tenths of a millisecond.
-        t_tenths_ms: u64,
+        /// Measured time in microseconds.
+        t_us: u64,
     },
 }
 
@@ -582,7 +597,7 @@ pub fn build(params: &Params, id: String) -> Question {
             link,
         } => crossover(*ring, *p, *alpha, *link),
         Params::Rho { graph, p, factor } => rho(*graph, *p, *factor),
-        Params::Busbw { p, n, t_tenths_ms } => busbw(*p, *n, *t_tenths_ms),
+        Params::Busbw { p, n, t_us } => busbw(*p, *n, *t_us),
     };
     q.id = id;
     q
@@ -1069,7 +1084,11 @@ fn crossover(ring: bool, p: usize, alpha: Alpha, link: Link) -> Question {
          doubling? Use the basic power-of-two α–β formulas and answer in kB.",
         alpha.text(),
         link.text(),
-        other.name()
+        if ring {
+            "the ring all-reduce"
+        } else {
+            "Rabenseifner's algorithm"
+        }
     );
     let beta = link.beta();
     let Some((n_star, lines)) = compute::crossover(
@@ -1185,8 +1204,12 @@ fn rho(graph: RhoGraph, p: usize, factor: u32) -> Question {
         ),
     ];
     let (gk, wr) = graph.kind_and_rule();
+    let shape = match gk {
+        GraphKind::Complete => "complete graph",
+        _ => "ring",
+    };
     q.link = Some(ViewLink {
-        label: format!("see it in the gossip view: {} of p = {p}", gk.name()),
+        label: format!("see it in the gossip view: {shape} of p = {p} nodes"),
         query: format!(
             "view=gossip&graph={}&p={p}&weights={}&target={factor}",
             gk.name(),
@@ -1196,13 +1219,22 @@ fn rho(graph: RhoGraph, p: usize, factor: u32) -> Question {
     q
 }
 
-fn busbw(p: usize, n: Size, t_tenths_ms: u64) -> Question {
-    let t = t_tenths_ms as f64 * 1e-4;
+/// A measured time: "870 µs" below 1 ms, else "2.345 ms".
+pub fn measured_time_text(t_us: u64) -> String {
+    if t_us < 1000 {
+        format!("{t_us} µs")
+    } else {
+        format!("{} ms", fmt_num(t_us as f64 / 1000.0))
+    }
+}
+
+fn busbw(p: usize, n: Size, t_us: u64) -> Question {
+    let t = t_us as f64 * 1e-6;
     let text = format!(
-        "nccl-tests reports that an all-reduce of S = {} on p = {p} GPUs took t = {} ms. \
+        "nccl-tests reports that an all-reduce of S = {} on p = {p} GPUs took t = {}. \
          What bus bandwidth (busbw) does it report? Answer in GB/s.",
         n.text(),
-        fmt_num(t_tenths_ms as f64 / 10.0)
+        measured_time_text(t_us)
     );
     let nb = n.bytes as f64;
     let bw = compute::nccl(nb, t, p);

@@ -325,8 +325,8 @@ fn expected(params: &Params) -> (Vec<f64>, Vec<String>) {
                 ],
             )
         }
-        Params::Busbw { p, n, t_tenths_ms } => {
-            let t = *t_tenths_ms as f64 / 10.0 / 1000.0;
+        Params::Busbw { p, n, t_us } => {
+            let t = *t_us as f64 / 1e6;
             let pf = *p as f64;
             let busbw = n.bytes as f64 / t * 2.0 * (pf - 1.0) / pf;
             (
@@ -334,7 +334,11 @@ fn expected(params: &Params) -> (Vec<f64>, Vec<String>) {
                 vec![
                     format!("p = {p}"),
                     n.text(),
-                    format!("t = {} ms", fmt_num(*t_tenths_ms as f64 / 10.0)),
+                    if *t_us < 1000 {
+                        format!("t = {t_us} µs")
+                    } else {
+                        format!("t = {} ms", fmt_num(*t_us as f64 / 1000.0))
+                    },
                 ],
             )
         }
