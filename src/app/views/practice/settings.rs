@@ -73,7 +73,7 @@ pub fn Settings(props: &SettingsProps) -> Html {
             <div class="field">
                 <label for="f-set">{"Questions"}</label>
                 <select id="f-set" onchange={on_set}>
-                    <option value="course" selected={!drill}>{"The course's eight questions"}</option>
+                    <option value="course" selected={!drill}>{"Course: 8 questions"}</option>
                     <option value="drill" selected={drill}>{"Generated drill"}</option>
                 </select>
             </div>
