@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 pub mod collectives;
 pub mod cost;
 pub mod gossip;
+pub mod practice;
 pub mod ring;
 pub mod sgd;
 
@@ -78,7 +79,8 @@ view_params!(
     collectives::CollectivesParams,
     cost::CostViewParams,
     gossip::GossipParams,
-    sgd::SgdParams
+    sgd::SgdParams,
+    practice::PracticeParams
 );
 
 /// Encodes pairs as a query string (without the leading `?`).

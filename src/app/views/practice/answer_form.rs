@@ -1,0 +1,82 @@
+//! The answer boxes of a numeric question, with "Check" (also on Enter) and
+//! "Show answer".
+
+use yew::prelude::*;
+
+use crate::core::practice::{Kind, Numeric};
+
+/// Props of [`AnswerForm`].
+#[derive(Properties, PartialEq)]
+pub struct AnswerFormProps {
+    /// Question index (for ids).
+    pub index: usize,
+    /// The parts.
+    pub parts: Vec<Numeric>,
+    /// Typed texts, one per part.
+    pub inputs: Vec<String>,
+    /// Text typed into part `i`.
+    pub on_input: Callback<(usize, String)>,
+    /// Check (button or Enter).
+    pub on_check: Callback<()>,
+    /// Show the answer.
+    pub on_reveal: Callback<()>,
+}
+
+/// What a bare number means, shown under the box: "in MB, or with a unit".
+fn unit_hint(part: &Numeric) -> String {
+    match part.kind {
+        Kind::Number => "a plain number".into(),
+        _ => format!("in {}, or with any unit of the same kind", part.unit.symbol),
+    }
+}
+
+/// One labelled box per part, then the two buttons.
+#[component]
+pub fn AnswerForm(props: &AnswerFormProps) -> Html {
+    let i = props.index;
+    let onsubmit = {
+        let cb = props.on_check.clone();
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            cb.emit(());
+        })
+    };
+    let on_reveal = {
+        let cb = props.on_reveal.clone();
+        Callback::from(move |_| cb.emit(()))
+    };
+    let many = props.parts.len() > 1;
+    html! {
+        <form class="answer-form" {onsubmit}>
+            { for props.parts.iter().enumerate().map(|(k, part)| {
+                let id = format!("ans-{i}-{k}");
+                let hint_id = format!("{id}-hint");
+                let oninput = {
+                    let cb = props.on_input.clone();
+                    Callback::from(move |e: InputEvent| {
+                        let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+                        cb.emit((k, input.value()));
+                    })
+                };
+                let label = if many {
+                    format!("Your answer: {}", part.label)
+                } else {
+                    "Your answer".to_string()
+                };
+                html! {
+                    <div class="field answer-field">
+                        <label for={id.clone()}>{label}</label>
+                        <input id={id} type="text" inputmode="decimal" autocomplete="off" spellcheck="false"
+                            value={props.inputs.get(k).cloned().unwrap_or_default()}
+                            aria-describedby={hint_id.clone()} {oninput} />
+                        <small class="hint" id={hint_id}>{unit_hint(part)}</small>
+                    </div>
+                }
+            }) }
+            <div class="answer-buttons">
+                <button type="submit" id={format!("check-{i}")}>{"Check"}</button>
+                <button type="button" class="secondary" id={format!("show-{i}")} onclick={on_reveal}>{"Show answer"}</button>
+            </div>
+        </form>
+    }
+}

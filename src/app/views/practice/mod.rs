@@ -1,0 +1,147 @@
+//! `?view=practice`: predict, then check. The course's eight questions or
+//! generated drills; typed answers are checked by the core with units and
+//! mistake recognition; the score is kept in local storage.
+//!
+//! URL: `set` (`course`, `drill`), `q` (question 1–8, or a template key),
+//! `seed`, `reveal=1` (answer key); `embed=1` with `q` shows one question.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::ViewProps;
+use crate::app::hooks::use_view_params;
+use crate::core::practice::{questions, Question, Set};
+use crate::params::practice::PracticeParams;
+
+mod answer_form;
+mod choice_form;
+mod feedback;
+mod question_card;
+mod score_bar;
+mod settings;
+mod solution;
+mod state;
+
+use question_card::QuestionCard;
+use score_bar::ScoreBar;
+use settings::Settings;
+use state::{load_score, save_score, Action, PracticeState};
+
+/// The questions the parameters select, with the number shown for each.
+fn select(p: &PracticeParams, embed: bool) -> Vec<(usize, Question)> {
+    let all: Vec<(usize, Question)> = questions(p.set, p.template, p.seed)
+        .into_iter()
+        .enumerate()
+        .map(|(i, q)| (i + 1, q))
+        .collect();
+    match (p.set, p.number, p.template) {
+        (Set::Course, Some(n), _) => all.into_iter().filter(|(k, _)| *k == n).collect(),
+        (Set::Drill, _, Some(_)) if embed => all.into_iter().take(1).collect(),
+        _ => all,
+    }
+}
+
+/// Props of [`PracticeList`].
+#[derive(Properties, PartialEq)]
+struct ListProps {
+    questions: Rc<Vec<(usize, Question)>>,
+    reveal_all: bool,
+}
+
+/// The score bar and the question cards; remounted (fresh state) whenever
+/// the selection changes.
+#[component]
+fn PracticeList(props: &ListProps) -> Html {
+    let state = {
+        let qs: Rc<Vec<Question>> =
+            Rc::new(props.questions.iter().map(|(_, q)| q.clone()).collect());
+        use_reducer(move || PracticeState::new(qs, load_score()))
+    };
+    use_effect_with(state.score.clone(), save_score);
+    let (first, hint, revealed) = state.tally();
+    let d = state.dispatcher();
+    let on_input = {
+        let d = d.clone();
+        Callback::from(move |(q, part, text)| d.dispatch(Action::Input { q, part, text }))
+    };
+    let on_choose = {
+        let d = d.clone();
+        Callback::from(move |(q, option)| d.dispatch(Action::Choose { q, option }))
+    };
+    let on_check = {
+        let d = d.clone();
+        Callback::from(move |q| d.dispatch(Action::Check(q)))
+    };
+    let on_reveal = {
+        let d = d.clone();
+        Callback::from(move |q| d.dispatch(Action::Reveal(q)))
+    };
+    let on_reset = Callback::from(move |()| d.dispatch(Action::Reset));
+    html! {
+        <>
+            if !props.reveal_all {
+                <ScoreBar {first} {hint} {revealed} total={props.questions.len()} {on_reset} />
+            }
+            <div class="questions">
+                { for props.questions.iter().enumerate().map(|(i, (number, q))| html! {
+                    <QuestionCard index={i} number={*number} question={q.clone()}
+                        item={state.items.get(i).cloned().unwrap_or_default()}
+                        reveal_all={props.reveal_all}
+                        on_input={on_input.clone()} on_choose={on_choose.clone()}
+                        on_check={on_check.clone()} on_reveal={on_reveal.clone()} />
+                }) }
+            </div>
+        </>
+    }
+}
+
+/// The practice view.
+#[component]
+pub fn PracticeView(props: &ViewProps) -> Html {
+    let (params, drafts) = use_view_params::<PracticeParams>(props);
+    let p = (*params).clone();
+    let embed = props.ctx.embed;
+    let selected = use_memo((p.clone(), embed), |(p, embed)| select(p, *embed));
+    let list_key = format!(
+        "{:?}-{}-{:?}-{:?}-{}",
+        p.set, p.seed, p.number, p.template, embed
+    );
+    let on_change = {
+        let (params, drafts) = (params.clone(), drafts.clone());
+        Callback::from(move |next: PracticeParams| {
+            let mut d = (*drafts).clone();
+            d.accept("seed");
+            d.accept("set");
+            d.accept("q");
+            drafts.set(d);
+            params.set(next);
+        })
+    };
+    let on_error = {
+        let drafts = drafts.clone();
+        Callback::from(move |(text, e): (String, crate::params::FieldError)| {
+            let mut d = (*drafts).clone();
+            d.reject(e.field, text, e.message);
+            drafts.set(d);
+        })
+    };
+    html! {
+        <div class="view view-practice">
+            if !embed {
+                <h1>{"Practice: predict, then check"}</h1>
+                <p class="lede">{"Work each answer out first, then type it with its unit (112 MB, 0.112 GB and 106.8 MiB are all read the same way) and press Enter or Check. Wrong answers that match a usual mistake are named and explained."}</p>
+                <Settings params={p.clone()} seed_text={drafts.text_or("seed", &p.seed.to_string())}
+                    seed_error={drafts.error("seed")} {on_change} {on_error} />
+            }
+            {drafts.orphans_html(if p.set == Set::Drill && !embed { &["seed"] } else { &[] })}
+            if p.reveal {
+                <p class="answer-key-note" id="answer-key">{"Answer key: every answer and its worked calculation are shown."}</p>
+            }
+            if p.number.is_some() && !embed {
+                <p><a href="?view=practice&set=course">{"Show all eight course questions"}</a></p>
+            }
+            <PracticeList key={list_key} questions={Rc::new((*selected).clone())} reveal_all={p.reveal} />
+        </div>
+    }
+}

@@ -1,0 +1,1273 @@
+//! Question templates: the parameters of each kind of question, how they are
+//! drawn from a seed, and how a [`Question`] is built from them.
+//!
+//! Every numeric answer is computed by [`super::compute`] from the
+//! parameters (executed schedules, closed forms, spectra); the builders only
+//! word the question and lay out the worked calculation.
+
+use super::compute::{self, fmt_num, Collective, CostAlgorithm, GraphKind, SplitMix64, WeightRule};
+use super::mistakes as mk;
+use super::{Answer, Kind, Mistake, MistakeKind, Numeric, Question, Tolerance, Unit, ViewLink};
+use crate::core::units::{
+    bandwidth_chain, format_bandwidth, format_binary, format_decimal, format_exact, format_time,
+    group_thousands, Bandwidth, Prefix,
+};
+
+/// The kinds of generated question (`q=` in `set=drill`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Template {
+    /// Weighted global loss from shards.
+    Loss,
+    /// Mix, then step (D-SGD).
+    Dsgd,
+    /// Rounds of a ring all-reduce.
+    RingRounds,
+    /// Bytes per rank in a ring all-reduce.
+    RingBytes,
+    /// Rounds and bytes of recursive doubling or Rabenseifner.
+    Recursive,
+    /// α–β time of a named algorithm, with mixed units.
+    Time,
+    /// Crossover size between two algorithms.
+    Crossover,
+    /// ρ and rounds to a target for a ring or complete graph.
+    Rho,
+    /// busbw from a measured time.
+    Busbw,
+}
+
+impl Template {
+    /// Every template, in menu order.
+    pub const ALL: [Template; 9] = [
+        Template::Loss,
+        Template::Dsgd,
+        Template::RingRounds,
+        Template::RingBytes,
+        Template::Recursive,
+        Template::Time,
+        Template::Crossover,
+        Template::Rho,
+        Template::Busbw,
+    ];
+
+    /// The `q` URL value.
+    pub fn key(self) -> &'static str {
+        match self {
+            Template::Loss => "loss",
+            Template::Dsgd => "dsgd",
+            Template::RingRounds => "ring-rounds",
+            Template::RingBytes => "ring-bytes",
+            Template::Recursive => "recursive",
+            Template::Time => "time",
+            Template::Crossover => "crossover",
+            Template::Rho => "rho",
+            Template::Busbw => "busbw",
+        }
+    }
+
+    /// Inverse of [`Template::key`] (case-insensitive).
+    pub fn from_key(s: &str) -> Option<Template> {
+        let s = s.trim().to_ascii_lowercase();
+        Template::ALL.into_iter().find(|t| t.key() == s)
+    }
+
+    /// Menu title.
+    pub fn title(self) -> &'static str {
+        match self {
+            Template::Loss => "Weighted global loss",
+            Template::Dsgd => "Mix, then step (D-SGD)",
+            Template::RingRounds => "Ring all-reduce rounds",
+            Template::RingBytes => "Ring all-reduce bytes per rank",
+            Template::Recursive => "Recursive doubling and Rabenseifner",
+            Template::Time => "α–β time with mixed units",
+            Template::Crossover => "Crossover size",
+            Template::Rho => "Consensus rate ρ and rounds",
+            Template::Busbw => "busbw from a measured time",
+        }
+    }
+
+    /// Question `index` of the drill from `seed`: the same arguments always
+    /// give the same question.
+    pub fn generate(self, seed: u64, index: usize) -> Question {
+        build(
+            &self.params(seed, index),
+            format!("{}-{seed}-{index}", self.key()),
+        )
+    }
+
+    /// The parameters of question `index` of the drill from `seed`.
+    pub fn params(self, seed: u64, index: usize) -> Params {
+        let stream = (self as u64) << 32 | index as u64;
+        self.draw(&mut SplitMix64::derived(seed, stream))
+    }
+
+    /// Draws parameters in sensible ranges.
+    pub fn draw(self, rng: &mut SplitMix64) -> Params {
+        match self {
+            Template::Loss => draw_loss(rng),
+            Template::Dsgd => {
+                let k = 2 + rng.below(2);
+                // Redraw until mixing moves worker 0 (otherwise mixing and
+                // not mixing give the same answer).
+                let mut values: Vec<f64> = vec![0.0, 3.0, 6.0];
+                for _ in 0..50 {
+                    values = (0..=k).map(|_| rng.below(21) as f64 - 5.0).collect();
+                    let mean = values.iter().sum::<f64>() / values.len() as f64;
+                    if (mean - values[0]).abs() > 0.05 {
+                        break;
+                    }
+                }
+                Params::Dsgd {
+                    values,
+                    g: (1 + rng.below(8)) as f64 * 0.5,
+                    eta: pick(rng, &[0.1, 0.2, 0.25, 0.5]),
+                }
+            }
+            Template::RingRounds => Params::RingRounds {
+                p: 3 + rng.below(62),
+            },
+            Template::RingBytes => {
+                let (p, n) = draw_p_and_size(rng);
+                Params::RingBytes { p, n, added: true }
+            }
+            Template::Recursive => Params::Recursive {
+                alg: if rng.below(2) == 0 {
+                    Collective::RecursiveDoubling
+                } else {
+                    Collective::Rabenseifner
+                },
+                p: 1 << (2 + rng.below(5)),
+                n: Size::mb(1 + rng.below(256) as u64),
+            },
+            Template::Time => Params::Time {
+                alg: pick(
+                    rng,
+                    &[
+                        CostAlgorithm::Ring,
+                        CostAlgorithm::Tree,
+                        CostAlgorithm::RecursiveDoubling,
+                        CostAlgorithm::Rabenseifner,
+                    ],
+                ),
+                p: 1 << (2 + rng.below(5)),
+                alpha: draw_alpha(rng),
+                link: draw_link(rng),
+                n: pick(
+                    rng,
+                    &[
+                        Size::kib(4),
+                        Size::kib(8),
+                        Size::kib(64),
+                        Size::kib(256),
+                        Size::mib(1),
+                        Size::mib(16),
+                        Size::mib(64),
+                        Size::mb(1),
+                        Size::mb(10),
+                        Size::mb(100),
+                    ],
+                ),
+            },
+            Template::Crossover => Params::Crossover {
+                ring: rng.below(2) == 0,
+                p: 1 << (3 + rng.below(4)),
+                alpha: draw_alpha(rng),
+                link: draw_link(rng),
+            },
+            Template::Rho => {
+                let graph = pick(
+                    rng,
+                    &[
+                        RhoGraph::RingUniform,
+                        RhoGraph::RingLazy,
+                        RhoGraph::CompleteLazy,
+                    ],
+                );
+                let p = match graph {
+                    RhoGraph::CompleteLazy => 4 + rng.below(13),
+                    _ => 5 + rng.below(20),
+                };
+                Params::Rho {
+                    graph,
+                    p,
+                    factor: pick(rng, &[10, 100, 1000]),
+                }
+            }
+            Template::Busbw => {
+                let n = Size::mb(pick(rng, &[8, 16, 32, 64, 128, 256, 512, 1000]));
+                // A measured algbw between 5 and 150 GB/s, as a whole number of µs.
+                let algbw = (5 + rng.below(146)) as f64 * 1e9;
+                let t_us = ((n.bytes as f64 / algbw) * 1e6).round().max(1.0) as u64;
+                Params::Busbw {
+                    p: 2 + rng.below(63),
+                    n,
+                    t_us,
+                }
+            }
+        }
+    }
+}
+
+fn pick<T: Copy>(rng: &mut SplitMix64, xs: &[T]) -> T {
+    let i = rng.below(xs.len());
+    xs[i.min(xs.len() - 1)]
+}
+
+/// A message size with the prefix family it is written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Size {
+    /// Bytes.
+    pub bytes: u64,
+    /// How it is written.
+    pub prefix: Prefix,
+}
+
+impl Size {
+    /// `k` MB.
+    pub fn mb(k: u64) -> Size {
+        Size {
+            bytes: k * 1_000_000,
+            prefix: Prefix::Decimal,
+        }
+    }
+    /// `k` MiB.
+    pub fn mib(k: u64) -> Size {
+        Size {
+            bytes: k << 20,
+            prefix: Prefix::Binary,
+        }
+    }
+    /// `k` KiB.
+    pub fn kib(k: u64) -> Size {
+        Size {
+            bytes: k << 10,
+            prefix: Prefix::Binary,
+        }
+    }
+    /// As written in the question: "64 MB", "8 KiB".
+    pub fn text(self) -> String {
+        fmt_size(self.bytes as f64, self.prefix)
+    }
+    /// URL form: "64MB", "8KiB".
+    pub fn url(self) -> String {
+        format_exact(self.bytes, self.prefix)
+    }
+    /// The answer unit in the same family: MB or MiB.
+    pub fn unit(self) -> Unit {
+        match self.prefix {
+            Prefix::Binary => Unit {
+                symbol: "MiB",
+                factor: 1_048_576.0,
+            },
+            _ => Unit {
+                symbol: "MB",
+                factor: 1e6,
+            },
+        }
+    }
+}
+
+fn fmt_size(bytes: f64, prefix: Prefix) -> String {
+    match prefix {
+        Prefix::Binary => format_binary(bytes),
+        _ => format_decimal(bytes),
+    }
+}
+
+/// A start-up latency α, written in µs or in ns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Alpha {
+    /// Nanoseconds.
+    pub ns: u64,
+    /// Written in ns rather than µs.
+    pub in_ns: bool,
+}
+
+impl Alpha {
+    /// Seconds.
+    pub fn seconds(self) -> f64 {
+        self.ns as f64 * 1e-9
+    }
+    /// "5 µs" or "1500 ns".
+    pub fn text(self) -> String {
+        if self.in_ns {
+            format!("{} ns", self.ns)
+        } else {
+            format!("{} µs", fmt_num(self.ns as f64 / 1000.0))
+        }
+    }
+    /// URL form: "5us", "1500ns".
+    pub fn url(self) -> String {
+        if self.in_ns {
+            format!("{}ns", self.ns)
+        } else {
+            format!("{}us", fmt_num(self.ns as f64 / 1000.0))
+        }
+    }
+}
+
+fn draw_alpha(rng: &mut SplitMix64) -> Alpha {
+    if rng.below(3) == 0 {
+        Alpha {
+            ns: pick(rng, &[500, 1500, 2500, 800]),
+            in_ns: true,
+        }
+    } else {
+        Alpha {
+            ns: 1000 * pick(rng, &[1, 2, 5, 10, 20]),
+            in_ns: false,
+        }
+    }
+}
+
+/// How the per-byte cost is given.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Link {
+    /// β directly, in ns/B.
+    Beta(f64),
+    /// A bandwidth in GB/s.
+    Bytes(f64),
+    /// A bandwidth in Gb/s.
+    Bits(f64),
+}
+
+impl Link {
+    /// β in seconds per byte.
+    pub fn beta(self) -> f64 {
+        match self {
+            Link::Beta(ns) => ns * 1e-9,
+            Link::Bytes(gb) => 1.0 / (gb * 1e9),
+            Link::Bits(gbit) => 8.0 / (gbit * 1e9),
+        }
+    }
+    /// "β = 0.08 ns/B", "a 12.5 GB/s link", "a 100 Gb/s link".
+    pub fn text(self) -> String {
+        match self {
+            Link::Beta(ns) => format!("β = {} ns/B", fmt_num(ns)),
+            Link::Bytes(gb) => format!("a {} GB/s link", fmt_num(gb)),
+            Link::Bits(gbit) => format!("a {} Gb/s link", fmt_num(gbit)),
+        }
+    }
+    /// The cost view's pair: ("beta", "0.08ns/B") or ("bw", "100Gb/s").
+    pub fn url(self) -> String {
+        match self {
+            Link::Beta(ns) => format!("beta={}ns/B", fmt_num(ns)),
+            Link::Bytes(gb) => format!("bw={}GB/s", fmt_num(gb)),
+            Link::Bits(gbit) => format!("bw={}Gb/s", fmt_num(gbit)),
+        }
+    }
+    /// The line deriving β, when a bandwidth was given.
+    fn beta_line(self) -> Option<String> {
+        let bw = match self {
+            Link::Beta(_) => return None,
+            Link::Bytes(gb) => Bandwidth {
+                bytes_per_second: gb * 1e9,
+                typed_bits: false,
+            },
+            Link::Bits(gbit) => Bandwidth {
+                bytes_per_second: gbit * 1e9 / 8.0,
+                typed_bits: true,
+            },
+        };
+        Some(bandwidth_chain(&bw))
+    }
+}
+
+fn draw_link(rng: &mut SplitMix64) -> Link {
+    match rng.below(3) {
+        0 => Link::Beta(pick(rng, &[0.02, 0.04, 0.08, 0.1, 0.2])),
+        1 => Link::Bytes(pick(rng, &[12.5, 25.0, 50.0, 100.0])),
+        _ => Link::Bits(pick(rng, &[100.0, 200.0, 400.0, 800.0])),
+    }
+}
+
+/// Graph and weights of a ρ question.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RhoGraph {
+    /// Ring, weight 1/3 on self and each neighbour.
+    RingUniform,
+    /// Ring, lazy Metropolis–Hastings: 2/3 on self, 1/6 per neighbour.
+    RingLazy,
+    /// Complete graph, lazy Metropolis–Hastings.
+    CompleteLazy,
+}
+
+impl RhoGraph {
+    fn kind_and_rule(self) -> (GraphKind, WeightRule) {
+        match self {
+            RhoGraph::RingUniform => (GraphKind::Ring, WeightRule::Uniform),
+            RhoGraph::RingLazy => (GraphKind::Ring, WeightRule::Lazy),
+            RhoGraph::CompleteLazy => (GraphKind::Complete, WeightRule::Lazy),
+        }
+    }
+}
+
+/// The parameters of one question.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Params {
+    /// Shard sizes n_k and mean losses L_k.
+    Loss {
+        /// Samples per shard.
+        counts: Vec<i64>,
+        /// Mean loss per shard.
+        losses: Vec<f64>,
+    },
+    /// Worker 0's value first, then its neighbours'; gradient and η.
+    Dsgd {
+        /// Model values, worker 0 first.
+        values: Vec<f64>,
+        /// Worker 0's gradient.
+        g: f64,
+        /// Learning rate.
+        eta: f64,
+    },
+    /// Ring ranks.
+    RingRounds {
+        /// Ranks.
+        p: usize,
+    },
+    /// Ring ranks and tensor size.
+    RingBytes {
+        /// Ranks.
+        p: usize,
+        /// Tensor size.
+        n: Size,
+        /// Also ask how many bytes are added.
+        added: bool,
+    },
+    /// Recursive doubling or Rabenseifner.
+    Recursive {
+        /// The algorithm.
+        alg: Collective,
+        /// Ranks (a power of two).
+        p: usize,
+        /// Tensor size.
+        n: Size,
+    },
+    /// α–β time of one algorithm.
+    Time {
+        /// The algorithm.
+        alg: CostAlgorithm,
+        /// Ranks (a power of two).
+        p: usize,
+        /// Start-up latency.
+        alpha: Alpha,
+        /// Per-byte cost.
+        link: Link,
+        /// Message size.
+        n: Size,
+    },
+    /// Crossover of recursive doubling with Rabenseifner (or the ring).
+    Crossover {
+        /// Against the ring instead of Rabenseifner.
+        ring: bool,
+        /// Ranks (a power of two).
+        p: usize,
+        /// Start-up latency.
+        alpha: Alpha,
+        /// Per-byte cost.
+        link: Link,
+    },
+    /// ρ and rounds to a factor-F reduction.
+    Rho {
+        /// Graph and weights.
+        graph: RhoGraph,
+        /// Nodes.
+        p: usize,
+        /// Reduction factor F.
+        factor: u32,
+    },
+    /// busbw from a measurement.
+    Busbw {
+        /// Ranks.
+        p: usize,
+        /// Tensor size.
+        n: Size,
+        /// Measured time in microseconds.
+        t_us: u64,
+    },
+}
+
+fn draw_loss(rng: &mut SplitMix64) -> Params {
+    let mut last = None;
+    for _ in 0..50 {
+        let m = 3 + rng.below(2);
+        let counts: Vec<i64> = (0..m).map(|_| 100 * (1 + rng.below(10)) as i64).collect();
+        let losses: Vec<f64> = (0..m).map(|_| (1 + rng.below(30)) as f64 / 20.0).collect();
+        let apart = compute::weighted_loss(&counts, &losses)
+            .is_some_and(|o| (o.plain_mean - o.global_mean).abs() > 0.02 * o.global_mean);
+        let p = Params::Loss { counts, losses };
+        if apart {
+            return p;
+        }
+        last = Some(p);
+    }
+    last.unwrap_or(Params::Loss {
+        counts: vec![600, 300, 100],
+        losses: vec![0.2, 0.5, 0.9],
+    })
+}
+
+/// p dividing the size exactly: divisors of 10⁶ with MB, powers of two with MiB.
+fn draw_p_and_size(rng: &mut SplitMix64) -> (usize, Size) {
+    if rng.below(3) == 0 {
+        (
+            1 << (1 + rng.below(6)),
+            Size::mib(1 + rng.below(512) as u64),
+        )
+    } else {
+        let p = pick(rng, &[2, 4, 5, 8, 10, 16, 20, 25, 32, 40, 50, 64]);
+        (p, Size::mb(1 + rng.below(512) as u64))
+    }
+}
+
+/// A list "a, b and c".
+fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// A value in parentheses when negative, for sums.
+fn term(v: f64) -> String {
+    if v < 0.0 {
+        format!("({})", fmt_num(v))
+    } else {
+        fmt_num(v)
+    }
+}
+
+fn mistakes(kind: MistakeKind, values: &[f64]) -> Vec<Mistake> {
+    values
+        .iter()
+        .map(|&value| Mistake { kind, value })
+        .collect()
+}
+
+fn number(label: &str, value: f64, tolerance: Tolerance, mistakes: Vec<Mistake>) -> Numeric {
+    Numeric {
+        label: label.into(),
+        value,
+        kind: Kind::Number,
+        unit: Unit::NONE,
+        tolerance,
+        shown: fmt_num(value),
+        mistakes,
+    }
+}
+
+fn size_part(label: &str, value: f64, n: Size, mut extra: Vec<Mistake>) -> Numeric {
+    extra.extend(mistakes(
+        MistakeKind::BitsAsBytes,
+        &mk::bits_as_bytes(value),
+    ));
+    extra.extend(mistakes(MistakeKind::MbAsMib, &mk::mb_as_mib(value)));
+    Numeric {
+        label: label.into(),
+        value,
+        kind: Kind::Size,
+        unit: n.unit(),
+        tolerance: Tolerance::HALF_PERCENT,
+        shown: fmt_size(value, n.prefix),
+        mistakes: extra,
+    }
+}
+
+/// Builds the question for `params`, with id `id`.
+pub fn build(params: &Params, id: String) -> Question {
+    let mut q = match params {
+        Params::Loss { counts, losses } => loss(counts, losses),
+        Params::Dsgd { values, g, eta } => dsgd(values, *g, *eta),
+        Params::RingRounds { p } => ring_rounds(*p),
+        Params::RingBytes { p, n, added } => ring_bytes(*p, *n, *added),
+        Params::Recursive { alg, p, n } => recursive(*alg, *p, *n),
+        Params::Time {
+            alg,
+            p,
+            alpha,
+            link,
+            n,
+        } => time(*alg, *p, *alpha, *link, *n),
+        Params::Crossover {
+            ring,
+            p,
+            alpha,
+            link,
+        } => crossover(*ring, *p, *alpha, *link),
+        Params::Rho { graph, p, factor } => rho(*graph, *p, *factor),
+        Params::Busbw { p, n, t_us } => busbw(*p, *n, *t_us),
+    };
+    q.id = id;
+    q
+}
+
+fn question(title: &str, text: String, parts: Vec<Numeric>, hint: &str) -> Question {
+    Question {
+        id: String::new(),
+        title: title.into(),
+        text,
+        answer: Answer::Numeric(parts),
+        hint: hint.into(),
+        solution: Vec::new(),
+        link: None,
+    }
+}
+
+fn loss(counts: &[i64], losses: &[f64]) -> Question {
+    let counts_t: Vec<String> = counts.iter().map(|c| c.to_string()).collect();
+    let losses_t: Vec<String> = losses.iter().map(|&l| fmt_num(l)).collect();
+    let text = format!(
+        "{} data shards hold {} samples, and the model's mean loss on them is {} respectively. \
+         What is the mean loss over all the data?",
+        counts.len(),
+        and_list(&counts_t),
+        and_list(&losses_t)
+    );
+    let Some(o) = compute::weighted_loss(counts, losses) else {
+        return question("Weighted global loss", text, vec![], "");
+    };
+    let part = number(
+        "full-data mean loss",
+        o.global_mean,
+        Tolerance::HALF_PERCENT,
+        mistakes(MistakeKind::PlainMean, &[mk::plain_mean(losses)]),
+    );
+    let mut q = question(
+        "Weighted global loss",
+        text,
+        vec![part],
+        "Weight each shard's loss by its share n_k/N of all the samples.",
+    );
+    let weights: Vec<String> = counts
+        .iter()
+        .zip(&o.weights)
+        .map(|(c, w)| format!("{c}/{} = {}", o.total, fmt_num(*w)))
+        .collect();
+    let products: Vec<String> = o
+        .weights
+        .iter()
+        .zip(losses)
+        .map(|(w, l)| format!("{} × {}", fmt_num(*w), fmt_num(*l)))
+        .collect();
+    let contributions: Vec<String> = o.contributions.iter().map(|c| fmt_num(*c)).collect();
+    q.solution = vec![
+        format!("N = {} = {} samples", counts_t.join(" + "), o.total),
+        format!("weights n_k/N: {}", weights.join(", ")),
+        format!("L = Σ (n_k/N)·L_k = {}", products.join(" + ")),
+        format!(
+            "  = {} = {}",
+            contributions.join(" + "),
+            fmt_num(o.global_mean)
+        ),
+        format!(
+            "The plain average ({})/{} = {} would give every shard the same weight.",
+            losses_t.join(" + "),
+            losses.len(),
+            fmt_num(o.plain_mean)
+        ),
+    ];
+    q.link = Some(ViewLink {
+        label: "see it in the SGD view with these shards".into(),
+        query: format!(
+            "view=sgd&shards={}&losses={}",
+            counts_t.join(","),
+            losses
+                .iter()
+                .map(|l| l.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        ),
+    });
+    q
+}
+
+fn dsgd(values: &[f64], g: f64, eta: f64) -> Question {
+    let k = values.len().saturating_sub(1);
+    let x0 = values.first().copied().unwrap_or(0.0);
+    let neighbours: Vec<String> = values.iter().skip(1).map(|&v| fmt_num(v)).collect();
+    let text = format!(
+        "In decentralised SGD, worker 0 holds the value {}; its {k} neighbours hold {}. \
+         Worker 0 and each neighbour get weight 1/{}. Worker 0's gradient, taken at its own value \
+         before mixing, is {}, and the learning rate is η = {}. Using the course's order (mix, \
+         then step), what is worker 0's mixed value, and what is its new value? Give two decimals.",
+        fmt_num(x0),
+        and_list(&neighbours),
+        k + 1,
+        fmt_num(g),
+        fmt_num(eta)
+    );
+    let Some(d) = compute::dsgd(values, g, eta) else {
+        return question("Mix, then step", text, vec![], "");
+    };
+    let tol = Tolerance {
+        relative: 0.005,
+        absolute: 0.0051,
+    };
+    let mut after = mistakes(
+        MistakeKind::StepBeforeMix,
+        &[mk::step_before_mix(values, g, eta)],
+    );
+    after.extend(mistakes(
+        MistakeKind::NoMixing,
+        &[mk::no_mixing(x0, g, eta)],
+    ));
+    after.extend(mistakes(MistakeKind::NoStep, &[d.mixed]));
+    let parts = vec![
+        number("mixed value", d.mixed, tol, vec![]),
+        number("new value", d.updated, tol, after),
+    ];
+    let mut q = question(
+        "Mix, then step (D-SGD)",
+        text,
+        parts,
+        "First average worker 0 with its neighbours, then subtract η × gradient.",
+    );
+    let sum: Vec<String> = values.iter().map(|&v| term(v)).collect();
+    let mut stepped: Vec<String> = sum.clone();
+    if let Some(s) = stepped.first_mut() {
+        *s = format!("({} − {} × {})", fmt_num(x0), fmt_num(eta), fmt_num(g));
+    }
+    q.solution = vec![
+        format!(
+            "mix: ({})/{} = {}",
+            sum.join(" + "),
+            k + 1,
+            fmt_num(d.mixed)
+        ),
+        format!(
+            "step: {} − {} × {} = {}",
+            fmt_num(d.mixed),
+            fmt_num(eta),
+            fmt_num(g),
+            fmt_num(d.updated)
+        ),
+        format!(
+            "Stepping first would give ({})/{} = {}; no mixing at all gives {} − {} × {} = {}.",
+            stepped.join(" + "),
+            k + 1,
+            fmt_num(d.step_then_mix),
+            fmt_num(x0),
+            fmt_num(eta),
+            fmt_num(g),
+            fmt_num(d.local_only)
+        ),
+    ];
+    q.link = Some(ViewLink {
+        label: format!(
+            "see the mixing in the gossip view on a complete graph of {} nodes",
+            k + 1
+        ),
+        query: format!(
+            "view=gossip&graph=complete&p={}&weights=uniform&init={}",
+            k + 1,
+            values
+                .iter()
+                .map(|v| v.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        ),
+    });
+    q
+}
+
+fn ring_rounds(p: usize) -> Question {
+    let text = format!(
+        "A ring all-reduce runs on p = {p} ranks. How many rounds does it take in all, \
+         reduce-scatter and all-gather together?"
+    );
+    let rounds = compute::schedule_rounds(Collective::Ring, p).map_or(0.0, |r| r as f64);
+    let mut m = mistakes(MistakeKind::PRounds, &[mk::p_rounds(p)]);
+    m.extend(mistakes(MistakeKind::Log2Ring, &[mk::log2_ring_rounds(p)]));
+    m.extend(mistakes(MistakeKind::OnePhase, &[mk::one_phase(rounds)]));
+    let mut q = question(
+        "Ring all-reduce rounds",
+        text,
+        vec![number("rounds", rounds, Tolerance::EXACT, m)],
+        "Count the reduce-scatter and the all-gather separately: how many steps until a chunk has visited every rank?",
+    );
+    q.solution = vec![
+        format!("reduce-scatter: p − 1 = {} rounds", p - 1),
+        format!("all-gather: p − 1 = {} rounds", p - 1),
+        format!(
+            "total: 2(p − 1) = {} rounds (the generated schedule has {} rounds)",
+            2 * (p - 1),
+            rounds
+        ),
+    ];
+    q.link = Some(ViewLink {
+        label: format!("see it in the ring view at p = {p}"),
+        query: format!("view=ring&p={p}"),
+    });
+    q
+}
+
+fn ring_bytes(p: usize, n: Size, added: bool) -> Question {
+    let text = format!(
+        "A ring all-reduce of an n = {} tensor runs on p = {p} ranks. How many bytes does each rank \
+         send, and how many does it receive{}? Answer in {}.",
+        n.text(),
+        if added {
+            ", and how many of the received bytes does it add into its buffer"
+        } else {
+            ""
+        },
+        n.unit().symbol
+    );
+    let Some(e) = compute::execute_collective(Collective::Ring, p, n.bytes) else {
+        return question("Ring all-reduce bytes per rank", text, vec![], "");
+    };
+    let nb = n.bytes as f64;
+    let one_way = |v: f64| {
+        let mut m = mistakes(MistakeKind::TwoN, &[mk::two_n(nb)]);
+        m.extend(mistakes(
+            MistakeKind::TwoPMinusOneN,
+            &[mk::two_p_minus_one_n(p, nb)],
+        ));
+        m.extend(mistakes(
+            MistakeKind::SentPlusReceived,
+            &[mk::sent_plus_received(v)],
+        ));
+        m.extend(mistakes(MistakeKind::OnePhase, &[mk::one_phase(v)]));
+        m
+    };
+    let sent = e.sent as f64;
+    let received = e.received as f64;
+    let mut parts = vec![
+        size_part("bytes sent per rank", sent, n, one_way(sent)),
+        size_part("bytes received per rank", received, n, one_way(received)),
+    ];
+    if added {
+        parts.push(size_part(
+            "bytes added per rank",
+            e.reduced as f64,
+            n,
+            mistakes(
+                MistakeKind::ReAddInAllGather,
+                &[mk::re_add_in_all_gather(p, nb)],
+            ),
+        ));
+    }
+    let mut q = question(
+        "Ring all-reduce bytes per rank",
+        text,
+        parts,
+        "Each round a rank sends one chunk of n/p bytes; count the rounds of both phases.",
+    );
+    let chunk = nb / p as f64;
+    let half = (p - 1) as f64 * chunk;
+    let f = |v: f64| fmt_size(v, n.prefix);
+    q.solution = vec![
+        format!("chunk = n/p = {} / {p} = {}", n.text(), f(chunk)),
+        format!(
+            "reduce-scatter: p − 1 = {} rounds × {} = {} sent",
+            p - 1,
+            f(chunk),
+            f(half)
+        ),
+        format!(
+            "all-gather: {} rounds × {} = {} sent",
+            p - 1,
+            f(chunk),
+            f(half)
+        ),
+        format!(
+            "sent per rank: 2(p − 1)/p · n = 2 × {}/{p} × {} = {}",
+            p - 1,
+            n.text(),
+            f(sent)
+        ),
+        format!(
+            "received per rank: the same, {} (executed schedule: {} B sent and {} B received by the busiest rank)",
+            f(received),
+            group_thousands(e.sent),
+            group_thousands(e.received)
+        ),
+    ];
+    if added {
+        q.solution.push(format!(
+            "added: only the reduce-scatter adds, (p − 1)/p · n = {}; the all-gather copies",
+            f(e.reduced as f64)
+        ));
+    }
+    q.link = Some(ring_link(p, n));
+    q
+}
+
+/// "see it in the ring view at p = 8, 64 MB".
+pub fn ring_link(p: usize, n: Size) -> ViewLink {
+    ViewLink {
+        label: format!("see it in the ring view at p = {p}, {}", n.text()),
+        query: format!("view=ring&p={p}&size={}", n.url()),
+    }
+}
+
+fn recursive(alg: Collective, p: usize, n: Size) -> Question {
+    let text = format!(
+        "An all-reduce of an n = {} tensor runs on p = {p} ranks with {}. How many rounds \
+         does it take, and how many bytes does each rank send? Answer the bytes in {}.",
+        n.text(),
+        alg.name(),
+        n.unit().symbol
+    );
+    let Some(e) = compute::execute_collective(alg, p, n.bytes) else {
+        return question("Recursive algorithms", text, vec![], "");
+    };
+    let nb = n.bytes as f64;
+    let rounds = e.rounds as f64;
+    let sent = e.sent as f64;
+    let k = f64::from(compute::floor_log2(p));
+    let (round_mistakes, byte_mistakes) = match alg {
+        Collective::Rabenseifner => {
+            let mut b = mistakes(MistakeKind::TwoN, &[mk::two_n(nb)]);
+            b.extend(mistakes(
+                MistakeKind::TwoPMinusOneN,
+                &[mk::two_p_minus_one_n(p, nb)],
+            ));
+            b.extend(mistakes(MistakeKind::OnePhase, &[mk::one_phase(sent)]));
+            (mistakes(MistakeKind::OnePhase, &[mk::one_phase(rounds)]), b)
+        }
+        _ => (vec![], vec![]),
+    };
+    let parts = vec![
+        number("rounds", rounds, Tolerance::EXACT, round_mistakes),
+        size_part("bytes sent per rank", sent, n, byte_mistakes),
+    ];
+    let f = |v: f64| fmt_size(v, n.prefix);
+    let mut q = question(
+        "Recursive doubling and Rabenseifner",
+        text,
+        parts,
+        "Partners differ in one bit of the rank: log₂ p steps per phase. Which message size moves in each step?",
+    );
+    q.solution = match alg {
+        Collective::Rabenseifner => {
+            let halves: Vec<String> = (1..=k as u32)
+                .map(|i| f(nb / f64::from(1u32 << i)))
+                .collect();
+            vec![
+                format!(
+                    "recursive-halving reduce-scatter: log₂ {p} = {k} rounds sending {} = {}",
+                    halves.join(" + "),
+                    f(sent / 2.0)
+                ),
+                format!(
+                    "recursive-doubling all-gather: {k} rounds sending the same {} in reverse",
+                    f(sent / 2.0)
+                ),
+                format!(
+                    "total: 2 log₂ p = {rounds} rounds, 2(p − 1)/p · n = {} per rank (executed: {} B)",
+                    f(sent),
+                    group_thousands(e.sent)
+                ),
+            ]
+        }
+        _ => vec![
+            format!("log₂ {p} = {k} exchanges with partners rank XOR 1, XOR 2, …"),
+            format!(
+                "each exchange sends the full tensor: {k} × {} = {} per rank (executed: {} B)",
+                n.text(),
+                f(sent),
+                group_thousands(e.sent)
+            ),
+        ],
+    };
+    q.link = Some(ViewLink {
+        label: format!(
+            "see it in the collectives view: {} at p = {p}, {}",
+            alg.name(),
+            n.text()
+        ),
+        query: format!(
+            "view=collectives&alg={}&p={p}&size={}",
+            alg.short(),
+            n.url()
+        ),
+    });
+    q
+}
+
+/// The unit a time answer is asked in: µs below 1 ms, else ms.
+fn time_unit(t: f64) -> Unit {
+    if t < 1e-3 {
+        Unit {
+            symbol: "µs",
+            factor: 1e-6,
+        }
+    } else {
+        Unit {
+            symbol: "ms",
+            factor: 1e-3,
+        }
+    }
+}
+
+fn time(alg: CostAlgorithm, p: usize, alpha: Alpha, link: Link, n: Size) -> Question {
+    let nb = n.bytes as f64;
+    let beta = link.beta();
+    let formula = compute::time(alg, p, nb, alpha.seconds(), beta);
+    let unit = time_unit(formula.time);
+    let text = format!(
+        "In the α–β model with α = {}, {}, p = {p} ranks and an n = {} message, how long does \
+         a {} all-reduce take? Answer in {}.",
+        alpha.text(),
+        link.text(),
+        n.text(),
+        alg.name(),
+        unit.symbol
+    );
+    let (a, f) = compute::factors(alg, p);
+    let a_part = a * alpha.seconds();
+    let mut m = mistakes(
+        MistakeKind::AlphaLeftOut,
+        &[mk::alpha_left_out(f, nb, beta)],
+    );
+    match link {
+        Link::Bytes(gb) => m.extend(mistakes(
+            MistakeKind::BetaAsBandwidth,
+            &[mk::beta_as_bandwidth(a, alpha.seconds(), f, nb, gb * 1e9)],
+        )),
+        Link::Bits(_) => m.extend(mistakes(
+            MistakeKind::BitsAsBytes,
+            &mk::bits_as_bytes(f * nb * beta).map(|b| a_part + b),
+        )),
+        Link::Beta(_) => {}
+    }
+    m.extend(mistakes(
+        MistakeKind::MbAsMib,
+        &mk::mb_as_mib(f * nb * beta).map(|b| a_part + b),
+    ));
+    let part = Numeric {
+        label: "time".into(),
+        value: formula.time,
+        kind: Kind::Time,
+        unit,
+        tolerance: Tolerance::HALF_PERCENT,
+        shown: format_time(formula.time),
+        mistakes: m,
+    };
+    let mut q = question(
+        "α–β time",
+        text,
+        vec![part],
+        "Convert everything to seconds and bytes first; β = 1 / bandwidth in seconds per byte, and 1 B = 8 b.",
+    );
+    q.solution = link.beta_line().into_iter().collect();
+    q.solution
+        .push(format!("n = {} = {} B", n.text(), group_thousands(n.bytes)));
+    q.solution.extend(formula.substituted);
+    q.link = Some(ViewLink {
+        label: format!(
+            "see it in the cost view at p = {p}, α = {}, {}",
+            alpha.text(),
+            n.text()
+        ),
+        query: format!(
+            "view=cost&p={p}&alpha={}&{}&size={}",
+            alpha.url(),
+            link.url(),
+            n.url()
+        ),
+    });
+    q
+}
+
+fn crossover(ring: bool, p: usize, alpha: Alpha, link: Link) -> Question {
+    let other = if ring {
+        CostAlgorithm::Ring
+    } else {
+        CostAlgorithm::Rabenseifner
+    };
+    let text = format!(
+        "With α = {}, {} and p = {p} ranks, from which message size on does {} beat recursive \
+         doubling? Use the basic power-of-two α–β formulas and answer in kB.",
+        alpha.text(),
+        link.text(),
+        if ring {
+            "the ring all-reduce"
+        } else {
+            "Rabenseifner's algorithm"
+        }
+    );
+    let beta = link.beta();
+    let Some((n_star, lines)) = compute::crossover(
+        CostAlgorithm::RecursiveDoubling,
+        other,
+        p,
+        alpha.seconds(),
+        beta,
+    ) else {
+        return question("Crossover size", text, vec![], "");
+    };
+    let mut m = mistakes(MistakeKind::BitsAsBytes, &mk::bits_as_bytes(n_star));
+    m.extend(mistakes(MistakeKind::MbAsMib, &mk::mb_as_mib(n_star)));
+    if ring {
+        // Ring start-ups counted as 2 log₂ p: the Rabenseifner crossover.
+        let (a_rd, b_rd) = compute::factors(CostAlgorithm::RecursiveDoubling, p);
+        let (a_rab, b_ring) = compute::factors(CostAlgorithm::Rabenseifner, p);
+        let wrong = (a_rab - a_rd) * alpha.seconds() / ((b_rd - b_ring) * beta);
+        m.extend(mistakes(MistakeKind::Log2Ring, &[wrong]));
+    }
+    let part = Numeric {
+        label: "crossover size".into(),
+        value: n_star,
+        kind: Kind::Size,
+        unit: Unit {
+            symbol: "kB",
+            factor: 1e3,
+        },
+        tolerance: Tolerance::HALF_PERCENT,
+        shown: format!("{} ({})", format_decimal(n_star), format_binary(n_star)),
+        mistakes: m,
+    };
+    let mut q = question(
+        "Crossover size",
+        text,
+        vec![part],
+        "Write both times as A + B·n and solve A₁ + B₁·n = A₂ + B₂·n for n.",
+    );
+    q.solution = link.beta_line().into_iter().collect();
+    q.solution.extend(lines);
+    q.link = Some(ViewLink {
+        label: format!(
+            "see the crossover in the cost view at p = {p}, α = {}",
+            alpha.text()
+        ),
+        query: format!(
+            "view=cost&p={p}&alpha={}&{}&size={}B",
+            alpha.url(),
+            link.url(),
+            n_star.round().max(1.0)
+        ),
+    });
+    q
+}
+
+fn rho(graph: RhoGraph, p: usize, factor: u32) -> Question {
+    let setting = match graph {
+        RhoGraph::RingUniform => format!(
+            "A gossip ring of p = {p} nodes mixes with weight 1/3 on each node itself and on each of its two neighbours."
+        ),
+        RhoGraph::RingLazy => format!(
+            "A gossip ring of p = {p} nodes uses lazy Metropolis–Hastings weights: 2/3 on each node itself and 1/6 on each of its two neighbours."
+        ),
+        RhoGraph::CompleteLazy => format!(
+            "A complete graph of p = {p} nodes uses lazy Metropolis–Hastings weights: (1 + 1/p)/2 on each node itself and 1/(2p) on every other node."
+        ),
+    };
+    let text = format!(
+        "{setting} What is ρ, to three decimal places, and how many rounds guarantee that the \
+         disagreement shrinks by a factor of F = {factor}?"
+    );
+    let (kind, rule) = graph.kind_and_rule();
+    let rho = compute::rho(kind, p, rule).unwrap_or(f64::NAN);
+    let f = f64::from(factor);
+    let rounds = compute::rounds_to(rho, f).map_or(f64::NAN, |r| r as f64);
+    let parts = vec![
+        number(
+            "ρ",
+            rho,
+            Tolerance::decimals(3),
+            mistakes(MistakeKind::GapForRho, &[mk::gap_for_rho(rho)]),
+        ),
+        number(
+            "rounds",
+            rounds,
+            Tolerance::EXACT,
+            mistakes(MistakeKind::RoundedDown, &[mk::rounded_down(rho, f)]),
+        ),
+    ];
+    let mut q = question(
+        "Consensus rate ρ",
+        text,
+        parts,
+        "ρ is the largest |λ| of the mixing matrix after setting aside the eigenvalue 1; then ρ^r ≤ 1/F.",
+    );
+    let eig = match graph {
+        RhoGraph::RingUniform => format!("λ_k = 1/3 + 2/3·cos(2πk/{p}), k = 0 … {}", p - 1),
+        RhoGraph::RingLazy => format!(
+            "λ_k = 2/3 + 1/3·cos(2πk/{p}) (the lazy weights map each λ of the 1/3 ring to (1 + λ)/2)"
+        ),
+        RhoGraph::CompleteLazy => {
+            "Metropolis–Hastings on a complete graph averages everything (eigenvalues 1, 0, …, 0); the lazy version has (1 + 0)/2 = 1/2".into()
+        }
+    };
+    q.solution = vec![
+        eig,
+        format!("ρ = largest |λ_k| with k ≠ 0 = {}", fmt_num(rho)),
+        format!(
+            "rounds r ≥ ln F / ln(1/ρ) = ln {factor} / ln(1/{}) = {} → round up: {} rounds",
+            fmt_num(rho),
+            fmt_num(f.ln() / (1.0 / rho).ln()),
+            fmt_num(rounds)
+        ),
+    ];
+    let (gk, wr) = graph.kind_and_rule();
+    let shape = match gk {
+        GraphKind::Complete => "complete graph",
+        _ => "ring",
+    };
+    q.link = Some(ViewLink {
+        label: format!("see it in the gossip view: {shape} of p = {p} nodes"),
+        query: format!(
+            "view=gossip&graph={}&p={p}&weights={}&target={factor}",
+            gk.name(),
+            wr.name()
+        ),
+    });
+    q
+}
+
+/// A measured time: "870 µs" below 1 ms, else "2.345 ms".
+pub fn measured_time_text(t_us: u64) -> String {
+    if t_us < 1000 {
+        format!("{t_us} µs")
+    } else {
+        format!("{} ms", fmt_num(t_us as f64 / 1000.0))
+    }
+}
+
+fn busbw(p: usize, n: Size, t_us: u64) -> Question {
+    let t = t_us as f64 * 1e-6;
+    let text = format!(
+        "nccl-tests reports that an all-reduce of S = {} on p = {p} GPUs took t = {}. \
+         What bus bandwidth (busbw) does it report? Answer in GB/s.",
+        n.text(),
+        measured_time_text(t_us)
+    );
+    let nb = n.bytes as f64;
+    let bw = compute::nccl(nb, t, p);
+    let mut m = mistakes(MistakeKind::AlgbwForBusbw, &[mk::algbw_for_busbw(nb, t)]);
+    m.extend(mistakes(
+        MistakeKind::BitsAsBytes,
+        &mk::bits_as_bytes(bw.busbw),
+    ));
+    let part = Numeric {
+        label: "busbw".into(),
+        value: bw.busbw,
+        kind: Kind::Bandwidth,
+        unit: Unit {
+            symbol: "GB/s",
+            factor: 1e9,
+        },
+        tolerance: Tolerance::HALF_PERCENT,
+        shown: format_bandwidth(bw.busbw),
+        mistakes: m,
+    };
+    let mut q = question(
+        "busbw from a measured time",
+        text,
+        vec![part],
+        "First algbw = S / t, then nccl-tests' all-reduce factor 2(p−1)/p.",
+    );
+    q.solution = bw.lines;
+    q.link = Some(ViewLink {
+        label: format!(
+            "compare with the α–β model in the cost view at p = {p}, {}",
+            n.text()
+        ),
+        query: format!("view=cost&p={p}&size={}&alg=ring", n.url()),
+    });
+    q
+}
