@@ -14,6 +14,7 @@ pub mod cost;
 pub mod gossip;
 pub mod ring;
 pub mod sgd;
+pub mod topology;
 
 /// The parsed query: lower-case key → raw value (last one wins).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -78,7 +79,8 @@ view_params!(
     collectives::CollectivesParams,
     cost::CostParams,
     gossip::GossipParams,
-    sgd::SgdParams
+    sgd::SgdParams,
+    topology::TopologyParams
 );
 
 /// Encodes pairs as a query string (without the leading `?`).
