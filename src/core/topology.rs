@@ -21,6 +21,8 @@
 //! The timing rule over these links (bytes sharing one resource in a round
 //! add up) lives in [`crate::core::timing`].
 
+pub mod view_model;
+
 use std::fmt;
 use std::ops::Range;
 
