@@ -1,6 +1,7 @@
 //! The pure core. Nothing here imports `yew`, `web_sys` or `wasm_bindgen`.
 //! Every number the app shows is computed here and checked by native tests.
 
+pub mod collectives;
 pub mod consensus;
 pub mod cost;
 pub mod execute;

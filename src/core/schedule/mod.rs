@@ -163,6 +163,9 @@ pub enum ScheduleError {
     EmptyTensor,
     /// Bytes per element must be at least 1.
     ZeroElementSize,
+    /// The topology does not have the shape this algorithm needs (e.g.
+    /// multi-lane needs equal nodes); the text says what is missing.
+    Shape(String),
 }
 
 impl fmt::Display for ScheduleError {
@@ -173,6 +176,7 @@ impl fmt::Display for ScheduleError {
             }
             ScheduleError::EmptyTensor => f.write_str("the tensor needs at least one element"),
             ScheduleError::ZeroElementSize => f.write_str("an element needs at least 1 byte"),
+            ScheduleError::Shape(why) => f.write_str(why),
         }
     }
 }

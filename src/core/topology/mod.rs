@@ -19,42 +19,63 @@
 //!   rack core.
 //!
 //! The timing rule over these links (bytes sharing one resource in a round
-//! add up) lives in [`crate::core::timing`].
+//! add up) lives in [`timing`]; the counters and the comparison the
+//! topology view shows live in [`analysis`].
 
 pub mod view_model;
 
 use std::fmt;
 use std::ops::Range;
 
-/// One kind of link: start-up latency and bandwidth.
+pub mod analysis;
+pub mod timing;
+
+/// One kind of link: start-up latency and the time per byte.
+///
+/// β is stored as given (not recomputed from a bandwidth), so a flat
+/// topology built from α and β times a schedule bit-for-bit like
+/// [`crate::core::timing::executed_time`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Link {
     /// Start-up latency per message, seconds.
     pub alpha: f64,
-    /// Bandwidth, bytes per second (> 0).
-    pub bw: f64,
+    /// Transfer time per byte, seconds per byte (1 / bandwidth; 0 = infinitely fast).
+    pub beta: f64,
 }
 
 impl Link {
-    /// A link with α seconds and `bw` bytes per second.
+    /// A link with α seconds and `bw` bytes per second (β = 1/bw; a
+    /// bandwidth ≤ 0 or not finite gives β = ∞ or 0 and is rejected by the
+    /// topology constructors).
     pub fn new(alpha: f64, bw: f64) -> Self {
-        Link { alpha, bw }
-    }
-
-    /// A link from α (s) and β (s/B): bandwidth 1/β.
-    pub fn from_beta(alpha: f64, beta: f64) -> Self {
         Link {
             alpha,
-            bw: if beta > 0.0 { 1.0 / beta } else { f64::INFINITY },
+            beta: if bw.is_finite() && bw > 0.0 {
+                1.0 / bw
+            } else if bw == f64::INFINITY {
+                0.0
+            } else {
+                f64::INFINITY
+            },
         }
     }
 
-    /// β = 1 / bandwidth, seconds per byte.
+    /// A link from α (s) and β (s/B), both kept exactly.
+    pub fn from_beta(alpha: f64, beta: f64) -> Self {
+        Link { alpha, beta }
+    }
+
+    /// β, seconds per byte.
     pub fn beta(&self) -> f64 {
-        if self.bw.is_finite() && self.bw > 0.0 {
-            1.0 / self.bw
+        self.beta
+    }
+
+    /// Bandwidth 1/β, bytes per second (∞ when β = 0).
+    pub fn bw(&self) -> f64 {
+        if self.beta > 0.0 {
+            1.0 / self.beta
         } else {
-            0.0
+            f64::INFINITY
         }
     }
 }
@@ -160,7 +181,7 @@ impl fmt::Display for TopologyError {
 impl std::error::Error for TopologyError {}
 
 fn check_link(l: &Link, which: &'static str) -> Result<(), TopologyError> {
-    if l.alpha.is_finite() && l.alpha >= 0.0 && l.bw.is_finite() && l.bw > 0.0 {
+    if l.alpha.is_finite() && l.alpha >= 0.0 && l.beta.is_finite() && l.beta > 0.0 {
         Ok(())
     } else {
         Err(TopologyError::Link(which))
@@ -344,6 +365,51 @@ impl Topology {
                     LinkClass::Core
                 }
             }
+        }
+    }
+
+    /// The ranks of `rack`, a consecutive range (empty when out of range).
+    pub fn rack_ranks(&self, rack: usize) -> Range<usize> {
+        let nodes = self.nodes();
+        let per = (nodes / self.racks().max(1)).max(1);
+        let first = rack * per;
+        if rack >= self.racks() || first >= nodes {
+            return 0..0;
+        }
+        let last = (first + per).min(nodes) - 1;
+        self.node_ranks(first).start..self.node_ranks(last).end
+    }
+
+    /// The rack of rank `r`.
+    pub fn rack_of(&self, r: usize) -> usize {
+        self.rack_of_node(self.node_of(r))
+    }
+
+    /// True when every node has the same number of ranks.
+    pub fn equal_nodes(&self) -> bool {
+        let sizes = self.node_sizes();
+        sizes.windows(2).all(|w| w[0] == w[1])
+    }
+
+    /// β of the rack core per direction, seconds per byte (0 without racks
+    /// or on a flat topology).
+    pub fn core_beta(&self) -> f64 {
+        match self {
+            Topology::Hierarchical(h) if h.racks > 1 && h.core_bw > 0.0 => 1.0 / h.core_bw,
+            _ => 0.0,
+        }
+    }
+
+    /// The link of a class: α and β (the core uses the NIC's α and the
+    /// core's β).
+    pub fn link(&self, class: LinkClass) -> Link {
+        match self {
+            Topology::Flat { link, .. } => *link,
+            Topology::Hierarchical(h) => match class {
+                LinkClass::Intra => h.intra,
+                LinkClass::Core => Link::from_beta(h.inter.alpha, self.core_beta()),
+                LinkClass::Flat | LinkClass::Nic => h.inter,
+            },
         }
     }
 

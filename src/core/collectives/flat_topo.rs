@@ -1,0 +1,82 @@
+//! `flat`: the ring all-reduce over all ranks in rank order, on whatever
+//! topology it runs. The ring crosses a node boundary wherever consecutive
+//! ranks sit on different nodes (once per node per round) and the rack
+//! core wherever they sit in different racks.
+
+use super::pieces::Split;
+use crate::core::schedule::ring::ring_all_reduce;
+use crate::core::schedule::{Phase, Schedule, ScheduleError};
+use crate::core::topology::{LinkClass, Topology};
+
+/// Level text of the reduce-scatter rounds.
+pub const RS: &str = "reduce-scatter around the ring over all ranks (rank order)";
+/// Level text of the all-gather rounds.
+pub const AG: &str = "all-gather around the ring over all ranks (rank order)";
+
+/// The ring all-reduce of [`crate::core::schedule::ring`] over the
+/// `topo.p()` ranks in rank order, tagged `"flat"`.
+///
+/// # Errors
+/// [`ScheduleError`] when `p < 2`, `n == 0` or `elem_bytes == 0`.
+pub fn flat_ring(topo: &Topology, n: u64, elem_bytes: u64) -> Result<Schedule, ScheduleError> {
+    let mut s = ring_all_reduce(topo.p(), n, elem_bytes)?;
+    s.algorithm = "flat";
+    for r in &mut s.rounds {
+        r.note = match r.phase {
+            Phase::ReduceScatter => RS.into(),
+            _ => AG.into(),
+        };
+    }
+    Ok(s)
+}
+
+/// Closed form of [`flat_ring`] on `topo`, seconds (exact when `p` divides `n`):
+///
+/// `T = 2(p − 1) · max(α_intra + c·β_intra, α_inter + c·max(β_inter, β_core))`,
+/// `c = n·elem_bytes / p`,
+///
+/// the intra term present when a node holds ≥ 2 ranks, the inter term when
+/// there are ≥ 2 nodes, `β_core` when there are ≥ 2 racks. Every round each
+/// rank sends one chunk; each node sends exactly one chunk out of one NIC and
+/// receives one, and each rack sends one over the core (Thakur,
+/// Rabenseifner & Gropp 2005 for the ring; the topology terms follow the
+/// project's timing model). Flat topology: `2(p − 1)(α + cβ)`.
+pub fn closed_form(topo: &Topology, n: u64, elem_bytes: u64) -> Option<f64> {
+    model(topo, n, elem_bytes, Split { exact: true })
+}
+
+/// [`closed_form`] with chunk sizes rounded down: never above the executed time.
+pub fn lower_bound(topo: &Topology, n: u64, elem_bytes: u64) -> Option<f64> {
+    model(topo, n, elem_bytes, Split { exact: false })
+}
+
+fn model(topo: &Topology, n: u64, elem_bytes: u64, s: Split) -> Option<f64> {
+    let p = topo.p();
+    if p < 2 || n == 0 || elem_bytes == 0 {
+        return None;
+    }
+    let c = s.div(n as f64, p) * elem_bytes as f64;
+    let round = ring_round(topo, c);
+    Some(2.0 * (p as f64 - 1.0) * round)
+}
+
+/// Time of one round in which every rank of the rank-order ring sends `c` bytes.
+pub(crate) fn ring_round(topo: &Topology, c: f64) -> f64 {
+    let intra = topo.link(LinkClass::Intra);
+    let inter = topo.link(LinkClass::Nic);
+    if let Topology::Flat { .. } = topo {
+        return intra.alpha + c * intra.beta;
+    }
+    let mut t: f64 = 0.0;
+    if topo.node_sizes().iter().any(|&g| g >= 2) {
+        t = t.max(intra.alpha + c * intra.beta);
+    }
+    if topo.nodes() >= 2 {
+        let mut b = inter.beta;
+        if topo.racks() >= 2 {
+            b = b.max(topo.core_beta());
+        }
+        t = t.max(inter.alpha + c * b);
+    }
+    t
+}

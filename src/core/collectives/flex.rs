@@ -1,0 +1,212 @@
+//! `flex`: FlexReduce-style all-reduce over unequal groups (the course's
+//! §10 "FlexReduce: unequal groups"). The groups are the topology's nodes
+//! (`Topology::unequal(vec![2, 3], …)` for the course's subtrees of 2 and
+//! 3 workers); a flat topology counts each rank as a group of one.
+//!
+//! With `k` groups of sizes `s_0 … s_{k−1}` and the tensor split into `k`
+//! parts (part `q` is the responsibility of group `q`):
+//! 1. **reduce-scatter inside each group**: every part is split into `s_h`
+//!    pieces inside group `h`; worker `i` of the group ends with the
+//!    group's partial sum on piece `i` of every part, `n/s_h` elements
+//!    (12 entries: 6 per worker in the 2-group, 4 in the 3-group).
+//! 2. **fetch the other groups' partial sums**: worker `i` of group `g` is
+//!    responsible for piece `i` of part `g` (`n/(k·s_g)`: 3 and 2 entries)
+//!    and receives, from every other group, the partial sums on that range
+//!    from the workers whose pieces overlap it. For groups 2 and 3 and 12
+//!    entries, 6 entries cross in each direction.
+//! 3. **return the finished ranges** (the reverse copies), so every worker
+//!    holds the final sum on all its pieces;
+//! 4. **all-gather inside each group** (ring) rebuilds the whole tensor.
+
+use std::ops::Range;
+
+use super::pieces::{
+    ceil_div, ring_all_gather, ring_reduce_scatter, rounds, side_by_side, sub_range, Split,
+};
+use crate::core::schedule::{check_args, Collective, Op, Phase, Schedule, ScheduleError, Transfer};
+use crate::core::topology::{LinkClass, Topology};
+
+/// Level text of the in-group reduce-scatter.
+pub const GROUP_RS: &str = "reduce-scatter inside each subtree";
+/// Level text of the cross-group fetch.
+pub const FETCH: &str =
+    "cross-subtree exchange: fetch the other subtree's partial sums for your range";
+/// Level text of the return of finished ranges.
+pub const RETURN: &str = "cross-subtree exchange: finished ranges go back";
+/// Level text of the in-group all-gather.
+pub const GROUP_AG: &str = "all-gather inside each subtree";
+
+/// Part `q` of the tensor: the range group `q` is responsible for.
+pub fn part(n: u64, groups: usize, q: usize) -> Range<u64> {
+    sub_range(&(0..n), groups, q)
+}
+
+/// The range worker `i` of group `g` is responsible for: piece `i` of part `g`.
+pub fn responsibility(n: u64, sizes: &[usize], g: usize, i: usize) -> Range<u64> {
+    let s = sizes.get(g).copied().unwrap_or(1);
+    sub_range(&part(n, sizes.len(), g), s, i)
+}
+
+/// The FlexReduce all-reduce on `topo`, groups = nodes.
+///
+/// # Errors
+/// [`ScheduleError`] when `p < 2`, `n == 0` or `elem_bytes == 0`.
+pub fn flex(topo: &Topology, n: u64, elem_bytes: u64) -> Result<Schedule, ScheduleError> {
+    let p = topo.p();
+    check_args(p, n, elem_bytes)?;
+    let sizes = topo.node_sizes();
+    let k = sizes.len();
+    let members: Vec<Vec<usize>> = (0..k).map(|g| topo.node_ranks(g).collect()).collect();
+    // pieces[h][i]: worker i of group h, piece i of every part.
+    let pieces: Vec<Vec<Vec<Range<u64>>>> = sizes
+        .iter()
+        .map(|&s| {
+            (0..s)
+                .map(|i| (0..k).map(|q| sub_range(&part(n, k, q), s, i)).collect())
+                .collect()
+        })
+        .collect();
+    let rs = side_by_side(
+        members
+            .iter()
+            .zip(&pieces)
+            .map(|(m, pc)| ring_reduce_scatter(m, pc))
+            .collect(),
+    );
+    let ag = side_by_side(
+        members
+            .iter()
+            .zip(&pieces)
+            .map(|(m, pc)| ring_all_gather(m, pc))
+            .collect(),
+    );
+    let mut fetch = Vec::new();
+    for (g, mg) in members.iter().enumerate() {
+        for (i, &dst) in mg.iter().enumerate() {
+            let want = responsibility(n, &sizes, g, i);
+            for (h, mh) in members.iter().enumerate() {
+                if h == g {
+                    continue;
+                }
+                let mut any = false;
+                for (j, &src) in mh.iter().enumerate() {
+                    let have = sub_range(&part(n, k, g), sizes[h], j);
+                    let lo = want.start.max(have.start);
+                    let hi = want.end.min(have.end);
+                    if lo < hi {
+                        any = true;
+                        fetch.push(Transfer {
+                            src,
+                            dst,
+                            range: lo..hi,
+                            op: Op::Reduce,
+                            chunk: None,
+                        });
+                    }
+                }
+                if !any {
+                    // An empty responsibility (n smaller than the pieces):
+                    // still one zero-byte message, as in the flat ring.
+                    fetch.push(Transfer {
+                        src: mh[0],
+                        dst,
+                        range: want.start..want.start,
+                        op: Op::Reduce,
+                        chunk: None,
+                    });
+                }
+            }
+        }
+    }
+    let back: Vec<Transfer> = fetch
+        .iter()
+        .map(|t| Transfer {
+            src: t.dst,
+            dst: t.src,
+            range: t.range.clone(),
+            op: Op::Copy,
+            chunk: None,
+        })
+        .collect();
+    let mut all = rounds(rs, Phase::ReduceScatter, GROUP_RS);
+    if k >= 2 {
+        all.extend(rounds(vec![fetch], Phase::Reduce, FETCH));
+        all.extend(rounds(vec![back], Phase::Broadcast, RETURN));
+    }
+    all.extend(rounds(ag, Phase::AllGather, GROUP_AG));
+    Ok(Schedule {
+        algorithm: "flex",
+        p,
+        n,
+        elem_bytes,
+        collective: Collective::AllReduce,
+        rounds: all,
+    })
+}
+
+/// Closed form of [`flex`], seconds (exact when every split is even; bytes
+/// for `n`):
+///
+/// `T = 2·Σ_{r=0}^{max s − 2} (α_intra + β_intra·n/min{s_h : s_h − 1 > r})
+///    + 2·(α_inter + max(max_g ⌈s_g/L⌉·(k − 1)·n/(k·s_g)·β_inter, X·β_core))`
+///
+/// where the in-group rings of different sizes run side by side (a round
+/// lasts as long as the biggest piece still moving), and in each exchange
+/// round NIC lane `ℓ` of group `g` carries `(k − 1)·n/(k·s_g)` for each of
+/// its `⌈s_g/L⌉` workers. `X = (k/K)(k − k/K)·n/k` is the bytes on one rack's
+/// core uplink with `K ≥ 2` equal racks (0 otherwise). Flat topology (every
+/// group one rank): `2(α + (n/p)·β)`, a direct reduce-scatter + all-gather.
+pub fn closed_form(topo: &Topology, n: u64, elem_bytes: u64) -> Option<f64> {
+    model(topo, n, elem_bytes, Split { exact: true })
+}
+
+/// [`closed_form`] with every piece rounded down: never above the executed time.
+pub fn lower_bound(topo: &Topology, n: u64, elem_bytes: u64) -> Option<f64> {
+    model(topo, n, elem_bytes, Split { exact: false })
+}
+
+fn model(topo: &Topology, n: u64, elem_bytes: u64, s: Split) -> Option<f64> {
+    let p = topo.p();
+    if p < 2 || n == 0 || elem_bytes == 0 {
+        return None;
+    }
+    let sizes = topo.node_sizes();
+    let k = sizes.len();
+    let eb = elem_bytes as f64;
+    let intra = topo.link(LinkClass::Intra);
+    let inter = topo.link(LinkClass::Nic);
+    let part = s.div(n as f64, k);
+    let piece = |sz: usize| s.div(part, sz);
+    let smax = sizes.iter().copied().max().unwrap_or(1);
+    let mut t = 0.0;
+    for r in 0..smax.saturating_sub(1) {
+        let smallest = sizes
+            .iter()
+            .copied()
+            .filter(|&sz| sz - 1 > r)
+            .min()
+            .unwrap_or(smax);
+        t += 2.0 * (intra.alpha + k as f64 * piece(smallest) * eb * intra.beta);
+    }
+    if k >= 2 {
+        let exch = if let Topology::Flat { .. } = topo {
+            piece(1) * eb * inter.beta
+        } else {
+            let nic = sizes
+                .iter()
+                .map(|&sz| ceil_div(sz, topo.lanes()) as f64 * (k as f64 - 1.0) * piece(sz) * eb)
+                .fold(0.0, f64::max)
+                * inter.beta;
+            let racks = topo.racks();
+            let core = if racks >= 2 {
+                let per_rack = (k / racks) as f64;
+                per_rack * (k as f64 - per_rack) * part * eb * topo.core_beta()
+            } else {
+                0.0
+            };
+            nic.max(core)
+        };
+        t += 2.0 * (inter.alpha + exch);
+    }
+    Some(t)
+}

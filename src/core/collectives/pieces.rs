@@ -1,0 +1,135 @@
+//! Building blocks shared by the topology-aware all-reduces: rings inside a
+//! group of ranks over arbitrary element pieces, and merging the rounds of
+//! groups that run at the same time.
+
+use std::ops::Range;
+
+use crate::core::schedule::{chunk_range, Op, Phase, Round, Transfer};
+
+/// Piece `i` of `parts` nearly equal pieces of the element range `r`
+/// (the first `len % parts` pieces get one extra element, as
+/// [`chunk_range`] does for the whole tensor).
+pub fn sub_range(r: &Range<u64>, parts: usize, i: usize) -> Range<u64> {
+    let c = chunk_range(r.end.saturating_sub(r.start), parts, i);
+    r.start + c.start..r.start + c.end
+}
+
+/// Ring reduce-scatter among `members` (ranks, in ring order): member `i`
+/// ends holding the group's sum on `pieces[i]` (a list of ranges).
+/// `m − 1` rounds; in round `k` member `i` sends its pieces
+/// `(i − k − 1) mod m` to member `i + 1`, which adds them. Empty ranges are
+/// kept (a zero-byte message still pays α, as in the flat ring).
+/// Returns one transfer list per round; no rounds when `m ≤ 1`.
+pub fn ring_reduce_scatter(members: &[usize], pieces: &[Vec<Range<u64>>]) -> Vec<Vec<Transfer>> {
+    ring(members, pieces, 1, Op::Reduce)
+}
+
+/// Ring all-gather among `members`: member `i` starts with the result on
+/// `pieces[i]`; `m − 1` rounds; in round `k` member `i` copies pieces
+/// `(i − k) mod m` to member `i + 1`. Every member ends with every piece.
+pub fn ring_all_gather(members: &[usize], pieces: &[Vec<Range<u64>>]) -> Vec<Vec<Transfer>> {
+    ring(members, pieces, 0, Op::Copy)
+}
+
+fn ring(members: &[usize], pieces: &[Vec<Range<u64>>], shift: usize, op: Op) -> Vec<Vec<Transfer>> {
+    let m = members.len().min(pieces.len());
+    if m < 2 {
+        return Vec::new();
+    }
+    (0..m - 1)
+        .map(|k| {
+            let mut v = Vec::new();
+            for i in 0..m {
+                let piece = (i + 2 * m - k - shift) % m;
+                for r in &pieces[piece] {
+                    v.push(Transfer {
+                        src: members[i],
+                        dst: members[(i + 1) % m],
+                        range: r.clone(),
+                        op,
+                        chunk: None,
+                    });
+                }
+            }
+            v
+        })
+        .collect()
+}
+
+/// Runs several groups' rounds side by side: round `k` of the result holds
+/// round `k` of every group that still has one.
+pub fn side_by_side(groups: Vec<Vec<Vec<Transfer>>>) -> Vec<Vec<Transfer>> {
+    let len = groups.iter().map(Vec::len).max().unwrap_or(0);
+    let mut out: Vec<Vec<Transfer>> = vec![Vec::new(); len];
+    for g in groups {
+        for (k, ts) in g.into_iter().enumerate() {
+            out[k].extend(ts);
+        }
+    }
+    out
+}
+
+/// Wraps transfer lists into rounds of one phase with the level text `note`.
+pub fn rounds(list: Vec<Vec<Transfer>>, phase: Phase, note: &str) -> Vec<Round> {
+    list.into_iter()
+        .map(|transfers| Round {
+            phase,
+            note: note.to_string(),
+            transfers,
+        })
+        .collect()
+}
+
+/// `⌈a / b⌉` for the number of ranks sharing one NIC (b ≥ 1).
+pub fn ceil_div(a: usize, b: usize) -> usize {
+    a.div_ceil(b.max(1))
+}
+
+/// Element counts for closed forms: the real quotient (`exact`, the
+/// textbook formula, equal to the executed time when every split is even)
+/// or the floor (a lower bound: every executed piece is at least this big).
+#[derive(Clone, Copy, Debug)]
+pub struct Split {
+    /// Real division when true, floor division when false.
+    pub exact: bool,
+}
+
+impl Split {
+    /// `x / parts` elements.
+    pub fn div(self, x: f64, parts: usize) -> f64 {
+        let q = x / parts.max(1) as f64;
+        if self.exact {
+            q
+        } else {
+            q.floor()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn group_ring_leaves_piece_i_at_member_i() {
+        let pieces: Vec<Vec<Range<u64>>> = (0..3).map(|i| vec![chunk_range(9, 3, i)]).collect();
+        let rs = ring_reduce_scatter(&[4, 5, 6], &pieces);
+        assert_eq!(rs.len(), 2);
+        // Last round: member i receives its own piece i from member i − 1.
+        let last = &rs[1];
+        assert!(last
+            .iter()
+            .any(|t| t.src == 4 && t.dst == 5 && t.range == (3..6)));
+        assert!(last
+            .iter()
+            .any(|t| t.src == 6 && t.dst == 4 && t.range == (0..3)));
+        let ag = ring_all_gather(&[4, 5, 6], &pieces);
+        // First all-gather round: member i copies its own piece i onwards.
+        assert!(ag[0]
+            .iter()
+            .any(|t| t.src == 4 && t.dst == 5 && t.range == (0..3) && t.op == Op::Copy));
+        assert!(ring_reduce_scatter(&[7], &pieces).is_empty());
+        assert_eq!(sub_range(&(6..12), 4, 0), 6..8);
+        assert_eq!(sub_range(&(6..12), 4, 3), 11..12);
+    }
+}

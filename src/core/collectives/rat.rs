@@ -1,0 +1,147 @@
+//! `rat`: rack-aware all-reduce (the course's §10 "RAT: reduce before
+//! crossing the core").
+//!
+//! On `K` racks of `R` ranks each:
+//! 1. **reduce-scatter inside each rack** (a ring over the rack's ranks in
+//!    rank order): rank `j` of every rack ends with its rack's sum on slice
+//!    `j` (`n/R` elements). Together the rack's ranks hold the rack
+//!    aggregate, `n` elements.
+//! 2. **the rack aggregates cross the core**: rank `j` of every rack `k ≥ 1`
+//!    sends slice `j` to rank `j` of rack 0, which adds it. `(K − 1)·n`
+//!    elements cross the core, all in one round.
+//! 3. **the result comes back across the core**: rank `j` of rack 0 copies
+//!    the finished slice `j` to rank `j` of every other rack: `(K − 1)·n`.
+//! 4. **all-gather inside each rack** (ring).
+//!
+//! With two racks, `n` crosses the core in each direction, against
+//! `2(p − 1) · n/p` per direction for the flat ring over all `p` ranks
+//! (which crosses the rack boundary twice in every one of its rounds).
+
+use super::pieces::{
+    ceil_div, ring_all_gather, ring_reduce_scatter, rounds, side_by_side, sub_range, Split,
+};
+use crate::core::schedule::{check_args, Collective, Op, Phase, Schedule, ScheduleError, Transfer};
+use crate::core::topology::{LinkClass, Topology};
+
+/// Level text of the in-rack reduce-scatter.
+pub const RACK_RS: &str = "reduce-scatter inside each rack";
+/// Level text of the core crossing towards rack 0.
+pub const CROSS_UP: &str = "cross-rack exchange: each rack aggregate crosses the core to rack 0";
+/// Level text of the result coming back.
+pub const CROSS_BACK: &str = "cross-rack exchange: the result comes back across the core";
+/// Level text of the in-rack all-gather.
+pub const RACK_AG: &str = "all-gather inside each rack";
+
+/// The rack-aware all-reduce on `topo`.
+///
+/// # Errors
+/// [`ScheduleError`] when `p < 2`, `n == 0`, `elem_bytes == 0`;
+/// [`ScheduleError::Shape`] with fewer than 2 racks or racks of unequal size.
+pub fn rat(topo: &Topology, n: u64, elem_bytes: u64) -> Result<Schedule, ScheduleError> {
+    let p = topo.p();
+    check_args(p, n, elem_bytes)?;
+    let racks = topo.racks();
+    if racks < 2 {
+        return Err(ScheduleError::Shape(
+            "the rack-aware all-reduce needs at least 2 racks".into(),
+        ));
+    }
+    let members: Vec<Vec<usize>> = (0..racks).map(|k| topo.rack_ranks(k).collect()).collect();
+    let r = members[0].len();
+    if members.iter().any(|m| m.len() != r) {
+        return Err(ScheduleError::Shape(
+            "the rack-aware all-reduce needs the same number of ranks in every rack".into(),
+        ));
+    }
+    let whole = 0..n;
+    let slices: Vec<Vec<_>> = (0..r).map(|j| vec![sub_range(&whole, r, j)]).collect();
+    let rs = side_by_side(
+        members
+            .iter()
+            .map(|m| ring_reduce_scatter(m, &slices))
+            .collect(),
+    );
+    let ag = side_by_side(
+        members
+            .iter()
+            .map(|m| ring_all_gather(m, &slices))
+            .collect(),
+    );
+    let cross = |op: Op| -> Vec<Transfer> {
+        let mut v = Vec::new();
+        for m in &members[1..] {
+            for j in 0..r {
+                let (a, b) = (m[j], members[0][j]);
+                let (src, dst) = if op == Op::Reduce { (a, b) } else { (b, a) };
+                v.push(Transfer {
+                    src,
+                    dst,
+                    range: sub_range(&whole, r, j),
+                    op,
+                    chunk: None,
+                });
+            }
+        }
+        v
+    };
+    let mut all = rounds(rs, Phase::ReduceScatter, RACK_RS);
+    all.extend(rounds(vec![cross(Op::Reduce)], Phase::Reduce, CROSS_UP));
+    all.extend(rounds(vec![cross(Op::Copy)], Phase::Broadcast, CROSS_BACK));
+    all.extend(rounds(ag, Phase::AllGather, RACK_AG));
+    Ok(Schedule {
+        algorithm: "rat",
+        p,
+        n,
+        elem_bytes,
+        collective: Collective::AllReduce,
+        rounds: all,
+    })
+}
+
+/// Closed form of [`rat`] on equal nodes of `G` ranks, `M` nodes per rack
+/// (`R = M·G` ranks per rack), `K` racks, `L` NICs per node, seconds
+/// (exact when `R` divides `n`; bytes for `n`):
+///
+/// `T = 2(R − 1)·max(α_intra + (n/R)·β_intra, α_inter + (n/R)·β_inter)
+///    + 2·(α_inter + (K − 1)·max(⌈G/L⌉·(n/R)·β_inter, n·β_core))`
+///
+/// (intra term when `G ≥ 2`, inter term of the ring when `M ≥ 2`). The
+/// in-rack rings are ring reduce-scatter/all-gather (Patarasuk & Yuan
+/// 2009); in the crossing rounds rack 0's downlink carries `(K − 1)·n` and
+/// each NIC of rack 0 receives `K − 1` slices per rank on it.
+/// `None` when the topology does not fit (see [`rat`]) or nodes are unequal.
+pub fn closed_form(topo: &Topology, n: u64, elem_bytes: u64) -> Option<f64> {
+    model(topo, n, elem_bytes, Split { exact: true })
+}
+
+/// [`closed_form`] with slices rounded down: never above the executed time.
+pub fn lower_bound(topo: &Topology, n: u64, elem_bytes: u64) -> Option<f64> {
+    model(topo, n, elem_bytes, Split { exact: false })
+}
+
+fn model(topo: &Topology, n: u64, elem_bytes: u64, s: Split) -> Option<f64> {
+    let p = topo.p();
+    let k = topo.racks();
+    if p < 2 || n == 0 || elem_bytes == 0 || k < 2 || !topo.equal_nodes() {
+        return None;
+    }
+    let nodes = topo.nodes();
+    let g = p / nodes;
+    let m = nodes / k;
+    let r = m * g;
+    let eb = elem_bytes as f64;
+    let intra = topo.link(LinkClass::Intra);
+    let inter = topo.link(LinkClass::Nic);
+    let c = s.div(n as f64, r) * eb;
+    let mut round: f64 = 0.0;
+    if g >= 2 {
+        round = round.max(intra.alpha + c * intra.beta);
+    }
+    if m >= 2 {
+        round = round.max(inter.alpha + c * inter.beta);
+    }
+    let whole = r as f64 * c;
+    let nic = ceil_div(g, topo.lanes()) as f64 * c * inter.beta;
+    let cross = inter.alpha + (k as f64 - 1.0) * nic.max(whole * topo.core_beta());
+    Some(2.0 * (r as f64 - 1.0) * round + 2.0 * cross)
+}
