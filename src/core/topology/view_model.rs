@@ -21,7 +21,7 @@ pub const COMPACT_ABOVE_P: usize = 32;
 
 const PAD: f64 = 10.0;
 const NODE_TITLE: f64 = 18.0;
-const NIC_H: f64 = 16.0;
+const NIC_H: f64 = 26.0;
 const NIC_GAP: f64 = 4.0;
 const NODE_GAP: f64 = 14.0;
 const RACK_TITLE: f64 = 18.0;
@@ -99,7 +99,7 @@ pub fn layout(node_sizes: &[usize], racks: usize, lanes: usize, compact: bool) -
     let widest = node_sizes.iter().copied().max().unwrap_or(1).max(1);
     let cols = widest.min(RANKS_PER_ROW);
     let rank_rows = widest.div_ceil(RANKS_PER_ROW);
-    let nic_min_w = if compact { 14.0 } else { 22.0 };
+    let nic_min_w = if compact { 40.0 } else { 46.0 };
     let node_w = if compact {
         COMPACT_NODE_W.max(lanes as f64 * (nic_min_w + NIC_GAP) + 2.0 * PAD)
     } else {
@@ -117,8 +117,10 @@ pub fn layout(node_sizes: &[usize], racks: usize, lanes: usize, compact: bool) -
     let rack_pad = if has_racks { PAD } else { 0.0 };
     let rack_title = if has_racks { RACK_TITLE } else { 0.0 };
     let rack_w = row_nodes as f64 * node_w + (row_nodes as f64 - 1.0) * NODE_GAP + 2.0 * rack_pad;
-    let rack_h =
-        rack_title + node_rows as f64 * node_h + (node_rows as f64 - 1.0) * NODE_GAP + 2.0 * rack_pad;
+    let rack_h = rack_title
+        + node_rows as f64 * node_h
+        + (node_rows as f64 - 1.0) * NODE_GAP
+        + 2.0 * rack_pad;
 
     let mut out = Layout {
         width: 0.0,
@@ -155,7 +157,8 @@ pub fn layout(node_sizes: &[usize], racks: usize, lanes: usize, compact: bool) -
             };
             for g in 0..size {
                 if compact {
-                    out.ranks.push((r.x + r.w / 2.0, r.y + NODE_TITLE + PAD + body / 2.0));
+                    out.ranks
+                        .push((r.x + r.w / 2.0, r.y + NODE_TITLE + PAD + body / 2.0));
                 } else {
                     let (rr, rc) = (g / RANKS_PER_ROW, g % RANKS_PER_ROW);
                     out.ranks.push((
@@ -190,8 +193,10 @@ pub fn layout(node_sizes: &[usize], racks: usize, lanes: usize, compact: bool) -
             h: racks_h,
         };
         for rr in &out.racks {
-            out.uplinks
-                .push(((rr.x + rr.w, rr.y + rr.h / 2.0), (core.x, rr.y + rr.h / 2.0)));
+            out.uplinks.push((
+                (rr.x + rr.w, rr.y + rr.h / 2.0),
+                (core.x, rr.y + rr.h / 2.0),
+            ));
         }
         width = core.x + core.w + PAD;
         out.core = Some(core);
@@ -273,7 +278,10 @@ mod tests {
         for r in 0..4 {
             let (x, y) = l.ranks[r];
             let n = l.nodes[0];
-            assert!(x > n.x && x < n.x + n.w && y > n.y && y < n.y + n.h, "rank {r}");
+            assert!(
+                x > n.x && x < n.x + n.w && y > n.y && y < n.y + n.h,
+                "rank {r}"
+            );
         }
         // NIC lane 3 of node 1 is inside node 1, below its ranks.
         let nic = l.nics[7];
