@@ -35,9 +35,9 @@ pub enum TopoAlg {
     /// The ring over all ranks in rank order.
     Flat,
     /// Reduce inside the node → all-reduce among node leaders → broadcast.
-    #[default]
     Hier,
     /// Reduce-scatter inside the node → per-lane all-reduce across nodes → all-gather.
+    #[default]
     Multilane,
     /// Rack-aware: reduce inside the rack, one aggregate crosses the core.
     Rat,
@@ -151,12 +151,12 @@ fn bw(text: &str, bps: f64) -> Field<Bandwidth> {
 }
 
 impl Default for TopologyParams {
-    /// Illustrative figures, not a measured system: 2 nodes × 4 GPUs, an
+    /// Multi-lane on illustrative figures, not a measured system: 2 nodes × 4 GPUs, an
     /// NVLink-class 300 GB/s intra-node link with α = 1 µs, one 12.5 GB/s
     /// (100 Gb/s) NIC per node with α = 5 µs, a 25 GB/s rack core, 64 MB.
     fn default() -> Self {
         TopologyParams {
-            alg: TopoAlg::Hier,
+            alg: TopoAlg::Multilane,
             nodes: 2,
             gpus: 4,
             racks: 1,
@@ -242,12 +242,17 @@ pub fn parse_groups(raw: &str) -> Result<Vec<usize>, FieldError> {
             .parse()
             .map_err(|_| bad(format!("“{}” is not a whole number", part.trim())))?;
         if v == 0 || v > MAX_GPUS {
-            return Err(bad(format!("each count must be from 1 to {MAX_GPUS}, got {v}")));
+            return Err(bad(format!(
+                "each count must be from 1 to {MAX_GPUS}, got {v}"
+            )));
         }
         out.push(v as usize);
     }
     if out.len() as u64 > MAX_NODES {
-        return Err(bad(format!("at most {MAX_NODES} groups, got {}", out.len())));
+        return Err(bad(format!(
+            "at most {MAX_NODES} groups, got {}",
+            out.len()
+        )));
     }
     Ok(out)
 }
@@ -334,7 +339,11 @@ impl TopologyParams {
                     let all: Vec<_> = TopoAlg::ALL.iter().map(|a| a.key()).collect();
                     FieldError::new(
                         "alg",
-                        format!("alg must be one of {} (got “{}”)", all.join(", "), text.trim()),
+                        format!(
+                            "alg must be one of {} (got “{}”)",
+                            all.join(", "),
+                            text.trim()
+                        ),
                     )
                 })?;
                 "alg"

@@ -62,8 +62,12 @@ fn draw(lines: &[Line], caption: &str, x_desc: &str, log_x: bool) -> Result<Stri
             .flat_map(|l| l.points.iter().copied())
             .filter(|(x, t)| x.is_finite() && t.is_finite() && *t > 0.0 && *x > 0.0)
     };
-    let (x_lo, x_hi) = pts().fold((f64::INFINITY, 0.0f64), |(lo, hi), (x, _)| (lo.min(x), hi.max(x)));
-    let (t_lo, t_hi) = pts().fold((f64::INFINITY, 0.0f64), |(lo, hi), (_, t)| (lo.min(t), hi.max(t)));
+    let (x_lo, x_hi) = pts().fold((f64::INFINITY, 0.0f64), |(lo, hi), (x, _)| {
+        (lo.min(x), hi.max(x))
+    });
+    let (t_lo, t_hi) = pts().fold((f64::INFINITY, 0.0f64), |(lo, hi), (_, t)| {
+        (lo.min(t), hi.max(t))
+    });
     if !(x_lo.is_finite() && t_lo.is_finite() && t_hi > 0.0) {
         return Err("no finite, positive times to plot".into());
     }
@@ -113,7 +117,10 @@ fn draw(lines: &[Line], caption: &str, x_desc: &str, log_x: bool) -> Result<Stri
                                 + marker(i, col)
                         });
                     chart
-                        .draw_series(pts.into_iter().map(|pt| EmptyElement::at(pt) + marker(i, col)))
+                        .draw_series(
+                            pts.into_iter()
+                                .map(|pt| EmptyElement::at(pt) + marker(i, col)),
+                        )
                         .map_err(err)?;
                 }
                 chart

@@ -188,15 +188,23 @@ pub fn phase_label(run: &TopoRun, step: usize) -> String {
     }
 }
 
-/// Narration: the trace's words plus this round's time and its transfers
-/// by link class.
+/// Narration: the round's title, what the receivers do, its transfers by
+/// link class, the largest message, the round's executed time and how much
+/// of the result is complete (all read from the run).
 pub fn narration(run: &TopoRun, step: usize) -> String {
-    let base = run.trace.narrate(step);
+    let sched = run.schedule();
+    let p = sched.p;
     let Some(i) = step.checked_sub(1) else {
-        return base;
+        return format!(
+            "Before any transfer each of the {p} ranks holds only its own tensor. {} does this: {}.",
+            run.label,
+            crate::core::topology::analysis::find(run.alg).map_or("", |a| a.summary)
+        );
+    };
+    let Some(round) = sched.rounds.get(i) else {
+        return String::new();
     };
     let classes = run.classes.get(i).map(Vec::as_slice).unwrap_or(&[]);
-    let count = |c: LinkClass| classes.iter().filter(|x| **x == c).count();
     let mut by = Vec::new();
     for c in [
         LinkClass::Flat,
@@ -204,16 +212,46 @@ pub fn narration(run: &TopoRun, step: usize) -> String {
         LinkClass::Nic,
         LinkClass::Core,
     ] {
-        let k = count(c);
+        let k = classes.iter().filter(|x| **x == c).count();
         if k > 0 {
             by.push(format!("{k} over the {} link", c.label()));
         }
     }
+    let reduces = round
+        .transfers
+        .iter()
+        .filter(|t| t.op == Op::Reduce)
+        .count();
+    let what = if reduces == round.transfers.len() {
+        "each receiver adds what arrives to its own copy"
+    } else if reduces == 0 {
+        "each receiver copies a finished range (no addition)"
+    } else {
+        "some receivers add, others copy finished ranges"
+    };
+    let largest = round
+        .transfers
+        .iter()
+        .map(|t| t.len() * sched.elem_bytes)
+        .max()
+        .unwrap_or(0);
     let t = run.round_times.get(i).copied().unwrap_or(0.0);
+    let done = run
+        .trace
+        .complete_fraction(step)
+        .map(|f| {
+            format!(
+                " After it, {:.0}% of all rank-held elements hold the complete sum.",
+                f * 100.0
+            )
+        })
+        .unwrap_or_default();
     format!(
-        "{base} This round: {} transfers ({}), lasting {} (its slowest message).",
-        classes.len(),
+        "{}: {what}. {} transfers at once ({}), the largest {}; the round lasts {} (its slowest message).{done}",
+        run.titles.get(i).cloned().unwrap_or_default(),
+        round.transfers.len(),
         by.join(", "),
+        b(largest),
         format_time(t)
     )
 }

@@ -1,0 +1,167 @@
+//! In-browser tests of `?view=topology` (issue 10): mount the app with URL
+//! parameters, step through the executed schedule, and read the DOM.
+#![cfg(target_arch = "wasm32")]
+
+mod common;
+
+use common::{set_field, Mounted};
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn search() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .unwrap_or_default()
+}
+
+#[wasm_bindgen_test]
+async fn multilane_course_numbers_250_mb_per_lane_20_ms_vs_80_ms() {
+    let app = Mounted::new(
+        "view=topology&alg=multilane&nodes=2&gpus=4&lanes=4&size=1GB&inter_bw=12.5GB/s&inter_alpha=0us",
+    )
+    .await;
+    let c = app.text("#course-multilane");
+    assert!(
+        c.contains("1 GB over 4 lanes of 12.5 GB/s: 250 MB per lane"),
+        "{c}"
+    );
+    assert!(c.contains("= 20.00 ms"), "{c}");
+    assert!(
+        c.contains("Single lane: 1 GB ÷ 12.5 GB/s = 80.00 ms"),
+        "{c}"
+    );
+    assert!(
+        c.contains("sustain their bandwidth at the same time"),
+        "{c}"
+    );
+    // 2 nodes × 4 ranks drawn, 4 NICs per node.
+    assert_eq!(app.count(".topo-full g.rank"), 8);
+    assert_eq!(app.count(".topo-full g.nic"), 8);
+    assert!(app.text("#phase").contains("initial buffers"));
+    // Round 4 is the inter-node reduce-scatter: 8 transfers, one per NIC
+    // direction, 125 MB each; every NIC has moved 125 MB out and 125 MB in.
+    for _ in 0..4 {
+        app.key("ArrowRight").await;
+    }
+    assert!(app.text("#phase").starts_with("inter-node reduce-scatter"));
+    assert_eq!(app.count(".topo-full g.arrow.nic"), 8);
+    assert_eq!(app.text("#nic-1-3 td:nth-child(2)"), "125 MB");
+    assert_eq!(app.text("#nic-1-3 td:nth-child(4)"), "125 MB");
+    assert!(app.text("#pic-nic-0-2").contains("Σ 250 MB"));
+}
+
+#[wasm_bindgen_test]
+async fn flex_steps_through_phases_with_per_worker_counts() {
+    let app = Mounted::new("view=topology&alg=flex&groups=2,3&n=12").await;
+    assert_eq!(app.count(".topo-full g.rank"), 5);
+    assert!(app.text("#phase").contains("initial buffers"));
+    app.key("ArrowRight").await;
+    assert_eq!(
+        app.text("#phase"),
+        "reduce-scatter inside each subtree, round 1 of 2"
+    );
+    app.click("button[aria-label='Step forward']").await;
+    app.click("button[aria-label='Step forward']").await;
+    assert!(app
+        .text("#phase")
+        .starts_with("cross-subtree exchange: fetch the other subtree's partial sums"));
+    // 6 partial-sum entries of 4 B cross each way over the NICs in this round.
+    assert_eq!(app.count(".topo-full g.arrow.nic"), 8);
+    // Per-worker counts (from the executed schedule).
+    assert_eq!(app.text("#flex-0 td:nth-child(2)"), "6");
+    assert_eq!(app.text("#flex-1 td:nth-child(2)"), "6");
+    assert_eq!(app.text("#flex-2 td:nth-child(2)"), "4");
+    assert_eq!(app.text("#flex-0 td:nth-child(3)"), "3");
+    assert_eq!(app.text("#flex-4 td:nth-child(3)"), "2");
+    let f = app.text("#flex-counts");
+    assert!(
+        f.contains("6 per worker in the 2-worker subtree, 4 per worker in the 3-worker subtree"),
+        "{f}"
+    );
+    assert!(
+        f.contains("3 per worker in the 2-worker subtree, 2 per worker in the 3-worker subtree"),
+        "{f}"
+    );
+    assert!(f.contains("6 entries in each direction"), "{f}");
+    app.key("End").await;
+    assert_eq!(
+        app.text("#phase"),
+        "all-gather inside each subtree, round 2 of 2"
+    );
+    assert!(app
+        .text("#check")
+        .contains("Verified: all 5 ranks hold the element-wise sum 15"));
+    app.key("Home").await;
+    assert!(app.text("#phase").contains("initial buffers"));
+}
+
+#[wasm_bindgen_test]
+async fn rat_shows_core_bytes_of_rat_and_the_flat_ring() {
+    let app = Mounted::new("view=topology&alg=rat&racks=2&gpus=4").await;
+    assert_eq!(app.count(".topo-full g.rack"), 2);
+    assert_eq!(app.count(".topo-full g.core"), 1);
+    let c = app.text("#course-rat");
+    // 64 MB: RAT sends each rack aggregate across and the result back
+    // (2 × 64 MB); the flat ring crosses twice per round, 14 rounds × 2 × 8 MB.
+    assert!(c.contains("RAT: 128 MB over the core in 8 messages"), "{c}");
+    assert!(
+        c.contains("Flat ring over all 8 ranks: 224 MB over the core in 28 messages"),
+        "{c}"
+    );
+    assert_eq!(app.text("#row-rat .core"), "128 MB");
+    assert_eq!(app.text("#row-flat .core"), "224 MB");
+    assert!(!app.text("#bottleneck").is_empty());
+}
+
+#[wasm_bindgen_test]
+async fn url_round_trip_and_row_switch() {
+    let app = Mounted::new(
+        "view=topology&alg=rat&nodes=4&gpus=2&racks=2&size=64MiB&inter_bw=100Gb/s&step=3",
+    )
+    .await;
+    let s = search();
+    for part in [
+        "view=topology",
+        "alg=rat",
+        "nodes=4",
+        "gpus=2",
+        "racks=2",
+        "size=64MiB",
+        "inter_bw=100Gb%2Fs",
+        "step=3",
+    ] {
+        assert!(s.contains(part), "{part} missing from {s}");
+    }
+    assert!(app
+        .text("#phase")
+        .starts_with("reduce-scatter inside each rack"));
+    // Picking the flat ring row switches the algorithm and the URL.
+    app.click("#row-flat button").await;
+    assert!(search().contains("alg=flat"), "{}", search());
+    assert!(app.text("#phase").contains("initial buffers"));
+    // A preset fills the URL.
+    app.click("#preset-course-flex").await;
+    let s = search();
+    assert!(
+        s.contains("alg=flex") && s.contains("groups=2%2C3") && s.contains("n=12"),
+        "{s}"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn bad_values_keep_the_last_good_state() {
+    let app = Mounted::new("view=topology&nodes=2&gpus=4&lanes=9").await;
+    assert!(app.text(".field-error").contains("lanes"));
+    assert_eq!(app.count(".topo-full g.rank"), 8);
+    set_field(&app, "gpus", "abc").await;
+    assert!(app
+        .text("#f-gpus-err")
+        .contains("whole number from 1 to 16"));
+    assert_eq!(app.count(".topo-full g.rank"), 8, "last good shape stays");
+    set_field(&app, "racks", "3").await;
+    assert!(app.text("#f-racks-err").contains("divide the 2 nodes"));
+    set_field(&app, "gpus", "2").await;
+    assert_eq!(app.count(".topo-full g.rank"), 4);
+    assert!(search().contains("gpus=2"));
+}
