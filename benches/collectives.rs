@@ -5,22 +5,22 @@
 
 use std::hint::black_box;
 
+use collective_lab::core::collectives::narrate::{chunk_states, narrate};
+use collective_lab::core::collectives::{generate, summary_table, Algorithm};
 use collective_lab::core::cost::CostParams;
 use collective_lab::core::execute::{default_init, execute, ExecOptions};
-use collective_lab::core::schedule::narrate::{chunk_states, narrate};
-use collective_lab::core::schedule::registry::{generate, summary_table, Algorithm};
 use criterion::{criterion_group, criterion_main, Criterion};
 
 const N: u64 = 64_000_000 / 4;
 
 fn collectives(c: &mut Criterion) {
     for (alg, p) in [
-        (Algorithm::Rabenseifner, 64),
-        (Algorithm::Rabenseifner, 48),
-        (Algorithm::Ring, 64),
+        (Algorithm::RAB, 64),
+        (Algorithm::RAB, 48),
+        (Algorithm::RING, 64),
     ] {
         c.bench_function(
-            &format!("{} p={p} generate + execute (keep states)", alg.short()),
+            &format!("{} p={p} generate + execute (keep states)", alg.key()),
             |b| {
                 b.iter(|| {
                     let s = generate(alg, p, N, 4).expect("valid");
@@ -30,16 +30,16 @@ fn collectives(c: &mut Criterion) {
         );
     }
     c.bench_function("summary table p=64 (8 algorithms)", |b| {
-        b.iter(|| black_box(summary_table(64, N, 4, CostParams::seed_example()).expect("valid")))
+        b.iter(|| black_box(summary_table(64, N, 4, CostParams::course_example()).expect("valid")))
     });
-    let s = generate(Algorithm::Rabenseifner, 64, N, 4).expect("valid");
+    let s = generate(Algorithm::RAB, 64, N, 4).expect("valid");
     let t = execute(&s, &default_init, ExecOptions::default()).expect("runs");
     c.bench_function("rab p=64 one step's cells and narration", |b| {
         b.iter(|| {
             let step = black_box(7);
             let cells = chunk_states(&t, step).expect("kept");
             let k: usize = cells.iter().flatten().map(|cs| cs.count).sum();
-            black_box((k, narrate(Algorithm::Rabenseifner, &t, step).len()))
+            black_box((k, narrate(Algorithm::RAB, &t, step).len()))
         })
     });
 }

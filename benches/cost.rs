@@ -1,18 +1,19 @@
 //! Cost-model benchmarks (criterion): a 1000-size × 5-algorithm sweep (as
 //! lines, and as full `Formula`s with the written-out calculation), the exact
 //! crossover solver, and drawing the three charts of the cost view at the
-//! seed's example (p = 16, α = 5 µs, β = 0.08 ns/B, 8 KiB).
+//! course's example (p = 16, α = 5 µs, β = 0.08 ns/B, 8 KiB).
 
 use std::hint::black_box;
 
+use collective_lab::core::collectives::Algorithm;
 use collective_lab::core::cost::{
-    all_allreduce, best_intervals, log_sizes, sweep_sizes, Algorithm, CostParams,
+    all_allreduce, best_intervals, log_sizes, sweep_sizes, CostParams,
 };
 use collective_lab::plot::cost::{draw_time_vs_p, draw_time_vs_size, draw_winner_map};
 use criterion::{criterion_group, criterion_main, Criterion};
 
 fn sweep(c: &mut Criterion) {
-    let params = CostParams::seed_example();
+    let params = CostParams::course_example();
     let sizes = log_sizes(1.0, 4.0 * 1_073_741_824.0, 1000);
     c.bench_function("cost sweep 1000 sizes × 5 algorithms (times)", |b| {
         b.iter(|| black_box(sweep_sizes(black_box(16), &sizes, params)))
@@ -23,7 +24,7 @@ fn sweep(c: &mut Criterion) {
             b.iter(|| {
                 let mut total = 0.0;
                 for &n in &sizes {
-                    for a in Algorithm::all() {
+                    for &a in Algorithm::compared() {
                         total += a.cost(black_box(16), n, params).time;
                     }
                 }
@@ -40,7 +41,7 @@ fn sweep(c: &mut Criterion) {
 }
 
 fn charts(c: &mut Criterion) {
-    let params = CostParams::seed_example();
+    let params = CostParams::course_example();
     c.bench_function("cost chart: time vs size", |b| {
         b.iter(|| black_box(draw_time_vs_size(16, params, black_box(8192.0))))
     });

@@ -2,7 +2,7 @@
 //! graph at p = 256 (dense symmetric eigen-decomposition) and for the ring and
 //! the torus at p = 1024 (closed-form circulant spectrum), plus building W
 //! and the whole `GossipRun` the view computes. Target: ≤ 50 ms each in the
-//! browser (issue 4).
+//! browser.
 
 use std::hint::black_box;
 use std::time::Duration;

@@ -1,4 +1,4 @@
-//! In-browser tests of `?view=collectives` (issue 5): mount the app with URL
+//! In-browser tests of `?view=collectives`: mount the app with URL
 //! parameters, drive the step controls, and read the DOM.
 #![cfg(target_arch = "wasm32")]
 

@@ -9,7 +9,7 @@ use wasm_bindgen_test::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen_test]
-async fn cost_view_shows_the_seed_section9_numbers() {
+async fn cost_view_shows_the_course_section9_numbers() {
     let app = Mounted::new("view=cost&p=16&alpha=5us&bw=100Gb/s&size=8KiB").await;
     assert_eq!(app.text("#time-rd"), "22.62 µs");
     assert_eq!(app.text("#time-ring"), "151.2 µs");

@@ -1,5 +1,5 @@
-//! In-browser tests of `?view=gossip` (issue 4): mount the app with the
-//! issue's URL, step rounds with the shared controls, and read the numbers
+//! In-browser tests of `?view=gossip`: mount the app with the
+//! documented URL, step rounds with the shared controls, and read the numbers
 //! back from the DOM.
 #![cfg(target_arch = "wasm32")]
 
@@ -11,7 +11,7 @@ use wasm_bindgen_test::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen_test]
-async fn seed_ring_p4_steps_through_the_rounds() {
+async fn course_ring_p4_steps_through_the_rounds() {
     let app = Mounted::new("view=gossip&graph=ring&p=4&weights=uniform&init=0,3,6,9&round=0").await;
     assert_eq!(app.count(".gossip-graph g.node"), 4, "4 nodes drawn");
     assert_eq!(app.text("#values"), "0, 3, 6, 9");

@@ -1,4 +1,4 @@
-//! In-browser tests of `?view=sgd` (issue 6): mount the app with the issue's
+//! In-browser tests of `?view=sgd`: mount the app with the documented
 //! URL, read the calculator and the training numbers back from the DOM, step
 //! with the shared controls, and check the inline messages for bad input.
 #![cfg(target_arch = "wasm32")]
@@ -14,7 +14,7 @@ const ISSUE_URL: &str =
     "view=sgd&shards=600,300,100&losses=0.2,0.5,0.9&mode=allreduce&iid=0&steps=200";
 
 #[wasm_bindgen_test]
-async fn issue_url_shows_the_seed_numbers_and_the_plots() {
+async fn issue_url_shows_the_course_numbers_and_the_plots() {
     let app = Mounted::new(ISSUE_URL).await;
     assert_eq!(app.text("#global-mean"), "0.36");
     assert_eq!(app.text("#plain-mean"), "0.5333");

@@ -1,12 +1,12 @@
-//! Integration tests for every collective generator (issue 5): the seed's
+//! Integration tests for every collective generator: the course's
 //! counts derived by hand, and property tests over p = 2..=64 with element
 //! counts that are smaller than p or not divisible by p.
 #![cfg(not(target_arch = "wasm32"))]
 
+use collective_lab::core::collectives::{generate, summarize, summary_table, Algorithm};
 use collective_lab::core::cost::CostParams;
 use collective_lab::core::execute::{default_init, execute, ExecOptions, Trace};
 use collective_lab::core::schedule::recursive::{recursive_doubling_all_gather, Fold};
-use collective_lab::core::schedule::registry::{generate, summarize, summary_table, Algorithm};
 use collective_lab::core::schedule::{Op, Phase, Schedule};
 use proptest::prelude::*;
 
@@ -24,9 +24,8 @@ fn run_light(s: &Schedule) -> Trace {
 /// Every schedule the app can animate, plus the recursive-doubling all-gather
 /// used inside Rabenseifner when run on its own.
 fn all_schedules(p: usize, n: u64, elem_bytes: u64) -> Vec<Schedule> {
-    let mut v: Vec<Schedule> = Algorithm::ALL
-        .iter()
-        .map(|&a| generate(a, p, n, elem_bytes).expect("p ≥ 2, n ≥ 1"))
+    let mut v: Vec<Schedule> = Algorithm::all()
+        .map(|a| generate(a, p, n, elem_bytes).expect("p ≥ 2, n ≥ 1"))
         .collect();
     v.push(recursive_doubling_all_gather(p, n, elem_bytes).expect("p ≥ 2, n ≥ 1"));
     v
@@ -77,13 +76,13 @@ fn check_invariants(s: &Schedule, t: &Trace) -> Result<(), String> {
     Ok(())
 }
 
-// ---- the seed's counts, derived by hand ----
+// ---- the course's counts, derived by hand ----
 
 #[test]
 fn recursive_doubling_p8_three_exchanges_of_n() {
     // log₂ 8 = 3 exchanges of the whole buffer: 3n elements per rank.
     let n = 1000;
-    let s = generate(Algorithm::RecursiveDoubling, 8, n, 4).expect("valid");
+    let s = generate(Algorithm::RD, 8, n, 4).expect("valid");
     let t = run(&s);
     assert_eq!(t.num_rounds(), 3);
     assert!(s.rounds.iter().all(|r| r.phase == Phase::Exchange));
@@ -98,7 +97,7 @@ fn recursive_doubling_p8_three_exchanges_of_n() {
 fn recursive_halving_p8_sends_seven_eighths() {
     // n/2 + n/4 + n/8 = 7n/8 per rank; with n = 8000: 4000 + 2000 + 1000.
     let n = 8000;
-    let s = generate(Algorithm::RecursiveHalving, 8, n, 1).expect("valid");
+    let s = generate(Algorithm::RH, 8, n, 1).expect("valid");
     let t = run(&s);
     assert_eq!(t.num_rounds(), 3);
     assert_eq!(t.sent[0], vec![4000; 8]);
@@ -113,8 +112,8 @@ fn rabenseifner_p8_64mb_matches_ring_bytes_in_6_rounds() {
     // 64 MB of f32 = 16 M elements. Halving: 32 + 16 + 8 MB, doubling:
     // 8 + 16 + 32 MB = 112 MB per rank, as the ring's 2·7/8·64 MB = 112 MB.
     let n = 16 * MB;
-    let rab = run(&generate(Algorithm::Rabenseifner, 8, n, 4).expect("valid"));
-    let ring = run(&generate(Algorithm::Ring, 8, n, 4).expect("valid"));
+    let rab = run(&generate(Algorithm::RAB, 8, n, 4).expect("valid"));
+    let ring = run(&generate(Algorithm::RING, 8, n, 4).expect("valid"));
     assert_eq!(rab.num_rounds(), 6);
     assert_eq!(ring.num_rounds(), 14);
     assert_eq!(rab.sent_after(6), vec![112 * MB; 8]);
@@ -129,8 +128,8 @@ fn rabenseifner_p8_64mb_matches_ring_bytes_in_6_rounds() {
 
 #[test]
 fn tree_p1024_has_20_levels_against_ring_2046_rounds() {
-    let tree = generate(Algorithm::Tree, 1024, 256, 4).expect("valid");
-    let ring = generate(Algorithm::Ring, 1024, 256, 4).expect("valid");
+    let tree = generate(Algorithm::TREE, 1024, 256, 4).expect("valid");
+    let ring = generate(Algorithm::RING, 1024, 256, 4).expect("valid");
     assert_eq!(tree.num_rounds(), 20);
     assert_eq!(ring.num_rounds(), 2046);
     // The tree verifies at this size (whole-tensor messages: one segment).
@@ -148,7 +147,7 @@ fn recursive_doubling_p6_folds_in_and_out() {
     // p = 6: p' = 4, r = 2. Rank 0 sends n (fold-in) and receives n (unfold);
     // rank 1 sends 2n in the core and n back to rank 0; rank 4 sends 2n.
     let n = 60;
-    let s = generate(Algorithm::RecursiveDoubling, 6, n, 1).expect("valid");
+    let s = generate(Algorithm::RD, 6, n, 1).expect("valid");
     let t = run(&s);
     assert!(t.verification.ok());
     assert_eq!(s.rounds.first().map(|r| r.phase), Some(Phase::FoldIn));
@@ -164,7 +163,7 @@ fn recursive_doubling_p6_folds_in_and_out() {
 fn rabenseifner_p6_bytes() {
     // Fold-in n, core Rabenseifner on 4 ranks 2·(3/4)n, unfold n.
     let n = 400;
-    let t = run(&generate(Algorithm::Rabenseifner, 6, n, 1).expect("valid"));
+    let t = run(&generate(Algorithm::RAB, 6, n, 1).expect("valid"));
     assert!(t.verification.ok());
     assert_eq!(t.num_rounds(), 6);
     assert_eq!(
@@ -222,7 +221,7 @@ proptest! {
     #[test]
     fn ring_sends_two_p_minus_one_over_p(p in 2usize..=64, k in 1u64..=4, eb in 1u64..=8) {
         let n = p as u64 * k;
-        let t = run_light(&generate(Algorithm::Ring, p, n, eb).expect("valid"));
+        let t = run_light(&generate(Algorithm::RING, p, n, eb).expect("valid"));
         let want = 2 * (p as u64 - 1) * n / p as u64 * eb;
         prop_assert_eq!(t.sent_after(t.num_rounds()), vec![want; p]);
     }
@@ -231,8 +230,8 @@ proptest! {
     fn power_of_two_rabenseifner_sends_like_the_ring(log_p in 1u32..=6, k in 1u64..=4) {
         let p = 1usize << log_p;
         let n = p as u64 * k;
-        let rab = run_light(&generate(Algorithm::Rabenseifner, p, n, 4).expect("valid"));
-        let ring = run_light(&generate(Algorithm::Ring, p, n, 4).expect("valid"));
+        let rab = run_light(&generate(Algorithm::RAB, p, n, 4).expect("valid"));
+        let ring = run_light(&generate(Algorithm::RING, p, n, 4).expect("valid"));
         prop_assert_eq!(rab.num_rounds(), 2 * log_p as usize);
         prop_assert_eq!(rab.sent_after(rab.num_rounds()), ring.sent_after(ring.num_rounds()));
     }
@@ -240,9 +239,9 @@ proptest! {
 
 // ---- executed α–β time against the cost model's closed forms ----
 
-/// Seed §9 constants: α = 5 µs, β = 0.08 ns/B (100 Gb/s).
-fn seed_cost() -> CostParams {
-    CostParams::seed_example()
+/// Course §9 constants: α = 5 µs, β = 0.08 ns/B (100 Gb/s).
+fn course_cost() -> CostParams {
+    CostParams::course_example()
 }
 
 #[test]
@@ -253,8 +252,8 @@ fn executed_time_equals_closed_form_for_powers_of_two() {
         let p = 1usize << log_p;
         for k in [1u64, 3, 1000] {
             let n = p as u64 * k;
-            for alg in Algorithm::ALL {
-                let row = summarize(alg, p, n, 4, seed_cost()).expect("valid");
+            for alg in Algorithm::all().filter(|a| !a.needs_nodes()) {
+                let row = summarize(alg, p, n, 4, course_cost()).expect("valid");
                 assert!(row.verified, "{alg} p={p} n={n}");
                 assert!(
                     row.agrees(),
@@ -272,12 +271,12 @@ fn executed_time_equals_closed_form_for_powers_of_two() {
 #[test]
 fn rabenseifner_p8_64mb_time_by_hand() {
     // 6α + 2·7/8·64 MB·β = 30 µs + 112e6 B × 0.08 ns/B = 30 µs + 8.96 ms.
-    let row = summarize(Algorithm::Rabenseifner, 8, 16 * MB, 4, seed_cost()).expect("valid");
+    let row = summarize(Algorithm::RAB, 8, 16 * MB, 4, course_cost()).expect("valid");
     assert_eq!((row.rounds, row.max_sent_bytes), (6, 112 * MB));
     assert!((row.executed_time - 8.99e-3).abs() < 1e-12);
     assert!(row.agrees());
     // The ring: 14α + the same 8.96 ms = 9.03 ms.
-    let ring = summarize(Algorithm::Ring, 8, 16 * MB, 4, seed_cost()).expect("valid");
+    let ring = summarize(Algorithm::RING, 8, 16 * MB, 4, course_cost()).expect("valid");
     assert_eq!((ring.rounds, ring.max_sent_bytes), (14, 112 * MB));
     assert!((ring.executed_time - 9.03e-3).abs() < 1e-12);
 }
@@ -291,8 +290,8 @@ fn non_powers_of_two_agree_with_the_adapted_closed_forms() {
     // row agrees, and the recursive rows say they are adapted.
     for p in [3usize, 5, 6, 7, 12, 24, 48, 63] {
         let n = (p as u64) * 64 * 5 * 7 * 9; // divisible by p and by p′ ≤ 32
-        for alg in Algorithm::ALL {
-            let row = summarize(alg, p, n, 4, seed_cost()).expect("valid");
+        for alg in Algorithm::all().filter(|a| !a.needs_nodes()) {
+            let row = summarize(alg, p, n, 4, course_cost()).expect("valid");
             assert!(row.verified);
             assert!(
                 row.agrees(),
@@ -300,12 +299,7 @@ fn non_powers_of_two_agree_with_the_adapted_closed_forms() {
                 row.executed_time,
                 row.closed_form.time
             );
-            let recursive = matches!(
-                alg,
-                Algorithm::RecursiveDoubling
-                    | Algorithm::RecursiveHalving
-                    | Algorithm::Rabenseifner
-            );
+            let recursive = [Algorithm::RD, Algorithm::RH, Algorithm::RAB].contains(&alg);
             assert_eq!(row.closed_form.pow2_adapted, recursive, "{alg} p={p}");
         }
     }
@@ -319,7 +313,7 @@ fn recursive_halving_p6_by_hand() {
     // α + 200β; unfold chunks 0 and 2 → α + 100β. Total 4α + 1300β, which is
     // what the adapted closed form charges too.
     let c = CostParams::new(1.0, 1.0);
-    let row = summarize(Algorithm::RecursiveHalving, 6, 600, 1, c).expect("valid");
+    let row = summarize(Algorithm::RH, 6, 600, 1, c).expect("valid");
     assert_eq!(row.rounds, 4);
     // Extra ranks 0 and 2 send the whole 600 B in the fold-in; rank 1 sends
     // 200 + 200 + 100 = 500 B and rank 4 400 + 100 = 500 B.
@@ -335,7 +329,7 @@ fn uneven_and_tiny_counts_are_explained() {
     // n = 10 elements of 1 B, α = 0, β = 1: 6 rounds of 3 B = 18 s against
     // the closed form 2·3/4·10 = 15 s.
     let c = CostParams::new(0.0, 1.0);
-    let row = summarize(Algorithm::Ring, 4, 10, 1, c).expect("valid");
+    let row = summarize(Algorithm::RING, 4, 10, 1, c).expect("valid");
     assert_eq!(row.executed_time, 18.0);
     assert_eq!(row.closed_form.time, 15.0);
     assert!(row
@@ -343,7 +337,7 @@ fn uneven_and_tiny_counts_are_explained() {
         .as_deref()
         .is_some_and(|d| d.contains("does not divide")));
     // n < p: empty chunks; rab at p = 8 with n = 3 elements.
-    let row = summarize(Algorithm::Rabenseifner, 8, 3, 4, seed_cost()).expect("valid");
+    let row = summarize(Algorithm::RAB, 8, 3, 4, course_cost()).expect("valid");
     assert!(row.verified);
     assert!(row
         .difference
@@ -353,8 +347,8 @@ fn uneven_and_tiny_counts_are_explained() {
 
 #[test]
 fn summary_table_lists_all_eight() {
-    let t = summary_table(8, 16 * MB, 4, seed_cost()).expect("valid");
-    let rounds: Vec<_> = t.iter().map(|r| (r.alg.short(), r.rounds)).collect();
+    let t = summary_table(8, 16 * MB, 4, course_cost()).expect("valid");
+    let rounds: Vec<_> = t.iter().map(|r| (r.alg.key(), r.rounds)).collect();
     assert_eq!(
         rounds,
         vec![

@@ -540,8 +540,20 @@ pub struct LogLine {
     pub bytes: u64,
     /// Reduce or copy.
     pub op: Op,
-    /// `(value sent, receiver's value before, receiver's value after)`.
-    pub values: Option<(f64, f64, f64)>,
+    /// The values of the first element, `None` when the range is empty.
+    pub values: Option<LogValues>,
+}
+
+/// The values one transfer-log line shows: `before + sent = after` for a
+/// reduce, `sent` replacing `before` for a copy.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LogValues {
+    /// The value the sender sends.
+    pub sent: f64,
+    /// The receiver's value before the round.
+    pub before: f64,
+    /// The receiver's value after the round.
+    pub after: f64,
 }
 
 impl Trace {
@@ -559,12 +571,10 @@ impl Trace {
             .iter()
             .map(|t| {
                 let seg = self.segments_in(&t.range).start;
-                let values = (t.range.start < t.range.end).then(|| {
-                    (
-                        before.values[t.src][seg],
-                        before.values[t.dst][seg],
-                        after.values[t.dst][seg],
-                    )
+                let values = (t.range.start < t.range.end).then(|| LogValues {
+                    sent: before.values[t.src][seg],
+                    before: before.values[t.dst][seg],
+                    after: after.values[t.dst][seg],
                 });
                 LogLine {
                     src: t.src,
@@ -634,6 +644,11 @@ impl Trace {
                 "extra ranks hand their whole tensor to a partner inside the power-of-two subset"
             }
             (Phase::FoldOut, _) => "the result is copied back to the extra ranks",
+            (Phase::NodeReduce, _) => "inside each node, partial sums flow towards the node's leader, which adds them",
+            (Phase::LeaderReduceScatter | Phase::LeaderAllGather | Phase::LeaderExchange, _) => {
+                "the node leaders all-reduce among themselves"
+            }
+            (Phase::NodeBroadcast, _) => "inside each node, the finished sum is copied outwards from the leader",
         };
         let progress = self
             .complete_fraction(step)
@@ -741,7 +756,7 @@ mod tests {
     const MB: u64 = 1_000_000;
 
     #[test]
-    fn seed_ring_p4_100mb() {
+    fn course_ring_p4_100mb() {
         // 100 MB of bytes (elem_bytes = 1): 25 MB chunks, 6 rounds, 150 MB sent.
         let s = ring_all_reduce(4, 100 * MB, 1).expect("valid");
         let t = execute(&s, &default_init, ExecOptions::default()).expect("runs");
@@ -755,7 +770,7 @@ mod tests {
     }
 
     #[test]
-    fn seed_ring_p8_64mb() {
+    fn course_ring_p8_64mb() {
         let s = ring_all_reduce(8, 64 * MB, 1).expect("valid");
         let t = execute(&s, &default_init, ExecOptions::default()).expect("runs");
         assert_eq!(t.num_rounds(), 14);
@@ -849,11 +864,28 @@ mod tests {
         // rank 3 → rank 0: chunk 3, 25 MB, 4 + 1 = 5.
         let l = &log[3];
         assert_eq!((l.src, l.dst, l.chunk, l.bytes), (3, 0, Some(3), 25 * MB));
-        assert_eq!(l.values, Some((4.0, 1.0, 5.0)));
+        assert_eq!(
+            l.values,
+            Some(LogValues {
+                sent: 4.0,
+                before: 1.0,
+                after: 5.0
+            })
+        );
         // first all-gather round copies: rank 0 sends its full chunk 1 (sum 10) over
         // rank 1’s own, untouched value 2.
         let l = &t.round_log(3)[0];
-        assert_eq!((l.op, l.values), (Op::Copy, Some((10.0, 2.0, 10.0))));
+        assert_eq!(
+            (l.op, l.values),
+            (
+                Op::Copy,
+                Some(LogValues {
+                    sent: 10.0,
+                    before: 2.0,
+                    after: 10.0
+                })
+            )
+        );
         assert_eq!(t.complete_fraction(3), Some(0.25));
         assert_eq!(t.complete_fraction(6), Some(1.0));
         assert!(t.narrate(1).starts_with("Reduce-scatter, round 1 of 3"));

@@ -136,7 +136,7 @@ mod tests {
     use crate::core::schedule::ring::ring_all_reduce;
 
     #[test]
-    fn seed_ring_vs_naive_at_12_5_gb_per_s() {
+    fn course_ring_vs_naive_at_12_5_gb_per_s() {
         // p = 4, 100 MB, β = 1/12.5e9 s/B, α = 0: ring 6 × 2 ms = 12 ms,
         // naive root 6 × 8 ms = 48 ms.
         let beta = 1.0 / 12.5e9;

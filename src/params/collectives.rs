@@ -1,13 +1,17 @@
 //! URL parameters of the `collectives` view:
 //! `?view=collectives&alg=rab&p=8&size=64MB&step=0&bw=12.5GB/s&alpha=5us`.
 //!
-//! `alg` is one of `ring`, `tree`, `rd`, `rh`, `rab`, `naive`, `rs`, `ag`
-//! ([`Algorithm::short`]); `size` is a whole number of 4-byte f32 elements,
-//! parsed as in the ring view; `step` is clamped to the schedule's rounds.
+//! `alg` is a registry key ([`Algorithm::key`]): `ring`, `tree`, `rd`, `rh`,
+//! `rab`, `naive`, `rs`, `ag`, `hier`, `hier_rd`; `size` is a whole number
+//! of 4-byte f32 elements, parsed as in the ring view; `step` is clamped to
+//! the schedule's rounds. `gpus` (ranks per node, must divide `p`) shapes the
+//! nodes of the hierarchical algorithms only; it appears in the URL when the
+//! algorithm uses nodes.
 
 use super::ring::{read_link_fields, Field, LinkFields, ELEM_BYTES};
 use super::{parse_int_in, FieldError, Query};
-use crate::core::schedule::registry::{generate, Algorithm};
+use crate::core::collectives::{flat, nodes_of, Algorithm};
+use crate::core::topology::Topology;
 use crate::core::units::Bandwidth;
 
 /// Largest p the collectives view animates.
@@ -28,6 +32,34 @@ pub struct CollectivesParams {
     pub bw: Field<Bandwidth>,
     /// Start-up latency α, seconds.
     pub alpha: Field<f64>,
+    /// Ranks per node for the hierarchical algorithms; divides `p`.
+    pub gpus: usize,
+}
+
+/// The default ranks per node for `p` ranks: the largest of 4, 2, 1 that
+/// divides `p`.
+pub fn default_gpus(p: usize) -> usize {
+    [4, 2, 1]
+        .into_iter()
+        .find(|g| p.is_multiple_of(*g))
+        .unwrap_or(1)
+}
+
+/// Parses `gpus` (ranks per node) for `p` ranks.
+///
+/// # Errors
+/// A [`FieldError`] for field `gpus` when it is not a whole number from 1 to
+/// `p` that divides `p`.
+pub fn parse_gpus(raw: &str, p: usize) -> Result<usize, FieldError> {
+    let g = parse_int_in("gpus", raw, 1, p as u64)? as usize;
+    if p.is_multiple_of(g) {
+        Ok(g)
+    } else {
+        Err(FieldError::new(
+            "gpus",
+            format!("gpus (ranks per node) must divide p = {p} (got {g})"),
+        ))
+    }
 }
 
 impl LinkFields for CollectivesParams {
@@ -42,16 +74,19 @@ impl LinkFields for CollectivesParams {
         (&mut self.p, &mut self.size, &mut self.bw, &mut self.alpha)
     }
     fn clamp_step(&mut self) {
+        if !self.p.is_multiple_of(self.gpus.max(1)) {
+            self.gpus = default_gpus(self.p);
+        }
         self.step = self.step.min(self.last_step());
     }
 }
 
 impl Default for CollectivesParams {
-    /// Rabenseifner at p = 8 on 64 MB with the seed's §9 link (α = 5 µs,
+    /// Rabenseifner at p = 8 on 64 MB with the course's §9 link (α = 5 µs,
     /// 12.5 GB/s, i.e. β = 0.08 ns/B).
     fn default() -> Self {
         CollectivesParams {
-            alg: Algorithm::Rabenseifner,
+            alg: Algorithm::RAB,
             p: 8,
             size: Field {
                 text: "64MB".into(),
@@ -69,6 +104,7 @@ impl Default for CollectivesParams {
                 text: "5us".into(),
                 value: 5e-6,
             },
+            gpus: 4,
         }
     }
 }
@@ -78,8 +114,8 @@ impl Default for CollectivesParams {
 /// # Errors
 /// A [`FieldError`] for field `alg` listing the accepted values.
 pub fn parse_alg(raw: &str) -> Result<Algorithm, FieldError> {
-    Algorithm::from_short(raw).ok_or_else(|| {
-        let all: Vec<_> = Algorithm::ALL.iter().map(|a| a.short()).collect();
+    Algorithm::from_key(raw).ok_or_else(|| {
+        let all: Vec<_> = Algorithm::all().map(|a| a.key()).collect();
         FieldError::new(
             "alg",
             format!(
@@ -99,7 +135,20 @@ impl CollectivesParams {
 
     /// Number of rounds of the current schedule: the last step.
     pub fn last_step(&self) -> usize {
-        generate(self.alg, self.p, self.elements().max(1), ELEM_BYTES).map_or(0, |s| s.num_rounds())
+        self.alg
+            .generate_on(&self.topology(), self.elements().max(1), ELEM_BYTES)
+            .map_or(0, |s| s.num_rounds())
+    }
+
+    /// The job's shape: `p / gpus` nodes of `gpus` ranks (only the
+    /// hierarchical algorithms look at nodes; timing stays flat).
+    pub fn topology(&self) -> Topology {
+        match self.gpus {
+            g if g >= 1 && self.p.is_multiple_of(g) => {
+                nodes_of(self.p / g, g).unwrap_or_else(|_| flat(self.p))
+            }
+            _ => flat(self.p),
+        }
     }
 
     /// Builds the parameters from a query; each bad field keeps its value
@@ -114,6 +163,15 @@ impl CollectivesParams {
             }
         }
         read_link_fields(q, &mut out, MAX_P, &mut errs);
+        if !out.p.is_multiple_of(out.gpus.max(1)) {
+            out.gpus = default_gpus(out.p);
+        }
+        if let Some(raw) = q.get("gpus") {
+            match parse_gpus(raw, out.p) {
+                Ok(g) => out.gpus = g,
+                Err(e) => errs.push(e),
+            }
+        }
         let last = out.last_step();
         if let Some(raw) = q.get("step") {
             match parse_int_in("step", raw, 0, last as u64) {
@@ -127,14 +185,18 @@ impl CollectivesParams {
 
     /// The canonical query pairs (without `view`).
     pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
-        vec![
-            ("alg", self.alg.short().to_string()),
+        let mut v = vec![
+            ("alg", self.alg.key().to_string()),
             ("p", self.p.to_string()),
             ("size", self.size.text.clone()),
             ("step", self.step.to_string()),
             ("bw", self.bw.text.clone()),
             ("alpha", self.alpha.text.clone()),
-        ]
+        ];
+        if self.alg.needs_nodes() {
+            v.push(("gpus", self.gpus.to_string()));
+        }
+        v
     }
 }
 
@@ -151,7 +213,7 @@ mod tests {
     fn issue_url_parses() {
         let (p, e) = parse("view=collectives&alg=rab&p=8&size=64MB&step=6");
         assert!(e.is_empty(), "{e:?}");
-        assert_eq!(p.alg, Algorithm::Rabenseifner);
+        assert_eq!(p.alg, Algorithm::RAB);
         assert_eq!((p.p, p.size.value, p.step), (8, 64_000_000, 6));
         assert_eq!(p.elements(), 16_000_000);
         // 3 halving + 3 doubling rounds.
@@ -163,16 +225,16 @@ mod tests {
         // fold-in + 2 exchanges on 4 ranks + unfold.
         let (p, e) = parse("alg=RD&p=6&step=4");
         assert!(e.is_empty(), "{e:?}");
-        assert_eq!(p.alg, Algorithm::RecursiveDoubling);
+        assert_eq!(p.alg, Algorithm::RD);
         assert_eq!((p.last_step(), p.step), (4, 4));
     }
 
     #[test]
     fn round_trips_every_algorithm() {
-        for alg in Algorithm::ALL {
+        for alg in Algorithm::all() {
             let url = format!(
                 "alg={}&p=12&size=64MiB&step=3&bw=100Gb/s&alpha=2us",
-                alg.short()
+                alg.key()
             );
             let (p, e) = parse(&url);
             assert!(e.is_empty(), "{url}: {e:?}");
@@ -215,6 +277,40 @@ mod tests {
             .contains("ring, tree, rd, rh, rab, naive, rs, ag"));
         let (_, e) = parse("p=65");
         assert!(e[0].message.contains("from 2 to 64"));
+    }
+
+    #[test]
+    fn gpus_shapes_the_hierarchical_nodes() {
+        // p = 8, 2 ranks per node: 4 nodes; tree reduce 1 round, leaders'
+        // ring 2(4 − 1) = 6 rounds, broadcast 1 round.
+        let (p, e) = parse("alg=hier&p=8&gpus=2");
+        assert!(e.is_empty(), "{e:?}");
+        assert_eq!((p.gpus, p.last_step()), (2, 8));
+        assert_eq!(p.to_pairs().last(), Some(&("gpus", "2".to_string())));
+        let again = CollectivesParams::from_query(
+            &Query::parse(&encode(&p.to_pairs())),
+            &CollectivesParams::default(),
+        )
+        .0;
+        assert_eq!(again, p);
+        // Defaults: the largest of 4, 2, 1 dividing p.
+        assert_eq!(
+            (default_gpus(8), default_gpus(6), default_gpus(7)),
+            (4, 2, 1)
+        );
+        let (p, _) = parse("alg=hier&p=6");
+        assert_eq!(p.gpus, 2);
+        // gpus must divide p; the last good value stays.
+        let (p, e) = parse("alg=hier&p=8&gpus=3");
+        assert_eq!(e.len(), 1);
+        assert_eq!(e[0].field, "gpus");
+        assert_eq!(
+            e[0].message,
+            "gpus (ranks per node) must divide p = 8 (got 3)"
+        );
+        assert_eq!(p.gpus, 4);
+        let (_, e) = parse("gpus=0");
+        assert_eq!(e[0].field, "gpus");
     }
 
     #[test]

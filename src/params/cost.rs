@@ -10,7 +10,8 @@
 
 use super::ring::Field;
 use super::{parse_int_in, FieldError, Query};
-use crate::core::cost::{Algorithm, CostParams as ModelParams};
+use crate::core::collectives::Algorithm;
+use crate::core::cost::CostParams as ModelParams;
 use crate::core::units::{
     format_beta, parse_bandwidth, parse_beta, parse_size, parse_time, Bandwidth, ByteSize, Prefix,
 };
@@ -48,8 +49,8 @@ impl Link {
 /// Illustrative parameter sets (round numbers for link classes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Preset {
-    /// The seed's §9 example: 16 workers, α = 5 µs, 100 Gb/s.
-    Seed,
+    /// The course's §9 example: 16 workers, α = 5 µs, 100 Gb/s.
+    Course,
     /// 100 Gb Ethernet with a kernel-network-stack start-up: 32 ranks, 20 µs.
     Ethernet100,
     /// 400 Gb/s InfiniBand-class fabric: 64 ranks, α = 2 µs.
@@ -62,7 +63,7 @@ impl Preset {
     /// Every preset, in menu order.
     pub fn all() -> [Preset; 4] {
         [
-            Preset::Seed,
+            Preset::Course,
             Preset::Ethernet100,
             Preset::InfiniBand400,
             Preset::NvLink,
@@ -72,7 +73,7 @@ impl Preset {
     /// URL value.
     pub fn key(self) -> &'static str {
         match self {
-            Preset::Seed => "seed",
+            Preset::Course => "seed",
             Preset::Ethernet100 => "100gbe",
             Preset::InfiniBand400 => "ib400",
             Preset::NvLink => "nvlink",
@@ -82,7 +83,7 @@ impl Preset {
     /// Menu label; every label says the values are illustrative.
     pub fn label(self) -> &'static str {
         match self {
-            Preset::Seed => "Course example: 16 workers, α = 5 µs, 100 Gb/s (illustrative)",
+            Preset::Course => "Course example: 16 workers, α = 5 µs, 100 Gb/s (illustrative)",
             Preset::Ethernet100 => {
                 "100 GbE, TCP-class start-up: 32 ranks, α = 20 µs (illustrative)"
             }
@@ -94,7 +95,7 @@ impl Preset {
     /// `(p, alpha text, bw text)` of the preset.
     pub fn values(self) -> (usize, &'static str, &'static str) {
         match self {
-            Preset::Seed => (16, "5us", "100Gb/s"),
+            Preset::Course => (16, "5us", "100Gb/s"),
             Preset::Ethernet100 => (32, "20us", "100Gb/s"),
             Preset::InfiniBand400 => (64, "2us", "400Gb/s"),
             Preset::NvLink => (8, "1us", "450GB/s"),
@@ -139,7 +140,7 @@ pub struct CostParams {
 }
 
 impl Default for CostParams {
-    /// The seed's §9 example at 8 KiB.
+    /// The course's §9 example at 8 KiB.
     fn default() -> Self {
         CostParams {
             p: 16,
@@ -245,17 +246,21 @@ pub fn parse_message_size(raw: &str) -> Result<Field<ByteSize>, FieldError> {
         .map_err(|e| FieldError::new("size", e.to_string()))
 }
 
-/// Parses `alg`: one of `ring`, `tree`, `rd`, `rab`, `naive`.
+/// Parses `alg`: one of the compared all-reduce algorithms
+/// ([`Algorithm::compared`]: `ring`, `tree`, `rd`, `rab`, `naive`).
 ///
 /// # Errors
 /// A [`FieldError`] for field `alg` listing the valid values.
 pub fn parse_alg(raw: &str) -> Result<Algorithm, FieldError> {
-    Algorithm::from_short(raw).ok_or_else(|| {
-        FieldError::new(
-            "alg",
-            format!("alg must be one of ring, tree, rd, rab, naive (got “{raw}”)"),
-        )
-    })
+    Algorithm::from_key(raw)
+        .filter(|a| Algorithm::compared().contains(a))
+        .ok_or_else(|| {
+            let keys: Vec<&str> = Algorithm::compared().iter().map(|a| a.key()).collect();
+            FieldError::new(
+                "alg",
+                format!("alg must be one of {} (got “{raw}”)", keys.join(", ")),
+            )
+        })
 }
 
 impl CostParams {
@@ -361,7 +366,7 @@ impl CostParams {
             v.push(("gamma", g.text.clone()));
         }
         if let Some(a) = self.alg {
-            v.push(("alg", a.short().to_string()));
+            v.push(("alg", a.key().to_string()));
         }
         v
     }
@@ -385,7 +390,7 @@ mod tests {
     }
 
     #[test]
-    fn issue_url_parses_to_the_seed_example() {
+    fn issue_url_parses_to_the_course_example() {
         let (p, e) = parse("view=cost&p=16&alpha=5us&bw=100Gb/s&size=8KiB");
         assert!(e.is_empty(), "{e:?}");
         assert_eq!(p, CostParams::default());
@@ -421,7 +426,7 @@ mod tests {
             assert_eq!(round_trip(&p), p, "{s}");
         }
         let (p, _) = parse("p=12&beta=0.5ns/B&gamma=0.01ns/B&alg=rab");
-        assert_eq!(p.alg, Some(Algorithm::Rabenseifner));
+        assert_eq!(p.alg, Some(Algorithm::RAB));
         assert!((p.model().gamma - 1e-11).abs() < 1e-24);
         assert!((p.model().beta - 5e-10).abs() < 1e-24);
     }

@@ -480,7 +480,7 @@ mod tests {
     }
 
     #[test]
-    fn issue_url_parses_to_the_seed_example() {
+    fn issue_url_parses_to_the_course_example() {
         let (p, e) = parse("view=gossip&graph=ring&p=4&weights=uniform&init=0,3,6,9&round=0");
         assert!(e.is_empty(), "{e:?}");
         assert_eq!(p, GossipParams::default());

@@ -276,7 +276,7 @@ mod tests {
     }
 
     #[test]
-    fn seed_url_parses() {
+    fn course_url_parses() {
         let (p, e) = parse("view=ring&p=4&size=100MB&step=3&bw=12.5GB/s&alpha=0us&embed=1");
         assert!(e.is_empty(), "{e:?}");
         assert_eq!((p.p, p.size.value, p.step), (4, 100_000_000, 3));

@@ -58,7 +58,7 @@ pub struct SgdParams {
 }
 
 impl Default for SgdParams {
-    /// The seed's shard table (600, 300, 100 samples; losses 0.2, 0.5, 0.9),
+    /// The course's shard table (600, 300, 100 samples; losses 0.2, 0.5, 0.9),
     /// all-reduce narrated, non-IID, 200 steps on a uniform ring,
     /// η_t = 0.1 / (1 + 0.02 (t − 1)), b = 16, seed 1, d = 2. The decay lets the
     /// mini-batch noise die down, so each method visibly settles near its own
@@ -495,7 +495,7 @@ mod tests {
     }
 
     #[test]
-    fn issue_url_parses_and_gives_the_seed_numbers() {
+    fn issue_url_parses_and_gives_the_course_numbers() {
         let (p, e) =
             parse("view=sgd&shards=600,300,100&losses=0.2,0.5,0.9&mode=allreduce&iid=0&steps=200");
         assert!(e.is_empty(), "{e:?}");

@@ -6,15 +6,17 @@
 //!   chosen size;
 //! - [`draw_winner_map`]: the fastest algorithm over (message size × p).
 //!
-//! Each series uses `PALETTE[algorithm.index()]`, so an algorithm has the same
+//! Each series uses `PALETTE[slot(algorithm)]` (its place in
+//! [`Algorithm::compared`]), so an algorithm has the same
 //! colour in every chart and in the view's table.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::{finish_svg, FG, GRID, PALETTE};
+use crate::core::collectives::Algorithm;
 use crate::core::cost::{
-    best_at, envelope_crossovers, log_sizes, sweep_ranks, sweep_sizes, Algorithm, CostParams,
+    best_at, envelope_crossovers, log_sizes, sweep_ranks, sweep_sizes, CostParams,
 };
 use crate::core::units::{format_binary, format_decimal, format_time};
 
@@ -30,7 +32,13 @@ pub const MAX_P: usize = 4096;
 
 /// The colour of an algorithm in every chart.
 pub fn colour(a: Algorithm) -> RGBColor {
-    PALETTE[a.index() % PALETTE.len()]
+    PALETTE[slot(a) % PALETTE.len()]
+}
+
+/// Place of `a` in [`Algorithm::compared`] (the last palette entry for an
+/// algorithm the cost view does not compare).
+fn slot(a: Algorithm) -> usize {
+    a.compared_index().unwrap_or(PALETTE.len() - 1)
 }
 
 /// CSS hex colour of an algorithm (for legends and tables outside plotters).
@@ -150,17 +158,17 @@ pub fn draw_time_vs_size(p: usize, c: CostParams, n_chosen: f64) -> Result<Strin
             .y_label_formatter(&time_tick)
             .draw()
             .map_err(err)?;
-        for a in Algorithm::all() {
+        for &a in Algorithm::compared() {
             let col = colour(a);
             let pts: Vec<(f64, f64)> = sizes
                 .iter()
                 .zip(&times)
-                .map(|(&n, t)| (n, t[a.index()]))
+                .map(|(&n, t)| (n, t[slot(a)]))
                 .collect();
             chart
                 .draw_series(LineSeries::new(pts, col.stroke_width(2)))
                 .map_err(err)?
-                .label(a.name())
+                .label(a.short_label())
                 .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], col.stroke_width(2)));
         }
         // The chosen size: a vertical line and a point on every curve.
@@ -173,7 +181,7 @@ pub fn draw_time_vs_size(p: usize, c: CostParams, n_chosen: f64) -> Result<Strin
             ))
             .map_err(err)?;
         chart
-            .draw_series(Algorithm::all().into_iter().map(|a| {
+            .draw_series(Algorithm::compared().iter().map(|&a| {
                 let (i, s) = a.line(p, c);
                 Circle::new((n_chosen, i + s * n_chosen), 4, colour(a).filled())
             }))
@@ -195,8 +203,8 @@ pub fn draw_time_vs_size(p: usize, c: CostParams, n_chosen: f64) -> Result<Strin
         for (k, x) in xs.iter().enumerate() {
             let label = format!(
                 "{} → {}: {}",
-                x.below.short(),
-                x.above.short(),
+                x.below.key(),
+                x.above.key(),
                 both_systems(x.n_bytes)
             );
             chart
@@ -291,17 +299,17 @@ pub fn draw_time_vs_p(n_bytes: f64, c: CostParams, p_chosen: usize) -> Result<St
             .y_label_formatter(&time_tick)
             .draw()
             .map_err(err)?;
-        for a in Algorithm::all() {
+        for &a in Algorithm::compared() {
             let col = colour(a);
             let pts: Vec<(f64, f64)> = ps
                 .iter()
                 .zip(&times)
-                .map(|(&p, t)| (p as f64, t[a.index()]))
+                .map(|(&p, t)| (p as f64, t[slot(a)]))
                 .collect();
             chart
                 .draw_series(LineSeries::new(pts, col.stroke_width(2)))
                 .map_err(err)?
-                .label(a.name())
+                .label(a.short_label())
                 .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], col.stroke_width(2)));
         }
         let pc = p_chosen.max(2) as f64;
@@ -314,7 +322,7 @@ pub fn draw_time_vs_p(n_bytes: f64, c: CostParams, p_chosen: usize) -> Result<St
             ))
             .map_err(err)?;
         chart
-            .draw_series(Algorithm::all().into_iter().map(|a| {
+            .draw_series(Algorithm::compared().iter().map(|&a| {
                 let (i, s) = a.line(p_chosen.max(2), c);
                 Circle::new((pc, i + s * n_bytes), 4, colour(a).filled())
             }))
@@ -393,7 +401,7 @@ pub fn draw_winner_map(c: CostParams, n_chosen: f64, p_chosen: usize) -> Result<
                 (2.0f64..p_hi as f64).log_scale(),
             )
             .map_err(err)?;
-        let mut seen = [false; 5];
+        let mut seen = vec![false; Algorithm::compared().len()];
         let mut rects = Vec::new();
         for (j, &p) in ps.iter().enumerate() {
             let (y0, y1) = (y_edges[j], y_edges[j + 1]);
@@ -402,7 +410,7 @@ pub fn draw_winner_map(c: CostParams, n_chosen: f64, p_chosen: usize) -> Result<
             for i in 1..=sizes.len() {
                 let next = sizes.get(i).map(|&n| best_at(p, n, c));
                 if next != Some(current) {
-                    seen[current.index()] = true;
+                    seen[slot(current)] = true;
                     rects.push(Rectangle::new(
                         [(x_edges[start], y0), (x_edges[i], y1)],
                         colour(current).filled(),
@@ -430,14 +438,14 @@ pub fn draw_winner_map(c: CostParams, n_chosen: f64, p_chosen: usize) -> Result<
             .map_err(err)?;
         // Legend: one swatch per algorithm, "(not fastest here)" when absent.
         let font = ("sans-serif", 12).into_font().color(&FG);
-        for a in Algorithm::all() {
+        for &a in Algorithm::compared() {
             let col = colour(a);
-            let text = if seen[a.index()] {
-                a.name().to_string()
+            let text = if seen[slot(a)] {
+                a.short_label().to_string()
             } else {
-                format!("{} (never fastest)", a.name())
+                format!("{} (never fastest)", a.short_label())
             };
-            let y = 40 + 20 * a.index() as i32;
+            let y = 40 + 20 * slot(a) as i32;
             let x = SIZE.0 as i32 - 166;
             root.draw(
                 &(EmptyElement::at((x, y))
@@ -470,7 +478,7 @@ mod tests {
     #[test]
     fn time_vs_size_has_curves_crossover_and_marker() {
         let svg =
-            draw_time_vs_size(16, CostParams::seed_example(), 8192.0).expect("draws the chart");
+            draw_time_vs_size(16, CostParams::course_example(), 8192.0).expect("draws the chart");
         assert!(svg.starts_with("<svg"), "{}", &svg[..40.min(svg.len())]);
         assert!(svg.len() > 5000);
         for label in [
@@ -496,7 +504,7 @@ mod tests {
 
     #[test]
     fn time_vs_p_spans_2_to_4096() {
-        let svg = draw_time_vs_p(67_108_864.0, CostParams::seed_example(), 1024)
+        let svg = draw_time_vs_p(67_108_864.0, CostParams::course_example(), 1024)
             .expect("draws the chart");
         for label in [
             "ranks p (log scale)",
@@ -515,7 +523,7 @@ mod tests {
 
     #[test]
     fn winner_map_has_legend_and_chosen_point() {
-        let svg = draw_winner_map(CostParams::seed_example(), 8192.0, 16).expect("draws the map");
+        let svg = draw_winner_map(CostParams::course_example(), 8192.0, 16).expect("draws the map");
         for label in [
             "Fastest all-reduce by message size and ranks",
             "recursive doubling",
@@ -532,8 +540,8 @@ mod tests {
         // Run-length encoding keeps the map small.
         assert!(svg.len() < 400_000, "{} bytes", svg.len());
         assert!(
-            svg.contains(&colour_hex(Algorithm::RecursiveDoubling).to_uppercase())
-                || svg.contains(&colour_hex(Algorithm::RecursiveDoubling))
+            svg.contains(&colour_hex(Algorithm::RD).to_uppercase())
+                || svg.contains(&colour_hex(Algorithm::RD))
         );
     }
 
@@ -541,11 +549,11 @@ mod tests {
     fn bad_parameters_give_messages_not_panics() {
         let zero_beta = CostParams::new(1e-6, 0.0);
         assert!(draw_time_vs_size(16, zero_beta, 8192.0).is_err());
-        assert!(draw_time_vs_size(1, CostParams::seed_example(), 8192.0).is_err());
-        assert!(draw_time_vs_size(16, CostParams::seed_example(), 0.0).is_err());
-        assert!(draw_time_vs_p(f64::NAN, CostParams::seed_example(), 16).is_err());
+        assert!(draw_time_vs_size(1, CostParams::course_example(), 8192.0).is_err());
+        assert!(draw_time_vs_size(16, CostParams::course_example(), 0.0).is_err());
+        assert!(draw_time_vs_p(f64::NAN, CostParams::course_example(), 16).is_err());
         assert!(draw_winner_map(CostParams::new(-1.0, 1e-9), 8192.0, 16).is_err());
-        // α = 0 is fine (seed §6).
+        // α = 0 is fine (course §6).
         assert!(draw_time_vs_size(4, CostParams::new(0.0, 8e-11), 1e8).is_ok());
     }
 }

@@ -1,9 +1,9 @@
 //! `?view=collectives`: every all-reduce algorithm (and reduce-scatter and
 //! all-gather on their own) animated from its executed schedule.
 //!
-//! The schedule comes from [`generate`], the trace from `execute`, the words
-//! from [`crate::core::schedule::narrate`] and the numbers of the summary table
-//! from [`summary_table`]; this view only picks the state of the current step
+//! The schedule comes from [`Algorithm::generate_on`], the trace from `execute`, the words
+//! from [`crate::core::collectives::narrate`] and the numbers of the summary table
+//! from [`summary_table_on`]; this view only picks the state of the current step
 //! and draws it with the shared [`RankRing`] component.
 
 use std::rc::Rc;
@@ -15,21 +15,20 @@ use crate::app::components::field::{link_commit, TextField};
 use crate::app::components::rank_ring::{RankRing, RingArrow, RingCell};
 use crate::app::components::step_controls::StepControls;
 use crate::app::hooks::use_view_params;
-use crate::core::cost::CostParams;
-use crate::core::execute::{default_init, execute, ExecOptions, Trace};
-use crate::core::schedule::narrate::{
+use crate::core::collectives::narrate::{
     chunk_states, fmt_value, gossip_contrast, narrate, phases, range_label, range_text,
     sent_by_phase,
 };
-use crate::core::schedule::registry::{
-    closed_form, generate, round_title, summary_table, Algorithm, AlgorithmSummary,
-};
+use crate::core::collectives::{round_title, summary_table_on, Algorithm, AlgorithmSummary};
+use crate::core::cost::CostParams;
+use crate::core::execute::{default_init, execute, ExecOptions, LogValues, Trace};
 use crate::core::schedule::{Collective, Op, Phase};
 use crate::core::timing::explain;
+use crate::core::topology::Topology;
 use crate::core::units::{
     bandwidth_chain, format_bytes_short, format_size, format_time, group_thousands,
 };
-use crate::params::collectives::{parse_alg, CollectivesParams, MAX_P};
+use crate::params::collectives::{parse_alg, parse_gpus, CollectivesParams, MAX_P};
 use crate::params::ring::ELEM_BYTES;
 
 /// Rows of the per-rank counter table shown before "… and more".
@@ -37,9 +36,12 @@ const COUNTER_ROWS: usize = 16;
 /// Transfers listed per round before "… and more".
 const LOG_ROWS: usize = 16;
 
-/// Executes `alg` for `p` ranks on `bytes` bytes of f32, keeping every state.
-pub fn collective_trace(alg: Algorithm, p: usize, bytes: u64) -> Option<Trace> {
-    let schedule = generate(alg, p, (bytes / ELEM_BYTES).max(1), ELEM_BYTES).ok()?;
+/// Executes `alg` on the job shape `topo` on `bytes` bytes of f32, keeping
+/// every state.
+pub fn collective_trace(alg: Algorithm, topo: &Topology, bytes: u64) -> Option<Trace> {
+    let schedule = alg
+        .generate_on(topo, (bytes / ELEM_BYTES).max(1), ELEM_BYTES)
+        .ok()?;
     execute(&schedule, &default_init, ExecOptions { keep_states: true }).ok()
 }
 
@@ -56,17 +58,23 @@ fn phase_title(ph: Phase) -> &'static str {
 pub fn CollectivesView(props: &ViewProps) -> Html {
     let (params, drafts) = use_view_params::<CollectivesParams>(props);
 
-    let trace: Rc<Option<Trace>> =
-        use_memo((params.alg, params.p, params.size.value), |(a, p, b)| {
-            collective_trace(*a, *p, *b)
-        });
+    let topo = params.topology();
+    let trace: Rc<Option<Trace>> = use_memo(
+        (params.alg, topo.clone(), params.size.value),
+        |(a, topo, b)| collective_trace(*a, topo, *b),
+    );
     let alpha = params.alpha.value;
     let beta = params.bw.value.beta();
     let table: Rc<Vec<AlgorithmSummary>> = use_memo(
-        (params.p, params.size.value, alpha.to_bits(), beta.to_bits()),
-        |(p, bytes, a, b)| {
-            summary_table(
-                *p,
+        (
+            topo.clone(),
+            params.size.value,
+            alpha.to_bits(),
+            beta.to_bits(),
+        ),
+        |(topo, bytes, a, b)| {
+            summary_table_on(
+                topo,
                 (*bytes / ELEM_BYTES).max(1),
                 ELEM_BYTES,
                 CostParams::new(f64::from_bits(*a), f64::from_bits(*b)),
@@ -116,6 +124,24 @@ pub fn CollectivesView(props: &ViewProps) -> Html {
         })
     };
     let commit = |field: &'static str| link_commit(&params, &drafts, field, MAX_P);
+    let commit_gpus = {
+        let params = params.clone();
+        let drafts = drafts.clone();
+        Callback::from(move |text: String| {
+            let mut d = (*drafts).clone();
+            match parse_gpus(&text, params.p) {
+                Ok(g) => {
+                    let mut next = (*params).clone();
+                    next.gpus = g;
+                    next.step = next.step.min(next.last_step());
+                    d.accept("gpus");
+                    params.set(next);
+                }
+                Err(e) => d.reject("gpus", text, e.message),
+            }
+            drafts.set(d);
+        })
+    };
 
     // --- labels ----------------------------------------------------------
     let phase_label = if step == 0 {
@@ -240,10 +266,22 @@ pub fn CollectivesView(props: &ViewProps) -> Html {
                 .take(LOG_ROWS)
                 .map(|(t, line)| {
                     let values = match (t.op, line.and_then(|l| l.values)) {
-                        (Op::Reduce, Some((a, b, c))) => {
+                        (
+                            Op::Reduce,
+                            Some(LogValues {
+                                sent: a,
+                                before: b,
+                                after: c,
+                            }),
+                        ) => {
                             format!(": {} + {} = {}", fmt_value(b), fmt_value(a), fmt_value(c))
                         }
-                        (Op::Copy, Some((a, b, _))) => {
+                        (
+                            Op::Copy,
+                            Some(LogValues {
+                                sent: a, before: b, ..
+                            }),
+                        ) => {
                             format!(": {} replaces {}", fmt_value(a), fmt_value(b))
                         }
                         _ => String::new(),
@@ -302,7 +340,7 @@ pub fn CollectivesView(props: &ViewProps) -> Html {
 
     // --- cost of this algorithm ------------------------------------------
     let this_row = table.iter().find(|r| r.alg == alg);
-    let formula = closed_form(alg, p, s.total_bytes() as f64, CostParams::new(alpha, beta));
+    let formula = alg.closed_form_on(&topo, s.total_bytes() as f64, CostParams::new(alpha, beta));
     let cost_panel = html! {
         <section class="panel" aria-labelledby="cost-h">
             <h3 id="cost-h">{"Time: executed schedule vs closed form"}</h3>
@@ -336,7 +374,7 @@ pub fn CollectivesView(props: &ViewProps) -> Html {
                 Callback::from(move |_: MouseEvent| set_alg.emit(a))
             };
             html! {
-                <tr key={a.short()} id={format!("row-{}", a.short())} class={classes!(here.then_some("winner"))}>
+                <tr key={a.key()} id={format!("row-{}", a.key())} class={classes!(here.then_some("winner"))}>
                     <th scope="row">
                         <button type="button" class="linkish" onclick={pick} aria-pressed={here.to_string()}>
                             {a.label()}
@@ -362,7 +400,7 @@ pub fn CollectivesView(props: &ViewProps) -> Html {
     let differing: Vec<(&'static str, String)> = table
         .iter()
         .filter(|r| !r.agrees())
-        .map(|r| (r.alg.short(), r.difference.clone().unwrap_or_default()))
+        .map(|r| (r.alg.key(), r.difference.clone().unwrap_or_default()))
         .collect();
     let summary = html! {
         <section class="panel wide" aria-labelledby="summary-h">
@@ -415,7 +453,11 @@ pub fn CollectivesView(props: &ViewProps) -> Html {
     });
 
     let d = &*drafts;
-    let orphan_errors = d.orphans_html(&["p", "size", "bw", "alpha"]);
+    let orphan_errors = if alg.needs_nodes() {
+        d.orphans_html(&["p", "size", "bw", "alpha", "gpus"])
+    } else {
+        d.orphans_html(&["p", "size", "bw", "alpha"])
+    };
 
     html! {
         <div class="view view-collectives">
@@ -428,8 +470,8 @@ pub fn CollectivesView(props: &ViewProps) -> Html {
                 <div class="field span2">
                     <label for="f-alg">{"Algorithm"}</label>
                     <select id="f-alg" name="alg" onchange={on_alg_select}>
-                        { for Algorithm::ALL.iter().map(|a| html! {
-                            <option value={a.short()} selected={*a == alg}>{format!("{} ({})", a.label(), a.short())}</option>
+                        { for Algorithm::all().map(|a| html! {
+                            <option value={a.key()} selected={a == alg}>{format!("{} ({})", a.label(), a.key())}</option>
                         }) }
                     </select>
                 </div>
@@ -441,6 +483,11 @@ pub fn CollectivesView(props: &ViewProps) -> Html {
                     error={d.error("bw")} hint={AttrValue::from("e.g. 12.5GB/s or 100Gb/s")} on_commit={commit("bw")} />
                 <TextField name="alpha" label="Latency α" value={d.text_or("alpha", &params.alpha.text)}
                     error={d.error("alpha")} hint={AttrValue::from("e.g. 0us, 5us, 2ms")} on_commit={commit("alpha")} />
+                if alg.needs_nodes() {
+                    <TextField name="gpus" label="Ranks per node" value={d.text_or("gpus", &params.gpus.to_string())}
+                        error={d.error("gpus")} hint={AttrValue::from(format!("divides p: {} nodes of {}", p / params.gpus.max(1), params.gpus))}
+                        on_commit={commit_gpus} />
+                }
             </form>
             {orphan_errors}
             <ol class="phase-strip" aria-label="Phases">{strip}</ol>

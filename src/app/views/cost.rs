@@ -13,8 +13,9 @@ use yew::prelude::*;
 use super::ViewProps;
 use crate::app::components::field::TextField;
 use crate::app::hooks::use_view_params;
+use crate::core::collectives::Algorithm;
 use crate::core::cost::{
-    all_allreduce, best_at, best_intervals, crossover_calculation, nccl_bandwidths, Algorithm,
+    all_allreduce, best_at, best_intervals, crossover_calculation, nccl_bandwidths,
     CostParams as Model, Formula, Interval,
 };
 use crate::core::units::{
@@ -60,7 +61,7 @@ fn interval_text(iv: &Interval) -> String {
     } else {
         "∞".to_string()
     };
-    format!("{} – {}: {}", both(iv.from), to, iv.best.name())
+    format!("{} – {}: {}", both(iv.from), to, iv.best.short_label())
 }
 
 /// One chart panel: the SVG, or the message plus the last good SVG.
@@ -196,19 +197,19 @@ pub fn CostView(props: &ViewProps) -> Html {
     let rows = table.iter().map(|(a, f)| {
         let win = *a == winner;
         html! {
-            <tr key={a.short()} id={format!("row-{}", a.short())} class={classes!(win.then_some("winner"))}>
+            <tr key={a.key()} id={format!("row-{}", a.key())} class={classes!(win.then_some("winner"))}>
                 <th scope="row">
                     <span class="swatch" aria-hidden="true" style={format!("display:inline-block;width:12px;height:12px;border-radius:3px;background:{}", colour_hex(*a))}></span>
-                    {" "}{a.name()}
+                    {" "}{a.short_label()}
                     if win { <span class="badge">{" (fastest)"}</span> }
                 </th>
                 <td><code>{f.expression.clone()}</code><br/>
                     <small class={classes!("muted", f.pow2_adapted.then_some("adapted"))}>{f.label.clone()}</small></td>
                 <td>{format!("{:.0}", f.startups)}</td>
-                <td id={format!("alpha-{}", a.short())}>{format_time(f.alpha_part)}</td>
-                <td id={format!("beta-{}", a.short())}>{format_time(f.beta_part)}</td>
-                if with_gamma { <td id={format!("gamma-{}", a.short())}>{format_time(f.gamma_part)}</td> }
-                <td id={format!("time-{}", a.short())}><strong>{format_time(f.time)}</strong></td>
+                <td id={format!("alpha-{}", a.key())}>{format_time(f.alpha_part)}</td>
+                <td id={format!("beta-{}", a.key())}>{format_time(f.beta_part)}</td>
+                if with_gamma { <td id={format!("gamma-{}", a.key())}>{format_time(f.gamma_part)}</td> }
+                <td id={format!("time-{}", a.key())}><strong>{format_time(f.time)}</strong></td>
             </tr>
         }
     });
@@ -221,8 +222,8 @@ pub fn CostView(props: &ViewProps) -> Html {
     // --- show the calculation -------------------------------------------------
     let calcs = table.iter().map(|(a, f)| {
         html! {
-            <details key={a.short()} id={format!("calc-{}", a.short())} open={*a == chosen}>
-                <summary>{format!("{} — {}", a.name(), format_time(f.time))}</summary>
+            <details key={a.key()} id={format!("calc-{}", a.key())} open={*a == chosen}>
+                <summary>{format!("{} — {}", a.short_label(), format_time(f.time))}</summary>
                 <pre class="calc">{f.substituted.join("\n")}</pre>
             </details>
         }
@@ -325,7 +326,7 @@ pub fn CostView(props: &ViewProps) -> Html {
                         <tbody>{ for rows }</tbody>
                     </table>
                 </div>
-                <p id="winner"><strong>{format!("Fastest at {}: {}, {}.", both(n), winner.name(), format_time(winner_time))}</strong></p>
+                <p id="winner"><strong>{format!("Fastest at {}: {}, {}.", both(n), winner.short_label(), format_time(winner_time))}</strong></p>
                 if any_adapted {
                     <p class="muted">{"p is not a power of two, so recursive doubling and Rabenseifner use the fold-in / unfold adaptation: \
                         the extra ranks hand their data to a partner in the largest power-of-two subset first and get the result back at the end, \
@@ -351,9 +352,9 @@ pub fn CostView(props: &ViewProps) -> Html {
                     <div class="field">
                         <label for="f-alg">{"Algorithm"}</label>
                         <select id="f-alg" onchange={on_alg}>
-                            <option value="" selected={params.alg.is_none()}>{format!("fastest ({})", winner.name())}</option>
-                            { for Algorithm::all().into_iter().map(|a| html! {
-                                <option value={a.short()} selected={params.alg == Some(a)}>{a.name()}</option>
+                            <option value="" selected={params.alg.is_none()}>{format!("fastest ({})", winner.short_label())}</option>
+                            { for Algorithm::compared().iter().map(|&a| html! {
+                                <option value={a.key()} selected={params.alg == Some(a)}>{a.short_label()}</option>
                             }) }
                         </select>
                     </div>

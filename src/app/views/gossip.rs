@@ -33,7 +33,7 @@ pub(crate) const RULES: [(WeightRule, &str); 5] = [
     (WeightRule::Exponential, "exponential-graph weights"),
 ];
 
-/// Norms are shown with three decimals, as in the seed (6.708, 2.236, 0.745).
+/// Norms are shown with three decimals, as in the course (6.708, 2.236, 0.745).
 fn norm3(v: f64) -> String {
     if v != 0.0 && v.abs() < 1e-3 {
         format!("{v:.3e}")
@@ -106,7 +106,7 @@ pub fn GossipView(props: &ViewProps) -> Html {
             r
         }))
     });
-    // The seed's worked D-SGD step (fixed numbers), computed by the core.
+    // The course's worked D-SGD step (fixed numbers), computed by the core.
     let dsgd = use_memo((), |_| {
         let g = Graph::new(GraphKind::Ring, 3, 0).ok()?;
         let w = mixing_matrix(&g, WeightRule::Uniform).ok()?;
@@ -638,7 +638,7 @@ pub fn GossipView(props: &ViewProps) -> Html {
     }
 }
 
-/// In-browser timings for `?view=bench` (issue 4: ≤ 50 ms each): the
+/// In-browser timings for `?view=bench` (≤ 50 ms each): the
 /// spectrum of W for a general graph at p = 256 (dense symmetric
 /// eigenvalues) and for the ring and the torus at p = 1024 (closed-form
 /// circulant spectrum), plus the whole computation behind the view at p = 1024.

@@ -41,7 +41,7 @@ pub fn render(key: &str, query: Query, ctx: UrlCtx) -> Html {
 pub fn extra_benchmarks() -> Vec<bench::Measure> {
     use crate::core::cost::{log_sizes, sweep_sizes, CostParams};
     use crate::plot::cost::{draw_time_vs_p, draw_time_vs_size, draw_winner_map};
-    let c = CostParams::seed_example();
+    let c = CostParams::course_example();
     let sizes = log_sizes(1.0, 4.0 * 1_073_741_824.0, 1000);
     let mut out = vec![
         bench::time_batch("cost: sweep 1000 sizes × 5 algorithms", 9, 200, || {

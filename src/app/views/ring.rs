@@ -12,9 +12,9 @@ use crate::app::components::field::{link_commit, TextField};
 use crate::app::components::rank_ring::{RankRing, RingArrow, RingCell};
 use crate::app::components::step_controls::StepControls;
 use crate::app::hooks::use_view_params;
-use crate::core::execute::{default_init, execute_owned, ExecOptions, Trace};
+use crate::core::collectives::narrate::fmt_value;
+use crate::core::execute::{default_init, execute_owned, ExecOptions, LogValues, Trace};
 use crate::core::schedule::naive::naive_root;
-use crate::core::schedule::narrate::fmt_value;
 use crate::core::schedule::ring::ring_all_reduce;
 use crate::core::schedule::{chunk_range, Op};
 use crate::core::timing::{executed_time, explain, ring_bytes_counted, ring_bytes_per_rank};
@@ -228,10 +228,22 @@ pub fn RingView(props: &ViewProps) -> Html {
                 .take(16)
                 .map(|l| {
                     let what = match (l.op, l.values) {
-                        (Op::Reduce, Some((s, b, a))) => {
+                        (
+                            Op::Reduce,
+                            Some(LogValues {
+                                sent: s,
+                                before: b,
+                                after: a,
+                            }),
+                        ) => {
                             format!("{} + {} = {}", fmt_value(s), fmt_value(b), fmt_value(a))
                         }
-                        (Op::Copy, Some((s, b, _))) => {
+                        (
+                            Op::Copy,
+                            Some(LogValues {
+                                sent: s, before: b, ..
+                            }),
+                        ) => {
                             format!("copy {} (replaces {})", fmt_value(s), fmt_value(b))
                         }
                         (_, None) => "empty chunk".into(),

@@ -607,7 +607,7 @@ pub fn SgdView(props: &ViewProps) -> Html {
 }
 
 /// In-browser timings for `?view=bench`: the three strategies for 200 steps
-/// with m = 16 workers and d = 10 (the animation budget), and the
+/// with m = 16 workers and d = 10 (the animation budget), and the
 /// four step charts of the default run.
 pub fn bench_measures() -> Vec<super::bench::Measure> {
     use super::bench::time_it;

@@ -1,10 +1,10 @@
-//! `flat`: the ring all-reduce over all ranks in rank order, on whatever
+//! Topology-timed closed forms of the registry's ring and hierarchical
+//! all-reduces, and `flat`: the ring all-reduce over all ranks in rank order, on whatever
 //! topology it runs. The ring crosses a node boundary wherever consecutive
 //! ranks sit on different nodes (once per node per round) and the rack
 //! core wherever they sit in different racks.
 
 use super::pieces::Split;
-use crate::core::schedule::ring::ring_all_reduce;
 use crate::core::schedule::{Phase, Schedule, ScheduleError};
 use crate::core::topology::{LinkClass, Topology};
 
@@ -13,13 +13,13 @@ pub const RS: &str = "reduce-scatter around the ring over all ranks (rank order)
 /// Level text of the all-gather rounds.
 pub const AG: &str = "all-gather around the ring over all ranks (rank order)";
 
-/// The ring all-reduce of [`crate::core::schedule::ring`] over the
+/// The registry's ring all-reduce ([`super::Algorithm::RING`]) over the
 /// `topo.p()` ranks in rank order, tagged `"flat"`.
 ///
 /// # Errors
 /// [`ScheduleError`] when `p < 2`, `n == 0` or `elem_bytes == 0`.
 pub fn flat_ring(topo: &Topology, n: u64, elem_bytes: u64) -> Result<Schedule, ScheduleError> {
-    let mut s = ring_all_reduce(topo.p(), n, elem_bytes)?;
+    let mut s = super::Algorithm::RING.generate_on(&super::flat(topo.p()), n, elem_bytes)?;
     s.algorithm = "flat";
     for r in &mut s.rounds {
         r.note = match r.phase {
@@ -79,4 +79,72 @@ pub(crate) fn ring_round(topo: &Topology, c: f64) -> f64 {
         t = t.max(inter.alpha + c * b);
     }
     t
+}
+
+/// `⌈log₂ g⌉` of the largest node: the binomial levels of `hier`'s
+/// intra-node reduce and broadcast.
+fn depth(topo: &Topology) -> u32 {
+    topo.node_sizes()
+        .into_iter()
+        .map(crate::core::cost::ceil_log2)
+        .max()
+        .unwrap_or(0)
+}
+
+/// Closed form of the hierarchical all-reduce with a ring among node leaders
+/// (`hier`, [`crate::core::collectives::Algorithm::HIER`]) on `topo`, seconds:
+///
+/// `T = 2⌈log₂g⌉(α_intra + n·β_intra) + 2(N − 1)(α_inter + (n/N)·max(β_inter, β_core))`
+///
+/// (binomial reduce and broadcast of whole tensors inside the nodes, one
+/// message per port and round; the leaders' ring sends one chunk per NIC
+/// direction and one per rack over the core, `β_core` with ≥ 2 racks).
+/// Exact when `N` divides `n`. Flat topology: the ring over all `p`.
+pub fn hier_closed_form(topo: &Topology, n: u64, elem_bytes: u64) -> Option<f64> {
+    hier_model(topo, n, elem_bytes, Split { exact: true })
+}
+
+/// [`hier_closed_form`] with the leaders' chunks rounded down: never above
+/// the executed time.
+pub fn hier_lower_bound(topo: &Topology, n: u64, elem_bytes: u64) -> Option<f64> {
+    hier_model(topo, n, elem_bytes, Split { exact: false })
+}
+
+fn hier_model(topo: &Topology, n: u64, elem_bytes: u64, s: Split) -> Option<f64> {
+    if topo.p() < 2 || n == 0 || elem_bytes == 0 {
+        return None;
+    }
+    let eb = elem_bytes as f64;
+    let intra = topo.link(LinkClass::Intra);
+    let inter = topo.link(LinkClass::Nic);
+    let nodes = topo.nodes();
+    let mut t = 2.0 * f64::from(depth(topo)) * (intra.alpha + n as f64 * eb * intra.beta);
+    if nodes >= 2 {
+        let c = s.div(n as f64, nodes) * eb;
+        let b = if topo.racks() >= 2 {
+            inter.beta.max(topo.core_beta())
+        } else {
+            inter.beta
+        };
+        t += 2.0 * (nodes as f64 - 1.0) * (inter.alpha + c * b);
+    }
+    Some(t)
+}
+
+/// A lower bound on `hier_rd` (recursive doubling among node leaders) on
+/// `topo`, seconds: the binomial reduce and broadcast inside the nodes plus
+/// `⌊log₂N⌋` whole-tensor exchanges between leaders through one NIC each
+/// (the fold-in/out rounds of a non-power-of-two `N` only add time).
+pub fn hier_rd_lower_bound(topo: &Topology, n: u64, elem_bytes: u64) -> Option<f64> {
+    if topo.p() < 2 || n == 0 || elem_bytes == 0 {
+        return None;
+    }
+    let bytes = n as f64 * elem_bytes as f64;
+    let intra = topo.link(LinkClass::Intra);
+    let inter = topo.link(LinkClass::Nic);
+    let levels = f64::from(topo.nodes().max(1).ilog2());
+    Some(
+        2.0 * f64::from(depth(topo)) * (intra.alpha + bytes * intra.beta)
+            + levels * (inter.alpha + bytes * inter.beta),
+    )
 }

@@ -20,9 +20,13 @@
 
 use std::ops::Range;
 
+use super::pieces::flat_formula;
 use super::pieces::{
     ceil_div, ring_all_gather, ring_reduce_scatter, rounds, side_by_side, sub_range, Split,
 };
+use super::{CollectiveAlgorithm, RoundFacts};
+use crate::core::cost::nccl::CollectiveKind;
+use crate::core::cost::{CostParams, Formula};
 use crate::core::schedule::{check_args, Collective, Op, Phase, Schedule, ScheduleError, Transfer};
 use crate::core::topology::{LinkClass, Topology};
 
@@ -209,4 +213,110 @@ fn model(topo: &Topology, n: u64, elem_bytes: u64, s: Split) -> Option<f64> {
         t += 2.0 * (inter.alpha + exch);
     }
     Some(t)
+}
+
+/// Least common multiple of the group sizes (saturating).
+fn lcm(sizes: &[usize]) -> usize {
+    fn gcd(a: usize, b: usize) -> usize {
+        if b == 0 {
+            a
+        } else {
+            gcd(b, a % b)
+        }
+    }
+    sizes.iter().fold(1usize, |acc, &s| {
+        let s = s.max(1);
+        (acc / gcd(acc, s)).saturating_mul(s)
+    })
+}
+
+/// Registry entry of [`flex`].
+pub struct FlexReduce;
+
+impl CollectiveAlgorithm for FlexReduce {
+    fn key(&self) -> &'static str {
+        "flex"
+    }
+    fn label(&self) -> &'static str {
+        "FlexReduce over unequal groups"
+    }
+    fn short_label(&self) -> &'static str {
+        "FlexReduce"
+    }
+    fn collective(&self) -> CollectiveKind {
+        CollectiveKind::AllReduce
+    }
+    fn needs_nodes(&self) -> bool {
+        true
+    }
+    fn folds(&self) -> bool {
+        false
+    }
+    fn method(&self, phase: Phase) -> &'static str {
+        match phase {
+            Phase::ReduceScatter | Phase::AllGather => "around a ring inside each group",
+            Phase::Reduce => "from the other groups",
+            Phase::Broadcast => "back to the other groups",
+            _ => "",
+        }
+    }
+    fn generate(
+        &self,
+        topo: &Topology,
+        n: u64,
+        elem_bytes: u64,
+    ) -> Result<Schedule, ScheduleError> {
+        flex(topo, n, elem_bytes)
+    }
+    /// Flat model (every message `α + m·β`), `k` groups, part `L = n/k`:
+    /// in-group rounds `r = 0 … max s − 2` cost `α + L/s_r·β` (`s_r` the
+    /// smallest group still moving, its pieces the largest), twice
+    /// (reduce-scatter with γ, all-gather); the fetch and the return cost
+    /// `α + L/s₍₂₎·β` each, `s₍₂₎` the second-smallest group (the largest
+    /// overlap of two groups' pieces).
+    fn closed_form(&self, topo: &Topology, n_bytes: f64, c: CostParams) -> Formula {
+        let sizes = topo.node_sizes();
+        let k = sizes.len().max(1) as f64;
+        let mut sorted = sizes.clone();
+        sorted.sort_unstable();
+        let smax = sorted.last().copied().unwrap_or(1);
+        let mut rs = 0.0;
+        for r in 0..smax.saturating_sub(1) {
+            let smallest = sorted.iter().copied().find(|&s| s - 1 > r).unwrap_or(smax);
+            rs += 1.0 / (k * smallest as f64);
+        }
+        let (startups, cross) = if sorted.len() >= 2 {
+            (
+                2.0 * (smax as f64 - 1.0) + 2.0,
+                1.0 / (k * sorted[1] as f64),
+            )
+        } else {
+            (2.0 * (smax as f64 - 1.0), 0.0)
+        };
+        flat_formula(
+            self.label(),
+            "2·Σᵣ(α + L/sᵣ·β) + 2(α + L/s₍₂₎·β) + (Σᵣ L/sᵣ + L/s₍₂₎)·γ, L = n/k",
+            [startups, 2.0 * (rs + cross), rs + cross],
+            n_bytes,
+            c,
+            format!("k = {} groups of sizes {:?}", sizes.len(), sizes),
+        )
+    }
+    fn factors(&self, topo: &Topology) -> [f64; 3] {
+        let f = self.closed_form(topo, 1.0, CostParams::new(0.0, 0.0));
+        [f.startups, f.byte_factor, f.gamma_factor]
+    }
+    fn equal_parts(&self, topo: &Topology) -> usize {
+        let sizes = topo.node_sizes();
+        sizes.len().max(1).saturating_mul(lcm(&sizes))
+    }
+    fn describe(&self, round: &RoundFacts<'_>) -> String {
+        match round.phase {
+            Phase::ReduceScatter => "inside every group, each worker passes its pieces to the next worker, which adds them".into(),
+            Phase::Reduce => "each worker fetches the other groups' partial sums for the range it is responsible for and adds them".into(),
+            Phase::Broadcast => "each worker sends its finished range back to the workers of the other groups (no addition)".into(),
+            Phase::AllGather => "inside every group, each worker passes finished pieces to the next worker, which copies them (no addition)".into(),
+            _ => String::new(),
+        }
+    }
 }

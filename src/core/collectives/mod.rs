@@ -1,15 +1,625 @@
-//! Collectives that know the topology they run on. Each generator has the
-//! signature `(&Topology, n: u64, elem_bytes: u64) -> Result<Schedule, ScheduleError>`
-//! and each file carries its closed form and a lower bound on its executed
-//! time ([`crate::core::topology::timing`]).
+//! One registry of collective algorithms: every algorithm the app can
+//! generate, execute, cost and narrate is one file in this folder and one line
+//! in [`REGISTRY`].
 //!
-//! - [`flat_topo`]: the ring over all ranks in rank order;
-//! - [`multilane`]: intra-node reduce-scatter → per-lane inter-node all-reduce → intra-node all-gather;
-//! - [`rat`]: rack-aware (reduce inside the rack, one aggregate crosses the core);
-//! - [`flex`]: FlexReduce over unequal groups.
+//! Each file defines a unit struct implementing [`CollectiveAlgorithm`]. The
+//! trait has no default methods, so a new algorithm has to answer every
+//! question the app asks: its URL key and labels, the collective it computes
+//! (and so its nccl-tests busbw factor), how each of its phases proceeds ("by
+//! recursive halving"), its schedule generator, its closed-form α–β–γ time
+//! with the source of the formula, the size of its equal chunks, and the
+//! sentence that narrates each of its rounds.
+//!
+//! Everything else iterates over the registry through the one public handle,
+//! [`Algorithm`]: the collectives view's menu and summary table, the cost
+//! view's comparison ([`Algorithm::compared`]), the URL parsers. No count of
+//! algorithms is written down anywhere.
+//!
+//! # Adding a collective
+//! 1. Create `src/core/collectives/<name>.rs` with a unit struct, e.g.
+//!    `pub struct MyAllReduce;`, and `impl CollectiveAlgorithm for
+//!    MyAllReduce`. The compiler lists every method to write. The generator
+//!    receives the job's [`Topology`]: a flat algorithm uses `topo.p()`; an
+//!    algorithm that follows nodes uses `topo.node_sizes()` and
+//!    `topo.node_ranks(k)` (and returns `true` from
+//!    [`CollectiveAlgorithm::needs_nodes`]). Reuse the generator building
+//!    blocks of [`crate::core::schedule`] and the formulas of
+//!    [`crate::core::cost::formulas`] where they fit.
+//! 2. Add `mod <name>;` below and one line `&<name>::MyAllReduce,` to
+//!    [`REGISTRY`]. Its position is its place in menus and tables.
+//! 3. Add a test in the new file: the schedule verifies under
+//!    [`crate::core::execute::execute`], and the closed form equals
+//!    [`crate::core::timing::executed_time`] where chunks are equal (see
+//!    `hier.rs` for an example). The registry-wide tests in this module and
+//!    in `tests/generators.rs` then cover the new entry too.
+//!
+//! The hierarchical all-reduce (`hier.rs`, keys `hier` and `hier_rd`) was
+//! added exactly this way.
+
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::sync::OnceLock;
+
+use crate::core::cost::nccl::CollectiveKind;
+use crate::core::cost::{CostParams, Formula};
+use crate::core::execute::{default_init, execute, ExecOptions};
+use crate::core::schedule::{Phase, Schedule, ScheduleError};
+use crate::core::timing::executed_time;
+use crate::core::topology::{Link, Topology, TopologyError};
+use crate::core::units::group_thousands;
 
 pub mod flat_topo;
 pub mod flex;
+mod hier;
 pub mod multilane;
+mod naive;
+pub mod narrate;
+/// Building blocks of the topology-aware collectives (rings inside groups of ranks).
 pub mod pieces;
+mod rab;
 pub mod rat;
+mod rd;
+mod rh;
+mod ring;
+mod ring_ag;
+mod ring_rs;
+mod tree;
+
+pub use hier::{Hierarchical, LeaderAlgorithm};
+
+/// Every collective algorithm, in the order menus and tables list them.
+pub static REGISTRY: &[&dyn CollectiveAlgorithm] = &[
+    &ring::RingAllReduce,
+    &tree::BinomialTree,
+    &rd::RecursiveDoubling,
+    &rh::RecursiveHalving,
+    &rab::Rabenseifner,
+    &naive::NaiveRoot,
+    &ring_rs::RingReduceScatter,
+    &ring_ag::RingAllGather,
+    &hier::HIER_RING,
+    &hier::HIER_RD,
+    &multilane::MultiLane,
+    &rat::RackAware,
+    &flex::FlexReduce,
+];
+
+/// The facts about one round that a narration sentence needs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoundFacts<'a> {
+    /// The round's phase.
+    pub phase: Phase,
+    /// True when the round's transfers add at the destination.
+    pub reduce: bool,
+    /// Sending ranks, in transfer order.
+    pub senders: &'a [usize],
+    /// Receiving ranks, in transfer order.
+    pub receivers: &'a [usize],
+}
+
+/// One collective algorithm. Every method is required: a new algorithm must
+/// decide each of them (see the module doc for the steps).
+pub trait CollectiveAlgorithm: Sync {
+    /// The `alg` URL value, lower case and unique, e.g. `"rab"`.
+    fn key(&self) -> &'static str;
+    /// Full human name, e.g. `"Rabenseifner all-reduce"`.
+    fn label(&self) -> &'static str;
+    /// Short name for legends and the cost view's menu, e.g. `"Rabenseifner"`.
+    fn short_label(&self) -> &'static str;
+    /// The collective computed (decides the busbw factor).
+    fn collective(&self) -> CollectiveKind;
+    /// True when the generator follows the topology's nodes (otherwise it
+    /// uses `topo.p()` only and the algorithm takes part in the cost view's
+    /// flat comparison when it is an all-reduce).
+    fn needs_nodes(&self) -> bool;
+    /// True when the algorithm uses the power-of-two fold over all `p` ranks
+    /// (MPICH's adaptation, Thakur, Rabenseifner & Gropp 2005, §4) when `p`
+    /// is not a power of two.
+    fn folds(&self) -> bool;
+    /// How a phase of this algorithm proceeds, e.g. "by recursive halving",
+    /// for labels such as "reduce-scatter by recursive halving, round 2 of 3".
+    /// Empty when the phase name says it all.
+    fn method(&self, phase: Phase) -> &'static str;
+    /// The schedule on `topo` for `n` elements of `elem_bytes` bytes.
+    ///
+    /// # Errors
+    /// [`ScheduleError`] when `topo.p() < 2`, `n == 0` or `elem_bytes == 0`.
+    fn generate(&self, topo: &Topology, n: u64, elem_bytes: u64)
+        -> Result<Schedule, ScheduleError>;
+    /// The closed-form time on `topo` for an `n_bytes`-byte tensor, with α,
+    /// β and γ from `c` (the flat model: every message costs α + m·β), and
+    /// the formula's source in its docs.
+    fn closed_form(&self, topo: &Topology, n_bytes: f64, c: CostParams) -> Formula;
+    /// `[startups, byte_factor, gamma_factor]` of the closed form (the
+    /// multipliers of α, nβ and nγ) without building its written-out text.
+    fn factors(&self, topo: &Topology) -> [f64; 3];
+    /// Into how many equal pieces the tensor must divide for the executed
+    /// schedule to match the closed form exactly (1 for whole-tensor messages).
+    fn equal_parts(&self, topo: &Topology) -> usize;
+    /// What happens in a round of this algorithm, as a sentence fragment
+    /// (no capital, no full stop).
+    fn describe(&self, round: &RoundFacts<'_>) -> String;
+}
+
+/// The one public handle on a registered algorithm: a `Copy` reference into
+/// [`REGISTRY`]. Equality, hashing and ordering go by the URL key.
+#[derive(Clone, Copy)]
+pub struct Algorithm(&'static dyn CollectiveAlgorithm);
+
+impl Algorithm {
+    /// Ring all-reduce.
+    pub const RING: Algorithm = Algorithm(&ring::RingAllReduce);
+    /// Binomial-tree reduce + broadcast.
+    pub const TREE: Algorithm = Algorithm(&tree::BinomialTree);
+    /// Recursive doubling all-reduce.
+    pub const RD: Algorithm = Algorithm(&rd::RecursiveDoubling);
+    /// Recursive halving reduce-scatter.
+    pub const RH: Algorithm = Algorithm(&rh::RecursiveHalving);
+    /// Rabenseifner all-reduce.
+    pub const RAB: Algorithm = Algorithm(&rab::Rabenseifner);
+    /// Naive root all-reduce.
+    pub const NAIVE: Algorithm = Algorithm(&naive::NaiveRoot);
+    /// Ring reduce-scatter.
+    pub const RS: Algorithm = Algorithm(&ring_rs::RingReduceScatter);
+    /// Ring all-gather.
+    pub const AG: Algorithm = Algorithm(&ring_ag::RingAllGather);
+    /// Hierarchical all-reduce, ring among the node leaders.
+    pub const HIER: Algorithm = Algorithm(&hier::HIER_RING);
+    /// Hierarchical all-reduce, recursive doubling among the node leaders.
+    pub const HIER_RD: Algorithm = Algorithm(&hier::HIER_RD);
+    /// Multi-lane hierarchical all-reduce.
+    pub const MULTILANE: Algorithm = Algorithm(&multilane::MultiLane);
+    /// Rack-aware all-reduce.
+    pub const RAT: Algorithm = Algorithm(&rat::RackAware);
+    /// FlexReduce over unequal groups.
+    pub const FLEX: Algorithm = Algorithm(&flex::FlexReduce);
+
+    /// Every registered algorithm, in [`REGISTRY`] order.
+    pub fn all() -> impl Iterator<Item = Algorithm> {
+        REGISTRY.iter().map(|&a| Algorithm(a))
+    }
+
+    /// The all-reduce algorithms compared by the cost view: every flat
+    /// (topology-independent) all-reduce, in registry order.
+    pub fn compared() -> &'static [Algorithm] {
+        static COMPARED: OnceLock<Vec<Algorithm>> = OnceLock::new();
+        COMPARED.get_or_init(|| {
+            Algorithm::all()
+                .filter(|a| a.collective() == CollectiveKind::AllReduce && !a.needs_nodes())
+                .collect()
+        })
+    }
+
+    /// Position in [`Algorithm::compared`] (for palettes), or `None` when
+    /// the algorithm is not compared.
+    pub fn compared_index(self) -> Option<usize> {
+        Algorithm::compared().iter().position(|&a| a == self)
+    }
+
+    /// Parses an `alg` URL value (case-insensitive, surrounding blanks ignored).
+    pub fn from_key(s: &str) -> Option<Algorithm> {
+        let s = s.trim().to_ascii_lowercase();
+        Algorithm::all().find(|a| a.key() == s)
+    }
+
+    /// The registered algorithm with URL key `key`; an unknown key falls back
+    /// to the first entry (ring all-reduce). Use [`Algorithm::from_key`] for input.
+    pub fn named(key: &str) -> Algorithm {
+        Algorithm::from_key(key).unwrap_or(Algorithm(REGISTRY[0]))
+    }
+
+    /// The `alg` URL value, e.g. `"rab"`.
+    pub fn key(self) -> &'static str {
+        self.0.key()
+    }
+    /// Full human name, e.g. `"Rabenseifner all-reduce"`.
+    pub fn label(self) -> &'static str {
+        self.0.label()
+    }
+    /// Short name, e.g. `"Rabenseifner"`.
+    pub fn short_label(self) -> &'static str {
+        self.0.short_label()
+    }
+    /// The collective computed.
+    pub fn collective(self) -> CollectiveKind {
+        self.0.collective()
+    }
+    /// The collective's name: "all-reduce", "reduce-scatter" or "all-gather".
+    pub fn collective_name(self) -> &'static str {
+        self.0.collective().name()
+    }
+    /// True for the algorithms that compute a full all-reduce.
+    pub fn is_all_reduce(self) -> bool {
+        self.0.collective() == CollectiveKind::AllReduce
+    }
+    /// See [`CollectiveAlgorithm::needs_nodes`].
+    pub fn needs_nodes(self) -> bool {
+        self.0.needs_nodes()
+    }
+    /// See [`CollectiveAlgorithm::folds`].
+    pub fn folds(self) -> bool {
+        self.0.folds()
+    }
+    /// See [`CollectiveAlgorithm::method`].
+    pub fn method(self, phase: Phase) -> &'static str {
+        self.0.method(phase)
+    }
+    /// nccl-tests' busbw factor of this algorithm's collective at `p` ranks
+    /// ([`crate::core::cost::nccl::busbw_factor`]).
+    pub fn busbw_factor(self, p: usize) -> f64 {
+        crate::core::cost::nccl::busbw_factor(self.0.collective(), p)
+    }
+    /// See [`CollectiveAlgorithm::generate`].
+    ///
+    /// # Errors
+    /// [`ScheduleError`] when `topo.p() < 2`, `n == 0` or `elem_bytes == 0`.
+    pub fn generate_on(
+        self,
+        topo: &Topology,
+        n: u64,
+        elem_bytes: u64,
+    ) -> Result<Schedule, ScheduleError> {
+        self.0.generate(topo, n, elem_bytes)
+    }
+    /// See [`CollectiveAlgorithm::closed_form`].
+    pub fn closed_form_on(self, topo: &Topology, n_bytes: f64, c: CostParams) -> Formula {
+        self.0.closed_form(topo, n_bytes, c)
+    }
+    /// The closed form on the flat topology of `p` ranks.
+    pub fn cost(self, p: usize, n_bytes: f64, c: CostParams) -> Formula {
+        self.0.closed_form(&flat(p), n_bytes, c)
+    }
+    /// `[startups, byte_factor, gamma_factor]` at `p` ranks (flat topology).
+    pub fn factors(self, p: usize) -> [f64; 3] {
+        self.0.factors(&flat(p))
+    }
+    /// The flat cost as a line in `n`: `(intercept, slope)` with
+    /// `T(n) = intercept + slope·n` (seconds, seconds per byte).
+    pub fn line(self, p: usize, c: CostParams) -> (f64, f64) {
+        let [a, b, g] = self.factors(p);
+        (a * c.alpha, b * c.beta + g * c.gamma)
+    }
+    /// See [`CollectiveAlgorithm::equal_parts`].
+    pub fn equal_parts(self, topo: &Topology) -> usize {
+        self.0.equal_parts(topo)
+    }
+    /// See [`CollectiveAlgorithm::describe`].
+    pub fn describe(self, round: &RoundFacts<'_>) -> String {
+        self.0.describe(round)
+    }
+}
+
+impl PartialEq for Algorithm {
+    fn eq(&self, other: &Self) -> bool {
+        self.key() == other.key()
+    }
+}
+impl Eq for Algorithm {}
+impl Hash for Algorithm {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.key().hash(state);
+    }
+}
+impl fmt::Debug for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Algorithm({})", self.key())
+    }
+}
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.label())
+    }
+}
+
+/// `(q, (q − 1)/q)` with `q = max(p, 1)` ranks of `topo`, as `f64`: the
+/// terms of the ring and naive closed forms.
+fn flat_p(topo: &Topology) -> (f64, f64) {
+    let q = topo.p().max(1) as f64;
+    (q, (q - 1.0) / q)
+}
+
+/// The flat topology of `p` ranks used for topology-independent questions
+/// (only `p` matters to a flat generator or closed form).
+pub fn flat(p: usize) -> Topology {
+    Topology::flat(p, 0.0, 0.0)
+}
+
+/// `nodes` equal nodes of `gpus` ranks each, for generating schedules that
+/// follow nodes; the links are placeholders (generators never read them;
+/// time them with [`crate::core::timing`]).
+///
+/// # Errors
+/// [`TopologyError::Empty`] when `nodes` or `gpus` is 0.
+pub fn nodes_of(nodes: usize, gpus: usize) -> Result<Topology, TopologyError> {
+    let link = Link::new(0.0, 1.0);
+    Topology::hierarchical(nodes, gpus, 1, 1, link, link, 1.0)
+}
+
+/// Generates the schedule of `alg` for `p` ranks on the flat topology and `n`
+/// elements of `elem_bytes` bytes. Any `p ≥ 2` works (non-powers of two fold
+/// as in MPICH, Thakur, Rabenseifner & Gropp 2005 §4) and any `n ≥ 1`,
+/// including `n < p` (some chunks are then empty). On the flat topology every
+/// rank is its own node, so `hier` runs its leaders' all-reduce over all `p`.
+///
+/// # Errors
+/// [`ScheduleError`] when `p < 2`, `n == 0` or `elem_bytes == 0`.
+pub fn generate(
+    alg: Algorithm,
+    p: usize,
+    n: u64,
+    elem_bytes: u64,
+) -> Result<Schedule, ScheduleError> {
+    alg.generate_on(&flat(p), n, elem_bytes)
+}
+
+/// Full label of round `i` of a schedule made by `alg`, e.g.
+/// "reduce-scatter by recursive halving, round 2 of 3: partner = rank XOR 2".
+/// Empty when `i` is out of range.
+pub fn round_title(alg: Algorithm, schedule: &Schedule, i: usize) -> String {
+    let (Some(round), Some((k, of))) = (schedule.rounds.get(i), schedule.position_in_phase(i))
+    else {
+        return String::new();
+    };
+    let method = alg.method(round.phase);
+    let head = if method.is_empty() {
+        round.phase.label().to_string()
+    } else {
+        format!("{} {method}", round.phase.label())
+    };
+    if round.note.is_empty() {
+        format!("{head}, round {k} of {of}")
+    } else {
+        format!("{head}, round {k} of {of}: {}", round.note)
+    }
+}
+
+/// The closed form of `alg` at `p` ranks (flat topology) and `n_bytes` bytes
+/// (see [`crate::core::cost::formulas`] for each formula and its source). For
+/// non-powers of two the recursive algorithms use the labelled adaptation
+/// ([`Formula::pow2_adapted`]).
+pub fn closed_form(alg: Algorithm, p: usize, n_bytes: f64, c: CostParams) -> Formula {
+    alg.cost(p, n_bytes, c)
+}
+
+/// One row of the comparison table: what an executed schedule costs, beside
+/// the closed form.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AlgorithmSummary {
+    /// The algorithm.
+    pub alg: Algorithm,
+    /// Number of rounds of the schedule.
+    pub rounds: usize,
+    /// Largest number of bytes any one rank sends.
+    pub max_sent_bytes: u64,
+    /// Largest number of bytes any one rank receives.
+    pub max_recv_bytes: u64,
+    /// α–β time of the executed schedule (each round costs the max over its
+    /// transfers of α + bytes·β; [`crate::core::timing::executed_time`]), seconds.
+    pub executed_time: f64,
+    /// The cost model's closed form at the same topology and size.
+    pub closed_form: Formula,
+    /// True when the executed result equals the element-wise reduction.
+    pub verified: bool,
+    /// Why the executed time differs from the closed form, when it does.
+    pub difference: Option<String>,
+}
+
+impl AlgorithmSummary {
+    /// True when the executed time equals the closed form (relative 1e-9).
+    pub fn agrees(&self) -> bool {
+        times_agree(self.executed_time, self.closed_form.time)
+    }
+}
+
+/// True when two times in seconds agree to a relative 1e-9 (or both are 0).
+pub fn times_agree(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1e-30)
+}
+
+/// Explains why an executed schedule's time can differ from the closed form,
+/// or `None` when the two are expected to agree exactly: every chunk (of
+/// [`CollectiveAlgorithm::equal_parts`]) equal and non-empty. The closed
+/// forms include the labelled non-power-of-two adaptation, which the
+/// generators follow exactly.
+pub fn expected_difference(alg: Algorithm, p: usize, n: u64) -> Option<String> {
+    expected_difference_on(alg, &flat(p), n)
+}
+
+/// [`expected_difference`] on any topology.
+pub fn expected_difference_on(alg: Algorithm, topo: &Topology, n: u64) -> Option<String> {
+    let parts = alg.equal_parts(topo);
+    if n < parts as u64 {
+        return Some(format!(
+            "n = {} elements < {parts} chunks: some chunks are empty, their messages still pay α, \
+             and the other chunks are larger than n/{parts}",
+            group_thousands(n)
+        ));
+    }
+    if !n.is_multiple_of(parts as u64) {
+        return Some(format!(
+            "n = {} elements does not divide into {parts} equal chunks: the larger chunks set each round's time",
+            group_thousands(n)
+        ));
+    }
+    None
+}
+
+/// Generates, executes and costs `alg` at `p` ranks (flat topology) and `n`
+/// elements of `elem_bytes` bytes, with α and β from `c` (γ is ignored, as in
+/// [`executed_time`]).
+///
+/// # Errors
+/// [`ScheduleError`] when `p < 2`, `n == 0` or `elem_bytes == 0`.
+pub fn summarize(
+    alg: Algorithm,
+    p: usize,
+    n: u64,
+    elem_bytes: u64,
+    c: CostParams,
+) -> Result<AlgorithmSummary, ScheduleError> {
+    summarize_on(alg, &flat(p), n, elem_bytes, c)
+}
+
+/// [`summarize`] on any topology (the time is still the flat model's).
+///
+/// # Errors
+/// [`ScheduleError`] when `topo.p() < 2`, `n == 0` or `elem_bytes == 0`.
+pub fn summarize_on(
+    alg: Algorithm,
+    topo: &Topology,
+    n: u64,
+    elem_bytes: u64,
+    c: CostParams,
+) -> Result<AlgorithmSummary, ScheduleError> {
+    let s = alg.generate_on(topo, n, elem_bytes)?;
+    let p = s.p;
+    let mut sent = vec![0u64; p];
+    let mut recv = vec![0u64; p];
+    for t in s.rounds.iter().flat_map(|r| &r.transfers) {
+        sent[t.src] += t.len() * elem_bytes;
+        recv[t.dst] += t.len() * elem_bytes;
+    }
+    let verified = execute(&s, &default_init, ExecOptions { keep_states: false })
+        .is_ok_and(|t| t.verification.ok());
+    let executed = executed_time(&s, c.alpha, c.beta);
+    let closed = alg.closed_form_on(
+        topo,
+        s.total_bytes() as f64,
+        CostParams::new(c.alpha, c.beta),
+    );
+    let difference = if times_agree(executed, closed.time) {
+        None
+    } else {
+        Some(expected_difference_on(alg, topo, n).unwrap_or_else(|| {
+            "unexpected: the executed schedule and the closed form disagree".into()
+        }))
+    };
+    Ok(AlgorithmSummary {
+        alg,
+        rounds: s.num_rounds(),
+        max_sent_bytes: sent.iter().copied().max().unwrap_or(0),
+        max_recv_bytes: recv.iter().copied().max().unwrap_or(0),
+        executed_time: executed,
+        closed_form: closed,
+        verified,
+        difference,
+    })
+}
+
+/// [`summarize`] for every flat algorithm (those that do not follow nodes),
+/// in registry order.
+///
+/// # Errors
+/// [`ScheduleError`] when `p < 2`, `n == 0` or `elem_bytes == 0`.
+pub fn summary_table(
+    p: usize,
+    n: u64,
+    elem_bytes: u64,
+    c: CostParams,
+) -> Result<Vec<AlgorithmSummary>, ScheduleError> {
+    Algorithm::all()
+        .filter(|a| !a.needs_nodes())
+        .map(|a| summarize(a, p, n, elem_bytes, c))
+        .collect()
+}
+
+/// [`summarize_on`] for every registered algorithm on `topo`, in registry order.
+///
+/// # Errors
+/// [`ScheduleError`] when `topo.p() < 2`, `n == 0` or `elem_bytes == 0`.
+pub fn summary_table_on(
+    topo: &Topology,
+    n: u64,
+    elem_bytes: u64,
+    c: CostParams,
+) -> Result<Vec<AlgorithmSummary>, ScheduleError> {
+    Algorithm::all()
+        .map(|a| summarize_on(a, topo, n, elem_bytes, c))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_round_trip() {
+        let keys: Vec<_> = Algorithm::all().map(|a| a.key()).collect();
+        assert_eq!(
+            keys,
+            [
+                "ring",
+                "tree",
+                "rd",
+                "rh",
+                "rab",
+                "naive",
+                "rs",
+                "ag",
+                "hier",
+                "hier_rd",
+                "multilane",
+                "rat",
+                "flex"
+            ]
+        );
+        for a in Algorithm::all() {
+            assert_eq!(Algorithm::from_key(a.key()), Some(a));
+        }
+        assert_eq!(Algorithm::from_key(" RAB "), Some(Algorithm::named("rab")));
+        assert_eq!(Algorithm::from_key("bogus"), None);
+        let compared: Vec<_> = Algorithm::compared().iter().map(|a| a.key()).collect();
+        assert_eq!(compared, ["ring", "tree", "rd", "rab", "naive"]);
+    }
+
+    #[test]
+    fn titles_name_the_method_and_partner() {
+        let rab = Algorithm::named("rab");
+        let s = generate(rab, 8, 64, 4).expect("valid");
+        assert_eq!(
+            round_title(rab, &s, 1),
+            "reduce-scatter by recursive halving, round 2 of 3: partner = rank XOR 2"
+        );
+        assert_eq!(
+            round_title(rab, &s, 3),
+            "all-gather by recursive doubling, round 1 of 3: partner = rank XOR 1"
+        );
+        assert_eq!(round_title(rab, &s, 6), "");
+        let rd = Algorithm::named("rd");
+        let s = generate(rd, 6, 64, 4).expect("valid");
+        assert!(round_title(rd, &s, 0).starts_with("fold-in"));
+        assert!(round_title(rd, &s, 3).starts_with("unfold"));
+    }
+
+    #[test]
+    fn every_algorithm_rejects_one_rank() {
+        for a in Algorithm::all() {
+            assert_eq!(generate(a, 1, 8, 4), Err(ScheduleError::TooFewRanks(1)));
+        }
+    }
+
+    #[test]
+    fn fast_factors_match_the_written_out_formula() {
+        for a in Algorithm::all() {
+            for p in 2..=33 {
+                let f = a.cost(p, 1e6, CostParams::new(1.0, 1.0).with_gamma(1.0));
+                assert_eq!(
+                    a.factors(p),
+                    [f.startups, f.byte_factor, f.gamma_factor],
+                    "{a} p={p}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn busbw_factor_follows_the_collective() {
+        // nccl-tests PERFORMANCE.md at p = 8: all-reduce 2·7/8 = 1.75,
+        // reduce-scatter and all-gather 7/8 = 0.875.
+        assert_eq!(Algorithm::named("ring").busbw_factor(8), 1.75);
+        assert_eq!(Algorithm::named("hier").busbw_factor(8), 1.75);
+        assert_eq!(Algorithm::named("rs").busbw_factor(8), 0.875);
+        assert_eq!(Algorithm::named("rh").busbw_factor(8), 0.875);
+        assert_eq!(Algorithm::named("ag").busbw_factor(8), 0.875);
+    }
+}

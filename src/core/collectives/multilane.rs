@@ -10,9 +10,13 @@
 //!    `g mod lanes`; all `G` rings run at the same time;
 //! 3. **intra-node all-gather**: a ring inside every node.
 
+use super::pieces::flat_formula;
 use super::pieces::{
     ceil_div, ring_all_gather, ring_reduce_scatter, rounds, side_by_side, sub_range, Split,
 };
+use super::{CollectiveAlgorithm, RoundFacts};
+use crate::core::cost::nccl::CollectiveKind;
+use crate::core::cost::{CostParams, Formula};
 use crate::core::schedule::{check_args, Collective, Phase, Schedule, ScheduleError};
 use crate::core::topology::{LinkClass, Topology};
 
@@ -133,4 +137,79 @@ fn model(topo: &Topology, n: u64, elem_bytes: u64, s: Split) -> Option<f64> {
         t += 2.0 * (nodes as f64 - 1.0) * (inter.alpha + c * b);
     }
     Some(t)
+}
+
+/// Registry entry of [`multilane`].
+pub struct MultiLane;
+
+impl CollectiveAlgorithm for MultiLane {
+    fn key(&self) -> &'static str {
+        "multilane"
+    }
+    fn label(&self) -> &'static str {
+        "multi-lane hierarchical all-reduce"
+    }
+    fn short_label(&self) -> &'static str {
+        "multi-lane"
+    }
+    fn collective(&self) -> CollectiveKind {
+        CollectiveKind::AllReduce
+    }
+    fn needs_nodes(&self) -> bool {
+        true
+    }
+    fn folds(&self) -> bool {
+        false
+    }
+    fn method(&self, phase: Phase) -> &'static str {
+        match phase {
+            Phase::ReduceScatter | Phase::AllGather => {
+                "around rings inside nodes, then across nodes"
+            }
+            _ => "",
+        }
+    }
+    fn generate(
+        &self,
+        topo: &Topology,
+        n: u64,
+        elem_bytes: u64,
+    ) -> Result<Schedule, ScheduleError> {
+        multilane(topo, n, elem_bytes)
+    }
+    /// Flat model (every message `α + m·β`): with `G` ranks per node and `N` nodes,
+    /// `2(G−1)(α + n/G·β) + 2(N−1)(α + n/(GN)·β)` plus `((G−1)/G + (N−1)/(GN))·nγ`
+    /// (ring reduce-scatter and all-gather, Patarasuk & Yuan 2009, at two levels).
+    fn closed_form(&self, topo: &Topology, n_bytes: f64, c: CostParams) -> Formula {
+        let nodes = topo.nodes().max(1);
+        let g = (topo.p() / nodes).max(1) as f64;
+        let nf = nodes as f64;
+        let startups = 2.0 * (g - 1.0) + 2.0 * (nf - 1.0);
+        let gamma = (g - 1.0) / g + (nf - 1.0) / (g * nf);
+        flat_formula(
+            self.label(),
+            "2(G−1)(α + n/G·β) + 2(N−1)(α + n/(GN)·β) + ((G−1)/G + (N−1)/(GN))·nγ",
+            [startups, 2.0 * gamma, gamma],
+            n_bytes,
+            c,
+            format!("G = {g} ranks per node, N = {nodes} nodes"),
+        )
+    }
+    fn factors(&self, topo: &Topology) -> [f64; 3] {
+        let f = self.closed_form(topo, 1.0, CostParams::new(0.0, 0.0));
+        [f.startups, f.byte_factor, f.gamma_factor]
+    }
+    fn equal_parts(&self, topo: &Topology) -> usize {
+        topo.p()
+    }
+    fn describe(&self, round: &RoundFacts<'_>) -> String {
+        match round.phase {
+            Phase::ReduceScatter => "every rank passes one slice to the next rank of its ring (inside its node, \
+                 or across nodes among the ranks with the same local index, over their own NIC), which adds it"
+                .into(),
+            Phase::AllGather => "every rank passes a finished slice to the next rank of its ring, which copies it (no addition)"
+                .into(),
+            _ => String::new(),
+        }
+    }
 }

@@ -4,7 +4,9 @@
 
 use std::ops::Range;
 
+use crate::core::cost::{CostParams, Formula};
 use crate::core::schedule::{chunk_range, Op, Phase, Round, Transfer};
+use crate::core::units::{format_decimal, format_time};
 
 /// Piece `i` of `parts` nearly equal pieces of the element range `r`
 /// (the first `len % parts` pieces get one extra element, as
@@ -103,6 +105,49 @@ impl Split {
         } else {
             q.floor()
         }
+    }
+}
+
+/// A flat-model closed form (every message costs `α + m·β`, reduced bytes
+/// `m·γ`): `startups·α + byte_factor·n·β + gamma_factor·n·γ`, written out.
+pub fn flat_formula(
+    name: &str,
+    expression: &str,
+    [startups, byte_factor, gamma_factor]: [f64; 3],
+    n_bytes: f64,
+    c: CostParams,
+    label: String,
+) -> Formula {
+    let alpha_part = startups * c.alpha;
+    let beta_part = byte_factor * n_bytes * c.beta;
+    let gamma_part = gamma_factor * n_bytes * c.gamma;
+    let time = alpha_part + beta_part + gamma_part;
+    Formula {
+        name: name.to_string(),
+        expression: expression.to_string(),
+        startups,
+        byte_factor,
+        gamma_factor,
+        time,
+        alpha_part,
+        beta_part,
+        gamma_part,
+        label: label.clone(),
+        pow2_adapted: false,
+        substituted: vec![
+            label,
+            format!(
+                "T = {startups} × α + {byte_factor:.4} × n·β + {gamma_factor:.4} × n·γ with n = {}",
+                format_decimal(n_bytes)
+            ),
+            format!(
+                "  = {} + {} + {}",
+                format_time(alpha_part),
+                format_time(beta_part),
+                format_time(gamma_part)
+            ),
+            format!("  = {}", format_time(time)),
+        ],
     }
 }
 

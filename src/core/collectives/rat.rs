@@ -17,9 +17,13 @@
 //! `2(p − 1) · n/p` per direction for the flat ring over all `p` ranks
 //! (which crosses the rack boundary twice in every one of its rounds).
 
+use super::pieces::flat_formula;
 use super::pieces::{
     ceil_div, ring_all_gather, ring_reduce_scatter, rounds, side_by_side, sub_range, Split,
 };
+use super::{CollectiveAlgorithm, RoundFacts};
+use crate::core::cost::nccl::CollectiveKind;
+use crate::core::cost::{CostParams, Formula};
 use crate::core::schedule::{check_args, Collective, Op, Phase, Schedule, ScheduleError, Transfer};
 use crate::core::topology::{LinkClass, Topology};
 
@@ -32,22 +36,31 @@ pub const CROSS_BACK: &str = "cross-rack exchange: the result comes back across 
 /// Level text of the in-rack all-gather.
 pub const RACK_AG: &str = "all-gather inside each rack";
 
-/// The rack-aware all-reduce on `topo`.
+/// The groups RAT reduces inside: the racks, or, without racks (one
+/// rack), the nodes, so that "one aggregate per group crosses to group 0".
+pub fn groups(topo: &Topology) -> Vec<Vec<usize>> {
+    if topo.racks() >= 2 {
+        (0..topo.racks())
+            .map(|k| topo.rack_ranks(k).collect())
+            .collect()
+    } else {
+        (0..topo.nodes())
+            .map(|k| topo.node_ranks(k).collect())
+            .collect()
+    }
+}
+
+/// The rack-aware all-reduce on `topo`. Without racks, each node plays a
+/// rack (its aggregate crosses the NICs to node 0 and the result comes back).
 ///
 /// # Errors
 /// [`ScheduleError`] when `p < 2`, `n == 0`, `elem_bytes == 0`;
-/// [`ScheduleError::Shape`] with fewer than 2 racks or racks of unequal size.
+/// [`ScheduleError::Shape`] when the racks (or nodes) differ in size.
 pub fn rat(topo: &Topology, n: u64, elem_bytes: u64) -> Result<Schedule, ScheduleError> {
     let p = topo.p();
     check_args(p, n, elem_bytes)?;
-    let racks = topo.racks();
-    if racks < 2 {
-        return Err(ScheduleError::Shape(
-            "the rack-aware all-reduce needs at least 2 racks".into(),
-        ));
-    }
-    let members: Vec<Vec<usize>> = (0..racks).map(|k| topo.rack_ranks(k).collect()).collect();
-    let r = members[0].len();
+    let members = groups(topo);
+    let r = members.first().map_or(0, Vec::len);
     if members.iter().any(|m| m.len() != r) {
         return Err(ScheduleError::Shape(
             "the rack-aware all-reduce needs the same number of ranks in every rack".into(),
@@ -85,8 +98,10 @@ pub fn rat(topo: &Topology, n: u64, elem_bytes: u64) -> Result<Schedule, Schedul
         v
     };
     let mut all = rounds(rs, Phase::ReduceScatter, RACK_RS);
-    all.extend(rounds(vec![cross(Op::Reduce)], Phase::Reduce, CROSS_UP));
-    all.extend(rounds(vec![cross(Op::Copy)], Phase::Broadcast, CROSS_BACK));
+    if members.len() >= 2 {
+        all.extend(rounds(vec![cross(Op::Reduce)], Phase::Reduce, CROSS_UP));
+        all.extend(rounds(vec![cross(Op::Copy)], Phase::Broadcast, CROSS_BACK));
+    }
     all.extend(rounds(ag, Phase::AllGather, RACK_AG));
     Ok(Schedule {
         algorithm: "rat",
@@ -109,7 +124,8 @@ pub fn rat(topo: &Topology, n: u64, elem_bytes: u64) -> Result<Schedule, Schedul
 /// in-rack rings are ring reduce-scatter/all-gather (Patarasuk & Yuan
 /// 2009); in the crossing rounds rack 0's downlink carries `(K − 1)·n` and
 /// each NIC of rack 0 receives `K − 1` slices per rank on it.
-/// `None` when the topology does not fit (see [`rat`]) or nodes are unequal.
+/// Without racks each node plays a rack (`M = 1`, `K = N`, no core term).
+/// On a flat topology every message costs `α + m·β`. `None` for unequal nodes.
 pub fn closed_form(topo: &Topology, n: u64, elem_bytes: u64) -> Option<f64> {
     model(topo, n, elem_bytes, Split { exact: true })
 }
@@ -121,18 +137,24 @@ pub fn lower_bound(topo: &Topology, n: u64, elem_bytes: u64) -> Option<f64> {
 
 fn model(topo: &Topology, n: u64, elem_bytes: u64, s: Split) -> Option<f64> {
     let p = topo.p();
-    let k = topo.racks();
-    if p < 2 || n == 0 || elem_bytes == 0 || k < 2 || !topo.equal_nodes() {
+    if p < 2 || n == 0 || elem_bytes == 0 || !topo.equal_nodes() {
         return None;
     }
     let nodes = topo.nodes();
     let g = p / nodes;
-    let m = nodes / k;
+    let with_core = topo.racks() >= 2;
+    // K groups of M nodes (racks, or single nodes without racks).
+    let (k, m) = if with_core {
+        (topo.racks(), nodes / topo.racks())
+    } else {
+        (nodes, 1)
+    };
     let r = m * g;
     let eb = elem_bytes as f64;
     let intra = topo.link(LinkClass::Intra);
     let inter = topo.link(LinkClass::Nic);
     let c = s.div(n as f64, r) * eb;
+    let flat = matches!(topo, Topology::Flat { .. });
     let mut round: f64 = 0.0;
     if g >= 2 {
         round = round.max(intra.alpha + c * intra.beta);
@@ -140,8 +162,94 @@ fn model(topo: &Topology, n: u64, elem_bytes: u64, s: Split) -> Option<f64> {
     if m >= 2 {
         round = round.max(inter.alpha + c * inter.beta);
     }
-    let whole = r as f64 * c;
-    let nic = ceil_div(g, topo.lanes()) as f64 * c * inter.beta;
-    let cross = inter.alpha + (k as f64 - 1.0) * nic.max(whole * topo.core_beta());
+    let cross = if k < 2 {
+        0.0
+    } else if flat {
+        inter.alpha + c * inter.beta
+    } else {
+        let whole = r as f64 * c;
+        let nic = ceil_div(g, topo.lanes()) as f64 * c * inter.beta;
+        let core = if with_core {
+            whole * topo.core_beta()
+        } else {
+            0.0
+        };
+        inter.alpha + (k as f64 - 1.0) * nic.max(core)
+    };
     Some(2.0 * (r as f64 - 1.0) * round + 2.0 * cross)
+}
+
+/// Registry entry of [`rat`].
+pub struct RackAware;
+
+impl CollectiveAlgorithm for RackAware {
+    fn key(&self) -> &'static str {
+        "rat"
+    }
+    fn label(&self) -> &'static str {
+        "rack-aware all-reduce (RAT)"
+    }
+    fn short_label(&self) -> &'static str {
+        "rack-aware"
+    }
+    fn collective(&self) -> CollectiveKind {
+        CollectiveKind::AllReduce
+    }
+    fn needs_nodes(&self) -> bool {
+        true
+    }
+    fn folds(&self) -> bool {
+        false
+    }
+    fn method(&self, phase: Phase) -> &'static str {
+        match phase {
+            Phase::ReduceScatter | Phase::AllGather => "around a ring inside each rack",
+            Phase::Reduce => "towards rack 0",
+            Phase::Broadcast => "from rack 0",
+            _ => "",
+        }
+    }
+    fn generate(
+        &self,
+        topo: &Topology,
+        n: u64,
+        elem_bytes: u64,
+    ) -> Result<Schedule, ScheduleError> {
+        rat(topo, n, elem_bytes)
+    }
+    /// Flat model (every message `α + m·β`): `R` ranks per rack, `K` racks:
+    /// `2(R−1)(α + n/R·β) + 2(α + n/R·β)` (the crossing rounds only when
+    /// `K ≥ 2`) plus `((R−1)/R + 1/R)·nγ`; ring reduce-scatter/all-gather
+    /// inside the rack (Patarasuk & Yuan 2009).
+    fn closed_form(&self, topo: &Topology, n_bytes: f64, c: CostParams) -> Formula {
+        let gs = groups(topo);
+        let k = gs.len();
+        let r = gs.first().map_or(1, Vec::len).max(1) as f64;
+        let cross = if k >= 2 { 1.0 } else { 0.0 };
+        let gamma = (r - 1.0) / r + cross / r;
+        flat_formula(
+            self.label(),
+            "2(R−1)(α + n/R·β) + 2(α + n/R·β) + ((R−1)/R + 1/R)·nγ",
+            [2.0 * (r - 1.0) + 2.0 * cross, 2.0 * gamma, gamma],
+            n_bytes,
+            c,
+            format!("R = {r} ranks per rack, K = {k} racks"),
+        )
+    }
+    fn factors(&self, topo: &Topology) -> [f64; 3] {
+        let f = self.closed_form(topo, 1.0, CostParams::new(0.0, 0.0));
+        [f.startups, f.byte_factor, f.gamma_factor]
+    }
+    fn equal_parts(&self, topo: &Topology) -> usize {
+        groups(topo).first().map_or(1, Vec::len).max(1)
+    }
+    fn describe(&self, round: &RoundFacts<'_>) -> String {
+        match round.phase {
+            Phase::ReduceScatter => "inside every rack, each rank passes one slice to the next rank, which adds it".into(),
+            Phase::Reduce => "rank j of every other rack sends its rack's partial sum of slice j across the core to rank j of rack 0, which adds it".into(),
+            Phase::Broadcast => "rank j of rack 0 sends the finished slice j back across the core (no addition)".into(),
+            Phase::AllGather => "inside every rack, each rank passes a finished slice to the next rank, which copies it (no addition)".into(),
+            _ => String::new(),
+        }
+    }
 }

@@ -110,7 +110,7 @@ pub fn rounds_to_factor(
 pub enum InitPattern {
     /// Explicit values, one per node.
     List(Vec<f64>),
-    /// x_i = 3i: 0, 3, 6, 9, … (the seed's four-worker example for p = 4).
+    /// x_i = 3i: 0, 3, 6, 9, … (the course's four-worker example for p = 4).
     Linear,
     /// Seeded uniform values in [0, 10), rounded to 0.1 (SplitMix64).
     Random(u64),
@@ -295,7 +295,7 @@ pub struct DsgdStep {
     pub eta: f64,
     /// Mixed models W x.
     pub mixed: Vec<f64>,
-    /// The seed's convention: x_i ← Σ_j W_ij x_j − η g_i (gradient at the
+    /// The course's convention: x_i ← Σ_j W_ij x_j − η g_i (gradient at the
     /// current local model, mix, then subtract). This is D-PSGD (Lian, Zhang,
     /// Zhang, Hsieh, Zhang & Liu 2017, "Can decentralized algorithms
     /// outperform centralized algorithms?", Algorithm 1).
@@ -353,7 +353,7 @@ pub struct DsgdExplanation {
     pub node: usize,
     /// The mixing: `mix ← (3 + 6 + 12)/3 = 7`.
     pub mixed: String,
-    /// The seed's convention: `x1 ← 7 − 0.5 × 2 = 6`.
+    /// The course's convention: `x1 ← 7 − 0.5 × 2 = 6`.
     pub mix_then_step: String,
     /// No mixing: `x1 ← 6 − 0.5 × 2 = 5`.
     pub local_only: String,
@@ -434,7 +434,7 @@ mod tests {
     }
 
     #[test]
-    fn seed_four_worker_ring() {
+    fn course_four_worker_ring() {
         let m = ring(4);
         let x0 = [0.0, 3.0, 6.0, 9.0];
         let rs = iterate(&m, &x0, 5, Some(1.0 / 3.0)).expect("iterate");
@@ -462,7 +462,7 @@ mod tests {
     }
 
     #[test]
-    fn seed_narration() {
+    fn course_narration() {
         let m = ring(4);
         let u = NodeUpdate::new(&m, &[0.0, 3.0, 6.0, 9.0], 0).expect("node 0");
         assert_eq!(u.text(), "x0 ← (9 + 0 + 3)/3 = 4");
@@ -478,7 +478,7 @@ mod tests {
     }
 
     #[test]
-    fn seed_dsgd_example() {
+    fn course_dsgd_example() {
         // Node 1 of a 3-ring holds 6, neighbours 3 and 12, weights 1/3, g = 2, η = 0.5.
         let m = ring(3);
         let s = dsgd_step(&m, &[3.0, 6.0, 12.0], &[0.0, 2.0, 1.0], 0.5).expect("step");

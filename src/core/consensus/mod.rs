@@ -326,7 +326,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn gossip_run_bundles_the_seed_example() {
+    fn gossip_run_bundles_the_course_example() {
         let run = GossipRun::new(
             GraphKind::Ring,
             4,

@@ -19,7 +19,7 @@ pub const CHECK_TOL: f64 = 1e-12;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WeightRule {
     /// W_ij = 1/(d_i + 1) for j ∈ N(i) ∪ {i}: each node averages itself and
-    /// its neighbours equally (the seed's "one-third" ring weights). Rows sum
+    /// its neighbours equally (the course's "one-third" ring weights). Rows sum
     /// to 1, but columns sum to 1 only on regular graphs; on a star, path or
     /// random graph the values converge to a *weighted* mean instead.
     Uniform,

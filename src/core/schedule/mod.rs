@@ -14,9 +14,7 @@ use std::fmt;
 use std::ops::Range;
 
 pub mod naive;
-pub mod narrate;
 pub mod recursive;
-pub mod registry;
 pub mod ring;
 pub mod tree;
 
@@ -84,6 +82,16 @@ pub enum Phase {
     FoldIn,
     /// Non-power-of-two adaptation: the result goes back to the extra ranks.
     FoldOut,
+    /// Hierarchical, level 1: reduce inside each node to its leader.
+    NodeReduce,
+    /// Hierarchical, level 2: reduce-scatter among the node leaders.
+    LeaderReduceScatter,
+    /// Hierarchical, level 2: all-gather among the node leaders.
+    LeaderAllGather,
+    /// Hierarchical, level 2: full-buffer exchange among the node leaders.
+    LeaderExchange,
+    /// Hierarchical, level 1: broadcast inside each node from its leader.
+    NodeBroadcast,
 }
 
 impl Phase {
@@ -97,6 +105,11 @@ impl Phase {
             Phase::Broadcast => "broadcast",
             Phase::FoldIn => "fold-in (extra ranks → power-of-two subset)",
             Phase::FoldOut => "unfold (result → extra ranks)",
+            Phase::NodeReduce => "reduce inside each node",
+            Phase::LeaderReduceScatter => "reduce-scatter among node leaders",
+            Phase::LeaderAllGather => "all-gather among node leaders",
+            Phase::LeaderExchange => "exchange among node leaders",
+            Phase::NodeBroadcast => "broadcast inside each node",
         }
     }
 }

@@ -2,7 +2,7 @@
 //! reduces; rank 0 then sends the full result back to every rank.
 //!
 //! The root handles one full tensor at a time, so each of the `2(p − 1)`
-//! messages is its own round: `T = 2(p − 1)(α + nβ)` (seed §6: p = 4,
+//! messages is its own round: `T = 2(p − 1)(α + nβ)` (course §6: p = 4,
 //! 100 MB at 12.5 GB/s, α = 0 gives 6 × 8 ms = 48 ms).
 
 use super::{check_args, Collective, Op, Phase, Round, Schedule, ScheduleError, Transfer};

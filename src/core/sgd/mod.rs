@@ -11,7 +11,7 @@
 //! - [`train`]: the three strategies from one start with one sampling seed,
 //!   recording losses, consensus distance and bytes per worker per step.
 //!
-//! The objective trap (seed §3; Lian et al. 2017): with a doubly stochastic
+//! The objective trap (course §3; Lian et al. 2017): with a doubly stochastic
 //! mixing matrix, D-PSGD's average model follows the *equal-worker* gradient
 //! (1/m) Σ ∇L_k, so on unequal non-IID shards it approaches argmin (1/m) Σ L_k,
 //! while all-reduce SGD with sample weights approaches argmin Σ (n_k/N) L_k.

@@ -43,7 +43,7 @@ pub fn sig(v: f64, digits: usize) -> String {
 }
 
 /// One line on why the plain mean over-weights the smallest shard, e.g. for
-/// the seed's table: "Shard 3 holds 10% of the samples but gets 1/3 of the
+/// the course's table: "Shard 3 holds 10% of the samples but gets 1/3 of the
 /// weight in the plain average (3.33× its share), so its loss 0.9 counts
 /// 3.33 times too much."
 pub fn over_weighting_line(o: &Objective, losses: &[f64]) -> String {
@@ -239,7 +239,7 @@ mod tests {
     }
 
     #[test]
-    fn seed_over_weighting_line() {
+    fn course_over_weighting_line() {
         let losses = [0.2, 0.5, 0.9];
         let o = objective(&[600, 300, 100], &losses).expect("valid");
         let s = over_weighting_line(&o, &losses);

@@ -12,7 +12,7 @@
 //! weights 1/m instead gives a different number whenever the shard sizes
 //! differ: each shard then counts as much as any other, so a small shard is
 //! over-weighted by the factor N / (m · n_k). (Standard data-parallel
-//! identity; it is the seed's §1 worked example: 600, 300, 100 samples with
+//! identity; it is the course's §1 worked example: 600, 300, 100 samples with
 //! mean losses 0.2, 0.5, 0.9 give 0.36, against a plain average of 1.6/3 ≈ 0.533.)
 
 use std::fmt;
@@ -155,7 +155,7 @@ impl Objective {
 /// average (1/m) Σ L_k and their difference.
 ///
 /// `counts[k]` = n_k (samples, may be 0 for an empty shard), `losses[k]` = L_k
-/// (mean loss over shard k). Source: the identity F = Σ (n_k/N) L_k (seed §1).
+/// (mean loss over shard k). Source: the identity F = Σ (n_k/N) L_k (course §1).
 ///
 /// # Errors
 /// [`ObjectiveError::LengthMismatch`], [`ObjectiveError::Empty`],
@@ -219,7 +219,7 @@ pub struct GradientCombination {
 /// The gradient of the mean loss over all B = Σ b_k samples of the step is
 /// Σ_k (b_k/B) g_k. With equal b_k this is the plain mean (1/m) Σ g_k, which
 /// is why equal local mini-batches can use equal weights, and unequal ones
-/// need sample weighting (seed §1, "for a particular synchronous mini-batch
+/// need sample weighting (course §1, "for a particular synchronous mini-batch
 /// step"). Whether that estimate targets the full-data objective depends on
 /// how the mini-batches were sampled: equal-sized batches drawn uniformly
 /// within unequal shards estimate the equal-worker objective instead.
@@ -284,7 +284,7 @@ mod tests {
     }
 
     #[test]
-    fn seed_example_gives_036_and_0533() {
+    fn course_example_gives_036_and_0533() {
         let o = objective(&[600, 300, 100], &[0.2, 0.5, 0.9]).expect("valid table");
         assert_eq!(o.total, 1000);
         assert!(close(o.weights[0], 0.6, 1e-15));

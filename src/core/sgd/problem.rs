@@ -55,7 +55,7 @@ pub struct ProblemConfig {
 }
 
 impl Default for ProblemConfig {
-    /// The seed's shard sizes 600, 300, 100; d = 2; non-IID; seed 1; σ = 0.1.
+    /// The course's shard sizes 600, 300, 100; d = 2; non-IID; seed 1; σ = 0.1.
     fn default() -> Self {
         ProblemConfig {
             shard_sizes: vec![600, 300, 100],

@@ -1,4 +1,4 @@
-//! Cross-module tests of the SGD lab: the acceptance checks.
+//! Cross-module tests of the SGD lab: the acceptance checks.
 
 use nalgebra::DMatrix;
 
@@ -53,7 +53,7 @@ fn six_shards() -> Problem {
 }
 
 #[test]
-fn seed_dpsgd_worked_example() {
+fn course_dpsgd_worked_example() {
     // Worker 0 holds 6, its neighbours 3 and 12, weights 1/3 each: mixed 7;
     // gradient 2 (at the old model 6), η = 0.5: 7 − 0.5·2 = 6. Local: 6 − 1 = 5.
     let a = DMatrix::from_element(3, 3, 1.0 / 3.0);
@@ -69,7 +69,7 @@ fn seed_dpsgd_worked_example() {
 
 #[test]
 fn ring_all_reduce_matches_direct_sum_bit_identically() {
-    // The seed's 1, 2, 3 sum all-reduce returns 6 everywhere.
+    // The course's 1, 2, 3 sum all-reduce returns 6 everywhere.
     let mut b = vec![vec![1.0], vec![2.0], vec![3.0]];
     ring_all_reduce_sum(&mut b).expect("equal lengths");
     assert!(b.iter().all(|v| v[0] == 6.0));

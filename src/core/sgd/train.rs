@@ -13,7 +13,7 @@
 //!   all-gather copies finished chunks, so every worker holds the same bits and
 //!   the models stay bit-identical (checked every step).
 //! - **D-PSGD** (decentralised parallel SGD, Lian et al. 2017, "Can decentralized
-//!   algorithms outperform centralized algorithms?", NeurIPS; the seed's §3
+//!   algorithms outperform centralized algorithms?", NeurIPS; the course's §3
 //!   convention): gradient at the local model, then mix the models with the
 //!   mixing matrix A, then subtract the gradient computed before mixing:
 //!   w_k ← Σ_j A_kj w_j − η g_k(w_k).
@@ -476,7 +476,7 @@ pub fn allreduce_update(
     Ok(())
 }
 
-/// One D-PSGD update (Lian et al. 2017, Algorithm 1; the seed's §3
+/// One D-PSGD update (Lian et al. 2017, Algorithm 1; the course's §3
 /// convention): `out[k] = Σ_j A_kj · models[j] − η · grads[k]`, where
 /// `grads[k]` was evaluated at `models[k]` *before* mixing.
 ///

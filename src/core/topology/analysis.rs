@@ -15,10 +15,10 @@ use super::timing::{
     cumulative_traffic, resource_totals, round_times, round_traffic, transfer_classes, Traffic,
 };
 use super::{Link, LinkClass, Topology, TopologyError};
-use crate::core::collectives::{flat_topo, flex, multilane, rat};
+use crate::core::collectives::{flat_topo, flex, multilane, rat, Algorithm};
 use crate::core::execute::{default_init, execute, ExecOptions, Trace};
 use crate::core::schedule::{Op, Schedule, ScheduleError};
-use crate::core::units::format_time;
+use crate::core::units::{format_bandwidth, format_decimal, format_time};
 
 /// Generator signature shared by every topology-aware collective.
 type Generator = fn(&Topology, u64, u64) -> Result<Schedule, ScheduleError>;
@@ -28,7 +28,7 @@ type Formula = fn(&Topology, u64, u64) -> Option<f64>;
 /// One algorithm the topology view offers.
 #[derive(Clone, Copy, Debug)]
 pub struct TopoAlgorithm {
-    /// The `alg` URL value: "flat", "multilane", "rat", "flex".
+    /// The `alg` URL value: "flat", "hier", "hier_rd", "multilane", "rat", "flex".
     pub key: &'static str,
     /// Human name, e.g. "multi-lane hierarchical all-reduce".
     pub label: &'static str,
@@ -47,6 +47,22 @@ const ALGORITHMS: &[TopoAlgorithm] = &[
         generate: flat_topo::flat_ring,
         closed_form: flat_topo::closed_form,
         lower_bound: flat_topo::lower_bound,
+    },
+    TopoAlgorithm {
+        key: "hier",
+        label: "hierarchical all-reduce (ring among node leaders)",
+        summary: "reduce inside each node to its leader, ring all-reduce among the node leaders, broadcast inside the node",
+        generate: |t, n, e| Algorithm::HIER.generate_on(t, n, e),
+        closed_form: flat_topo::hier_closed_form,
+        lower_bound: flat_topo::hier_lower_bound,
+    },
+    TopoAlgorithm {
+        key: "hier_rd",
+        label: "hierarchical all-reduce (recursive doubling among node leaders)",
+        summary: "reduce inside each node to its leader, recursive-doubling all-reduce among the node leaders, broadcast inside the node",
+        generate: |t, n, e| Algorithm::HIER_RD.generate_on(t, n, e),
+        closed_form: |_, _, _| None,
+        lower_bound: flat_topo::hier_rd_lower_bound,
     },
     TopoAlgorithm {
         key: "multilane",
@@ -106,7 +122,7 @@ impl fmt::Display for TopoError {
         match self {
             TopoError::UnknownAlgorithm(k) => write!(
                 f,
-                "unknown algorithm \"{k}\" (choose flat, multilane, rat or flex)"
+                "unknown algorithm \"{k}\" (choose flat, hier, hier_rd, multilane, rat or flex)"
             ),
             TopoError::Schedule(e) => write!(f, "{e}"),
             TopoError::Topology(e) => write!(f, "{e}"),
@@ -285,6 +301,38 @@ pub fn run(alg_key: &str, topo: &Topology, n: u64, elem_bytes: u64) -> Result<To
     run_opts(alg_key, topo, n, elem_bytes, true)
 }
 
+/// algbw and busbw of a run written out (nccl-tests' PERFORMANCE.md), and,
+/// when busbw exceeds one NIC's bandwidth, why: busbw scales algbw by the
+/// flat ring's `2(p − 1)/p`, but a schedule that reduces inside the node
+/// first sends less than that through each NIC. E.g. "algbw = 1 GB /
+/// 85.83 ms = 11.65 GB/s; busbw = algbw × 2 × 15/16 = 21.85 GB/s. busbw is
+/// above the 12.5 GB/s of one NIC: …".
+pub fn busbw_note(run: &TopoRun, topo: &Topology) -> String {
+    let p = topo.p();
+    let mut text = format!(
+        "algbw = {} / {} = {}; busbw = algbw × 2 × {}/{} = {}.",
+        format_decimal(run.size_bytes as f64),
+        format_time(run.time),
+        format_bandwidth(run.algbw),
+        p.saturating_sub(1),
+        p,
+        format_bandwidth(run.busbw)
+    );
+    let nic_bw = topo.link(LinkClass::Nic).bw();
+    if topo.nodes() >= 2 && matches!(topo, Topology::Hierarchical(_)) && run.busbw > nic_bw {
+        let ring_share = 2.0 * (p as f64 - 1.0) / p as f64 * run.size_bytes as f64;
+        text.push_str(&format!(
+            " busbw is above the {} of one NIC: it assumes every rank moves 2(p − 1)/p × the data ({}) \
+             over the slowest link, as a flat ring does, but this schedule reduces inside the node \
+             first and its busiest NIC carries {} in each direction.",
+            format_bandwidth(nic_bw),
+            format_decimal(ring_share),
+            format_decimal(run.totals(topo).max_nic() as f64)
+        ));
+    }
+    text
+}
+
 /// One row of the comparison table for the current topology.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TopoRow {
@@ -352,10 +400,11 @@ pub fn row(alg_key: &str, topo: &Topology, n: u64, elem_bytes: u64) -> Result<To
 }
 
 /// One row per algorithm that applies to `topo` (those whose generator
-/// accepts its shape), in [`algorithms`] order.
+/// accepts its shape; `rat` only with ≥ 2 racks), in [`algorithms`] order.
 pub fn compare(topo: &Topology, n: u64, elem_bytes: u64) -> Vec<TopoRow> {
     ALGORITHMS
         .iter()
+        .filter(|a| a.key != "rat" || topo.racks() >= 2)
         .filter_map(|a| row(a.key, topo, n, elem_bytes).ok())
         .collect()
 }
@@ -764,5 +813,5 @@ pub fn example_topology(
     )?)
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;

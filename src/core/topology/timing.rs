@@ -377,5 +377,5 @@ pub fn resource_totals(schedule: &Schedule, topo: &Topology) -> Vec<(Resource, u
     v
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;

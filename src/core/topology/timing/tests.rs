@@ -1,8 +1,8 @@
 use proptest::prelude::*;
 
 use super::*;
+use crate::core::collectives::{generate, Algorithm};
 use crate::core::cost::CostParams;
-use crate::core::schedule::registry::{generate, Algorithm};
 use crate::core::schedule::{Collective, Round, Transfer};
 use crate::core::timing::executed_time_with;
 use crate::core::topology::Link;
@@ -107,7 +107,7 @@ fn core_is_shared_per_rack_direction() {
 }
 
 fn algorithms() -> impl Strategy<Value = Algorithm> {
-    proptest::sample::select(Algorithm::ALL.to_vec())
+    proptest::sample::select(Algorithm::all().collect::<Vec<_>>())
 }
 
 proptest! {

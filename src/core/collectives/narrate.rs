@@ -4,9 +4,9 @@
 
 use std::ops::Range;
 
-use super::registry::Algorithm;
-use super::{chunk_range, Collective, Op, Phase, Schedule};
+use super::{Algorithm, RoundFacts};
 use crate::core::execute::Trace;
+use crate::core::schedule::{chunk_range, recursive, Collective, Op, Phase, Schedule};
 use crate::core::units::{format_bytes_short, sig};
 
 /// Compact element count: `16000000` → `"16M"`, `2500` → `"2.5k"`, `37` → `"37"`.
@@ -270,6 +270,27 @@ pub fn phases(schedule: &Schedule) -> Vec<(Phase, usize)> {
     out
 }
 
+/// The narration of a fold-in or unfold round (the MPICH non-power-of-two
+/// adaptation), or `None` for any other phase.
+pub fn fold_text(round: &RoundFacts<'_>) -> Option<String> {
+    let k = round.senders.len();
+    let s = if k == 1 { "s" } else { "" };
+    let (senders, receivers) = (list_ranks(round.senders), list_ranks(round.receivers));
+    let k = plural(k);
+    match round.phase {
+        Phase::FoldIn if round.reduce => Some(format!(
+            "extra rank{k} {senders} hand{s} the whole tensor to rank{k} {receivers}, which add{s} it; they sit out the next rounds"
+        )),
+        Phase::FoldIn => Some(format!(
+            "extra rank{k} {senders} copy their chunk to rank{k} {receivers}, which will stand in for them"
+        )),
+        Phase::FoldOut => Some(format!(
+            "rank{k} {senders} copy the finished result back to extra rank{k} {receivers} (no addition)"
+        )),
+        _ => None,
+    }
+}
+
 fn list_ranks(ranks: &[usize]) -> String {
     match ranks {
         [] => "none".into(),
@@ -297,11 +318,12 @@ pub fn goal(alg: Algorithm, schedule: &Schedule) -> String {
              all-gather: every rank ends with every chunk, copied, never added."
             .to_string(),
     };
-    let fold = super::recursive::Fold::new(p);
-    let folds = schedule
-        .rounds
-        .iter()
-        .any(|r| matches!(r.phase, Phase::FoldIn | Phase::FoldOut));
+    let fold = recursive::Fold::new(p);
+    let folds = alg.folds()
+        && schedule
+            .rounds
+            .iter()
+            .any(|r| matches!(r.phase, Phase::FoldIn | Phase::FoldOut));
     let fold_text = if folds {
         let extra: Vec<usize> = (0..fold.extra).map(|i| 2 * i).collect();
         let partners: Vec<usize> = (0..fold.extra).map(|i| 2 * i + 1).collect();
@@ -339,54 +361,12 @@ pub fn narrate(alg: Algorithm, trace: &Trace, step: usize) -> String {
     let reduce = round.transfers.first().map(|t| t.op) == Some(Op::Reduce);
     let senders: Vec<usize> = round.transfers.iter().map(|t| t.src).collect();
     let receivers: Vec<usize> = round.transfers.iter().map(|t| t.dst).collect();
-    let ring = matches!(
-        alg,
-        Algorithm::Ring | Algorithm::ReduceScatter | Algorithm::AllGather
-    );
-    let what = match round.phase {
-        Phase::FoldIn if reduce => format!(
-            "extra rank{} {} hand{} the whole tensor to rank{} {}, which add{} it; they sit out the next rounds",
-            plural(k), list_ranks(&senders), if k == 1 { "s" } else { "" },
-            plural(k), list_ranks(&receivers), if k == 1 { "s" } else { "" }
-        ),
-        Phase::FoldIn => format!(
-            "extra rank{} {} copy their chunk to rank{} {}, which will stand in for them",
-            plural(k), list_ranks(&senders), plural(k), list_ranks(&receivers)
-        ),
-        Phase::FoldOut => format!(
-            "rank{} {} copy the finished result back to extra rank{} {} (no addition)",
-            plural(k), list_ranks(&senders), plural(k), list_ranks(&receivers)
-        ),
-        Phase::Exchange => {
-            "partners swap their whole buffers and each adds what it receives, so partial sums double in size"
-                .into()
-        }
-        Phase::ReduceScatter if ring => {
-            "each rank sends one chunk to its successor, which adds it to its own copy of that chunk".into()
-        }
-        Phase::ReduceScatter => {
-            "each rank sends the half of its current window that its partner keeps, and adds the half it receives; \
-             the window each rank is responsible for halves"
-                .into()
-        }
-        Phase::AllGather if ring => {
-            "each rank passes a finished chunk to its successor, which copies it over its stale copy (no addition)"
-                .into()
-        }
-        Phase::AllGather => {
-            "each rank copies every finished piece it holds to its partner, which stores it without adding; \
-             the finished window doubles"
-                .into()
-        }
-        Phase::Reduce if alg == Algorithm::NaiveRoot => {
-            "one rank sends its whole tensor to root 0, which adds it; the root can take only one tensor at a time"
-                .into()
-        }
-        Phase::Reduce => {
-            "partial sums (whole tensors) move one level down the binomial tree and are added".into()
-        }
-        Phase::Broadcast => "the finished sum is copied one level further from root 0 (no addition)".into(),
-    };
+    let what = alg.describe(&RoundFacts {
+        phase: round.phase,
+        reduce,
+        senders: &senders,
+        receivers: &receivers,
+    });
     let progress = if matches!(s.collective, Collective::AllReduce) {
         trace
             .complete_fraction(step)
@@ -409,8 +389,8 @@ pub fn narrate(alg: Algorithm, trace: &Trace, step: usize) -> String {
     } else {
         ""
     };
-    let fold = super::recursive::Fold::new(s.p);
-    let renumbered = if !ring
+    let fold = recursive::Fold::new(s.p);
+    let renumbered = if alg.folds()
         && !fold.is_power_of_two()
         && matches!(
             round.phase,
@@ -423,7 +403,7 @@ pub fn narrate(alg: Algorithm, trace: &Trace, step: usize) -> String {
     } else {
         String::new()
     };
-    let title = super::registry::round_title(alg, s, step - 1);
+    let title = super::round_title(alg, s, step - 1);
     format!(
         "{}: {what}.{renumbered} {k} transfer{} at once, the largest {}.{progress}{done}",
         capitalise(&title),
@@ -432,7 +412,7 @@ pub fn narrate(alg: Algorithm, trace: &Trace, step: usize) -> String {
     )
 }
 
-/// One ring all-reduce against one gossip round on the same ring (seed §6),
+/// One ring all-reduce against one gossip round on the same ring (course §6),
 /// from the inputs `x_r = r + 1`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GossipContrast {
@@ -491,8 +471,8 @@ fn capitalise(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::collectives::generate;
     use crate::core::execute::{default_init, execute, ExecOptions};
-    use crate::core::schedule::registry::generate;
 
     fn trace(alg: Algorithm, p: usize, n: u64) -> Trace {
         let s = generate(alg, p, n, 4).expect("valid");
@@ -534,7 +514,7 @@ mod tests {
     fn rabenseifner_chunks_after_halving() {
         // p = 4, n = 8: after the 2 halving rounds rank r owns chunk r complete
         // (1 + 2 + 3 + 4 = 10), and still holds a partial sum elsewhere.
-        let t = trace(Algorithm::Rabenseifner, 4, 8);
+        let t = trace(Algorithm::RAB, 4, 8);
         let own = chunk_state(&t, 2, 2, 2).expect("kept");
         assert_eq!((own.value, own.who.as_str(), own.count), (10.0, "all", 4));
         // Rank 0's chunk 2 after round 1 (partner 2): only its own 1 (it sent c2–3 away).
@@ -552,7 +532,7 @@ mod tests {
         // XOR 1) rank 1 (core 0) holds the complete sum 21 on elements 0..3
         // but only ranks 0, 1, 4 (1 + 2 + 5 = 8) on 3..6, so chunk 1
         // (elements 2..4) straddles the cut and is mixed.
-        let t = trace(Algorithm::Rabenseifner, 6, 12);
+        let t = trace(Algorithm::RAB, 6, 12);
         let c = chunk_state(&t, 3, 1, 1).expect("kept");
         let all = chunk_states(&t, 3).expect("kept");
         assert_eq!(all[1][1], c);
@@ -572,7 +552,7 @@ mod tests {
     fn fold_phases_are_counted_apart() {
         // rd at p = 6, n = 10 elements of 4 B: fold-in 40 B from ranks 0, 2;
         // two exchanges of 40 B from the 4 core ranks; unfold 40 B from 1, 3.
-        let s = generate(Algorithm::RecursiveDoubling, 6, 10, 4).expect("valid");
+        let s = generate(Algorithm::RD, 6, 10, 4).expect("valid");
         let by = sent_by_phase(&s, 4);
         assert_eq!(by.len(), 3);
         assert_eq!(by[0], (Phase::FoldIn, vec![40, 0, 40, 0, 0, 0]));
@@ -590,21 +570,21 @@ mod tests {
 
     #[test]
     fn narration_names_fold_and_partners() {
-        let t = trace(Algorithm::RecursiveDoubling, 6, 12);
-        let g = narrate(Algorithm::RecursiveDoubling, &t, 0);
+        let t = trace(Algorithm::RD, 6, 12);
+        let g = narrate(Algorithm::RD, &t, 0);
         assert!(g.contains("sum 1 + … + 6 = 21"));
         assert!(g.contains("ranks 0 and 2 first fold into ranks 1 and 3"));
-        let n2 = narrate(Algorithm::RecursiveDoubling, &t, 2);
+        let n2 = narrate(Algorithm::RD, &t, 2);
         assert!(n2.contains("Core rank i is rank 2i + 1 for i < 2, and rank i + 2 otherwise."));
-        let n1 = narrate(Algorithm::RecursiveDoubling, &t, 1);
+        let n1 = narrate(Algorithm::RD, &t, 1);
         assert!(n1.starts_with("Fold-in"));
         assert!(n1.contains("hand the whole tensor to ranks 1 and 3"));
-        let n4 = narrate(Algorithm::RecursiveDoubling, &t, 4);
+        let n4 = narrate(Algorithm::RD, &t, 4);
         assert!(n4.starts_with("Unfold"));
         assert!(n4.contains("100%"));
         assert!(n4.contains("verified"));
-        let t = trace(Algorithm::Rabenseifner, 8, 64);
-        let n2 = narrate(Algorithm::Rabenseifner, &t, 2);
+        let t = trace(Algorithm::RAB, 8, 64);
+        let n2 = narrate(Algorithm::RAB, &t, 2);
         assert!(n2.starts_with(
             "Reduce-scatter by recursive halving, round 2 of 3: partner = rank XOR 2"
         ));

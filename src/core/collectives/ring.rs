@@ -1,0 +1,65 @@
+//! Ring all-reduce (`ring`): ring reduce-scatter, then ring all-gather.
+//!
+//! Closed form: `2(p−1)α + 2(p−1)/p·nβ + (p−1)/p·nγ`, any `p` (Thakur,
+//! Rabenseifner & Gropp 2005, §4; Patarasuk & Yuan 2009). The course's
+//! example: p = 16, α = 5 µs, β = 0.08 ns/B, 8 KiB gives ≈ 151.2 µs.
+
+use super::ring_ag::RingAllGather;
+use super::ring_rs::RingReduceScatter;
+use super::{flat_p, CollectiveAlgorithm, RoundFacts};
+use crate::core::cost::nccl::CollectiveKind;
+use crate::core::cost::{formulas, CostParams, Formula};
+use crate::core::schedule::{ring, Phase, Schedule, ScheduleError};
+use crate::core::topology::Topology;
+
+/// Ring all-reduce.
+pub struct RingAllReduce;
+
+impl CollectiveAlgorithm for RingAllReduce {
+    fn key(&self) -> &'static str {
+        "ring"
+    }
+    fn label(&self) -> &'static str {
+        "ring all-reduce"
+    }
+    fn short_label(&self) -> &'static str {
+        "ring"
+    }
+    fn collective(&self) -> CollectiveKind {
+        CollectiveKind::AllReduce
+    }
+    fn needs_nodes(&self) -> bool {
+        false
+    }
+    fn folds(&self) -> bool {
+        false
+    }
+    fn method(&self, _phase: Phase) -> &'static str {
+        "around the ring"
+    }
+    fn generate(
+        &self,
+        topo: &Topology,
+        n: u64,
+        elem_bytes: u64,
+    ) -> Result<Schedule, ScheduleError> {
+        ring::ring_all_reduce(topo.p(), n, elem_bytes)
+    }
+    fn closed_form(&self, topo: &Topology, n_bytes: f64, c: CostParams) -> Formula {
+        formulas::ring_allreduce(topo.p(), n_bytes, c)
+    }
+    fn factors(&self, topo: &Topology) -> [f64; 3] {
+        let (q, f) = flat_p(topo);
+        [2.0 * (q - 1.0), 2.0 * f, f]
+    }
+    fn equal_parts(&self, topo: &Topology) -> usize {
+        topo.p()
+    }
+    fn describe(&self, round: &RoundFacts<'_>) -> String {
+        if round.phase == Phase::AllGather {
+            RingAllGather.describe(round)
+        } else {
+            RingReduceScatter.describe(round)
+        }
+    }
+}

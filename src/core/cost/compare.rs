@@ -1,0 +1,310 @@
+//! Comparing the all-reduce algorithms of the cost view: the fastest one at a
+//! size, exact crossovers, sweeps over sizes and ranks, and the winner map.
+//! The algorithms compared are [`Algorithm::compared`]: every flat all-reduce
+//! of the registry, in registry order.
+
+use super::formulas::{fmt_beta, fmt_bytes, fmt_coeff, fmt_input_time, Formula};
+use super::CostParams;
+use crate::core::collectives::Algorithm;
+use crate::core::units;
+
+/// Every compared algorithm at one size, in [`Algorithm::compared`] order.
+pub fn all_allreduce(p: usize, n_bytes: f64, c: CostParams) -> Vec<(Algorithm, Formula)> {
+    Algorithm::compared()
+        .iter()
+        .map(|&a| (a, a.cost(p, n_bytes, c)))
+        .collect()
+}
+
+/// The fastest algorithm at `n_bytes`. Ties go to the earlier algorithm in
+/// [`Algorithm::compared`] order.
+pub fn best_at(p: usize, n_bytes: f64, c: CostParams) -> Algorithm {
+    let mut best = Algorithm::RING;
+    let mut best_t = f64::INFINITY;
+    for &a in Algorithm::compared() {
+        let (a0, a1) = a.line(p, c);
+        let t = a0 + a1 * n_bytes;
+        if t < best_t {
+            best_t = t;
+            best = a;
+        }
+    }
+    best
+}
+
+// ---------------------------------------------------------------------------
+// Crossovers.
+
+/// Where two algorithms cost the same.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Crossover {
+    /// The algorithm that is faster below `n_bytes` (the one with fewer start-ups).
+    pub below: Algorithm,
+    /// The algorithm that is faster above `n_bytes`.
+    pub above: Algorithm,
+    /// Break-even message size, bytes.
+    pub n_bytes: f64,
+    /// The common time there, seconds.
+    pub time: f64,
+}
+
+/// The break-even size of `a` and `b`: costs are lines `T = A + B·n`, so
+/// `n* = (A_b − A_a)/(B_a − B_b)`. `None` when the lines are parallel or meet
+/// at `n ≤ 0` (one algorithm is never slower for any positive size).
+pub fn crossover(a: Algorithm, b: Algorithm, p: usize, c: CostParams) -> Option<Crossover> {
+    let (ia, sa) = a.line(p, c);
+    let (ib, sb) = b.line(p, c);
+    let ds = sa - sb;
+    if ds == 0.0 || !ds.is_finite() {
+        return None;
+    }
+    let n = (ib - ia) / ds;
+    if !(n > 0.0 && n.is_finite()) {
+        return None;
+    }
+    // Below n* the one with the smaller intercept wins.
+    let (below, above) = if ia < ib { (a, b) } else { (b, a) };
+    Some(Crossover {
+        below,
+        above,
+        n_bytes: n,
+        time: ia + sa * n,
+    })
+}
+
+/// All pairwise crossovers at positive sizes, sorted by size.
+pub fn crossovers(p: usize, c: CostParams) -> Vec<Crossover> {
+    let all = Algorithm::compared();
+    let mut out = Vec::new();
+    for (i, &a) in all.iter().enumerate() {
+        for &b in &all[i + 1..] {
+            if let Some(x) = crossover(a, b, p, c) {
+                out.push(x);
+            }
+        }
+    }
+    out.sort_by(|x, y| x.n_bytes.total_cmp(&y.n_bytes));
+    out
+}
+
+/// A range of message sizes with one fastest algorithm.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Interval {
+    /// Lower end, bytes (inclusive; 0 for the first interval).
+    pub from: f64,
+    /// Upper end, bytes (exclusive; `f64::INFINITY` for the last interval).
+    pub to: f64,
+    /// The fastest algorithm inside the interval.
+    pub best: Algorithm,
+}
+
+/// The fastest algorithm on each interval of `n ∈ [0, ∞)`: the lower envelope
+/// of the five cost lines. Adjacent intervals always have different winners,
+/// and each boundary is an exact break-even size from [`crossover`].
+pub fn best_intervals(p: usize, c: CostParams) -> Vec<Interval> {
+    let mut cuts: Vec<f64> = crossovers(p, c).iter().map(|x| x.n_bytes).collect();
+    cuts.dedup();
+    let mut bounds = vec![0.0];
+    bounds.extend(cuts);
+    let mut out: Vec<Interval> = Vec::new();
+    for (i, &lo) in bounds.iter().enumerate() {
+        let hi = bounds.get(i + 1).copied().unwrap_or(f64::INFINITY);
+        if hi <= lo {
+            continue;
+        }
+        let probe = if hi.is_finite() {
+            0.5 * (lo + hi)
+        } else {
+            2.0 * lo + 1.0
+        };
+        let best = best_at(p, probe, c);
+        match out.last_mut() {
+            Some(last) if last.best == best => last.to = hi,
+            _ => out.push(Interval {
+                from: lo,
+                to: hi,
+                best,
+            }),
+        }
+    }
+    out
+}
+
+/// The crossovers that change the winner: the boundaries of
+/// [`best_intervals`], as `Crossover`s.
+pub fn envelope_crossovers(p: usize, c: CostParams) -> Vec<Crossover> {
+    let iv = best_intervals(p, c);
+    iv.windows(2)
+        .map(|w| {
+            let n = w[1].from;
+            let (i0, s0) = w[0].best.line(p, c);
+            Crossover {
+                below: w[0].best,
+                above: w[1].best,
+                n_bytes: n,
+                time: i0 + s0 * n,
+            }
+        })
+        .collect()
+}
+
+/// The break-even size of `a` and `b` written out the way a student solves
+/// it, e.g. for p = 16, α = 5 µs, β = 0.08 ns/B:
+/// `["T_rd = 4α + 4·nβ", "T_rab = 8α + 1.875·nβ",
+///   "T_rd = T_rab when n = (8 − 4)α / ((4 − 1.875)β)",
+///   "  = 4 × 5 µs / (2.125 × 0.08 ns/B)",
+///   "  = 117,647 B (117.6 kB = 114.9 KiB)"]`.
+/// `None` when the two never cross at a positive size (see [`crossover`]).
+pub fn crossover_calculation(
+    a: Algorithm,
+    b: Algorithm,
+    p: usize,
+    c: CostParams,
+) -> Option<Vec<String>> {
+    let x = crossover(a, b, p, c)?;
+    let (lo, hi) = (Coefficients::of(x.below, p), Coefficients::of(x.above, p));
+    let with_gamma = c.gamma != 0.0;
+    let line = |alg: Algorithm, t: &Coefficients| {
+        let mut s = format!(
+            "T_{} = {}α + {}·nβ",
+            alg.key(),
+            fmt_coeff(t.startups),
+            fmt_coeff(t.byte_factor)
+        );
+        if with_gamma {
+            s += &format!(" + {}·nγ", fmt_coeff(t.gamma_factor));
+        }
+        s
+    };
+    let da = hi.startups - lo.startups;
+    let db = lo.byte_factor - hi.byte_factor;
+    let dg = lo.gamma_factor - hi.gamma_factor;
+    let (den_sym, den_num) = if with_gamma {
+        (
+            format!(
+                "(({} − {})β + ({} − {})γ)",
+                fmt_coeff(lo.byte_factor),
+                fmt_coeff(hi.byte_factor),
+                fmt_coeff(lo.gamma_factor),
+                fmt_coeff(hi.gamma_factor)
+            ),
+            format!(
+                "({} × {} + {} × {})",
+                fmt_coeff(db),
+                fmt_beta(c.beta),
+                fmt_coeff(dg),
+                fmt_beta(c.gamma)
+            ),
+        )
+    } else {
+        (
+            format!(
+                "(({} − {})β)",
+                fmt_coeff(lo.byte_factor),
+                fmt_coeff(hi.byte_factor)
+            ),
+            format!("({} × {})", fmt_coeff(db), fmt_beta(c.beta)),
+        )
+    };
+    let n = x.n_bytes;
+    let exact = if n < 1e15 {
+        format!("{} B", units::group_thousands(n.round() as u64))
+    } else {
+        fmt_bytes(n)
+    };
+    let approx = if n.fract() == 0.0 { "" } else { "≈ " };
+    let dec = units::format_decimal(n);
+    let bin = units::format_binary(n);
+    let systems = if dec == bin {
+        dec
+    } else {
+        format!("{dec} = {bin}")
+    };
+    Some(vec![
+        line(x.below, &lo),
+        line(x.above, &hi),
+        format!(
+            "T_{} = T_{} when n = ({} − {})α / {den_sym}",
+            x.below.key(),
+            x.above.key(),
+            fmt_coeff(hi.startups),
+            fmt_coeff(lo.startups)
+        ),
+        format!(
+            "  = {} × {} / {den_num}",
+            fmt_coeff(da),
+            fmt_input_time(c.alpha)
+        ),
+        format!(
+            "  {}{approx}{exact} ({systems})",
+            if approx.is_empty() { "= " } else { "" }
+        ),
+    ])
+}
+
+// ---------------------------------------------------------------------------
+// Sweeps.
+
+/// Times (seconds) of every algorithm at every size: `out[i][a]` is
+/// algorithm `Algorithm::compared()[a]` at `sizes[i]` bytes.
+pub fn sweep_sizes(p: usize, sizes: &[f64], c: CostParams) -> Vec<Vec<f64>> {
+    let lines: Vec<(f64, f64)> = Algorithm::compared().iter().map(|a| a.line(p, c)).collect();
+    sizes
+        .iter()
+        .map(|&n| lines.iter().map(|(i, s)| i + s * n).collect())
+        .collect()
+}
+
+/// Times (seconds) of every algorithm at one size over several `p`:
+/// `out[i][a]` is algorithm `a` at `ps[i]` ranks.
+pub fn sweep_ranks(ps: &[usize], n_bytes: f64, c: CostParams) -> Vec<Vec<f64>> {
+    let algs = Algorithm::compared();
+    ps.iter()
+        .map(|&p| {
+            algs.iter()
+                .map(|a| {
+                    let (i, s) = a.line(p, c);
+                    i + s * n_bytes
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The fastest algorithm on a grid: `out[j][i]` is the winner at `ps[j]` ranks
+/// and `sizes[i]` bytes.
+pub fn winner_map(sizes: &[f64], ps: &[usize], c: CostParams) -> Vec<Vec<Algorithm>> {
+    ps.iter()
+        .map(|&p| sizes.iter().map(|&n| best_at(p, n, c)).collect())
+        .collect()
+}
+
+/// `count` sizes spaced evenly in log scale from `lo` to `hi` bytes (both
+/// included; `count ≥ 2`, else just `[lo]`).
+pub fn log_sizes(lo: f64, hi: f64, count: usize) -> Vec<f64> {
+    if count < 2 || !(lo > 0.0 && hi > lo) {
+        return vec![lo];
+    }
+    let (a, b) = (lo.ln(), hi.ln());
+    (0..count)
+        .map(|i| (a + (b - a) * i as f64 / (count - 1) as f64).exp())
+        .collect()
+}
+
+/// The multipliers of α, nβ and nγ of one algorithm at `p` ranks.
+struct Coefficients {
+    startups: f64,
+    byte_factor: f64,
+    gamma_factor: f64,
+}
+
+impl Coefficients {
+    fn of(a: Algorithm, p: usize) -> Self {
+        let [startups, byte_factor, gamma_factor] = a.factors(p);
+        Coefficients {
+            startups,
+            byte_factor,
+            gamma_factor,
+        }
+    }
+}

@@ -1,0 +1,190 @@
+//! nccl-tests bandwidths: algbw, and busbw with the factor of each collective
+//! (NVIDIA nccl-tests, doc/PERFORMANCE.md).
+
+use super::formulas::{fmt_bytes, fmt_coeff, fmt_time};
+use crate::core::units;
+
+/// The collectives nccl-tests measures, each with its busbw factor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CollectiveKind {
+    /// Every rank ends with the element-wise sum: factor `2(p−1)/p`.
+    AllReduce,
+    /// Rank `r` ends with the sum on its own chunk: factor `(p−1)/p`.
+    ReduceScatter,
+    /// Every rank ends with every rank's chunk: factor `(p−1)/p`.
+    AllGather,
+    /// One root's tensor reaches every rank: factor 1.
+    Broadcast,
+    /// The sum reaches one root: factor 1.
+    Reduce,
+    /// Every rank sends a distinct chunk to every other: factor `(p−1)/p`.
+    AllToAll,
+}
+
+impl CollectiveKind {
+    /// Every kind, in nccl-tests' order of the PERFORMANCE.md sections.
+    pub const ALL: [CollectiveKind; 6] = [
+        CollectiveKind::AllReduce,
+        CollectiveKind::ReduceScatter,
+        CollectiveKind::AllGather,
+        CollectiveKind::Broadcast,
+        CollectiveKind::Reduce,
+        CollectiveKind::AllToAll,
+    ];
+
+    /// The field's name: "all-reduce", "reduce-scatter", "all-gather",
+    /// "broadcast", "reduce", "all-to-all".
+    pub fn name(self) -> &'static str {
+        match self {
+            CollectiveKind::AllReduce => "all-reduce",
+            CollectiveKind::ReduceScatter => "reduce-scatter",
+            CollectiveKind::AllGather => "all-gather",
+            CollectiveKind::Broadcast => "broadcast",
+            CollectiveKind::Reduce => "reduce",
+            CollectiveKind::AllToAll => "all-to-all",
+        }
+    }
+
+    /// The busbw factor written symbolically: "2(p−1)/p", "(p−1)/p" or "1".
+    pub fn factor_expression(self) -> &'static str {
+        match self {
+            CollectiveKind::AllReduce => "2(p−1)/p",
+            CollectiveKind::ReduceScatter
+            | CollectiveKind::AllGather
+            | CollectiveKind::AllToAll => "(p−1)/p",
+            CollectiveKind::Broadcast | CollectiveKind::Reduce => "1",
+        }
+    }
+}
+
+/// nccl-tests' bus-bandwidth factor of `kind` at `p` ranks (`p` of 0 is
+/// taken as 1): `busbw = algbw × factor`. All-reduce `2(p−1)/p`;
+/// reduce-scatter, all-gather and all-to-all `(p−1)/p`; broadcast and reduce 1.
+///
+/// Source: NVIDIA nccl-tests, doc/PERFORMANCE.md ("Bus bandwidth").
+pub fn busbw_factor(kind: CollectiveKind, p: usize) -> f64 {
+    let p = p.max(1) as f64;
+    match kind {
+        CollectiveKind::AllReduce => 2.0 * (p - 1.0) / p,
+        CollectiveKind::ReduceScatter | CollectiveKind::AllGather | CollectiveKind::AllToAll => {
+            (p - 1.0) / p
+        }
+        CollectiveKind::Broadcast | CollectiveKind::Reduce => 1.0,
+    }
+}
+
+/// Algorithm bandwidth as nccl-tests defines it: `algbw = S / t`, bytes per
+/// second, for a tensor of `S` bytes and a time of `t` seconds. 0 when `t ≤ 0`.
+///
+/// Source: NVIDIA nccl-tests, doc/PERFORMANCE.md.
+pub fn algbw(size_bytes: f64, t: f64) -> f64 {
+    if t > 0.0 {
+        size_bytes / t
+    } else {
+        0.0
+    }
+}
+
+/// Bus bandwidth of an all-reduce as nccl-tests defines it:
+/// `busbw = algbw · 2(p−1)/p`, bytes per second. It is comparable with the
+/// link speed: a bandwidth-optimal all-reduce has `busbw → 1/β`. Other
+/// collectives: [`busbw_of`].
+///
+/// Source: NVIDIA nccl-tests, doc/PERFORMANCE.md.
+pub fn busbw(algbw: f64, p: usize) -> f64 {
+    busbw_of(CollectiveKind::AllReduce, algbw, p)
+}
+
+/// Bus bandwidth of collective `kind`: `algbw × busbw_factor(kind, p)`,
+/// bytes per second.
+///
+/// Source: NVIDIA nccl-tests, doc/PERFORMANCE.md.
+pub fn busbw_of(kind: CollectiveKind, algbw: f64, p: usize) -> f64 {
+    algbw * busbw_factor(kind, p)
+}
+
+/// algbw and busbw of one collective, with the calculation written out.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NcclBandwidths {
+    /// `S / t`, bytes per second.
+    pub algbw: f64,
+    /// `algbw × factor` (2(p−1)/p for all-reduce), bytes per second.
+    pub busbw: f64,
+    /// The two calculations with numbers and units, e.g.
+    /// "algbw = S / t = 100,000,000 B / 12.00 ms = 8.333 GB/s".
+    pub lines: Vec<String>,
+}
+
+/// [`algbw`] and [`busbw`] for a tensor of `size_bytes` bytes all-reduced in
+/// `t` seconds over `p` ranks (nccl-tests, doc/PERFORMANCE.md).
+pub fn nccl_bandwidths(size_bytes: f64, t: f64, p: usize) -> NcclBandwidths {
+    nccl_bandwidths_of(CollectiveKind::AllReduce, size_bytes, t, p)
+}
+
+/// [`algbw`] and [`busbw_of`] for collective `kind` on a tensor of
+/// `size_bytes` bytes (nccl-tests' `S`) in `t` seconds over `p` ranks.
+pub fn nccl_bandwidths_of(
+    kind: CollectiveKind,
+    size_bytes: f64,
+    t: f64,
+    p: usize,
+) -> NcclBandwidths {
+    let a = algbw(size_bytes, t);
+    let b = busbw_of(kind, a, p);
+    let pp = p.max(1);
+    let expr = kind.factor_expression();
+    let substituted = expr.replace('p', &pp.to_string());
+    NcclBandwidths {
+        algbw: a,
+        busbw: b,
+        lines: vec![
+            format!(
+                "algbw = S / t = {} / {} = {}",
+                fmt_bytes(size_bytes),
+                fmt_time(t),
+                units::format_bandwidth(a)
+            ),
+            format!(
+                "busbw = algbw × {expr} = {} × {substituted} = {} × {} = {}",
+                units::format_bandwidth(a),
+                units::format_bandwidth(a),
+                fmt_coeff(busbw_factor(kind, p)),
+                units::format_bandwidth(b)
+            ),
+        ],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn factors_per_collective() {
+        // p = 4: all-reduce 2·3/4 = 1.5; reduce-scatter, all-gather and
+        // all-to-all 3/4; broadcast and reduce 1.
+        let f: Vec<f64> = CollectiveKind::ALL
+            .iter()
+            .map(|&k| busbw_factor(k, 4))
+            .collect();
+        assert_eq!(f, vec![1.5, 0.75, 0.75, 1.0, 1.0, 0.75]);
+        assert_eq!(busbw_factor(CollectiveKind::AllGather, 0), 0.0);
+    }
+
+    #[test]
+    fn reduce_scatter_and_all_gather_busbw_written_out() {
+        // 8 ranks, 64 MB in 10 ms: algbw 6.4 GB/s; busbw × 7/8 = 5.6 GB/s
+        // (an all-reduce would report × 1.75 = 11.2 GB/s).
+        for kind in [CollectiveKind::ReduceScatter, CollectiveKind::AllGather] {
+            let b = nccl_bandwidths_of(kind, 64e6, 0.01, 8);
+            assert!((b.algbw - 6.4e9).abs() < 1.0);
+            assert!((b.busbw - 5.6e9).abs() < 1.0);
+            assert_eq!(
+                b.lines[1],
+                "busbw = algbw × (p−1)/p = 6.4 GB/s × (8−1)/8 = 6.4 GB/s × 0.875 = 5.6 GB/s"
+            );
+        }
+        let b = nccl_bandwidths(64e6, 0.01, 8);
+        assert!((b.busbw - 11.2e9).abs() < 1.0);
+    }
+}
