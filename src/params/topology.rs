@@ -9,7 +9,7 @@
 //! - Links: `intra_bw`, `intra_alpha`, `inter_bw` (per NIC, per direction),
 //!   `inter_alpha`, `core_bw` (rack core, per direction in aggregate), `lanes`
 //!   (NICs per node, 1 to `gpus`).
-//! - `alg` (`flat`, `hier`, `multilane`, `rat`, `flex`) and `step`.
+//! - `alg` (`flat`, `hier`, `hier_rd`, `multilane`, `rat`, `flex`) and `step`.
 //!
 //! Every field goes through [`TopologyParams::set_field`], whether it comes
 //! from the URL or from an input: a bad value yields a [`FieldError`] and the
@@ -34,10 +34,12 @@ pub const MAX_STEP: u64 = 100_000;
 pub enum TopoAlg {
     /// The ring over all ranks in rank order.
     Flat,
-    /// Reduce inside the node → all-reduce among node leaders → broadcast.
-    Hier,
-    /// Reduce-scatter inside the node → per-lane all-reduce across nodes → all-gather.
+    /// Reduce inside the node → ring all-reduce among node leaders → broadcast.
     #[default]
+    Hier,
+    /// As `Hier` with recursive doubling among the node leaders.
+    HierRd,
+    /// Reduce-scatter inside the node → per-lane all-reduce across nodes → all-gather.
     Multilane,
     /// Rack-aware: reduce inside the rack, one aggregate crosses the core.
     Rat,
@@ -47,9 +49,10 @@ pub enum TopoAlg {
 
 impl TopoAlg {
     /// Every algorithm, in table order.
-    pub const ALL: [TopoAlg; 5] = [
+    pub const ALL: [TopoAlg; 6] = [
         TopoAlg::Flat,
         TopoAlg::Hier,
+        TopoAlg::HierRd,
         TopoAlg::Multilane,
         TopoAlg::Rat,
         TopoAlg::Flex,
@@ -60,6 +63,7 @@ impl TopoAlg {
         match self {
             TopoAlg::Flat => "flat",
             TopoAlg::Hier => "hier",
+            TopoAlg::HierRd => "hier_rd",
             TopoAlg::Multilane => "multilane",
             TopoAlg::Rat => "rat",
             TopoAlg::Flex => "flex",
@@ -70,7 +74,8 @@ impl TopoAlg {
     pub fn label(self) -> &'static str {
         match self {
             TopoAlg::Flat => "flat ring",
-            TopoAlg::Hier => "hierarchical",
+            TopoAlg::Hier => "hierarchical (ring among leaders)",
+            TopoAlg::HierRd => "hierarchical (recursive doubling among leaders)",
             TopoAlg::Multilane => "multi-lane",
             TopoAlg::Rat => "rack-aware (RAT)",
             TopoAlg::Flex => "FlexReduce",
@@ -151,12 +156,12 @@ fn bw(text: &str, bps: f64) -> Field<Bandwidth> {
 }
 
 impl Default for TopologyParams {
-    /// Multi-lane on illustrative figures, not a measured system: 2 nodes × 4 GPUs, an
+    /// Hierarchical on illustrative figures, not a measured system: 2 nodes × 4 GPUs, an
     /// NVLink-class 300 GB/s intra-node link with α = 1 µs, one 12.5 GB/s
     /// (100 Gb/s) NIC per node with α = 5 µs, a 25 GB/s rack core, 64 MB.
     fn default() -> Self {
         TopologyParams {
-            alg: TopoAlg::Multilane,
+            alg: TopoAlg::Hier,
             nodes: 2,
             gpus: 4,
             racks: 1,
@@ -588,7 +593,11 @@ mod tests {
     #[test]
     fn bad_values_keep_a_valid_state_with_a_message() {
         for (bad, field, words) in [
-            ("alg=ring", "alg", "flat, hier, multilane, rat, flex"),
+            (
+                "alg=ring",
+                "alg",
+                "flat, hier, hier_rd, multilane, rat, flex",
+            ),
             ("nodes=0", "nodes", "from 1 to 16"),
             ("nodes=17", "nodes", "from 1 to 16"),
             ("gpus=x", "gpus", "whole number"),

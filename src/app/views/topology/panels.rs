@@ -13,8 +13,8 @@ use super::step_model::{link_rows, rank_rows, MAX_ROWS};
 use super::summary_model::{compare, course, flex_table, sweeps};
 use super::sweep::Sweeps;
 use super::table::NumbersTable;
-use crate::core::schedule::narrate::fmt_value;
-use crate::core::topology::analysis::TopoRun;
+use crate::core::collectives::narrate::fmt_value;
+use crate::core::topology::analysis::{busbw_note, TopoRun};
 use crate::core::topology::Topology;
 use crate::params::topology::{TopoAlg, TopologyParams, MAX_GPUS};
 
@@ -126,13 +126,15 @@ pub fn SummaryPanels(props: &SummaryPanelsProps) -> Html {
     let Some((topo, rows, sentence, busbw, g, s)) = summary.as_ref() else {
         return html! {};
     };
-    let run = props.run.0.as_ref().as_ref().ok().map(|(_, r)| r);
+    let current = props.run.0.as_ref().as_ref().ok();
+    let run = current.map(|(_, r)| r);
+    let note = current.map_or_else(String::new, |(t, r)| busbw_note(r, t));
     html! {
         <div class="panels">
             <Course items={course(p, topo, run)} />
             <Compare rows={rows.clone()} current={p.alg} bottleneck={AttrValue::from(sentence.clone())} on_pick={props.on_pick.clone()} />
             <Sweeps gpus={g.clone()} sizes={s.clone()} />
-            <Caveats busbw_sentence={AttrValue::from(busbw.clone())} />
+            <Caveats busbw_sentence={AttrValue::from(format!("This run ({}): {note} {busbw}", p.alg.label()))} />
         </div>
     }
 }
