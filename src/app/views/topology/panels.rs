@@ -109,6 +109,16 @@ pub fn SummaryPanels(props: &SummaryPanelsProps) -> Html {
         step: 0,
         ..p.clone()
     };
+    // Course numbers and the busbw note depend on the run, not the step.
+    let extra = use_memo((key.clone(), props.run.clone()), |(k, r)| {
+        let current = r.0.as_ref().as_ref().ok();
+        let note = current.map_or_else(String::new, |(t, run)| busbw_note(run, t));
+        let items = k
+            .topology()
+            .map(|t| course(k, &t, current.map(|(_, run)| run)))
+            .unwrap_or_default();
+        (items, note)
+    });
     let summary = use_memo(key, |k| {
         let topo = k.topology().ok()?;
         let (rows, sentence, busbw) =
@@ -123,15 +133,13 @@ pub fn SummaryPanels(props: &SummaryPanelsProps) -> Html {
         let (g, s) = sweeps(&topo, k.elements(), max_g);
         Some((topo, rows, sentence, busbw, Rc::new(g), Rc::new(s)))
     });
-    let Some((topo, rows, sentence, busbw, g, s)) = summary.as_ref() else {
+    let Some((_, rows, sentence, busbw, g, s)) = summary.as_ref() else {
         return html! {};
     };
-    let current = props.run.0.as_ref().as_ref().ok();
-    let run = current.map(|(_, r)| r);
-    let note = current.map_or_else(String::new, |(t, r)| busbw_note(r, t));
+    let (items, note) = (&extra.0, &extra.1);
     html! {
         <div class="panels">
-            <Course items={course(p, topo, run)} />
+            <Course items={items.clone()} />
             <Compare rows={rows.clone()} current={p.alg} bottleneck={AttrValue::from(sentence.clone())} on_pick={props.on_pick.clone()} />
             <Sweeps gpus={g.clone()} sizes={s.clone()} />
             <Caveats busbw_sentence={AttrValue::from(format!("This run ({}): {note} {busbw}", p.alg.label()))} />
