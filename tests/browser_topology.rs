@@ -165,3 +165,38 @@ async fn bad_values_keep_the_last_good_state() {
     assert_eq!(app.count(".topo-full g.rank"), 4);
     assert!(search().contains("gpus=2"));
 }
+
+fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// 8 nodes × 8 GPUs: the compact picture (nodes and NICs, no rank circles),
+/// and a measurement (logged, not asserted) of the time to open the view
+/// and to render one step.
+#[wasm_bindgen_test]
+async fn eight_by_eight_is_compact_and_steps() {
+    let t0 = now_ms();
+    let app = Mounted::new(
+        "view=topology&alg=multilane&nodes=8&gpus=8&lanes=8&racks=2&size=64MB&inter_bw=50GB/s",
+    )
+    .await;
+    let opened = now_ms() - t0;
+    assert_eq!(app.count(".topo-full"), 0, "64 ranks: compact only");
+    assert_eq!(app.count(".topo-small g.node"), 8);
+    assert_eq!(app.count(".topo-small g.nic"), 64);
+    assert_eq!(app.count(".topo-small g.rank"), 0);
+    assert_eq!(app.count("#ranks tbody tr"), 32, "numbers stay in tables");
+    let t1 = now_ms();
+    let steps = 10;
+    for _ in 0..steps {
+        app.key("ArrowRight").await;
+    }
+    let per_step = (now_ms() - t1) / f64::from(steps);
+    assert!(app.text("#phase").contains("round"));
+    assert!(app.count(".topo-small g.arrow") > 0);
+    wasm_bindgen_test::console_log!(
+        "topology 8×8 (debug build): open {opened:.1} ms, one step {per_step:.2} ms"
+    );
+}
