@@ -139,7 +139,8 @@ pub fn Picture(props: &PictureProps) -> Html {
         })
     });
     html! {
-        <figure class={classes!("topo-picture", l.compact.then_some("compact"))}>
+        <figure class={classes!("topo-picture", l.compact.then_some("compact"))}
+            style={format!("max-width: {:.0}px", l.width * 1.4)}>
             <svg viewBox={format!("0 0 {} {}", fmt(l.width), fmt(l.height))} role="img"
                 aria-label={props.caption.clone()}>
                 <defs>

@@ -31,9 +31,10 @@ pub fn Sweeps(props: &SweepsProps) -> Html {
             <h3 id="topo-sweep-h">{"Sweeps: every algorithm, executed on this topology"}</h3>
             {chart("sweep-gpus", &props.gpus)}
             <p class="muted">
-                {"With one NIC per GPU, hierarchical and multi-lane schedules spread the inter-node bytes over more NICs as \
-                  GPUs per node grow, so they get faster; the flat ring still sends every byte through the one NIC at each node \
-                  boundary, so it does not. Algorithms that do not apply to a shape are left out at that point."}
+                {"Every node has one NIC per GPU here. A schedule that gives each GPU its own inter-node slice (multi-lane) \
+                  spreads the inter-node bytes over more NICs as GPUs per node grow, so it gets faster; one that funnels them \
+                  through one NIC per node (the flat ring at each node boundary, a single leader per node) does not. \
+                  Algorithms that do not apply to a shape are left out at that point."}
             </p>
             {chart("sweep-sizes", &props.sizes)}
             <p class="muted">{"Small messages are dominated by start-ups (α per round), large ones by the busiest link."}</p>
