@@ -120,3 +120,28 @@ async fn gossip_contrast_links_to_the_gossip_view() {
         "?view=gossip&graph=ring&p=4&weights=uniform&init=1,2,3,4"
     );
 }
+
+#[wasm_bindgen_test]
+async fn hierarchical_all_reduce_runs_on_nodes_of_gpus_ranks() {
+    // p = 8 as 4 nodes of 2: 1 reduce round inside the nodes, the leaders'
+    // ring over 4 leaders (2 × 3 rounds), 1 broadcast round: 8 rounds.
+    let app = Mounted::new("view=collectives&alg=hier&p=8&gpus=2&size=64MB").await;
+    assert_eq!(app.count(".rank-ring g.rank"), 8);
+    app.key("ArrowRight").await;
+    assert_eq!(
+        app.text("#phase"),
+        "reduce inside each node along a binomial tree, round 1 of 1: local rank r + 1 → r for r a multiple of 2"
+    );
+    app.click("button[aria-label='Last step']").await;
+    assert!(app
+        .text("#phase")
+        .starts_with("broadcast inside each node along a binomial tree, round 1 of 1"));
+    assert!(app.text("#check").contains("Verified"));
+    assert_eq!(app.text("#row-hier .rounds"), "8");
+    assert!(app.text("#agree").contains("agree"));
+    set_field(&app, "gpus", "3").await;
+    assert!(app
+        .text(".field-error")
+        .contains("gpus (ranks per node) must divide p = 8 (got 3)"));
+    assert_eq!(app.text("#row-hier .rounds"), "8");
+}

@@ -122,7 +122,7 @@ impl Preset {
 
 /// Parameters of the cost view.
 #[derive(Clone, Debug, PartialEq)]
-pub struct CostParams {
+pub struct CostViewParams {
     /// Number of ranks, 2..=[`MAX_P`].
     pub p: usize,
     /// Start-up latency α, seconds (0 ..= 1 s).
@@ -139,10 +139,10 @@ pub struct CostParams {
     pub preset: Option<Preset>,
 }
 
-impl Default for CostParams {
+impl Default for CostViewParams {
     /// The course's §9 example at 8 KiB.
     fn default() -> Self {
-        CostParams {
+        CostViewParams {
             p: 16,
             alpha: Field {
                 text: "5us".into(),
@@ -263,7 +263,7 @@ pub fn parse_alg(raw: &str) -> Result<Algorithm, FieldError> {
         })
 }
 
-impl CostParams {
+impl CostViewParams {
     /// The model constants α, β, γ for [`crate::core::cost`].
     pub fn model(&self) -> ModelParams {
         ModelParams::new(self.alpha.value, self.link.beta())
@@ -291,7 +291,7 @@ impl CostParams {
     /// Builds the parameters from a query; each bad field keeps its value from
     /// `base` and yields a [`FieldError`]. `preset` is applied first, then the
     /// explicit fields. Giving both `bw` and `beta` keeps `bw` and reports it.
-    pub fn from_query(q: &Query, base: &CostParams) -> (CostParams, Vec<FieldError>) {
+    pub fn from_query(q: &Query, base: &CostViewParams) -> (CostViewParams, Vec<FieldError>) {
         let mut out = base.clone();
         let mut errs = Vec::new();
         if let Some(raw) = q.get("preset") {
@@ -377,14 +377,14 @@ mod tests {
     use super::*;
     use crate::params::encode;
 
-    fn parse(s: &str) -> (CostParams, Vec<FieldError>) {
-        CostParams::from_query(&Query::parse(s), &CostParams::default())
+    fn parse(s: &str) -> (CostViewParams, Vec<FieldError>) {
+        CostViewParams::from_query(&Query::parse(s), &CostViewParams::default())
     }
 
-    fn round_trip(p: &CostParams) -> CostParams {
-        CostParams::from_query(
+    fn round_trip(p: &CostViewParams) -> CostViewParams {
+        CostViewParams::from_query(
             &Query::parse(&encode(&p.to_pairs())),
-            &CostParams::default(),
+            &CostViewParams::default(),
         )
         .0
     }
@@ -393,7 +393,7 @@ mod tests {
     fn issue_url_parses_to_the_course_example() {
         let (p, e) = parse("view=cost&p=16&alpha=5us&bw=100Gb/s&size=8KiB");
         assert!(e.is_empty(), "{e:?}");
-        assert_eq!(p, CostParams::default());
+        assert_eq!(p, CostViewParams::default());
         let m = p.model();
         assert_eq!(m.alpha, 5e-6);
         // 100 Gb/s = 12.5 GB/s → β = 0.08 ns/B.
@@ -472,7 +472,11 @@ mod tests {
             assert_eq!(e.len(), 1, "{bad} should give one error: {e:?}");
             assert_eq!(e[0].field, field, "{bad}");
             assert!(!e[0].message.is_empty());
-            assert_eq!(p, CostParams::default(), "{bad} should keep the defaults");
+            assert_eq!(
+                p,
+                CostViewParams::default(),
+                "{bad} should keep the defaults"
+            );
         }
         let (_, e) = parse("p=abc");
         assert!(e[0].message.contains("from 2 to 65536"), "{}", e[0].message);

@@ -77,7 +77,7 @@ macro_rules! view_params {
 view_params!(
     ring::RingParams,
     collectives::CollectivesParams,
-    cost::CostParams,
+    cost::CostViewParams,
     gossip::GossipParams,
     sgd::SgdParams,
     topology::TopologyParams

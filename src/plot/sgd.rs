@@ -14,6 +14,8 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use super::{finish_svg, FG, GRID, PALETTE};
 use crate::core::sgd::Strategy;
 use crate::core::sgd::{Lab, Objective, StrategyTrace};
+/// Old name of [`crate::core::units::format_bytes_tick`].
+pub use crate::core::units::format_bytes_tick as fmt_bytes;
 
 /// Series colour of each strategy (all-reduce blue, D-PSGD vermillion,
 /// local green).
@@ -359,20 +361,6 @@ pub fn draw_loss_vs_bytes(lab: &Lab, current: usize) -> Result<String, String> {
         root.present().map_err(err)?;
     }
     Ok(finish_svg(svg))
-}
-
-/// Bytes with a decimal prefix for axis ticks (0 B, 750 B, 1.5 kB, 2 MB).
-pub fn fmt_bytes(v: f64) -> String {
-    let a = v.abs();
-    if a < 1e3 {
-        format!("{v:.0} B")
-    } else if a < 1e6 {
-        format!("{:.1} kB", v / 1e3)
-    } else if a < 1e9 {
-        format!("{:.1} MB", v / 1e6)
-    } else {
-        format!("{:.1} GB", v / 1e9)
-    }
 }
 
 /// The parameter plane (d = 2 only): the path of the average model w̄ for

@@ -22,8 +22,8 @@ use crate::core::units::{
     bandwidth_chain, format_beta, format_binary, format_decimal, format_size, format_time,
 };
 use crate::params::cost::{
-    parse_alg, parse_alpha, parse_bw, parse_message_size, parse_per_byte, CostParams, Link, Preset,
-    MAX_P,
+    parse_alg, parse_alpha, parse_bw, parse_message_size, parse_per_byte, CostViewParams, Link,
+    Preset, MAX_P,
 };
 use crate::params::{parse_int_in, FieldError};
 use crate::plot::cost::{colour_hex, draw_time_vs_p, draw_time_vs_size, draw_winner_map};
@@ -91,7 +91,7 @@ fn chart_panel(
 /// The cost-model view.
 #[component]
 pub fn CostView(props: &ViewProps) -> Html {
-    let (params, drafts) = use_view_params::<CostParams>(props);
+    let (params, drafts) = use_view_params::<CostViewParams>(props);
     let last_good: Rc<RefCell<[Option<String>; 3]>> = use_mut_ref(Default::default);
 
     let p = params.p;

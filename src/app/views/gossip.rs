@@ -19,6 +19,7 @@ use crate::core::consensus::{
     dsgd_explain, dsgd_step, fmt_num, fmt_rate, fmt_small, fmt_weight, mixing_matrix, spread,
     GossipRun, Graph, GraphKind, NodeUpdate, WeightRule,
 };
+use crate::core::units::format_norm3 as norm3;
 use crate::params::gossip::{GossipParams, GraphChoice, MAX_DRAWN_P, MAX_NUMBERED_P, MAX_ROUND};
 use crate::params::{FieldError, Query};
 use crate::plot::gossip::{draw_disagreement, draw_eigenvalues};
@@ -32,15 +33,6 @@ pub(crate) const RULES: [(WeightRule, &str); 5] = [
     (WeightRule::MaxDegree, "max-degree"),
     (WeightRule::Exponential, "exponential-graph weights"),
 ];
-
-/// Norms are shown with three decimals, as in the course (6.708, 2.236, 0.745).
-fn norm3(v: f64) -> String {
-    if v != 0.0 && v.abs() < 1e-3 {
-        format!("{v:.3e}")
-    } else {
-        format!("{v:.3}")
-    }
-}
 
 /// Fill colour of a node: light blue (lowest initial value) through light
 /// grey (middle) to orange (highest), Okabe–Ito hues; dark text stays legible.

@@ -41,16 +41,10 @@ pub fn flat_ring(topo: &Topology, n: u64, elem_bytes: u64) -> Result<Schedule, S
 /// receives one, and each rack sends one over the core (Thakur,
 /// Rabenseifner & Gropp 2005 for the ring; the topology terms follow the
 /// project's timing model). Flat topology: `2(p − 1)(α + cβ)`.
-pub fn closed_form(topo: &Topology, n: u64, elem_bytes: u64) -> Option<f64> {
-    model(topo, n, elem_bytes, Split { exact: true })
-}
-
-/// [`closed_form`] with chunk sizes rounded down: never above the executed time.
-pub fn lower_bound(topo: &Topology, n: u64, elem_bytes: u64) -> Option<f64> {
-    model(topo, n, elem_bytes, Split { exact: false })
-}
-
-fn model(topo: &Topology, n: u64, elem_bytes: u64, s: Split) -> Option<f64> {
+///
+/// With [`Split::EXACT`] this is the closed form; with [`Split::FLOOR`]
+/// (every piece rounded down) a lower bound on the executed time.
+pub fn topo_time(topo: &Topology, n: u64, elem_bytes: u64, s: Split) -> Option<f64> {
     let p = topo.p();
     if p < 2 || n == 0 || elem_bytes == 0 {
         return None;
@@ -100,17 +94,8 @@ fn depth(topo: &Topology) -> u32 {
 /// message per port and round; the leaders' ring sends one chunk per NIC
 /// direction and one per rack over the core, `β_core` with ≥ 2 racks).
 /// Exact when `N` divides `n`. Flat topology: the ring over all `p`.
-pub fn hier_closed_form(topo: &Topology, n: u64, elem_bytes: u64) -> Option<f64> {
-    hier_model(topo, n, elem_bytes, Split { exact: true })
-}
-
-/// [`hier_closed_form`] with the leaders' chunks rounded down: never above
-/// the executed time.
-pub fn hier_lower_bound(topo: &Topology, n: u64, elem_bytes: u64) -> Option<f64> {
-    hier_model(topo, n, elem_bytes, Split { exact: false })
-}
-
-fn hier_model(topo: &Topology, n: u64, elem_bytes: u64, s: Split) -> Option<f64> {
+/// With [`Split::FLOOR`] the leaders' chunks are rounded down: a lower bound.
+pub fn hier_topo_time(topo: &Topology, n: u64, elem_bytes: u64, s: Split) -> Option<f64> {
     if topo.p() < 2 || n == 0 || elem_bytes == 0 {
         return None;
     }
@@ -135,8 +120,9 @@ fn hier_model(topo: &Topology, n: u64, elem_bytes: u64, s: Split) -> Option<f64>
 /// `topo`, seconds: the binomial reduce and broadcast inside the nodes plus
 /// `⌊log₂N⌋` whole-tensor exchanges between leaders through one NIC each
 /// (the fold-in/out rounds of a non-power-of-two `N` only add time).
-pub fn hier_rd_lower_bound(topo: &Topology, n: u64, elem_bytes: u64) -> Option<f64> {
-    if topo.p() < 2 || n == 0 || elem_bytes == 0 {
+/// `None` with [`Split::EXACT`]: no closed form is claimed.
+pub fn hier_rd_topo_time(topo: &Topology, n: u64, elem_bytes: u64, s: Split) -> Option<f64> {
+    if s.exact || topo.p() < 2 || n == 0 || elem_bytes == 0 {
         return None;
     }
     let bytes = n as f64 * elem_bytes as f64;

@@ -160,16 +160,10 @@ pub fn flex(topo: &Topology, n: u64, elem_bytes: u64) -> Result<Schedule, Schedu
 /// its `⌈s_g/L⌉` workers. `X = (k/K)(k − k/K)·n/k` is the bytes on one rack's
 /// core uplink with `K ≥ 2` equal racks (0 otherwise). Flat topology (every
 /// group one rank): `2(α + (n/p)·β)`, a direct reduce-scatter + all-gather.
-pub fn closed_form(topo: &Topology, n: u64, elem_bytes: u64) -> Option<f64> {
-    model(topo, n, elem_bytes, Split { exact: true })
-}
-
-/// [`closed_form`] with every piece rounded down: never above the executed time.
-pub fn lower_bound(topo: &Topology, n: u64, elem_bytes: u64) -> Option<f64> {
-    model(topo, n, elem_bytes, Split { exact: false })
-}
-
-fn model(topo: &Topology, n: u64, elem_bytes: u64, s: Split) -> Option<f64> {
+///
+/// With [`Split::EXACT`] this is the closed form; with [`Split::FLOOR`]
+/// (every piece rounded down) a lower bound on the executed time.
+pub fn topo_time(topo: &Topology, n: u64, elem_bytes: u64, s: Split) -> Option<f64> {
     let p = topo.p();
     if p < 2 || n == 0 || elem_bytes == 0 {
         return None;
@@ -318,5 +312,35 @@ impl CollectiveAlgorithm for FlexReduce {
             Phase::AllGather => "inside every group, each worker passes finished pieces to the next worker, which copies them (no addition)".into(),
             _ => String::new(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn closed_form_equals_executed_time_for_nodes_and_gpus_up_to_8() {
+        super::super::pieces::check_registry_entry(super::super::Algorithm::FLEX);
+    }
+
+    #[test]
+    fn unequal_groups_2_3_flat_model_by_hand() {
+        use crate::core::cost::CostParams;
+        use crate::core::topology::{Link, Topology};
+        // Groups 2 and 3, 12 entries of 1 B, α = 1 s, β = 1 s/B: parts of 6;
+        // in-group round 1: pieces 3 (2-group) and 2 → 1 + 3; round 2 (only
+        // the 3-group): 1 + 2; fetch and return: largest overlap 2 → 1 + 2
+        // each; all-gather 4 + 3: 4 + 3 + 3 + 3 + 4 + 3 = 20 s.
+        let l = Link::new(0.0, 1.0);
+        let topo = Topology::unequal(vec![2, 3], 1, 1, l, l, 1.0).expect("valid");
+        let alg = super::super::Algorithm::FLEX;
+        assert_eq!(alg.equal_parts(&topo), 12);
+        let s = alg.generate_on(&topo, 12, 1).expect("valid");
+        let exec = crate::core::timing::executed_time(&s, 1.0, 1.0);
+        assert_eq!(exec, 20.0);
+        assert_eq!(
+            alg.closed_form_on(&topo, 12.0, CostParams::new(1.0, 1.0))
+                .time,
+            20.0
+        );
     }
 }

@@ -400,17 +400,9 @@ mod tests {
         // broadcast (0 → 2, 0 → 1): 3000 B, the most of any rank.
         assert_eq!(row.max_sent_bytes, 3000);
         let s = HIER_RING.generate(&topo, 1000, 1).expect("valid");
-        let pairs: Vec<_> = s.rounds[0]
-            .transfers
-            .iter()
-            .map(|t| (t.src, t.dst))
-            .collect();
+        let pairs = s.rounds[0].pairs();
         assert_eq!(pairs, vec![(1, 0), (3, 2), (5, 4), (7, 6)]);
-        let pairs: Vec<_> = s.rounds[2]
-            .transfers
-            .iter()
-            .map(|t| (t.src, t.dst))
-            .collect();
+        let pairs = s.rounds[2].pairs();
         assert_eq!(pairs, vec![(0, 4), (4, 0)]);
         let phases: Vec<_> = s.rounds.iter().map(|r| r.phase.label()).collect();
         assert_eq!(

@@ -613,6 +613,28 @@ mod tests {
     }
 
     #[test]
+    fn every_entry_verifies_and_matches_its_closed_form() {
+        // 27,720 = lcm(1..=12): every chunk count of p ≤ 12 divides it, so
+        // every executed time equals its closed form exactly, on the flat
+        // topology and on nodes of 2 ranks.
+        let c = CostParams::new(2e-6, 0.1e-9);
+        for a in Algorithm::all() {
+            for p in 2..=12 {
+                let mut topos = vec![flat(p)];
+                if p % 2 == 0 {
+                    topos.push(nodes_of(p / 2, 2).expect("valid"));
+                }
+                for topo in &topos {
+                    let row = summarize_on(a, topo, 27_720, 4, c).expect("valid");
+                    assert!(row.verified, "{a} p={p}");
+                    assert!(row.agrees(), "{a} p={p}: {:?}", row.difference);
+                    assert_eq!(expected_difference_on(a, topo, 27_720), None);
+                }
+            }
+        }
+    }
+
+    #[test]
     fn busbw_factor_follows_the_collective() {
         // nccl-tests PERFORMANCE.md at p = 8: all-reduce 2·7/8 = 1.75,
         // reduce-scatter and all-gather 7/8 = 0.875.

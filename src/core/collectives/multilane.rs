@@ -98,16 +98,10 @@ pub fn multilane(topo: &Topology, n: u64, elem_bytes: u64) -> Result<Schedule, S
 /// at the same place, so `G` messages share a rack's core uplink). The
 /// inter-node rings are ring all-reduces (Patarasuk & Yuan 2009) of `n/G`
 /// each, `⌈G/L⌉` of them through the busiest NIC. `None` for unequal nodes.
-pub fn closed_form(topo: &Topology, n: u64, elem_bytes: u64) -> Option<f64> {
-    model(topo, n, elem_bytes, Split { exact: true })
-}
-
-/// [`closed_form`] with every slice rounded down: never above the executed time.
-pub fn lower_bound(topo: &Topology, n: u64, elem_bytes: u64) -> Option<f64> {
-    model(topo, n, elem_bytes, Split { exact: false })
-}
-
-fn model(topo: &Topology, n: u64, elem_bytes: u64, s: Split) -> Option<f64> {
+///
+/// With [`Split::EXACT`] this is the closed form; with [`Split::FLOOR`]
+/// (every piece rounded down) a lower bound on the executed time.
+pub fn topo_time(topo: &Topology, n: u64, elem_bytes: u64, s: Split) -> Option<f64> {
     let p = topo.p();
     if p < 2 || n == 0 || elem_bytes == 0 || !topo.equal_nodes() {
         return None;
@@ -211,5 +205,13 @@ impl CollectiveAlgorithm for MultiLane {
                 .into(),
             _ => String::new(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn closed_form_equals_executed_time_for_nodes_and_gpus_up_to_8() {
+        super::super::pieces::check_registry_entry(super::super::Algorithm::MULTILANE);
     }
 }

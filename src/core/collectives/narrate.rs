@@ -7,27 +7,12 @@ use std::ops::Range;
 use super::{Algorithm, RoundFacts};
 use crate::core::execute::Trace;
 use crate::core::schedule::{chunk_range, recursive, Collective, Op, Phase, Schedule};
-use crate::core::units::{format_bytes_short, sig};
-
-/// Compact element count: `16000000` → `"16M"`, `2500` → `"2.5k"`, `37` → `"37"`.
-pub fn compact_count(x: u64) -> String {
-    let trim = |s: String| {
-        if s.contains('.') {
-            s.trim_end_matches('0').trim_end_matches('.').to_string()
-        } else {
-            s
-        }
-    };
-    if x >= 1_000_000_000 {
-        format!("{}G", trim(sig(x as f64 / 1e9, 4)))
-    } else if x >= 1_000_000 {
-        format!("{}M", trim(sig(x as f64 / 1e6, 4)))
-    } else if x >= 10_000 {
-        format!("{}k", trim(sig(x as f64 / 1e3, 4)))
-    } else {
-        x.to_string()
-    }
-}
+/// Old names of [`crate::core::units::format_count_compact`] and
+/// [`crate::core::units::format_value`] (kept so existing callers compile).
+pub use crate::core::units::format::{
+    format_count_compact as compact_count, format_value as fmt_value,
+};
+use crate::core::units::format_bytes_short;
 
 /// Short label of an element range for an arrow: `"all"` for the whole
 /// tensor, `"c3"` for ring chunk 3, `"c4–7"` for chunks 4 to 7 (of `p`
@@ -223,16 +208,6 @@ impl<'a> CellCtx<'a> {
             count,
             detail,
         })
-    }
-}
-
-/// A value for display: integers without decimals, else 4 significant figures.
-pub fn fmt_value(v: f64) -> String {
-    let r = v.round();
-    if (v - r).abs() <= 1e-9 * v.abs().max(1.0) && v.abs() < 1e15 {
-        format!("{r:.0}")
-    } else {
-        sig(v, 4)
     }
 }
 

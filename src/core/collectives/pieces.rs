@@ -97,6 +97,11 @@ pub struct Split {
 }
 
 impl Split {
+    /// Real division: the closed form.
+    pub const EXACT: Split = Split { exact: true };
+    /// Floor division: a lower bound.
+    pub const FLOOR: Split = Split { exact: false };
+
     /// `x / parts` elements.
     pub fn div(self, x: f64, parts: usize) -> f64 {
         let q = x / parts.max(1) as f64;
@@ -148,6 +153,35 @@ pub fn flat_formula(
             ),
             format!("  = {}", format_time(time)),
         ],
+    }
+}
+
+/// Test helper for registry entries: on `nodes × gpus` (1–8 each) the
+/// schedule verifies and, with `n` a multiple of `equal_parts`, the
+/// flat-model closed form equals the executed α–β–γ time.
+#[cfg(test)]
+pub(crate) fn check_registry_entry(alg: super::Algorithm) {
+    use crate::core::execute::{default_init, execute, ExecOptions};
+    use crate::core::timing::executed_time_with;
+    let c = CostParams::new(3e-6, 0.1e-9).with_gamma(0.02e-9);
+    for nodes in 1..=8 {
+        for gpus in 1..=8 {
+            if nodes * gpus < 2 {
+                continue;
+            }
+            let topo = super::nodes_of(nodes, gpus).expect("valid");
+            let n = 3 * alg.equal_parts(&topo) as u64;
+            let s = alg.generate_on(&topo, n, 4).expect("valid");
+            let t = execute(&s, &default_init, ExecOptions { keep_states: false }).expect("runs");
+            assert!(t.verification.ok(), "{} N={nodes} g={gpus}", alg.key());
+            let exec = executed_time_with(&s, c);
+            let closed = alg.closed_form_on(&topo, (n * 4) as f64, c).time;
+            assert!(
+                super::times_agree(exec, closed),
+                "{} N={nodes} g={gpus}: executed {exec} vs closed {closed}",
+                alg.key()
+            );
+        }
     }
 }
 

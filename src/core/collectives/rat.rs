@@ -126,16 +126,10 @@ pub fn rat(topo: &Topology, n: u64, elem_bytes: u64) -> Result<Schedule, Schedul
 /// each NIC of rack 0 receives `K − 1` slices per rank on it.
 /// Without racks each node plays a rack (`M = 1`, `K = N`, no core term).
 /// On a flat topology every message costs `α + m·β`. `None` for unequal nodes.
-pub fn closed_form(topo: &Topology, n: u64, elem_bytes: u64) -> Option<f64> {
-    model(topo, n, elem_bytes, Split { exact: true })
-}
-
-/// [`closed_form`] with slices rounded down: never above the executed time.
-pub fn lower_bound(topo: &Topology, n: u64, elem_bytes: u64) -> Option<f64> {
-    model(topo, n, elem_bytes, Split { exact: false })
-}
-
-fn model(topo: &Topology, n: u64, elem_bytes: u64, s: Split) -> Option<f64> {
+///
+/// With [`Split::EXACT`] this is the closed form; with [`Split::FLOOR`]
+/// (every piece rounded down) a lower bound on the executed time.
+pub fn topo_time(topo: &Topology, n: u64, elem_bytes: u64, s: Split) -> Option<f64> {
     let p = topo.p();
     if p < 2 || n == 0 || elem_bytes == 0 || !topo.equal_nodes() {
         return None;
@@ -251,5 +245,13 @@ impl CollectiveAlgorithm for RackAware {
             Phase::AllGather => "inside every rack, each rank passes a finished slice to the next rank, which copies it (no addition)".into(),
             _ => String::new(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn closed_form_equals_executed_time_for_nodes_and_gpus_up_to_8() {
+        super::super::pieces::check_registry_entry(super::super::Algorithm::RAT);
     }
 }

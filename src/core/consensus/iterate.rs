@@ -5,6 +5,11 @@
 use super::graph::SplitMix64;
 use super::weights::MixingMatrix;
 use super::ConsensusError;
+/// Old names of [`format_number`] and friends (kept so existing callers compile).
+pub use crate::core::units::format::{
+    format_number as fmt_num, format_rate as fmt_rate, format_small as fmt_small,
+    format_weight as fmt_weight,
+};
 
 /// Most rounds [`rounds_to_factor`] will run before giving up.
 pub const MAX_MEASURED_ROUNDS: usize = 1_000_000;
@@ -220,67 +225,6 @@ impl NodeUpdate {
         };
         format!("x{} ← {} = {}", self.node, rhs, fmt_num(self.result))
     }
-}
-
-/// Formats a number for narration: up to 4 decimals, trailing zeros dropped
-/// (4, 4.5, 0.7454, −1.25); "−0" is printed as 0.
-pub fn fmt_num(v: f64) -> String {
-    if !v.is_finite() {
-        return format!("{v}");
-    }
-    let s = format!("{:.4}", v);
-    let s = if s.contains('.') {
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        s
-    };
-    if s == "-0" {
-        "0".into()
-    } else {
-        s.replace('-', "−")
-    }
-}
-
-/// Formats ρ (or any value in [0, 1]) so that a value close to 1 stays
-/// readable: `1 − 1.255e-5` when 1 − v < 10⁻³, else [`fmt_num`] with the
-/// fraction when it is a simple one (`0.3333 = 1/3`).
-pub fn fmt_rate(v: f64) -> String {
-    let gap = 1.0 - v;
-    if v.is_finite() && gap > 0.0 && gap < 1e-3 {
-        return format!("1 − {}", fmt_small(gap));
-    }
-    let f = fmt_weight(v);
-    if f.contains('/') {
-        format!("{} = {f}", fmt_num(v))
-    } else {
-        fmt_num(v)
-    }
-}
-
-/// Formats a small positive number with 4 significant digits, in scientific
-/// notation below 10⁻³ (`2.511e-5`), else as [`fmt_num`].
-pub fn fmt_small(v: f64) -> String {
-    if v != 0.0 && v.is_finite() && v.abs() < 1e-3 {
-        format!("{v:.3e}")
-    } else {
-        fmt_num(v)
-    }
-}
-
-/// Formats a weight as a fraction n/d with d ≤ 64 when it is one (1/3,
-/// 5/12), otherwise as a decimal (see [`fmt_num`]).
-pub fn fmt_weight(w: f64) -> String {
-    for d in 1..=64u32 {
-        let n = (w * f64::from(d)).round();
-        if (n / f64::from(d) - w).abs() <= 1e-12 {
-            return if d == 1 {
-                format!("{n}")
-            } else {
-                format!("{n}/{d}")
-            };
-        }
-    }
-    fmt_num(w)
 }
 
 /// One decentralised SGD step computed three ways from the same x and

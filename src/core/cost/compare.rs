@@ -3,10 +3,11 @@
 //! The algorithms compared are [`Algorithm::compared`]: every flat all-reduce
 //! of the registry, in registry order.
 
-use super::formulas::{fmt_beta, fmt_bytes, fmt_coeff, fmt_input_time, Formula};
+use super::formulas::Formula;
 use super::CostParams;
 use crate::core::collectives::Algorithm;
 use crate::core::units;
+use crate::core::units::{format_beta, format_bytes_exact, format_coeff, format_input_time};
 
 /// Every compared algorithm at one size, in [`Algorithm::compared`] order.
 pub fn all_allreduce(p: usize, n_bytes: f64, c: CostParams) -> Vec<(Algorithm, Formula)> {
@@ -99,7 +100,7 @@ pub struct Interval {
 }
 
 /// The fastest algorithm on each interval of `n ∈ [0, ∞)`: the lower envelope
-/// of the five cost lines. Adjacent intervals always have different winners,
+/// of the cost lines of [`Algorithm::compared`]. Adjacent intervals always have different winners,
 /// and each boundary is an exact break-even size from [`crossover`].
 pub fn best_intervals(p: usize, c: CostParams) -> Vec<Interval> {
     let mut cuts: Vec<f64> = crossovers(p, c).iter().map(|x| x.n_bytes).collect();
@@ -168,11 +169,11 @@ pub fn crossover_calculation(
         let mut s = format!(
             "T_{} = {}α + {}·nβ",
             alg.key(),
-            fmt_coeff(t.startups),
-            fmt_coeff(t.byte_factor)
+            format_coeff(t.startups),
+            format_coeff(t.byte_factor)
         );
         if with_gamma {
-            s += &format!(" + {}·nγ", fmt_coeff(t.gamma_factor));
+            s += &format!(" + {}·nγ", format_coeff(t.gamma_factor));
         }
         s
     };
@@ -183,34 +184,34 @@ pub fn crossover_calculation(
         (
             format!(
                 "(({} − {})β + ({} − {})γ)",
-                fmt_coeff(lo.byte_factor),
-                fmt_coeff(hi.byte_factor),
-                fmt_coeff(lo.gamma_factor),
-                fmt_coeff(hi.gamma_factor)
+                format_coeff(lo.byte_factor),
+                format_coeff(hi.byte_factor),
+                format_coeff(lo.gamma_factor),
+                format_coeff(hi.gamma_factor)
             ),
             format!(
                 "({} × {} + {} × {})",
-                fmt_coeff(db),
-                fmt_beta(c.beta),
-                fmt_coeff(dg),
-                fmt_beta(c.gamma)
+                format_coeff(db),
+                format_beta(c.beta),
+                format_coeff(dg),
+                format_beta(c.gamma)
             ),
         )
     } else {
         (
             format!(
                 "(({} − {})β)",
-                fmt_coeff(lo.byte_factor),
-                fmt_coeff(hi.byte_factor)
+                format_coeff(lo.byte_factor),
+                format_coeff(hi.byte_factor)
             ),
-            format!("({} × {})", fmt_coeff(db), fmt_beta(c.beta)),
+            format!("({} × {})", format_coeff(db), format_beta(c.beta)),
         )
     };
     let n = x.n_bytes;
     let exact = if n < 1e15 {
         format!("{} B", units::group_thousands(n.round() as u64))
     } else {
-        fmt_bytes(n)
+        format_bytes_exact(n)
     };
     let approx = if n.fract() == 0.0 { "" } else { "≈ " };
     let dec = units::format_decimal(n);
@@ -227,13 +228,13 @@ pub fn crossover_calculation(
             "T_{} = T_{} when n = ({} − {})α / {den_sym}",
             x.below.key(),
             x.above.key(),
-            fmt_coeff(hi.startups),
-            fmt_coeff(lo.startups)
+            format_coeff(hi.startups),
+            format_coeff(lo.startups)
         ),
         format!(
             "  = {} × {} / {den_num}",
-            fmt_coeff(da),
-            fmt_input_time(c.alpha)
+            format_coeff(da),
+            format_input_time(c.alpha)
         ),
         format!(
             "  {}{approx}{exact} ({systems})",

@@ -2,7 +2,9 @@
 //! [`Formula`] per algorithm and per building block, each with its source.
 
 use super::CostParams;
-use crate::core::units;
+use crate::core::units::{
+    format_beta, format_bytes_exact, format_coeff, format_input_time, format_time,
+};
 
 ///
 /// `time = startups·α + byte_factor·n·β + gamma_factor·n·γ`, all in seconds.
@@ -68,11 +70,11 @@ impl Terms {
         lines.push(
             format!(
                 "p = {p}, α = {}, β = {}, n = {}",
-                fmt_input_time(c.alpha),
-                fmt_beta(c.beta),
-                fmt_bytes(n)
+                format_input_time(c.alpha),
+                format_beta(c.beta),
+                format_bytes_exact(n)
             ) + &if c.gamma != 0.0 {
-                format!(", γ = {}", fmt_beta(c.gamma))
+                format!(", γ = {}", format_beta(c.gamma))
             } else {
                 String::new()
             },
@@ -94,42 +96,46 @@ impl Terms {
         let mut s = format!(
             "  = {} × {} + {} × {} × {}",
             self.startups_text,
-            fmt_input_time(c.alpha),
+            format_input_time(c.alpha),
             self.bytes_text,
-            fmt_bytes(n),
-            fmt_beta(c.beta)
+            format_bytes_exact(n),
+            format_beta(c.beta)
         );
         if with_gamma {
             s += &format!(
                 " + {} × {} × {}",
                 self.gamma_text,
-                fmt_bytes(n),
-                fmt_beta(c.gamma)
+                format_bytes_exact(n),
+                format_beta(c.gamma)
             );
         }
         lines.push(s);
         // Coefficients evaluated, nβ evaluated.
         let mut s = format!(
             "  = {} × {} + {} × {}",
-            fmt_coeff(self.startups),
-            fmt_input_time(c.alpha),
-            fmt_coeff(self.byte_factor),
-            fmt_time(n * c.beta)
+            format_coeff(self.startups),
+            format_input_time(c.alpha),
+            format_coeff(self.byte_factor),
+            format_time(n * c.beta)
         );
         if with_gamma {
             s += &format!(
                 " + {} × {}",
-                fmt_coeff(self.gamma_factor),
-                fmt_time(n * c.gamma)
+                format_coeff(self.gamma_factor),
+                format_time(n * c.gamma)
             );
         }
         lines.push(s);
-        let mut s = format!("  = {} + {}", fmt_time(alpha_part), fmt_time(beta_part));
+        let mut s = format!(
+            "  = {} + {}",
+            format_time(alpha_part),
+            format_time(beta_part)
+        );
         if with_gamma {
-            s += &format!(" + {}", fmt_time(gamma_part));
+            s += &format!(" + {}", format_time(gamma_part));
         }
         lines.push(s);
-        lines.push(format!("  = {}", fmt_time(time)));
+        lines.push(format!("  = {}", format_time(time)));
 
         Formula {
             name: self.name.to_string(),
@@ -628,44 +634,4 @@ pub fn binomial_broadcast(p: usize, n_bytes: f64, c: CostParams) -> Formula {
 /// Source: Thakur, Rabenseifner & Gropp 2005, §2.
 pub fn binomial_reduce(p: usize, n_bytes: f64, c: CostParams) -> Formula {
     binomial_reduce_terms(p).formula(p, n_bytes, c)
-}
-// ---------------------------------------------------------------------------
-// Formatting: results with 4 significant figures (units module); inputs
-// and coefficients with trailing zeros trimmed, as a student writes them.
-
-pub(crate) fn trim(s: String) -> String {
-    if s.contains('.') && !s.contains('e') {
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        s
-    }
-}
-
-/// A result time: "151.2 µs", "12.00 ms".
-pub(crate) fn fmt_time(s: f64) -> String {
-    units::format_time(s)
-}
-
-/// An input time, trailing zeros trimmed: "5 µs".
-pub(crate) fn fmt_input_time(s: f64) -> String {
-    match units::format_time(s).split_once(' ') {
-        Some((v, u)) => format!("{} {u}", trim(v.to_string())),
-        None => units::format_time(s),
-    }
-}
-
-pub(crate) fn fmt_beta(b: f64) -> String {
-    units::format_beta(b)
-}
-
-pub(crate) fn fmt_bytes(n: f64) -> String {
-    if n.fract() == 0.0 && (0.0..1e15).contains(&n) {
-        format!("{} B", units::group_thousands(n as u64))
-    } else {
-        format!("{} B", trim(units::sig(n, 4)))
-    }
-}
-
-pub(crate) fn fmt_coeff(x: f64) -> String {
-    trim(units::sig(x, 4))
 }

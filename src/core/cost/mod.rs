@@ -1,6 +1,6 @@
 //! The α–β(–γ) cost model of all-reduce: closed forms, their building blocks,
-//! exact crossovers, nccl-tests bandwidths, and the time of an executed
-//! schedule.
+//! exact crossovers and nccl-tests bandwidths. The time of an executed
+//! schedule is in [`crate::core::timing`].
 //!
 //! # The model
 //! Sending one message of `m` bytes between two ranks costs `α + m·β`
@@ -22,7 +22,7 @@
 //!   contention, so a round costs its slowest message.
 //! - Chunks are equal: `n/p` bytes for ring and recursive-halving blocks. An
 //!   executed schedule whose `n` does not divide by `p` has one extra element
-//!   in some chunks and is slightly slower (see [`executed_time`]).
+//!   in some chunks and is slightly slower (see [`crate::core::timing::executed_time`]).
 //! - Recursive doubling, recursive halving and Rabenseifner's algorithm are
 //!   defined for `p` a power of two. For other `p` the published adaptation is
 //!   used and **labelled** ([`Formula::pow2_adapted`]): with

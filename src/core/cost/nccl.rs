@@ -1,8 +1,8 @@
 //! nccl-tests bandwidths: algbw, and busbw with the factor of each collective
 //! (NVIDIA nccl-tests, doc/PERFORMANCE.md).
 
-use super::formulas::{fmt_bytes, fmt_coeff, fmt_time};
 use crate::core::units;
+use crate::core::units::{format_bytes_exact, format_coeff, format_time};
 
 /// The collectives nccl-tests measures, each with its busbw factor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -42,6 +42,29 @@ impl CollectiveKind {
             CollectiveKind::Broadcast => "broadcast",
             CollectiveKind::Reduce => "reduce",
             CollectiveKind::AllToAll => "all-to-all",
+        }
+    }
+
+    /// Parses a collective's name as people and nccl-tests write it,
+    /// ignoring case, `-`, `_`, blanks and a trailing `_perf`: `all-reduce`,
+    /// `AllReduce`, `all_reduce_perf`, `reducescatter`, `alltoall`, `bcast`, ….
+    /// `None` for anything else.
+    pub fn from_name(s: &str) -> Option<CollectiveKind> {
+        let t: String = s
+            .trim()
+            .to_ascii_lowercase()
+            .trim_end_matches("_perf")
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric())
+            .collect();
+        match t.as_str() {
+            "allreduce" => Some(CollectiveKind::AllReduce),
+            "reducescatter" => Some(CollectiveKind::ReduceScatter),
+            "allgather" => Some(CollectiveKind::AllGather),
+            "broadcast" | "bcast" => Some(CollectiveKind::Broadcast),
+            "reduce" => Some(CollectiveKind::Reduce),
+            "alltoall" => Some(CollectiveKind::AllToAll),
+            _ => None,
         }
     }
 
@@ -140,15 +163,15 @@ pub fn nccl_bandwidths_of(
         lines: vec![
             format!(
                 "algbw = S / t = {} / {} = {}",
-                fmt_bytes(size_bytes),
-                fmt_time(t),
+                format_bytes_exact(size_bytes),
+                format_time(t),
                 units::format_bandwidth(a)
             ),
             format!(
                 "busbw = algbw × {expr} = {} × {substituted} = {} × {} = {}",
                 units::format_bandwidth(a),
                 units::format_bandwidth(a),
-                fmt_coeff(busbw_factor(kind, p)),
+                format_coeff(busbw_factor(kind, p)),
                 units::format_bandwidth(b)
             ),
         ],
@@ -169,6 +192,18 @@ mod tests {
             .collect();
         assert_eq!(f, vec![1.5, 0.75, 0.75, 1.0, 1.0, 0.75]);
         assert_eq!(busbw_factor(CollectiveKind::AllGather, 0), 0.0);
+        for k in CollectiveKind::ALL {
+            assert_eq!(CollectiveKind::from_name(k.name()), Some(k));
+        }
+        assert_eq!(
+            CollectiveKind::from_name("reduce_scatter_perf"),
+            Some(CollectiveKind::ReduceScatter)
+        );
+        assert_eq!(
+            CollectiveKind::from_name("AllToAll"),
+            Some(CollectiveKind::AllToAll)
+        );
+        assert_eq!(CollectiveKind::from_name("gather"), None);
     }
 
     #[test]

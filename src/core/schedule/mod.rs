@@ -132,6 +132,13 @@ pub struct Round {
     pub transfers: Vec<Transfer>,
 }
 
+impl Round {
+    /// `(src, dst)` of every transfer, in order.
+    pub fn pairs(&self) -> Vec<(usize, usize)> {
+        self.transfers.iter().map(|t| (t.src, t.dst)).collect()
+    }
+}
+
 /// Which collective a schedule implements; decides how the result is verified.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Collective {

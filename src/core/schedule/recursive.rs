@@ -482,18 +482,10 @@ mod tests {
         );
         assert_eq!(pairs(&s.rounds[0]), vec![(0, 1, 0..12), (2, 3, 0..12)]);
         // Core round 1 (XOR 1 on core ranks): 1↔3, 4↔5.
-        let p: Vec<_> = s.rounds[1]
-            .transfers
-            .iter()
-            .map(|t| (t.src, t.dst))
-            .collect();
+        let p = s.rounds[1].pairs();
         assert_eq!(p, vec![(1, 3), (3, 1), (4, 5), (5, 4)]);
         // Core round 2 (XOR 2): 1↔4, 3↔5.
-        let p: Vec<_> = s.rounds[2]
-            .transfers
-            .iter()
-            .map(|t| (t.src, t.dst))
-            .collect();
+        let p = s.rounds[2].pairs();
         assert_eq!(p, vec![(1, 4), (3, 5), (4, 1), (5, 3)]);
         assert_eq!(pairs(&s.rounds[3]), vec![(1, 0, 0..12), (3, 2, 0..12)]);
         assert!(s.rounds[3].transfers.iter().all(|t| t.op == Op::Copy));

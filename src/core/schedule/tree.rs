@@ -90,31 +90,15 @@ mod tests {
         let s = binomial_tree(8, 10, 4).expect("valid");
         assert_eq!(s.num_rounds(), 6);
         // Level 0: 1→0, 3→2, 5→4, 7→6.
-        let pairs: Vec<_> = s.rounds[0]
-            .transfers
-            .iter()
-            .map(|t| (t.src, t.dst))
-            .collect();
+        let pairs = s.rounds[0].pairs();
         assert_eq!(pairs, vec![(1, 0), (3, 2), (5, 4), (7, 6)]);
         // Level 2: 4→0 only.
-        let pairs: Vec<_> = s.rounds[2]
-            .transfers
-            .iter()
-            .map(|t| (t.src, t.dst))
-            .collect();
+        let pairs = s.rounds[2].pairs();
         assert_eq!(pairs, vec![(4, 0)]);
         // First broadcast: 0→4; last: 0→1, 2→3, 4→5, 6→7.
-        let pairs: Vec<_> = s.rounds[3]
-            .transfers
-            .iter()
-            .map(|t| (t.src, t.dst))
-            .collect();
+        let pairs = s.rounds[3].pairs();
         assert_eq!(pairs, vec![(0, 4)]);
-        let pairs: Vec<_> = s.rounds[5]
-            .transfers
-            .iter()
-            .map(|t| (t.src, t.dst))
-            .collect();
+        let pairs = s.rounds[5].pairs();
         assert_eq!(pairs, vec![(0, 1), (2, 3), (4, 5), (6, 7)]);
         assert!(s.rounds[3..]
             .iter()
@@ -128,18 +112,10 @@ mod tests {
         // ⌈log₂ 6⌉ = 3 levels each way.
         assert_eq!(s.num_rounds(), 6);
         // Level 2 reduce: 4→0; broadcast distance 4: 0→4 (no 0+4... 4+4 ≥ 6).
-        let pairs: Vec<_> = s.rounds[2]
-            .transfers
-            .iter()
-            .map(|t| (t.src, t.dst))
-            .collect();
+        let pairs = s.rounds[2].pairs();
         assert_eq!(pairs, vec![(4, 0)]);
         // Last broadcast (distance 1): 0→1, 2→3, 4→5.
-        let pairs: Vec<_> = s.rounds[5]
-            .transfers
-            .iter()
-            .map(|t| (t.src, t.dst))
-            .collect();
+        let pairs = s.rounds[5].pairs();
         assert_eq!(pairs, vec![(0, 1), (2, 3), (4, 5)]);
     }
 

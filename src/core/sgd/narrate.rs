@@ -4,43 +4,10 @@
 use super::objective::Objective;
 use super::train::{Lab, StepRecord};
 use super::Strategy;
-use crate::core::units::{format_bytes_short, sig as sig_raw};
+use crate::core::units::{format_bytes_short, sig_trimmed};
 
-/// `digits` significant figures with trailing zeros (and a bare point)
-/// removed; scientific notation (`2.71e-5`, `9.98e+12`) below 10⁻⁴ and from
-/// 10⁶ on, so that tiny and huge values stay short.
-pub fn sig(v: f64, digits: usize) -> String {
-    if !v.is_finite() {
-        return if v.is_nan() {
-            "NaN".into()
-        } else if v > 0.0 {
-            "∞".into()
-        } else {
-            "−∞".into()
-        };
-    }
-    let a = v.abs();
-    if a != 0.0 && !(1e-4..1e6).contains(&a) {
-        let t = format!("{:.*e}", digits.clamp(1, 17) - 1, v);
-        return match t.split_once('e') {
-            Some((mant, exp)) => {
-                let mant = if mant.contains('.') {
-                    mant.trim_end_matches('0').trim_end_matches('.')
-                } else {
-                    mant
-                };
-                format!("{mant}e{exp}")
-            }
-            None => t,
-        };
-    }
-    let s = sig_raw(v, digits);
-    if s.contains('.') {
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        s
-    }
-}
+/// Old name of [`sig_trimmed`] (kept so existing callers compile).
+pub use crate::core::units::sig_trimmed as sig;
 
 /// One line on why the plain mean over-weights the smallest shard, e.g. for
 /// the course's table: "Shard 3 holds 10% of the samples but gets 1/3 of the
@@ -62,18 +29,18 @@ pub fn over_weighting_line(o: &Objective, losses: &[f64]) -> String {
                     "Shard {} holds no samples, yet the plain average still gives its loss {} a weight \
                      of 1/{m}: it should count for nothing.",
                     k + 1,
-                    sig(loss, 4)
+                    sig_trimmed(loss, 4)
                 )
             } else {
                 format!(
                     "Shard {} holds {}% of the samples but the plain average gives it 1/{m} = {}% of \
                      the weight ({}× its share), so its loss {} counts {}× too much.",
                     k + 1,
-                    sig(100.0 * share, 3),
-                    sig(100.0 / m as f64, 3),
-                    sig(factor, 3),
-                    sig(loss, 4),
-                    sig(factor, 3)
+                    sig_trimmed(100.0 * share, 3),
+                    sig_trimmed(100.0 / m as f64, 3),
+                    sig_trimmed(factor, 3),
+                    sig_trimmed(loss, 4),
+                    sig_trimmed(factor, 3)
                 )
             }
         }
@@ -81,7 +48,7 @@ pub fn over_weighting_line(o: &Objective, losses: &[f64]) -> String {
 }
 
 fn vec_text(w: &[f64]) -> String {
-    let inner: Vec<String> = w.iter().take(4).map(|v| sig(*v, 3)).collect();
+    let inner: Vec<String> = w.iter().take(4).map(|v| sig_trimmed(*v, 3)).collect();
     if w.len() > 4 {
         format!("({}, …)", inner.join(", "))
     } else {
@@ -113,8 +80,8 @@ pub fn narrate_step(lab: &Lab, s: Strategy, step: usize, batch_label: &str) -> S
             "Step 0: all {m} workers hold the same initial model w⁰ = {}. Global loss F(w⁰) = {} \
              (the optimum is F★ = {}). Step forward to run one training step.",
             vec_text(&r.average),
-            sig(r.loss_at_average, 4),
-            sig(lab.optimal_loss, 4)
+            sig_trimmed(r.loss_at_average, 4),
+            sig_trimmed(lab.optimal_loss, 4)
         );
     }
     let diverged = lab.trace(s).and_then(|tr| tr.diverged_at);
@@ -129,11 +96,11 @@ pub fn narrate_step(lab: &Lab, s: Strategy, step: usize, batch_label: &str) -> S
              the {m} models are {} (consensus distance {}). F(w̄) − F★ = {}; w̄ is {} from the \
              sample-weighted optimum.{tail}",
             format_bytes_short(per_step),
-            sig(r.lr, 3),
+            sig_trimmed(r.lr, 3),
             if r.models_identical { "bit-identical" } else { "NOT identical" },
-            sig(r.consensus_distance, 3),
-            sig(excess, 3),
-            sig(r.dist_to_sample_optimum, 3),
+            sig_trimmed(r.consensus_distance, 3),
+            sig_trimmed(excess, 3),
+            sig_trimmed(r.dist_to_sample_optimum, 3),
         ),
         Strategy::Gossip => format!(
             "Step {t}: each worker took the gradient of its {batch_label} at its own model, averaged \
@@ -142,19 +109,19 @@ pub fn narrate_step(lab: &Lab, s: Strategy, step: usize, batch_label: &str) -> S
              distance {}. The average w̄ is {} from the equal-worker optimum and {} from the \
              sample-weighted one; F(w̄) − F★ = {}.{tail}",
             format_bytes_short(per_step),
-            sig(r.lr, 3),
-            sig(r.consensus_distance, 3),
-            sig(r.dist_to_equal_optimum, 3),
-            sig(r.dist_to_sample_optimum, 3),
-            sig(excess, 3),
+            sig_trimmed(r.lr, 3),
+            sig_trimmed(r.consensus_distance, 3),
+            sig_trimmed(r.dist_to_equal_optimum, 3),
+            sig_trimmed(r.dist_to_sample_optimum, 3),
+            sig_trimmed(excess, 3),
         ),
         Strategy::Local => format!(
             "Step {t}: each worker stepped on its own {batch_label} with η = {} and sent nothing. \
              Each model heads for its own shard's optimum, so they drift apart: consensus distance \
              {}. Their average w̄ has F(w̄) − F★ = {}.{tail}",
-            sig(r.lr, 3),
-            sig(r.consensus_distance, 3),
-            sig(excess, 3),
+            sig_trimmed(r.lr, 3),
+            sig_trimmed(r.consensus_distance, 3),
+            sig_trimmed(excess, 3),
         ),
     }
 }
@@ -175,15 +142,15 @@ pub fn compare_step(lab: &Lab, step: usize) -> String {
          sent by the busiest worker; consensus distance {}); local SGD's average has F − F★ = {} \
          with nothing sent (consensus distance {}).",
         a.step,
-        sig(a.dist_to_sample_optimum, 3),
-        sig(a.loss_at_average - lab.optimal_loss, 3),
+        sig_trimmed(a.dist_to_sample_optimum, 3),
+        sig_trimmed(a.loss_at_average - lab.optimal_loss, 3),
         format_bytes_short(a.max_bytes_sent()),
-        sig(g.dist_to_equal_optimum, 3),
-        sig(g.loss_at_average - lab.optimal_loss, 3),
+        sig_trimmed(g.dist_to_equal_optimum, 3),
+        sig_trimmed(g.loss_at_average - lab.optimal_loss, 3),
         format_bytes_short(g.max_bytes_sent()),
-        sig(g.consensus_distance, 3),
-        sig(l.loss_at_average - lab.optimal_loss, 3),
-        sig(l.consensus_distance, 3),
+        sig_trimmed(g.consensus_distance, 3),
+        sig_trimmed(l.loss_at_average - lab.optimal_loss, 3),
+        sig_trimmed(l.consensus_distance, 3),
     )
 }
 
@@ -213,9 +180,9 @@ pub fn trap_line(lab: &Lab) -> String {
     };
     format!(
         "The two optima are {} apart. The equal-worker optimum's global loss is {} above F★ = {}. {mixing}",
-        sig(gap, 3),
-        sig(lab.equal_worker_loss - lab.optimal_loss, 3),
-        sig(lab.optimal_loss, 4),
+        sig_trimmed(gap, 3),
+        sig_trimmed(lab.equal_worker_loss - lab.optimal_loss, 3),
+        sig_trimmed(lab.optimal_loss, 4),
     )
 }
 
@@ -227,15 +194,15 @@ mod tests {
 
     #[test]
     fn numbers_stay_short() {
-        assert_eq!(sig(0.36, 4), "0.36");
-        assert_eq!(sig(1.6 / 3.0, 4), "0.5333");
-        assert_eq!(sig(10.0 / 3.0, 3), "3.33");
-        assert_eq!(sig(0.0, 3), "0");
-        assert_eq!(sig(2.71e-5, 3), "2.71e-5");
-        assert_eq!(sig(9.98e299, 3), "9.98e299");
-        assert_eq!(sig(-1.5e7, 3), "-1.5e7");
-        assert_eq!(sig(123456.0, 3), "123000");
-        assert_eq!(sig(f64::INFINITY, 3), "∞");
+        assert_eq!(sig_trimmed(0.36, 4), "0.36");
+        assert_eq!(sig_trimmed(1.6 / 3.0, 4), "0.5333");
+        assert_eq!(sig_trimmed(10.0 / 3.0, 3), "3.33");
+        assert_eq!(sig_trimmed(0.0, 3), "0");
+        assert_eq!(sig_trimmed(2.71e-5, 3), "2.71e-5");
+        assert_eq!(sig_trimmed(9.98e299, 3), "9.98e299");
+        assert_eq!(sig_trimmed(-1.5e7, 3), "-1.5e7");
+        assert_eq!(sig_trimmed(123456.0, 3), "123000");
+        assert_eq!(sig_trimmed(f64::INFINITY, 3), "∞");
     }
 
     #[test]

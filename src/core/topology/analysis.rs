@@ -15,15 +15,17 @@ use super::timing::{
     cumulative_traffic, resource_totals, round_times, round_traffic, transfer_classes, Traffic,
 };
 use super::{Link, LinkClass, Topology, TopologyError};
+use crate::core::collectives::pieces::Split;
 use crate::core::collectives::{flat_topo, flex, multilane, rat, Algorithm};
 use crate::core::execute::{default_init, execute, ExecOptions, Trace};
-use crate::core::schedule::{Op, Schedule, ScheduleError};
+use crate::core::schedule::{Op, Phase, Round, Schedule, ScheduleError};
 use crate::core::units::{format_bandwidth, format_decimal, format_time};
 
 /// Generator signature shared by every topology-aware collective.
 type Generator = fn(&Topology, u64, u64) -> Result<Schedule, ScheduleError>;
-/// Closed form or lower bound, seconds.
-type Formula = fn(&Topology, u64, u64) -> Option<f64>;
+/// Topology-timed closed form ([`Split::EXACT`]) or lower bound
+/// ([`Split::FLOOR`]), seconds.
+type TimeModel = fn(&Topology, u64, u64, Split) -> Option<f64>;
 
 /// One algorithm the topology view offers.
 #[derive(Clone, Copy, Debug)]
@@ -35,8 +37,7 @@ pub struct TopoAlgorithm {
     /// One sentence on what it does.
     pub summary: &'static str,
     generate: Generator,
-    closed_form: Formula,
-    lower_bound: Formula,
+    time_model: TimeModel,
 }
 
 const ALGORITHMS: &[TopoAlgorithm] = &[
@@ -45,48 +46,42 @@ const ALGORITHMS: &[TopoAlgorithm] = &[
         label: "flat ring over all ranks",
         summary: "the ring all-reduce over all ranks in rank order, crossing node boundaries wherever it does",
         generate: flat_topo::flat_ring,
-        closed_form: flat_topo::closed_form,
-        lower_bound: flat_topo::lower_bound,
+        time_model: flat_topo::topo_time,
     },
     TopoAlgorithm {
         key: "hier",
         label: "hierarchical all-reduce (ring among node leaders)",
         summary: "reduce inside each node to its leader, ring all-reduce among the node leaders, broadcast inside the node",
         generate: |t, n, e| Algorithm::HIER.generate_on(t, n, e),
-        closed_form: flat_topo::hier_closed_form,
-        lower_bound: flat_topo::hier_lower_bound,
+        time_model: flat_topo::hier_topo_time,
     },
     TopoAlgorithm {
         key: "hier_rd",
         label: "hierarchical all-reduce (recursive doubling among node leaders)",
         summary: "reduce inside each node to its leader, recursive-doubling all-reduce among the node leaders, broadcast inside the node",
         generate: |t, n, e| Algorithm::HIER_RD.generate_on(t, n, e),
-        closed_form: |_, _, _| None,
-        lower_bound: flat_topo::hier_rd_lower_bound,
+        time_model: flat_topo::hier_rd_topo_time,
     },
     TopoAlgorithm {
         key: "multilane",
         label: "multi-lane hierarchical all-reduce",
         summary: "reduce-scatter inside each node, each local rank all-reduces its slice across nodes over its own NIC, all-gather inside the node",
         generate: multilane::multilane,
-        closed_form: multilane::closed_form,
-        lower_bound: multilane::lower_bound,
+        time_model: multilane::topo_time,
     },
     TopoAlgorithm {
         key: "rat",
         label: "rack-aware all-reduce (RAT)",
         summary: "reduce inside the rack, one rack aggregate crosses the core and the result comes back, then all-gather inside the rack",
         generate: rat::rat,
-        closed_form: rat::closed_form,
-        lower_bound: rat::lower_bound,
+        time_model: rat::topo_time,
     },
     TopoAlgorithm {
         key: "flex",
         label: "FlexReduce over unequal groups",
         summary: "reduce-scatter inside each group, fetch the other groups' partial sums for your range, return them, all-gather inside the group",
         generate: flex::flex,
-        closed_form: flex::closed_form,
-        lower_bound: flex::lower_bound,
+        time_model: flex::topo_time,
     },
 ];
 
@@ -219,27 +214,55 @@ impl TopoRun {
     }
 }
 
-/// Titles naming the level: "<note>, round k of m", counting runs of
-/// consecutive rounds with the same phase and note.
+/// The level a round belongs to, and a detail for its title. The
+/// topology-aware generators put the level in the round's note; the
+/// hierarchical all-reduce's level phases are named here ("inter-node
+/// all-reduce among node leaders" for every leader round, with the leader
+/// phase as detail).
+fn level_of(r: &Round) -> (String, String) {
+    let leaders = "inter-node all-reduce among node leaders";
+    match r.phase {
+        Phase::NodeReduce => (
+            "intra-node reduce to the node leader".into(),
+            r.note.clone(),
+        ),
+        Phase::NodeBroadcast => (
+            "intra-node broadcast from the node leader".into(),
+            r.note.clone(),
+        ),
+        Phase::LeaderReduceScatter
+        | Phase::LeaderAllGather
+        | Phase::LeaderExchange
+        | Phase::FoldIn
+        | Phase::FoldOut => (leaders.into(), r.phase.label().into()),
+        _ if !r.note.is_empty() => (r.note.clone(), String::new()),
+        _ => (r.phase.label().into(), String::new()),
+    }
+}
+
+/// Titles naming the level: `"{level}, round k of m[: detail]"`, counting runs
+/// of consecutive rounds of the same level, e.g. "inter-node all-reduce
+/// among node leaders, round 1 of 2: reduce-scatter among node leaders".
 pub fn round_titles(s: &Schedule) -> Vec<String> {
-    let key = |i: usize| s.rounds.get(i).map(|r| (r.phase, r.note.as_str()));
-    (0..s.rounds.len())
+    let levels: Vec<(String, String)> = s.rounds.iter().map(level_of).collect();
+    (0..levels.len())
         .map(|i| {
+            let same = |j: usize| levels[j].0 == levels[i].0;
             let mut start = i;
-            while start > 0 && key(start - 1) == key(i) {
+            while start > 0 && same(start - 1) {
                 start -= 1;
             }
             let mut end = i + 1;
-            while end < s.rounds.len() && key(end) == key(i) {
+            while end < levels.len() && same(end) {
                 end += 1;
             }
-            let r = &s.rounds[i];
-            let level = if r.note.is_empty() {
-                r.phase.label().to_string()
+            let (level, detail) = &levels[i];
+            let base = format!("{level}, round {} of {}", i - start + 1, end - start);
+            if detail.is_empty() {
+                base
             } else {
-                r.note.clone()
-            };
-            format!("{level}, round {} of {}", i - start + 1, end - start)
+                format!("{base}: {detail}")
+            }
         })
         .collect()
 }
@@ -277,8 +300,8 @@ fn run_opts(
         titles: round_titles(&schedule),
         round_times: times,
         time,
-        closed_form: (a.closed_form)(topo, n, elem_bytes),
-        lower_bound: (a.lower_bound)(topo, n, elem_bytes),
+        closed_form: (a.time_model)(topo, n, elem_bytes, Split::EXACT),
+        lower_bound: (a.time_model)(topo, n, elem_bytes, Split::FLOOR),
         traffic,
         cumulative,
         verified: trace.verification.ok(),

@@ -21,6 +21,25 @@
 //! The timing rule over these links (bytes sharing one resource in a round
 //! add up) lives in [`timing`]; the counters and the comparison the
 //! topology view shows live in [`analysis`].
+//!
+//! # Entry points
+//! - [`timing::round_times`] / [`timing::executed_time_on`]: a schedule's
+//!   time on a topology (on a flat topology bit-identical to
+//!   [`crate::core::timing::executed_time_with`]);
+//!   [`timing::round_traffic`] / [`timing::cumulative_traffic`]: bytes per
+//!   link class, per NIC lane and direction, per rack core direction and per
+//!   rank; [`timing::transfer_classes`]: the class of every transfer.
+//! - [`analysis::run`]: one topology-aware all-reduce (`flat`, `hier`,
+//!   `hier_rd`, `multilane`, `rat`, `flex`) executed on a topology with
+//!   states, times, closed form, lower bound, traffic and level titles;
+//!   [`analysis::compare`] + [`analysis::bottleneck_sentence`]: the
+//!   comparison table; [`analysis::sweep_gpus`] / [`analysis::sweep_sizes`]:
+//!   the chart series; [`analysis::multilane_service_time`],
+//!   [`analysis::flex_counts`], [`analysis::core_crossing`] and
+//!   [`analysis::busbw_note`]: the course's §10 numbers.
+//!
+//! Physical links are not simulated beyond that rule: no pipelining inside a
+//! message, no protocol switches, no failures, no traffic from other jobs.
 
 pub mod view_model;
 

@@ -273,6 +273,18 @@ fn one_nic_per_gpu_multilane_speeds_up_the_flat_ring_does_not() {
         ml[7],
         14.0 * (1e-6 + 125e6 / 300e9) + 2.0 * (5e-6 + 62.5e6 / 12.5e9)
     ));
+    // The leader-based hierarchical all-reduce sends the whole tensor through
+    // the leader's one NIC whatever the GPU count: 80 ms at 1 GPU, then the
+    // binomial intra-node levels add 2⌈log₂g⌉ × 3.33 ms (100 ms at 8 GPUs),
+    // still below the flat ring's 30 × 5 ms = 150 ms at 16 ranks.
+    let hier = times(&per_gpu, "hier");
+    assert!(close(hier[0], 2.0 * (5e-6 + 0.04)));
+    assert!(close(
+        hier[7],
+        6.0 * (1e-6 + 1e9 / 300e9) + 2.0 * (5e-6 + 0.04)
+    ));
+    assert!(close(flat[7], 30.0 * (5e-6 + 62.5e6 / 12.5e9)));
+    assert!(hier[7] < flat[7] && ml[7] < hier[7]);
     assert!(sweep_gpus(&Topology::flat(4, 0.0, 1e-9), n, 4, 8, true).is_err());
     let sizes = sweep_sizes(&base, &[4, 4000, 4_000_000], 4).expect("valid");
     assert!(sizes
@@ -366,21 +378,26 @@ proptest! {
         }
     }
 
-    /// FlexReduce on unequal groups (and multilane refusing them).
+    /// Unequal nodes (FlexReduce's groups): every algorithm that accepts
+    /// them verifies and respects its lower bound; multi-lane and RAT (whose
+    /// groups are then the nodes) refuse unequal sizes.
     #[test]
-    fn flex_on_unequal_groups(
+    fn every_topology_algorithm_on_unequal_nodes(
         sizes in unequal(),
         lanes in 1usize..=4,
         (intra, inter, core) in links(),
         n in 1u64..3000,
     ) {
         let topo = Topology::unequal(sizes.clone(), 1, lanes, intra, inter, core).expect("valid");
-        let r = run_opts("flex", &topo, n, 4, false).expect("runs");
-        check(&r, &topo)?;
-        let r = run_opts("flat", &topo, n, 4, false).expect("runs");
-        check(&r, &topo)?;
-        if sizes.windows(2).any(|w| w[0] != w[1]) {
-            prop_assert!(run("multilane", &topo, n, 4).is_err());
+        let equal = sizes.windows(2).all(|w| w[0] == w[1]);
+        for a in algorithms() {
+            match run_opts(a.key, &topo, n, 4, false) {
+                Ok(r) => check(&r, &topo)?,
+                Err(TopoError::Schedule(ScheduleError::Shape(_))) => {
+                    prop_assert!(!equal && (a.key == "multilane" || a.key == "rat"), "{}", a.key);
+                }
+                Err(e) => prop_assert!(false, "{}: {}", a.key, e),
+            }
         }
     }
 }
@@ -415,4 +432,37 @@ fn busbw_above_the_nic_speed_on_two_nodes() {
     );
     assert!(note.contains("above the 12.5 GB/s of one NIC"), "{note}");
     assert!(note.contains("busiest NIC carries 1 GB"), "{note}");
+}
+
+#[test]
+fn titles_name_the_level() {
+    // hier on 2 nodes × 4: 2 reduce rounds, the leaders' ring of 2 rounds, 2 broadcast rounds.
+    let t = hand(2, 4, 1, 1);
+    let r = run("hier", &t, 8, 1).expect("runs");
+    assert_eq!(r.titles.len(), 6);
+    assert!(
+        r.titles[0].starts_with("intra-node reduce to the node leader, round 1 of 2"),
+        "{:?}",
+        r.titles
+    );
+    assert_eq!(
+        r.titles[2],
+        "inter-node all-reduce among node leaders, round 1 of 2: reduce-scatter among node leaders"
+    );
+    assert_eq!(
+        r.titles[3],
+        "inter-node all-reduce among node leaders, round 2 of 2: all-gather among node leaders"
+    );
+    assert!(r.titles[5].starts_with("intra-node broadcast from the node leader, round 2 of 2"));
+    let r = run("multilane", &t, 8, 1).expect("runs");
+    assert_eq!(r.titles[0], "intra-node reduce-scatter, round 1 of 3");
+    assert_eq!(
+        r.titles[3],
+        "inter-node reduce-scatter of each GPU's slice, every NIC lane at once, round 1 of 1"
+    );
+    let r = run("rat", &hand(2, 4, 2, 1), 8, 1).expect("runs");
+    assert_eq!(
+        r.titles[3],
+        "cross-rack exchange: each rack aggregate crosses the core to rack 0, round 1 of 1"
+    );
 }

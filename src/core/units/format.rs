@@ -1,0 +1,506 @@
+//! Number formatting: the only place the app turns numbers into text.
+//! Results use 4 significant figures ([`sig`], [`format_time`], …); inputs
+//! and coefficients are shown trimmed ([`trim_coeff`], [`format_input_time`]).
+
+use super::size::{checked_pow, SizeUnit, BINARY_UNITS, DECIMAL_UNITS};
+use super::*;
+
+/// trailing zeros, if it fits in 38 significant digits.
+/// The exact decimal expansion of `bytes / (2^twos · 5^fives)` with no
+/// trailing zeros, if it fits in 38 significant digits.
+fn exact_in_unit(bytes: u64, u: &SizeUnit) -> Option<String> {
+    // bytes / (2^a 5^b) = bytes · 2^(p−a) · 5^(p−b) / 10^p with p = max(a, b).
+    let p = u.twos.max(u.fives);
+    let n = u128::from(bytes)
+        .checked_mul(checked_pow(2, p - u.twos)?)?
+        .checked_mul(checked_pow(5, p - u.fives)?)?;
+    let digits = n.to_string();
+    let p = p as usize;
+    let padded = if digits.len() <= p {
+        format!("{}{}", "0".repeat(p + 1 - digits.len()), digits)
+    } else {
+        digits
+    };
+    let (int_part, frac_part) = padded.split_at(padded.len() - p);
+    let frac_part = frac_part.trim_end_matches('0');
+    let significant = format!("{int_part}{frac_part}");
+    if significant
+        .trim_start_matches('0')
+        .trim_end_matches('0')
+        .len()
+        > 38
+    {
+        return None;
+    }
+    Some(if frac_part.is_empty() {
+        int_part.to_string()
+    } else {
+        format!("{int_part}.{frac_part}")
+    })
+}
+
+/// The exact, compact (no space) form of `bytes` in the given prefix family,
+/// using the largest unit of that family that represents it exactly in at most
+/// 38 significant digits: `format_exact(67108864, Prefix::Binary)` = `"64MiB"`,
+/// `format_exact(1_500_000_000, Prefix::Decimal)` = `"1.5GB"`,
+/// `format_exact(512, Prefix::Decimal)` = `"0.512kB"` (a prefixed unit is
+/// always used for the prefixed families, so the family survives a round trip),
+/// `format_exact(512, Prefix::None)` = `"512B"`.
+///
+/// [`parse_size`] reads the result back to the same byte count and family
+/// (for 1 ..= [`MAX_SIZE_BYTES`]); this is the form used in URLs.
+pub fn format_exact(bytes: u64, prefix: Prefix) -> String {
+    let table = match prefix {
+        Prefix::None => return format!("{bytes}B"),
+        Prefix::Decimal => &DECIMAL_UNITS,
+        Prefix::Binary => &BINARY_UNITS,
+    };
+    for u in table[1..].iter().rev() {
+        let unit_bytes = checked_pow(2, u.twos)
+            .and_then(|a| checked_pow(5, u.fives).and_then(|b| a.checked_mul(b)))
+            .unwrap_or(u128::MAX);
+        if u128::from(bytes) < unit_bytes && u.name != table[1].name {
+            continue;
+        }
+        if let Some(s) = exact_in_unit(bytes, u) {
+            return format!("{s}{}", u.name);
+        }
+    }
+    format!("{bytes}B")
+}
+
+// ---------------------------------------------------------------------------
+// Formatting
+// ---------------------------------------------------------------------------
+
+/// `x` rounded to `digits` significant figures, as an `f64`.
+fn round_sig(x: f64, digits: usize) -> f64 {
+    if x == 0.0 || !x.is_finite() {
+        return x;
+    }
+    let digits = digits.clamp(1, 17);
+    format!("{:.*e}", digits - 1, x).parse().unwrap_or(x)
+}
+
+/// `x` to `digits` significant figures, keeping trailing zeros:
+/// `sig(22.6208, 4)` = `"22.62"`, `sig(12.0, 4)` = `"12.00"`,
+/// `sig(123456.0, 4)` = `"123500"`, `sig(0.0, 4)` = `"0"`.
+/// `digits` is clamped to 1..=17. Non-finite values print as `inf`/`NaN`.
+pub fn sig(x: f64, digits: usize) -> String {
+    if !x.is_finite() {
+        return format!("{x}");
+    }
+    if x == 0.0 {
+        return "0".to_string();
+    }
+    let digits = digits.clamp(1, 17);
+    let sci = format!("{:.*e}", digits - 1, x);
+    let exp: i64 = sci
+        .rsplit_once('e')
+        .and_then(|(_, e)| e.parse().ok())
+        .unwrap_or(0);
+    let rounded: f64 = sci.parse().unwrap_or(x);
+    let decimals = (digits as i64 - 1 - exp).max(0) as usize;
+    format!("{rounded:.decimals$}")
+}
+
+/// Removes trailing zeros after a decimal point (and the point itself).
+fn trim_zeros(s: String) -> String {
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
+}
+
+/// Auto-scales `x` over `units` (each `base` times the previous), 4
+/// significant figures, trailing zeros trimmed.
+fn format_scaled(x: f64, base: f64, units: &[&str]) -> String {
+    let first = units.first().copied().unwrap_or("");
+    if !x.is_finite() {
+        return format!("{x} {first}");
+    }
+    if x == 0.0 {
+        return format!("0 {first}");
+    }
+    let sign = if x < 0.0 { "-" } else { "" };
+    let a = x.abs();
+    let mut i = 0;
+    while i + 1 < units.len() && a >= base.powi(i as i32 + 1) {
+        i += 1;
+    }
+    let mut v = round_sig(a / base.powi(i as i32), 4);
+    if v >= base && i + 1 < units.len() {
+        i += 1;
+        v = round_sig(a / base.powi(i as i32), 4);
+    }
+    format!("{sign}{} {}", trim_zeros(sig(v, 4)), units[i])
+}
+
+/// A byte count auto-scaled in decimal (SI) units B, kB, MB, GB, TB, PB with up
+/// to 4 significant figures, trailing zeros trimmed: 25e6 → `"25 MB"`,
+/// 117647.06 → `"117.6 kB"`, 512 → `"512 B"`.
+pub fn format_decimal(bytes: f64) -> String {
+    format_scaled(bytes, 1000.0, &["B", "kB", "MB", "GB", "TB", "PB"])
+}
+
+/// A byte count auto-scaled in binary (IEC) units B, KiB, MiB, GiB, TiB, PiB
+/// with up to 4 significant figures, trailing zeros trimmed:
+/// 67108864 → `"64 MiB"`, 117647.06 → `"114.9 KiB"`.
+pub fn format_binary(bytes: f64) -> String {
+    format_scaled(bytes, 1024.0, &["B", "KiB", "MiB", "GiB", "TiB", "PiB"])
+}
+
+/// Compact byte count for counters, in the decimal system: `"150 MB"`,
+/// `"8.192 kB"` (same as [`format_decimal`]).
+pub fn format_bytes_short(bytes: f64) -> String {
+    format_decimal(bytes)
+}
+
+/// Groups the digits of `n` in threes with commas: 67108864 → `"67,108,864"`.
+pub fn group_thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// True when the 4-significant-figure `text` is exactly `bytes`.
+fn is_exact(text: &str, bytes: u64) -> bool {
+    parse_size(text).map(|b| b.bytes) == Ok(bytes)
+}
+
+/// The exact byte count with both prefix systems where they differ, the exact
+/// one first: 67108864 → `"67,108,864 B (64 MiB, 67.11 MB)"`,
+/// 100000000 → `"100,000,000 B (100 MB, 95.37 MiB)"`, 512 → `"512 B"`,
+/// 1000 → `"1,000 B (1 kB)"`.
+pub fn format_size(bytes: u64) -> String {
+    let exact = format!("{} B", group_thousands(bytes));
+    if bytes < 1000 {
+        return exact;
+    }
+    let dec = format_decimal(bytes as f64);
+    let bin = format_binary(bytes as f64);
+    // Exact forms first; between two exact forms the shorter (8 KiB before
+    // 8.192 kB); otherwise decimal first.
+    let rank = |s: &str| (!is_exact(s, bytes), s.len());
+    let mut parts = if rank(&bin) < rank(&dec) {
+        vec![bin, dec]
+    } else {
+        vec![dec, bin]
+    };
+    // A value below 1 KiB has no binary prefix form ("1000 B"): drop it.
+    parts.retain(|p| !p.ends_with(" B"));
+    format!("{exact} ({})", parts.join(", "))
+}
+
+/// A time auto-scaled to s, ms, µs or ns with 4 significant figures, keeping
+/// trailing zeros: 2.262e-5 → `"22.62 µs"`, 0.012 → `"12.00 ms"`,
+/// 1.5112e-4 → `"151.1 µs"`, 0 → `"0 s"`. Uses µ (U+00B5).
+pub fn format_time(seconds: f64) -> String {
+    if !seconds.is_finite() {
+        return format!("{seconds} s");
+    }
+    if seconds == 0.0 {
+        return "0 s".to_string();
+    }
+    let sign = if seconds < 0.0 { "-" } else { "" };
+    let a = seconds.abs();
+    let r = round_sig(a, 4);
+    let (scale, unit) = if r >= 1.0 {
+        (1.0, "s")
+    } else if r >= 1e-3 {
+        (1e3, "ms")
+    } else if r >= 1e-6 {
+        (1e6, "\u{b5}s")
+    } else {
+        (1e9, "ns")
+    };
+    format!("{sign}{} {unit}", sig(a * scale, 4))
+}
+
+/// β in seconds per byte, auto-scaled with up to 4 significant figures and
+/// trailing zeros trimmed. ns/B is the working unit for 0.001 ns/B ≤ β <
+/// 1000 ns/B; smaller values use ps/B and larger ones µs/B, ms/B, s/B:
+/// 8e-11 → `"0.08 ns/B"`, 1e-9 → `"1 ns/B"`, 2e-6 → `"2 µs/B"`,
+/// 5e-13 → `"0.5 ps/B"`, 0 → `"0 ns/B"`.
+pub fn format_beta(seconds_per_byte: f64) -> String {
+    if !seconds_per_byte.is_finite() {
+        return format!("{seconds_per_byte} s/B");
+    }
+    if seconds_per_byte == 0.0 {
+        return "0 ns/B".to_string();
+    }
+    let sign = if seconds_per_byte < 0.0 { "-" } else { "" };
+    let a = seconds_per_byte.abs();
+    let r = round_sig(a, 4);
+    let (scale, unit) = if r >= 1.0 {
+        (1.0, "s/B")
+    } else if r >= 1e-3 {
+        (1e3, "ms/B")
+    } else if r >= 1e-6 {
+        (1e6, "\u{b5}s/B")
+    } else if r >= 1e-12 {
+        (1e9, "ns/B")
+    } else {
+        (1e12, "ps/B")
+    };
+    format!("{sign}{} {unit}", trim_zeros(sig(a * scale, 4)))
+}
+
+/// A bandwidth in bytes per second, decimal units, up to 4 significant
+/// figures: 12.5e9 → `"12.5 GB/s"`.
+pub fn format_bandwidth(bytes_per_second: f64) -> String {
+    format!("{}/s", format_decimal(bytes_per_second))
+}
+
+/// A bit rate in bits per second, decimal units b/s … Tb/s, up to 4
+/// significant figures: 1e11 → `"100 Gb/s"`.
+pub fn format_bit_rate(bits_per_second: f64) -> String {
+    let s = format_scaled(
+        bits_per_second,
+        1000.0,
+        &["b", "kb", "Mb", "Gb", "Tb", "Pb"],
+    );
+    format!("{s}/s")
+}
+
+/// The derivation of β from a bandwidth, as shown next to the input:
+/// `100Gb/s` → `"100 Gb/s = 12.5 GB/s → β = 1 / (12.5 GB/s) = 0.08 ns/B"`;
+/// `12.5GB/s` → `"12.5 GB/s → β = 1 / (12.5 GB/s) = 0.08 ns/B"`.
+/// (β = 1/bandwidth, α–β model; 8 bits per byte.)
+pub fn bandwidth_chain(bw: &Bandwidth) -> String {
+    let bytes = format_bandwidth(bw.bytes_per_second);
+    let beta = format_beta(bw.beta());
+    if bw.typed_bits {
+        let bits = format_bit_rate(bw.bytes_per_second * 8.0);
+        format!("{bits} = {bytes} → β = 1 / ({bytes}) = {beta}")
+    } else {
+        format!("{bytes} → β = 1 / ({bytes}) = {beta}")
+    }
+}
+
+/// `digits` significant figures with trailing zeros (and a bare point)
+/// removed; scientific notation (`2.71e-5`, `9.98e+12`) below 10⁻⁴ and from
+/// 10⁶ on, so that tiny and huge values stay short.
+pub fn sig_trimmed(v: f64, digits: usize) -> String {
+    if !v.is_finite() {
+        return if v.is_nan() {
+            "NaN".into()
+        } else if v > 0.0 {
+            "∞".into()
+        } else {
+            "−∞".into()
+        };
+    }
+    let a = v.abs();
+    if a != 0.0 && !(1e-4..1e6).contains(&a) {
+        let t = format!("{:.*e}", digits.clamp(1, 17) - 1, v);
+        return match t.split_once('e') {
+            Some((mant, exp)) => {
+                let mant = if mant.contains('.') {
+                    mant.trim_end_matches('0').trim_end_matches('.')
+                } else {
+                    mant
+                };
+                format!("{mant}e{exp}")
+            }
+            None => t,
+        };
+    }
+    let s = sig(v, digits);
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
+}
+
+/// Formats a number for narration: up to 4 decimals, trailing zeros dropped
+/// (4, 4.5, 0.7454, −1.25); "−0" is printed as 0.
+pub fn format_number(v: f64) -> String {
+    if !v.is_finite() {
+        return format!("{v}");
+    }
+    let s = format!("{:.4}", v);
+    let s = if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    };
+    if s == "-0" {
+        "0".into()
+    } else {
+        s.replace('-', "−")
+    }
+}
+
+/// Formats ρ (or any value in [0, 1]) so that a value close to 1 stays
+/// readable: `1 − 1.255e-5` when 1 − v < 10⁻³, else [`format_number`] with the
+/// fraction when it is a simple one (`0.3333 = 1/3`).
+pub fn format_rate(v: f64) -> String {
+    let gap = 1.0 - v;
+    if v.is_finite() && gap > 0.0 && gap < 1e-3 {
+        return format!("1 − {}", format_small(gap));
+    }
+    let f = format_weight(v);
+    if f.contains('/') {
+        format!("{} = {f}", format_number(v))
+    } else {
+        format_number(v)
+    }
+}
+
+/// Formats a small positive number with 4 significant digits, in scientific
+/// notation below 10⁻³ (`2.511e-5`), else as [`format_number`].
+pub fn format_small(v: f64) -> String {
+    if v != 0.0 && v.is_finite() && v.abs() < 1e-3 {
+        format!("{v:.3e}")
+    } else {
+        format_number(v)
+    }
+}
+
+/// Formats a weight as a fraction n/d with d ≤ 64 when it is one (1/3,
+/// 5/12), otherwise as a decimal (see [`format_number`]).
+pub fn format_weight(w: f64) -> String {
+    for d in 1..=64u32 {
+        let n = (w * f64::from(d)).round();
+        if (n / f64::from(d) - w).abs() <= 1e-12 {
+            return if d == 1 {
+                format!("{n}")
+            } else {
+                format!("{n}/{d}")
+            };
+        }
+    }
+    format_number(w)
+}
+
+/// Compact element count: `16000000` → `"16M"`, `2500` → `"2.5k"`, `37` → `"37"`.
+pub fn format_count_compact(x: u64) -> String {
+    let trim = |s: String| {
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s
+        }
+    };
+    if x >= 1_000_000_000 {
+        format!("{}G", trim(sig(x as f64 / 1e9, 4)))
+    } else if x >= 1_000_000 {
+        format!("{}M", trim(sig(x as f64 / 1e6, 4)))
+    } else if x >= 10_000 {
+        format!("{}k", trim(sig(x as f64 / 1e3, 4)))
+    } else {
+        x.to_string()
+    }
+}
+
+/// A value for display: integers without decimals, else 4 significant figures.
+pub fn format_value(v: f64) -> String {
+    let r = v.round();
+    if (v - r).abs() <= 1e-9 * v.abs().max(1.0) && v.abs() < 1e15 {
+        format!("{r:.0}")
+    } else {
+        sig(v, 4)
+    }
+}
+
+/// Bytes with a decimal prefix for axis ticks (0 B, 750 B, 1.5 kB, 2 MB).
+pub fn format_bytes_tick(v: f64) -> String {
+    let a = v.abs();
+    if a < 1e3 {
+        format!("{v:.0} B")
+    } else if a < 1e6 {
+        format!("{:.1} kB", v / 1e3)
+    } else if a < 1e9 {
+        format!("{:.1} MB", v / 1e6)
+    } else {
+        format!("{:.1} GB", v / 1e9)
+    }
+}
+
+/// Norms are shown with three decimals, as in the course (6.708, 2.236, 0.745).
+pub fn format_norm3(v: f64) -> String {
+    if v != 0.0 && v.abs() < 1e-3 {
+        format!("{v:.3e}")
+    } else {
+        format!("{v:.3}")
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Formatting: results with 4 significant figures (units module); inputs
+// and coefficients with trailing zeros trimmed, as a student writes them.
+
+/// Drops trailing zeros (and a bare point) of a decimal string: `5.000` → `5`.
+pub fn trim_decimal(s: String) -> String {
+    if s.contains('.') && !s.contains('e') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
+}
+
+/// An input time, trailing zeros trimmed: "5 µs".
+pub fn format_input_time(s: f64) -> String {
+    match format_time(s).split_once(' ') {
+        Some((v, u)) => format!("{} {u}", trim_decimal(v.to_string())),
+        None => format_time(s),
+    }
+}
+
+/// Bytes for a written-out calculation: the exact count with thousands
+/// separators (`8,192 B`), or 4 significant figures trimmed when not whole.
+pub fn format_bytes_exact(n: f64) -> String {
+    if n.fract() == 0.0 && (0.0..1e15).contains(&n) {
+        format!("{} B", group_thousands(n as u64))
+    } else {
+        format!("{} B", trim_decimal(sig(n, 4)))
+    }
+}
+
+/// A coefficient, 4 significant figures with trailing zeros trimmed: `1.875`, `30`.
+pub fn format_coeff(x: f64) -> String {
+    trim_decimal(sig(x, 4))
+}
+
+#[cfg(test)]
+mod moved_tests {
+    use super::*;
+
+    #[test]
+    fn calculation_formatters() {
+        assert_eq!(trim_decimal("5.000".into()), "5");
+        assert_eq!(trim_decimal("1.5e3".into()), "1.5e3");
+        assert_eq!(format_input_time(5e-6), "5 µs");
+        assert_eq!(format_bytes_exact(8192.0), "8,192 B");
+        assert_eq!(format_bytes_exact(117_647.06), "117600 B");
+        assert_eq!(format_coeff(1.875), "1.875");
+        assert_eq!(format_coeff(30.0), "30");
+    }
+
+    #[test]
+    fn display_formatters() {
+        assert_eq!(format_count_compact(16_000_000), "16M");
+        assert_eq!(format_count_compact(2_500), "2500");
+        assert_eq!(format_count_compact(25_000), "25k");
+        assert_eq!(format_value(21.0), "21");
+        assert_eq!(format_value(2.5), "2.500");
+        assert_eq!(format_bytes_tick(1500.0), "1.5 kB");
+        assert_eq!(format_norm3(6.7082), "6.708");
+        assert_eq!(format_norm3(2e-5), "2.000e-5");
+        assert_eq!(sig_trimmed(0.5000, 4), "0.5");
+        assert_eq!(sig_trimmed(2.71e-5, 3), "2.71e-5");
+        assert_eq!(format_number(-1.25), "−1.25");
+        assert_eq!(format_weight(1.0 / 3.0), "1/3");
+        assert_eq!(format_rate(1.0 / 3.0), "0.3333 = 1/3");
+        assert_eq!(format_small(2.511e-5), "2.511e-5");
+    }
+}
