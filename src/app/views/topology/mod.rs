@@ -21,15 +21,17 @@ use crate::params::topology::TopologyParams;
 
 pub mod caveats;
 pub mod compare;
+pub mod compare_model;
 pub mod controls;
 pub mod course;
+pub mod course_model;
 pub mod legend;
+pub mod narration;
 pub mod panels;
 pub mod picture;
 pub mod presets;
 pub mod state;
 pub mod step_model;
-pub mod summary_model;
 pub mod sweep;
 pub mod table;
 
@@ -105,7 +107,7 @@ pub fn TopologyView(props: &ViewProps) -> Html {
             let arrows = Rc::new(step_model::arrows(r, step));
             let active = Rc::new(step_model::active(r, step, topo.p()));
             let core = (topo.racks() > 1).then(|| step_model::core_label(r, step));
-            let phase = step_model::phase_label(r, step);
+            let phase = narration::phase_label(r, step);
             let caption = AttrValue::from(format!(
                 "{} on {} nodes ({} ranks{}): {phase}. NIC labels: + bytes this round, Σ bytes so far, both directions.",
                 r.label,
@@ -128,7 +130,7 @@ pub fn TopologyView(props: &ViewProps) -> Html {
                 <>
                     <div class="status">
                         <p class="phase" id="phase">{phase.clone()}</p>
-                        <p class="narration" id="narration" aria-live="polite">{step_model::narration(r, step)}</p>
+                        <p class="narration" id="narration" aria-live="polite">{narration::narration(r, step)}</p>
                     </div>
                     <StepControls {step} {last} {on_step} unit="Round" />
                     <div class="topo-pictures">

@@ -8,9 +8,10 @@ use yew::prelude::*;
 
 use super::caveats::Caveats;
 use super::compare::Compare;
+use super::compare_model::{compare, sweeps};
 use super::course::Course;
+use super::course_model::{course, flex_table};
 use super::step_model::{link_rows, rank_rows, MAX_ROWS};
-use super::summary_model::{compare, course, flex_table, sweeps};
 use super::sweep::Sweeps;
 use super::table::NumbersTable;
 use crate::core::collectives::narrate::fmt_value;
