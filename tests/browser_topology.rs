@@ -197,6 +197,6 @@ async fn eight_by_eight_is_compact_and_steps() {
     assert!(app.text("#phase").contains("round"));
     assert!(app.count(".topo-small g.arrow") > 0);
     wasm_bindgen_test::console_log!(
-        "topology 8×8 (debug build): open {opened:.1} ms, one step {per_step:.2} ms"
+        "topology 8×8: open {opened:.1} ms, one step {per_step:.2} ms (this build profile)"
     );
 }
