@@ -24,6 +24,7 @@ const NODE_TITLE: f64 = 18.0;
 const NIC_H: f64 = 26.0;
 const NIC_GAP: f64 = 4.0;
 const NODE_GAP: f64 = 14.0;
+const BUS: f64 = 14.0;
 const RACK_TITLE: f64 = 18.0;
 const RACK_GAP: f64 = 16.0;
 const CORE_W: f64 = 34.0;
@@ -83,6 +84,10 @@ pub struct Layout {
     pub core: Option<Rect>,
     /// Uplink of each rack to the core: (from, to) points.
     pub uplinks: Vec<((f64, f64), (f64, f64))>,
+    /// The inter-node network inside each rack, drawn in the NIC style:
+    /// a bus under every row of nodes, a drop from every NIC to it, and a
+    /// connector joining the rows (empty with a single node).
+    pub fabric: Vec<((f64, f64), (f64, f64))>,
 }
 
 /// Lays out `node_sizes` (ranks per node, in node order) in `racks` racks
@@ -118,7 +123,7 @@ pub fn layout(node_sizes: &[usize], racks: usize, lanes: usize, compact: bool) -
     let rack_title = if has_racks { RACK_TITLE } else { 0.0 };
     let rack_w = row_nodes as f64 * node_w + (row_nodes as f64 - 1.0) * NODE_GAP + 2.0 * rack_pad;
     let rack_h = rack_title
-        + node_rows as f64 * node_h
+        + node_rows as f64 * (node_h + BUS)
         + (node_rows as f64 - 1.0) * NODE_GAP
         + 2.0 * rack_pad;
 
@@ -132,7 +137,11 @@ pub fn layout(node_sizes: &[usize], racks: usize, lanes: usize, compact: bool) -
         nics: Vec::with_capacity(nodes * lanes),
         core: None,
         uplinks: Vec::new(),
+        fabric: Vec::new(),
     };
+    let networked = nodes > 1;
+    let bus_right = PAD + rack_w - rack_pad / 2.0;
+    let mut bus_ys: Vec<f64> = Vec::new();
     for rack in 0..racks {
         let ry = PAD + rack as f64 * (rack_h + RACK_GAP);
         if has_racks {
@@ -151,7 +160,7 @@ pub fn layout(node_sizes: &[usize], racks: usize, lanes: usize, compact: bool) -
             let (row, col) = (k / NODES_PER_ROW, k % NODES_PER_ROW);
             let r = Rect {
                 x: PAD + rack_pad + col as f64 * (node_w + NODE_GAP),
-                y: ry + rack_pad + rack_title + row as f64 * (node_h + NODE_GAP),
+                y: ry + rack_pad + rack_title + row as f64 * (node_h + BUS + NODE_GAP),
                 w: node_w,
                 h: node_h,
             };
@@ -168,7 +177,16 @@ pub fn layout(node_sizes: &[usize], racks: usize, lanes: usize, compact: bool) -
                 }
             }
             let nic_w = (node_w - 2.0 * PAD - (lanes as f64 - 1.0) * NIC_GAP) / lanes as f64;
+            let bus_y = r.y + r.h + BUS / 2.0 + 1.0;
+            if networked && col == 0 {
+                bus_ys.push(bus_y);
+                out.fabric.push(((r.x, bus_y), (bus_right, bus_y)));
+            }
             for lane in 0..lanes {
+                if networked {
+                    let x = r.x + PAD + lane as f64 * (nic_w + NIC_GAP) + nic_w / 2.0;
+                    out.fabric.push(((x, r.y + r.h - PAD), (x, bus_y)));
+                }
                 out.nics.push(NicBox {
                     node,
                     lane,
@@ -182,9 +200,19 @@ pub fn layout(node_sizes: &[usize], racks: usize, lanes: usize, compact: bool) -
             }
             out.nodes.push(r);
         }
+        if let (Some(&first), Some(&last)) = (bus_ys.first(), bus_ys.last()) {
+            if last > first {
+                out.fabric.push(((bus_right, first), (bus_right, last)));
+            }
+            out.uplinks.push(((bus_right, first), (0.0, first)));
+        }
+        bus_ys.clear();
     }
     let racks_h = racks as f64 * rack_h + (racks as f64 - 1.0) * RACK_GAP;
     let mut width = 2.0 * PAD + rack_w;
+    if !has_racks {
+        out.uplinks.clear();
+    }
     if has_racks {
         let core = Rect {
             x: width + CORE_GAP - PAD,
@@ -192,11 +220,9 @@ pub fn layout(node_sizes: &[usize], racks: usize, lanes: usize, compact: bool) -
             w: CORE_W,
             h: racks_h,
         };
-        for rr in &out.racks {
-            out.uplinks.push((
-                (rr.x + rr.w, rr.y + rr.h / 2.0),
-                (core.x, rr.y + rr.h / 2.0),
-            ));
+        // Each rack's uplink runs from its bus to the core.
+        for u in &mut out.uplinks {
+            u.1 .0 = core.x;
         }
         width = core.x + core.w + PAD;
         out.core = Some(core);
@@ -271,7 +297,15 @@ mod tests {
         let l = layout(&[4, 4], 1, 4, false);
         assert!(!l.compact);
         assert_eq!((l.nodes.len(), l.ranks.len(), l.nics.len()), (2, 8, 8));
-        assert!(l.racks.is_empty() && l.core.is_none());
+        assert!(l.racks.is_empty() && l.core.is_none() && l.uplinks.is_empty());
+        // One bus under the row and one drop per NIC.
+        assert_eq!(l.fabric.len(), 1 + 8);
+        let bus_y = l.fabric[0].0 .1;
+        assert!(bus_y > l.nodes[0].y + l.nodes[0].h);
+        assert!(
+            layout(&[8], 1, 4, false).fabric.is_empty(),
+            "one node: no network"
+        );
         // Node 1 sits right of node 0, same row; ranks 0..4 inside node 0.
         assert!(l.nodes[1].x > l.nodes[0].x + l.nodes[0].w);
         assert_eq!(l.nodes[1].y, l.nodes[0].y);
@@ -298,6 +332,8 @@ mod tests {
         assert!(l.racks[1].y > l.racks[0].y + l.racks[0].h);
         assert!(core.x > l.racks[0].x + l.racks[0].w);
         assert_eq!(l.uplinks.len(), 2);
+        // Each uplink ends on the core bar.
+        assert!(l.uplinks.iter().all(|u| (u.1 .0 - core.x).abs() < 1e-9));
         assert!(l.height >= l.racks[1].y + l.racks[1].h);
     }
 

@@ -81,6 +81,9 @@ pub fn Picture(props: &PictureProps) -> Html {
             </g>
         }
     });
+    let fabric = l.fabric.iter().map(|(a, b)| {
+        html! { <line class="fabric" x1={fmt(a.0)} y1={fmt(a.1)} x2={fmt(b.0)} y2={fmt(b.1)} /> }
+    });
     let nodes = l.nodes.iter().enumerate().map(|(i, n)| {
         let g = props.node_sizes.get(i).copied().unwrap_or(0);
         html! {
@@ -152,6 +155,7 @@ pub fn Picture(props: &PictureProps) -> Html {
                     </marker>
                 </defs>
                 {for racks}
+                <g class="fabric-links">{for fabric}</g>
                 {for core}
                 {for nodes}
                 {for nics}
