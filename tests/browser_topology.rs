@@ -48,7 +48,7 @@ async fn multilane_course_numbers_250_mb_per_lane_20_ms_vs_80_ms() {
     assert_eq!(app.count(".topo-full g.arrow.nic"), 8);
     assert_eq!(app.text("#nic-1-3 td:nth-child(2)"), "125 MB");
     assert_eq!(app.text("#nic-1-3 td:nth-child(4)"), "125 MB");
-    assert!(app.text("#pic-nic-0-2").contains("Σ 250 MB"));
+    assert!(app.text("#topo-full-nic-0-2").contains("Σ 250 MB"));
 }
 
 #[wasm_bindgen_test]

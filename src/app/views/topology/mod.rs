@@ -115,11 +115,11 @@ pub fn TopologyView(props: &ViewProps) -> Html {
                 topo.p(),
                 if topo.racks() > 1 { format!(", {} racks", topo.racks()) } else { String::new() }
             ));
-            let pic = |l: &Rc<crate::core::topology::view_model::Layout>| {
+            let pic = |l: &Rc<crate::core::topology::view_model::Layout>, id: &'static str| {
                 let labels = Rc::new(step_model::nic_labels(l, r, step));
                 html! {
                     <Picture layout={l.clone()} node_sizes={sizes.clone()} arrows={arrows.clone()}
-                        nic_labels={labels} core_label={core.clone()} active={active.clone()} caption={caption.clone()} />
+                        nic_labels={labels} core_label={core.clone()} active={active.clone()} caption={caption.clone()} id_prefix={id} />
                 }
             };
             let mut present = vec![LinkClass::Intra, LinkClass::Nic];
@@ -135,9 +135,9 @@ pub fn TopologyView(props: &ViewProps) -> Html {
                     <StepControls {step} {last} {on_step} unit="Round" />
                     <div class="topo-pictures">
                         if !full.compact {
-                            <div class="topo-full">{pic(&full)}</div>
+                            <div class="topo-full">{pic(&full, "topo-full")}</div>
                         }
-                        <div class={classes!("topo-small", (!full.compact).then_some("narrow-only"))}>{pic(&small)}</div>
+                        <div class={classes!("topo-small", (!full.compact).then_some("narrow-only"))}>{pic(&small, "topo-small")}</div>
                     </div>
                     <legend::Legend classes={present} />
                     <StepPanels result={panels::RunResult(result.clone())} {step} />

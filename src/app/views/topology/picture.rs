@@ -42,6 +42,9 @@ pub struct PictureProps {
     pub active: Rc<Vec<bool>>,
     /// Accessible caption.
     pub caption: AttrValue,
+    /// Prefix of the marker ids, unique per picture on the page (the full
+    /// and the compact picture are both in the DOM; CSS hides one).
+    pub id_prefix: AttrValue,
 }
 
 /// CSS class of a link class.
@@ -100,7 +103,7 @@ pub fn Picture(props: &PictureProps) -> Html {
         let (now, sofar) = props.nic_labels.get(i).cloned().unwrap_or_default();
         let cx = fmt(r.x + r.w / 2.0);
         html! {
-            <g class="nic" id={format!("pic-nic-{}-{}", nic.node, nic.lane)}>
+            <g class="nic" id={format!("{}-nic-{}-{}", props.id_prefix, nic.node, nic.lane)}>
                 <title>{format!("node {} NIC {}: {now} this round, {sofar} so far", nic.node, nic.lane)}</title>
                 <rect x={fmt(r.x)} y={fmt(r.y)} width={fmt(r.w)} height={fmt(r.h)} rx="3" />
                 <text x={cx.clone()} y={fmt(r.y + 11.0)} text-anchor="middle" class="nic-label">{now}</text>
@@ -123,6 +126,7 @@ pub fn Picture(props: &PictureProps) -> Html {
             })
             .collect::<Html>()
     });
+    let pre = props.id_prefix.clone();
     let trim = if l.compact { 6.0 } else { RANK_R + 2.0 };
     let arrows = props.arrows.iter().filter_map(|a| {
         let from = *l.ranks.get(a.src)?;
@@ -137,7 +141,7 @@ pub fn Picture(props: &PictureProps) -> Html {
         Some(html! {
             <g class={classes!("arrow", class_css(a.class), kind)}>
                 <title>{a.title.clone()}</title>
-                <path d={d} marker-end={format!("url(#topo-head-{kind})")} />
+                <path d={d} marker-end={format!("url(#{pre}-head-{kind})")} />
             </g>
         })
     });
@@ -147,10 +151,10 @@ pub fn Picture(props: &PictureProps) -> Html {
             <svg viewBox={format!("0 0 {} {}", fmt(l.width), fmt(l.height))} role="img"
                 aria-label={props.caption.clone()}>
                 <defs>
-                    <marker id="topo-head-reduce" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
+                    <marker id={format!("{}-head-reduce", props.id_prefix)} viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
                         <path d="M 0 0 L 10 5 L 0 10 z" class="head reduce" />
                     </marker>
-                    <marker id="topo-head-copy" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
+                    <marker id={format!("{}-head-copy", props.id_prefix)} viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
                         <path d="M 0 0 L 10 5 L 0 10 z" class="head copy" />
                     </marker>
                 </defs>
