@@ -200,3 +200,21 @@ async fn eight_by_eight_is_compact_and_steps() {
         "topology 8×8: open {opened:.1} ms, one step {per_step:.2} ms (this build profile)"
     );
 }
+
+#[wasm_bindgen_test]
+async fn an_algorithm_that_does_not_fit_says_why_and_the_page_stays() {
+    // Multi-lane needs equal nodes; on subtrees of 2 and 3 it cannot run.
+    let app = Mounted::new("view=topology&alg=multilane&groups=2,3&n=12").await;
+    let err = app.text("#run-error");
+    assert!(err.contains("cannot run on this topology"), "{err}");
+    assert!(err.contains("nodes of equal size"), "{err}");
+    assert!(app
+        .text("#row-multilane .time")
+        .starts_with("does not apply"));
+    // Other rows still run, and picking one brings the picture back.
+    assert!(app.text("#row-flex .time").ends_with("µs"));
+    app.click("#row-flex button").await;
+    assert_eq!(app.count("#run-error"), 0);
+    assert_eq!(app.count(".topo-full g.rank"), 5);
+    assert!(app.text("#phase").contains("initial buffers"));
+}
