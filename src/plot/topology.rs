@@ -3,7 +3,8 @@
 //! message size ([`draw_time_vs_size`]). The points come from the core's
 //! sweeps (schedules executed on the topology); the charts only draw them.
 //! Each line has its own colour *and* marker shape, so lines differ
-//! without colour.
+//! without colour. Text goes in as it is: plotters' SVG backend escapes
+//! `<`, `>`, `&` and quotes in every text it writes (a test checks it).
 
 use plotters::prelude::*;
 
@@ -26,12 +27,6 @@ fn err<E: std::fmt::Display>(e: E) -> String {
     e.to_string()
 }
 
-/// Text for the chart. plotters' SVG backend escapes `<`, `>`, `&` and
-/// quotes in every text it writes, so strings go in as they are (escaping
-/// here too would show `&lt;` on screen); the test below checks that.
-fn esc(s: &str) -> String {
-    s.to_string()
-}
 
 fn time_tick(v: &f64) -> String {
     format_time(*v)
@@ -79,7 +74,7 @@ fn draw(lines: &[Line], caption: &str, x_desc: &str, log_x: bool) -> Result<Stri
         let mut builder = ChartBuilder::on(&root);
         builder
             .margin(12)
-            .caption(esc(caption), font(15))
+            .caption(caption, font(15))
             .x_label_area_size(40)
             .y_label_area_size(76);
         macro_rules! finish {
@@ -92,7 +87,7 @@ fn draw(lines: &[Line], caption: &str, x_desc: &str, log_x: bool) -> Result<Stri
                     .axis_style(FG)
                     .label_style(font(12))
                     .axis_desc_style(font(13))
-                    .x_desc(esc(x_desc))
+                    .x_desc(x_desc)
                     .y_desc("executed time (log scale)")
                     .x_label_formatter($xfmt)
                     .y_label_formatter(&time_tick)
@@ -109,7 +104,7 @@ fn draw(lines: &[Line], caption: &str, x_desc: &str, log_x: bool) -> Result<Stri
                     chart
                         .draw_series(LineSeries::new(pts.clone(), col.stroke_width(2)))
                         .map_err(err)?
-                        .label(esc(&l.label))
+                        .label(l.label.as_str())
                         .legend(move |(x, y)| {
                             EmptyElement::at((x + 9, y))
                                 + PathElement::new([(-9, 0), (9, 0)], col.stroke_width(2))
