@@ -27,7 +27,6 @@ fn err<E: std::fmt::Display>(e: E) -> String {
     e.to_string()
 }
 
-
 fn time_tick(v: &f64) -> String {
     format_time(*v)
 }
