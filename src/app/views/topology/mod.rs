@@ -76,21 +76,27 @@ pub fn TopologyView(props: &ViewProps) -> Html {
         });
     }
     let dispatch = state.dispatcher();
+    // Stable callbacks (the dispatcher never changes), so components whose
+    // other props did not change skip re-rendering when only the step moves.
     let on_commit = {
         let d = dispatch.clone();
-        Callback::from(move |(f, t): (&'static str, String)| d.dispatch(TopoAction::Commit(f, t)))
+        use_callback((), move |(f, t): (&'static str, String), _| {
+            d.dispatch(TopoAction::Commit(f, t))
+        })
     };
     let on_step = {
         let d = dispatch.clone();
-        Callback::from(move |s: usize| d.dispatch(TopoAction::Step { s, last }))
+        use_callback(last, move |s: usize, last| {
+            d.dispatch(TopoAction::Step { s, last: *last })
+        })
     };
     let on_preset = {
         let d = dispatch.clone();
-        Callback::from(move |p| d.dispatch(TopoAction::Preset(p)))
+        use_callback((), move |p, _| d.dispatch(TopoAction::Preset(p)))
     };
     let on_pick = {
         let d = dispatch.clone();
-        Callback::from(move |a| d.dispatch(TopoAction::Alg(a)))
+        use_callback((), move |a, _| d.dispatch(TopoAction::Alg(a)))
     };
     let orphans = state.drafts.orphans_html(&controls::ON_SCREEN);
 
@@ -153,10 +159,10 @@ pub fn TopologyView(props: &ViewProps) -> Html {
                   Each algorithm below is a schedule executed on real buffers and timed link by link."}
             </p>
             <presets::Presets {on_preset} />
-            <controls::Controls params={params.clone()} drafts={state.drafts.clone()} {on_commit} />
+            <controls::Controls params={run_key(&params)} drafts={state.drafts.clone()} {on_commit} />
             {orphans}
             {body}
-            <SummaryPanels params={params.clone()} run={panels::RunResult(result.clone())} {on_pick} />
+            <SummaryPanels params={run_key(&params)} run={panels::RunResult(result.clone())} {on_pick} />
         </div>
     }
 }

@@ -17,8 +17,8 @@ pub struct PresetsProps {
 pub fn Presets(props: &PresetsProps) -> Html {
     let buttons = PRESETS.iter().map(|pr| {
         let cb = props.on_preset.clone();
-        let params = pr.params();
-        let onclick = Callback::from(move |_: MouseEvent| cb.emit(params.clone()));
+        let pr = *pr;
+        let onclick = Callback::from(move |_: MouseEvent| cb.emit(pr.params()));
         html! {
             <li>
                 <button type="button" id={format!("preset-{}", pr.id)} {onclick}>{pr.label}</button>
