@@ -218,3 +218,42 @@ async fn an_algorithm_that_does_not_fit_says_why_and_the_page_stays() {
     assert_eq!(app.count(".topo-full g.rank"), 5);
     assert!(app.text("#phase").contains("initial buffers"));
 }
+
+/// The reducer alone: one way of committing a field, bad text kept as a
+/// draft with its message, the step clamped and reset by new schedules.
+#[wasm_bindgen_test]
+fn reducer_commits_rejects_and_clamps() {
+    use collective_lab::app::views::topology::state::{TopoAction, TopoState};
+    use collective_lab::params::topology::{TopoAlg, PRESETS};
+    use collective_lab::params::Query;
+    use std::rc::Rc;
+    use yew::Reducible;
+
+    let s = Rc::new(TopoState::from_query(&Query::parse("gpus=4&step=2")));
+    assert_eq!(s.params.step, 2);
+    let s = s.reduce(TopoAction::Commit("gpus", "x".into()));
+    assert_eq!(s.params.gpus, 4, "last good value stays");
+    assert!(s.drafts.error("gpus").is_some());
+    assert_eq!(s.drafts.text_or("gpus", "4"), "x");
+    let s = s.reduce(TopoAction::Commit("inter_bw", "100Gb/s".into()));
+    assert_eq!(s.params.step, 2, "link figures keep the step");
+    let s = s.reduce(TopoAction::Commit("gpus", "8".into()));
+    assert_eq!(
+        (s.params.gpus, s.params.step),
+        (8, 0),
+        "a new shape restarts"
+    );
+    assert!(s.drafts.error("gpus").is_none());
+    let s = s.reduce(TopoAction::Step { s: 99, last: 6 });
+    assert_eq!(s.params.step, 6);
+    let s = s.reduce(TopoAction::Alg(TopoAlg::Flat));
+    assert_eq!((s.params.alg, s.params.step), (TopoAlg::Flat, 0));
+    let s = s.reduce(TopoAction::Commit("racks", "3".into()));
+    assert!(s.drafts.error("racks").is_some());
+    let s = s.reduce(TopoAction::Preset(PRESETS[1].params()));
+    assert_eq!(s.params.node_sizes(), vec![2, 3]);
+    assert!(
+        s.drafts.error("racks").is_none(),
+        "a preset clears the drafts"
+    );
+}
