@@ -13,12 +13,13 @@ pub mod url;
 pub mod views;
 
 /// The views, in navigation order: `(key, title)`.
-pub const VIEWS: [(&str, &str); 6] = [
+pub const VIEWS: [(&str, &str); 7] = [
     ("ring", "Ring all-reduce"),
     ("collectives", "Collectives"),
     ("cost", "α–β cost model"),
     ("gossip", "Gossip consensus"),
     ("sgd", "Distributed SGD"),
+    ("topology", "Topology"),
     ("practice", "Practice"),
 ];
 
@@ -118,7 +119,7 @@ pub fn App(props: &AppProps) -> Html {
     let warning = (!known).then(|| {
         html! {
             <p class="field-error" role="alert">
-                {format!("Unknown view “{}”: showing the ring view. Views: ring, collectives, cost, gossip, sgd, practice.",
+                {format!("Unknown view “{}”: showing the ring view. Views: ring, collectives, cost, gossip, sgd, topology, practice.",
                     query.get("view").unwrap_or_default())}
             </p>
         }

@@ -15,6 +15,7 @@ pub mod gossip;
 pub mod practice;
 pub mod ring;
 pub mod sgd;
+pub mod topology;
 
 /// The parsed query: lower-case key → raw value (last one wins).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -80,7 +81,8 @@ view_params!(
     cost::CostViewParams,
     gossip::GossipParams,
     sgd::SgdParams,
-    practice::PracticeParams
+    practice::PracticeParams,
+    topology::TopologyParams
 );
 
 /// Encodes pairs as a query string (without the leading `?`).

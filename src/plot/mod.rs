@@ -12,6 +12,7 @@ pub mod collectives;
 pub mod cost;
 pub mod gossip;
 pub mod sgd;
+pub mod topology;
 
 /// Sentinel foreground colour, replaced by `currentColor` in [`finish_svg`].
 pub const FG: RGBColor = RGBColor(1, 2, 3);

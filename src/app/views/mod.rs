@@ -13,6 +13,7 @@ pub mod gossip;
 pub mod practice;
 pub mod ring;
 pub mod sgd;
+pub mod topology;
 
 /// Props shared by every view.
 #[derive(Properties, PartialEq, Clone)]
@@ -31,6 +32,7 @@ pub fn render(key: &str, query: Query, ctx: UrlCtx) -> Html {
         "cost" => html! { <cost::CostView {query} {ctx} /> },
         "gossip" => html! { <gossip::GossipView {query} {ctx} /> },
         "sgd" => html! { <sgd::SgdView {query} {ctx} /> },
+        "topology" => html! { <topology::TopologyView {query} {ctx} /> },
         "practice" => html! { <practice::PracticeView {query} {ctx} /> },
         "bench" => html! { <bench::BenchView {query} {ctx} /> },
         _ => html! { <ring::RingView {query} {ctx} /> },

@@ -41,6 +41,8 @@
 //! Physical links are not simulated beyond that rule: no pipelining inside a
 //! message, no protocol switches, no failures, no traffic from other jobs.
 
+pub mod view_model;
+
 use std::fmt;
 use std::ops::Range;
 

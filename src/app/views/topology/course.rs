@@ -1,0 +1,42 @@
+//! The course's numbers for section 10, each as a titled block of lines
+//! computed by the core (multi-lane service time, FlexReduce per-worker
+//! counts, RAT vs flat ring core bytes).
+
+use yew::prelude::*;
+
+/// One block: an id, a title and its lines.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CourseItem {
+    /// Element id.
+    pub id: &'static str,
+    /// Heading.
+    pub title: String,
+    /// Lines of text (numbers with units).
+    pub lines: Vec<String>,
+}
+
+/// Props of [`Course`].
+#[derive(Properties, PartialEq)]
+pub struct CourseProps {
+    /// The blocks that apply to the current parameters.
+    pub items: Vec<CourseItem>,
+}
+
+/// The panel (nothing when no block applies).
+#[component]
+pub fn Course(props: &CourseProps) -> Html {
+    if props.items.is_empty() {
+        return html! {};
+    }
+    html! {
+        <section class="panel wide" aria-labelledby="topo-course-h" id="course">
+            <h3 id="topo-course-h">{"The course’s numbers, from this run"}</h3>
+            {for props.items.iter().map(|it| html! {
+                <div class="course-item" id={it.id}>
+                    <h4>{it.title.clone()}</h4>
+                    <ul>{for it.lines.iter().map(|l| html! { <li>{l.clone()}</li> })}</ul>
+                </div>
+            })}
+        </section>
+    }
+}

@@ -1,0 +1,168 @@
+//! `?view=topology`: hierarchical, multi-lane, rack-aware and unequal-group
+//! all-reduce on racks ⊃ nodes ⊃ ranks, drawn from the schedule the core
+//! executed on a [`crate::core::topology::Topology`].
+//!
+//! State is a [`state::TopoState`] behind `use_reducer`; the URL is written
+//! back after every change. Everything shown comes from
+//! [`crate::core::topology::analysis`]; the submodules only format it.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::ViewProps;
+use crate::app::components::step_controls::StepControls;
+use crate::app::url;
+use crate::core::topology::analysis::{run, TopoRun};
+use crate::core::topology::view_model::layout;
+use crate::core::topology::{LinkClass, Topology};
+use crate::params::ring::ELEM_BYTES;
+use crate::params::topology::TopologyParams;
+
+pub mod caveats;
+pub mod compare;
+pub mod compare_model;
+pub mod controls;
+pub mod course;
+pub mod course_model;
+pub mod legend;
+pub mod narration;
+pub mod panels;
+pub mod picture;
+pub mod presets;
+pub mod state;
+pub mod step_model;
+pub mod sweep;
+pub mod table;
+
+use panels::{StepPanels, SummaryPanels};
+use picture::Picture;
+use state::{TopoAction, TopoState};
+
+/// The parameters without the step: what the run depends on.
+fn run_key(p: &TopologyParams) -> TopologyParams {
+    TopologyParams {
+        step: 0,
+        ..p.clone()
+    }
+}
+
+/// Runs the chosen algorithm: the topology and the run, or the message.
+pub fn run_for(p: &TopologyParams) -> Result<(Topology, TopoRun), String> {
+    let topo = p.topology().map_err(|e| e.to_string())?;
+    let r = run(p.alg.key(), &topo, p.elements(), ELEM_BYTES).map_err(|e| e.to_string())?;
+    Ok((topo, r))
+}
+
+/// The topology view.
+#[component]
+pub fn TopologyView(props: &ViewProps) -> Html {
+    let q = props.query.clone();
+    let state = use_reducer(move || TopoState::from_query(&q));
+    let params = state.params.clone();
+    {
+        let ctx = props.ctx.clone();
+        use_effect_with(params.clone(), move |p| url::replace(&ctx, &p.to_pairs()));
+    }
+    let result: Rc<Result<(Topology, TopoRun), String>> = use_memo(run_key(&params), run_for);
+    let last = result.as_ref().as_ref().map_or(0, |(_, r)| r.num_rounds());
+    let step = params.step.min(last);
+    {
+        let dispatch = state.dispatcher();
+        use_effect_with((params.step, last), move |(s, last)| {
+            if s > last {
+                dispatch.dispatch(TopoAction::Step { s: *s, last: *last });
+            }
+        });
+    }
+    let dispatch = state.dispatcher();
+    // Stable callbacks (the dispatcher never changes), so components whose
+    // other props did not change skip re-rendering when only the step moves.
+    let on_commit = {
+        let d = dispatch.clone();
+        use_callback((), move |(f, t): (&'static str, String), _| {
+            d.dispatch(TopoAction::Commit(f, t))
+        })
+    };
+    let on_step = {
+        let d = dispatch.clone();
+        use_callback(last, move |s: usize, last| {
+            d.dispatch(TopoAction::Step { s, last: *last })
+        })
+    };
+    let on_preset = {
+        let d = dispatch.clone();
+        use_callback((), move |p, _| d.dispatch(TopoAction::Preset(p)))
+    };
+    let on_pick = {
+        let d = dispatch.clone();
+        use_callback((), move |a, _| d.dispatch(TopoAction::Alg(a)))
+    };
+    let orphans = state.drafts.orphans_html(&controls::ON_SCREEN);
+
+    let body = match result.as_ref() {
+        Err(e) => html! {
+            <p class="field-error" role="alert" id="run-error">
+                {format!("{} cannot run on this topology: {e}. Pick another algorithm below or change the shape.", params.alg.label())}
+            </p>
+        },
+        Ok((topo, r)) => {
+            let sizes = Rc::new(topo.node_sizes());
+            let full = Rc::new(layout(&sizes, topo.racks(), topo.lanes(), false));
+            let small = Rc::new(layout(&sizes, topo.racks(), topo.lanes(), true));
+            let arrows = Rc::new(step_model::arrows(r, step));
+            let active = Rc::new(step_model::active(r, step, topo.p()));
+            let core = (topo.racks() > 1).then(|| step_model::core_label(r, step));
+            let phase = narration::phase_label(r, step);
+            let caption = AttrValue::from(format!(
+                "{} on {} nodes ({} ranks{}): {phase}. NIC labels: + bytes this round, Σ bytes so far, both directions.",
+                r.label,
+                topo.nodes(),
+                topo.p(),
+                if topo.racks() > 1 { format!(", {} racks", topo.racks()) } else { String::new() }
+            ));
+            let pic = |l: &Rc<crate::core::topology::view_model::Layout>, id: &'static str| {
+                let labels = Rc::new(step_model::nic_labels(l, r, step));
+                html! {
+                    <Picture layout={l.clone()} node_sizes={sizes.clone()} arrows={arrows.clone()}
+                        nic_labels={labels} core_label={core.clone()} active={active.clone()} caption={caption.clone()} id_prefix={id} />
+                }
+            };
+            let mut present = vec![LinkClass::Intra, LinkClass::Nic];
+            if topo.racks() > 1 {
+                present.push(LinkClass::Core);
+            }
+            html! {
+                <>
+                    <div class="status">
+                        <p class="phase" id="phase">{phase.clone()}</p>
+                        <p class="narration" id="narration" aria-live="polite">{narration::narration(r, step)}</p>
+                    </div>
+                    <StepControls {step} {last} {on_step} unit="Round" />
+                    <div class="topo-pictures">
+                        if !full.compact {
+                            <div class="topo-full">{pic(&full, "topo-full")}</div>
+                        }
+                        <div class={classes!("topo-small", (!full.compact).then_some("narrow-only"))}>{pic(&small, "topo-small")}</div>
+                    </div>
+                    <legend::Legend classes={present} />
+                    <StepPanels result={panels::RunResult(result.clone())} {step} />
+                </>
+            }
+        }
+    };
+    html! {
+        <div class="view view-topology">
+            <h1>{"All-reduce on a physical topology"}</h1>
+            <p class="lede">
+                {"GPUs inside a node talk over fast links; nodes talk through NICs; racks through a shared core. \
+                  Each algorithm below is a schedule executed on real buffers and timed link by link."}
+            </p>
+            <presets::Presets {on_preset} />
+            <controls::Controls params={run_key(&params)} drafts={state.drafts.clone()} {on_commit} />
+            {orphans}
+            {body}
+            <SummaryPanels params={run_key(&params)} run={panels::RunResult(result.clone())} {on_pick} />
+        </div>
+    }
+}

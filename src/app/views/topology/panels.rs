@@ -1,0 +1,149 @@
+//! The panels under the picture: per-step tables ([`StepPanels`]) and the
+//! step-independent summary ([`SummaryPanels`]: course numbers, comparison,
+//! sweeps, caveats).
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::caveats::Caveats;
+use super::compare::Compare;
+use super::compare_model::{compare, sweeps};
+use super::course::Course;
+use super::course_model::{course, flex_table};
+use super::step_model::{link_rows, rank_rows, MAX_ROWS};
+use super::sweep::Sweeps;
+use super::table::NumbersTable;
+use crate::core::collectives::narrate::fmt_value;
+use crate::core::topology::analysis::{busbw_note, TopoRun};
+use crate::core::topology::Topology;
+use crate::params::topology::{TopoAlg, TopologyParams, MAX_GPUS};
+
+/// The run of the chosen algorithm, or why it cannot run; compared by
+/// pointer (the run is memoised, so a new `Rc` means a new run).
+#[derive(Clone)]
+pub struct RunResult(pub Rc<Result<(Topology, TopoRun), String>>);
+
+impl PartialEq for RunResult {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// Props of [`StepPanels`].
+#[derive(Properties, PartialEq)]
+pub struct StepPanelsProps {
+    /// The run.
+    pub result: RunResult,
+    /// Step shown.
+    pub step: usize,
+}
+
+/// Per-NIC and per-rank bytes at this step, FlexReduce counts, the check.
+#[component]
+pub fn StepPanels(props: &StepPanelsProps) -> Html {
+    let Ok((topo, run)) = props.result.0.as_ref() else {
+        return html! {};
+    };
+    let step = props.step;
+    let rounds = run.num_rounds();
+    let links = link_rows(run, step, topo);
+    let n_links = links.len();
+    let shown: Vec<_> = links.into_iter().take(MAX_ROWS).collect();
+    let flex = flex_table(run, topo);
+    let sum = run.trace.expected.first().copied().unwrap_or(0.0);
+    let check = if step < rounds {
+        html! { <p class="check pending" id="check">{format!("Not finished: {step} of {rounds} rounds run.")}</p> }
+    } else if run.verified {
+        html! { <p class="check ok" id="check">{format!("✓ Verified: all {} ranks hold the element-wise sum {} in every element.", topo.p(), fmt_value(sum))}</p> }
+    } else {
+        html! { <p class="check bad" id="check" role="alert">{"✗ The result is not the element-wise sum."}</p> }
+    };
+    html! {
+        <div class="panels">
+            <section class="panel wide" aria-labelledby="topo-links-h">
+                <h3 id="topo-links-h">{format!("Bytes on every NIC and the core (after round {step} of {rounds})")}</h3>
+                <NumbersTable id="links"
+                    head={vec!["link".into(), "out, this round".into(), "in, this round".into(), "out, so far".into(), "in, so far".into()]}
+                    rows={shown}
+                    note={(n_links > MAX_ROWS).then(|| format!("Showing {MAX_ROWS} of {n_links} links."))} />
+            </section>
+            if let Some((rows, lines)) = flex {
+                <section class="panel wide" aria-labelledby="topo-flex-h" id="flex-counts">
+                    <h3 id="topo-flex-h">{"FlexReduce: entries per worker (from the executed schedule)"}</h3>
+                    <NumbersTable id="flex"
+                        head={vec!["worker".into(), "reduced inside subtree".into(), "responsible for".into(), "partial sums fetched".into(), "partial sums sent".into()]}
+                        {rows} />
+                    <ul>{for lines.into_iter().map(|l| html! { <li>{l}</li> })}</ul>
+                </section>
+            }
+            <section class="panel" aria-labelledby="topo-ranks-h">
+                <h3 id="topo-ranks-h">{"Bytes per rank so far"}</h3>
+                <NumbersTable id="ranks" head={vec!["rank".into(), "sent".into(), "received".into()]}
+                    rows={rank_rows(run, step, topo)}
+                    note={(topo.p() > MAX_ROWS).then(|| format!("Showing ranks 0–{}.", MAX_ROWS - 1))} />
+            </section>
+            <section class="panel" aria-labelledby="topo-check-h">
+                <h3 id="topo-check-h">{"Check"}</h3>
+                {check}
+            </section>
+        </div>
+    }
+}
+
+/// Props of [`SummaryPanels`].
+#[derive(Properties, PartialEq)]
+pub struct SummaryPanelsProps {
+    /// Current parameters.
+    pub params: TopologyParams,
+    /// The run of the chosen algorithm.
+    pub run: RunResult,
+    /// Called when a comparison row is picked.
+    pub on_pick: Callback<TopoAlg>,
+}
+
+/// Course numbers, comparison table, sweeps and caveats.
+#[component]
+pub fn SummaryPanels(props: &SummaryPanelsProps) -> Html {
+    let p = &props.params;
+    let key = TopologyParams {
+        step: 0,
+        ..p.clone()
+    };
+    // Course numbers and the busbw note depend on the run, not the step.
+    let extra = use_memo((key.clone(), props.run.clone()), |(k, r)| {
+        let current = r.0.as_ref().as_ref().ok();
+        let note = current.map_or_else(String::new, |(t, run)| busbw_note(run, t));
+        let items = k
+            .topology()
+            .map(|t| course(k, &t, current.map(|(_, run)| run)))
+            .unwrap_or_default();
+        (items, note)
+    });
+    let summary = use_memo(key, |k| {
+        let topo = k.topology().ok()?;
+        let (rows, sentence, busbw) =
+            compare(&topo, k.elements(), k.inter_bw.value.bytes_per_second);
+        let max_g = k
+            .node_sizes()
+            .into_iter()
+            .max()
+            .unwrap_or(1)
+            .max(8)
+            .min(MAX_GPUS as usize);
+        let (g, s) = sweeps(&topo, k.elements(), max_g);
+        Some((topo, rows, sentence, busbw, Rc::new(g), Rc::new(s)))
+    });
+    let Some((_, rows, sentence, busbw, g, s)) = summary.as_ref() else {
+        return html! {};
+    };
+    let (items, note) = (&extra.0, &extra.1);
+    html! {
+        <div class="panels">
+            <Course items={items.clone()} />
+            <Compare rows={rows.clone()} current={p.alg} bottleneck={AttrValue::from(sentence.clone())} on_pick={props.on_pick.clone()} />
+            <Sweeps gpus={g.clone()} sizes={s.clone()} />
+            <Caveats busbw_sentence={AttrValue::from(format!("This run ({}): {note} {busbw}", p.alg.label()))} />
+        </div>
+    }
+}

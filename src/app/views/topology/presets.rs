@@ -1,0 +1,34 @@
+//! Preset buttons. Each names its (illustrative) link figures and fills
+//! every parameter, so the URL becomes the preset's link.
+
+use yew::prelude::*;
+
+use crate::params::topology::{TopologyParams, PRESETS};
+
+/// Props of [`Presets`].
+#[derive(Properties, PartialEq)]
+pub struct PresetsProps {
+    /// Called with the preset's parameters.
+    pub on_preset: Callback<TopologyParams>,
+}
+
+/// The preset list.
+#[component]
+pub fn Presets(props: &PresetsProps) -> Html {
+    let buttons = PRESETS.iter().map(|pr| {
+        let cb = props.on_preset.clone();
+        let pr = *pr;
+        let onclick = Callback::from(move |_: MouseEvent| cb.emit(pr.params()));
+        html! {
+            <li>
+                <button type="button" id={format!("preset-{}", pr.id)} {onclick}>{pr.label}</button>
+            </li>
+        }
+    });
+    html! {
+        <details class="topo-presets" open=true>
+            <summary>{"Presets (link figures are illustrative round numbers, not measurements)"}</summary>
+            <ul>{for buttons}</ul>
+        </details>
+    }
+}

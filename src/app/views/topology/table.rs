@@ -1,0 +1,56 @@
+//! A plain numbers table (header row, then labelled rows of text cells),
+//! used for the per-NIC traffic, the per-rank bytes and the per-worker
+//! counts. The cells arrive formatted: this component computes nothing.
+
+use yew::prelude::*;
+
+/// One row: its label, an element id (optional) and the cells.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// Row header.
+    pub label: String,
+    /// Element id of the row, for tests and links.
+    pub id: Option<String>,
+    /// Cell texts.
+    pub cells: Vec<String>,
+}
+
+/// Props of [`NumbersTable`].
+#[derive(Properties, PartialEq)]
+pub struct NumbersTableProps {
+    /// Table id.
+    pub id: AttrValue,
+    /// Column headers, the first over the row labels.
+    pub head: Vec<String>,
+    /// Rows.
+    pub rows: Vec<Row>,
+    /// Shown under the table when rows were left out.
+    #[prop_or_default]
+    pub note: Option<String>,
+}
+
+/// The table, scrolled sideways on narrow screens.
+#[component]
+pub fn NumbersTable(props: &NumbersTableProps) -> Html {
+    let rows = props.rows.iter().map(|r| {
+        html! {
+            <tr id={r.id.clone()}>
+                <th scope="row">{r.label.clone()}</th>
+                {for r.cells.iter().map(|c| html! { <td>{c.clone()}</td> })}
+            </tr>
+        }
+    });
+    html! {
+        <>
+            <div class="table-scroll">
+                <table class="numbers" id={props.id.clone()}>
+                    <thead><tr>{for props.head.iter().map(|h| html! { <th scope="col">{h.clone()}</th> })}</tr></thead>
+                    <tbody>{for rows}</tbody>
+                </table>
+            </div>
+            if let Some(n) = &props.note {
+                <p class="muted">{n.clone()}</p>
+            }
+        </>
+    }
+}

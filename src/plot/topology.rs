@@ -1,0 +1,201 @@
+//! Charts of the `topology` view: executed time of every topology
+//! algorithm against GPUs per node ([`draw_time_vs_gpus`]) and against
+//! message size ([`draw_time_vs_size`]). The points come from the core's
+//! sweeps (schedules executed on the topology); the charts only draw them.
+//! Each line has its own colour *and* marker shape, so lines differ
+//! without colour. Text goes in as it is: plotters' SVG backend escapes
+//! `<`, `>`, `&` and quotes in every text it writes (a test checks it).
+
+use plotters::prelude::*;
+
+use super::{finish_svg, FG, GRID, PALETTE};
+use crate::core::units::{format_decimal, format_time};
+
+/// Chart size in SVG pixels (scaled to the container by [`finish_svg`]).
+pub const SIZE: (u32, u32) = (760, 400);
+
+/// One line: its label and `(x, time in seconds)` points.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Line {
+    /// Legend label (plain text; plotters escapes it in the SVG).
+    pub label: String,
+    /// Points, x ascending.
+    pub points: Vec<(f64, f64)>,
+}
+
+fn err<E: std::fmt::Display>(e: E) -> String {
+    e.to_string()
+}
+
+fn time_tick(v: &f64) -> String {
+    format_time(*v)
+}
+
+/// Time against GPUs per node (linear x), one line per algorithm.
+///
+/// # Errors
+/// A message when there is nothing finite and positive to plot, or when
+/// plotters fails.
+pub fn draw_time_vs_gpus(lines: &[Line], caption: &str) -> Result<String, String> {
+    draw(lines, caption, "GPUs per node", false)
+}
+
+/// Time against message size (log–log), one line per algorithm.
+///
+/// # Errors
+/// As [`draw_time_vs_gpus`].
+pub fn draw_time_vs_size(lines: &[Line], caption: &str) -> Result<String, String> {
+    draw(lines, caption, "message size (bytes, log scale)", true)
+}
+
+fn draw(lines: &[Line], caption: &str, x_desc: &str, log_x: bool) -> Result<String, String> {
+    let pts = || {
+        lines
+            .iter()
+            .flat_map(|l| l.points.iter().copied())
+            .filter(|(x, t)| x.is_finite() && t.is_finite() && *t > 0.0 && *x > 0.0)
+    };
+    let (x_lo, x_hi) = pts().fold((f64::INFINITY, 0.0f64), |(lo, hi), (x, _)| {
+        (lo.min(x), hi.max(x))
+    });
+    let (t_lo, t_hi) = pts().fold((f64::INFINITY, 0.0f64), |(lo, hi), (_, t)| {
+        (lo.min(t), hi.max(t))
+    });
+    if !(x_lo.is_finite() && t_lo.is_finite() && t_hi > 0.0) {
+        return Err("no finite, positive times to plot".into());
+    }
+    let x_hi = if x_hi > x_lo { x_hi } else { x_lo + 1.0 };
+    let (y_lo, y_hi) = (t_lo * 0.7, t_hi * 1.6);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        let font = |s| ("sans-serif", s).into_font().color(&FG);
+        let mut builder = ChartBuilder::on(&root);
+        builder
+            .margin(12)
+            .caption(caption, font(15))
+            .x_label_area_size(40)
+            .y_label_area_size(76);
+        macro_rules! finish {
+            ($chart:expr, $xfmt:expr) => {{
+                let mut chart = $chart;
+                chart
+                    .configure_mesh()
+                    .bold_line_style(GRID)
+                    .light_line_style(TRANSPARENT)
+                    .axis_style(FG)
+                    .label_style(font(12))
+                    .axis_desc_style(font(13))
+                    .x_desc(x_desc)
+                    .y_desc("executed time (log scale)")
+                    .x_label_formatter($xfmt)
+                    .y_label_formatter(&time_tick)
+                    .draw()
+                    .map_err(err)?;
+                for (i, l) in lines.iter().enumerate() {
+                    let col = PALETTE[i % PALETTE.len()];
+                    let pts: Vec<(f64, f64)> = l
+                        .points
+                        .iter()
+                        .copied()
+                        .filter(|(x, t)| x.is_finite() && t.is_finite() && *t > 0.0 && *x > 0.0)
+                        .collect();
+                    chart
+                        .draw_series(LineSeries::new(pts.clone(), col.stroke_width(2)))
+                        .map_err(err)?
+                        .label(l.label.as_str())
+                        .legend(move |(x, y)| {
+                            EmptyElement::at((x + 9, y))
+                                + PathElement::new([(-9, 0), (9, 0)], col.stroke_width(2))
+                                + marker(i, col)
+                        });
+                    chart
+                        .draw_series(
+                            pts.into_iter()
+                                .map(|pt| EmptyElement::at(pt) + marker(i, col)),
+                        )
+                        .map_err(err)?;
+                }
+                chart
+                    .configure_series_labels()
+                    .position(SeriesLabelPosition::UpperLeft)
+                    .border_style(GRID)
+                    .background_style(WHITE.mix(0.0))
+                    .label_font(font(12))
+                    .draw()
+                    .map_err(err)?;
+            }};
+        }
+        if log_x {
+            let size_tick = |v: &f64| format_decimal(*v);
+            finish!(
+                builder
+                    .build_cartesian_2d((x_lo..x_hi).log_scale(), (y_lo..y_hi).log_scale())
+                    .map_err(err)?,
+                &size_tick
+            );
+        } else {
+            let int_tick = |v: &f64| format!("{v:.0}");
+            finish!(
+                builder
+                    .build_cartesian_2d(x_lo..x_hi, (y_lo..y_hi).log_scale())
+                    .map_err(err)?,
+                &int_tick
+            );
+        }
+        root.present().map_err(err)?;
+    }
+    Ok(finish_svg(svg))
+}
+
+/// A marker shape per line index: circle, triangle, square, cross, diamond-ish.
+fn marker<DB: DrawingBackend>(i: usize, col: RGBColor) -> DynElement<'static, DB, (i32, i32)> {
+    let style = col.filled();
+    match i % 5 {
+        0 => Circle::new((0, 0), 4, style).into_dyn(),
+        1 => TriangleMarker::new((0, 0), 5, style).into_dyn(),
+        2 => Rectangle::new([(-4, -4), (4, 4)], style).into_dyn(),
+        3 => Cross::new((0, 0), 4, col.stroke_width(2)).into_dyn(),
+        _ => Circle::new((0, 0), 4, col.stroke_width(2)).into_dyn(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines() -> Vec<Line> {
+        vec![
+            Line {
+                label: "flat ring".into(),
+                points: vec![(1.0, 2e-3), (2.0, 3e-3), (4.0, 5e-3)],
+            },
+            Line {
+                label: "a < b & c".into(),
+                points: vec![(1.0, 2e-3), (2.0, 1e-3), (4.0, 5e-4)],
+            },
+        ]
+    }
+
+    #[test]
+    fn draws_both_charts_with_escaped_labels() {
+        let svg = draw_time_vs_gpus(&lines(), "time vs GPUs").expect("chart");
+        assert!(svg.starts_with("<svg"));
+        assert!(svg.contains("flat ring"));
+        // Escaped exactly once (by plotters): no raw "<", no "&amp;lt;".
+        assert!(svg.contains("a &lt; b &amp; c"), "label escaped");
+        assert!(!svg.contains("a < b") && !svg.contains("&amp;lt;"));
+        let svg = draw_time_vs_size(&lines(), "time vs size").expect("chart");
+        assert!(svg.contains("chart"));
+    }
+
+    #[test]
+    fn nothing_to_plot_is_an_error() {
+        assert!(draw_time_vs_gpus(&[], "x").is_err());
+        let zero = [Line {
+            label: "z".into(),
+            points: vec![(1.0, 0.0)],
+        }];
+        assert!(draw_time_vs_size(&zero, "x").is_err());
+    }
+}
