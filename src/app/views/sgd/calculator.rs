@@ -11,11 +11,12 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use super::objective::ObjectiveResults;
+use super::step_weighting::StepWeighting;
 use crate::app::hooks::{Action, ViewHandle};
-use crate::core::sgd::narrate::{over_weighting_line, sig};
-use crate::core::sgd::{combine_gradients, Objective};
+use crate::core::sgd::narrate::sig;
+use crate::core::sgd::Objective;
 use crate::params::sgd::{parse_table, SgdParams};
-use crate::plot::sgd::draw_sample_weights;
 
 fn rows_of(p: &SgdParams) -> Vec<(String, String)> {
     p.shards
@@ -138,56 +139,6 @@ pub fn ShardCalculator(props: &ShardCalculatorProps) -> Html {
             </tr>
         }
     });
-    let results = match o {
-        Some(o) => html! {
-            <>
-                <table class="numbers">
-                    <tbody>
-                        <tr><th scope="row">{"N = Σ n_k"}</th><td id="total-samples">{o.total}</td></tr>
-                        <tr><th scope="row">{"global mean loss Σ (n_k/N) L_k"}</th>
-                            <td id="global-mean"><strong>{sig(o.global_mean, 4)}</strong></td></tr>
-                        <tr><th scope="row">{"plain average (1/m) Σ L_k"}</th>
-                            <td id="plain-mean">{sig(o.plain_mean, 4)}</td></tr>
-                        <tr><th scope="row">{"plain − global"}</th>
-                            <td id="difference">{sig(o.difference, 4)}</td></tr>
-                    </tbody>
-                </table>
-                <p id="over-weighting">{over_weighting_line(o, losses)}</p>
-                <div class="chart-box" style="max-width:560px">
-                    { draw_sample_weights(o).map(|s| Html::from_html_unchecked(AttrValue::from(s))).unwrap_or_default() }
-                </div>
-            </>
-        },
-        None => html! {},
-    };
-    // One synchronous mini-batch step, with the L_k column read as scalar
-    // local mean gradients g_k.
-    let grads: Vec<Vec<f64>> = losses.iter().map(|g| vec![*g]).collect();
-    // Equal local mini-batches of the training batch size (16 by default;
-    // 32 when training uses whole shards).
-    let b = if batch == 0 { 32 } else { batch };
-    let equal: Vec<i64> = vec![b as i64; losses.len()];
-    let unequal: Vec<i64> = shards.iter().map(|&n| n as i64).collect();
-    let eq = combine_gradients(&equal, &grads).ok();
-    let uneq = combine_gradients(&unequal, &grads).ok();
-    let step_panel = match (eq, uneq) {
-        (Some(eq), Some(uneq)) => html! {
-            <>
-                <h4>{"Gradient weighting for one synchronous mini-batch step"}</h4>
-                <p class="muted">{"Read the L_k column as each worker's local mean gradient g_k (one parameter)."}</p>
-                <ul>
-                    <li id="grad-equal">{format!(
-                        "Equal local mini-batches ({b} samples each): the step's mean gradient weights every worker 1/{m}: Σ g_k / {m} = {}.",
-                        sig(eq.sample_weighted[0], 4))}</li>
-                    <li id="grad-unequal">{format!(
-                        "Unequal mini-batches (b_k = n_k, the whole shards): weights b_k/B = n_k/N give {}; the plain mean would give {}.",
-                        sig(uneq.sample_weighted[0], 4), sig(uneq.plain_mean[0], 4))}</li>
-                </ul>
-                <p class="muted">{"Equal batches drawn from unequal shards are weighted equally within the step, but they estimate the equal-worker objective. The all-reduce run below weights each worker by n_k/N so that it targets the full-data objective."}</p>
-            </>
-        },
-        _ => html! {},
-    };
     html! {
         <section class="panel wide" aria-labelledby="calc-h">
             <h3 id="calc-h">{"The global objective from unequal shards"}</h3>
@@ -209,8 +160,8 @@ pub fn ShardCalculator(props: &ShardCalculatorProps) -> Html {
             if let Some(e) = table_error {
                 <p class="field-error" role="alert" id="table-error">{e}</p>
             }
-            {results}
-            {step_panel}
+            <ObjectiveResults objective={objective.clone()} losses={losses.clone()} />
+            <StepWeighting losses={losses.clone()} shards={shards.clone()} {batch} />
         </section>
     }
 }

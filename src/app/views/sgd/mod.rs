@@ -22,7 +22,9 @@ pub mod calculator;
 pub mod charts;
 pub mod controls;
 pub mod note;
+pub mod objective;
 pub mod optima;
+pub mod step_weighting;
 pub mod strategy_table;
 
 use bytes::BytesPanel;
