@@ -17,7 +17,10 @@ async fn bench_is_not_a_view() {
     let app = Mounted::new("view=bench").await;
     let msg = app.text(".field-error");
     assert!(msg.contains("Unknown view “bench”"), "{msg}");
-    assert!(msg.contains("ring, collectives, cost, gossip, sgd"), "{msg}");
+    assert!(
+        msg.contains("ring, collectives, cost, gossip, sgd"),
+        "{msg}"
+    );
     assert_eq!(app.count(".rank-ring g.rank"), 4, "the ring view instead");
 }
 
@@ -60,9 +63,16 @@ async fn a_good_link_value_leaves_the_preset_and_a_bad_one_keeps_it() {
     assert!(app.text("#preset-note").contains("Preset"));
     set_field(&app, "p", "many").await;
     assert!(app.text(".field.invalid .field-error").contains("many"));
-    assert!(app.text("#preset-note").contains("Preset"), "bad p: preset kept");
+    assert!(
+        app.text("#preset-note").contains("Preset"),
+        "bad p: preset kept"
+    );
     set_field(&app, "p", "32").await;
-    assert_eq!(app.count(".field.invalid"), 0, "the good value clears the message");
+    assert_eq!(
+        app.count(".field.invalid"),
+        0,
+        "the good value clears the message"
+    );
     assert_eq!(app.count("#preset-note"), 0, "custom values now");
     assert!(app.text("#units-line").starts_with("p = 32;"));
 }

@@ -165,12 +165,11 @@ pub fn on_commit<P: Commit>(state: &ViewHandle<P>, field: &'static str) -> Callb
     Callback::from(move |text: String| dispatcher.dispatch(Action::field(field, text)))
 }
 
-/// The callback that commits `field` from a `<select>`'s value.
-pub fn on_select<P: Commit>(state: &ViewHandle<P>, field: &'static str) -> Callback<Event> {
-    let cb = on_commit(state, field);
-    Callback::from(move |e: Event| {
-        let sel: web_sys::HtmlSelectElement = e.target_unchecked_into();
-        cb.emit(sel.value());
+/// The callback that commits any `(field, text)` it is given.
+pub fn on_commit_field<P: Commit>(state: &ViewHandle<P>) -> Callback<(&'static str, String)> {
+    let dispatcher = state.dispatcher();
+    Callback::from(move |(field, text): (&'static str, String)| {
+        dispatcher.dispatch(Action::field(field, text));
     })
 }
 

@@ -5,7 +5,9 @@
 pub mod byte_counters;
 pub mod check_panel;
 pub mod field;
+pub mod link_fields;
 pub mod rank_ring;
+pub mod select_field;
 pub mod step_controls;
 pub mod time_panel;
 pub mod transfer_log;

@@ -5,8 +5,9 @@
 
 use yew::prelude::*;
 
+use crate::core::execute::Trace;
 use crate::core::schedule::narrate::fmt_value;
-use crate::core::schedule::Op;
+use crate::core::schedule::{Op, Transfer};
 use crate::core::units::format_bytes_short;
 
 /// Lines listed before "… and N more transfers".
@@ -102,6 +103,47 @@ impl LogEntry {
             (false, LogValues::Unknown, _) => format!("{head}, {}", self.op.name()),
         }
     }
+}
+
+/// The first [`LOG_ROWS`] transfers of round `step` (1-based) of an
+/// executed trace, each described by `what`, with the values the trace
+/// logged (none when it kept no states).
+pub fn round_entries(
+    trace: &Trace,
+    step: usize,
+    what: impl Fn(&Transfer) -> String,
+) -> Vec<LogEntry> {
+    let Some(round) = step
+        .checked_sub(1)
+        .and_then(|i| trace.schedule.rounds.get(i))
+    else {
+        return Vec::new();
+    };
+    let lines = trace.round_log(step - 1);
+    round
+        .transfers
+        .iter()
+        .take(LOG_ROWS)
+        .enumerate()
+        .map(|(i, t)| LogEntry {
+            src: t.src,
+            dst: t.dst,
+            what: what(t),
+            bytes: t.len() * trace.schedule.elem_bytes,
+            op: t.op,
+            values: match lines.get(i) {
+                None => LogValues::Unknown,
+                Some(l) => {
+                    l.values
+                        .map_or(LogValues::Empty, |(sent, before, after)| LogValues::Known {
+                            sent,
+                            before,
+                            after,
+                        })
+                }
+            },
+        })
+        .collect()
 }
 
 /// Props of [`TransferLog`].

@@ -15,7 +15,7 @@ use super::ViewProps;
 use crate::app::components::byte_counters::ByteCounters;
 use crate::app::components::check_panel::{Check, CheckPanel};
 use crate::app::components::step_controls::StepControls;
-use crate::app::components::transfer_log::{LogEntry, LogValues, TransferLog, LOG_ROWS};
+use crate::app::components::transfer_log::{round_entries, TransferLog};
 use crate::app::hooks::{on_step, use_view_state, Action, Commit};
 use crate::core::cost::CostParams;
 use crate::core::execute::Trace;
@@ -43,40 +43,6 @@ use summary::SummaryTable;
 use trace::collective_trace;
 
 impl Commit for CollectivesParams {}
-
-/// The transfers of round `step` (1-based) as log entries.
-fn log_entries(trace: &Trace, step: usize) -> Vec<LogEntry> {
-    let s = &trace.schedule;
-    let Some(round) = step.checked_sub(1).and_then(|i| s.rounds.get(i)) else {
-        return Vec::new();
-    };
-    let lines = trace.round_log(step - 1);
-    round
-        .transfers
-        .iter()
-        .take(LOG_ROWS)
-        .enumerate()
-        .map(|(i, t)| LogEntry {
-            src: t.src,
-            dst: t.dst,
-            what: format!(
-                "{} ({})",
-                range_label(s.n, s.p, &t.range),
-                range_text(&t.range)
-            ),
-            bytes: t.len() * s.elem_bytes,
-            op: t.op,
-            values: lines.get(i).and_then(|l| l.values).map_or(
-                LogValues::Unknown,
-                |(sent, before, after)| LogValues::Known {
-                    sent,
-                    before,
-                    after,
-                },
-            ),
-        })
-        .collect()
-}
 
 /// What the check panel says at `step`.
 fn check(trace: &Trace, step: usize) -> Check {
@@ -181,7 +147,7 @@ pub fn CollectivesView(props: &ViewProps) -> Html {
                             format_bytes_short(max_sent as f64), group_thousands(max_sent))}
                     </p>
                 </ByteCounters>
-                <TransferLog {round} entries={log_entries(&trace, step)} {total} name_op=true
+                <TransferLog {round} entries={round_entries(&trace, step, |t| format!("{} ({})", range_label(s.n, s.p, &t.range), range_text(&t.range)))} {total} name_op=true
                     idle="No transfers yet. Step forward to run round 1."
                     note={AttrValue::from("Values shown are those of the first element of each range; ranks start with r + 1 in every element.")} />
                 <CheckPanel check={check(&trace, step)} />

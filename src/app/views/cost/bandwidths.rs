@@ -5,6 +5,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use crate::app::components::select_field::SelectField;
 use crate::core::cost::{nccl_bandwidths, Algorithm, Formula};
 
 /// Props of [`BandwidthPanel`].
@@ -20,8 +21,8 @@ pub struct BandwidthPanelProps {
     pub p: usize,
     /// Message bytes.
     pub n: f64,
-    /// The menu's change handler.
-    pub on_alg: Callback<Event>,
+    /// Called with the picked algorithm's key ("" = the fastest).
+    pub on_alg: Callback<String>,
 }
 
 /// The algbw / busbw panel.
@@ -29,6 +30,13 @@ pub struct BandwidthPanelProps {
 pub fn BandwidthPanel(props: &BandwidthPanelProps) -> Html {
     let (table, winner, p, n) = (&props.table, props.winner, props.p, props.n);
     let chosen = props.alg.unwrap_or(winner);
+    let mut options: Vec<(AttrValue, AttrValue)> =
+        vec![("".into(), format!("fastest ({})", winner.name()).into())];
+    options.extend(
+        Algorithm::all()
+            .into_iter()
+            .map(|a| (a.short().into(), a.name().into())),
+    );
     let chosen_f = table
         .iter()
         .find(|(a, _)| *a == chosen)
@@ -45,15 +53,8 @@ pub fn BandwidthPanel(props: &BandwidthPanelProps) -> Html {
     html! {
         <section class="panel" aria-labelledby="bw-h">
             <h3 id="bw-h">{"algbw and busbw (nccl-tests)"}</h3>
-            <div class="field">
-                <label for="f-alg">{"Algorithm"}</label>
-                <select id="f-alg" onchange={props.on_alg.clone()}>
-                    <option value="" selected={props.alg.is_none()}>{format!("fastest ({})", winner.name())}</option>
-                    { for Algorithm::all().into_iter().map(|a| html! {
-                        <option value={a.short()} selected={props.alg == Some(a)}>{a.name()}</option>
-                    }) }
-                </select>
-            </div>
+            <SelectField name="alg" label="Algorithm" options={options}
+                selected={props.alg.map_or("", Algorithm::short)} on_commit={props.on_alg.clone()} />
             {for bw_panel}
             <p class="muted">{"algbw = S/t and busbw = algbw · 2(p−1)/p, as nccl-tests prints them, so a measured all_reduce_perf line can be compared directly. \
                 busbw approaches 1/β for a bandwidth-optimal algorithm."}</p>

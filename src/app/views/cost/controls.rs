@@ -3,9 +3,20 @@
 use yew::prelude::*;
 
 use crate::app::components::field::TextField;
-use crate::app::hooks::{on_commit, on_select, ViewHandle};
+use crate::app::components::select_field::SelectField;
+use crate::app::hooks::{on_commit, ViewHandle};
 use crate::core::units::{format_bandwidth, format_beta, format_size};
 use crate::params::cost::{CostParams, Link, Preset, MAX_P};
+
+fn preset_options() -> Vec<(AttrValue, AttrValue)> {
+    let mut v: Vec<(AttrValue, AttrValue)> = vec![("".into(), "custom values".into())];
+    v.extend(
+        Preset::all()
+            .into_iter()
+            .map(|pr| (pr.key().into(), pr.label().into())),
+    );
+    v
+}
 
 /// Props of [`CostControls`].
 #[derive(Properties, PartialEq)]
@@ -32,15 +43,8 @@ pub fn CostControls(props: &CostControlsProps) -> Html {
     };
     html! {
         <form class="controls" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
-            <div class="field">
-                <label for="f-preset">{"Preset (illustrative)"}</label>
-                <select id="f-preset" onchange={on_select(state, "preset")}>
-                    <option value="" selected={preset_value.is_empty()}>{"custom values"}</option>
-                    { for Preset::all().into_iter().map(|pr| html! {
-                        <option value={pr.key()} selected={preset_value == pr.key()}>{pr.label()}</option>
-                    }) }
-                </select>
-            </div>
+            <SelectField name="preset" label="Preset (illustrative)" options={preset_options()}
+                selected={preset_value} on_commit={commit("preset")} />
             <TextField name="p" label="Ranks p" value={d.text_or("p", &p.to_string())}
                 error={d.error("p")} hint={AttrValue::from(format!("2 to {MAX_P}"))} on_commit={commit("p")} />
             <TextField name="size" label="Message size n" value={d.text_or("size", &params.size.text)}

@@ -11,7 +11,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::ViewProps;
-use crate::app::hooks::{on_select, one_query, use_view_state, Commit};
+use crate::app::hooks::{on_commit, one_query, use_view_state, Commit};
 use crate::core::cost::{
     all_allreduce, best_at, best_intervals, Algorithm, CostParams as Model, Formula, Interval,
 };
@@ -155,7 +155,7 @@ pub fn CostView(props: &ViewProps) -> Html {
             <div class="panels">
                 <CalculationPanel table={table.clone()} {chosen} />
                 <CrossoversPanel {intervals} {p} {model} />
-                <BandwidthPanel {table} alg={params.alg} {winner} {p} {n} on_alg={on_select(&state, "alg")} />
+                <BandwidthPanel {table} alg={params.alg} {winner} {p} {n} on_alg={on_commit(&state, "alg")} />
             </div>
             <div class="panels">
                 {chart(0, "chart-size", "Time against message size (log–log)")}

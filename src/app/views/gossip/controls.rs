@@ -3,9 +3,10 @@
 
 use yew::prelude::*;
 
-use super::RULES;
+use super::{graph_options, rule_options};
 use crate::app::components::field::TextField;
-use crate::app::hooks::{on_commit, on_select, ViewHandle};
+use crate::app::components::select_field::SelectField;
+use crate::app::hooks::{on_commit, ViewHandle};
 use crate::params::gossip::{GossipParams, GraphChoice};
 
 /// Props of [`GossipControls`].
@@ -25,14 +26,8 @@ pub fn GossipControls(props: &GossipControlsProps) -> Html {
     let commit = |f: &'static str| on_commit(state, f);
     html! {
         <form class="controls" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
-            <div class="field">
-                <label for="f-graph">{"Graph"}</label>
-                <select id="f-graph" onchange={on_select(state, "graph")}>
-                    { for GraphChoice::ALL.iter().map(|g| html! {
-                        <option value={g.key()} selected={*g == params.graph}>{g.label()}</option>
-                    }) }
-                </select>
-            </div>
+            <SelectField name="graph" label="Graph" options={graph_options()}
+                selected={params.graph.key()} on_commit={commit("graph")} />
             if torus {
                 <TextField name="rows" label="Rows" value={d.text_or("rows", &params.rows.to_string())}
                     error={d.error("rows")} hint={AttrValue::from(format!("p = rows × cols = {p}"))} on_commit={commit("rows")} />
@@ -42,17 +37,8 @@ pub fn GossipControls(props: &GossipControlsProps) -> Html {
                 <TextField name="p" label="Nodes p" value={d.text_or("p", &p.to_string())}
                     error={d.error("p")} hint={AttrValue::from("2 to 1024; drawn up to 64")} on_commit={commit("p")} />
             }
-            <div class="field">
-                <label for="f-weights">{"Weights"}</label>
-                <select id="f-weights" onchange={on_select(state, "weights")}>
-                    { for RULES.iter().map(|(w, label)| html! {
-                        <option value={w.name()} selected={*w == params.weights}>{*label}</option>
-                    }) }
-                </select>
-                if let Some(e) = d.error("weights") {
-                    <small class="field-error" role="alert">{e}</small>
-                }
-            </div>
+            <SelectField name="weights" label="Weights" options={rule_options()}
+                selected={params.weights.name()} error={d.error("weights")} on_commit={commit("weights")} />
             <TextField name="init" label="Initial values" value={d.text_or("init", &params.init.text)}
                 error={d.error("init")} hint={AttrValue::from("comma list, linear (0, 3, 6, …) or random:SEED")}
                 on_commit={commit("init")} />

@@ -15,7 +15,7 @@ use crate::app::components::step_controls::StepControls;
 use crate::app::hooks::{on_step, use_view_state, Commit};
 use crate::app::shared::Shared;
 use crate::core::consensus::{fmt_num, GossipRun, NodeUpdate, WeightRule};
-use crate::params::gossip::{GossipParams, MAX_ROUND};
+use crate::params::gossip::{GossipParams, GraphChoice, MAX_ROUND};
 use crate::plot::gossip::draw_eigenvalues;
 
 pub mod charts;
@@ -47,6 +47,22 @@ pub(crate) const RULES: [(WeightRule, &str); 5] = [
     (WeightRule::MaxDegree, "max-degree"),
     (WeightRule::Exponential, "exponential-graph weights"),
 ];
+
+/// The graph menu's options: `(key, label)` of every graph.
+pub(crate) fn graph_options() -> Vec<(AttrValue, AttrValue)> {
+    GraphChoice::ALL
+        .iter()
+        .map(|g| (g.key().into(), g.label().into()))
+        .collect()
+}
+
+/// The weight-rule menu's options: `(name, label)` of every rule in [`RULES`].
+pub(crate) fn rule_options() -> Vec<(AttrValue, AttrValue)> {
+    RULES
+        .iter()
+        .map(|(w, label)| (w.name().into(), (*label).into()))
+        .collect()
+}
 
 /// Norms are shown with three decimals, as in the course (6.708, 2.236, 0.745).
 pub(crate) fn norm3(v: f64) -> String {

@@ -12,7 +12,7 @@ use super::ViewProps;
 use crate::app::components::byte_counters::ByteCounters;
 use crate::app::components::check_panel::{Check, CheckPanel};
 use crate::app::components::step_controls::StepControls;
-use crate::app::components::transfer_log::{LogEntry, LogValues, TransferLog, LOG_ROWS};
+use crate::app::components::transfer_log::{round_entries, TransferLog};
 use crate::app::hooks::{on_step, use_view_state, Commit};
 use crate::core::execute::Trace;
 use crate::core::schedule::narrate::fmt_value;
@@ -30,51 +30,6 @@ use controls::RingControls;
 use picture::RingPicture;
 
 impl Commit for RingParams {}
-
-/// The transfers of round `step` (1-based) as log entries: with their
-/// values when the states were kept, else with the operation only.
-fn log_entries(trace: &Trace, step: usize) -> Vec<LogEntry> {
-    let Some(round) = step
-        .checked_sub(1)
-        .and_then(|i| trace.schedule.rounds.get(i))
-    else {
-        return Vec::new();
-    };
-    let lines = trace.round_log(step - 1);
-    if lines.is_empty() {
-        return round
-            .transfers
-            .iter()
-            .take(LOG_ROWS)
-            .map(|t| LogEntry {
-                src: t.src,
-                dst: t.dst,
-                what: format!("chunk {}", t.chunk.unwrap_or(0)),
-                bytes: t.len() * ELEM_BYTES,
-                op: t.op,
-                values: LogValues::Unknown,
-            })
-            .collect();
-    }
-    lines
-        .iter()
-        .take(LOG_ROWS)
-        .map(|l| LogEntry {
-            src: l.src,
-            dst: l.dst,
-            what: format!("chunk {}", l.chunk.unwrap_or(0)),
-            bytes: l.bytes,
-            op: l.op,
-            values: l
-                .values
-                .map_or(LogValues::Empty, |(sent, before, after)| LogValues::Known {
-                    sent,
-                    before,
-                    after,
-                }),
-        })
-        .collect()
-}
 
 /// What the check panel says after `rounds_done` rounds.
 fn check(trace: &Trace, rounds_done: usize, mean_step: bool) -> Check {
@@ -220,7 +175,7 @@ pub fn RingView(props: &ViewProps) -> Html {
                         <p class="muted">{"n does not divide by p, so chunks differ by one element and ranks send slightly different amounts."}</p>
                     }
                 </ByteCounters>
-                <TransferLog {round} entries={log_entries(&trace, step)} {total} idle={idle} />
+                <TransferLog {round} entries={round_entries(&trace, step, |t| format!("chunk {}", t.chunk.unwrap_or(0)))} {total} idle={idle} />
                 <CheckPanel check={check(&trace, rounds_done, mean_step)} />
                 <RingVsNaive trace={trace.clone()} bw={params.bw.value} alpha={params.alpha.value} />
             </div>

@@ -4,11 +4,18 @@
 use yew::prelude::*;
 
 use crate::app::components::field::TextField;
-use crate::app::hooks::{on_check, on_commit, on_select, ViewHandle};
-use crate::app::views::gossip::RULES;
+use crate::app::components::select_field::SelectField;
+use crate::app::hooks::{on_check, on_commit, ViewHandle};
+use crate::app::views::gossip::{graph_options, rule_options};
 use crate::core::sgd::Strategy;
-use crate::params::gossip::GraphChoice;
 use crate::params::sgd::SgdParams;
+
+fn mode_options() -> Vec<(AttrValue, AttrValue)> {
+    Strategy::ALL
+        .iter()
+        .map(|s| (s.key().into(), s.label().into()))
+        .collect()
+}
 
 /// Props of [`SgdControls`].
 #[derive(Properties, PartialEq)]
@@ -30,40 +37,16 @@ pub fn SgdControls(props: &SgdControlsProps) -> Html {
     };
     html! {
         <form class="controls" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
-            <div class="field">
-                <label for="f-mode">{"Narrate"}</label>
-                <select id="f-mode" onchange={on_select(state, "mode")}>
-                    { for Strategy::ALL.iter().map(|s| html! {
-                        <option value={s.key()} selected={*s == params.mode}>{s.label()}</option>
-                    }) }
-                </select>
-            </div>
+            <SelectField name="mode" label="Narrate" options={mode_options()}
+                selected={params.mode.key()} on_commit={commit("mode")} />
             <div class="field checkbox">
                 <label><input type="checkbox" checked={params.iid} onchange={on_check(state, "iid")} />{" IID shards"}</label>
                 <small class="hint">{if params.iid { "same distribution on every shard" } else { "non-IID: own input region and true weights per shard" }}</small>
             </div>
-            <div class="field">
-                <label for="f-graph">{"Gossip graph"}</label>
-                <select id="f-graph" onchange={on_select(state, "graph")}>
-                    { for GraphChoice::ALL.iter().map(|g| html! {
-                        <option value={g.key()} selected={*g == params.graph}>{g.label()}</option>
-                    }) }
-                </select>
-                if let Some(e) = d.error("graph") {
-                    <small class="field-error" role="alert">{e}</small>
-                }
-            </div>
-            <div class="field">
-                <label for="f-weights">{"Weight rule"}</label>
-                <select id="f-weights" onchange={on_select(state, "weights")}>
-                    { for RULES.iter().map(|(w, label)| html! {
-                        <option value={w.name()} selected={*w == params.weights}>{*label}</option>
-                    }) }
-                </select>
-                if let Some(e) = d.error("weights") {
-                    <small class="field-error" role="alert">{e}</small>
-                }
-            </div>
+            <SelectField name="graph" label="Gossip graph" options={graph_options()}
+                selected={params.graph.key()} error={d.error("graph")} on_commit={commit("graph")} />
+            <SelectField name="weights" label="Weight rule" options={rule_options()}
+                selected={params.weights.name()} error={d.error("weights")} on_commit={commit("weights")} />
             <TextField name="lr" label="Learning rate η" value={d.text_or("lr", &params.lr.to_string())}
                 error={d.error("lr")} hint={AttrValue::from("above 0, up to 10")} on_commit={commit("lr")} />
             <TextField name="decay" label="Decay: η_t = η/(1 + decay·(t−1))" value={d.text_or("decay", &params.decay.to_string())}
