@@ -5,9 +5,13 @@
 //! # Adding a view
 //!
 //! 1. Write its parameters in `src/params/<key>.rs` (a type implementing
-//!    [`crate::params::ViewParams`]) and its page in `views/<key>/mod.rs`: a
-//!    `#[component]` taking [`ViewProps`] that calls
-//!    `use_view_state::<YourParams>(props)`.
+//!    [`crate::params::ViewParams`]: read from a query field by field, write
+//!    back canonical pairs) and its page in `views/<key>/mod.rs`: add
+//!    `impl Commit for YourParams {}` (fields then commit exactly as the URL
+//!    parses them) and a `#[component]` taking [`ViewProps`] that calls
+//!    `use_view_state::<YourParams>(props)`. Give each panel its own file
+//!    and component; controls commit with `on_commit(&state, "key")`, the
+//!    step controls with `on_step(&state, "step")`.
 //! 2. Add `pub mod <key>;` below, a variant to [`View`], the variant to
 //!    [`View::ALL`] (navigation order), one arm to [`View::spec`] (URL key
 //!    and title) and one arm to [`View::render`]. The compiler points to the
@@ -15,6 +19,7 @@
 //!    the router and the "unknown view" message all read [`View::ALL`]).
 //!
 //! [`use_view_state`]: crate::app::hooks::use_view_state
+//! [`Commit`]: crate::app::hooks::Commit
 
 use yew::prelude::*;
 
@@ -65,7 +70,7 @@ impl View {
     pub const DEFAULT: View = View::Ring;
 
     /// `(URL key, navigation title)`.
-    const fn spec(self) -> (&'static str, &'static str) {
+    pub const fn spec(self) -> (&'static str, &'static str) {
         match self {
             View::Ring => ("ring", "Ring all-reduce"),
             View::Collectives => ("collectives", "Collectives"),
