@@ -1,32 +1,189 @@
-//! Custom hooks shared by the views.
+//! View state: a view's parameters plus the drafts of rejected fields, kept
+//! in a [`Reducible`] and changed only by [`Action`]s through a pure reducer
+//! (the pattern of Yew's `function_todomvc` example).
+//!
+//! There is one way to change a parameter: dispatch [`Action::Commit`] with
+//! the field's key and the text the user gave (typed and left, picked from a
+//! menu, ticked, or stepped to). The reducer parses it exactly as the URL is
+//! parsed ([`Commit::commit`], by default the view's `from_query` on a
+//! one-field query), so a value that works in the URL works in the page and
+//! the other way round. A bad value becomes a draft with its message; the
+//! last good parameters stay.
+
+use std::rc::Rc;
 
 use yew::prelude::*;
 
 use crate::app::components::field::Drafts;
 use crate::app::url;
 use crate::app::views::ViewProps;
-use crate::params::ViewParams;
+use crate::params::{FieldError, Query, ViewParams};
 
-/// A view's parameters: read once from the page query (bad fields become
-/// drafts with their messages, the rest falls back to defaults), kept in
-/// state, and written back to the URL with `replaceState` on every change.
+/// How a view's parameters take a committed field. The default parses the
+/// field exactly as the URL does; a view overrides it only where the page
+/// means more than the URL (e.g. the cost view's "custom values" preset).
+pub trait Commit: ViewParams {
+    /// `self` with `fields` set from their texts, and the errors found. Each
+    /// bad field keeps its value.
+    /// An empty text is an error ("enter a value") unless the view
+    /// overrides this (the cost view's "fastest" and "custom" menu entries).
+    fn commit(&self, fields: &[(&'static str, String)]) -> (Self, Vec<FieldError>) {
+        one_query(self, fields)
+    }
+
+    /// Other fields whose stale messages a good value of `field` clears
+    /// (e.g. a good `bw` clears a stale `beta` message).
+    fn clears(_field: &str) -> &'static [&'static str] {
+        &[]
+    }
+}
+
+/// `base` with `fields` read as a query (what the URL parser makes of
+/// them); an empty text yields an "enter a value" error for its field.
+pub fn one_query<P: ViewParams>(
+    base: &P,
+    fields: &[(&'static str, String)],
+) -> (P, Vec<FieldError>) {
+    let mut q = Query::default();
+    let mut errs = Vec::new();
+    for (field, text) in fields {
+        if text.trim().is_empty() {
+            errs.push(FieldError::new(
+                field,
+                "enter a value (the last good one is still in use)",
+            ));
+        } else {
+            q.0.insert((*field).to_string(), text.trim().to_string());
+        }
+    }
+    let (next, more) = P::from_query(&q, base);
+    errs.extend(more);
+    (next, errs)
+}
+
+/// What can happen to a view's state.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// Fields committed together, as `(key, text)`: typed and left, picked
+    /// from a menu, ticked, stepped to, or (the SGD shard table) a whole
+    /// table at once.
+    Commit(Vec<(&'static str, String)>),
+}
+
+impl Action {
+    /// One field committed with `text`.
+    pub fn field(field: &'static str, text: impl Into<String>) -> Self {
+        Action::Commit(vec![(field, text.into())])
+    }
+}
+
+/// A view's state: the last good parameters and the rejected drafts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ViewState<P> {
+    /// The last good parameters (what the view renders).
+    pub params: P,
+    /// Typed-but-rejected texts and their messages, per field.
+    pub drafts: Drafts,
+}
+
+impl<P: Commit> ViewState<P> {
+    /// The state for a page opened with `query`: bad fields become drafts
+    /// with their messages, the rest falls back to defaults.
+    pub fn from_query(query: &Query) -> Self {
+        let (params, errs) = P::from_query(query, &P::default());
+        let drafts = Drafts::from_errors(&errs, |k| query.get(k).map(str::to_string));
+        ViewState { params, drafts }
+    }
+
+    /// The state after `fields` were committed (pure).
+    #[must_use]
+    pub fn committed(&self, fields: &[(&'static str, String)]) -> Self {
+        let mut drafts = self.drafts.clone();
+        let (params, errs) = self.params.commit(fields);
+        let pairs = params.to_pairs();
+        for (field, text) in fields {
+            match errs.iter().find(|e| e.field == *field) {
+                Some(e) => drafts.reject(field, text.clone(), e.message.clone()),
+                None => {
+                    drafts.accept(field);
+                    for other in P::clears(field) {
+                        drafts.accept(other);
+                    }
+                }
+            }
+        }
+        // A good value can make another field invalid (e.g. the hypercube
+        // needs p to be a power of two): show that field's accepted text
+        // with the message.
+        for e in errs
+            .iter()
+            .filter(|e| !fields.iter().any(|(f, _)| *f == e.field))
+        {
+            let text = pairs
+                .iter()
+                .find(|(k, _)| *k == e.field)
+                .map(|(_, v)| v.clone())
+                .unwrap_or_default();
+            drafts.reject(e.field, text, e.message.clone());
+        }
+        ViewState { params, drafts }
+    }
+}
+
+impl<P: Commit> Reducible for ViewState<P> {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        match action {
+            Action::Commit(fields) => Rc::new(self.committed(&fields)),
+        }
+    }
+}
+
+/// The handle the page components get: read `.params` and `.drafts`,
+/// change them with [`on_commit`].
+pub type ViewHandle<P> = UseReducerHandle<ViewState<P>>;
+
+/// A view's state, read once from the page query, kept in a reducer, and
+/// written back to the URL with `replaceState` on every change.
 #[hook]
-pub fn use_view_params<P: ViewParams>(
-    props: &ViewProps,
-) -> (UseStateHandle<P>, UseStateHandle<Drafts>) {
-    let init = use_memo((), |_| {
-        let (params, errs) = P::from_query(&props.query, &P::default());
-        let q = props.query.clone();
-        let drafts = Drafts::from_errors(&errs, |k| q.get(k).map(str::to_string));
-        (params, drafts)
-    });
-    let params = use_state(|| init.0.clone());
-    let drafts = use_state(|| init.1.clone());
+pub fn use_view_state<P: Commit>(props: &ViewProps) -> ViewHandle<P> {
+    let query = props.query.clone();
+    let state = use_reducer_eq(move || ViewState::<P>::from_query(&query));
     {
         let ctx = props.ctx.clone();
-        use_effect_with((*params).clone(), move |p| {
+        use_effect_with(state.params.clone(), move |p| {
             url::replace(&ctx, &p.to_pairs());
         });
     }
-    (params, drafts)
+    state
+}
+
+/// The callback that commits `field` with the text it is given.
+pub fn on_commit<P: Commit>(state: &ViewHandle<P>, field: &'static str) -> Callback<String> {
+    let dispatcher = state.dispatcher();
+    Callback::from(move |text: String| dispatcher.dispatch(Action::field(field, text)))
+}
+
+/// The callback that commits any `(field, text)` it is given.
+pub fn on_commit_field<P: Commit>(state: &ViewHandle<P>) -> Callback<(&'static str, String)> {
+    let dispatcher = state.dispatcher();
+    Callback::from(move |(field, text): (&'static str, String)| {
+        dispatcher.dispatch(Action::field(field, text));
+    })
+}
+
+/// The callback that commits `field` from a checkbox (`1` or `0`).
+pub fn on_check<P: Commit>(state: &ViewHandle<P>, field: &'static str) -> Callback<Event> {
+    let cb = on_commit(state, field);
+    Callback::from(move |e: Event| {
+        let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+        cb.emit(if input.checked() { "1" } else { "0" }.to_string());
+    })
+}
+
+/// The callback that commits a step (`field` is `step` or `round`).
+pub fn on_step<P: Commit>(state: &ViewHandle<P>, field: &'static str) -> Callback<usize> {
+    let cb = on_commit(state, field);
+    Callback::from(move |k: usize| cb.emit(k.to_string()))
 }

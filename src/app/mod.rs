@@ -6,22 +6,13 @@
 use yew::prelude::*;
 
 use crate::params::Query;
+pub use views::View;
 
 pub mod components;
 pub mod hooks;
+pub mod shared;
 pub mod url;
 pub mod views;
-
-/// The views, in navigation order: `(key, title)`.
-pub const VIEWS: [(&str, &str); 7] = [
-    ("ring", "Ring all-reduce"),
-    ("collectives", "Collectives"),
-    ("cost", "α–β cost model"),
-    ("gossip", "Gossip consensus"),
-    ("sgd", "Distributed SGD"),
-    ("topology", "Topology"),
-    ("practice", "Practice"),
-];
 
 /// Mounts the app into `#app` (or `<body>`) after installing the panic hook.
 pub fn start() {
@@ -80,33 +71,27 @@ pub fn App(props: &AppProps) -> Html {
     });
     let query = (*initial).clone();
     let embed = query.flag("embed");
-    let requested = query.get("view").map(str::to_ascii_lowercase);
-    let is_view = |v: &str| v == "bench" || VIEWS.iter().any(|(k, _)| *k == v);
-    let known = requested.as_deref().map(is_view).unwrap_or(true);
-    let view = requested
-        .filter(|v| is_view(v))
-        .unwrap_or_else(|| "ring".to_string());
-    let ctx = url::UrlCtx {
-        view: view.clone(),
-        embed,
-    };
+    let requested = query.get("view").map(View::from_key);
+    let known = !matches!(requested, Some(None));
+    let view = requested.flatten().unwrap_or(View::DEFAULT);
+    let ctx = url::UrlCtx { view, embed };
 
     let nav = if embed {
         html! {}
     } else {
         html! {
             <header class="site-header">
-                <a class="brand" href="?view=ring">{"Collective Lab"}</a>
+                <a class="brand" href={format!("?view={}", View::DEFAULT.key())}>{"Collective Lab"}</a>
                 <nav aria-label="Views">
                     <ul>
-                    { for VIEWS.iter().map(|(k, title)| {
-                        let current = *k == view;
+                    { for View::ALL.iter().map(|&v| {
+                        let current = v == view;
                         html! {
                             <li>
-                                <a href={format!("?view={k}")}
+                                <a href={format!("?view={}", v.key())}
                                    aria-current={current.then_some("page")}
                                    class={classes!(current.then_some("current"))}>
-                                    {*title}
+                                    {v.title()}
                                 </a>
                             </li>
                         }
@@ -119,12 +104,12 @@ pub fn App(props: &AppProps) -> Html {
     let warning = (!known).then(|| {
         html! {
             <p class="field-error" role="alert">
-                {format!("Unknown view “{}”: showing the ring view. Views: ring, collectives, cost, gossip, sgd, topology, practice.",
-                    query.get("view").unwrap_or_default())}
+                {format!("Unknown view “{}”: showing the {} view. Views: {}.",
+                    query.get("view").unwrap_or_default(), View::DEFAULT.key(), View::keys())}
             </p>
         }
     });
-    let body = views::render(&view, query.clone(), ctx);
+    let body = view.render(query.clone(), ctx);
     html! {
         <div class={classes!("shell", embed.then_some("embed"))}>
             {nav}

@@ -1,13 +1,14 @@
 //! Reading the page URL and writing view state back with
 //! `history.replaceState`.
 
+use super::views::View;
 use crate::params::{encode, Query};
 
 /// Where a view lives: its key and whether the page is embedded.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UrlCtx {
-    /// The `view` parameter.
-    pub view: String,
+    /// The view (its key is the `view` parameter).
+    pub view: View,
     /// `embed=1`: navigation hidden.
     pub embed: bool,
 }
@@ -24,7 +25,7 @@ pub fn current_query() -> Query {
 /// reloading or adding a history entry. Failures are ignored (the page still
 /// works; only the URL is stale).
 pub fn replace(ctx: &UrlCtx, pairs: &[(&str, String)]) {
-    let mut all: Vec<(&str, String)> = vec![("view", ctx.view.clone())];
+    let mut all: Vec<(&str, String)> = vec![("view", ctx.view.key().to_string())];
     all.extend(pairs.iter().cloned());
     if ctx.embed {
         all.push(("embed", "1".into()));

@@ -8,7 +8,6 @@ use std::collections::BTreeMap;
 
 use yew::prelude::*;
 
-use crate::params::ring::{set_link_field, LinkFields};
 use crate::params::FieldError;
 
 /// Typed-but-not-accepted texts and their messages, per field key.
@@ -123,33 +122,4 @@ pub fn TextField(props: &TextFieldProps) -> Html {
             }
         </div>
     }
-}
-
-/// The commit callback of a link field (`p`, `size`, `bw` or `alpha`) shared
-/// by the ring and collectives views: a good value updates the parameters
-/// (and clamps the step), a bad one is kept as a draft with its message.
-pub fn link_commit<P>(
-    params: &UseStateHandle<P>,
-    drafts: &UseStateHandle<Drafts>,
-    field: &'static str,
-    max_p: u64,
-) -> Callback<String>
-where
-    P: LinkFields + Clone + 'static,
-{
-    let params = params.clone();
-    let drafts = drafts.clone();
-    Callback::from(move |text: String| {
-        let mut next = (*params).clone();
-        let mut d = (*drafts).clone();
-        match set_link_field(&mut next, field, &text, max_p) {
-            Ok(()) => {
-                d.accept(field);
-                next.clamp_step();
-                params.set(next);
-            }
-            Err(e) => d.reject(field, text, e.message),
-        }
-        drafts.set(d);
-    })
 }

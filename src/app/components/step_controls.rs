@@ -33,8 +33,15 @@ pub fn StepControls(props: &StepControlsProps) -> Html {
     let playing = use_state(|| false);
     let speed = use_state(|| 1.0_f64);
     // (step, last, playing) as of the latest render, for timer and key handlers.
-    let current = use_mut_ref(|| (0usize, 0usize, false));
-    *current.borrow_mut() = (props.step, props.last, *playing);
+    // Updated after each render (never during it).
+    let current = use_mut_ref(|| (props.step, props.last, *playing));
+    {
+        let current = current.clone();
+        let now = (props.step, props.last, *playing);
+        use_effect(move || {
+            *current.borrow_mut() = now;
+        });
+    }
 
     {
         let on_step = props.on_step.clone();

@@ -1,12 +1,31 @@
-//! One module per view. Each view takes the initial [`Query`] and a
-//! [`UrlCtx`] for writing its state back.
+//! The views. Each view is a folder `views/<key>/`: `mod.rs` holds the page
+//! component (it reads the view's state from [`use_view_state`] and lays out
+//! the panels) and every panel is a small component in its own file.
+//!
+//! # Adding a view
+//!
+//! 1. Write its parameters in `src/params/<key>.rs` (a type implementing
+//!    [`crate::params::ViewParams`]: read from a query field by field, write
+//!    back canonical pairs) and its page in `views/<key>/mod.rs`: add
+//!    `impl Commit for YourParams {}` (fields then commit exactly as the URL
+//!    parses them) and a `#[component]` taking [`ViewProps`] that calls
+//!    `use_view_state::<YourParams>(props)`. Give each panel its own file
+//!    and component; controls commit with `on_commit(&state, "key")`, the
+//!    step controls with `on_step(&state, "step")`.
+//! 2. Add `pub mod <key>;` below, a variant to [`View`], the variant to
+//!    [`View::ALL`] (navigation order), one arm to [`View::spec`] (URL key
+//!    and title) and one arm to [`View::render`]. The compiler points to the
+//!    two `match`es; nothing else in the app lists the views (the navigation,
+//!    the router and the "unknown view" message all read [`View::ALL`]).
+//!
+//! [`use_view_state`]: crate::app::hooks::use_view_state
+//! [`Commit`]: crate::app::hooks::Commit
 
 use yew::prelude::*;
 
 use super::url::UrlCtx;
 use crate::params::Query;
 
-pub mod bench;
 pub mod collectives;
 pub mod cost;
 pub mod gossip;
@@ -24,42 +43,90 @@ pub struct ViewProps {
     pub ctx: UrlCtx,
 }
 
-/// Renders the view called `key`.
-pub fn render(key: &str, query: Query, ctx: UrlCtx) -> Html {
-    match key {
-        "ring" => html! { <ring::RingView {query} {ctx} /> },
-        "collectives" => html! { <collectives::CollectivesView {query} {ctx} /> },
-        "cost" => html! { <cost::CostView {query} {ctx} /> },
-        "gossip" => html! { <gossip::GossipView {query} {ctx} /> },
-        "sgd" => html! { <sgd::SgdView {query} {ctx} /> },
-        "topology" => html! { <topology::TopologyView {query} {ctx} /> },
-        "practice" => html! { <practice::PracticeView {query} {ctx} /> },
-        "bench" => html! { <bench::BenchView {query} {ctx} /> },
-        _ => html! { <ring::RingView {query} {ctx} /> },
-    }
+/// One page of the app, selected by `?view=<key>`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum View {
+    /// `?view=ring`: ring all-reduce with its mean step.
+    Ring,
+    /// `?view=collectives`: every collective algorithm, executed.
+    Collectives,
+    /// `?view=cost`: the α–β cost model.
+    Cost,
+    /// `?view=gossip`: gossip consensus on a graph.
+    Gossip,
+    /// `?view=sgd`: distributed SGD.
+    Sgd,
+    /// `?view=topology`: all-reduce on nodes, NICs and racks.
+    Topology,
+    /// `?view=practice`: predict a number, then check it.
+    Practice,
 }
 
-/// Pure functions of the other views timed by `?view=bench`.
-pub fn extra_benchmarks() -> Vec<bench::Measure> {
-    use crate::core::cost::{log_sizes, sweep_sizes, CostParams};
-    use crate::plot::cost::{draw_time_vs_p, draw_time_vs_size, draw_winner_map};
-    let c = CostParams::course_example();
-    let sizes = log_sizes(1.0, 4.0 * 1_073_741_824.0, 1000);
-    let mut out = vec![
-        bench::time_batch("cost: sweep 1000 sizes × 5 algorithms", 9, 200, || {
-            let _ = sweep_sizes(16, &sizes, c);
-        }),
-        bench::time_it("cost: chart time vs size", 5, || {
-            let _ = draw_time_vs_size(16, c, 8192.0);
-        }),
-        bench::time_it("cost: chart time vs p", 5, || {
-            let _ = draw_time_vs_p(8192.0, c, 16);
-        }),
-        bench::time_it("cost: chart winner map", 5, || {
-            let _ = draw_winner_map(c, 8192.0, 16);
-        }),
+impl View {
+    /// Every view, in navigation order.
+    pub const ALL: &'static [View] = &[
+        View::Ring,
+        View::Collectives,
+        View::Cost,
+        View::Gossip,
+        View::Sgd,
+        View::Topology,
+        View::Practice,
     ];
-    out.extend(gossip::benchmarks());
-    out.extend(sgd::bench_measures());
-    out
+
+    /// The view shown when the URL names none (or an unknown one).
+    pub const DEFAULT: View = View::Ring;
+
+    /// `(URL key, navigation title)`.
+    pub const fn spec(self) -> (&'static str, &'static str) {
+        match self {
+            View::Ring => ("ring", "Ring all-reduce"),
+            View::Collectives => ("collectives", "Collectives"),
+            View::Cost => ("cost", "α–β cost model"),
+            View::Gossip => ("gossip", "Gossip consensus"),
+            View::Sgd => ("sgd", "Distributed SGD"),
+            View::Topology => ("topology", "Topology"),
+            View::Practice => ("practice", "Practice"),
+        }
+    }
+
+    /// The value of `?view=` for this view.
+    pub const fn key(self) -> &'static str {
+        self.spec().0
+    }
+
+    /// The title in the navigation.
+    pub const fn title(self) -> &'static str {
+        self.spec().1
+    }
+
+    /// The view whose key is `key` (case-insensitive), if any.
+    pub fn from_key(key: &str) -> Option<View> {
+        View::ALL
+            .iter()
+            .copied()
+            .find(|v| v.key().eq_ignore_ascii_case(key.trim()))
+    }
+
+    /// Every key, comma-separated (for the "unknown view" message).
+    pub fn keys() -> String {
+        View::ALL
+            .iter()
+            .map(|v| v.key())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// The page component of this view, opened with `query`.
+    pub fn render(self, query: Query, ctx: UrlCtx) -> Html {
+        match self {
+            View::Ring => html! { <ring::RingView {query} {ctx} /> },
+            View::Collectives => html! { <collectives::CollectivesView {query} {ctx} /> },
+            View::Cost => html! { <cost::CostView {query} {ctx} /> },
+            View::Gossip => html! { <gossip::GossipView {query} {ctx} /> },
+            View::Sgd => html! { <sgd::SgdView {query} {ctx} /> },
+            View::Topology => html! { <topology::TopologyView {query} {ctx} /> },
+            View::Practice => html! { <practice::PracticeView {query} {ctx} /> },
+        }
+    }
 }

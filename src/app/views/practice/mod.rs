@@ -10,9 +10,10 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::ViewProps;
-use crate::app::hooks::use_view_params;
+use crate::app::hooks::{one_query, use_view_state, Action as ViewAction, Commit};
 use crate::core::practice::{questions, Question, Set};
 use crate::params::practice::PracticeParams;
+use crate::params::{FieldError, Query};
 
 mod answer_form;
 mod choice_form;
@@ -96,34 +97,50 @@ fn PracticeList(props: &ListProps) -> Html {
     }
 }
 
+/// The settings commit a whole parameter set (its URL pairs, `set` among
+/// them): it is read from the defaults, so a field the new set leaves out
+/// (`q`) is cleared. A single field (the seed box) commits onto the current
+/// state as usual.
+impl Commit for PracticeParams {
+    fn commit(&self, fields: &[(&'static str, String)]) -> (Self, Vec<FieldError>) {
+        if fields.iter().any(|(k, _)| *k == "set") {
+            let q = Query(
+                fields
+                    .iter()
+                    .map(|(k, v)| ((*k).to_string(), v.clone()))
+                    .collect(),
+            );
+            PracticeParams::from_query(&q, &PracticeParams::default())
+        } else {
+            one_query(self, fields)
+        }
+    }
+}
+
 /// The practice view.
 #[component]
 pub fn PracticeView(props: &ViewProps) -> Html {
-    let (params, drafts) = use_view_params::<PracticeParams>(props);
-    let p = (*params).clone();
+    let state = use_view_state::<PracticeParams>(props);
+    let p = state.params.clone();
+    let drafts = &state.drafts;
     let embed = props.ctx.embed;
     let selected = use_memo((p.clone(), embed), |(p, embed)| select(p, *embed));
     let list_key = format!(
         "{:?}-{}-{:?}-{:?}-{}",
         p.set, p.seed, p.number, p.template, embed
     );
+    // Settings hand over whole parameter sets; they commit as their URL
+    // pairs, so the reducer parses them exactly as a link would.
     let on_change = {
-        let (params, drafts) = (params.clone(), drafts.clone());
+        let dispatcher = state.dispatcher();
         Callback::from(move |next: PracticeParams| {
-            let mut d = (*drafts).clone();
-            d.accept("seed");
-            d.accept("set");
-            d.accept("q");
-            drafts.set(d);
-            params.set(next);
+            dispatcher.dispatch(ViewAction::Commit(next.to_pairs()));
         })
     };
     let on_error = {
-        let drafts = drafts.clone();
+        let dispatcher = state.dispatcher();
         Callback::from(move |(text, e): (String, crate::params::FieldError)| {
-            let mut d = (*drafts).clone();
-            d.reject(e.field, text, e.message);
-            drafts.set(d);
+            dispatcher.dispatch(ViewAction::field(e.field, text));
         })
     };
     html! {

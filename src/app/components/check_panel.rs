@@ -1,0 +1,49 @@
+//! The "Check" panel of the ring and collectives views: whether the executed
+//! schedule's result was verified against the expected reduction.
+
+use yew::prelude::*;
+
+/// What the check says.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Check {
+    /// Not all rounds have run.
+    Pending {
+        /// Rounds run so far.
+        done: usize,
+        /// Rounds of the schedule.
+        rounds: usize,
+    },
+    /// Verified; the text says what holds.
+    Verified(String),
+    /// Not verified; the text says what is wrong.
+    Failed(String),
+}
+
+/// Props of [`CheckPanel`].
+#[derive(Properties, PartialEq)]
+pub struct CheckPanelProps {
+    /// The verdict.
+    pub check: Check,
+}
+
+/// The check panel (`#check`).
+#[component]
+pub fn CheckPanel(props: &CheckPanelProps) -> Html {
+    let line = match &props.check {
+        Check::Pending { done, rounds } => html! {
+            <p class="check pending" id="check">{format!("Not finished: {done} of {rounds} rounds run.")}</p>
+        },
+        Check::Verified(what) => {
+            html! { <p class="check ok" id="check">{format!("✓ Verified: {what}")}</p> }
+        }
+        Check::Failed(what) => {
+            html! { <p class="check bad" id="check" role="alert">{format!("✗ {what}")}</p> }
+        }
+    };
+    html! {
+        <section class="panel" aria-labelledby="check-h">
+            <h3 id="check-h">{"Check"}</h3>
+            {line}
+        </section>
+    }
+}

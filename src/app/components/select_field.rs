@@ -1,0 +1,48 @@
+//! Labelled menu that commits the picked option's value, like a
+//! [`TextField`](super::field::TextField) commits its text.
+
+use yew::prelude::*;
+
+/// Props of [`SelectField`].
+#[derive(Properties, PartialEq)]
+pub struct SelectFieldProps {
+    /// Field key: the URL key and the id suffix (`f-<name>`).
+    pub name: AttrValue,
+    /// Visible label.
+    pub label: AttrValue,
+    /// `(value, label)` of each option, in order.
+    pub options: Vec<(AttrValue, AttrValue)>,
+    /// The value of the selected option.
+    pub selected: AttrValue,
+    /// Inline message when the last value was rejected.
+    #[prop_or_default]
+    pub error: Option<String>,
+    /// Extra classes of the field (e.g. `span2`).
+    #[prop_or_default]
+    pub class: Classes,
+    /// Called with the picked option's value.
+    pub on_commit: Callback<String>,
+}
+
+/// A labelled `<select>`.
+#[component]
+pub fn SelectField(props: &SelectFieldProps) -> Html {
+    let id = format!("f-{}", props.name);
+    let onchange = props.on_commit.reform(|e: Event| {
+        let sel: web_sys::HtmlSelectElement = e.target_unchecked_into();
+        sel.value()
+    });
+    html! {
+        <div class={classes!("field", props.class.clone())}>
+            <label for={id.clone()}>{props.label.clone()}</label>
+            <select {id} name={props.name.clone()} {onchange}>
+                { for props.options.iter().map(|(value, label)| html! {
+                    <option value={value.clone()} selected={*value == props.selected}>{label.clone()}</option>
+                }) }
+            </select>
+            if let Some(e) = &props.error {
+                <small class="field-error" role="alert">{e.clone()}</small>
+            }
+        </div>
+    }
+}

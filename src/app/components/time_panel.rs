@@ -1,0 +1,31 @@
+//! The time panel of the ring and collectives views: the link it assumes
+//! (bandwidth chain and α) above the times the view compares.
+
+use yew::prelude::*;
+
+use crate::core::units::{bandwidth_chain, format_time, Bandwidth};
+
+/// Props of [`TimePanel`].
+#[derive(Properties, PartialEq)]
+pub struct TimePanelProps {
+    /// Heading.
+    pub title: AttrValue,
+    /// Link bandwidth.
+    pub bw: Bandwidth,
+    /// Start-up latency α, seconds.
+    pub alpha: f64,
+    /// The times and formulas.
+    pub children: Html,
+}
+
+/// A panel headed by the link it times with.
+#[component]
+pub fn TimePanel(props: &TimePanelProps) -> Html {
+    html! {
+        <section class="panel" aria-labelledby="time-h">
+            <h3 id="time-h">{props.title.clone()}</h3>
+            <p class="muted">{bandwidth_chain(&props.bw)}{format!("; α = {}.", format_time(props.alpha))}</p>
+            {props.children.clone()}
+        </section>
+    }
+}

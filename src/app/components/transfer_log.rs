@@ -1,0 +1,192 @@
+//! The transfers of one round, one line per message, shared by the ring and
+//! collectives views. Operands are printed in one order everywhere: the value
+//! sent, then the receiver's value before, then the result
+//! (`rank 3 → rank 0: chunk 3, 25 MB, 4 + 1 = 5`).
+
+use yew::prelude::*;
+
+use crate::core::collectives::narrate::fmt_value;
+use crate::core::execute::Trace;
+use crate::core::schedule::{Op, Transfer};
+use crate::core::units::format_bytes_short;
+
+/// Lines listed before "… and N more transfers".
+pub const LOG_ROWS: usize = 16;
+
+/// The values a transfer moved (first element of its range).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum LogValues {
+    /// Values not kept (large p: numbers only).
+    Unknown,
+    /// The range is empty (possible when n < p).
+    Empty,
+    /// The values of the first element.
+    Known {
+        /// The value sent.
+        sent: f64,
+        /// The receiver's value before the transfer.
+        before: f64,
+        /// The receiver's value after it (sum for a reduce, copy otherwise).
+        after: f64,
+    },
+}
+
+/// One transfer of the round.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LogEntry {
+    /// Sending rank.
+    pub src: usize,
+    /// Receiving rank.
+    pub dst: usize,
+    /// What is carried, e.g. `chunk 3` or `c2–3 (elements 8–15)`.
+    pub what: String,
+    /// Bytes carried.
+    pub bytes: u64,
+    /// Reduce (receiver adds) or copy (receiver overwrites).
+    pub op: Op,
+    /// The values moved.
+    pub values: LogValues,
+}
+
+impl LogEntry {
+    /// The line shown. With `name_op` the operation is named before the
+    /// values (`…, 16 MB, reduce: 1 + 3 = 4`).
+    pub fn text(&self, name_op: bool) -> String {
+        let head = format!(
+            "rank {} → rank {}: {}, {}",
+            self.src,
+            self.dst,
+            self.what,
+            format_bytes_short(self.bytes as f64)
+        );
+        let v = fmt_value;
+        match (name_op, self.values, self.op) {
+            (
+                true,
+                LogValues::Known {
+                    sent,
+                    before,
+                    after,
+                },
+                Op::Reduce,
+            ) => format!(
+                "{head}, {}: {} + {} = {}",
+                self.op.name(),
+                v(sent),
+                v(before),
+                v(after)
+            ),
+            (true, LogValues::Known { sent, before, .. }, Op::Copy) => {
+                format!(
+                    "{head}, {}: {} replaces {}",
+                    self.op.name(),
+                    v(sent),
+                    v(before)
+                )
+            }
+            (true, _, _) => format!("{head}, {}", self.op.name()),
+            (
+                false,
+                LogValues::Known {
+                    sent,
+                    before,
+                    after,
+                },
+                Op::Reduce,
+            ) => {
+                format!("{head}, {} + {} = {}", v(sent), v(before), v(after))
+            }
+            (false, LogValues::Known { sent, before, .. }, Op::Copy) => {
+                format!("{head}, copy {} (replaces {})", v(sent), v(before))
+            }
+            (false, LogValues::Empty, _) => format!("{head}, empty chunk"),
+            (false, LogValues::Unknown, _) => format!("{head}, {}", self.op.name()),
+        }
+    }
+}
+
+/// The first [`LOG_ROWS`] transfers of round `step` (1-based) of an
+/// executed trace, each described by `what`, with the values the trace
+/// logged (none when it kept no states).
+pub fn round_entries(
+    trace: &Trace,
+    step: usize,
+    what: impl Fn(&Transfer) -> String,
+) -> Vec<LogEntry> {
+    let Some(round) = step
+        .checked_sub(1)
+        .and_then(|i| trace.schedule.rounds.get(i))
+    else {
+        return Vec::new();
+    };
+    let lines = trace.round_log(step - 1);
+    round
+        .transfers
+        .iter()
+        .take(LOG_ROWS)
+        .enumerate()
+        .map(|(i, t)| LogEntry {
+            src: t.src,
+            dst: t.dst,
+            what: what(t),
+            bytes: t.len() * trace.schedule.elem_bytes,
+            op: t.op,
+            values: match lines.get(i) {
+                None => LogValues::Unknown,
+                Some(l) => l.values.map_or(LogValues::Empty, |v| LogValues::Known {
+                    sent: v.sent,
+                    before: v.before,
+                    after: v.after,
+                }),
+            },
+        })
+        .collect()
+}
+
+/// Props of [`TransferLog`].
+#[derive(Properties, PartialEq)]
+pub struct TransferLogProps {
+    /// The round shown (1-based), or `None` before round 1 / after the last.
+    pub round: Option<usize>,
+    /// The first [`LOG_ROWS`] transfers of the round.
+    pub entries: Vec<LogEntry>,
+    /// How many transfers the round has.
+    pub total: usize,
+    /// Name the operation before the values (the collectives view does).
+    #[prop_or_default]
+    pub name_op: bool,
+    /// Shown when no round is selected.
+    pub idle: AttrValue,
+    /// A note under the list.
+    #[prop_or_default]
+    pub note: Option<AttrValue>,
+}
+
+/// The panel listing the transfers of one round.
+#[component]
+pub fn TransferLog(props: &TransferLogProps) -> Html {
+    let body = match props.round {
+        Some(_) => html! {
+            <>
+                <ul class="log">
+                    { for props.entries.iter().take(LOG_ROWS).map(|e| html! {
+                        <li class={if e.op == Op::Reduce { "reduce" } else { "copy" }}>{e.text(props.name_op)}</li>
+                    }) }
+                </ul>
+                if props.total > LOG_ROWS {
+                    <p class="muted">{format!("… and {} more transfers.", props.total - LOG_ROWS)}</p>
+                }
+                if let Some(n) = &props.note {
+                    <p class="muted">{n.clone()}</p>
+                }
+            </>
+        },
+        None => html! { <p>{props.idle.clone()}</p> },
+    };
+    html! {
+        <section class="panel" aria-labelledby="log-h">
+            <h3 id="log-h">{props.round.map_or_else(|| "Transfers".to_string(), |k| format!("Transfers in round {k}"))}</h3>
+            {body}
+        </section>
+    }
+}

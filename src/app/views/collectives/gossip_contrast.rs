@@ -1,0 +1,48 @@
+//! All-reduce vs one gossip round on the same ring, from the core's
+//! `gossip_contrast`, with a link to the gossip view on the same inputs.
+
+use yew::prelude::*;
+
+use crate::core::collectives::narrate::{fmt_value, gossip_contrast};
+
+/// Props of [`GossipContrast`].
+#[derive(Properties, PartialEq)]
+pub struct GossipContrastProps {
+    /// Ranks.
+    pub p: usize,
+}
+
+/// The `#gossip-contrast` panel (empty when the core has no contrast for p).
+#[component]
+pub fn GossipContrast(props: &GossipContrastProps) -> Html {
+    let p = props.p;
+    let Some(g) = gossip_contrast(p) else {
+        return html! {};
+    };
+    let shown = p.min(8);
+    let vals = |v: &[f64]| {
+        let mut t: Vec<String> = v.iter().take(shown).map(|x| fmt_value(*x)).collect();
+        if p > shown {
+            t.push("…".into());
+        }
+        t.join(", ")
+    };
+    let init = g
+        .inputs
+        .iter()
+        .map(|v| fmt_value(*v))
+        .collect::<Vec<_>>()
+        .join(",");
+    html! {
+        <section class="panel" aria-labelledby="gossip-h" id="gossip-contrast">
+            <h3 id="gossip-h">{"All-reduce vs one gossip round"}</h3>
+            <p>{format!("Inputs {}. After one ring all-reduce and ÷ p every rank holds exactly {} (spread 0). \
+                After one gossip round on the same ring (each rank averages itself and its two neighbours with weight 1/3) \
+                the values are {}: spread {} instead of {}.",
+                vals(&g.inputs), fmt_value(g.mean), vals(&g.after_one_round),
+                fmt_value(g.spread_after), fmt_value(g.spread_before))}</p>
+            <p><a href={format!("?view=gossip&graph=ring&p={p}&weights=uniform&init={init}")}>
+                {"Watch gossip on a ring of the same size, from the same inputs →"}</a></p>
+        </section>
+    }
+}

@@ -1,0 +1,169 @@
+//! `?view=collectives`: every all-reduce algorithm (and reduce-scatter and
+//! all-gather on their own) animated from its executed schedule.
+//!
+//! The schedule comes from the registry's `generate`, the trace from
+//! `execute` ([`trace`]), the words from [`crate::core::collectives::narrate`]
+//! and the summary table from `summary_table_on` (on the job's nodes); the page picks the state of
+//! the current step and lays out the panels. The ring view uses the same
+//! engine and the same shared panels.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::ViewProps;
+use crate::app::components::byte_counters::ByteCounters;
+use crate::app::components::check_panel::{Check, CheckPanel};
+use crate::app::components::step_controls::StepControls;
+use crate::app::components::transfer_log::{round_entries, TransferLog};
+use crate::app::hooks::{on_step, use_view_state, Action, Commit};
+use crate::core::collectives::narrate::{
+    fmt_value, narrate, range_label, range_text, sent_by_phase,
+};
+use crate::core::collectives::{round_title, summary_table_on, AlgorithmSummary};
+use crate::core::cost::CostParams;
+use crate::core::execute::Trace;
+use crate::core::schedule::{Collective, Phase};
+use crate::core::units::{format_bytes_short, group_thousands};
+use crate::params::collectives::CollectivesParams;
+use crate::params::ring::ELEM_BYTES;
+
+pub mod closed_form;
+pub mod controls;
+pub mod gossip_contrast;
+pub mod phase_strip;
+pub mod picture;
+pub mod summary;
+pub mod trace;
+
+use closed_form::ClosedFormPanel;
+use controls::CollectivesControls;
+use gossip_contrast::GossipContrast;
+use phase_strip::{phase_title, PhaseStrip};
+use picture::CollectivePicture;
+use summary::SummaryTable;
+use trace::collective_trace;
+
+impl Commit for CollectivesParams {}
+
+/// What the check panel says at `step`.
+fn check(trace: &Trace, step: usize) -> Check {
+    let (s, rounds, p) = (&trace.schedule, trace.num_rounds(), trace.schedule.p);
+    if step < rounds {
+        return Check::Pending { done: step, rounds };
+    }
+    if !trace.verification.ok() {
+        return Check::Failed(format!(
+            "Not verified: {} wrong rank-segments, {} double counts.",
+            trace.verification.mismatches.len(),
+            trace.verification.double_counts.len()
+        ));
+    }
+    let what = match &s.collective {
+        Collective::AllReduce => format!(
+            "all {p} ranks hold the element-wise sum {} in every element",
+            fmt_value(trace.expected.first().copied().unwrap_or(0.0))
+        ),
+        Collective::ReduceScatter { .. } => {
+            format!("each of the {p} ranks holds the complete sum on the chunk it owns")
+        }
+        Collective::AllGather { .. } => {
+            format!("all {p} ranks hold every rank's chunk, copied and never added")
+        }
+    };
+    Check::Verified(format!("{what}; no contribution was added twice."))
+}
+
+/// The collectives view.
+#[component]
+pub fn CollectivesView(props: &ViewProps) -> Html {
+    let state = use_view_state::<CollectivesParams>(props);
+    let params = &state.params;
+    let topo = params.topology();
+    let trace = use_memo(
+        (params.alg, topo.clone(), params.size.value),
+        |(a, t, b)| collective_trace(*a, t, *b),
+    );
+    let (alpha, beta) = (params.alpha.value, params.bw.value.beta());
+    let table: Rc<Vec<AlgorithmSummary>> = use_memo(
+        (
+            topo.clone(),
+            params.size.value,
+            alpha.to_bits(),
+            beta.to_bits(),
+        ),
+        |(t, bytes, a, b)| {
+            let model = CostParams::new(f64::from_bits(*a), f64::from_bits(*b));
+            summary_table_on(t, (*bytes / ELEM_BYTES).max(1), ELEM_BYTES, model).unwrap_or_default()
+        },
+    );
+    let Some(trace) = (*trace).clone() else {
+        return html! { <p class="field-error" role="alert">{"Could not build this schedule for these parameters."}</p> };
+    };
+    let (alg, p, s) = (params.alg, params.p, &trace.schedule);
+    let rounds = trace.num_rounds();
+    let step = params.step.min(rounds);
+    let on_pick = {
+        let dispatcher = state.dispatcher();
+        Callback::from(move |a: crate::core::collectives::Algorithm| {
+            dispatcher.dispatch(Action::field("alg", a.key()));
+        })
+    };
+
+    let phase_label = if step == 0 {
+        format!("{}: initial buffers (before round 1)", alg.label())
+    } else {
+        round_title(alg, s, step - 1)
+    };
+    let current_phase = step
+        .checked_sub(1)
+        .and_then(|i| s.rounds.get(i))
+        .map(|r| r.phase);
+    let fold = matches!(current_phase, Some(Phase::FoldIn | Phase::FoldOut));
+
+    let sent = trace.sent_after(step);
+    let max_sent = sent.iter().copied().max().unwrap_or(0);
+    let before: Vec<(String, Vec<u64>)> = sent_by_phase(s, step)
+        .into_iter()
+        .map(|(ph, v)| (format!("sent in {}", phase_title(ph)), v))
+        .collect();
+    let round = (step >= 1).then_some(step);
+    let total = round
+        .and_then(|k| s.rounds.get(k - 1))
+        .map_or(0, |r| r.transfers.len());
+    let row = table.iter().find(|r| r.alg == alg).cloned();
+
+    html! {
+        <div class="view view-collectives">
+            <h1>{"Collective algorithms"}</h1>
+            <p class="lede">
+                {"Pick an algorithm and step through its rounds. Every arrow is a real message of the executed schedule, \
+                  labelled with the chunks it carries and whether the receiver adds (reduce) or overwrites (copy)."}
+            </p>
+            <CollectivesControls state={state.clone()} />
+            {state.drafts.orphans_html(&["p", "size", "bw", "alpha"])}
+            <PhaseStrip {alg} trace={trace.clone()} {step} />
+            <div class="status">
+                <p class={classes!("phase", fold.then_some("fold"))} id="phase">{phase_label.clone()}</p>
+                <p class="narration" id="narration" aria-live="polite">{narrate(alg, &trace, step)}</p>
+            </div>
+            <StepControls {step} last={rounds} on_step={on_step(&state, "step")} unit="Round" />
+            <CollectivePicture {alg} trace={trace.clone()} {step} phase_label={phase_label} />
+            <div class="panels">
+                <ByteCounters sent={sent.clone()} recv={trace.recv_after(step)} {before} wide=true>
+                    <p id="totals">
+                        {format!("After {step} of {rounds} rounds: the most any rank has sent is {} ({} B).",
+                            format_bytes_short(max_sent as f64), group_thousands(max_sent))}
+                    </p>
+                </ByteCounters>
+                <TransferLog {round} entries={round_entries(&trace, step, |t| format!("{} ({})", range_label(s.n, s.p, &t.range), range_text(&t.range)))} {total} name_op=true
+                    idle="No transfers yet. Step forward to run round 1."
+                    note={AttrValue::from("Values shown are those of the first element of each range; ranks start with r + 1 in every element.")} />
+                <CheckPanel check={check(&trace, step)} />
+                <ClosedFormPanel {alg} topo={topo.clone()} trace={trace.clone()} {row} bw={params.bw.value} {alpha} />
+                <GossipContrast {p} />
+                <SummaryTable {table} {alg} {p} bytes={s.total_bytes()} {on_pick} />
+            </div>
+        </div>
+    }
+}

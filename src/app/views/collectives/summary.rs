@@ -1,0 +1,89 @@
+//! The summary table: every algorithm generated, executed and verified at
+//! the current parameters; a row's button switches the view to it.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use crate::core::collectives::{Algorithm, AlgorithmSummary};
+use crate::core::units::{format_bytes_short, format_time, group_thousands};
+
+/// Props of [`SummaryTable`].
+#[derive(Properties, PartialEq)]
+pub struct SummaryTableProps {
+    /// One row per algorithm, from the core's `summary_table`.
+    pub table: Rc<Vec<AlgorithmSummary>>,
+    /// The algorithm shown.
+    pub alg: Algorithm,
+    /// Ranks.
+    pub p: usize,
+    /// Tensor bytes.
+    pub bytes: u64,
+    /// Called with the algorithm of a clicked row.
+    pub on_pick: Callback<Algorithm>,
+}
+
+fn agree_cell(row: &AlgorithmSummary) -> Html {
+    if row.agrees() {
+        return html! {"✓"};
+    }
+    let d = row.executed_time - row.closed_form.time;
+    html! {
+        <span title={row.difference.clone().unwrap_or_default()}>
+            {format!("differs by {}{}", if d >= 0.0 { "+" } else { "−" }, format_time(d.abs()))}
+        </span>
+    }
+}
+
+/// The "All algorithms" panel (`#summary`).
+#[component]
+pub fn SummaryTable(props: &SummaryTableProps) -> Html {
+    let rows = props.table.iter().map(|row| {
+        let a = row.alg;
+        let here = a == props.alg;
+        let pick = props.on_pick.reform(move |_: MouseEvent| a);
+        html! {
+            <tr key={a.key()} id={format!("row-{}", a.key())} class={classes!(here.then_some("winner"))}>
+                <th scope="row">
+                    <button type="button" class="linkish" onclick={pick} aria-pressed={here.to_string()}>{a.label()}</button>
+                </th>
+                <td>{a.collective_name()}</td>
+                <td class="rounds">{row.rounds}</td>
+                <td class="bytes" title={format!("{} B", group_thousands(row.max_sent_bytes))}>{format_bytes_short(row.max_sent_bytes as f64)}</td>
+                <td class="time">{format_time(row.executed_time)}</td>
+                <td>{format_time(row.closed_form.time)}</td>
+                <td class="agree">{agree_cell(row)}</td>
+            </tr>
+        }
+    });
+    let differing: Vec<(&'static str, String)> = props
+        .table
+        .iter()
+        .filter(|r| !r.agrees())
+        .map(|r| (r.alg.key(), r.difference.clone().unwrap_or_default()))
+        .collect();
+    html! {
+        <section class="panel wide" aria-labelledby="summary-h">
+            <h3 id="summary-h">{format!("All algorithms at p = {}, n = {}", props.p, format_bytes_short(props.bytes as f64))}</h3>
+            <div class="table-scroll">
+                <table class="numbers" id="summary">
+                    <thead><tr>
+                        <th scope="col">{"algorithm"}</th><th scope="col">{"collective"}</th>
+                        <th scope="col">{"rounds"}</th><th scope="col">{"most bytes sent by one rank"}</th>
+                        <th scope="col">{"time (executed)"}</th><th scope="col">{"time (closed form)"}</th>
+                        <th scope="col">{"agree"}</th>
+                    </tr></thead>
+                    <tbody>{ for rows }</tbody>
+                </table>
+            </div>
+            if !differing.is_empty() {
+                <ul class="muted" id="differences">
+                    { for differing.iter().map(|(a, why)| html! { <li>{format!("{a}: {why}")}</li> }) }
+                </ul>
+            }
+            <p class="muted">{"Every row is generated, executed and verified at these parameters. \
+                all-reduce = reduce-scatter + all-gather = reduce + broadcast: compare the rs and ag rows with the ring, \
+                and Rabenseifner's bytes with its rounds."}</p>
+        </section>
+    }
+}

@@ -1,0 +1,19 @@
+//! The assumptions of the α–β model as the cost view uses it.
+
+use yew::prelude::*;
+
+/// The "Assumptions" panel.
+#[component]
+pub fn Assumptions() -> Html {
+    html! {
+        <section class="panel wide" aria-labelledby="assume-h">
+            <h3 id="assume-h">{"Assumptions"}</h3>
+            <ul class="muted">
+                <li>{"α–β model as in Thakur, Rabenseifner & Gropp (2005): a message of m bytes costs α + mβ; a rank sends and receives one message at a time; no contention; equal chunks of n/p bytes."}</li>
+                <li>{"Binomial tree = unpipelined reduce to a root then broadcast, the whole tensor per message; pipelined and double-binary trees behave differently."}</li>
+                <li>{"Naive root = the root receives and then sends one full tensor at a time."}</li>
+                <li>{"γ (seconds per reduced byte) defaults to 0, as in the worked examples."}</li>
+            </ul>
+        </section>
+    }
+}

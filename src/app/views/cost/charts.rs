@@ -1,0 +1,40 @@
+//! One chart panel of the cost view: the SVG, or the message of a chart
+//! that could not be drawn plus the last good SVG.
+
+use yew::prelude::*;
+
+/// Props of [`ChartPanel`].
+#[derive(Properties, PartialEq)]
+pub struct ChartPanelProps {
+    /// Element id of the chart box.
+    pub id: AttrValue,
+    /// Heading (also the chart's accessible name).
+    pub title: AttrValue,
+    /// The SVG, or why it could not be drawn.
+    pub result: Result<String, String>,
+    /// The last SVG of this chart that was drawn.
+    #[prop_or_default]
+    pub last_good: Option<String>,
+}
+
+/// A chart panel.
+#[component]
+pub fn ChartPanel(props: &ChartPanelProps) -> Html {
+    let id = props.id.clone();
+    let title = props.title.clone();
+    let (svg, error) = match &props.result {
+        Ok(svg) => (Some(svg.clone()), None),
+        Err(e) => (props.last_good.clone(), Some(e.clone())),
+    };
+    html! {
+        <section class="panel wide chart-panel" aria-labelledby={format!("{id}-h")}>
+            <h3 id={format!("{id}-h")}>{title.clone()}</h3>
+            if let Some(e) = error {
+                <p class="field-error" role="alert">{format!("This chart could not be drawn: {e}. Showing the last good chart.")}</p>
+            }
+            <div id={id} class="chart-box" role="img" aria-label={title}>
+                { svg.map(|s| Html::from_html_unchecked(AttrValue::from(s))).unwrap_or_default() }
+            </div>
+        </section>
+    }
+}

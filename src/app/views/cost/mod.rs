@@ -1,0 +1,169 @@
+//! `?view=cost`: the α–β(–γ) cost model of all-reduce.
+//!
+//! Every number, every written-out calculation and every chart comes from
+//! [`crate::core::cost`] and [`crate::plot::cost`]; the page lays out the
+//! panels, one component per file. URL:
+//! `?view=cost&p=16&alpha=5us&bw=100Gb/s&size=8KiB` (or `beta=` instead of
+//! `bw=`; optional `gamma=`, `alg=`, `preset=`).
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::ViewProps;
+use crate::app::hooks::{on_commit, one_query, use_view_state, Commit};
+use crate::core::collectives::Algorithm;
+use crate::core::cost::{
+    all_allreduce, best_at, best_intervals, CostParams as Model, Formula, Interval,
+};
+use crate::core::units::{
+    bandwidth_chain, format_beta, format_binary, format_decimal, format_size, format_time,
+};
+use crate::params::cost::{CostViewParams, Link};
+use crate::params::FieldError;
+use crate::plot::cost::{draw_time_vs_p, draw_time_vs_size, draw_winner_map};
+
+pub mod assumptions;
+pub mod bandwidths;
+pub mod calculation;
+pub mod charts;
+pub mod controls;
+pub mod crossovers;
+pub mod table;
+
+use assumptions::Assumptions;
+use bandwidths::BandwidthPanel;
+use calculation::CalculationPanel;
+use charts::ChartPanel;
+use controls::CostControls;
+use crossovers::CrossoversPanel;
+use table::CostTable;
+
+impl Commit for CostViewParams {
+    /// As the URL, except: a good p, α, bandwidth or β leaves the preset
+    /// ("custom values"); the menus' empty entries mean "custom values"
+    /// (`preset`) and "the fastest" (`alg`).
+    fn commit(&self, fields: &[(&'static str, String)]) -> (Self, Vec<FieldError>) {
+        let mut base = self.clone();
+        let mut rest = Vec::new();
+        for (field, text) in fields {
+            match (*field, text.trim()) {
+                ("preset", "") => base.preset = None,
+                ("alg", "") => base.alg = None,
+                _ => rest.push((*field, text.clone())),
+            }
+        }
+        let (mut next, errs) = one_query(&base, &rest);
+        let custom = rest.iter().any(|(f, _)| {
+            matches!(*f, "p" | "alpha" | "bw" | "beta") && !errs.iter().any(|e| e.field == *f)
+        });
+        if custom {
+            next.preset = None;
+        }
+        (next, errs)
+    }
+
+    fn clears(field: &str) -> &'static [&'static str] {
+        match field {
+            "bw" => &["beta"],
+            "beta" => &["bw"],
+            "preset" => &["p", "alpha", "bw", "beta"],
+            _ => &[],
+        }
+    }
+}
+
+/// A size in both prefix systems where they differ: "117.6 kB (114.9 KiB)".
+pub(crate) fn both(n: f64) -> String {
+    let d = format_decimal(n);
+    let b = format_binary(n);
+    if d == b {
+        d
+    } else {
+        format!("{d} ({b})")
+    }
+}
+
+/// The three charts as SVG strings (or the message of a chart that failed).
+type Charts = [Result<String, String>; 3];
+
+fn draw_all(p: usize, n: f64, m: Model) -> Charts {
+    [
+        draw_time_vs_size(p, m, n),
+        draw_time_vs_p(n, m, p),
+        draw_winner_map(m, n, p),
+    ]
+}
+
+/// The cost-model view.
+#[component]
+pub fn CostView(props: &ViewProps) -> Html {
+    let state = use_view_state::<CostViewParams>(props);
+    let params = &state.params;
+    let (p, n, model) = (params.p, params.n_bytes(), params.model());
+    let table: Rc<Vec<(Algorithm, Formula)>> =
+        use_memo((p, n, model), |(p, n, m)| all_allreduce(*p, *n, *m));
+    let intervals: Rc<Vec<Interval>> = use_memo((p, model), |(p, m)| best_intervals(*p, *m));
+    let charts: Rc<Charts> = use_memo((p, n, model), |(p, n, m)| draw_all(*p, *n, *m));
+    // The last chart of each kind that was drawn, kept after render for a
+    // chart that fails on the next parameters.
+    let last_good = use_state(|| [None::<String>, None, None]);
+    {
+        let last_good = last_good.clone();
+        use_effect_with(charts.clone(), move |charts| {
+            let mut next = (*last_good).clone();
+            for (slot, r) in next.iter_mut().zip(charts.iter()) {
+                if let Ok(svg) = r {
+                    *slot = Some(svg.clone());
+                }
+            }
+            if next != *last_good {
+                last_good.set(next);
+            }
+        });
+    }
+    let winner = best_at(p, n, model);
+    let chosen = params.alg.unwrap_or(winner);
+    let with_gamma = model.gamma != 0.0;
+    let link_text = match &params.link {
+        Link::Bandwidth(b) => bandwidth_chain(&b.value),
+        Link::Beta(b) => format!("β = {} (given directly)", format_beta(b.value)),
+    };
+    let chart = |i: usize, id: &'static str, title: &'static str| {
+        let result = charts[i].clone();
+        let last_good = last_good[i].clone();
+        html! { <ChartPanel {id} {title} {result} {last_good} /> }
+    };
+
+    html! {
+        <div class="view view-cost">
+            <h1>{"α–β cost model: which all-reduce wins?"}</h1>
+            <p class="lede">
+                {"One message of n bytes costs α + nβ: a fixed start-up α plus n times β, the seconds per byte. \
+                  Each all-reduce pays a different number of start-ups and moves a different number of bytes on its critical path, \
+                  so the fastest one depends on the message size, the number of ranks p and the link."}
+            </p>
+            <CostControls state={state.clone()} />
+            {state.drafts.orphans_html(&["p", "size", "bw", "beta", "alpha", "gamma"])}
+            <p class="units-line" id="units-line">
+                {format!("p = {p}; α = {}; {link_text}; n = {}", format_time(model.alpha), format_size(params.size.value.bytes))}
+                if with_gamma { {format!("; γ = {}", format_beta(model.gamma))} }
+            </p>
+            if let Some(pr) = params.preset {
+                <p class="muted" id="preset-note">{format!("Preset: {}. These are round illustrative numbers for a link class, not measurements of a product.", pr.label())}</p>
+            }
+            <CostTable table={table.clone()} {winner} {model} {p} {n} />
+            <div class="panels">
+                <CalculationPanel table={table.clone()} {chosen} />
+                <CrossoversPanel {intervals} {p} {model} />
+                <BandwidthPanel {table} alg={params.alg} {winner} {p} {n} on_alg={on_commit(&state, "alg")} />
+            </div>
+            <div class="panels">
+                {chart(0, "chart-size", "Time against message size (log–log)")}
+                {chart(1, "chart-p", "Time against the number of ranks")}
+                {chart(2, "chart-map", "Winner map: fastest algorithm by size and ranks")}
+            </div>
+            <Assumptions />
+        </div>
+    }
+}

@@ -1,0 +1,81 @@
+//! The table of closed-form all-reduce times at the current n and p: each
+//! algorithm's formula, start-ups, α, β (and γ) parts and total; the fastest
+//! highlighted.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::both;
+use crate::core::collectives::Algorithm;
+use crate::core::cost::{CostParams as Model, Formula};
+use crate::core::units::format_time;
+use crate::plot::cost::colour_hex;
+
+/// Props of [`CostTable`].
+#[derive(Properties, PartialEq)]
+pub struct CostTableProps {
+    /// Every algorithm with its formula evaluated, from the core.
+    pub table: Rc<Vec<(Algorithm, Formula)>>,
+    /// The fastest algorithm at n.
+    pub winner: Algorithm,
+    /// The model (α, β, γ).
+    pub model: Model,
+    /// Ranks.
+    pub p: usize,
+    /// Message bytes.
+    pub n: f64,
+}
+
+/// The "All-reduce time" panel.
+#[component]
+pub fn CostTable(props: &CostTableProps) -> Html {
+    let (table, winner, model, p, n) = (&props.table, props.winner, props.model, props.p, props.n);
+    let with_gamma = model.gamma != 0.0;
+    let rows = table.iter().map(|(a, f)| {
+        let win = *a == winner;
+        html! {
+            <tr key={a.key()} id={format!("row-{}", a.key())} class={classes!(win.then_some("winner"))}>
+                <th scope="row">
+                    <span class="swatch" aria-hidden="true" style={format!("display:inline-block;width:12px;height:12px;border-radius:3px;background:{}", colour_hex(*a))}></span>
+                    {" "}{a.short_label()}
+                    if win { <span class="badge">{" (fastest)"}</span> }
+                </th>
+                <td><code>{f.expression.clone()}</code><br/>
+                    <small class={classes!("muted", f.pow2_adapted.then_some("adapted"))}>{f.label.clone()}</small></td>
+                <td>{format!("{:.0}", f.startups)}</td>
+                <td id={format!("alpha-{}", a.key())}>{format_time(f.alpha_part)}</td>
+                <td id={format!("beta-{}", a.key())}>{format_time(f.beta_part)}</td>
+                if with_gamma { <td id={format!("gamma-{}", a.key())}>{format_time(f.gamma_part)}</td> }
+                <td id={format!("time-{}", a.key())}><strong>{format_time(f.time)}</strong></td>
+            </tr>
+        }
+    });
+    let winner_time = table
+        .iter()
+        .find(|(a, _)| *a == winner)
+        .map_or(0.0, |(_, f)| f.time);
+    let any_adapted = table.iter().any(|(_, f)| f.pow2_adapted);
+    html! {
+        <section class="panel wide" aria-labelledby="table-h">
+            <h3 id="table-h">{format!("All-reduce time at n = {}, p = {p}", both(n))}</h3>
+            <div class="table-scroll">
+                <table class="numbers cost-table">
+                    <thead><tr>
+                        <th>{"algorithm"}</th><th>{"formula"}</th><th>{"start-ups"}</th>
+                        <th>{"α part"}</th><th>{"β part"}</th>
+                        if with_gamma { <th>{"γ part"}</th> }
+                        <th>{"time T"}</th>
+                    </tr></thead>
+                    <tbody>{ for rows }</tbody>
+                </table>
+            </div>
+            <p id="winner"><strong>{format!("Fastest at {}: {}, {}.", both(n), winner.short_label(), format_time(winner_time))}</strong></p>
+            if any_adapted {
+                <p class="muted">{"p is not a power of two, so recursive doubling and Rabenseifner use the fold-in / unfold adaptation: \
+                    the extra ranks hand their data to a partner in the largest power-of-two subset first and get the result back at the end, \
+                    two more full-message steps. The label under each formula says which form was used."}</p>
+            }
+        </section>
+    }
+}

@@ -1,0 +1,56 @@
+//! Checks on W: stochasticity, symmetry, connectivity, the limit and π.
+
+use yew::prelude::*;
+
+use super::SharedRun;
+use crate::core::consensus::fmt_num;
+
+/// Props of [`ChecksPanel`].
+#[derive(Properties, PartialEq)]
+pub struct ChecksPanelProps {
+    /// The computed run.
+    pub run: SharedRun,
+}
+
+/// The "Checks on W" panel.
+#[component]
+pub fn ChecksPanel(props: &ChecksPanelProps) -> Html {
+    let run = &props.run;
+    let p = run.graph.p;
+    let checks = &run.checks;
+    let yes_no = |b: bool| if b { "yes" } else { "no" };
+    let limit_text = run.limit.map_or_else(|| "unknown".to_string(), fmt_num);
+    let pi_text = checks
+        .stationary
+        .as_ref()
+        .filter(|_| !checks.column_stochastic)
+        .map(|pi| {
+            let shown: Vec<String> = pi.iter().take(16).map(|v| fmt_num(*v)).collect();
+            format!(
+                "π = ({}{})",
+                shown.join(", "),
+                if p > 16 { ", …" } else { "" }
+            )
+        });
+    html! {
+        <section class="panel" aria-labelledby="checks-h">
+            <h3 id="checks-h">{"Checks on W"}</h3>
+            <table class="numbers">
+                <tbody>
+                    <tr><th scope="row">{"rows sum to 1 (weighted averages)"}</th><td id="check-rows">{yes_no(checks.row_stochastic)}</td></tr>
+                    <tr><th scope="row">{"columns sum to 1"}</th><td id="check-cols">{yes_no(checks.column_stochastic)}</td></tr>
+                    <tr><th scope="row">{"doubly stochastic"}</th><td id="check-doubly">{yes_no(checks.doubly_stochastic)}</td></tr>
+                    <tr><th scope="row">{"symmetric (W = Wᵀ)"}</th><td id="check-sym">{yes_no(checks.symmetric)}</td></tr>
+                    <tr><th scope="row">{"graph connected"}</th><td id="check-conn">{yes_no(checks.connected)}</td></tr>
+                    <tr><th scope="row">{"arithmetic mean preserved"}</th><td id="check-mean">{yes_no(checks.column_stochastic)}</td></tr>
+                    <tr><th scope="row">{"values converge to"}</th><td id="limit">{limit_text.clone()}</td></tr>
+                </tbody>
+            </table>
+            { for checks.notes.iter().map(|n| html! { <p class="notice">{n.clone()}</p> }) }
+            if let Some(t) = pi_text {
+                <p>{"The limit is the π-weighted mean Σ πᵢ xᵢ(0), where πᵀW = πᵀ: "}<code id="pi">{t}</code>
+                    {format!(" (arithmetic mean {} instead).", fmt_num(run.rounds[0].mean))}</p>
+            }
+        </section>
+    }
+}

@@ -1,0 +1,41 @@
+//! Gossip is not all-reduce: the same number of rounds as one ring all-reduce, and what is left of the disagreement.
+
+use yew::prelude::*;
+
+use super::{norm3, SharedRun};
+use crate::core::consensus::{fmt_num, spread};
+
+/// Props of [`AllReduceContrast`].
+#[derive(Properties, PartialEq)]
+pub struct AllReduceContrastProps {
+    /// The computed run.
+    pub run: SharedRun,
+    /// The round shown.
+    pub round: usize,
+}
+
+/// The "Gossip is not all-reduce" panel.
+#[component]
+pub fn AllReduceContrast(props: &AllReduceContrastProps) -> Html {
+    let run = &props.run;
+    let round = props.round;
+    let state = &run.rounds[round.min(run.rounds.len() - 1)];
+    let c = run.all_reduce_contrast();
+    html! {
+        <section class="panel" aria-labelledby="contrast-h">
+            <h3 id="contrast-h">{"Gossip is not all-reduce"}</h3>
+            <p id="contrast">
+                {format!("One ring all-reduce takes 2(p − 1) = {} rounds and leaves every rank with the exact mean {} (sum ÷ p). ",
+                    c.ring_rounds, fmt_num(c.exact_mean))}
+                {match (c.gossip_spread, c.gossip_disagreement) {
+                    (Some(s), Some(dn)) => format!(
+                        "After the same {} gossip rounds on this graph the values still spread over {} (from {} at the start), with ‖x − x̄1‖₂ = {}. ",
+                        c.ring_rounds, fmt_num(s), fmt_num(c.initial_spread), norm3(dn)),
+                    _ => format!("({} gossip rounds on this graph are too many multiply-adds to run here.) ", c.ring_rounds),
+                }}
+                {format!("At round {round} the spread is {}.", fmt_num(spread(&state.values)))}
+            </p>
+            <p class="muted">{"Gossip mixes only neighbours, so agreement builds up gradually and is exact only in the limit; all-reduce computes the full reduction once. Consensus of the values is also not the same thing as reaching an optimum."}</p>
+        </section>
+    }
+}

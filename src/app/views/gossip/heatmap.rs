@@ -1,0 +1,98 @@
+//! The mixing matrix W as a heatmap, numbered with row and column sums up
+//! to [`MAX_NUMBERED_P`] nodes; the narrated node's row is outlined.
+
+use yew::prelude::*;
+
+use super::SharedRun;
+use crate::core::consensus::{fmt_weight, WeightRule};
+use crate::params::gossip::{MAX_DRAWN_P, MAX_NUMBERED_P};
+
+/// Props of [`MixingHeatmap`].
+#[derive(Properties, PartialEq)]
+pub struct MixingHeatmapProps {
+    /// The computed run (W and its checks).
+    pub run: SharedRun,
+    /// The weight rule (its formula is shown).
+    pub weights: WeightRule,
+    /// The narrated node (its row is outlined).
+    pub focus: usize,
+}
+
+/// The "Mixing matrix W" panel (nothing above [`MAX_DRAWN_P`] nodes).
+#[component]
+pub fn MixingHeatmap(props: &MixingHeatmapProps) -> Html {
+    let run = &props.run;
+    let (p, focus_node) = (run.graph.p, props.focus);
+    if p > MAX_DRAWN_P {
+        return html! {};
+    }
+    let (m, checks) = (&run.matrix, &run.checks);
+    let numbered = p <= MAX_NUMBERED_P;
+    let cell = if numbered {
+        34.0
+    } else {
+        (420.0 / p as f64).min(20.0)
+    };
+    let pad = if numbered { 28.0 } else { 4.0 };
+    let size = pad + cell * p as f64 + if numbered { 44.0 } else { 4.0 };
+    let wmax = m.w.iter().copied().fold(0.0, f64::max).max(1e-12);
+    let row_sums = &checks.row_sums;
+    let col_sums = &checks.col_sums;
+    let cells = (0..p).flat_map(|i| (0..p).map(move |j| (i, j))).map(|(i, j)| {
+        let v = m.weight(i, j);
+        let x = pad + cell * j as f64;
+        let y = pad + cell * i as f64;
+        html! {
+            <g key={format!("w{i}-{j}")}>
+                <rect x={format!("{x:.1}")} y={format!("{y:.1}")} width={format!("{cell:.1}")} height={format!("{cell:.1}")}
+                    fill="rgb(0,114,178)" fill-opacity={format!("{:.3}", 0.06 + 0.5 * v / wmax)}
+                    stroke="currentColor" stroke-opacity={if i == focus_node { "0.6" } else { "0.1" }}>
+                    <title>{format!("W{i}{j} = {}", fmt_weight(v))}</title>
+                </rect>
+                if numbered && v != 0.0 {
+                    <text x={format!("{:.1}", x + cell / 2.0)} y={format!("{:.1}", y + cell / 2.0 + 4.0)}
+                        font-size="10" text-anchor="middle" fill="currentColor">{fmt_weight(v)}</text>
+                }
+            </g>
+        }
+    });
+    let sums = numbered.then(|| {
+        html! {
+            <g class="sums">
+                <text x={format!("{:.1}", pad + cell * p as f64 + 22.0)} y={format!("{:.1}", pad - 8.0)}
+                    font-size="10" text-anchor="middle" fill="currentColor">{"Σ row"}</text>
+                <text x={format!("{:.1}", pad - 4.0)} y={format!("{:.1}", pad + cell * p as f64 + 16.0)}
+                    font-size="10" text-anchor="end" fill="currentColor">{"Σ"}</text>
+                { for (0..p).map(|i| html! {
+                    <>
+                        <text x={format!("{:.1}", pad - 6.0)} y={format!("{:.1}", pad + cell * i as f64 + cell / 2.0 + 4.0)}
+                            font-size="10" text-anchor="end" fill="currentColor">{i}</text>
+                        <text x={format!("{:.1}", pad + cell * i as f64 + cell / 2.0)} y={format!("{:.1}", pad - 8.0)}
+                            font-size="10" text-anchor="middle" fill="currentColor">{i}</text>
+                        <text x={format!("{:.1}", pad + cell * p as f64 + 22.0)} y={format!("{:.1}", pad + cell * i as f64 + cell / 2.0 + 4.0)}
+                            font-size="10" text-anchor="middle" fill="currentColor">{fmt_weight(row_sums[i])}</text>
+                        <text x={format!("{:.1}", pad + cell * i as f64 + cell / 2.0)} y={format!("{:.1}", pad + cell * p as f64 + 16.0)}
+                            font-size="10" text-anchor="middle"
+                            fill={if (col_sums[i] - 1.0).abs() > 1e-12 { "rgb(213,94,0)" } else { "currentColor" }}>{fmt_weight(col_sums[i])}</text>
+                    </>
+                }) }
+            </g>
+        }
+    });
+    html! {
+        <section class="panel" aria-labelledby="w-h">
+            <h3 id="w-h">{"Mixing matrix W"}</h3>
+            <p class="muted"><code>{props.weights.formula()}</code></p>
+            <svg viewBox={format!("0 0 {size:.0} {size:.0}")} width="100%" style={if numbered { "max-width:640px" } else { "max-width:480px" }} role="img"
+                aria-label={format!("Heatmap of the {p}×{p} mixing matrix")}>
+                { for cells }
+                { for sums }
+            </svg>
+            if numbered {
+                <p class="muted">{"Row i holds the weights node i gives to the values it reads. Column sums other than 1 are shown in orange."}</p>
+            } else {
+                <p class="muted">{format!("Numbers are shown up to p = {MAX_NUMBERED_P}; hover a cell for its weight.")}</p>
+            }
+        </section>
+    }
+}

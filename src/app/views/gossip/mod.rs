@@ -1,0 +1,205 @@
+//! `?view=gossip`: neighbour averaging on a graph, round by round.
+//!
+//! Everything shown comes from [`GossipRun`] in the core: the graph, the
+//! mixing matrix W and its checks, the spectrum (ρ, the gap), the rounds
+//! x_{r+1} = W x_r with their disagreement norms and the ρ^r bound, the
+//! narration of one node's update and the worked D-SGD step. The page picks
+//! the round and lays out the panels, one component per file.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::ViewProps;
+use crate::app::components::step_controls::StepControls;
+use crate::app::hooks::{on_step, use_view_state, Commit};
+use crate::app::shared::Shared;
+use crate::core::consensus::{fmt_num, GossipRun, NodeUpdate, WeightRule};
+use crate::params::gossip::{GossipParams, GraphChoice, MAX_ROUND};
+use crate::plot::gossip::draw_eigenvalues;
+
+pub mod charts;
+pub mod checks;
+pub mod contrast;
+pub mod controls;
+pub mod dsgd;
+pub mod graph;
+pub mod heatmap;
+pub mod numbers;
+
+use charts::GossipCharts;
+use checks::ChecksPanel;
+use contrast::AllReduceContrast;
+use controls::GossipControls;
+use dsgd::DsgdExample;
+use graph::GossipGraph;
+use heatmap::MixingHeatmap;
+use numbers::RoundNumbers;
+
+impl Commit for GossipParams {}
+
+/// The weight rules offered in the menus of the gossip and SGD views:
+/// (rule, label).
+pub(crate) const RULES: [(WeightRule, &str); 5] = [
+    (WeightRule::Uniform, "uniform 1/(deg+1)"),
+    (WeightRule::Metropolis, "Metropolis–Hastings"),
+    (WeightRule::Lazy, "lazy Metropolis–Hastings"),
+    (WeightRule::MaxDegree, "max-degree"),
+    (WeightRule::Exponential, "exponential-graph weights"),
+];
+
+/// The graph menu's options: `(key, label)` of every graph.
+pub(crate) fn graph_options() -> Vec<(AttrValue, AttrValue)> {
+    GraphChoice::ALL
+        .iter()
+        .map(|g| (g.key().into(), g.label().into()))
+        .collect()
+}
+
+/// The weight-rule menu's options: `(name, label)` of every rule in [`RULES`].
+pub(crate) fn rule_options() -> Vec<(AttrValue, AttrValue)> {
+    RULES
+        .iter()
+        .map(|(w, label)| (w.name().into(), (*label).into()))
+        .collect()
+}
+
+/// Norms are shown with three decimals, as in the course (6.708, 2.236, 0.745).
+pub(crate) fn norm3(v: f64) -> String {
+    if v != 0.0 && v.abs() < 1e-3 {
+        format!("{v:.3e}")
+    } else {
+        format!("{v:.3}")
+    }
+}
+
+/// A computed run shared by the page and its panels (compared by identity).
+pub type SharedRun = Shared<GossipRun>;
+
+/// The parameters without the round: the key of the cached computation.
+fn without_round(p: &GossipParams) -> GossipParams {
+    GossipParams {
+        round: 0,
+        ..p.clone()
+    }
+}
+
+/// The narration of `focus`'s update into `round`.
+fn narrate(run: &GossipRun, round: usize, focus: usize) -> String {
+    let m = &run.matrix;
+    let Some(state) = run.rounds.get(round) else {
+        return String::new();
+    };
+    if round == 0 {
+        let next = NodeUpdate::new(m, &state.values, focus)
+            .map(|u| u.text())
+            .unwrap_or_default();
+        return format!(
+            "Round 0: the initial values. In round 1 every node averages at the same time, reading the round-0 values; node {focus}: {next}."
+        );
+    }
+    let prev = &run.rounds[round - 1].values;
+    let u = NodeUpdate::new(m, prev, focus)
+        .map(|u| u.text())
+        .unwrap_or_default();
+    format!(
+        "Round {round}: {u}. Every node used the round-{} values at once; the mean is {} and the disagreement ‖x − x̄1‖₂ = {}.",
+        round - 1,
+        fmt_num(state.mean),
+        norm3(state.disagreement)
+    )
+}
+
+/// The gossip consensus view.
+#[component]
+pub fn GossipView(props: &ViewProps) -> Html {
+    let state = use_view_state::<GossipParams>(props);
+    let params = &state.params;
+    let focus = use_state(|| 0usize);
+
+    // The core computation, cached per parameter set: run to the suggested
+    // horizon; the eigenvalue chart depends on W only.
+    let base: Rc<Result<SharedRun, String>> = use_memo(without_round(params), |k| {
+        k.run(0).map_err(|e| e.to_string()).map(|mut r| {
+            let h = r.suggested_horizon();
+            r.extend_to(h);
+            Shared::new(r)
+        })
+    });
+    let eig_svg: Rc<String> = {
+        let base = base.clone();
+        use_memo(without_round(params), move |_| match &*base {
+            Ok(r) => draw_eigenvalues(&r.spectrum).unwrap_or_else(|e| format!("<p>{e}</p>")),
+            Err(_) => String::new(),
+        })
+    };
+    let horizon = base.as_ref().as_ref().map_or(0, |r| r.suggested_horizon());
+    let last = horizon.max(params.round).min(MAX_ROUND as usize);
+    let round = params.round.min(last);
+    // Stepping past the horizon extends a copy of the run (never mutated in place).
+    let run: Rc<Result<SharedRun, String>> = {
+        let base = base.clone();
+        use_memo((without_round(params), last), move |(_, last)| {
+            let r = (*base).clone()?;
+            if r.rounds.len() > *last {
+                return Ok(r);
+            }
+            let mut longer = GossipRun::clone(&r);
+            longer.extend_to(*last);
+            Ok(Shared::new(longer))
+        })
+    };
+
+    let controls = html! {
+        <>
+            <GossipControls state={state.clone()} />
+            {state.drafts.orphans_html(&["p", "rows", "cols", "init", "seed", "target", "weights"])}
+        </>
+    };
+    let run = match &*run {
+        Ok(r) => r.clone(),
+        Err(e) => {
+            return html! {
+                <div class="view view-gossip">
+                    <h1>{"Gossip consensus"}</h1>
+                    {controls}
+                    <p class="field-error" role="alert">{format!("Could not compute these parameters: {e}")}</p>
+                </div>
+            };
+        }
+    };
+    let p = params.p;
+    let focus_node = (*focus).min(p - 1);
+    let on_focus = {
+        let focus = focus.clone();
+        Callback::from(move |i: usize| focus.set(i))
+    };
+    let phase = format!(
+        "Round {round} of {last} · {}, p = {p} · W: {}",
+        run.graph.kind, params.weights
+    );
+
+    html! {
+        <div class="view view-gossip">
+            <h1>{"Gossip consensus"}</h1>
+            <p class="lede">
+                {"Each node repeatedly replaces its value by a weighted average of its own and its neighbours' values: x ← W x. The disagreement shrinks like ρʳ, where ρ is the largest eigenvalue magnitude of W apart from the consensus eigenvalue 1."}
+            </p>
+            {controls}
+            <div class="status">
+                <p class="phase" id="phase">{phase}</p>
+                <p class="narration" id="narration" aria-live="polite">{narrate(&run, round, focus_node)}</p>
+            </div>
+            <StepControls step={round} {last} on_step={on_step(&state, "round")} unit="Round" />
+            <GossipGraph run={run.clone()} {round} focus={focus_node} {on_focus} />
+            <div class="panels">
+                <RoundNumbers run={run.clone()} {round} />
+                <ChecksPanel run={run.clone()} />
+                <MixingHeatmap run={run.clone()} weights={params.weights} focus={focus_node} />
+                <GossipCharts run={run.clone()} {round} {last} eig_svg={AttrValue::from((*eig_svg).clone())} />
+                <DsgdExample />
+                <AllReduceContrast run={run.clone()} {round} />
+            </div>
+        </div>
+    }
+}

@@ -1,0 +1,63 @@
+//! The numbers of the current round: values, mean, disagreement, the ρʳ bound, ρ, the gap and the rounds to reach the target.
+
+use yew::prelude::*;
+
+use super::{norm3, SharedRun};
+use crate::core::consensus::{fmt_num, fmt_rate, fmt_small, spread};
+
+/// Props of [`RoundNumbers`].
+#[derive(Properties, PartialEq)]
+pub struct RoundNumbersProps {
+    /// The computed run.
+    pub run: SharedRun,
+    /// The round shown.
+    pub round: usize,
+}
+
+/// The "Round r" panel.
+#[component]
+pub fn RoundNumbers(props: &RoundNumbersProps) -> Html {
+    let run = &props.run;
+    let (p, round) = (run.graph.p, props.round);
+    let state = &run.rounds[round.min(run.rounds.len() - 1)];
+    let spec = &run.spectrum;
+    let values_text = {
+        let shown: Vec<String> = state.values.iter().take(64).map(|v| fmt_num(*v)).collect();
+        format!(
+            "{}{}",
+            shown.join(", "),
+            if p > 64 {
+                format!(", … ({} more)", p - 64)
+            } else {
+                String::new()
+            }
+        )
+    };
+    let bound_text = state.bound.map_or_else(|| "—".to_string(), norm3);
+    let predicted = run
+        .predicted_rounds
+        .map_or_else(|| "never (ρ ≥ 1)".to_string(), |r| r.to_string());
+    let measured = run.measured_rounds.map_or_else(
+        || format!("more than {} (stopped measuring)", run.measured_cap),
+        |r| r.to_string(),
+    );
+    html! {
+        <section class="panel" aria-labelledby="num-h">
+            <h3 id="num-h">{format!("Round {round}")}</h3>
+            <p>{"x = ("}<span id="values">{values_text}</span>{")"}</p>
+            <table class="numbers">
+                <tbody>
+                    <tr><th scope="row">{"mean x̄"}</th><td id="round-mean">{fmt_num(state.mean)}</td></tr>
+                    <tr><th scope="row">{"disagreement ‖x − x̄1‖₂"}</th><td id="round-disagreement">{norm3(state.disagreement)}</td></tr>
+                    <tr><th scope="row">{if spec.bound_guaranteed { "bound ρʳ‖x₀ − x̄1‖₂" } else { "ρʳ‖x₀ − x̄1‖₂ (rate, not a bound)" }}</th>
+                        <td id="round-bound">{bound_text}</td></tr>
+                    <tr><th scope="row">{"spread max − min"}</th><td id="round-spread">{fmt_num(spread(&state.values))}</td></tr>
+                    <tr><th scope="row">{"ρ"}</th><td id="rho">{fmt_rate(spec.rho)}</td></tr>
+                    <tr><th scope="row">{"spectral gap 1 − ρ"}</th><td id="gap">{if spec.gap < 1e-3 { fmt_small(spec.gap) } else { fmt_rate(spec.gap) }}</td></tr>
+                    <tr><th scope="row">{format!("rounds for {}× (predicted ⌈ln F / ln(1/ρ)⌉)", run.factor)}</th><td id="predicted">{predicted}</td></tr>
+                    <tr><th scope="row">{format!("rounds for {}× (measured)", run.factor)}</th><td id="measured">{measured}</td></tr>
+                </tbody>
+            </table>
+        </section>
+    }
+}

@@ -1,0 +1,43 @@
+//! The ring view's form: the four link fields, the mean step and what the
+//! counters count.
+
+use yew::prelude::*;
+
+use crate::app::components::link_fields::LinkFields;
+use crate::app::components::select_field::SelectField;
+use crate::app::hooks::{on_check, on_commit, on_commit_field, ViewHandle};
+use crate::params::ring::{Accounting, RingParams};
+
+fn count_options() -> Vec<(AttrValue, AttrValue)> {
+    vec![
+        ("sent".into(), "bytes sent".into()),
+        ("both".into(), "bytes sent + received".into()),
+    ]
+}
+
+/// Props of [`RingControls`].
+#[derive(Properties, PartialEq)]
+pub struct RingControlsProps {
+    /// The view's state.
+    pub state: ViewHandle<RingParams>,
+}
+
+/// Ranks, size, bandwidth, α, the mean step and the byte accounting.
+#[component]
+pub fn RingControls(props: &RingControlsProps) -> Html {
+    let state = &props.state;
+    let (params, d) = (&state.params, &state.drafts);
+    let both = params.count == Accounting::SentAndReceived;
+    html! {
+        <form class="controls" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
+            <LinkFields drafts={d.clone()} p={params.p} p_hint="2 to 1024; drawn up to 64"
+                size={(params.size.text.clone(), params.size.value)} bw={params.bw.text.clone()}
+                alpha={params.alpha.text.clone()} on_commit={on_commit_field(state)} />
+            <div class="field checkbox">
+                <label><input type="checkbox" checked={params.mean} onchange={on_check(state, "mean")} />{" Show the mean (÷ p) step"}</label>
+            </div>
+            <SelectField name="count" label="Count" options={count_options()}
+                selected={if both { "both" } else { "sent" }} on_commit={on_commit(state, "count")} />
+        </form>
+    }
+}

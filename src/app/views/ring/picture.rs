@@ -1,0 +1,108 @@
+//! The ring view's picture: every rank's chunks after the rounds run so far
+//! (or their means, at the mean step) and this round's messages, drawn with
+//! the shared [`RankRing`]; above [`MAX_DRAWN_P`] ranks a notice instead.
+
+use yew::prelude::*;
+
+use crate::app::components::rank_ring::{RankRing, RingArrow, RingCell};
+use crate::app::views::collectives::trace::SharedTrace;
+use crate::core::collectives::narrate::fmt_value;
+use crate::core::execute::Trace;
+use crate::core::schedule::{chunk_range, Op};
+use crate::core::units::format_bytes_short;
+use crate::params::ring::{ELEM_BYTES, MAX_DRAWN_P};
+
+/// Props of [`RingPicture`].
+#[derive(Properties, PartialEq)]
+pub struct RingPictureProps {
+    /// The executed ring all-reduce.
+    pub trace: SharedTrace,
+    /// Current step (0 = before round 1; rounds + 1 = the mean step).
+    pub step: usize,
+    /// The step is the mean step.
+    pub mean_step: bool,
+    /// The phase line, for the caption.
+    pub phase_label: AttrValue,
+}
+
+fn cell(
+    trace: &Trace,
+    rounds_done: usize,
+    means: Option<&Vec<Vec<f64>>>,
+    r: usize,
+    c: usize,
+) -> RingCell {
+    let p = trace.schedule.p;
+    let range = chunk_range(trace.schedule.n, p, c);
+    let seg = trace.segments_in(&range).start;
+    match trace.state_after(rounds_done) {
+        Some(st) if range.start < range.end => {
+            let who = &st.contributors[r][seg];
+            let v = means.map_or(st.values[r][seg], |m| m[r][seg]);
+            RingCell {
+                value: fmt_value(v),
+                who: if means.is_some() {
+                    "mean".into()
+                } else {
+                    who.label(p)
+                },
+                count: who.len(),
+                title: format!(
+                    "rank {r}, chunk {c} ({}): value {} from ranks {}",
+                    format_bytes_short((range.end - range.start) as f64 * ELEM_BYTES as f64),
+                    fmt_value(v),
+                    who.label(p)
+                ),
+            }
+        }
+        _ => RingCell {
+            value: "—".into(),
+            who: String::new(),
+            count: 0,
+            title: format!("rank {r}, chunk {c}: empty"),
+        },
+    }
+}
+
+/// The ring of ranks, or the "not drawn" notice for large p.
+#[component]
+pub fn RingPicture(props: &RingPictureProps) -> Html {
+    let trace = &props.trace;
+    let p = trace.schedule.p;
+    if p > MAX_DRAWN_P {
+        return html! {
+            <p class="notice">
+                {format!("p = {p} is above {MAX_DRAWN_P}, so the ring is not drawn: the schedule still runs in full \
+                    and every number below comes from it.")}
+            </p>
+        };
+    }
+    let rounds = trace.num_rounds();
+    let step = props.step;
+    let rounds_done = step.min(rounds);
+    let means = props.mean_step.then(|| trace.final_mean());
+    let cells: Vec<Vec<RingCell>> = (0..p)
+        .map(|r| {
+            (0..p)
+                .map(|c| cell(trace, rounds_done, means.as_ref(), r, c))
+                .collect()
+        })
+        .collect();
+    let arrows: Vec<RingArrow> = if (1..=rounds).contains(&step) {
+        trace.schedule.rounds[step - 1]
+            .transfers
+            .iter()
+            .map(|t| RingArrow {
+                src: t.src,
+                dst: t.dst,
+                label: t.chunk.map_or_else(|| "all".into(), |c| format!("c{c}")),
+                reduce: t.op == Op::Reduce,
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    html! {
+        <RankRing {p} {cells} {arrows} caption={format!("Ring of {p} ranks; {}", props.phase_label)} />
+    }
+}

@@ -1,0 +1,167 @@
+//! The calculator: an editable shard table (samples n_k and mean loss L_k),
+//! the sample weights n_k/N, the global and plain means and the gradient
+//! weighting of one synchronous step, all from the core.
+//!
+//! The table's rows are its own draft (like a text field's text): every
+//! edit re-parses the whole table; a good table is committed to the view's
+//! state as the `shards` and `losses` fields, a bad one keeps its message and
+//! the last good table stays in use.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::objective::ObjectiveResults;
+use super::step_weighting::StepWeighting;
+use crate::app::hooks::{Action, ViewHandle};
+use crate::core::sgd::narrate::sig;
+use crate::core::sgd::Objective;
+use crate::params::sgd::{parse_table, SgdParams};
+
+fn rows_of(p: &SgdParams) -> Vec<(String, String)> {
+    p.shards
+        .iter()
+        .zip(&p.losses)
+        .map(|(n, l)| (n.to_string(), l.to_string()))
+        .collect()
+}
+
+/// Props of [`ShardCalculator`].
+#[derive(Properties, PartialEq)]
+pub struct ShardCalculatorProps {
+    /// The view's state.
+    pub state: ViewHandle<SgdParams>,
+}
+
+/// The "global objective from unequal shards" panel.
+#[component]
+pub fn ShardCalculator(props: &ShardCalculatorProps) -> Html {
+    let state = &props.state;
+    let params = &state.params;
+    let rows = use_state(|| rows_of(params));
+    let table_error = use_state(|| {
+        state
+            .drafts
+            .error("shards")
+            .or_else(|| state.drafts.error("losses"))
+            .map(|e| format!("{e} (showing the default table)"))
+    });
+    let objective: Rc<Result<Objective, String>> =
+        use_memo((params.shards.clone(), params.losses.clone()), |(s, l)| {
+            let counts: Vec<i64> = s.iter().map(|&n| n as i64).collect();
+            crate::core::sgd::objective(&counts, l).map_err(|e| e.to_string())
+        });
+    // Every edit re-parses the whole table.
+    let commit_rows = {
+        let dispatcher = state.dispatcher();
+        let rows = rows.clone();
+        let table_error = table_error.clone();
+        Rc::new(move |new_rows: Vec<(String, String)>| {
+            match parse_table(&new_rows) {
+                Ok((shards, losses)) => {
+                    let join = |v: Vec<String>| v.join(",");
+                    dispatcher.dispatch(Action::Commit(vec![
+                        ("shards", join(shards.iter().map(u64::to_string).collect())),
+                        ("losses", join(losses.iter().map(f64::to_string).collect())),
+                    ]));
+                    table_error.set(None);
+                }
+                Err(e) => table_error.set(Some(e.message)),
+            }
+            rows.set(new_rows);
+        })
+    };
+    let on_cell = |k: usize, col: usize| {
+        let rows = rows.clone();
+        let commit = commit_rows.clone();
+        Callback::from(move |e: Event| {
+            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            let mut next = (*rows).clone();
+            if let Some(r) = next.get_mut(k) {
+                if col == 0 {
+                    r.0 = input.value();
+                } else {
+                    r.1 = input.value();
+                }
+            }
+            commit(next);
+        })
+    };
+    let on_add = {
+        let rows = rows.clone();
+        let commit = commit_rows.clone();
+        Callback::from(move |_: MouseEvent| {
+            let mut next = (*rows).clone();
+            if next.len() < 32 {
+                next.push(("100".into(), "0.5".into()));
+            }
+            commit(next);
+        })
+    };
+    let on_remove = |k: usize| {
+        let rows = rows.clone();
+        let commit = commit_rows.clone();
+        Callback::from(move |_: MouseEvent| {
+            let mut next = (*rows).clone();
+            if next.len() > 1 && k < next.len() {
+                next.remove(k);
+            }
+            commit(next);
+        })
+    };
+    let on_reset = {
+        let commit = commit_rows.clone();
+        Callback::from(move |_: MouseEvent| commit(rows_of(&SgdParams::default())))
+    };
+    let (losses, shards, batch) = (&params.losses, &params.shards, params.batch);
+    let table_error = (*table_error).clone();
+    let o = (*objective).as_ref().ok();
+    let m = rows.len();
+    let body = rows.iter().enumerate().map(|(k, (n, l))| {
+        let w = o.and_then(|o| o.weights.get(k).copied());
+        let c = o.and_then(|o| o.contributions.get(k).copied());
+        html! {
+            <tr key={k}>
+                <th scope="row">{k + 1}</th>
+                <td><input type="text" inputmode="numeric" class="num" id={format!("f-n-{k}")} value={n.clone()}
+                    aria-label={format!("shard {} samples n_k", k + 1)} onchange={on_cell(k, 0)} /></td>
+                <td><input type="text" inputmode="decimal" class="num" id={format!("f-l-{k}")} value={l.clone()}
+                    aria-label={format!("shard {} mean loss L_k", k + 1)} onchange={on_cell(k, 1)} /></td>
+                <td id={format!("weight-{k}")}>{w.map(|w| sig(w, 4)).unwrap_or_default()}</td>
+                <td>{c.map(|c| sig(c, 4)).unwrap_or_default()}</td>
+                <td>{sig(1.0 / m.max(1) as f64, 4)}</td>
+                <td>
+                    if m > 1 {
+                        <button type="button" class="small" onclick={on_remove(k)}
+                            aria-label={format!("remove shard {}", k + 1)}>{"✕"}</button>
+                    }
+                </td>
+            </tr>
+        }
+    });
+    html! {
+        <section class="panel wide" aria-labelledby="calc-h">
+            <h3 id="calc-h">{"The global objective from unequal shards"}</h3>
+            <p>{"The full-data loss averages over all N samples, so each shard's mean loss L_k counts in proportion to its sample count: F = Σ (n_k/N) L_k. Edit the table."}</p>
+            <div class="table-scroll">
+            <table class="numbers shard-table">
+                <thead><tr>
+                    <th>{"shard k"}</th><th>{"samples n_k"}</th><th>{"mean loss L_k"}</th>
+                    <th>{"n_k/N"}</th><th>{"(n_k/N)·L_k"}</th><th>{"1/m"}</th><th></th>
+                </tr></thead>
+                <tbody>{ for body }</tbody>
+            </table>
+            </div>
+            <p>
+                <button type="button" onclick={on_add} disabled={m >= 32}>{"Add shard"}</button>
+                {" "}
+                <button type="button" onclick={on_reset}>{"Course example (600, 300, 100)"}</button>
+            </p>
+            if let Some(e) = table_error {
+                <p class="field-error" role="alert" id="table-error">{e}</p>
+            }
+            <ObjectiveResults objective={objective.clone()} losses={losses.clone()} />
+            <StepWeighting losses={losses.clone()} shards={shards.clone()} {batch} />
+        </section>
+    }
+}

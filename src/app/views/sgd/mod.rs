@@ -1,0 +1,137 @@
+//! `?view=sgd`: the global objective from unequal shards, then three
+//! training strategies side by side (all-reduce SGD, decentralised SGD,
+//! local SGD) on the same shards, from the same start, with the same
+//! mini-batches. Every number comes from [`crate::core::sgd`]; the page picks
+//! the step and lays out the panels, one component per file.
+
+use std::rc::Rc;
+
+use nalgebra::DMatrix;
+use yew::prelude::*;
+
+use super::ViewProps;
+use crate::app::components::step_controls::StepControls;
+use crate::app::hooks::{on_step, use_view_state, Commit};
+use crate::app::shared::Shared;
+use crate::core::sgd::narrate::{compare_step, narrate_step, sig};
+use crate::core::sgd::{Lab, Problem, Strategy};
+use crate::params::sgd::SgdParams;
+
+pub mod bytes;
+pub mod calculator;
+pub mod charts;
+pub mod controls;
+pub mod note;
+pub mod objective;
+pub mod optima;
+pub mod step_weighting;
+pub mod strategy_table;
+
+use bytes::BytesPanel;
+use calculator::ShardCalculator;
+use charts::SgdCharts;
+use controls::SgdControls;
+use note::AgreementNote;
+use optima::OptimaPanel;
+use strategy_table::StrategyTable;
+
+impl Commit for SgdParams {}
+
+/// A training run shared by the page and its panels: the problem, the
+/// mixing matrix and the three strategies' traces (compared by identity).
+pub type SharedLab = Shared<(Problem, DMatrix<f64>, Lab)>;
+
+/// The parameters the training run depends on (not the step, the narrated
+/// mode or the calculator's losses).
+fn run_key(p: &SgdParams) -> SgdParams {
+    let mut k = p.clone();
+    k.step = 0;
+    k.mode = Strategy::AllReduce;
+    k.losses.clear();
+    k
+}
+
+/// A model vector with four significant digits: "(1.2, 3.4)".
+pub(crate) fn vec_text(w: &[f64]) -> String {
+    let inner: Vec<String> = w.iter().map(|v| sig(*v, 4)).collect();
+    format!("({})", inner.join(", "))
+}
+
+/// The sgd view.
+#[component]
+pub fn SgdView(props: &ViewProps) -> Html {
+    let state = use_view_state::<SgdParams>(props);
+    let params = &state.params;
+    let run: Rc<Result<SharedLab, String>> =
+        use_memo(run_key(params), |k| k.run().map(Shared::new));
+    let controls = html! {
+        <>
+            <SgdControls state={state.clone()} />
+            {state.drafts.orphans_html(&[
+                "lr", "decay", "batch", "steps", "seed", "d", "graph", "weights", "shards", "losses",
+            ])}
+        </>
+    };
+    let body = match &*run {
+        Ok(run) => training(run, params, controls, on_step(&state, "step")),
+        Err(e) => html! {
+            <>
+                {controls}
+                <p class="field-error" role="alert" id="run-error">{format!("Training cannot run with these parameters: {e}")}</p>
+            </>
+        },
+    };
+    html! {
+        <div class="view view-sgd">
+            <h1>{"Distributed SGD"}</h1>
+            <p class="lede">
+                {"First the objective: unequal shards must be weighted by their sample counts. Then three ways to train on the same shards, from the same start and with the same mini-batches: all-reduce SGD (one common update), decentralised SGD (local models mixed with neighbours) and local SGD without communication."}
+            </p>
+            <ShardCalculator state={state.clone()} />
+            {body}
+        </div>
+    }
+}
+
+/// The training half of the page, once the run exists.
+fn training(run: &SharedLab, params: &SgdParams, controls: Html, on_step: Callback<usize>) -> Html {
+    let (problem, _, lab) = &**run;
+    let last = lab
+        .traces
+        .iter()
+        .map(|t| t.steps.len().saturating_sub(1))
+        .max()
+        .unwrap_or(0);
+    let step = params.step.min(last);
+    let batch_label = if params.batch == 0 {
+        "whole shard".to_string()
+    } else {
+        format!("mini-batch of {} samples", params.batch)
+    };
+    let stable = 2.0 / problem.max_curvature().max(f64::MIN_POSITIVE);
+    html! {
+        <>
+            <h2>{"Training side by side"}</h2>
+            <p class="muted">{format!(
+                "{} workers, {} samples, d = {}, {} shards; least squares with label noise σ = 0.1. Plain gradient steps are stable for η below about {} (2 / the largest curvature).",
+                problem.m(), problem.total(), problem.d(), if params.iid { "IID" } else { "non-IID" }, sig(stable, 3))}</p>
+            {controls}
+            <div class="status">
+                <p class="phase" id="phase">{format!("Step {step} of {last} · narrating {}", params.mode.label())}</p>
+                <p class="narration" id="narration" aria-live="polite">{narrate_step(lab, params.mode, step, &batch_label)}</p>
+                <p id="comparison">{compare_step(lab, step)}</p>
+            </div>
+            <StepControls {step} {last} {on_step} unit="Step" interval_ms={60} />
+            <section class="panel wide" aria-labelledby="now-h">
+                <h3 id="now-h">{format!("At step {step}")}</h3>
+                <StrategyTable run={run.clone()} {step} />
+            </section>
+            <SgdCharts run={run.clone()} {step} />
+            <div class="panels">
+                <OptimaPanel run={run.clone()} />
+                <AgreementNote />
+                <BytesPanel run={run.clone()} />
+            </div>
+        </>
+    }
+}

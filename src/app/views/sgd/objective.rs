@@ -1,0 +1,48 @@
+//! The calculator's results: N, the sample-weighted global mean loss, the
+//! plain average, their difference, which shards are over-weighted, and the
+//! chart of the sample weights n_k/N.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use crate::core::sgd::narrate::{over_weighting_line, sig};
+use crate::core::sgd::Objective;
+use crate::plot::sgd::draw_sample_weights;
+
+/// Props of [`ObjectiveResults`].
+#[derive(Properties, PartialEq)]
+pub struct ObjectiveResultsProps {
+    /// The objective of the last good table, from the core.
+    pub objective: Rc<Result<Objective, String>>,
+    /// The table's mean losses L_k.
+    pub losses: Vec<f64>,
+}
+
+/// The two means and the weights chart (nothing without an objective).
+#[component]
+pub fn ObjectiveResults(props: &ObjectiveResultsProps) -> Html {
+    let losses = &props.losses;
+    match (*props.objective).as_ref().ok() {
+        Some(o) => html! {
+            <>
+                <table class="numbers">
+                    <tbody>
+                        <tr><th scope="row">{"N = Σ n_k"}</th><td id="total-samples">{o.total}</td></tr>
+                        <tr><th scope="row">{"global mean loss Σ (n_k/N) L_k"}</th>
+                            <td id="global-mean"><strong>{sig(o.global_mean, 4)}</strong></td></tr>
+                        <tr><th scope="row">{"plain average (1/m) Σ L_k"}</th>
+                            <td id="plain-mean">{sig(o.plain_mean, 4)}</td></tr>
+                        <tr><th scope="row">{"plain − global"}</th>
+                            <td id="difference">{sig(o.difference, 4)}</td></tr>
+                    </tbody>
+                </table>
+                <p id="over-weighting">{over_weighting_line(o, losses)}</p>
+                <div class="chart-box" style="max-width:560px">
+                    { draw_sample_weights(o).map(|s| Html::from_html_unchecked(AttrValue::from(s))).unwrap_or_default() }
+                </div>
+            </>
+        },
+        None => html! {},
+    }
+}

@@ -1,0 +1,42 @@
+//! Two objectives, two optima: the closed-form sample-weighted and equal-worker optima, and the trap line
+
+use yew::prelude::*;
+
+use super::{vec_text, SharedLab};
+use crate::core::sgd::narrate::{sig, trap_line};
+
+/// Props of [`OptimaPanel`].
+#[derive(Properties, PartialEq)]
+pub struct OptimaPanelProps {
+    /// The training run.
+    pub run: SharedLab,
+}
+
+/// Two objectives, two optima.
+#[component]
+pub fn OptimaPanel(props: &OptimaPanelProps) -> Html {
+    let (_, _, lab) = &*props.run;
+    html! {
+        <section class="panel" aria-labelledby="opt-h">
+            <h3 id="opt-h">{"Two objectives, two optima (closed form)"}</h3>
+            <table class="numbers">
+                <tbody>
+                    <tr><th scope="row">{"w★ of Σ (n_k/N) L_k (sample-weighted)"}</th>
+                        <td id="opt-sample">{vec_text(&lab.sample_weighted_optimum)}</td>
+                        <td>{format!("F★ = {}", sig(lab.optimal_loss, 5))}</td></tr>
+                    <tr><th scope="row">{"w★ of (1/m) Σ L_k (equal-worker)"}</th>
+                        <td id="opt-equal">{vec_text(&lab.equal_worker_optimum)}</td>
+                        <td>{format!("F = {}", sig(lab.equal_worker_loss, 5))}</td></tr>
+                    if !lab.doubly_stochastic {
+                        if let Some(w) = &lab.mixing_weighted_optimum {
+                            <tr><th scope="row">{"w★ of Σ π_k L_k (this mixing matrix's weights)"}</th>
+                                <td>{vec_text(w)}</td><td></td></tr>
+                        }
+                    }
+                </tbody>
+            </table>
+            <p id="trap">{trap_line(lab)}</p>
+            <p class="muted">{"Both optima solve normal equations (Σ c_k A_k) w = Σ c_k b_k with A_k = X_kᵀX_k/n_k and b_k = X_kᵀy_k/n_k (least squares, loss ½(xᵀw − y)²)."}</p>
+        </section>
+    }
+}

@@ -1,0 +1,191 @@
+//! In-browser timings (not a test: nothing here asserts a time). Runs the
+//! same pure functions the views call, in this browser's WebAssembly engine,
+//! and prints the median of each with `console_log!`; one case mounts the
+//! ring view at p = 64 and times a step from key press to updated DOM.
+//!
+//! The file name does not match `--test 'browser*'`, so CI does not run it.
+//! Run it with `bash scripts/bench-browser.sh` (release profile, the shipped
+//! `opt-level = "z"`), which passes `--nocapture` so the figures are printed.
+#![cfg(target_arch = "wasm32")]
+
+mod common;
+
+use std::hint::black_box;
+
+use collective_lab::core::consensus::{
+    mixing_matrix, spectrum, GossipRun, Graph, GraphKind, InitPattern, WeightRule,
+};
+use collective_lab::core::cost::{log_sizes, sweep_sizes, CostParams};
+use collective_lab::core::execute::{default_init, execute_owned, ExecOptions};
+use collective_lab::core::schedule::ring::ring_all_reduce;
+use collective_lab::params::sgd::SgdParams;
+use collective_lab::plot::cost::{draw_time_vs_p, draw_time_vs_size, draw_winner_map};
+use collective_lab::plot::sgd::{draw_consensus, draw_loss, draw_loss_vs_bytes, draw_trajectories};
+use common::Mounted;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn now() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
+/// Prints one figure: the median of `samples` (ms per call).
+fn report(label: &str, samples: Vec<f64>) {
+    let runs = samples.len();
+    console_log!(
+        "{label:<72} {:>10.4} ms  (median of {runs})",
+        median(samples)
+    );
+}
+
+/// Times `inner` back-to-back calls of `f`, `runs` times, and prints the
+/// median time of one call (batches for work shorter than the browser's
+/// timer resolution, coarsened to 0.1 ms without cross-origin isolation).
+fn time_batch(label: &str, runs: usize, inner: usize, mut f: impl FnMut()) {
+    let inner = inner.max(1);
+    let samples = (0..runs)
+        .map(|_| {
+            let t0 = now();
+            for _ in 0..inner {
+                f();
+            }
+            (now() - t0) / inner as f64
+        })
+        .collect();
+    report(label, samples);
+}
+
+fn time_it(label: &str, runs: usize, f: impl FnMut()) {
+    time_batch(label, runs, 1, f);
+}
+
+#[wasm_bindgen_test]
+fn ring_and_cost() {
+    time_it("ring p=64: build + execute schedule (64 MB)", 5, || {
+        let s = ring_all_reduce(64, 64_000_000 / 4, 4).ok();
+        let t =
+            s.and_then(|s| execute_owned(s, &default_init, ExecOptions { keep_states: true }).ok());
+        black_box(t);
+    });
+    let c = CostParams::course_example();
+    let sizes = log_sizes(1.0, 4.0 * 1_073_741_824.0, 1000);
+    time_batch("cost: sweep 1000 sizes × 5 algorithms", 9, 200, || {
+        black_box(sweep_sizes(16, &sizes, c));
+    });
+    time_it("cost: chart time vs size", 5, || {
+        black_box(draw_time_vs_size(16, c, 8192.0).ok());
+    });
+    time_it("cost: chart time vs p", 5, || {
+        black_box(draw_time_vs_p(8192.0, c, 16).ok());
+    });
+    time_it("cost: chart winner map", 5, || {
+        black_box(draw_winner_map(c, 8192.0, 16).ok());
+    });
+}
+
+#[wasm_bindgen_test]
+fn gossip() {
+    let cases = [
+        (
+            "gossip spectrum: random p=256, Metropolis (dense eigenvalues)",
+            GraphKind::Random,
+            256,
+            WeightRule::Metropolis,
+        ),
+        (
+            "gossip spectrum: ring p=1024, uniform (circulant)",
+            GraphKind::Ring,
+            1024,
+            WeightRule::Uniform,
+        ),
+        (
+            "gossip spectrum: torus 32×32, uniform (circulant)",
+            GraphKind::Torus { rows: 32, cols: 32 },
+            1024,
+            WeightRule::Uniform,
+        ),
+    ];
+    for (label, kind, p, rule) in cases {
+        let Ok(g) = Graph::new(kind, p, 1) else {
+            console_log!("{label}: could not build the graph");
+            continue;
+        };
+        let Ok(w) = mixing_matrix(&g, rule) else {
+            console_log!("{label}: could not build W");
+            continue;
+        };
+        time_it(label, 5, || {
+            black_box(spectrum(&g, &w).ok());
+        });
+    }
+    time_it(
+        "gossip view computation: ring p=1024 (W, checks, spectrum, 200 rounds)",
+        3,
+        || {
+            black_box(
+                GossipRun::new(
+                    GraphKind::Ring,
+                    1024,
+                    1,
+                    WeightRule::Uniform,
+                    &InitPattern::Random(2),
+                    200,
+                    100.0,
+                )
+                .ok(),
+            );
+        },
+    );
+}
+
+#[wasm_bindgen_test]
+fn sgd() {
+    let big = SgdParams {
+        shards: (1..=16).map(|k| 50 * k).collect(),
+        losses: vec![0.5; 16],
+        d: 10,
+        steps: 200,
+        ..SgdParams::default()
+    };
+    time_it("sgd m=16 d=10: 200 steps × 3 strategies", 5, || {
+        black_box(big.run().ok());
+    });
+    if let Ok((_, _, lab)) = SgdParams::default().run() {
+        time_it("sgd default: 4 step charts (SVG)", 5, || {
+            black_box((
+                draw_loss(&lab, 100).ok(),
+                draw_consensus(&lab, 100).ok(),
+                draw_loss_vs_bytes(&lab, 100).ok(),
+                draw_trajectories(&lab, 100).ok(),
+            ));
+        });
+    }
+}
+
+#[wasm_bindgen_test]
+async fn ring_view_step() {
+    let app = Mounted::new("view=ring&p=64&size=64MB&embed=1").await;
+    let samples = {
+        let mut v = Vec::new();
+        for _ in 0..40 {
+            let t0 = now();
+            app.key("ArrowRight").await;
+            // Read layout so the time includes it.
+            black_box(app.root.get_bounding_client_rect());
+            v.push(now() - t0);
+        }
+        v
+    };
+    report(
+        "ring view: one step at p=64 (key press → DOM updated)",
+        samples,
+    );
+}
