@@ -4,6 +4,7 @@
 pub mod consensus;
 pub mod cost;
 pub mod execute;
+pub mod measure;
 pub mod schedule;
 pub mod sgd;
 pub mod timing;
