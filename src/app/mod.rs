@@ -13,12 +13,13 @@ pub mod url;
 pub mod views;
 
 /// The views, in navigation order: `(key, title)`.
-pub const VIEWS: [(&str, &str); 5] = [
+pub const VIEWS: [(&str, &str); 6] = [
     ("ring", "Ring all-reduce"),
     ("collectives", "Collectives"),
     ("cost", "α–β cost model"),
     ("gossip", "Gossip consensus"),
     ("sgd", "Distributed SGD"),
+    ("measure", "Measured logs"),
 ];
 
 /// Mounts the app into `#app` (or `<body>`) after installing the panic hook.
@@ -117,7 +118,7 @@ pub fn App(props: &AppProps) -> Html {
     let warning = (!known).then(|| {
         html! {
             <p class="field-error" role="alert">
-                {format!("Unknown view “{}”: showing the ring view. Views: ring, collectives, cost, gossip, sgd.",
+                {format!("Unknown view “{}”: showing the ring view. Views: ring, collectives, cost, gossip, sgd, measure.",
                     query.get("view").unwrap_or_default())}
             </p>
         }

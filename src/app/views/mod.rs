@@ -10,6 +10,7 @@ pub mod bench;
 pub mod collectives;
 pub mod cost;
 pub mod gossip;
+pub mod measure;
 pub mod ring;
 pub mod sgd;
 
@@ -30,6 +31,7 @@ pub fn render(key: &str, query: Query, ctx: UrlCtx) -> Html {
         "cost" => html! { <cost::CostView {query} {ctx} /> },
         "gossip" => html! { <gossip::GossipView {query} {ctx} /> },
         "sgd" => html! { <sgd::SgdView {query} {ctx} /> },
+        "measure" => html! { <measure::MeasureView {query} {ctx} /> },
         "bench" => html! { <bench::BenchView {query} {ctx} /> },
         _ => html! { <ring::RingView {query} {ctx} /> },
     }

@@ -441,3 +441,69 @@ pub fn fit(points: &[(f64, f64)], o: FitOptions) -> Result<Fit, FitError> {
         notes,
     })
 }
+
+/// The fitted (piecewise) time at `n` bytes, seconds: the segment whose size
+/// range holds `n`; between two segments the boundary is their geometric
+/// midpoint; outside the data the nearest segment is extended.
+pub fn fitted_time(fit: &Fit, n: f64) -> f64 {
+    let seg = fit
+        .segments
+        .iter()
+        .enumerate()
+        .find(|(i, s)| {
+            fit.segments
+                .get(i + 1)
+                .is_none_or(|next| n < (s.to * next.from).sqrt())
+        })
+        .map(|(_, s)| *s);
+    seg.map(|s| s.time(n)).unwrap_or(f64::NAN)
+}
+
+/// Curves for the time chart, each `(size B, time s)` at `count` log-spaced
+/// sizes from `lo` to `hi` bytes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Curves {
+    /// The fitted model (piecewise when there are breakpoints).
+    pub fitted: Vec<(f64, f64)>,
+    /// Every model's prediction at the headline α and β.
+    pub models: Vec<(Model, Vec<(f64, f64)>)>,
+    /// Breakpoint sizes (geometric midpoints between segments), bytes.
+    pub breaks: Vec<f64>,
+    /// Where the fastest model changes at the fitted α, β (all-reduce only).
+    pub crossovers: Vec<super::model::ModelCrossover>,
+}
+
+/// The curves of [`Curves`] for `fit` between `lo` and `hi` bytes.
+pub fn curves(fit: &Fit, lo: f64, hi: f64, count: usize) -> Curves {
+    let o = fit.options;
+    let count = count.clamp(2, 2000);
+    let (lo, hi) = (lo.max(1.0), hi.max(lo.max(1.0) * 2.0));
+    let sizes: Vec<f64> = (0..count)
+        .map(|i| (lo.ln() + (hi.ln() - lo.ln()) * i as f64 / (count - 1) as f64).exp())
+        .collect();
+    let fitted = sizes.iter().map(|&n| (n, fitted_time(fit, n))).collect();
+    let models = Model::all()
+        .into_iter()
+        .filter_map(|m| {
+            let pts: Option<Vec<(f64, f64)>> = sizes
+                .iter()
+                .map(|&n| {
+                    m.time(o.collective, o.p, n, fit.alpha, fit.beta)
+                        .map(|t| (n, t))
+                })
+                .collect();
+            pts.map(|p| (m, p))
+        })
+        .collect();
+    let breaks = fit
+        .segments
+        .windows(2)
+        .map(|w| (w[0].to * w[1].from).sqrt())
+        .collect();
+    Curves {
+        fitted,
+        models,
+        breaks,
+        crossovers: super::model::crossovers(o.collective, o.p, fit.alpha, fit.beta),
+    }
+}

@@ -18,6 +18,7 @@
 //! Units inside this module are SI: sizes in bytes, times in seconds,
 //! bandwidths in bytes per second.
 
+pub mod analysis;
 pub mod checks;
 pub mod detect;
 pub mod export;

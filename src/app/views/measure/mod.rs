@@ -1,0 +1,68 @@
+//! `?view=measure`: paste a real nccl-tests, OSU or CSV log, check its
+//! bandwidths row by row, fit α and β under an algorithm model, and hand the
+//! fit to the cost model. Nothing leaves the page: files are read with the
+//! browser's File API and every computation is the core's
+//! ([`crate::core::measure`]). No URL parameters except `example=` (a key of
+//! [`crate::core::measure::synthetic::examples`]) to open with an example.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::ViewProps;
+use crate::core::measure::synthetic::{examples, generate};
+
+pub mod charts;
+pub mod fit_panel;
+pub mod input;
+pub mod report;
+pub mod state;
+pub mod table;
+
+use charts::MeasureCharts;
+use fit_panel::FitPanel;
+use input::InputPanel;
+use report::ParseReport;
+use state::{Action, MeasureState};
+use table::RowsTable;
+
+/// The measure view.
+#[component]
+pub fn MeasureView(props: &ViewProps) -> Html {
+    let example = props.query.get("example").map(str::to_string);
+    let state = use_reducer(move || {
+        let s = MeasureState::default();
+        match example.and_then(|k| examples().into_iter().find(|e| e.key == k)) {
+            Some(ex) => {
+                let s = Rc::new(s);
+                let s = yew::Reducible::reduce(
+                    s,
+                    Action::SetText(
+                        generate(&ex.spec),
+                        format!("synthetic example: {}", ex.title),
+                    ),
+                );
+                (*s).clone()
+            }
+            None => s,
+        }
+    });
+    let on_action = {
+        let state = state.clone();
+        Callback::from(move |a: Action| state.dispatch(a))
+    };
+    let on_text = on_action.reform(|(t, src): (String, String)| Action::SetText(t, src));
+    let snapshot: Rc<MeasureState> = Rc::new((*state).clone());
+    html! {
+        <div class="view view-measure">
+            <h1>{"Measured logs"}</h1>
+            <InputPanel text={snapshot.text.clone()} source={snapshot.source.clone()} on_text={on_text} />
+            <ParseReport state={snapshot.clone()} on_action={on_action.clone()} />
+            if snapshot.analysis.log.is_some() {
+                <FitPanel state={snapshot.clone()} on_action={on_action.clone()} />
+                <MeasureCharts state={snapshot.clone()} />
+                <RowsTable state={snapshot.clone()} on_action={on_action} />
+            }
+        </div>
+    }
+}
