@@ -36,7 +36,7 @@ pub use model::{Collective, Model};
 pub const MAX_INPUT_BYTES: usize = 16 * 1024 * 1024;
 /// Most data rows kept per table (further rows are reported and skipped).
 pub const MAX_ROWS: usize = 200_000;
-/// Most line messages kept (a count of the rest is added).
+/// Most line messages kept per log (further ones are dropped).
 pub const MAX_MESSAGES: usize = 200;
 
 /// The formats the importer reads, as named in messages.
@@ -285,8 +285,7 @@ impl std::fmt::Display for ImportError {
     }
 }
 
-/// Splits `text` into lines with 1-based numbers, after cutting it at
-/// [`MAX_INPUT_BYTES`] (on a character boundary).
+/// Splits `text` into lines with 1-based numbers.
 pub(crate) fn numbered_lines(text: &str) -> Vec<(usize, &str)> {
     text.lines().enumerate().map(|(i, l)| (i + 1, l)).collect()
 }

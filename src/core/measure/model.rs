@@ -218,10 +218,9 @@ pub struct ModelCrossover {
     pub n_bytes: f64,
 }
 
-/// The sizes where the fastest of the four models changes at `p` ranks with
-/// α (s) and β (s/B), for all-reduce ([`cost::envelope_crossovers`], naive
-/// root excluded from the envelope by construction since it never wins for
-/// p > 2 … and filtered out if it does). Empty for other collectives.
+/// The sizes where the fastest all-reduce algorithm changes at `p` ranks with
+/// α (s) and β (s/B) ([`cost::envelope_crossovers`]); a crossover involving
+/// the naive root (not a fit model) is left out. Empty for other collectives.
 pub fn crossovers(c: Collective, p: usize, alpha: f64, beta: f64) -> Vec<ModelCrossover> {
     if c != Collective::AllReduce || p < 2 || !(alpha >= 0.0 && beta > 0.0) {
         return Vec::new();
