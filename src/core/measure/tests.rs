@@ -477,3 +477,55 @@ mod prop {
         assert!(imp.messages.iter().any(|m| m.reason.contains("more than")));
     }
 }
+
+#[test]
+fn analysis_hands_off_to_the_cost_view_and_exports_csv() {
+    use super::analysis::{analyse, Settings};
+    let spec = Spec {
+        model: Model::Ring,
+        p: 16,
+        alpha: 5e-6,
+        beta: 0.08e-9,
+        noise: 0.0,
+        outliers: 0,
+        seed: 1,
+        sizes: Sizes::Doubling {
+            min: 8,
+            max: 1 << 30,
+        },
+    };
+    let a = analyse(&generate(&spec), &Settings::default());
+    let la = a.log.expect("analysed");
+    let f = la.fit.as_ref().expect("fit");
+    // Printed times are rounded (0.01 µs at 150 µs), so α and β come back to < 0.1 %.
+    assert!((f.alpha / 5e-6 - 1.0).abs() < 1e-3, "{}", f.alpha);
+    assert!((f.beta / 0.08e-9 - 1.0).abs() < 1e-3, "{}", f.beta);
+    let url = la.handoff.expect("handoff").url;
+    assert!(url.starts_with("?view=cost&p=16&alpha=5."), "{url}");
+    assert!(url.ends_with("GB/s") && url.contains("&bw=12."), "{url}");
+    // The cost view's own parsers accept both values.
+    let q: Vec<(String, String)> =
+        serde_urlencoded::from_str(url.trim_start_matches('?')).expect("query");
+    let get = |k: &str| {
+        q.iter()
+            .find(|(kk, _)| kk == k)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    };
+    assert!(crate::params::cost::parse_alpha(&get("alpha")).is_ok());
+    assert!(crate::params::cost::parse_bw(&get("bw")).is_ok());
+    assert!(la
+        .table_csv_url
+        .starts_with("data:text/csv;charset=utf-8,series%2Cline%2Csize_bytes"));
+    let csv = export::fit_csv(f);
+    assert!(csv.contains("model,ring,\ncollective,allreduce,\np,16,ranks\n"));
+    assert_eq!(csv.lines().filter(|l| l.starts_with("8,")).count(), 1);
+}
+
+#[test]
+fn csv_fields_with_commas_are_quoted() {
+    let text = "#   out,of,place  in-place\n#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n    1024   256  float sum -1  10.00  0.10  0.18  0  10.00  0.10  0.18  0\n";
+    let (imp, rc) = load(text);
+    let csv = export::table_csv(&imp.logs[0], &rc[0].1);
+    assert!(csv.contains("\n\"out,of,place\",3,1024,"), "{csv}");
+}
