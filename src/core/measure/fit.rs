@@ -171,12 +171,15 @@ fn median(mut v: Vec<f64>) -> f64 {
     if v.is_empty() {
         return 0.0;
     }
-    v.sort_by(f64::total_cmp);
     let m = v.len() / 2;
-    if v.len() % 2 == 1 {
-        v[m]
+    let even = m * 2 == v.len();
+    let (lo, mid, _) = v.select_nth_unstable_by(m, f64::total_cmp);
+    let mid = *mid;
+    if even {
+        let below = lo.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        0.5 * (below + mid)
     } else {
-        0.5 * (v[m - 1] + v[m])
+        mid
     }
 }
 

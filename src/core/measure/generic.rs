@@ -29,7 +29,7 @@ impl Sep {
             Sep::Comma
         } else if line.contains('\t') {
             Sep::Tab
-        } else if line.trim_start().starts_with('|') {
+        } else if line.contains('|') {
             Sep::Pipe
         } else {
             Sep::Space

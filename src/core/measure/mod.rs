@@ -333,7 +333,14 @@ pub fn import(text: &str, opts: &ImportOptions) -> Result<Import, ImportError> {
     }
     let lines = numbered_lines(text);
     let mut messages: Vec<LineMessage> = cut_msg.into_iter().collect();
-    let parts = detect::split_side_by_side(&lines);
+    let mut parts = detect::split_side_by_side(&lines);
+    if parts.len() > 1 && !parts.iter().any(|(_, p)| part_has_table(p)) {
+        // `|` was a column separator, not two logs side by side.
+        parts = vec![(
+            String::new(),
+            lines.iter().map(|&(n, l)| (n, l.to_string())).collect(),
+        )];
+    }
     let mut logs = Vec::new();
     for (name, part) in &parts {
         let (clean, mut msgs) = detect::clean_lines(part);
@@ -366,6 +373,11 @@ pub fn import(text: &str, opts: &ImportOptions) -> Result<Import, ImportError> {
         return Err(ImportError::Unrecognised { messages });
     }
     Ok(Import { logs, messages })
+}
+
+fn part_has_table(part: &[detect::Line]) -> bool {
+    let (clean, _) = detect::clean_lines(part);
+    detect::detect(&clean).is_some()
 }
 
 fn prefix_part(part: &str, reason: &str) -> String {

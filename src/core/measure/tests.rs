@@ -369,6 +369,11 @@ fn side_by_side_splits_only_single_bars() {
     let imp = import(md, &ImportOptions::default()).expect("markdown table");
     assert_eq!(imp.logs.len(), 1);
     assert_eq!(imp.logs[0].series[0].rows.len(), 3);
+    let bars = "size | time(us)\n8 | 1.0\n16 | 2.0\n32 | 3.0";
+    let imp = import(bars, &ImportOptions::default()).expect("bar-separated columns");
+    assert_eq!(imp.logs.len(), 1);
+    assert_eq!(imp.logs[0].part, "");
+    assert_eq!(imp.logs[0].series[0].rows.len(), 3);
 }
 
 #[test]
