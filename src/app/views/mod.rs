@@ -59,5 +59,6 @@ pub fn extra_benchmarks() -> Vec<bench::Measure> {
     ];
     out.extend(gossip::benchmarks());
     out.extend(sgd::bench_measures());
+    out.extend(measure::bench_measures());
     out
 }

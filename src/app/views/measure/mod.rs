@@ -66,3 +66,33 @@ pub fn MeasureView(props: &ViewProps) -> Html {
         </div>
     }
 }
+
+/// In-browser timings for `?view=bench`: parse + check + fit of a
+/// 10,000-row synthetic nccl-tests log (the budget: < 100 ms).
+pub fn bench_measures() -> Vec<super::bench::Measure> {
+    use crate::core::measure::analysis::{analyse, Settings};
+    use crate::core::measure::synthetic::{Sizes, Spec};
+    use crate::core::measure::Model;
+    let text = generate(&Spec {
+        model: Model::Ring,
+        p: 16,
+        alpha: 5e-6,
+        beta: 0.08e-9,
+        noise: 0.01,
+        outliers: 3,
+        seed: 7,
+        sizes: Sizes::Linear {
+            start: 8,
+            step: 1 << 16,
+            count: 10_000,
+        },
+    });
+    let s = Settings::default();
+    vec![super::bench::time_it(
+        "measure: parse + check + fit a 10,000-row log",
+        5,
+        || {
+            let _ = analyse(&text, &s);
+        },
+    )]
+}
