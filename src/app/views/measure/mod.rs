@@ -18,6 +18,7 @@ pub mod input;
 pub mod report;
 pub mod state;
 pub mod table;
+pub mod units;
 
 use charts::MeasureCharts;
 use fit_panel::FitPanel;
@@ -25,6 +26,17 @@ use input::InputPanel;
 use report::ParseReport;
 use state::{Action, MeasureState};
 use table::RowsTable;
+use units::UnitPicker;
+
+/// True when the selected log was read as generic columns (the only format
+/// whose units the user may need to choose).
+fn is_generic(s: &MeasureState) -> bool {
+    let generic = crate::core::measure::Format::Generic;
+    match (&s.analysis.import, &s.analysis.log) {
+        (Ok(imp), Some(la)) => imp.logs.get(la.index).is_some_and(|l| l.format == generic),
+        _ => false,
+    }
+}
 
 /// The measure view.
 #[component]
@@ -58,6 +70,9 @@ pub fn MeasureView(props: &ViewProps) -> Html {
             <h1>{"Measured logs"}</h1>
             <InputPanel text={snapshot.text.clone()} source={snapshot.source.clone()} on_text={on_text} />
             <ParseReport state={snapshot.clone()} on_action={on_action.clone()} />
+            if is_generic(&snapshot) {
+                <UnitPicker state={snapshot.clone()} on_action={on_action.clone()} />
+            }
             if snapshot.analysis.log.is_some() {
                 <FitPanel state={snapshot.clone()} on_action={on_action.clone()} />
                 <MeasureCharts state={snapshot.clone()} />
