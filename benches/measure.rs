@@ -33,6 +33,45 @@ fn parse_and_fit(c: &mut Criterion) {
     c.bench_function("measure: parse + check + fit a 10,000-row log", |b| {
         b.iter(|| black_box(analyse(black_box(&text), &s)))
     });
+    let opts = collective_lab::core::measure::ImportOptions::default();
+    c.bench_function("measure part: import only, 10,000 rows", |b| {
+        b.iter(|| {
+            black_box(collective_lab::core::measure::import(
+                black_box(&text),
+                &opts,
+            ))
+        })
+    });
+    if let Ok(imp) = collective_lab::core::measure::import(&text, &opts) {
+        let l = &imp.logs[0];
+        c.bench_function("measure part: resolve + check, 10,000 rows", |b| {
+            b.iter(|| {
+                let r = collective_lab::core::measure::checks::resolve(l, None);
+                black_box(collective_lab::core::measure::checks::check(
+                    l,
+                    r.p.p,
+                    r.unknown_bw,
+                    None,
+                ))
+            })
+        });
+        let pts: Vec<(f64, f64)> = l.series[0]
+            .rows
+            .iter()
+            .map(|r| (r.size.value, r.time.value))
+            .collect();
+        let o = collective_lab::core::measure::fit::FitOptions {
+            model: Model::Ring,
+            collective: l.collective,
+            p: 16,
+            min_size: 0.0,
+            max_size: f64::INFINITY,
+            breaks: 0,
+        };
+        c.bench_function("measure part: fit only, 10,000 points", |b| {
+            b.iter(|| black_box(collective_lab::core::measure::fit::fit(&pts, o)))
+        });
+    }
     let s2 = Settings {
         breaks: 2,
         ..Settings::default()

@@ -73,10 +73,6 @@ pub struct LogAnalysis {
     pub curves: Option<Curves>,
     /// Hand-off to the cost view.
     pub handoff: Option<Handoff>,
-    /// `data:` URL of the parsed table as CSV.
-    pub table_csv_url: String,
-    /// `data:` URL of the fit as CSV.
-    pub fit_csv_url: Option<String>,
 }
 
 /// The whole analysis.
@@ -138,8 +134,6 @@ pub fn analyse(text: &str, s: &Settings) -> Analysis {
         Some(LogAnalysis {
             index,
             series,
-            table_csv_url: data_url(&table_csv(l, &checks)),
-            fit_csv_url: fit.as_ref().ok().map(|f| data_url(&fit_csv(f))),
             resolved,
             checks,
             fit,
@@ -148,4 +142,22 @@ pub fn analyse(text: &str, s: &Settings) -> Analysis {
         })
     });
     Analysis { import: imp, log }
+}
+
+impl Analysis {
+    /// `data:` URL of the selected log's parsed table as CSV (built on
+    /// demand: the download link computes it when clicked).
+    pub fn table_csv_url(&self) -> Option<String> {
+        let (Ok(imp), Some(la)) = (&self.import, &self.log) else {
+            return None;
+        };
+        let l = imp.logs.get(la.index)?;
+        Some(data_url(&table_csv(l, &la.checks)))
+    }
+
+    /// `data:` URL of the fit as CSV, when there is a fit.
+    pub fn fit_csv_url(&self) -> Option<String> {
+        let f = self.log.as_ref()?.fit.as_ref().ok()?;
+        Some(data_url(&fit_csv(f)))
+    }
 }

@@ -175,6 +175,9 @@ pub fn stated_ranks(
     let mut stated = None;
     let mut hint = None;
     for (n, l) in lines {
+        if l.trim_start().starts_with(|c: char| c.is_ascii_digit()) {
+            continue; // a data row
+        }
         if stated.is_none() {
             if let Some(p) = nranks_field(l) {
                 stated = Some(RankCount {

@@ -113,6 +113,9 @@ pub fn parse(lines: &[Line], opts: &ImportOptions) -> (Option<Log>, Vec<LineMess
     let mut step_note = None;
     for (n, l) in lines {
         let t = l.trim_start();
+        if t.starts_with(|c: char| c.is_ascii_digit()) {
+            continue; // a data row: no header fields
+        }
         let toks: Vec<&str> = t.trim_start_matches('#').split_whitespace().collect();
         if title.is_empty() && t.starts_with('#') && toks.len() > 1 {
             title = t.trim_start_matches('#').trim().to_string();

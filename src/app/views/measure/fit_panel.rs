@@ -8,6 +8,7 @@ use wasm_bindgen::JsCast;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
+use super::csv_link::{Csv, CsvLink};
 use super::state::{Action, MeasureState};
 use crate::app::components::field::TextField;
 use crate::core::measure::Model;
@@ -115,9 +116,7 @@ pub fn FitPanel(props: &FitPanelProps) -> Html {
                     if let Some(h) = &la.handoff {
                         <a id="open-cost" href={h.url.clone()}>{"Open in the cost model"}</a>
                     }
-                    if let Some(u) = &la.fit_csv_url {
-                        {" · "}<a id="fit-csv" href={u.clone()} download="alpha-beta-fit.csv">{"Download the fit (CSV)"}</a>
-                    }
+                    {" · "}<CsvLink id="fit-csv" label="Download the fit (CSV)" filename="alpha-beta-fit.csv" analysis={s.analysis.clone()} which={Csv::Fit} />
                 </p>
                 </>
             }

@@ -13,6 +13,7 @@ use super::ViewProps;
 use crate::core::measure::synthetic::{examples, generate};
 
 pub mod charts;
+pub mod csv_link;
 pub mod fit_panel;
 pub mod input;
 pub mod report;

@@ -7,6 +7,7 @@ use wasm_bindgen::JsCast;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
+use super::csv_link::{Csv, CsvLink};
 use super::state::{Action, MeasureState};
 use crate::core::measure::BwKind;
 use crate::core::units::{format_bandwidth, format_time, group_thousands};
@@ -98,7 +99,7 @@ pub fn RowsTable(props: &RowsTableProps) -> Html {
             if series.rows.len() > SHOWN {
                 <p class="hint">{format!("First {SHOWN} of {} rows shown; the checks, the fit and the CSV export use every row.", series.rows.len())}</p>
             }
-            <p><a id="table-csv" href={la.table_csv_url.clone()} download="measured-table.csv">{"Download the parsed table (CSV)"}</a></p>
+            <p><CsvLink id="table-csv" label="Download the parsed table (CSV)" filename="measured-table.csv" analysis={s.analysis.clone()} which={Csv::Table} /></p>
         </section>
     }
 }
