@@ -21,6 +21,9 @@ pub struct InputPanelProps {
     pub source: String,
     /// New text and its source.
     pub on_text: Callback<(String, String)>,
+    /// Example selected at first (`example=` from the URL).
+    #[prop_or_default]
+    pub example: Option<AttrValue>,
 }
 
 /// Largest file read, bytes.
@@ -31,7 +34,15 @@ const MAX_FILE: f64 = 32.0 * 1024.0 * 1024.0;
 pub fn InputPanel(props: &InputPanelProps) -> Html {
     let reader = use_mut_ref(|| None::<FileReader>);
     let file_msg = use_state(String::new);
-    let example = use_state(|| examples().first().map(|e| e.key).unwrap_or("ring"));
+    let first = props.example.clone();
+    let example = use_state(move || {
+        let all = examples();
+        all.iter()
+            .find(|e| first.as_deref() == Some(e.key))
+            .or(all.first())
+            .map(|e| e.key)
+            .unwrap_or("ring")
+    });
     let on_input = {
         let cb = props.on_text.clone();
         Callback::from(move |e: InputEvent| {

@@ -43,6 +43,7 @@ fn is_generic(s: &MeasureState) -> bool {
 #[component]
 pub fn MeasureView(props: &ViewProps) -> Html {
     let example = props.query.get("example").map(str::to_string);
+    let example_key = example.clone().map(AttrValue::from);
     let state = use_reducer(move || {
         let s = MeasureState::default();
         match example.and_then(|k| examples().into_iter().find(|e| e.key == k)) {
@@ -69,7 +70,7 @@ pub fn MeasureView(props: &ViewProps) -> Html {
     html! {
         <div class="view view-measure">
             <h1>{"Measured logs"}</h1>
-            <InputPanel text={snapshot.text.clone()} source={snapshot.source.clone()} on_text={on_text} />
+            <InputPanel text={snapshot.text.clone()} source={snapshot.source.clone()} on_text={on_text} example={example_key} />
             <ParseReport state={snapshot.clone()} on_action={on_action.clone()} />
             if is_generic(&snapshot) {
                 <UnitPicker state={snapshot.clone()} on_action={on_action.clone()} />
