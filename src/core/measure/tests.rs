@@ -144,6 +144,7 @@ fn reduce_scatter_flags_mixup_and_wrong() {
         c.rows[0][2].flags
     );
     assert!(c.rows[1][3].flags[0].contains("#wrong = 3"));
+    assert_eq!((c.rows[0][2].line, c.rows[1][3].line), (10, 11));
     assert!(c.avg.as_ref().is_some_and(|a| a.matches));
 }
 
