@@ -8,33 +8,30 @@ use super::{generic, push_msg, Format, LineMessage};
 pub type Line = (usize, String);
 
 /// Splits a paste of two logs side by side (`left | right` on each line)
-/// into `("left", …)` and `("right", …)`; any other paste comes back whole
-/// as `("", …)`. Side by side means: most non-empty lines hold exactly one
+/// into `("left", …)` and `("right", …)`. Side by side means: most non-empty lines hold exactly one
 /// `|`, not at the start of the line (a Markdown table starts with `|`).
+/// Empty when the paste is not side by side.
 pub fn split_side_by_side(lines: &[(usize, &str)]) -> Vec<(String, Vec<Line>)> {
-    let non_empty: Vec<_> = lines.iter().filter(|(_, l)| !l.trim().is_empty()).collect();
-    let split = non_empty
+    let non_empty = lines.iter().filter(|(_, l)| !l.trim().is_empty()).count();
+    let split = lines
         .iter()
         .filter(|(_, l)| l.matches('|').count() == 1 && !l.trim_start().starts_with('|'))
         .count();
-    if non_empty.len() >= 2 && split * 2 >= non_empty.len() {
-        let mut left = Vec::new();
-        let mut right = Vec::new();
-        for &(n, l) in lines {
-            match l.split_once('|') {
-                Some((a, b)) => {
-                    left.push((n, a.to_string()));
-                    right.push((n, b.to_string()));
-                }
-                None => left.push((n, l.to_string())),
-            }
-        }
-        return vec![("left".into(), left), ("right".into(), right)];
+    if non_empty < 2 || split * 2 < non_empty {
+        return Vec::new();
     }
-    vec![(
-        String::new(),
-        lines.iter().map(|&(n, l)| (n, l.to_string())).collect(),
-    )]
+    let mut left = Vec::new();
+    let mut right = Vec::new();
+    for &(n, l) in lines {
+        match l.split_once('|') {
+            Some((a, b)) => {
+                left.push((n, a.to_string()));
+                right.push((n, b.to_string()));
+            }
+            None => left.push((n, l.to_string())),
+        }
+    }
+    vec![("left".into(), left), ("right".into(), right)]
 }
 
 /// Strips an MPI launcher's prefix: Open MPI `--tag-output`
@@ -66,13 +63,20 @@ pub fn strip_launcher_prefix(line: &str) -> &str {
 /// Removes launcher prefixes and drops lines holding binary data (control
 /// characters other than tab and carriage return, or U+FFFD from a
 /// non-UTF-8 file), reporting each dropped line.
-pub fn clean_lines(lines: &[Line]) -> (Vec<Line>, Vec<LineMessage>) {
+pub fn clean_lines<S: AsRef<str>>(lines: &[(usize, S)]) -> (Vec<Line>, Vec<LineMessage>) {
     let mut out = Vec::with_capacity(lines.len());
     let mut msgs = Vec::new();
     for (n, l) in lines {
-        let bad = l
-            .chars()
-            .find(|&c| (c.is_control() && c != '\t' && c != '\r') || c == '\u{FFFD}');
+        let l = l.as_ref();
+        // Fast path: printable ASCII (plus tab and CR) needs no char decoding.
+        let bad = if l.is_ascii() {
+            l.bytes()
+                .find(|&b| (b < 0x20 && b != b'\t' && b != b'\r') || b == 0x7f)
+                .map(char::from)
+        } else {
+            l.chars()
+                .find(|&c| (c.is_control() && c != '\t' && c != '\r') || c == '\u{FFFD}')
+        };
         if let Some(c) = bad {
             push_msg(
                 &mut msgs,

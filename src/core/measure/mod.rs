@@ -333,17 +333,25 @@ pub fn import(text: &str, opts: &ImportOptions) -> Result<Import, ImportError> {
     }
     let lines = numbered_lines(text);
     let mut messages: Vec<LineMessage> = cut_msg.into_iter().collect();
-    let mut parts = detect::split_side_by_side(&lines);
-    if parts.len() > 1 && !parts.iter().any(|(_, p)| part_has_table(p)) {
-        // `|` was a column separator, not two logs side by side.
-        parts = vec![(
-            String::new(),
-            lines.iter().map(|&(n, l)| (n, l.to_string())).collect(),
-        )];
+    // Clean each part once: `(name, cleaned lines, messages)`.
+    let mut parts: Vec<(String, Vec<detect::Line>, Vec<LineMessage>)> = Vec::new();
+    let split = detect::split_side_by_side(&lines);
+    if split.len() > 1 {
+        for (name, part) in split {
+            let (clean, msgs) = detect::clean_lines(&part);
+            parts.push((name, clean, msgs));
+        }
+        if !parts.iter().any(|(_, c, _)| detect::detect(c).is_some()) {
+            // `|` was a column separator, not two logs side by side.
+            parts.clear();
+        }
+    }
+    if parts.is_empty() {
+        let (clean, msgs) = detect::clean_lines(&lines);
+        parts.push((String::new(), clean, msgs));
     }
     let mut logs = Vec::new();
-    for (name, part) in &parts {
-        let (clean, mut msgs) = detect::clean_lines(part);
+    for (name, clean, mut msgs) in parts {
         let result = match detect::detect(&clean) {
             Some(Format::NcclTests) => nccl::parse(&clean, opts),
             Some(Format::Osu) => osu::parse(&clean, opts),
@@ -359,7 +367,7 @@ pub fn import(text: &str, opts: &ImportOptions) -> Result<Import, ImportError> {
         let (log, pmsgs) = result;
         msgs.extend(pmsgs);
         for m in msgs {
-            push_msg(&mut messages, m.line, prefix_part(name, &m.reason));
+            push_msg(&mut messages, m.line, prefix_part(&name, &m.reason));
         }
         if let Some(mut log) = log {
             if log.series.iter().any(|s| !s.rows.is_empty()) {
@@ -373,11 +381,6 @@ pub fn import(text: &str, opts: &ImportOptions) -> Result<Import, ImportError> {
         return Err(ImportError::Unrecognised { messages });
     }
     Ok(Import { logs, messages })
-}
-
-fn part_has_table(part: &[detect::Line]) -> bool {
-    let (clean, _) = detect::clean_lines(part);
-    detect::detect(&clean).is_some()
 }
 
 fn prefix_part(part: &str, reason: &str) -> String {

@@ -166,6 +166,7 @@ pub fn parse(lines: &[Line], opts: &ImportOptions) -> (Option<Log>, Vec<LineMess
     let mut roots: Vec<i64> = Vec::new();
     let last_line = lines.last().map(|(n, _)| *n).unwrap_or(0);
     let mut kept = 0usize;
+    let group_names: Vec<String> = series.iter().map(|s| s.label.clone()).collect();
     for (n, l) in lines.iter().skip(hpos + 1) {
         let t = l.trim();
         if t.is_empty() || t.starts_with('#') {
@@ -234,7 +235,7 @@ pub fn parse(lines: &[Line], opts: &ImportOptions) -> (Option<Log>, Vec<LineMess
         }
         let mut any = false;
         for (gi, g) in groups.iter().enumerate() {
-            let name = series.get(gi).map(|s| s.label.clone()).unwrap_or_default();
+            let name = group_names.get(gi).map(String::as_str).unwrap_or("");
             let needed = [Some(g.time), g.algbw, g.busbw, g.wrong]
                 .into_iter()
                 .flatten()
