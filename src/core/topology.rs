@@ -43,11 +43,7 @@ impl Link {
     pub fn from_beta(alpha: f64, beta: f64) -> Self {
         Link {
             alpha,
-            bw: if beta > 0.0 {
-                1.0 / beta
-            } else {
-                f64::INFINITY
-            },
+            bw: if beta > 0.0 { 1.0 / beta } else { f64::INFINITY },
         }
     }
 
