@@ -28,6 +28,7 @@ views=(
   "cost|view=cost&p=16&alpha=5us&bw=100Gb/s&size=8KiB"
   "gossip|view=gossip&graph=ring&p=4&weights=uniform&init=0,3,6,9&round=1"
   "sgd|view=sgd&shards=600,300,100&losses=0.2,0.5,0.9&mode=allreduce&iid=0&steps=200"
+  "measure|view=measure&example=outliers"
   "ring-bad|view=ring&p=abc&size=12parsecs"
 )
 for v in "${views[@]}"; do

@@ -68,6 +68,31 @@ fn time_it(label: &str, runs: usize, f: impl FnMut()) {
 }
 
 #[wasm_bindgen_test]
+fn measure() {
+    use collective_lab::core::measure::analysis::{analyse, Settings};
+    use collective_lab::core::measure::synthetic::{generate, Sizes, Spec};
+    use collective_lab::core::measure::Model;
+    let text = generate(&Spec {
+        model: Model::Ring,
+        p: 16,
+        alpha: 5e-6,
+        beta: 0.08e-9,
+        noise: 0.01,
+        outliers: 3,
+        seed: 7,
+        sizes: Sizes::Linear {
+            start: 8,
+            step: 1 << 16,
+            count: 10_000,
+        },
+    });
+    let s = Settings::default();
+    time_it("measure: parse + check + fit a 10,000-row log", 5, || {
+        black_box(analyse(&text, &s));
+    });
+}
+
+#[wasm_bindgen_test]
 fn ring_and_cost() {
     time_it("ring p=64: build + execute schedule (64 MB)", 5, || {
         let s = ring_all_reduce(64, 64_000_000 / 4, 4).ok();

@@ -5,6 +5,7 @@ pub mod collectives;
 pub mod consensus;
 pub mod cost;
 pub mod execute;
+pub mod measure;
 pub mod practice;
 pub mod schedule;
 pub mod sgd;

@@ -11,6 +11,7 @@ use plotters::style::RGBColor;
 pub mod collectives;
 pub mod cost;
 pub mod gossip;
+pub mod measure;
 pub mod sgd;
 pub mod topology;
 

@@ -29,6 +29,7 @@ use crate::params::Query;
 pub mod collectives;
 pub mod cost;
 pub mod gossip;
+pub mod measure;
 pub mod practice;
 pub mod ring;
 pub mod sgd;
@@ -60,6 +61,8 @@ pub enum View {
     Topology,
     /// `?view=practice`: predict a number, then check it.
     Practice,
+    /// `?view=measure`: paste a measured log, check it and fit α and β.
+    Measure,
 }
 
 impl View {
@@ -72,6 +75,7 @@ impl View {
         View::Sgd,
         View::Topology,
         View::Practice,
+        View::Measure,
     ];
 
     /// The view shown when the URL names none (or an unknown one).
@@ -87,6 +91,7 @@ impl View {
             View::Sgd => ("sgd", "Distributed SGD"),
             View::Topology => ("topology", "Topology"),
             View::Practice => ("practice", "Practice"),
+            View::Measure => ("measure", "Measured logs"),
         }
     }
 
@@ -127,6 +132,7 @@ impl View {
             View::Sgd => html! { <sgd::SgdView {query} {ctx} /> },
             View::Topology => html! { <topology::TopologyView {query} {ctx} /> },
             View::Practice => html! { <practice::PracticeView {query} {ctx} /> },
+            View::Measure => html! { <measure::MeasureView {query} {ctx} /> },
         }
     }
 }

@@ -1,0 +1,132 @@
+//! The fit panel: model, breakpoints and size range; α in µs, the bandwidth
+//! in B/s and b/s, R², segments, the worst-fitting sizes, crossovers, the
+//! hand-off to the cost view and the CSV of the fit.
+
+use std::rc::Rc;
+
+use wasm_bindgen::JsCast;
+use web_sys::HtmlSelectElement;
+use yew::prelude::*;
+
+use super::csv_link::{Csv, CsvLink};
+use super::state::{Action, MeasureState};
+use crate::app::components::field::TextField;
+use crate::core::measure::Model;
+use crate::core::units::{format_bandwidth, format_beta, format_bit_rate, format_decimal, sig};
+
+/// Props of [`FitPanel`].
+#[derive(Properties, PartialEq)]
+pub struct FitPanelProps {
+    /// The view state.
+    pub state: Rc<MeasureState>,
+    /// Dispatches an action.
+    pub on_action: Callback<Action>,
+}
+
+fn select_value(e: &Event) -> String {
+    e.target()
+        .and_then(|t| t.dyn_into::<HtmlSelectElement>().ok())
+        .map(|s| s.value())
+        .unwrap_or_default()
+}
+
+fn us(t: f64) -> String {
+    format!("{} µs", sig(t * 1e6, 4))
+}
+
+fn bw_text(beta: f64) -> String {
+    if beta > 0.0 {
+        format!(
+            "{} = {}",
+            format_bandwidth(1.0 / beta),
+            format_bit_rate(8.0 / beta)
+        )
+    } else {
+        "unbounded (β = 0: these sizes are latency-bound)".into()
+    }
+}
+
+/// Controls and results of the α–β fit.
+#[component]
+pub fn FitPanel(props: &FitPanelProps) -> Html {
+    let s = &props.state;
+    let Some(la) = &s.analysis.log else {
+        return html! {};
+    };
+    let act = &props.on_action;
+    let on_model = act.reform(|e: Event| {
+        Action::SetModel(Model::from_short(&select_value(&e)).unwrap_or(Model::Ring))
+    });
+    let on_breaks = act.reform(|e: Event| Action::SetBreaks(select_value(&e).parse().unwrap_or(0)));
+    let controls = html! {
+        <div class="measure-fields">
+            <div class="field">
+                <label for="fit-model">{"Algorithm model"}</label>
+                <select id="fit-model" onchange={on_model}>
+                    { for Model::all().into_iter().map(|m| html!{ <option value={m.short()} selected={m == s.settings.model}>{m.name()}</option> }) }
+                </select>
+            </div>
+            <div class="field">
+                <label for="fit-breaks">{"Breakpoints"}</label>
+                <select id="fit-breaks" onchange={on_breaks}>
+                    { for (0..=2usize).map(|k| html!{ <option value={k.to_string()} selected={k == s.settings.breaks}>{k.to_string()}</option> }) }
+                </select>
+            </div>
+            <TextField name="min" label="Smallest size fitted (empty = all)" value={s.min_text.clone()} error={s.error("min")} on_commit={act.reform(Action::SetMin)} />
+            <TextField name="max" label="Largest size fitted (empty = all)" value={s.max_text.clone()} error={s.error("max")} on_commit={act.reform(Action::SetMax)} />
+        </div>
+    };
+    let body = match &la.fit {
+        Err(e) => html! { <p id="fit-error" class="field-error" role="status">{e.to_string()}</p> },
+        Ok(f) => {
+            let (st, bf) = f.factors;
+            html! {
+                <>
+                <p class="hint">{format!("T(n) = {}·α + {}·n·β ({}, p = {}; Huber robust fit on relative residuals)", sig(st, 4), sig(bf, 4), f.options.model.name(), f.options.p)}</p>
+                <dl class="fit-results">
+                    <dt>{"α (start-up latency)"}</dt><dd id="fit-alpha">{us(f.alpha)}</dd>
+                    <dt>{"link bandwidth 1/β"}</dt><dd id="fit-bw">{bw_text(f.beta)}</dd>
+                    <dt>{"β"}</dt><dd id="fit-beta">{format_beta(f.beta)}</dd>
+                    <dt>{"R² (of log T)"}</dt><dd id="fit-r2">{sig(f.r2_log, 4)}</dd>
+                    <dt>{"points fitted"}</dt><dd>{f.residuals.len()}</dd>
+                </dl>
+                if f.segments.len() > 1 {
+                    <ul id="fit-segments">{ for f.segments.iter().map(|sg| html!{
+                        <li>{format!("{} – {}: α = {}, bandwidth {} ({} points)", format_decimal(sg.from), format_decimal(sg.to), us(sg.alpha), bw_text(sg.beta), sg.points)}</li>
+                    }) }</ul>
+                }
+                <p id="fit-suggested">{ match f.suggested.0 {
+                    0 => "No breakpoint detected: one line fits (BIC).".to_string(),
+                    k => format!("The data suggest {k} breakpoint{} (protocol or algorithm switch) near {} (BIC); choose {k} above to fit piecewise.", if k == 1 { "" } else { "s" }, f.suggested.1.iter().map(|&b| format_decimal(b)).collect::<Vec<_>>().join(" and ")),
+                } }</p>
+                { for f.notes.iter().map(|n| html!{ <p class="hint">{n.clone()}</p> }) }
+                <h3>{"Largest deviations from the model"}</h3>
+                <ul id="fit-worst">{ for f.worst.iter().filter_map(|&i| f.residuals.get(i)).map(|r| html!{
+                    <li>{format!("{}: measured {} vs model {} ({:+.1} %)", format_decimal(r.n), us(r.t), us(r.predicted), r.rel * 100.0)}</li>
+                }) }</ul>
+                if let Some(c) = &la.curves {
+                    if !c.crossovers.is_empty() {
+                        <h3>{"Crossovers at the fitted α, β"}</h3>
+                        <ul id="fit-crossovers">{ for c.crossovers.iter().map(|x| html!{
+                            <li>{format!("{} → {} at {}", x.below.name(), x.above.name(), format_decimal(x.n_bytes))}</li>
+                        }) }</ul>
+                    }
+                }
+                <p class="measure-links">
+                    if let Some(h) = &la.handoff {
+                        <a id="open-cost" href={h.url.clone()}>{"Open in the cost model"}</a>
+                    }
+                    {" · "}<CsvLink id="fit-csv" label="Download the fit (CSV)" filename="alpha-beta-fit.csv" analysis={s.analysis.clone()} which={Csv::Fit} />
+                </p>
+                </>
+            }
+        }
+    };
+    html! {
+        <section class="panel wide" aria-labelledby="fit-h">
+            <h2 id="fit-h">{"α–β fit"}</h2>
+            {controls}
+            {body}
+        </section>
+    }
+}

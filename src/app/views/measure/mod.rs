@@ -1,0 +1,85 @@
+//! `?view=measure`: paste a real nccl-tests, OSU or CSV log, check its
+//! bandwidths row by row, fit α and β under an algorithm model, and hand the
+//! fit to the cost model. Nothing leaves the page: files are read with the
+//! browser's File API and every computation is the core's
+//! ([`crate::core::measure`]). No URL parameters except `example=` (a key of
+//! [`crate::core::measure::synthetic::examples`]) to open with an example.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::ViewProps;
+use crate::core::measure::synthetic::{examples, generate};
+
+pub mod charts;
+pub mod csv_link;
+pub mod fit_panel;
+pub mod input;
+pub mod report;
+pub mod state;
+pub mod table;
+pub mod units;
+
+use charts::MeasureCharts;
+use fit_panel::FitPanel;
+use input::InputPanel;
+use report::ParseReport;
+use state::{Action, MeasureState};
+use table::RowsTable;
+use units::UnitPicker;
+
+/// True when the selected log was read as generic columns (the only format
+/// whose units the user may need to choose).
+fn is_generic(s: &MeasureState) -> bool {
+    let generic = crate::core::measure::Format::Generic;
+    match (&s.analysis.import, &s.analysis.log) {
+        (Ok(imp), Some(la)) => imp.logs.get(la.index).is_some_and(|l| l.format == generic),
+        _ => false,
+    }
+}
+
+/// The measure view.
+#[component]
+pub fn MeasureView(props: &ViewProps) -> Html {
+    let example = props.query.get("example").map(str::to_string);
+    let example_key = example.clone().map(AttrValue::from);
+    let state = use_reducer(move || {
+        let s = MeasureState::default();
+        match example.and_then(|k| examples().into_iter().find(|e| e.key == k)) {
+            Some(ex) => {
+                let s = Rc::new(s);
+                let s = yew::Reducible::reduce(
+                    s,
+                    Action::SetText(
+                        generate(&ex.spec),
+                        format!("synthetic example: {}", ex.title),
+                    ),
+                );
+                (*s).clone()
+            }
+            None => s,
+        }
+    });
+    let on_action = {
+        let state = state.clone();
+        Callback::from(move |a: Action| state.dispatch(a))
+    };
+    let on_text = on_action.reform(|(t, src): (String, String)| Action::SetText(t, src));
+    let snapshot: Rc<MeasureState> = Rc::new((*state).clone());
+    html! {
+        <div class="view view-measure">
+            <h1>{"Measured logs"}</h1>
+            <InputPanel text={snapshot.text.clone()} source={snapshot.source.clone()} on_text={on_text} example={example_key} />
+            <ParseReport state={snapshot.clone()} on_action={on_action.clone()} />
+            if is_generic(&snapshot) {
+                <UnitPicker state={snapshot.clone()} on_action={on_action.clone()} />
+            }
+            if snapshot.analysis.log.is_some() {
+                <FitPanel state={snapshot.clone()} on_action={on_action.clone()} />
+                <MeasureCharts state={snapshot.clone()} />
+                <RowsTable state={snapshot.clone()} on_action={on_action} />
+            }
+        </div>
+    }
+}

@@ -1,0 +1,119 @@
+//! The parse report: format, collective, rank count (overridable), the notes
+//! on how the log was read, the line-numbered messages, the `# Avg bus
+//! bandwidth` check and the line-rate check. Text from the log is only ever
+//! put into text nodes.
+
+use std::rc::Rc;
+
+use wasm_bindgen::JsCast;
+use web_sys::HtmlSelectElement;
+use yew::prelude::*;
+
+use super::state::{Action, MeasureState};
+use crate::app::components::field::TextField;
+use crate::core::measure::Collective;
+
+/// Props of [`ParseReport`].
+#[derive(Properties, PartialEq)]
+pub struct ParseReportProps {
+    /// The view state.
+    pub state: Rc<MeasureState>,
+    /// Dispatches an action.
+    pub on_action: Callback<Action>,
+}
+
+fn select_value(e: &Event) -> String {
+    e.target()
+        .and_then(|t| t.dyn_into::<HtmlSelectElement>().ok())
+        .map(|s| s.value())
+        .unwrap_or_default()
+}
+
+/// What was read, with the rank count and line-rate fields.
+#[component]
+pub fn ParseReport(props: &ParseReportProps) -> Html {
+    let s = &props.state;
+    let act = props.on_action.clone();
+    let imp = match &s.analysis.import {
+        Ok(imp) => imp,
+        Err(e) => {
+            let msgs = match e {
+                crate::core::measure::ImportError::Unrecognised { messages } => messages.clone(),
+                crate::core::measure::ImportError::Empty => Vec::new(),
+            };
+            return html! {
+                <section class="panel wide" id="parse-report">
+                    <h2>{"What was read"}</h2>
+                    <p id="import-error" class={classes!((!s.text.is_empty()).then_some("field-error"))} role="status">{e.to_string()}</p>
+                    <ul class="line-messages">{ for msgs.iter().take(20).map(|m| html!{ <li>{format!("line {}: {}", m.line, m.reason)}</li> }) }</ul>
+                </section>
+            };
+        }
+    };
+    let Some(la) = &s.analysis.log else {
+        return html! {};
+    };
+    let log = imp.logs.get(la.index);
+    let on_coll =
+        act.reform(|e: Event| Action::SetCollective(Collective::from_name(&select_value(&e))));
+    let on_log = act.reform(|e: Event| Action::SelectLog(select_value(&e).parse().unwrap_or(0)));
+    let on_p = act.reform(Action::SetP);
+    let on_rate = act.reform(Action::SetRate);
+    html! {
+        <section class="panel wide" id="parse-report" aria-labelledby="parse-report-h">
+            <h2 id="parse-report-h">{"What was read"}</h2>
+            if imp.logs.len() > 1 {
+                <div class="measure-row">
+                    <label for="log-pick">{"Log: "}</label>
+                    <select id="log-pick" onchange={on_log}>
+                        { for imp.logs.iter().enumerate().map(|(i, l)| html!{
+                            <option value={i.to_string()} selected={i == la.index}>{format!("{} log ({} rows)", l.part, l.series.first().map(|s| s.rows.len()).unwrap_or(0))}</option>
+                        }) }
+                    </select>
+                </div>
+            }
+            if let Some(l) = log {
+                <ul class="measure-facts">
+                    <li id="log-format">{format!("Format: {}", l.format.name())}</li>
+                    if !l.title.is_empty() {
+                        <li id="log-title">{"Title: "}<q>{l.title.chars().take(200).collect::<String>()}</q></li>
+                    }
+                    <li id="log-rows">{format!("Rows: {}", l.series.iter().map(|s| format!("{} {}", s.rows.len(), s.label.chars().take(40).collect::<String>())).collect::<Vec<_>>().join(", "))}</li>
+                    <li id="log-collective">{format!("Collective: {}", l.collective_note)}
+                        {" "}
+                        <select id="collective" aria-label="Collective" onchange={on_coll}>
+                            <option value="" selected={s.settings.import.collective.is_none()}>{"from the log"}</option>
+                            { for Collective::all().into_iter().map(|c| html!{
+                                <option value={c.key()} selected={s.settings.import.collective == Some(c)}>{c.name()}</option>
+                            }) }
+                        </select>
+                    </li>
+                    <li id="rank-count">{la.resolved.p.note.clone()}</li>
+                    if let Some(n) = &la.resolved.bw_note {
+                        <li id="bw-kind">{n.clone()}</li>
+                    }
+                    { for l.notes.iter().map(|n| html!{ <li>{n.clone()}</li> }) }
+                </ul>
+            }
+            <div class="measure-fields">
+                <TextField name="p" label="Rank count p (empty = from the log)" value={s.p_text.clone()} error={s.error("p")} on_commit={on_p} />
+                <TextField name="rate" label="Line rate (optional), e.g. 100Gb/s or 450GB/s" value={s.rate_text.clone()} error={s.error("rate")} on_commit={on_rate} />
+            </div>
+            <p id="flag-count" class={classes!((la.checks.flagged > 0).then_some("flagged"))}>
+                {format!("{} flagged row{} (algbw = size / time and busbw = algbw × factor, checked to the printed precision)", la.checks.flagged, if la.checks.flagged == 1 { "" } else { "s" })}
+            </p>
+            if let Some(a) = &la.checks.avg {
+                <p id="avg-check" class={classes!((!a.matches).then_some("flagged"))}>{format!("line {}: {}", a.line, a.note)}</p>
+            }
+            if let Some(n) = &la.checks.line_rate_note {
+                <p id="line-rate-note" class="flagged">{n.clone()}</p>
+            }
+            if !imp.messages.is_empty() {
+                <details open={imp.messages.len() <= 10} id="line-messages">
+                    <summary>{format!("{} line{} not read", imp.messages.len(), if imp.messages.len() == 1 { "" } else { "s" })}</summary>
+                    <ul class="line-messages">{ for imp.messages.iter().map(|m| html!{ <li>{format!("line {}: {}", m.line, m.reason)}</li> }) }</ul>
+                </details>
+            }
+        </section>
+    }
+}

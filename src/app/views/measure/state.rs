@@ -1,0 +1,212 @@
+//! State of the `measure` view: the pasted text, the user's settings, the
+//! analysis the core computed, and the text of every field (so a bad value
+//! shows its message while the last good analysis stays).
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use crate::core::measure::analysis::{analyse, Analysis, Settings};
+use crate::core::measure::{BwKind, Collective, Model};
+use crate::core::units::{parse_bandwidth, parse_size};
+
+/// The view's state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeasureState {
+    /// The log text (pasted, read from a file, or a synthetic example).
+    pub text: Rc<String>,
+    /// Where the text came from ("pasted", "file run.log", "synthetic example …").
+    pub source: String,
+    /// The settings of the last good analysis.
+    pub settings: Settings,
+    /// Field texts, by field name.
+    pub p_text: String,
+    /// Line-rate field text.
+    pub rate_text: String,
+    /// Fit range field texts.
+    pub min_text: String,
+    /// Fit range field texts.
+    pub max_text: String,
+    /// Inline messages, `(field, message)`.
+    pub errors: Vec<(&'static str, String)>,
+    /// The core's analysis of `text` with `settings`.
+    pub analysis: Rc<Analysis>,
+}
+
+impl Default for MeasureState {
+    fn default() -> Self {
+        let settings = Settings::default();
+        MeasureState {
+            text: Rc::new(String::new()),
+            source: String::new(),
+            analysis: Rc::new(analyse("", &settings)),
+            settings,
+            p_text: String::new(),
+            rate_text: String::new(),
+            min_text: String::new(),
+            max_text: String::new(),
+            errors: Vec::new(),
+        }
+    }
+}
+
+/// What the user did.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// New log text and where it came from.
+    SetText(String, String),
+    /// The rank-count field (empty = from the log).
+    SetP(String),
+    /// The line-rate field (empty = none), e.g. "100Gb/s".
+    SetRate(String),
+    /// The fit model.
+    SetModel(Model),
+    /// Number of breakpoints.
+    SetBreaks(usize),
+    /// Smallest size of the fit (empty = all), e.g. "64KiB".
+    SetMin(String),
+    /// Largest size of the fit (empty = all).
+    SetMax(String),
+    /// Which log of a side-by-side paste.
+    SelectLog(usize),
+    /// Which table is fitted.
+    SelectSeries(usize),
+    /// The collective (None = from the log).
+    SetCollective(Option<Collective>),
+    /// Size unit for generic columns without one (empty = from the header).
+    SetSizeUnit(String),
+    /// Time unit for generic columns without one.
+    SetTimeUnit(String),
+    /// What an unnamed bandwidth column holds.
+    SetBwKind(Option<BwKind>),
+}
+
+fn set_error(errors: &mut Vec<(&'static str, String)>, field: &'static str, e: Option<String>) {
+    errors.retain(|(f, _)| *f != field);
+    if let Some(e) = e {
+        errors.push((field, e));
+    }
+}
+
+fn parse_range(raw: &str, field: &'static str) -> Result<Option<f64>, String> {
+    let t = raw.trim();
+    if t.is_empty() {
+        return Ok(None);
+    }
+    parse_size(t)
+        .map(|s| Some(s.bytes as f64))
+        .map_err(|e| format!("{field}: {e} (e.g. 64KiB or 1MB; empty = all sizes)"))
+}
+
+impl Reducible for MeasureState {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        let mut s = (*self).clone();
+        let mut changed = true;
+        match action {
+            Action::SetText(t, src) => {
+                s.text = Rc::new(t);
+                s.source = src;
+                s.settings.log = 0;
+                s.settings.series = 0;
+            }
+            Action::SetP(raw) => {
+                s.p_text = raw.clone();
+                let t = raw.trim();
+                match t.parse::<usize>() {
+                    _ if t.is_empty() => {
+                        s.settings.user_p = None;
+                        set_error(&mut s.errors, "p", None);
+                    }
+                    Ok(p) if (2..=1_000_000).contains(&p) => {
+                        s.settings.user_p = Some(p);
+                        set_error(&mut s.errors, "p", None);
+                    }
+                    _ => {
+                        set_error(&mut s.errors, "p", Some(format!("p must be a whole number from 2 to 1000000 (got “{t}”); empty = from the log")));
+                        changed = false;
+                    }
+                }
+            }
+            Action::SetRate(raw) => {
+                s.rate_text = raw.clone();
+                let t = raw.trim();
+                if t.is_empty() {
+                    s.settings.line_rate = None;
+                    set_error(&mut s.errors, "rate", None);
+                } else {
+                    match parse_bandwidth(t) {
+                        Ok(b) => {
+                            s.settings.line_rate = Some(b.bytes_per_second);
+                            set_error(&mut s.errors, "rate", None);
+                        }
+                        Err(e) => {
+                            set_error(
+                                &mut s.errors,
+                                "rate",
+                                Some(format!("line rate: {e} (e.g. 100Gb/s or 450GB/s)")),
+                            );
+                            changed = false;
+                        }
+                    }
+                }
+            }
+            Action::SetMin(raw) => {
+                s.min_text = raw.clone();
+                match parse_range(&raw, "smallest size") {
+                    Ok(v) => {
+                        s.settings.min_size = v.unwrap_or(0.0);
+                        set_error(&mut s.errors, "min", None);
+                    }
+                    Err(e) => {
+                        set_error(&mut s.errors, "min", Some(e));
+                        changed = false;
+                    }
+                }
+            }
+            Action::SetMax(raw) => {
+                s.max_text = raw.clone();
+                match parse_range(&raw, "largest size") {
+                    Ok(v) => {
+                        s.settings.max_size = v.unwrap_or(f64::INFINITY);
+                        set_error(&mut s.errors, "max", None);
+                    }
+                    Err(e) => {
+                        set_error(&mut s.errors, "max", Some(e));
+                        changed = false;
+                    }
+                }
+            }
+            Action::SetModel(m) => s.settings.model = m,
+            Action::SetBreaks(b) => s.settings.breaks = b.min(2),
+            Action::SelectLog(i) => {
+                s.settings.log = i;
+                s.settings.series = 0;
+            }
+            Action::SelectSeries(i) => s.settings.series = i,
+            Action::SetCollective(c) => s.settings.import.collective = c,
+            Action::SetSizeUnit(u) => {
+                s.settings.import.size_unit = Some(u).filter(|u| !u.trim().is_empty())
+            }
+            Action::SetTimeUnit(u) => {
+                s.settings.import.time_unit = Some(u).filter(|u| !u.trim().is_empty())
+            }
+            Action::SetBwKind(k) => s.settings.import.bw_kind = k,
+        }
+        if changed {
+            s.analysis = Rc::new(analyse(&s.text, &s.settings));
+        }
+        Rc::new(s)
+    }
+}
+
+impl MeasureState {
+    /// The inline message of `field`, if any.
+    pub fn error(&self, field: &str) -> Option<String> {
+        self.errors
+            .iter()
+            .find(|(f, _)| *f == field)
+            .map(|(_, e)| e.clone())
+    }
+}

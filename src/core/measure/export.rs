@@ -1,0 +1,93 @@
+//! CSV export of a parsed table with its recomputed bandwidths, and of a fit,
+//! plus the `data:` URL that carries it to a download link (nothing leaves
+//! the page: the browser builds the file from the URL itself).
+
+use super::checks::Checks;
+use super::fit::Fit;
+use super::Log;
+
+/// Quotes a CSV field when it holds a comma, quote or newline (RFC 4180).
+fn field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// The parsed table as CSV: one line per row of every series with
+/// `series,line,size_bytes,time_s,algbw_printed_Bps,busbw_printed_Bps,
+/// algbw_recomputed_Bps,busbw_recomputed_Bps,flags`.
+pub fn table_csv(log: &Log, checks: &Checks) -> String {
+    let mut out = String::from(
+        "series,line,size_bytes,time_s,algbw_printed_Bps,busbw_printed_Bps,algbw_recomputed_Bps,busbw_recomputed_Bps,flags\n",
+    );
+    let opt = |v: Option<f64>| v.map(|x| format!("{x:e}")).unwrap_or_default();
+    for (si, s) in log.series.iter().enumerate() {
+        for (ri, r) in s.rows.iter().enumerate() {
+            let c = checks.rows.get(si).and_then(|v| v.get(ri));
+            let bw = r.bw_unknown.map(|b| b.value);
+            out += &format!(
+                "{},{},{},{:e},{},{},{},{},{}\n",
+                field(&s.label),
+                r.line,
+                r.size.value,
+                r.time.value,
+                opt(r.algbw.map(|b| b.value).or(bw)),
+                opt(r.busbw.map(|b| b.value)),
+                opt(c.map(|c| c.algbw)),
+                opt(c.map(|c| c.busbw)),
+                field(&c.map(|c| c.flags.join("; ")).unwrap_or_default())
+            );
+        }
+    }
+    out
+}
+
+/// The fit as CSV: a parameter block (`key,value,unit`) then the residuals
+/// (`size_bytes,time_s,fitted_s,relative_residual`).
+pub fn fit_csv(fit: &Fit) -> String {
+    let o = fit.options;
+    let mut out = String::from("key,value,unit\n");
+    out += &format!(
+        "model,{},\ncollective,{},\np,{},ranks\n",
+        o.model.short(),
+        o.collective.key(),
+        o.p
+    );
+    out += &format!(
+        "alpha,{:e},s\nbeta,{:e},s/B\nbandwidth,{:e},B/s\nr2_log,{},\n",
+        fit.alpha,
+        fit.beta,
+        1.0 / fit.beta,
+        fit.r2_log
+    );
+    for (i, s) in fit.segments.iter().enumerate() {
+        out += &format!(
+            "segment{i}_from,{},B\nsegment{i}_to,{},B\nsegment{i}_alpha,{:e},s\nsegment{i}_beta,{:e},s/B\n",
+            s.from, s.to, s.alpha, s.beta
+        );
+    }
+    out += "\nsize_bytes,time_s,fitted_s,relative_residual\n";
+    for r in &fit.residuals {
+        out += &format!("{},{:e},{:e},{:e}\n", r.n, r.t, r.predicted, r.rel);
+    }
+    out
+}
+
+/// A `data:text/csv` URL holding `csv` (percent-encoded, RFC 2397).
+pub fn data_url(csv: &str) -> String {
+    let mut out = String::from("data:text/csv;charset=utf-8,");
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    out.reserve(csv.len() * 2);
+    for b in csv.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            out.push('%');
+            out.push(char::from(HEX[usize::from(b >> 4)]));
+            out.push(char::from(HEX[usize::from(b & 15)]));
+        }
+    }
+    out
+}

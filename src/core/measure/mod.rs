@@ -1,0 +1,395 @@
+//! Measured logs: read a pasted nccl-tests, OSU or generic benchmark table,
+//! check its bandwidths row by row, and fit the α–β model to it.
+//!
+//! Pipeline (every step is a pure function, tested natively):
+//! 1. [`import`] detects the format ([`detect`]) and runs one parser per
+//!    format ([`nccl`], [`osu`], [`generic`]). A line that cannot be read is
+//!    reported with its 1-based line number and the reason
+//!    ([`LineMessage`]); the rest is still imported.
+//! 2. [`checks::check`] recomputes algbw = size / time and busbw = algbw ×
+//!    the collective's factor (nccl-tests, doc/PERFORMANCE.md) within the
+//!    printed precision, the `# Avg bus bandwidth` trailer, `#wrong` counts,
+//!    and an optional line rate; [`checks::rank_count`] takes p from the log
+//!    or infers it from busbw / algbw.
+//! 3. [`fit::fit`] fits α and β under an algorithm model ([`model`]) with a
+//!    Huber M-estimator, optionally piecewise with up to two breakpoints.
+//! 4. [`synthetic`] writes example logs from a known α, β and algorithm.
+//!
+//! Units inside this module are SI: sizes in bytes, times in seconds,
+//! bandwidths in bytes per second.
+
+pub mod analysis;
+pub mod checks;
+pub mod detect;
+pub mod export;
+pub mod fit;
+pub mod generic;
+pub mod model;
+pub mod nccl;
+pub mod osu;
+pub mod synthetic;
+
+pub use model::{Collective, Model};
+
+/// Largest paste the importer reads, in bytes (larger input is cut there and
+/// the cut is reported).
+pub const MAX_INPUT_BYTES: usize = 16 * 1024 * 1024;
+/// Most data rows kept per table (further rows are reported and skipped).
+pub const MAX_ROWS: usize = 200_000;
+/// Most line messages kept per log (further ones are dropped).
+pub const MAX_MESSAGES: usize = 200;
+
+/// The formats the importer reads, as named in messages.
+pub const FORMATS: &str = "nccl-tests tables (all_reduce_perf, all_gather_perf, reduce_scatter_perf, \
+broadcast_perf, reduce_perf, alltoall_perf; launcher prefixes such as [1,0]<stdout>: and two logs side \
+by side separated by |), OSU micro-benchmark collectives (osu_allreduce and friends: # Size, Avg Latency(us), \
+optional Min/Max/Iterations), and generic CSV or whitespace columns with a header naming size and time \
+(units in the header, e.g. size(MB), time(us))";
+
+/// Which parser read a log.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// NVIDIA nccl-tests (`*_perf`).
+    NcclTests,
+    /// OSU micro-benchmarks (`osu_allreduce` …).
+    Osu,
+    /// Generic CSV or whitespace columns with a header.
+    Generic,
+}
+
+impl Format {
+    /// Display name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::NcclTests => "nccl-tests",
+            Format::Osu => "OSU micro-benchmarks",
+            Format::Generic => "generic columns",
+        }
+    }
+}
+
+/// A number as printed in the log, in SI units, with the rounding of its
+/// printed form: the true value lies in `value ± half_ulp`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Printed {
+    /// The value in SI units (bytes, seconds or bytes per second).
+    pub value: f64,
+    /// Half a unit in the last printed digit, in the same SI unit
+    /// (`2560.7` µs → 0.05 µs = 5e-8 s). 0 for exact integers.
+    pub half_ulp: f64,
+    /// Number of decimals printed (for re-printing at the same precision).
+    pub decimals: u32,
+}
+
+impl Printed {
+    /// Lower end of the interval the printed value stands for.
+    pub fn lo(&self) -> f64 {
+        self.value - self.half_ulp
+    }
+    /// Upper end of the interval the printed value stands for.
+    pub fn hi(&self) -> f64 {
+        self.value + self.half_ulp
+    }
+}
+
+/// Parses a printed number and scales it by `scale` (the unit's size in SI).
+/// Returns `None` for text that is not a finite number.
+pub fn printed(tok: &str, scale: f64) -> Option<Printed> {
+    let t = tok.trim();
+    if t.is_empty()
+        || !t
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b"+-.eE".contains(&b))
+    {
+        return None;
+    }
+    let v: f64 = t.parse().ok()?;
+    if !v.is_finite() {
+        return None;
+    }
+    let (mant, exp) = match t.find(['e', 'E']) {
+        Some(i) => (&t[..i], t[i + 1..].parse::<i32>().ok()?),
+        None => (t, 0),
+    };
+    let decimals = mant.split_once('.').map(|(_, f)| f.len()).unwrap_or(0) as i32;
+    let half = 0.5 * 10f64.powi(exp - decimals);
+    Some(Printed {
+        value: v * scale,
+        half_ulp: half * scale.abs(),
+        decimals: decimals.max(0) as u32,
+    })
+}
+
+/// One data row of a table, in SI units.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// 1-based line number in the pasted text.
+    pub line: usize,
+    /// Message size, bytes (as the tool defines it: nccl-tests prints the
+    /// total buffer size; OSU the per-rank message size).
+    pub size: Printed,
+    /// Time of one operation, seconds (nccl-tests `time`, OSU average latency).
+    pub time: Printed,
+    /// Printed algbw, bytes per second.
+    pub algbw: Option<Printed>,
+    /// Printed busbw, bytes per second.
+    pub busbw: Option<Printed>,
+    /// A printed bandwidth whose kind (algbw or busbw) the header does not
+    /// say; [`checks::check`] decides it from the numbers.
+    pub bw_unknown: Option<Printed>,
+    /// nccl-tests `#wrong` (or `error`) count; `None` when printed as `N/A`.
+    pub wrong: Option<f64>,
+    /// Minimum time, seconds (OSU `Min Latency`, generic `tmin`).
+    pub min_time: Option<f64>,
+    /// Maximum time, seconds.
+    pub max_time: Option<f64>,
+    /// Iterations (OSU `Iterations`).
+    pub iterations: Option<u64>,
+}
+
+/// One table of rows: nccl-tests prints two per log (out-of-place and
+/// in-place); OSU and generic logs have one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Series {
+    /// "out-of-place", "in-place", "avg latency", …
+    pub label: String,
+    /// The rows in the order printed.
+    pub rows: Vec<Row>,
+}
+
+/// Where the rank count came from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RankSource {
+    /// The highest `# Rank k` line: p = k + 1 (line number of that line).
+    RankLines {
+        /// Line of the highest rank.
+        line: usize,
+    },
+    /// An `nranks N` field.
+    NRanks {
+        /// Line of the field.
+        line: usize,
+    },
+    /// A launcher's `-np N` / `--nproc_per_node N` on a command line
+    /// (times nThread·nGpus for nccl-tests).
+    Launcher {
+        /// Line of the command.
+        line: usize,
+    },
+    /// Inferred from busbw / algbw = the collective's factor.
+    Inferred,
+    /// Not stated and not inferable: a default was assumed.
+    Assumed,
+    /// Typed by the user.
+    User,
+}
+
+/// The rank count p and where it came from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RankCount {
+    /// Number of ranks.
+    pub p: usize,
+    /// Its source.
+    pub source: RankSource,
+    /// One sentence saying how p was found, shown next to it.
+    pub note: String,
+}
+
+/// A line the parser could not use (or wants to point out), 1-based.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineMessage {
+    /// 1-based line number (0 for the whole paste).
+    pub line: usize,
+    /// What is wrong with it.
+    pub reason: String,
+}
+
+/// One imported log.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Log {
+    /// The parser that read it.
+    pub format: Format,
+    /// "left" / "right" for two logs side by side, else "".
+    pub part: String,
+    /// The collective (from the tool name, the OSU title or the numbers).
+    pub collective: Collective,
+    /// How the collective was found.
+    pub collective_note: String,
+    /// The tables.
+    pub series: Vec<Series>,
+    /// p as stated by the log (rank lines, nranks, launcher), if any.
+    pub stated_p: Option<RankCount>,
+    /// A rank count mentioned only in a comment (e.g. `# command: mpirun -np
+    /// 24`): used as a cross-check, not as a statement. `(p, line)`.
+    pub comment_p: Option<(usize, usize)>,
+    /// The printed `# Avg bus bandwidth` (B/s) and its line.
+    pub avg_busbw: Option<(Printed, usize)>,
+    /// The title or first comment line (for display; may contain anything).
+    pub title: String,
+    /// Notes about how the log was read (units, column roles, steps).
+    pub notes: Vec<String>,
+}
+
+/// Everything [`import`] found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Import {
+    /// The logs (two for a side-by-side paste).
+    pub logs: Vec<Log>,
+    /// Lines that could not be read, in line order.
+    pub messages: Vec<LineMessage>,
+}
+
+/// Options a user may set to help the parsers.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ImportOptions {
+    /// Size unit for generic columns whose header has none (e.g. "MB", "KiB").
+    pub size_unit: Option<String>,
+    /// Time unit for generic columns whose header has none (e.g. "us").
+    pub time_unit: Option<String>,
+    /// What a generic bandwidth column holds when its name does not say.
+    pub bw_kind: Option<BwKind>,
+    /// The collective, when the log does not name it.
+    pub collective: Option<Collective>,
+}
+
+/// What a bandwidth column holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BwKind {
+    /// size / time.
+    Alg,
+    /// algbw × the collective's factor.
+    Bus,
+}
+
+/// Why nothing could be imported.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ImportError {
+    /// The paste is empty or only whitespace.
+    Empty,
+    /// No table of a known format was found; the line messages say why.
+    Unrecognised {
+        /// Line-numbered reasons (may be empty).
+        messages: Vec<LineMessage>,
+    },
+}
+
+impl std::fmt::Display for ImportError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ImportError::Empty => write!(f, "The paste is empty. We read {FORMATS}."),
+            ImportError::Unrecognised { .. } => write!(
+                f,
+                "No table of a known format was found. We read {FORMATS}."
+            ),
+        }
+    }
+}
+
+/// Splits `text` into lines with 1-based numbers.
+pub(crate) fn numbered_lines(text: &str) -> Vec<(usize, &str)> {
+    text.lines().enumerate().map(|(i, l)| (i + 1, l)).collect()
+}
+
+/// Pushes a message unless [`MAX_MESSAGES`] were already kept.
+pub(crate) fn push_msg(out: &mut Vec<LineMessage>, line: usize, reason: impl Into<String>) {
+    if out.len() < MAX_MESSAGES {
+        out.push(LineMessage {
+            line,
+            reason: reason.into(),
+        });
+    }
+}
+
+/// Reads a pasted log: detects its format, parses it, and collects
+/// line-numbered messages for the lines it could not use.
+///
+/// Input above [`MAX_INPUT_BYTES`] is cut (reported as a message on line 0);
+/// control characters other than tab make a line unreadable (binary data).
+///
+/// # Errors
+/// [`ImportError::Empty`] for an empty paste; [`ImportError::Unrecognised`]
+/// when no table of a known format (see [`FORMATS`]) has a single readable row.
+pub fn import(text: &str, opts: &ImportOptions) -> Result<Import, ImportError> {
+    let mut cut_msg = None;
+    let text = if text.len() > MAX_INPUT_BYTES {
+        let mut end = MAX_INPUT_BYTES;
+        while end > 0 && !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        cut_msg = Some(LineMessage {
+            line: 0,
+            reason: format!(
+                "the paste is {} bytes; only the first {} bytes were read",
+                text.len(),
+                MAX_INPUT_BYTES
+            ),
+        });
+        &text[..end]
+    } else {
+        text
+    };
+    if text.trim().is_empty() {
+        return Err(ImportError::Empty);
+    }
+    let lines = numbered_lines(text);
+    let mut messages: Vec<LineMessage> = cut_msg.into_iter().collect();
+    // Clean each part once: `(name, cleaned lines, messages)`.
+    let mut parts: Vec<(String, Vec<detect::Line>, Vec<LineMessage>)> = Vec::new();
+    let split = detect::split_side_by_side(&lines);
+    if split.len() > 1 {
+        for (name, part) in split {
+            let (clean, msgs) = detect::clean_lines(&part);
+            parts.push((name, clean, msgs));
+        }
+        if !parts.iter().any(|(_, c, _)| detect::detect(c).is_some()) {
+            // `|` was a column separator, not two logs side by side.
+            parts.clear();
+        }
+    }
+    if parts.is_empty() {
+        let (clean, msgs) = detect::clean_lines(&lines);
+        parts.push((String::new(), clean, msgs));
+    }
+    let mut logs = Vec::new();
+    for (name, clean, mut msgs) in parts {
+        let result = match detect::detect(&clean) {
+            Some(Format::NcclTests) => nccl::parse(&clean, opts),
+            Some(Format::Osu) => osu::parse(&clean, opts),
+            Some(Format::Generic) => generic::parse(&clean, opts),
+            None => {
+                msgs.push(LineMessage {
+                    line: 0,
+                    reason: format!("no header of a known format was found. We read {FORMATS}"),
+                });
+                (None, Vec::new())
+            }
+        };
+        let (log, pmsgs) = result;
+        msgs.extend(pmsgs);
+        for m in msgs {
+            push_msg(&mut messages, m.line, prefix_part(&name, &m.reason));
+        }
+        if let Some(mut log) = log {
+            if log.series.iter().any(|s| !s.rows.is_empty()) {
+                log.part = name.clone();
+                logs.push(log);
+            }
+        }
+    }
+    messages.sort_by_key(|m| m.line);
+    if logs.is_empty() {
+        return Err(ImportError::Unrecognised { messages });
+    }
+    Ok(Import { logs, messages })
+}
+
+fn prefix_part(part: &str, reason: &str) -> String {
+    if part.is_empty() {
+        reason.to_string()
+    } else {
+        format!("({part} log) {reason}")
+    }
+}
+
+#[cfg(test)]
+mod tests;

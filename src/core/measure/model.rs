@@ -1,0 +1,239 @@
+//! The one door from `measure` into the rest of the core: the algorithm
+//! models' start-up and byte factors (closed forms of [`crate::core::cost`]),
+//! nccl-tests' busbw factors, and the crossovers at fitted parameters.
+//! Every call into `core::cost` from this module tree goes through here.
+
+use crate::core::collectives::Algorithm;
+use crate::core::cost::nccl::{self, CollectiveKind};
+use crate::core::cost::{self, CostParams};
+
+/// A collective as nccl-tests names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Collective {
+    /// `all_reduce_perf`, `osu_allreduce`.
+    AllReduce,
+    /// `all_gather_perf`, `osu_allgather`.
+    AllGather,
+    /// `reduce_scatter_perf`, `osu_reduce_scatter`.
+    ReduceScatter,
+    /// `broadcast_perf`, `osu_bcast`.
+    Broadcast,
+    /// `reduce_perf`, `osu_reduce`.
+    Reduce,
+    /// `alltoall_perf`, `osu_alltoall`.
+    AllToAll,
+}
+
+impl Collective {
+    /// Every collective, in menu order.
+    pub fn all() -> [Collective; 6] {
+        [
+            Collective::AllReduce,
+            Collective::AllGather,
+            Collective::ReduceScatter,
+            Collective::Broadcast,
+            Collective::Reduce,
+            Collective::AllToAll,
+        ]
+    }
+
+    /// Display name ("all-reduce").
+    pub fn name(self) -> &'static str {
+        match self {
+            Collective::AllReduce => "all-reduce",
+            Collective::AllGather => "all-gather",
+            Collective::ReduceScatter => "reduce-scatter",
+            Collective::Broadcast => "broadcast",
+            Collective::Reduce => "reduce",
+            Collective::AllToAll => "all-to-all",
+        }
+    }
+
+    /// Short key ("allreduce").
+    pub fn key(self) -> &'static str {
+        match self {
+            Collective::AllReduce => "allreduce",
+            Collective::AllGather => "allgather",
+            Collective::ReduceScatter => "reducescatter",
+            Collective::Broadcast => "broadcast",
+            Collective::Reduce => "reduce",
+            Collective::AllToAll => "alltoall",
+        }
+    }
+
+    /// Inverse of [`Collective::key`], also accepting tool names
+    /// (`all_reduce`, `Allreduce`, `bcast`, `reduce_scatter`).
+    pub fn from_name(s: &str) -> Option<Collective> {
+        let k: String = s
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric())
+            .collect::<String>()
+            .to_ascii_lowercase();
+        match k.as_str() {
+            "allreduce" => Some(Collective::AllReduce),
+            "allgather" => Some(Collective::AllGather),
+            "reducescatter" => Some(Collective::ReduceScatter),
+            "broadcast" | "bcast" => Some(Collective::Broadcast),
+            "reduce" => Some(Collective::Reduce),
+            "alltoall" => Some(Collective::AllToAll),
+            _ => None,
+        }
+    }
+
+    /// The core's name for this collective, which carries its busbw factor.
+    pub fn kind(self) -> CollectiveKind {
+        match self {
+            Collective::AllReduce => CollectiveKind::AllReduce,
+            Collective::AllGather => CollectiveKind::AllGather,
+            Collective::ReduceScatter => CollectiveKind::ReduceScatter,
+            Collective::Broadcast => CollectiveKind::Broadcast,
+            Collective::Reduce => CollectiveKind::Reduce,
+            Collective::AllToAll => CollectiveKind::AllToAll,
+        }
+    }
+
+    /// busbw / algbw at `p` ranks, as nccl-tests defines it
+    /// ([`nccl::busbw_factor`]).
+    pub fn busbw_factor(self, p: usize) -> f64 {
+        nccl::busbw_factor(self.kind(), p)
+    }
+
+    /// The factor written symbolically ("2(p−1)/p").
+    pub fn busbw_factor_text(self) -> &'static str {
+        self.kind().factor_expression()
+    }
+}
+
+/// The rank count `p` whose busbw factor equals `ratio`, as a real number
+/// (inverse of [`Collective::busbw_factor`]); `None` for collectives whose
+/// factor does not depend on `p` or a ratio outside the factor's range.
+pub fn p_from_ratio(c: Collective, ratio: f64) -> Option<f64> {
+    match c {
+        // r = 2(p−1)/p → p = 2/(2−r)
+        Collective::AllReduce if ratio < 2.0 => Some(2.0 / (2.0 - ratio)),
+        // r = (p−1)/p → p = 1/(1−r)
+        Collective::AllGather | Collective::ReduceScatter | Collective::AllToAll if ratio < 1.0 => {
+            Some(1.0 / (1.0 - ratio))
+        }
+        _ => None,
+    }
+}
+
+/// An algorithm model for the fit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Model {
+    /// Ring (reduce-scatter + all-gather for all-reduce).
+    Ring,
+    /// Binomial tree.
+    Tree,
+    /// Recursive doubling.
+    RecursiveDoubling,
+    /// Rabenseifner (recursive halving + recursive doubling).
+    Rabenseifner,
+}
+
+impl Model {
+    /// Every model, in menu order.
+    pub fn all() -> [Model; 4] {
+        [
+            Model::Ring,
+            Model::Tree,
+            Model::RecursiveDoubling,
+            Model::Rabenseifner,
+        ]
+    }
+
+    fn algorithm(self) -> Algorithm {
+        match self {
+            Model::Ring => Algorithm::RING,
+            Model::Tree => Algorithm::TREE,
+            Model::RecursiveDoubling => Algorithm::RD,
+            Model::Rabenseifner => Algorithm::RAB,
+        }
+    }
+
+    /// Display name ("recursive doubling").
+    pub fn name(self) -> &'static str {
+        self.algorithm().short_label()
+    }
+
+    /// Short key ("ring", "tree", "rd", "rab").
+    pub fn short(self) -> &'static str {
+        self.algorithm().key()
+    }
+
+    /// Inverse of [`Model::short`].
+    pub fn from_short(s: &str) -> Option<Model> {
+        Model::all().into_iter().find(|m| m.short() == s.trim())
+    }
+
+    /// The multipliers `(startups, byte_factor)` of α and n·β for collective
+    /// `c` at `p` ranks: `T(n) = startups·α + byte_factor·n·β`, taken from
+    /// the closed forms of [`crate::core::cost`] (Thakur, Rabenseifner &
+    /// Gropp 2005). `None` when this model has no closed form for `c`
+    /// (e.g. all-to-all) or `p < 2`.
+    pub fn factors(self, c: Collective, p: usize) -> Option<(f64, f64)> {
+        if p < 2 {
+            return None;
+        }
+        let one = CostParams::new(1.0, 1.0);
+        let f = match (c, self) {
+            (Collective::AllReduce, m) => {
+                let [s, b, _] = m.algorithm().factors(p);
+                return Some((s, b));
+            }
+            (Collective::AllGather, Model::Ring) => cost::ring_all_gather(p, 1.0, one),
+            (Collective::AllGather, Model::RecursiveDoubling | Model::Rabenseifner) => {
+                cost::recursive_doubling_all_gather(p, 1.0, one)
+            }
+            (Collective::ReduceScatter, Model::Ring) => cost::ring_reduce_scatter(p, 1.0, one),
+            (Collective::ReduceScatter, Model::RecursiveDoubling | Model::Rabenseifner) => {
+                cost::recursive_halving_reduce_scatter(p, 1.0, one)
+            }
+            (Collective::Broadcast, Model::Tree) => cost::binomial_broadcast(p, 1.0, one),
+            (Collective::Reduce, Model::Tree) => cost::binomial_reduce(p, 1.0, one),
+            _ => return None,
+        };
+        Some((f.startups, f.byte_factor))
+    }
+
+    /// Predicted time (s) of `n` bytes at `p` ranks with α (s) and β (s/B);
+    /// `None` as for [`Model::factors`].
+    pub fn time(self, c: Collective, p: usize, n: f64, alpha: f64, beta: f64) -> Option<f64> {
+        self.factors(c, p).map(|(s, b)| s * alpha + b * n * beta)
+    }
+}
+
+/// A size where the fastest all-reduce model changes at the fitted α, β.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ModelCrossover {
+    /// Faster below.
+    pub below: Model,
+    /// Faster above.
+    pub above: Model,
+    /// Break-even size, bytes.
+    pub n_bytes: f64,
+}
+
+/// The sizes where the fastest all-reduce algorithm changes at `p` ranks with
+/// α (s) and β (s/B) ([`cost::envelope_crossovers`]); a crossover involving
+/// the naive root (not a fit model) is left out. Empty for other collectives.
+pub fn crossovers(c: Collective, p: usize, alpha: f64, beta: f64) -> Vec<ModelCrossover> {
+    if c != Collective::AllReduce || p < 2 || !(alpha >= 0.0 && beta > 0.0) {
+        return Vec::new();
+    }
+    let to_model = |a: Algorithm| Model::all().into_iter().find(|m| m.algorithm() == a);
+    cost::envelope_crossovers(p, CostParams::new(alpha, beta))
+        .into_iter()
+        .filter_map(|x| {
+            Some(ModelCrossover {
+                below: to_model(x.below)?,
+                above: to_model(x.above)?,
+                n_bytes: x.n_bytes,
+            })
+        })
+        .collect()
+}
+
+/// The deterministic generator of the core (re-exported for the synthetic logs).
+pub use crate::core::consensus::SplitMix64;

@@ -1,0 +1,312 @@
+//! Charts of the `measure` view (log–log, nccl-tests style):
+//! - [`draw_time`]: measured time against size, the fitted model, the other
+//!   models' predictions at the fitted α and β, breakpoints and crossovers;
+//! - [`draw_bandwidths`]: algbw and busbw against size, with an optional line
+//!   rate.
+//!
+//! Series labels come from the pasted log. They are clipped to printable
+//! characters by [`label`], and plotters-svg 0.3.7 escapes `< > & " '` in
+//! every text node and attribute it writes (`SVGBackend::escape_and_push`),
+//! so no text from a log becomes markup; `tests` check this.
+
+use plotters::prelude::*;
+
+use super::{finish_svg, FG, GRID, PALETTE};
+use crate::core::measure::fit::Curves;
+use crate::core::measure::Model;
+use crate::core::units::{format_bandwidth, format_decimal, format_time};
+
+/// Chart size in SVG pixels.
+pub const SIZE: (u32, u32) = (760, 420);
+
+/// A measured series: its label and `(size B, value)` points.
+pub type Points = (String, Vec<(f64, f64)>);
+
+fn err<E: std::fmt::Display>(e: E) -> String {
+    e.to_string()
+}
+
+/// A label from a log, reduced to at most 40 printable characters.
+pub fn label(s: &str) -> String {
+    s.chars().filter(|c| !c.is_control()).take(40).collect()
+}
+
+fn model_colour(m: Model) -> RGBColor {
+    let i = Model::all().iter().position(|x| *x == m).unwrap_or(0);
+    PALETTE[(i + 1) % PALETTE.len()]
+}
+
+fn bounds<'a>(it: impl Iterator<Item = &'a (f64, f64)>) -> Option<(f64, f64, f64, f64)> {
+    let mut b = (f64::INFINITY, 0.0f64, f64::INFINITY, 0.0f64);
+    let mut any = false;
+    for &(x, y) in it {
+        if x > 0.0 && y > 0.0 && x.is_finite() && y.is_finite() {
+            b = (b.0.min(x), b.1.max(x), b.2.min(y), b.3.max(y));
+            any = true;
+        }
+    }
+    any.then_some(b)
+}
+
+fn time_tick(v: &f64) -> String {
+    format_time(*v)
+}
+
+fn size_tick(v: &f64) -> String {
+    format_decimal(*v)
+}
+
+/// Log–log chart of measured time against size (one marker series per
+/// table), the fitted model (solid), every model at the fitted α and β
+/// (dashed), breakpoints (dotted verticals) and crossovers (labelled rings).
+///
+/// # Errors
+/// A message when there is no positive point to plot or plotters fails.
+pub fn draw_time(measured: &[Points], curves: Option<&Curves>) -> Result<String, String> {
+    let (x0, x1, y0, y1) =
+        bounds(measured.iter().flat_map(|s| &s.1)).ok_or("no positive size and time to plot")?;
+    let (x0, x1) = (x0 / 1.5, x1 * 1.5);
+    let (y0, y1) = (y0 / 2.0, y1 * 2.0);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        let mut chart = ChartBuilder::on(&root)
+            .margin(12)
+            .caption(
+                "Measured time vs size, with the fitted model",
+                ("sans-serif", 15).into_font().color(&FG),
+            )
+            .x_label_area_size(40)
+            .y_label_area_size(72)
+            .build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale())
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .bold_line_style(GRID)
+            .light_line_style(TRANSPARENT)
+            .axis_style(FG)
+            .label_style(("sans-serif", 12).into_font().color(&FG))
+            .axis_desc_style(("sans-serif", 13).into_font().color(&FG))
+            .x_desc("size n (bytes, log scale)")
+            .y_desc("time T (log scale)")
+            .x_label_formatter(&size_tick)
+            .y_label_formatter(&time_tick)
+            .draw()
+            .map_err(err)?;
+        let clip = |p: &[(f64, f64)]| -> Vec<(f64, f64)> {
+            p.iter()
+                .copied()
+                .filter(|&(x, y)| x >= x0 && x <= x1 && y >= y0 && y <= y1)
+                .collect()
+        };
+        if let Some(c) = curves {
+            for (m, pts) in &c.models {
+                let col = model_colour(*m);
+                chart
+                    .draw_series(DashedLineSeries::new(clip(pts), 5, 4, col.stroke_width(1)))
+                    .map_err(err)?
+                    .label(format!("{} at fitted α, β", m.name()))
+                    .legend(move |(x, y)| {
+                        PathElement::new([(x, y), (x + 18, y)], col.stroke_width(1))
+                    });
+            }
+            chart
+                .draw_series(LineSeries::new(clip(&c.fitted), FG.stroke_width(2)))
+                .map_err(err)?
+                .label("fitted model")
+                .legend(|(x, y)| PathElement::new([(x, y), (x + 18, y)], FG.stroke_width(2)));
+            for &b in &c.breaks {
+                chart
+                    .draw_series(DashedLineSeries::new(
+                        [(b, y0), (b, y1)],
+                        2,
+                        3,
+                        FG.stroke_width(1),
+                    ))
+                    .map_err(err)?;
+            }
+            let font = ("sans-serif", 11).into_font().color(&FG);
+            for (k, x) in c
+                .crossovers
+                .iter()
+                .filter(|x| x.n_bytes >= x0 && x.n_bytes <= x1)
+                .enumerate()
+            {
+                let t = c
+                    .models
+                    .iter()
+                    .find(|(m, _)| *m == x.below)
+                    .and_then(|(_, pts)| {
+                        pts.iter()
+                            .min_by(|a, b| {
+                                (a.0.ln() - x.n_bytes.ln())
+                                    .abs()
+                                    .total_cmp(&(b.0.ln() - x.n_bytes.ln()).abs())
+                            })
+                            .map(|p| p.1)
+                    });
+                if let Some(t) = t.filter(|t| *t >= y0 && *t <= y1) {
+                    chart
+                        .draw_series([EmptyElement::at((x.n_bytes, t))
+                            + Circle::new((0, 0), 5, FG.stroke_width(1))
+                            + Text::new(
+                                format!(
+                                    "{} → {}: {}",
+                                    x.below.short(),
+                                    x.above.short(),
+                                    format_decimal(x.n_bytes)
+                                ),
+                                (8, 8 + 14 * k as i32),
+                                font.clone(),
+                            )])
+                        .map_err(err)?;
+                }
+            }
+        }
+        for (i, (name, pts)) in measured.iter().enumerate() {
+            let col = PALETTE[(i + 5) % PALETTE.len()];
+            let shape = i;
+            chart
+                .draw_series(
+                    clip(pts)
+                        .into_iter()
+                        .map(move |p| -> DynElement<'static, _, _> {
+                            if shape % 2 == 0 {
+                                Circle::new(p, 3, col.filled()).into_dyn()
+                            } else {
+                                TriangleMarker::new(p, 4, col.filled()).into_dyn()
+                            }
+                        }),
+                )
+                .map_err(err)?
+                .label(format!("measured: {}", label(name)))
+                .legend(move |(x, y)| Circle::new((x + 9, y), 3, col.filled()));
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .border_style(GRID)
+            .background_style(WHITE.mix(0.0))
+            .label_font(("sans-serif", 12).into_font().color(&FG))
+            .draw()
+            .map_err(err)?;
+        root.present().map_err(err)?;
+    }
+    Ok(finish_svg(svg))
+}
+
+/// Log–log chart of algbw (markers) and busbw (line) against size for each
+/// table, in B/s, with `line_rate` (B/s) as a horizontal line when given.
+///
+/// # Errors
+/// A message when there is nothing positive to plot or plotters fails.
+pub fn draw_bandwidths(
+    algbw: &[Points],
+    busbw: &[Points],
+    line_rate: Option<f64>,
+) -> Result<String, String> {
+    let all = algbw.iter().chain(busbw).flat_map(|s| &s.1);
+    let (x0, x1, mut y0, mut y1) = bounds(all).ok_or("no positive bandwidth to plot")?;
+    if let Some(r) = line_rate.filter(|r| *r > 0.0 && r.is_finite()) {
+        y0 = y0.min(r);
+        y1 = y1.max(r);
+    }
+    let (x0, x1, y0, y1) = (x0 / 1.5, x1 * 1.5, y0 / 2.0, y1 * 2.0);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        let mut chart = ChartBuilder::on(&root)
+            .margin(12)
+            .caption(
+                "algbw and busbw vs size (nccl-tests definitions)",
+                ("sans-serif", 15).into_font().color(&FG),
+            )
+            .x_label_area_size(40)
+            .y_label_area_size(80)
+            .build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale())
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .bold_line_style(GRID)
+            .light_line_style(TRANSPARENT)
+            .axis_style(FG)
+            .label_style(("sans-serif", 12).into_font().color(&FG))
+            .axis_desc_style(("sans-serif", 13).into_font().color(&FG))
+            .x_desc("size n (bytes, log scale)")
+            .y_desc("bandwidth (log scale)")
+            .x_label_formatter(&size_tick)
+            .y_label_formatter(&|v| format_bandwidth(*v))
+            .draw()
+            .map_err(err)?;
+        for (i, (name, pts)) in algbw.iter().enumerate() {
+            let col = PALETTE[(2 * i) % PALETTE.len()];
+            chart
+                .draw_series(
+                    pts.iter()
+                        .filter(|p| p.1 > 0.0)
+                        .map(|&p| Circle::new(p, 3, col.filled())),
+                )
+                .map_err(err)?
+                .label(format!("algbw: {}", label(name)))
+                .legend(move |(x, y)| Circle::new((x + 9, y), 3, col.filled()));
+        }
+        for (i, (name, pts)) in busbw.iter().enumerate() {
+            let col = PALETTE[(2 * i + 1) % PALETTE.len()];
+            chart
+                .draw_series(LineSeries::new(
+                    pts.iter().copied().filter(|p| p.1 > 0.0),
+                    col.stroke_width(2),
+                ))
+                .map_err(err)?
+                .label(format!("busbw: {}", label(name)))
+                .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], col.stroke_width(2)));
+        }
+        if let Some(r) = line_rate.filter(|r| *r > 0.0 && r.is_finite()) {
+            chart
+                .draw_series(DashedLineSeries::new(
+                    [(x0, r), (x1, r)],
+                    6,
+                    4,
+                    FG.stroke_width(1),
+                ))
+                .map_err(err)?
+                .label(format!("line rate {}", format_bandwidth(r)))
+                .legend(|(x, y)| PathElement::new([(x, y), (x + 18, y)], FG.stroke_width(1)));
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .border_style(GRID)
+            .background_style(WHITE.mix(0.0))
+            .label_font(("sans-serif", 12).into_font().color(&FG))
+            .draw()
+            .map_err(err)?;
+        root.present().map_err(err)?;
+    }
+    Ok(finish_svg(svg))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_text_is_escaped() {
+        let evil = "<img src=x onerror=alert(1)><script>alert(2)</script>&\"".to_string();
+        let pts = vec![(8.0, 1e-5), (1024.0, 2e-5), (1048576.0, 1e-3)];
+        let svg = draw_time(&[(evil.clone(), pts.clone())], None).expect("chart");
+        assert!(!svg.contains("<img"));
+        assert!(!svg.contains("<script"));
+        assert!(svg.contains("&lt;img src=x"));
+        let svg = draw_bandwidths(&[(evil.clone(), pts.clone())], &[(evil, pts)], Some(1e3))
+            .expect("chart");
+        assert!(!svg.contains("<img") && !svg.contains("<script"));
+    }
+
+    #[test]
+    fn empty_input_is_an_error_not_a_panic() {
+        assert!(draw_time(&[], None).is_err());
+        assert!(draw_bandwidths(&[], &[], None).is_err());
+        assert!(draw_time(&[("x".into(), vec![(0.0, -1.0), (f64::NAN, 1.0)])], None).is_err());
+    }
+}
