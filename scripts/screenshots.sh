@@ -28,6 +28,13 @@ views=(
   "cost|view=cost&p=16&alpha=5us&bw=100Gb/s&size=8KiB"
   "gossip|view=gossip&graph=ring&p=4&weights=uniform&init=0,3,6,9&round=1"
   "sgd|view=sgd&shards=600,300,100&losses=0.2,0.5,0.9&mode=allreduce&iid=0&steps=200"
+  "collectives-hier|view=collectives&alg=hier&p=8&gpus=4&size=64MB&step=3"
+  "topology|view=topology&alg=multilane&nodes=2&gpus=4&lanes=4&size=1GB&inter_bw=12.5GB/s&inter_alpha=0us&step=2"
+  "topology-flex|view=topology&alg=flex&groups=2,3&n=12&step=2"
+  "topology-rat|view=topology&alg=rat&racks=2&gpus=4"
+  "topology-8x8|view=topology&nodes=8&gpus=8"
+  "practice|view=practice&set=course&reveal=1"
+  "practice-drill|view=practice&set=drill&seed=7"
   "measure|view=measure&example=outliers"
   "ring-bad|view=ring&p=abc&size=12parsecs"
 )

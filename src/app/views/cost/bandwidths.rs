@@ -36,8 +36,8 @@ pub fn BandwidthPanel(props: &BandwidthPanelProps) -> Html {
         format!("fastest ({})", winner.short_label()).into(),
     )];
     options.extend(
-        Algorithm::all()
-            .into_iter()
+        Algorithm::compared()
+            .iter()
             .map(|a| (a.key().into(), a.short_label().into())),
     );
     let chosen_f = table
