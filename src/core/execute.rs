@@ -14,7 +14,7 @@
 use std::fmt;
 use std::ops::Range;
 
-use super::schedule::{Collective, Op, Phase, Schedule};
+use super::schedule::{Collective, Op, Phase, Round, Schedule};
 use super::units::format_decimal;
 
 /// A set of ranks, as a bitset over `0..p`. Ranks 0–63 live inline, so for
@@ -224,6 +224,123 @@ impl fmt::Display for MalformedSchedule {
 
 impl std::error::Error for MalformedSchedule {}
 
+/// Checks that every transfer names ranks `< p` and a range inside `0..n`.
+fn validate(schedule: &Schedule) -> Result<(), MalformedSchedule> {
+    let p = schedule.p;
+    for (i, round) in schedule.rounds.iter().enumerate() {
+        for t in &round.transfers {
+            if t.src >= p || t.dst >= p {
+                return Err(MalformedSchedule(format!(
+                    "round {i}: rank out of range ({} → {}, p = {p})",
+                    t.src, t.dst
+                )));
+            }
+            if t.range.start > t.range.end || t.range.end > schedule.n {
+                return Err(MalformedSchedule(format!(
+                    "round {i}: range {:?} outside 0..{}",
+                    t.range, schedule.n
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// What a schedule moves, counted from its transfers alone: no buffer values
+/// are executed and nothing is verified. This is the numbers-only mode for
+/// large p (a ring at p = 1024 has 2 046 rounds and about 2 million
+/// transfers): the byte counters are the same sums [`execute`] records in
+/// [`Trace::sent`] and [`Trace::recv`] (tested equal), without the per-segment
+/// values, the contributor sets or the verification.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Counts {
+    /// Number of ranks.
+    pub p: usize,
+    /// `sent[round][rank]`: bytes sent in that round.
+    pub sent: Vec<Vec<u64>>,
+    /// `recv[round][rank]`: bytes received in that round.
+    pub recv: Vec<Vec<u64>>,
+    /// `round_max_bytes[round]`: the largest single message of the round,
+    /// bytes (0 for an empty round); the β term of that round's α–β time.
+    pub round_max_bytes: Vec<u64>,
+    /// `transfers[round]`: number of messages in the round.
+    pub transfers: Vec<usize>,
+}
+
+impl Counts {
+    /// Number of rounds counted.
+    pub fn num_rounds(&self) -> usize {
+        self.sent.len()
+    }
+
+    /// Bytes each rank has sent after the first `rounds` rounds (as
+    /// [`Trace::sent_after`]).
+    pub fn sent_after(&self, rounds: usize) -> Vec<u64> {
+        cumulative(&self.sent, rounds, self.p)
+    }
+
+    /// Bytes each rank has received after the first `rounds` rounds (as
+    /// [`Trace::recv_after`]).
+    pub fn recv_after(&self, rounds: usize) -> Vec<u64> {
+        cumulative(&self.recv, rounds, self.p)
+    }
+
+    /// Largest number of bytes any rank sends over the whole schedule (as
+    /// [`Trace::max_sent_per_rank`]).
+    pub fn max_sent_per_rank(&self) -> u64 {
+        self.sent_after(self.num_rounds())
+            .into_iter()
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// Counts the bytes of `schedule` per rank and round without executing it:
+/// O(transfers) additions, no buffers (see [`Counts`]). Call it instead of
+/// [`execute`] when nothing is drawn; the result is marked "not executed" by
+/// its type (there is no verification to show).
+///
+/// # Errors
+/// [`MalformedSchedule`] as for [`execute`].
+pub fn count_only(schedule: &Schedule) -> Result<Counts, MalformedSchedule> {
+    validate(schedule)?;
+    let p = schedule.p;
+    let rounds = schedule.rounds.len();
+    let mut counts = Counts {
+        p,
+        sent: Vec::with_capacity(rounds),
+        recv: Vec::with_capacity(rounds),
+        round_max_bytes: Vec::with_capacity(rounds),
+        transfers: Vec::with_capacity(rounds),
+    };
+    for round in &schedule.rounds {
+        let (s_row, r_row, max) = round_bytes(round, p, schedule.elem_bytes);
+        counts.sent.push(s_row);
+        counts.recv.push(r_row);
+        counts.round_max_bytes.push(max);
+        counts.transfers.push(round.transfers.len());
+    }
+    Ok(counts)
+}
+
+/// `(sent[rank], recv[rank], largest message)` of one validated round, bytes.
+fn round_bytes(round: &Round, p: usize, elem_bytes: u64) -> (Vec<u64>, Vec<u64>, u64) {
+    let mut s_row = vec![0u64; p];
+    let mut r_row = vec![0u64; p];
+    let mut max = 0;
+    for t in &round.transfers {
+        let bytes = t.len() * elem_bytes;
+        if let Some(s) = s_row.get_mut(t.src) {
+            *s += bytes;
+        }
+        if let Some(r) = r_row.get_mut(t.dst) {
+            *r += bytes;
+        }
+        max = max.max(bytes);
+    }
+    (s_row, r_row, max)
+}
+
 fn segment_bounds(s: &Schedule) -> Vec<u64> {
     let mut cuts: Vec<u64> = vec![0, s.n];
     let mut compact_at = 4096;
@@ -291,22 +408,7 @@ pub fn execute_owned(
 ) -> Result<Trace, MalformedSchedule> {
     let schedule = &owned;
     let p = schedule.p;
-    for (i, round) in schedule.rounds.iter().enumerate() {
-        for t in &round.transfers {
-            if t.src >= p || t.dst >= p {
-                return Err(MalformedSchedule(format!(
-                    "round {i}: rank out of range ({} → {}, p = {p})",
-                    t.src, t.dst
-                )));
-            }
-            if t.range.start > t.range.end || t.range.end > schedule.n {
-                return Err(MalformedSchedule(format!(
-                    "round {i}: range {:?} outside 0..{}",
-                    t.range, schedule.n
-                )));
-            }
-        }
-    }
+    validate(schedule)?;
     let bounds = segment_bounds(schedule);
     let segments: Vec<Range<u64>> = bounds.windows(2).map(|w| w[0]..w[1]).collect();
     let nseg = segments.len();
@@ -362,13 +464,9 @@ pub fn execute_owned(
     for (ri, round) in schedule.rounds.iter().enumerate() {
         // Read every message from the pre-round state, then apply them all:
         // transfers of one round are simultaneous.
-        let mut s_row = vec![0u64; p];
-        let mut r_row = vec![0u64; p];
+        let (s_row, r_row, _) = round_bytes(round, p, schedule.elem_bytes);
         let mut incoming: Vec<(usize, usize, Op, f64, Option<RankSet>)> = Vec::new();
         for t in &round.transfers {
-            let bytes = t.len() * schedule.elem_bytes;
-            s_row[t.src] += bytes;
-            r_row[t.dst] += bytes;
             for si in seg_span(&bounds, &t.range) {
                 let c = track.then(|| contributors[t.src][si].clone());
                 incoming.push((t.dst, si, t.op, values[t.src][si], c));
@@ -929,6 +1027,59 @@ mod tests {
             t.recv_after(6),
             vec![300 * MB, 100 * MB, 100 * MB, 100 * MB]
         );
+    }
+
+    #[test]
+    fn count_only_equals_the_executed_counters() {
+        use crate::core::collectives::{flat, nodes_of, Algorithm};
+        let mut shapes: Vec<_> = (2..=24).map(flat).collect();
+        shapes.extend([64, 48, 33].map(flat));
+        for (nodes, gpus) in [(2, 2), (2, 4), (4, 2), (3, 4), (4, 8), (8, 8)] {
+            shapes.push(nodes_of(nodes, gpus).expect("shape"));
+        }
+        for topo in &shapes {
+            for alg in Algorithm::all() {
+                let Ok(s) = alg.generate_on(topo, 1000, 4) else {
+                    continue;
+                };
+                let c = count_only(&s).expect("counts");
+                let t = execute(&s, &default_init, ExecOptions { keep_states: false })
+                    .expect("runs");
+                assert_eq!(c.sent, t.sent, "{} p={}", alg.key(), topo.p());
+                assert_eq!(c.recv, t.recv, "{} p={}", alg.key(), topo.p());
+                assert_eq!(c.num_rounds(), t.num_rounds());
+                assert_eq!(c.max_sent_per_rank(), t.max_sent_per_rank());
+                for (i, r) in s.rounds.iter().enumerate() {
+                    let max = r.transfers.iter().map(|t| t.len() * 4).max().unwrap_or(0);
+                    assert_eq!(c.round_max_bytes[i], max);
+                    assert_eq!(c.transfers[i], r.transfers.len());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn count_only_ring_p1024_matches_the_closed_form() {
+        // 2(p − 1)/p · n with n = 1024 · 1000 elements of 4 bytes: every rank
+        // sends 2 · 1023 chunks of 4000 bytes = 8 184 000 bytes.
+        let s = ring_all_reduce(1024, 1024 * 1000, 4).expect("valid");
+        let c = count_only(&s).expect("counts");
+        assert_eq!(c.num_rounds(), 2046);
+        assert_eq!(c.sent_after(2046), vec![8_184_000; 1024]);
+        assert_eq!(c.recv_after(2046), vec![8_184_000; 1024]);
+        assert_eq!(c.sent_after(1023), vec![4_092_000; 1024]);
+        let (closed, _) =
+            crate::core::timing::ring_bytes_per_rank(1024, (1024 * 1000 * 4) as f64);
+        assert_eq!(c.max_sent_per_rank() as f64, closed);
+        assert!(c.round_max_bytes.iter().all(|&b| b == 4000));
+        assert!(c.transfers.iter().all(|&k| k == 1024));
+    }
+
+    #[test]
+    fn count_only_rejects_malformed_schedules() {
+        let mut s = ring_all_reduce(3, 3, 1).expect("valid");
+        s.rounds[0].transfers[0].range = 2..9;
+        assert!(count_only(&s).is_err());
     }
 
     #[test]
