@@ -107,5 +107,36 @@ fn whole_view(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, spectra, whole_view);
+/// The spectrum of every graph at p = 1024 (issue 12's target: the gossip
+/// view ready in ≤ 300 ms in the browser for every graph at p = 1024).
+fn spectra_p1024(c: &mut Criterion) {
+    let mut group = c.benchmark_group("gossip_spectrum_p1024");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(3));
+    let cases = [
+        ("ring_metropolis", GraphKind::Ring, WeightRule::Metropolis),
+        ("path_metropolis", GraphKind::Path, WeightRule::Metropolis),
+        ("path_uniform", GraphKind::Path, WeightRule::Uniform),
+        ("star_uniform", GraphKind::Star, WeightRule::Uniform),
+        ("star_metropolis", GraphKind::Star, WeightRule::Metropolis),
+        (
+            "torus_32x32_metropolis",
+            GraphKind::Torus { rows: 32, cols: 32 },
+            WeightRule::Metropolis,
+        ),
+        ("complete_metropolis", GraphKind::Complete, WeightRule::Metropolis),
+        ("hypercube_metropolis", GraphKind::Hypercube, WeightRule::Metropolis),
+        ("random_metropolis", GraphKind::Random, WeightRule::Metropolis),
+    ];
+    for (name, kind, rule) in cases {
+        let (g, w) = built(kind, 1024, rule);
+        group.bench_function(name, |b| {
+            b.iter(|| spectrum(black_box(&g), black_box(&w)).expect("spectrum"))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, spectra, whole_view, spectra_p1024);
 criterion_main!(benches);

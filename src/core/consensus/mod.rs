@@ -34,8 +34,10 @@ pub use iterate::{
     MAX_MEASURED_ROUNDS,
 };
 pub use spectrum::{
-    circulant_eigenvalues, dense_eigenvalues, hypercube_eigenvalues, predicted_rounds, spectrum,
-    symmetric_eigenvalues, Eigenvalue, Spectrum, SpectrumMethod,
+    circulant_eigenvalues, dense_eigenvalues, hypercube_eigenvalues, path_eigenvalues,
+    predicted_rounds, spectrum, star_eigenvalues, symmetric_eigenvalues,
+    symmetric_tridiagonal_eigenvalues, tridiagonal_w_eigenvalues, Eigenvalue, Spectrum,
+    SpectrumMethod, DENSE_MAX_P,
 };
 pub use weights::{mixing_matrix, Checks, MixingMatrix, WeightRule, CHECK_TOL};
 

@@ -49,7 +49,34 @@ pub enum SpectrumMethod {
     Symmetrised,
     /// General real Schur decomposition (nalgebra), complex eigenvalues.
     Schur,
+    /// Closed form for a path whose W = I − c·L (L the path Laplacian; the
+    /// Metropolis–Hastings, lazy and max-degree rules): λ_k = 1 − 2c(1 −
+    /// cos(πk/p)), k = 0 … p − 1, from the path Laplacian's eigenvalues
+    /// 2 − 2cos(πk/p) (Brouwer & Haemers 2012, "Spectra of Graphs", §1.4.4).
+    /// Used above [`DENSE_MAX_P`].
+    Path,
+    /// Closed form for a star whose leaves all carry the same weights (every
+    /// weight rule): the differences of two leaves are eigenvectors with the
+    /// leaves' self weight c (multiplicity p − 2); on span{hub, sum of leaves}
+    /// W acts as the 2 × 2 matrix [[a, (p − 1)b], [e, c]] (a hub self weight,
+    /// b hub → leaf, e leaf → hub), whose two eigenvalues complete the
+    /// spectrum. Used above [`DENSE_MAX_P`].
+    Star,
+    /// A tridiagonal W (a path with, e.g., uniform weights) made symmetric by a
+    /// diagonal similarity (off-diagonals √(W_{i,i+1} W_{i+1,i}); Wilkinson
+    /// 1965, "The Algebraic Eigenvalue Problem", §5.11), then the implicit QL
+    /// method with Wilkinson shifts on the tridiagonal matrix (EISPACK `tql1`;
+    /// Golub & Van Loan 2013, §8.3): O(p²) instead of O(p³). Used above
+    /// [`DENSE_MAX_P`].
+    Tridiagonal,
 }
+
+/// Largest p for which [`spectrum`] uses the dense nalgebra decomposition on
+/// a path or star (under a millisecond); above it the structured methods
+/// [`SpectrumMethod::Path`], [`SpectrumMethod::Star`] and
+/// [`SpectrumMethod::Tridiagonal`] take over (tested equal to the dense
+/// result to 1e-9 for every p ≤ 64).
+pub const DENSE_MAX_P: usize = 64;
 
 impl SpectrumMethod {
     /// Short description for the screen.
@@ -60,6 +87,9 @@ impl SpectrumMethod {
             SpectrumMethod::SymmetricEigen => "symmetric eigen-decomposition (nalgebra)",
             SpectrumMethod::Symmetrised => "symmetric eigen-decomposition of D^½ W D^−½ (nalgebra)",
             SpectrumMethod::Schur => "real Schur decomposition, complex eigenvalues (nalgebra)",
+            SpectrumMethod::Path => "closed-form path spectrum (1 − 2c(1 − cos πk/p))",
+            SpectrumMethod::Star => "closed-form star spectrum (leaf differences + a 2 × 2 block)",
+            SpectrumMethod::Tridiagonal => "symmetrised tridiagonal W, implicit QL",
         }
     }
 }
@@ -105,6 +135,12 @@ pub fn spectrum(graph: &Graph, m: &MixingMatrix) -> Result<Spectrum, ConsensusEr
         }
         (None, GraphKind::Hypercube) => {
             hypercube_eigenvalues(m).map(|e| (e, SpectrumMethod::Hypercube))
+        }
+        (None, GraphKind::Path) if graph.p > DENSE_MAX_P => path_eigenvalues(m)
+            .map(|e| (e, SpectrumMethod::Path))
+            .or_else(|| tridiagonal_w_eigenvalues(m).map(|e| (e, SpectrumMethod::Tridiagonal))),
+        (None, GraphKind::Star) if graph.p > DENSE_MAX_P => {
+            star_eigenvalues(m).map(|e| (e, SpectrumMethod::Star))
         }
         _ => None,
     };
@@ -237,6 +273,180 @@ pub fn hypercube_eigenvalues(m: &MixingMatrix) -> Option<Vec<Eigenvalue>> {
             })
             .collect(),
     )
+}
+
+/// Closed-form eigenvalues of a W on the path 0–1–…–(p−1) of the form
+/// I − c·L (every edge weight c, W_ii = 1 − c·deg i); see
+/// [`SpectrumMethod::Path`]. `None` when W is not of that form (e.g. uniform
+/// weights, whose rows differ at the ends).
+pub fn path_eigenvalues(m: &MixingMatrix) -> Option<Vec<Eigenvalue>> {
+    let p = m.p();
+    if p < 2 {
+        return None;
+    }
+    let c = m.weight(0, 1);
+    for (i, row) in m.rows.iter().enumerate() {
+        let deg = usize::from(i > 0) + usize::from(i + 1 < p);
+        for &(j, v) in row {
+            let want = if j == i {
+                1.0 - c * deg as f64
+            } else if j + 1 == i || i + 1 == j {
+                c
+            } else {
+                return None;
+            };
+            if (v - want).abs() > 1e-15 {
+                return None;
+            }
+        }
+    }
+    let pi = std::f64::consts::PI;
+    Some(
+        (0..p)
+            .map(|k| Eigenvalue {
+                re: 1.0 - 2.0 * c * (1.0 - (pi * k as f64 / p as f64).cos()),
+                im: 0.0,
+            })
+            .collect(),
+    )
+}
+
+/// Closed-form eigenvalues of a W on the star with hub 0 whose leaves all
+/// have the same self weight, hub → leaf and leaf → hub weights; see
+/// [`SpectrumMethod::Star`]. `None` when W lacks that structure.
+pub fn star_eigenvalues(m: &MixingMatrix) -> Option<Vec<Eigenvalue>> {
+    let p = m.p();
+    if p < 2 {
+        return None;
+    }
+    let (a, b, e, c) = (m.weight(0, 0), m.weight(0, 1), m.weight(1, 0), m.weight(1, 1));
+    let same = |x: f64, y: f64| (x - y).abs() <= 1e-15;
+    for (i, row) in m.rows.iter().enumerate() {
+        for &(j, v) in row {
+            let want = match (i, j) {
+                (0, 0) => a,
+                (0, _) => b,
+                (_, 0) => e,
+                _ if i == j => c,
+                _ => return None,
+            };
+            if !same(v, want) {
+                return None;
+            }
+        }
+    }
+    // the 2 × 2 block [[a, (p − 1)b], [e, c]]: real, since (p − 1)·b·e ≥ 0
+    let half_tr = 0.5 * (a + c);
+    let disc = (0.25 * (a - c) * (a - c) + (p - 1) as f64 * b * e).max(0.0);
+    let root = disc.sqrt();
+    let mut out = vec![
+        Eigenvalue {
+            re: half_tr + root,
+            im: 0.0,
+        },
+        Eigenvalue {
+            re: half_tr - root,
+            im: 0.0,
+        },
+    ];
+    out.extend((2..p).map(|_| Eigenvalue { re: c, im: 0.0 }));
+    Some(out)
+}
+
+/// Eigenvalues of a tridiagonal W (W_ij = 0 for |i − j| > 1) whose
+/// off-diagonal pairs are non-negative, e.g. any rule on a path; see
+/// [`SpectrumMethod::Tridiagonal`]. O(p²). `None` when W is not tridiagonal,
+/// has a negative off-diagonal product, or the QL iteration does not
+/// converge.
+pub fn tridiagonal_w_eigenvalues(m: &MixingMatrix) -> Option<Vec<Eigenvalue>> {
+    let p = m.p();
+    if m.rows.iter().enumerate().any(|(i, row)| row.iter().any(|&(j, _)| i.abs_diff(j) > 1)) {
+        return None;
+    }
+    let mut d: Vec<f64> = (0..p).map(|i| m.weight(i, i)).collect();
+    let mut off = vec![0.0; p];
+    for (i, o) in off.iter_mut().enumerate().take(p.saturating_sub(1)) {
+        let prod = m.weight(i, i + 1) * m.weight(i + 1, i);
+        if prod < 0.0 {
+            return None;
+        }
+        *o = prod.sqrt();
+    }
+    symmetric_tridiagonal_eigenvalues(&mut d, &mut off).then(|| {
+        d.into_iter()
+            .map(|re| Eigenvalue { re, im: 0.0 })
+            .collect()
+    })
+}
+
+/// Eigenvalues of the symmetric tridiagonal matrix with diagonal `d` and
+/// off-diagonal `e` (`e[i]` couples `i` and `i + 1`; `e` as long as `d`, its
+/// last entry ignored), by the implicit QL method with Wilkinson shifts
+/// (EISPACK `tql1`, Bowdler, Martin, Reinsch & Wilkinson 1968; Golub & Van
+/// Loan 2013, §8.3). On return `d` holds the eigenvalues (unsorted) and `e`
+/// is overwritten. Returns false when `e` is shorter than `d` or an
+/// eigenvalue needs more than 60 iterations.
+pub fn symmetric_tridiagonal_eigenvalues(d: &mut [f64], e: &mut [f64]) -> bool {
+    let n = d.len();
+    if e.len() < n {
+        return false;
+    }
+    if let Some(last) = e.get_mut(n.wrapping_sub(1)) {
+        *last = 0.0;
+    }
+    for l in 0..n {
+        let mut iter = 0;
+        loop {
+            let mut m = l;
+            while m + 1 < n {
+                let dd = d[m].abs() + d[m + 1].abs();
+                if e[m].abs() <= f64::EPSILON * dd {
+                    break;
+                }
+                m += 1;
+            }
+            if m == l {
+                break;
+            }
+            iter += 1;
+            if iter > 60 {
+                return false;
+            }
+            let mut g = (d[l + 1] - d[l]) / (2.0 * e[l]);
+            let mut r = g.hypot(1.0);
+            g = d[m] - d[l] + e[l] / (g + r.copysign(g));
+            let (mut s, mut c, mut shift) = (1.0, 1.0, 0.0);
+            let mut i = m;
+            let mut deflated = false;
+            while i > l {
+                i -= 1;
+                let f = s * e[i];
+                let b = c * e[i];
+                r = f.hypot(g);
+                e[i + 1] = r;
+                if r == 0.0 {
+                    d[i + 1] -= shift;
+                    e[m] = 0.0;
+                    deflated = true;
+                    break;
+                }
+                s = f / r;
+                c = g / r;
+                g = d[i + 1] - shift;
+                r = (d[i] - g) * s + 2.0 * c * b;
+                shift = s * r;
+                d[i + 1] = g + shift;
+                g = c * r - b;
+            }
+            if deflated {
+                continue;
+            }
+            d[l] -= shift;
+            e[l] = g;
+            e[m] = 0.0;
+        }
+    }
+    true
 }
 
 /// Eigenvalues by dense decomposition (nalgebra): symmetric eigen for a
@@ -415,6 +625,105 @@ mod tests {
         v.sort_by(f64::total_cmp);
         assert!((v[0] - 1.0).abs() < 1e-14 && (v[1] - 3.0).abs() < 1e-14);
         assert!(symmetric_eigenvalues(&nalgebra::DMatrix::from_element(2, 2, f64::NAN)).is_none());
+    }
+
+    /// Sorted real parts.
+    fn sorted_re(e: &[Eigenvalue]) -> Vec<f64> {
+        let mut v: Vec<f64> = e.iter().map(|x| x.re).collect();
+        v.sort_by(f64::total_cmp);
+        v
+    }
+
+    #[test]
+    fn path_and_star_structured_spectra_agree_with_nalgebra_up_to_p64() {
+        let rules = [
+            WeightRule::Uniform,
+            WeightRule::Metropolis,
+            WeightRule::Lazy,
+            WeightRule::MaxDegree,
+        ];
+        let mut closed_path = 0;
+        for p in 2..=64 {
+            for kind in [GraphKind::Path, GraphKind::Star] {
+                let g = Graph::new(kind, p, 0).expect("graph");
+                for rule in rules {
+                    let m = mixing_matrix(&g, rule).expect("w");
+                    let (dense, _) = dense_eigenvalues(&m).expect("dense");
+                    let dense = sorted_re(&dense);
+                    let mut fast = Vec::new();
+                    if kind == GraphKind::Path {
+                        if let Some(e) = path_eigenvalues(&m) {
+                            closed_path += 1;
+                            fast.push(sorted_re(&e));
+                        }
+                        let t = tridiagonal_w_eigenvalues(&m).expect("tridiagonal");
+                        fast.push(sorted_re(&t));
+                    } else {
+                        let e = star_eigenvalues(&m).expect("star");
+                        fast.push(sorted_re(&e));
+                    }
+                    for f in fast {
+                        assert_eq!(f.len(), p);
+                        for (a, b) in f.iter().zip(&dense) {
+                            assert!((a - b).abs() <= 1e-9, "{kind} p={p} {rule}: {a} vs {b}");
+                        }
+                    }
+                }
+            }
+        }
+        // Metropolis, lazy and max-degree are I − cL on every path (uniform
+        // too at p = 2, where it equals Metropolis)
+        assert_eq!(closed_path, 3 * 63 + 1);
+    }
+
+    #[test]
+    fn star_and_path_closed_forms_by_hand() {
+        // Star p = 5, Metropolis: W = I − L/5, L's spectrum 0, 1, 1, 1, 5
+        // → 1, 4/5 (×3), 0.
+        let g = Graph::new(GraphKind::Star, 5, 0).expect("star");
+        let m = mixing_matrix(&g, WeightRule::Metropolis).expect("w");
+        let e = sorted_re(&star_eigenvalues(&m).expect("star"));
+        for (a, b) in e.iter().zip([0.0, 0.8, 0.8, 0.8, 1.0]) {
+            assert!((a - b).abs() < 1e-15, "{e:?}");
+        }
+        // Star p = 4, uniform: 1, 1/2, 1/2, 1/4 − 1/2 (the test above).
+        let g = Graph::new(GraphKind::Star, 4, 0).expect("star");
+        let m = mixing_matrix(&g, WeightRule::Uniform).expect("w");
+        let e = sorted_re(&star_eigenvalues(&m).expect("star"));
+        for (a, b) in e.iter().zip([-0.25, 0.5, 0.5, 1.0]) {
+            assert!((a - b).abs() < 1e-15, "{e:?}");
+        }
+        // Path p = 3, Metropolis: c = 1/3, λ = 1 − (2/3)(1 − cos(πk/3)) = 1, 2/3, 0.
+        let g = Graph::new(GraphKind::Path, 3, 0).expect("path");
+        let m = mixing_matrix(&g, WeightRule::Metropolis).expect("w");
+        let e = sorted_re(&path_eigenvalues(&m).expect("path"));
+        for (a, b) in e.iter().zip([0.0, 2.0 / 3.0, 1.0]) {
+            assert!((a - b).abs() < 1e-15, "{e:?}");
+        }
+        // tql1 on [[2, 1], [1, 2]] → 1, 3; a bad length is refused.
+        let (mut d, mut off) = (vec![2.0, 2.0], vec![1.0, 0.0]);
+        assert!(symmetric_tridiagonal_eigenvalues(&mut d, &mut off));
+        d.sort_by(f64::total_cmp);
+        assert!((d[0] - 1.0).abs() < 1e-15 && (d[1] - 3.0).abs() < 1e-15);
+        assert!(!symmetric_tridiagonal_eigenvalues(&mut [1.0, 2.0], &mut [0.0]));
+    }
+
+    #[test]
+    fn large_path_and_star_use_the_structured_methods() {
+        // p = 100, Metropolis on the path: ρ = 1 − (2/3)(1 − cos(π/100)).
+        let s = spec(GraphKind::Path, 100, WeightRule::Metropolis);
+        assert_eq!(s.method, SpectrumMethod::Path);
+        let want = 1.0 - 2.0 / 3.0 * (1.0 - (std::f64::consts::PI / 100.0).cos());
+        assert!((s.rho - want).abs() < 1e-12);
+        let s = spec(GraphKind::Path, 100, WeightRule::Uniform);
+        assert_eq!(s.method, SpectrumMethod::Tridiagonal);
+        assert_eq!(s.eigenvalues.len(), 100);
+        // star p = 100 uniform: ρ = 1/2 (the leaf differences); the last
+        // eigenvalue is 1/100 − 1/2.
+        let s = spec(GraphKind::Star, 100, WeightRule::Uniform);
+        assert_eq!(s.method, SpectrumMethod::Star);
+        assert!((s.rho - 0.5).abs() < 1e-15);
+        assert!((s.eigenvalues[99].re - (0.01 - 0.5)).abs() < 1e-15);
     }
 
     #[test]
