@@ -2,7 +2,7 @@
 //! per-round states (what the ring view does when p changes) and preparing
 //! one step's data (state, transfer log, narration, counters).
 
-use collective_lab::core::execute::{default_init, execute, ExecOptions};
+use collective_lab::core::execute::{count_only, default_init, execute, ExecOptions};
 use collective_lab::core::schedule::ring::ring_all_reduce;
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
@@ -19,6 +19,15 @@ fn ring(c: &mut Criterion) {
         b.iter(|| {
             let s = ring_all_reduce(1024, n, 4).expect("valid");
             black_box(execute(&s, &default_init, ExecOptions { keep_states: false }).expect("runs"))
+        })
+    });
+    c.bench_function("ring p=1024 generate only", |b| {
+        b.iter(|| black_box(ring_all_reduce(1024, n, 4).expect("valid").rounds.len()))
+    });
+    c.bench_function("ring p=1024 generate + count_only (numbers only)", |b| {
+        b.iter(|| {
+            let s = ring_all_reduce(1024, n, 4).expect("valid");
+            black_box(count_only(&s).expect("counts").max_sent_per_rank())
         })
     });
     let s = ring_all_reduce(64, n, 4).expect("valid");
