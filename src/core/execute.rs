@@ -11,6 +11,7 @@
 //! both. A `Reduce` whose contributor sets overlap is a double count and is
 //! reported; it is exactly the "all-gather re-adds" mistake.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::ops::Range;
 
@@ -200,8 +201,13 @@ pub struct Trace {
     /// Element range of each segment.
     pub segments: Vec<Range<u64>>,
     /// `states[i]` is the state after `i` rounds (`states[0]` is the input).
-    /// With `keep_states = false` it holds only the input and the final state.
+    /// With `keep_states = false` it holds only the input and the final state
+    /// (values only); [`execute_checkpointed`] keeps every `every`-th. In
+    /// general `states[i]` is the state after `kept[i]` rounds.
     pub states: Vec<State>,
+    /// `kept[i]`: after how many rounds `states[i]` was taken (ascending,
+    /// starting at 0 and ending at the number of rounds).
+    pub kept: Vec<usize>,
     /// `sent[round][rank]`: bytes sent in that round.
     pub sent: Vec<Vec<u64>>,
     /// `recv[round][rank]`: bytes received in that round.
@@ -406,13 +412,85 @@ pub fn execute_owned(
     init: InitFn<'_>,
     opts: ExecOptions,
 ) -> Result<Trace, MalformedSchedule> {
+    let every = usize::from(opts.keep_states);
+    run(owned, init, opts.keep_states, every)
+}
+
+/// As [`execute_owned`] with contributor tracking, keeping the state only
+/// after every `every`-th round (rounds 0, `every`, 2·`every`, …) and after
+/// the last one: the memory and copying of per-round states shrink by a
+/// factor `every`, and [`Trace::state_at`] rebuilds any other round by
+/// replaying at most `every − 1` rounds from the nearest kept state. With
+/// `every` = 1 the trace equals `execute_owned(.., keep_states: true)`;
+/// `every` = 0 is taken as 1. A view that draws one step at a time can use
+/// e.g. `every` = ⌈√rounds⌉ (11 states instead of 127 for a ring at p = 64).
+///
+/// # Errors
+/// [`MalformedSchedule`] as for [`execute`].
+pub fn execute_checkpointed(
+    owned: Schedule,
+    init: InitFn<'_>,
+    every: usize,
+) -> Result<Trace, MalformedSchedule> {
+    run(owned, init, true, every.max(1))
+}
+
+/// Applies one validated round to `values` (and to `contributors` when it is
+/// not empty): every message is read from the pre-round state, then all are
+/// applied, since the transfers of one round are simultaneous. Returns the
+/// `(rank, segment)` pairs where a `Reduce` met an overlapping contributor set.
+fn apply_round(
+    round: &Round,
+    bounds: &[u64],
+    values: &mut [Vec<f64>],
+    contributors: &mut [Vec<RankSet>],
+) -> Vec<(usize, usize)> {
+    let track = !contributors.is_empty();
+    let mut incoming: Vec<(usize, usize, Op, f64, Option<RankSet>)> = Vec::new();
+    for t in &round.transfers {
+        for si in seg_span(bounds, &t.range) {
+            let c = track.then(|| contributors[t.src][si].clone());
+            incoming.push((t.dst, si, t.op, values[t.src][si], c));
+        }
+    }
+    let mut doubled: Vec<(usize, usize)> = Vec::new();
+    for (dst, si, op, v, c) in incoming {
+        match op {
+            Op::Reduce => {
+                values[dst][si] += v;
+                if let Some(c) = c {
+                    if contributors[dst][si].intersects(&c) {
+                        doubled.push((dst, si));
+                    }
+                    contributors[dst][si].union_with(&c);
+                }
+            }
+            Op::Copy => {
+                values[dst][si] = v;
+                if let Some(c) = c {
+                    contributors[dst][si] = c;
+                }
+            }
+        }
+    }
+    doubled
+}
+
+/// The executor behind [`execute_owned`] and [`execute_checkpointed`]:
+/// `track` keeps contributor sets; with `track`, the state after round
+/// counts that are multiples of `every` (and the final one) is kept.
+fn run(
+    owned: Schedule,
+    init: InitFn<'_>,
+    track: bool,
+    every: usize,
+) -> Result<Trace, MalformedSchedule> {
     let schedule = &owned;
     let p = schedule.p;
     validate(schedule)?;
     let bounds = segment_bounds(schedule);
     let segments: Vec<Range<u64>> = bounds.windows(2).map(|w| w[0]..w[1]).collect();
     let nseg = segments.len();
-    let track = opts.keep_states;
 
     let owner_of = |seg: &Range<u64>| -> Option<usize> {
         match &schedule.collective {
@@ -457,6 +535,7 @@ pub fn execute_owned(
         values: values.clone(),
         contributors: contributors.clone(),
     }];
+    let mut kept = vec![0];
     let mut sent = Vec::with_capacity(schedule.rounds.len());
     let mut recv = Vec::with_capacity(schedule.rounds.len());
     let mut double_counts = Vec::new();
@@ -465,33 +544,7 @@ pub fn execute_owned(
         // Read every message from the pre-round state, then apply them all:
         // transfers of one round are simultaneous.
         let (s_row, r_row, _) = round_bytes(round, p, schedule.elem_bytes);
-        let mut incoming: Vec<(usize, usize, Op, f64, Option<RankSet>)> = Vec::new();
-        for t in &round.transfers {
-            for si in seg_span(&bounds, &t.range) {
-                let c = track.then(|| contributors[t.src][si].clone());
-                incoming.push((t.dst, si, t.op, values[t.src][si], c));
-            }
-        }
-        let mut doubled: Vec<(usize, usize)> = Vec::new();
-        for (dst, si, op, v, c) in incoming {
-            match op {
-                Op::Reduce => {
-                    values[dst][si] += v;
-                    if let Some(c) = c {
-                        if contributors[dst][si].intersects(&c) {
-                            doubled.push((dst, si));
-                        }
-                        contributors[dst][si].union_with(&c);
-                    }
-                }
-                Op::Copy => {
-                    values[dst][si] = v;
-                    if let Some(c) = c {
-                        contributors[dst][si] = c;
-                    }
-                }
-            }
-        }
+        let doubled = apply_round(round, &bounds, &mut values, &mut contributors);
         for t in &round.transfers {
             let span = seg_span(&bounds, &t.range);
             if t.op == Op::Reduce
@@ -508,11 +561,13 @@ pub fn execute_owned(
         }
         sent.push(s_row);
         recv.push(r_row);
-        if track {
+        let done = ri + 1;
+        if track && (done % every == 0 || done == schedule.rounds.len()) {
             states.push(State {
                 values: values.clone(),
                 contributors: contributors.clone(),
             });
+            kept.push(done);
         }
     }
     if !track {
@@ -520,6 +575,7 @@ pub fn execute_owned(
             values: values.clone(),
             contributors: Vec::new(),
         });
+        kept.push(schedule.rounds.len());
     }
 
     let mut mismatches = Vec::new();
@@ -550,6 +606,7 @@ pub fn execute_owned(
         schedule: owned,
         segments,
         states,
+        kept,
         sent,
         recv,
         expected,
@@ -586,15 +643,37 @@ impl Trace {
 
     /// The state after `rounds` rounds, if it was kept.
     pub fn state_after(&self, rounds: usize) -> Option<&State> {
-        if self.states.len() == self.num_rounds() + 1 {
-            self.states.get(rounds)
-        } else if rounds == 0 {
-            self.states.first()
-        } else if rounds == self.num_rounds() {
-            self.states.last()
-        } else {
-            None
+        let i = self.kept.binary_search(&rounds).ok()?;
+        self.states.get(i)
+    }
+
+    /// The state after `rounds` rounds: the kept one, or else rebuilt by
+    /// replaying the rounds after the nearest kept state before it (at most
+    /// `every − 1` rounds for [`execute_checkpointed`]). Contributor sets are
+    /// present when that kept state has them. `None` when `rounds` exceeds
+    /// the number of rounds, and for a round not kept by
+    /// `execute(.., keep_states: false)` (numbers only: never replayed).
+    pub fn state_at(&self, rounds: usize) -> Option<Cow<'_, State>> {
+        if rounds > self.num_rounds() {
+            return None;
         }
+        let i = match self.kept.binary_search(&rounds) {
+            Ok(i) => return self.states.get(i).map(Cow::Borrowed),
+            Err(0) => return None,
+            Err(i) => i - 1,
+        };
+        let (from, base) = (*self.kept.get(i)?, self.states.get(i)?);
+        if base.contributors.is_empty() {
+            // `keep_states = false`: numbers only, no replay
+            return None;
+        }
+        let mut st = base.clone();
+        let mut bounds: Vec<u64> = self.segments.iter().map(|g| g.start).collect();
+        bounds.push(self.segments.last().map_or(0, |g| g.end));
+        for round in self.schedule.rounds.get(from..rounds)? {
+            apply_round(round, &bounds, &mut st.values, &mut st.contributors);
+        }
+        Some(Cow::Owned(st))
     }
 
     /// Segment indices that make up element range `r`.
@@ -660,8 +739,8 @@ impl Trace {
     pub fn round_log(&self, round: usize) -> Vec<LogLine> {
         let (Some(sr), Some(before), Some(after)) = (
             self.schedule.rounds.get(round),
-            self.state_after(round),
-            self.state_after(round + 1),
+            self.state_at(round),
+            self.state_at(round + 1),
         ) else {
             return Vec::new();
         };
@@ -691,7 +770,7 @@ impl Trace {
     /// after `rounds` rounds, weighted by element count; `None` when the state
     /// was not kept.
     pub fn complete_fraction(&self, rounds: usize) -> Option<f64> {
-        let st = self.state_after(rounds)?;
+        let st = self.state_at(rounds)?;
         if st.contributors.is_empty() {
             return None;
         }
@@ -1056,6 +1135,53 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn checkpointed_states_replay_to_the_full_trace() {
+        use crate::core::collectives::narrate::chunk_states;
+        use crate::core::collectives::{flat, nodes_of, Algorithm};
+        let shapes = [flat(4), flat(7), flat(16), nodes_of(2, 4).expect("shape")];
+        for topo in &shapes {
+            for alg in Algorithm::all() {
+                let Ok(s) = alg.generate_on(topo, 50, 4) else {
+                    continue;
+                };
+                let full = execute(&s, &default_init, ExecOptions::default()).expect("runs");
+                for every in [1, 3, 5] {
+                    let cp = execute_checkpointed(s.clone(), &default_init, every).expect("runs");
+                    assert_eq!(cp.sent, full.sent);
+                    assert_eq!(cp.verification, full.verification);
+                    let rounds = full.num_rounds();
+                    // kept: 0, every, 2·every, …, and the last round
+                    assert_eq!(cp.kept.first(), Some(&0));
+                    assert_eq!(cp.kept.last(), Some(&rounds));
+                    assert_eq!(cp.states.len(), cp.kept.len());
+                    for k in 0..=rounds {
+                        let want = full.state_after(k).expect("kept");
+                        assert_eq!(cp.state_at(k).as_deref(), Some(want), "{} k={k}", alg.key());
+                        assert_eq!(cp.state_after(k).is_some(), k % every == 0 || k == rounds);
+                        assert_eq!(cp.complete_fraction(k), full.complete_fraction(k));
+                        assert_eq!(cp.narrate(k), full.narrate(k));
+                        assert_eq!(chunk_states(&cp, k), chunk_states(&full, k));
+                        if k < rounds {
+                            assert_eq!(cp.round_log(k), full.round_log(k));
+                        }
+                    }
+                    assert!(cp.state_at(rounds + 1).is_none());
+                }
+            }
+        }
+        // ring p = 64 every 12 rounds: 0, 12, …, 120 and 126 = 12 states
+        let s = ring_all_reduce(64, 64 * 10, 4).expect("valid");
+        let cp = execute_checkpointed(s, &default_init, 12).expect("runs");
+        assert_eq!(cp.states.len(), 12);
+        // numbers-only traces are not replayed
+        let s = ring_all_reduce(8, 80, 4).expect("valid");
+        let t = execute(&s, &default_init, ExecOptions { keep_states: false }).expect("runs");
+        assert_eq!(t.kept, vec![0, 14]);
+        assert!(t.state_at(3).is_none() && t.round_log(3).is_empty());
+        assert!(t.state_at(14).is_some());
     }
 
     #[test]
