@@ -8,7 +8,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use collective_lab::core::consensus::{
-    mixing_matrix, spectrum, GossipRun, Graph, GraphKind, InitPattern, WeightRule,
+    mixing_matrix, rho_lanczos, spectrum, GossipRun, Graph, GraphKind, InitPattern, WeightRule,
 };
 use criterion::{criterion_group, criterion_main, Criterion};
 
@@ -133,6 +133,15 @@ fn spectra_p1024(c: &mut Criterion) {
         let (g, w) = built(kind, 1024, rule);
         group.bench_function(name, |b| {
             b.iter(|| spectrum(black_box(&g), black_box(&w)).expect("spectrum"))
+        });
+    }
+    for (name, rule) in [
+        ("random_metropolis_rho_lanczos", WeightRule::Metropolis),
+        ("random_uniform_rho_lanczos", WeightRule::Uniform),
+    ] {
+        let (_, w) = built(GraphKind::Random, 1024, rule);
+        group.bench_function(name, |b| {
+            b.iter(|| rho_lanczos(black_box(&w)).expect("lanczos"))
         });
     }
     group.finish();

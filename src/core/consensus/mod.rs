@@ -35,7 +35,7 @@ pub use iterate::{
 };
 pub use spectrum::{
     circulant_eigenvalues, dense_eigenvalues, hypercube_eigenvalues, path_eigenvalues,
-    predicted_rounds, spectrum, star_eigenvalues, symmetric_eigenvalues,
+    predicted_rounds, rho_lanczos, spectrum, star_eigenvalues, RhoEstimate, symmetric_eigenvalues,
     symmetric_tridiagonal_eigenvalues, tridiagonal_w_eigenvalues, Eigenvalue, Spectrum,
     SpectrumMethod, DENSE_MAX_P,
 };
