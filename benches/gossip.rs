@@ -125,9 +125,21 @@ fn spectra_p1024(c: &mut Criterion) {
             GraphKind::Torus { rows: 32, cols: 32 },
             WeightRule::Metropolis,
         ),
-        ("complete_metropolis", GraphKind::Complete, WeightRule::Metropolis),
-        ("hypercube_metropolis", GraphKind::Hypercube, WeightRule::Metropolis),
-        ("random_metropolis", GraphKind::Random, WeightRule::Metropolis),
+        (
+            "complete_metropolis",
+            GraphKind::Complete,
+            WeightRule::Metropolis,
+        ),
+        (
+            "hypercube_metropolis",
+            GraphKind::Hypercube,
+            WeightRule::Metropolis,
+        ),
+        (
+            "random_metropolis",
+            GraphKind::Random,
+            WeightRule::Metropolis,
+        ),
     ];
     for (name, kind, rule) in cases {
         let (g, w) = built(kind, 1024, rule);

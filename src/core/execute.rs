@@ -1122,8 +1122,8 @@ mod tests {
                     continue;
                 };
                 let c = count_only(&s).expect("counts");
-                let t = execute(&s, &default_init, ExecOptions { keep_states: false })
-                    .expect("runs");
+                let t =
+                    execute(&s, &default_init, ExecOptions { keep_states: false }).expect("runs");
                 assert_eq!(c.sent, t.sent, "{} p={}", alg.key(), topo.p());
                 assert_eq!(c.recv, t.recv, "{} p={}", alg.key(), topo.p());
                 assert_eq!(c.num_rounds(), t.num_rounds());
@@ -1194,8 +1194,7 @@ mod tests {
         assert_eq!(c.sent_after(2046), vec![8_184_000; 1024]);
         assert_eq!(c.recv_after(2046), vec![8_184_000; 1024]);
         assert_eq!(c.sent_after(1023), vec![4_092_000; 1024]);
-        let (closed, _) =
-            crate::core::timing::ring_bytes_per_rank(1024, (1024 * 1000 * 4) as f64);
+        let (closed, _) = crate::core::timing::ring_bytes_per_rank(1024, (1024 * 1000 * 4) as f64);
         assert_eq!(c.max_sent_per_rank() as f64, closed);
         assert!(c.round_max_bytes.iter().all(|&b| b == 4000));
         assert!(c.transfers.iter().all(|&k| k == 1024));

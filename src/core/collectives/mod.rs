@@ -559,7 +559,16 @@ mod tests {
     #[test]
     fn rounds_on_equals_the_generated_round_count() {
         let mut shapes: Vec<Topology> = (2..=64).map(flat).collect();
-        for (nodes, gpus) in [(2, 2), (2, 4), (4, 2), (3, 4), (4, 8), (8, 8), (2, 32), (5, 3)] {
+        for (nodes, gpus) in [
+            (2, 2),
+            (2, 4),
+            (4, 2),
+            (3, 4),
+            (4, 8),
+            (8, 8),
+            (2, 32),
+            (5, 3),
+        ] {
             shapes.push(nodes_of(nodes, gpus).expect("shape"));
         }
         let mut bad = Vec::new();

@@ -35,9 +35,9 @@ pub use iterate::{
 };
 pub use spectrum::{
     circulant_eigenvalues, dense_eigenvalues, hypercube_eigenvalues, path_eigenvalues,
-    predicted_rounds, rho_lanczos, spectrum, star_eigenvalues, RhoEstimate, symmetric_eigenvalues,
-    symmetric_tridiagonal_eigenvalues, tridiagonal_w_eigenvalues, Eigenvalue, Spectrum,
-    SpectrumMethod, DENSE_MAX_P,
+    predicted_rounds, rho_lanczos, spectrum, star_eigenvalues, symmetric_eigenvalues,
+    symmetric_tridiagonal_eigenvalues, tridiagonal_w_eigenvalues, Eigenvalue, RhoEstimate,
+    Spectrum, SpectrumMethod, DENSE_MAX_P,
 };
 pub use weights::{mixing_matrix, Checks, MixingMatrix, WeightRule, CHECK_TOL};
 

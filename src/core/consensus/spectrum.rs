@@ -319,7 +319,12 @@ pub fn star_eigenvalues(m: &MixingMatrix) -> Option<Vec<Eigenvalue>> {
     if p < 2 {
         return None;
     }
-    let (a, b, e, c) = (m.weight(0, 0), m.weight(0, 1), m.weight(1, 0), m.weight(1, 1));
+    let (a, b, e, c) = (
+        m.weight(0, 0),
+        m.weight(0, 1),
+        m.weight(1, 0),
+        m.weight(1, 1),
+    );
     let same = |x: f64, y: f64| (x - y).abs() <= 1e-15;
     for (i, row) in m.rows.iter().enumerate() {
         for &(j, v) in row {
@@ -360,7 +365,11 @@ pub fn star_eigenvalues(m: &MixingMatrix) -> Option<Vec<Eigenvalue>> {
 /// converge.
 pub fn tridiagonal_w_eigenvalues(m: &MixingMatrix) -> Option<Vec<Eigenvalue>> {
     let p = m.p();
-    if m.rows.iter().enumerate().any(|(i, row)| row.iter().any(|&(j, _)| i.abs_diff(j) > 1)) {
+    if m.rows
+        .iter()
+        .enumerate()
+        .any(|(i, row)| row.iter().any(|&(j, _)| i.abs_diff(j) > 1))
+    {
         return None;
     }
     let mut d: Vec<f64> = (0..p).map(|i| m.weight(i, i)).collect();
@@ -372,11 +381,8 @@ pub fn tridiagonal_w_eigenvalues(m: &MixingMatrix) -> Option<Vec<Eigenvalue>> {
         }
         *o = prod.sqrt();
     }
-    symmetric_tridiagonal_eigenvalues(&mut d, &mut off).then(|| {
-        d.into_iter()
-            .map(|re| Eigenvalue { re, im: 0.0 })
-            .collect()
-    })
+    symmetric_tridiagonal_eigenvalues(&mut d, &mut off)
+        .then(|| d.into_iter().map(|re| Eigenvalue { re, im: 0.0 }).collect())
 }
 
 /// Eigenvalues of the symmetric tridiagonal matrix with diagonal `d` and
@@ -539,7 +545,8 @@ pub struct RhoEstimate {
 /// converge.
 pub fn rho_lanczos(m: &MixingMatrix) -> Result<RhoEstimate, ConsensusError> {
     let p = m.p();
-    let failed = |why: &str| ConsensusError::EigenFailed(format!("Lanczos on the {p}×{p} W: {why}"));
+    let failed =
+        |why: &str| ConsensusError::EigenFailed(format!("Lanczos on the {p}×{p} W: {why}"));
     if p < 2 {
         return Ok(RhoEstimate {
             rho: 0.0,
@@ -551,7 +558,9 @@ pub fn rho_lanczos(m: &MixingMatrix) -> Result<RhoEstimate, ConsensusError> {
     let scale: Vec<f64> = if m.is_symmetric() {
         vec![1.0; p]
     } else {
-        let pi = m.stationary().map_err(|_| failed("W has no stationary distribution"))?;
+        let pi = m
+            .stationary()
+            .map_err(|_| failed("W has no stationary distribution"))?;
         let reversible = pi.iter().all(|&v| v > 0.0)
             && m.rows.iter().enumerate().all(|(i, row)| {
                 row.iter()
@@ -819,7 +828,10 @@ mod tests {
         assert!(symmetric_tridiagonal_eigenvalues(&mut d, &mut off));
         d.sort_by(f64::total_cmp);
         assert!((d[0] - 1.0).abs() < 1e-15 && (d[1] - 3.0).abs() < 1e-15);
-        assert!(!symmetric_tridiagonal_eigenvalues(&mut [1.0, 2.0], &mut [0.0]));
+        assert!(!symmetric_tridiagonal_eigenvalues(
+            &mut [1.0, 2.0],
+            &mut [0.0]
+        ));
     }
 
     #[test]
@@ -842,7 +854,11 @@ mod tests {
 
     #[test]
     fn lanczos_rho_agrees_with_the_dense_spectrum() {
-        let rules = [WeightRule::Metropolis, WeightRule::Uniform, WeightRule::Lazy];
+        let rules = [
+            WeightRule::Metropolis,
+            WeightRule::Uniform,
+            WeightRule::Lazy,
+        ];
         let mut cases: Vec<(GraphKind, usize, u64)> = Vec::new();
         for p in [2, 3, 5, 10, 17, 33, 64, 150] {
             for seed in 0..3 {
