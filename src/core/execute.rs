@@ -94,9 +94,15 @@ impl RankSet {
 
     /// The ranks in increasing order.
     pub fn ranks(&self) -> Vec<usize> {
-        (0..(self.hi.len() + 1) * 64)
-            .filter(|&r| self.contains(r))
-            .collect()
+        let mut out = Vec::with_capacity(self.len());
+        for (i, mut w) in self.words().enumerate() {
+            // visit the set bits only, lowest first
+            while w != 0 {
+                out.push(i * 64 + w.trailing_zeros() as usize);
+                w &= w - 1;
+            }
+        }
+        out
     }
 
     /// Compact label: "all", "0–3", "0,2,5" or "∅".
@@ -112,10 +118,14 @@ impl RankSet {
         if contiguous && rs.len() > 2 {
             return format!("{}–{}", rs[0], rs[rs.len() - 1]);
         }
-        rs.iter()
-            .map(|r| r.to_string())
-            .collect::<Vec<_>>()
-            .join(",")
+        let mut out = String::with_capacity(4 * rs.len());
+        for (i, r) in rs.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(&r.to_string());
+        }
+        out
     }
 }
 
@@ -1300,6 +1310,23 @@ mod tests {
         // bad ranks are errors
         let bad = ring_all_reduce(4, 8, 1).expect("valid").rounds;
         assert!(count_rounds(3, 8, 1, bad).is_err());
+    }
+
+    #[test]
+    fn rank_set_ranks_and_labels() {
+        let mut s = RankSet::empty(200);
+        for r in [0, 3, 63, 64, 130, 199] {
+            s.insert(r);
+        }
+        assert_eq!(s.ranks(), vec![0, 3, 63, 64, 130, 199]);
+        assert_eq!(s.label(200), "0,3,63,64,130,199");
+        let mut c = RankSet::empty(8);
+        for r in 2..6 {
+            c.insert(r);
+        }
+        assert_eq!(c.label(8), "2–5");
+        assert_eq!(RankSet::empty(8).label(8), "∅");
+        assert_eq!(RankSet::single(8, 7).label(8), "7");
     }
 
     #[test]
