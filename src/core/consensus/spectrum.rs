@@ -69,6 +69,10 @@ pub enum SpectrumMethod {
     /// Golub & Van Loan 2013, §8.3): O(p²) instead of O(p³). Used above
     /// [`DENSE_MAX_P`].
     Tridiagonal,
+    /// ρ alone by [`rho_lanczos`] (no eigenvalue list): chosen by
+    /// [`spectrum_or_rho`] when only the dense decomposition would give every
+    /// eigenvalue and p is above its limit.
+    LanczosRho,
 }
 
 /// Largest p for which [`spectrum`] uses the dense nalgebra decomposition on
@@ -90,6 +94,7 @@ impl SpectrumMethod {
             SpectrumMethod::Path => "closed-form path spectrum (1 − 2c(1 − cos πk/p))",
             SpectrumMethod::Star => "closed-form star spectrum (leaf differences + a 2 × 2 block)",
             SpectrumMethod::Tridiagonal => "symmetrised tridiagonal W, implicit QL",
+            SpectrumMethod::LanczosRho => "ρ only, by the Lanczos method (no eigenvalue list)",
         }
     }
 }
@@ -152,6 +157,46 @@ pub fn spectrum(graph: &Graph, m: &MixingMatrix) -> Result<Spectrum, ConsensusEr
     let doubly = m.is_row_stochastic() && m.is_column_stochastic();
     let normal = m.is_symmetric() || circulant;
     Ok(finish(eig, method, doubly && normal))
+}
+
+/// Largest p for which [`spectrum_or_rho`] runs a dense O(p³)
+/// decomposition (a random graph at p = 256: about 40 ms natively).
+pub const DENSE_LIST_MAX_P: usize = 256;
+
+/// [`spectrum`], except that when only the dense O(p³) decomposition would
+/// give the eigenvalues (e.g. a random graph) and `p > dense_max_p`, ρ alone
+/// is computed by [`rho_lanczos`]: the result then has an **empty**
+/// `eigenvalues` list and method [`SpectrumMethod::LanczosRho`]; `rho`,
+/// `gap`, `real` and `bound_guaranteed` keep their meaning. Closed forms
+/// (ring, torus, complete, exponential, hypercube, path, star) are always
+/// used in full. Pass [`DENSE_LIST_MAX_P`] for the default.
+///
+/// # Errors
+/// As [`spectrum`]; [`ConsensusError::EigenFailed`] also when W is neither
+/// symmetric nor reversible above `dense_max_p`.
+pub fn spectrum_or_rho(
+    graph: &Graph,
+    m: &MixingMatrix,
+    dense_max_p: usize,
+) -> Result<Spectrum, ConsensusError> {
+    let structured = graph.circulant_shape().is_some()
+        || matches!(
+            graph.kind,
+            GraphKind::Hypercube | GraphKind::Path | GraphKind::Star
+        );
+    if structured || graph.p <= dense_max_p || graph.p != m.p() {
+        return spectrum(graph, m);
+    }
+    let r = rho_lanczos(m)?;
+    let doubly = m.is_row_stochastic() && m.is_column_stochastic();
+    Ok(Spectrum {
+        eigenvalues: Vec::new(),
+        method: SpectrumMethod::LanczosRho,
+        rho: r.rho,
+        gap: r.gap,
+        real: true,
+        bound_guaranteed: doubly && m.is_symmetric(),
+    })
 }
 
 fn finish(mut eig: Vec<Eigenvalue>, method: SpectrumMethod, bound_guaranteed: bool) -> Spectrum {
@@ -901,6 +946,38 @@ mod tests {
         let g = Graph::new(GraphKind::Exponential, 8, 0).expect("exp");
         let m = mixing_matrix(&g, WeightRule::Exponential).expect("w");
         assert!(rho_lanczos(&m).is_err());
+    }
+
+    #[test]
+    fn spectrum_or_rho_switches_only_for_dense_cases_above_the_limit() {
+        for seed in 0..3 {
+            let g = Graph::new(GraphKind::Random, 80, seed).expect("graph");
+            for rule in [WeightRule::Metropolis, WeightRule::Uniform] {
+                let m = mixing_matrix(&g, rule).expect("w");
+                let full = spectrum(&g, &m).expect("full");
+                let fast = spectrum_or_rho(&g, &m, 64).expect("fast");
+                assert_eq!(fast.method, SpectrumMethod::LanczosRho);
+                assert!(fast.eigenvalues.is_empty());
+                assert!(
+                    (fast.rho - full.rho).abs() <= 1e-9,
+                    "{} vs {}",
+                    fast.rho,
+                    full.rho
+                );
+                assert_eq!(fast.bound_guaranteed, full.bound_guaranteed);
+                assert_eq!(fast.real, full.real);
+                // at or under the limit: the full spectrum, unchanged
+                assert_eq!(spectrum_or_rho(&g, &m, 80).expect("full"), full);
+            }
+        }
+        // structured graphs keep their closed forms at any p
+        let g = Graph::new(GraphKind::Ring, 100, 0).expect("ring");
+        let m = mixing_matrix(&g, WeightRule::Uniform).expect("w");
+        let s = spectrum_or_rho(&g, &m, 2).expect("ring");
+        assert_eq!(
+            (s.method, s.eigenvalues.len()),
+            (SpectrumMethod::Circulant, 100)
+        );
     }
 
     #[test]
