@@ -424,21 +424,27 @@ fn round_bytes(round: &Round, p: usize, elem_bytes: u64) -> (Vec<u64>, Vec<u64>,
 }
 
 fn segment_bounds(s: &Schedule) -> Vec<u64> {
-    let mut cuts: Vec<u64> = vec![0, s.n];
-    let mut compact_at = 4096;
+    // Rounds repeat the same cut points (a ring at p = 1024: 1 025 distinct
+    // cuts in 4 million range ends), so each cut is first looked up in the
+    // sorted, deduplicated `cuts`; only unknown ones wait in `pending`, which
+    // is merged in once it is large and at the end.
+    let mut cuts: Vec<u64> = if s.n == 0 { vec![0] } else { vec![0, s.n] };
+    let mut pending: Vec<u64> = Vec::new();
     for round in &s.rounds {
         for t in &round.transfers {
-            cuts.push(t.range.start);
-            cuts.push(t.range.end);
+            for c in [t.range.start, t.range.end] {
+                if cuts.binary_search(&c).is_err() {
+                    pending.push(c);
+                }
+            }
         }
-        // Rounds repeat the same cut points: compact now and then so the
-        // final sort stays small.
-        if cuts.len() > compact_at {
+        if pending.len() > 1024 {
+            cuts.append(&mut pending);
             cuts.sort_unstable();
             cuts.dedup();
-            compact_at = 2 * cuts.len() + 4096;
         }
     }
+    cuts.append(&mut pending);
     match &s.collective {
         Collective::AllReduce => {}
         Collective::ReduceScatter { owned } | Collective::AllGather { owned } => {
@@ -511,6 +517,10 @@ pub fn execute_checkpointed(
     run(owned, init, true, every.max(1))
 }
 
+/// The messages of one round, read before any is applied: `(destination,
+/// segment, op, value, contributors)`; reused from round to round.
+type Incoming = Vec<(usize, usize, Op, f64, Option<RankSet>)>;
+
 /// Applies one validated round to `values` (and to `contributors` when it is
 /// not empty): every message is read from the pre-round state, then all are
 /// applied, since the transfers of one round are simultaneous. Returns the
@@ -520,9 +530,10 @@ fn apply_round(
     bounds: &[u64],
     values: &mut [Vec<f64>],
     contributors: &mut [Vec<RankSet>],
+    incoming: &mut Incoming,
 ) -> Vec<(usize, usize)> {
     let track = !contributors.is_empty();
-    let mut incoming: Vec<(usize, usize, Op, f64, Option<RankSet>)> = Vec::new();
+    incoming.clear();
     for t in &round.transfers {
         for si in seg_span(bounds, &t.range) {
             let c = track.then(|| contributors[t.src][si].clone());
@@ -530,7 +541,7 @@ fn apply_round(
         }
     }
     let mut doubled: Vec<(usize, usize)> = Vec::new();
-    for (dst, si, op, v, c) in incoming {
+    for (dst, si, op, v, c) in incoming.drain(..) {
         match op {
             Op::Reduce => {
                 values[dst][si] += v;
@@ -615,13 +626,20 @@ fn run(
     let mut sent = Vec::with_capacity(schedule.rounds.len());
     let mut recv = Vec::with_capacity(schedule.rounds.len());
     let mut double_counts = Vec::new();
+    let mut incoming = Incoming::new();
 
     for (ri, round) in schedule.rounds.iter().enumerate() {
         // Read every message from the pre-round state, then apply them all:
         // transfers of one round are simultaneous.
         let (s_row, r_row, _) = round_bytes(round, p, schedule.elem_bytes);
-        let doubled = apply_round(round, &bounds, &mut values, &mut contributors);
-        for t in &round.transfers {
+        let doubled = apply_round(
+            round,
+            &bounds,
+            &mut values,
+            &mut contributors,
+            &mut incoming,
+        );
+        for t in round.transfers.iter().filter(|_| !doubled.is_empty()) {
             let span = seg_span(&bounds, &t.range);
             if t.op == Op::Reduce
                 && doubled
@@ -746,8 +764,15 @@ impl Trace {
         let mut st = base.clone();
         let mut bounds: Vec<u64> = self.segments.iter().map(|g| g.start).collect();
         bounds.push(self.segments.last().map_or(0, |g| g.end));
+        let mut incoming = Incoming::new();
         for round in self.schedule.rounds.get(from..rounds)? {
-            apply_round(round, &bounds, &mut st.values, &mut st.contributors);
+            apply_round(
+                round,
+                &bounds,
+                &mut st.values,
+                &mut st.contributors,
+                &mut incoming,
+            );
         }
         Some(Cow::Owned(st))
     }
