@@ -90,6 +90,28 @@ fn whole_view(c: &mut Criterion) {
             .expect("run")
         })
     });
+    for (name, kind) in [
+        ("gossip_run_fast_random_p1024_100_rounds", GraphKind::Random),
+        (
+            "gossip_run_fast_complete_p1024_100_rounds",
+            GraphKind::Complete,
+        ),
+    ] {
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                GossipRun::new_fast(
+                    kind,
+                    black_box(1024),
+                    1,
+                    WeightRule::Metropolis,
+                    &InitPattern::Random(7),
+                    100,
+                    100.0,
+                )
+                .expect("run")
+            })
+        });
+    }
     group.bench_function("gossip_run_random_p256_100_rounds", |b| {
         b.iter(|| {
             GossipRun::new(
