@@ -2,8 +2,11 @@
 //! per-round states (what the ring view does when p changes) and preparing
 //! one step's data (state, transfer log, narration, counters).
 
-use collective_lab::core::execute::{default_init, execute, ExecOptions};
+use collective_lab::core::execute::{
+    count_only, count_rounds, default_init, execute, execute_checkpointed, ExecOptions,
+};
 use collective_lab::core::schedule::ring::ring_all_reduce;
+use collective_lab::core::schedule::ring::ring_all_reduce_rounds;
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 
@@ -21,7 +24,38 @@ fn ring(c: &mut Criterion) {
             black_box(execute(&s, &default_init, ExecOptions { keep_states: false }).expect("runs"))
         })
     });
+    c.bench_function("ring p=1024 generate only", |b| {
+        b.iter(|| black_box(ring_all_reduce(1024, n, 4).expect("valid").rounds.len()))
+    });
+    c.bench_function("ring p=1024 generate + count_only (numbers only)", |b| {
+        b.iter(|| {
+            let s = ring_all_reduce(1024, n, 4).expect("valid");
+            black_box(count_only(&s).expect("counts").max_sent_per_rank())
+        })
+    });
+    c.bench_function("ring p=1024 streamed count_rounds (numbers only)", |b| {
+        b.iter(|| {
+            let c = count_rounds(1024, n, 4, ring_all_reduce_rounds(1024, n)).expect("counts");
+            black_box(c.max_sent_per_rank())
+        })
+    });
+    c.bench_function("ring p=64 execute_checkpointed every 12 rounds", |b| {
+        b.iter(|| {
+            let s = ring_all_reduce(64, n, 4).expect("valid");
+            black_box(execute_checkpointed(s, &default_init, 12).expect("runs"))
+        })
+    });
     let s = ring_all_reduce(64, n, 4).expect("valid");
+    let cp = execute_checkpointed(s.clone(), &default_init, 12).expect("runs");
+    c.bench_function("ring p=64 one step's data, checkpointed every 12", |b| {
+        b.iter(|| {
+            let step = black_box(70);
+            let st = cp.state_at(step).expect("replayed");
+            let log = cp.round_log(step - 1);
+            let text = cp.narrate(step);
+            black_box((st.values.len(), log.len(), text.len()))
+        })
+    });
     let t = execute(&s, &default_init, ExecOptions::default()).expect("runs");
     c.bench_function("ring p=64 one step's data", |b| {
         b.iter(|| {

@@ -8,7 +8,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use collective_lab::core::consensus::{
-    mixing_matrix, spectrum, GossipRun, Graph, GraphKind, InitPattern, WeightRule,
+    mixing_matrix, rho_lanczos, spectrum, GossipRun, Graph, GraphKind, InitPattern, WeightRule,
 };
 use criterion::{criterion_group, criterion_main, Criterion};
 
@@ -90,6 +90,28 @@ fn whole_view(c: &mut Criterion) {
             .expect("run")
         })
     });
+    for (name, kind) in [
+        ("gossip_run_fast_random_p1024_100_rounds", GraphKind::Random),
+        (
+            "gossip_run_fast_complete_p1024_100_rounds",
+            GraphKind::Complete,
+        ),
+    ] {
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                GossipRun::new_fast(
+                    kind,
+                    black_box(1024),
+                    1,
+                    WeightRule::Metropolis,
+                    &InitPattern::Random(7),
+                    100,
+                    100.0,
+                )
+                .expect("run")
+            })
+        });
+    }
     group.bench_function("gossip_run_random_p256_100_rounds", |b| {
         b.iter(|| {
             GossipRun::new(
@@ -107,5 +129,57 @@ fn whole_view(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, spectra, whole_view);
+/// The spectrum of every graph at p = 1024 (issue 12's target: the gossip
+/// view ready in ≤ 300 ms in the browser for every graph at p = 1024).
+fn spectra_p1024(c: &mut Criterion) {
+    let mut group = c.benchmark_group("gossip_spectrum_p1024");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(3));
+    let cases = [
+        ("ring_metropolis", GraphKind::Ring, WeightRule::Metropolis),
+        ("path_metropolis", GraphKind::Path, WeightRule::Metropolis),
+        ("path_uniform", GraphKind::Path, WeightRule::Uniform),
+        ("star_uniform", GraphKind::Star, WeightRule::Uniform),
+        ("star_metropolis", GraphKind::Star, WeightRule::Metropolis),
+        (
+            "torus_32x32_metropolis",
+            GraphKind::Torus { rows: 32, cols: 32 },
+            WeightRule::Metropolis,
+        ),
+        (
+            "complete_metropolis",
+            GraphKind::Complete,
+            WeightRule::Metropolis,
+        ),
+        (
+            "hypercube_metropolis",
+            GraphKind::Hypercube,
+            WeightRule::Metropolis,
+        ),
+        (
+            "random_metropolis",
+            GraphKind::Random,
+            WeightRule::Metropolis,
+        ),
+    ];
+    for (name, kind, rule) in cases {
+        let (g, w) = built(kind, 1024, rule);
+        group.bench_function(name, |b| {
+            b.iter(|| spectrum(black_box(&g), black_box(&w)).expect("spectrum"))
+        });
+    }
+    for (name, rule) in [
+        ("random_metropolis_rho_lanczos", WeightRule::Metropolis),
+        ("random_uniform_rho_lanczos", WeightRule::Uniform),
+    ] {
+        let (_, w) = built(GraphKind::Random, 1024, rule);
+        group.bench_function(name, |b| {
+            b.iter(|| rho_lanczos(black_box(&w)).expect("lanczos"))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, spectra, whole_view, spectra_p1024);
 criterion_main!(benches);

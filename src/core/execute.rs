@@ -11,10 +11,11 @@
 //! both. A `Reduce` whose contributor sets overlap is a double count and is
 //! reported; it is exactly the "all-gather re-adds" mistake.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::ops::Range;
 
-use super::schedule::{Collective, Op, Phase, Schedule};
+use super::schedule::{Collective, Op, Phase, Round, Schedule};
 use super::units::format_decimal;
 
 /// A set of ranks, as a bitset over `0..p`. Ranks 0–63 live inline, so for
@@ -93,9 +94,15 @@ impl RankSet {
 
     /// The ranks in increasing order.
     pub fn ranks(&self) -> Vec<usize> {
-        (0..(self.hi.len() + 1) * 64)
-            .filter(|&r| self.contains(r))
-            .collect()
+        let mut out = Vec::with_capacity(self.len());
+        for (i, mut w) in self.words().enumerate() {
+            // visit the set bits only, lowest first
+            while w != 0 {
+                out.push(i * 64 + w.trailing_zeros() as usize);
+                w &= w - 1;
+            }
+        }
+        out
     }
 
     /// Compact label: "all", "0–3", "0,2,5" or "∅".
@@ -111,10 +118,14 @@ impl RankSet {
         if contiguous && rs.len() > 2 {
             return format!("{}–{}", rs[0], rs[rs.len() - 1]);
         }
-        rs.iter()
-            .map(|r| r.to_string())
-            .collect::<Vec<_>>()
-            .join(",")
+        let mut out = String::with_capacity(4 * rs.len());
+        for (i, r) in rs.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(&r.to_string());
+        }
+        out
     }
 }
 
@@ -200,8 +211,13 @@ pub struct Trace {
     /// Element range of each segment.
     pub segments: Vec<Range<u64>>,
     /// `states[i]` is the state after `i` rounds (`states[0]` is the input).
-    /// With `keep_states = false` it holds only the input and the final state.
+    /// With `keep_states = false` it holds only the input and the final state
+    /// (values only); [`execute_checkpointed`] keeps every `every`-th. In
+    /// general `states[i]` is the state after `kept[i]` rounds.
     pub states: Vec<State>,
+    /// `kept[i]`: after how many rounds `states[i]` was taken (ascending,
+    /// starting at 0 and ending at the number of rounds).
+    pub kept: Vec<usize>,
     /// `sent[round][rank]`: bytes sent in that round.
     pub sent: Vec<Vec<u64>>,
     /// `recv[round][rank]`: bytes received in that round.
@@ -224,22 +240,211 @@ impl fmt::Display for MalformedSchedule {
 
 impl std::error::Error for MalformedSchedule {}
 
-fn segment_bounds(s: &Schedule) -> Vec<u64> {
-    let mut cuts: Vec<u64> = vec![0, s.n];
-    let mut compact_at = 4096;
-    for round in &s.rounds {
+/// Checks that every transfer names ranks `< p` and a range inside `0..n`.
+fn validate(schedule: &Schedule) -> Result<(), MalformedSchedule> {
+    let p = schedule.p;
+    for (i, round) in schedule.rounds.iter().enumerate() {
         for t in &round.transfers {
-            cuts.push(t.range.start);
-            cuts.push(t.range.end);
-        }
-        // Rounds repeat the same cut points: compact now and then so the
-        // final sort stays small.
-        if cuts.len() > compact_at {
-            cuts.sort_unstable();
-            cuts.dedup();
-            compact_at = 2 * cuts.len() + 4096;
+            if t.src >= p || t.dst >= p {
+                return Err(MalformedSchedule(format!(
+                    "round {i}: rank out of range ({} → {}, p = {p})",
+                    t.src, t.dst
+                )));
+            }
+            if t.range.start > t.range.end || t.range.end > schedule.n {
+                return Err(MalformedSchedule(format!(
+                    "round {i}: range {:?} outside 0..{}",
+                    t.range, schedule.n
+                )));
+            }
         }
     }
+    Ok(())
+}
+
+/// What a schedule moves, counted from its transfers alone: no buffer values
+/// are executed and nothing is verified. This is the numbers-only mode for
+/// large p (a ring at p = 1024 has 2 046 rounds and about 2 million
+/// transfers): the byte counters are the same sums [`execute`] records in
+/// [`Trace::sent`] and [`Trace::recv`] (tested equal), without the per-segment
+/// values, the contributor sets or the verification.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Counts {
+    /// Number of ranks.
+    pub p: usize,
+    /// `sent[round][rank]`: bytes sent in that round.
+    pub sent: Vec<Vec<u64>>,
+    /// `recv[round][rank]`: bytes received in that round.
+    pub recv: Vec<Vec<u64>>,
+    /// `round_max_bytes[round]`: the largest single message of the round,
+    /// bytes (0 for an empty round); the β term of that round's α–β time.
+    pub round_max_bytes: Vec<u64>,
+    /// `transfers[round]`: number of messages in the round.
+    pub transfers: Vec<usize>,
+}
+
+impl Counts {
+    /// Number of rounds counted.
+    pub fn num_rounds(&self) -> usize {
+        self.sent.len()
+    }
+
+    /// Bytes each rank has sent after the first `rounds` rounds (as
+    /// [`Trace::sent_after`]).
+    pub fn sent_after(&self, rounds: usize) -> Vec<u64> {
+        cumulative(&self.sent, rounds, self.p)
+    }
+
+    /// Bytes each rank has received after the first `rounds` rounds (as
+    /// [`Trace::recv_after`]).
+    pub fn recv_after(&self, rounds: usize) -> Vec<u64> {
+        cumulative(&self.recv, rounds, self.p)
+    }
+
+    /// Total α–β time (γ = 0), seconds: each round costs α + (its largest
+    /// message) × β, an empty round nothing. Bit for bit equal to
+    /// [`crate::core::timing::executed_time`] of the schedule counted (tested),
+    /// for `beta ≥ 0`.
+    pub fn executed_time(&self, alpha: f64, beta: f64) -> f64 {
+        self.round_max_bytes
+            .iter()
+            .zip(&self.transfers)
+            .map(|(&b, &k)| if k == 0 { 0.0 } else { alpha + b as f64 * beta })
+            .sum()
+    }
+
+    /// Rounds grouped by their largest message, as
+    /// [`crate::core::timing::breakdown`] of the schedule counted.
+    pub fn breakdown(&self) -> Vec<crate::core::timing::RoundGroup> {
+        let mut groups: Vec<crate::core::timing::RoundGroup> = Vec::new();
+        for &bytes in &self.round_max_bytes {
+            match groups.iter_mut().find(|g| g.bytes == bytes) {
+                Some(g) => g.count += 1,
+                None => groups.push(crate::core::timing::RoundGroup { count: 1, bytes }),
+            }
+        }
+        groups
+    }
+
+    /// Largest number of bytes any rank sends over the whole schedule (as
+    /// [`Trace::max_sent_per_rank`]).
+    pub fn max_sent_per_rank(&self) -> u64 {
+        self.sent_after(self.num_rounds())
+            .into_iter()
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// Counts the bytes of `schedule` per rank and round without executing it:
+/// O(transfers) additions, no buffers (see [`Counts`]). Call it instead of
+/// [`execute`] when nothing is drawn; the result is marked "not executed" by
+/// its type (there is no verification to show).
+///
+/// # Errors
+/// [`MalformedSchedule`] as for [`execute`].
+pub fn count_only(schedule: &Schedule) -> Result<Counts, MalformedSchedule> {
+    validate(schedule)?;
+    let p = schedule.p;
+    let rounds = schedule.rounds.len();
+    let mut counts = Counts {
+        p,
+        sent: Vec::with_capacity(rounds),
+        recv: Vec::with_capacity(rounds),
+        round_max_bytes: Vec::with_capacity(rounds),
+        transfers: Vec::with_capacity(rounds),
+    };
+    for round in &schedule.rounds {
+        let (s_row, r_row, max) = round_bytes(round, p, schedule.elem_bytes);
+        counts.sent.push(s_row);
+        counts.recv.push(r_row);
+        counts.round_max_bytes.push(max);
+        counts.transfers.push(round.transfers.len());
+    }
+    Ok(counts)
+}
+
+/// As [`count_only`] for rounds produced one at a time (e.g.
+/// [`crate::core::schedule::ring::ring_all_reduce_rounds`]), so the whole
+/// schedule is never held: at p = 1024 the ring's 2 million transfers take
+/// about 110 MB as a [`Schedule`].
+///
+/// # Errors
+/// [`MalformedSchedule`] when a transfer names a rank `≥ p` or a range
+/// outside `0..n`.
+pub fn count_rounds(
+    p: usize,
+    n: u64,
+    elem_bytes: u64,
+    rounds: impl IntoIterator<Item = Round>,
+) -> Result<Counts, MalformedSchedule> {
+    let mut counts = Counts {
+        p,
+        sent: Vec::new(),
+        recv: Vec::new(),
+        round_max_bytes: Vec::new(),
+        transfers: Vec::new(),
+    };
+    for (i, round) in rounds.into_iter().enumerate() {
+        if let Some(t) = round
+            .transfers
+            .iter()
+            .find(|t| t.src >= p || t.dst >= p || t.range.start > t.range.end || t.range.end > n)
+        {
+            return Err(MalformedSchedule(format!(
+                "round {i}: transfer {} → {} of {:?} outside {p} ranks × {n} elements",
+                t.src, t.dst, t.range
+            )));
+        }
+        let (s_row, r_row, max) = round_bytes(&round, p, elem_bytes);
+        counts.sent.push(s_row);
+        counts.recv.push(r_row);
+        counts.round_max_bytes.push(max);
+        counts.transfers.push(round.transfers.len());
+    }
+    Ok(counts)
+}
+
+/// `(sent[rank], recv[rank], largest message)` of one validated round, bytes.
+fn round_bytes(round: &Round, p: usize, elem_bytes: u64) -> (Vec<u64>, Vec<u64>, u64) {
+    let mut s_row = vec![0u64; p];
+    let mut r_row = vec![0u64; p];
+    let mut max = 0;
+    for t in &round.transfers {
+        let bytes = t.len() * elem_bytes;
+        if let Some(s) = s_row.get_mut(t.src) {
+            *s += bytes;
+        }
+        if let Some(r) = r_row.get_mut(t.dst) {
+            *r += bytes;
+        }
+        max = max.max(bytes);
+    }
+    (s_row, r_row, max)
+}
+
+fn segment_bounds(s: &Schedule) -> Vec<u64> {
+    // Rounds repeat the same cut points (a ring at p = 1024: 1 025 distinct
+    // cuts in 4 million range ends), so each cut is first looked up in the
+    // sorted, deduplicated `cuts`; only unknown ones wait in `pending`, which
+    // is merged in once it is large and at the end.
+    let mut cuts: Vec<u64> = if s.n == 0 { vec![0] } else { vec![0, s.n] };
+    let mut pending: Vec<u64> = Vec::new();
+    for round in &s.rounds {
+        for t in &round.transfers {
+            for c in [t.range.start, t.range.end] {
+                if cuts.binary_search(&c).is_err() {
+                    pending.push(c);
+                }
+            }
+        }
+        if pending.len() > 1024 {
+            cuts.append(&mut pending);
+            cuts.sort_unstable();
+            cuts.dedup();
+        }
+    }
+    cuts.append(&mut pending);
     match &s.collective {
         Collective::AllReduce => {}
         Collective::ReduceScatter { owned } | Collective::AllGather { owned } => {
@@ -289,28 +494,90 @@ pub fn execute_owned(
     init: InitFn<'_>,
     opts: ExecOptions,
 ) -> Result<Trace, MalformedSchedule> {
-    let schedule = &owned;
-    let p = schedule.p;
-    for (i, round) in schedule.rounds.iter().enumerate() {
-        for t in &round.transfers {
-            if t.src >= p || t.dst >= p {
-                return Err(MalformedSchedule(format!(
-                    "round {i}: rank out of range ({} → {}, p = {p})",
-                    t.src, t.dst
-                )));
+    let every = usize::from(opts.keep_states);
+    run(owned, init, opts.keep_states, every)
+}
+
+/// As [`execute_owned`] with contributor tracking, keeping the state only
+/// after every `every`-th round (rounds 0, `every`, 2·`every`, …) and after
+/// the last one: the memory and copying of per-round states shrink by a
+/// factor `every`, and [`Trace::state_at`] rebuilds any other round by
+/// replaying at most `every − 1` rounds from the nearest kept state. With
+/// `every` = 1 the trace equals `execute_owned(.., keep_states: true)`;
+/// `every` = 0 is taken as 1. A view that draws one step at a time can use
+/// e.g. `every` = ⌈√rounds⌉ (11 states instead of 127 for a ring at p = 64).
+///
+/// # Errors
+/// [`MalformedSchedule`] as for [`execute`].
+pub fn execute_checkpointed(
+    owned: Schedule,
+    init: InitFn<'_>,
+    every: usize,
+) -> Result<Trace, MalformedSchedule> {
+    run(owned, init, true, every.max(1))
+}
+
+/// The messages of one round, read before any is applied: `(destination,
+/// segment, op, value, contributors)`; reused from round to round.
+type Incoming = Vec<(usize, usize, Op, f64, Option<RankSet>)>;
+
+/// Applies one validated round to `values` (and to `contributors` when it is
+/// not empty): every message is read from the pre-round state, then all are
+/// applied, since the transfers of one round are simultaneous. Returns the
+/// `(rank, segment)` pairs where a `Reduce` met an overlapping contributor set.
+fn apply_round(
+    round: &Round,
+    bounds: &[u64],
+    values: &mut [Vec<f64>],
+    contributors: &mut [Vec<RankSet>],
+    incoming: &mut Incoming,
+) -> Vec<(usize, usize)> {
+    let track = !contributors.is_empty();
+    incoming.clear();
+    for t in &round.transfers {
+        for si in seg_span(bounds, &t.range) {
+            let c = track.then(|| contributors[t.src][si].clone());
+            incoming.push((t.dst, si, t.op, values[t.src][si], c));
+        }
+    }
+    let mut doubled: Vec<(usize, usize)> = Vec::new();
+    for (dst, si, op, v, c) in incoming.drain(..) {
+        match op {
+            Op::Reduce => {
+                values[dst][si] += v;
+                if let Some(c) = c {
+                    if contributors[dst][si].intersects(&c) {
+                        doubled.push((dst, si));
+                    }
+                    contributors[dst][si].union_with(&c);
+                }
             }
-            if t.range.start > t.range.end || t.range.end > schedule.n {
-                return Err(MalformedSchedule(format!(
-                    "round {i}: range {:?} outside 0..{}",
-                    t.range, schedule.n
-                )));
+            Op::Copy => {
+                values[dst][si] = v;
+                if let Some(c) = c {
+                    contributors[dst][si] = c;
+                }
             }
         }
     }
+    doubled
+}
+
+/// The executor behind [`execute_owned`] and [`execute_checkpointed`]:
+/// `track` keeps contributor sets; with `track`, the state after round
+/// counts that are multiples of `every` (and the final one) is kept.
+fn run(
+    owned: Schedule,
+    init: InitFn<'_>,
+    track: bool,
+    every: usize,
+) -> Result<Trace, MalformedSchedule> {
+    let schedule = &owned;
+    let p = schedule.p;
+    validate(schedule)?;
     let bounds = segment_bounds(schedule);
     let segments: Vec<Range<u64>> = bounds.windows(2).map(|w| w[0]..w[1]).collect();
     let nseg = segments.len();
-    let track = opts.keep_states;
 
     let owner_of = |seg: &Range<u64>| -> Option<usize> {
         match &schedule.collective {
@@ -355,46 +622,24 @@ pub fn execute_owned(
         values: values.clone(),
         contributors: contributors.clone(),
     }];
+    let mut kept = vec![0];
     let mut sent = Vec::with_capacity(schedule.rounds.len());
     let mut recv = Vec::with_capacity(schedule.rounds.len());
     let mut double_counts = Vec::new();
+    let mut incoming = Incoming::new();
 
     for (ri, round) in schedule.rounds.iter().enumerate() {
         // Read every message from the pre-round state, then apply them all:
         // transfers of one round are simultaneous.
-        let mut s_row = vec![0u64; p];
-        let mut r_row = vec![0u64; p];
-        let mut incoming: Vec<(usize, usize, Op, f64, Option<RankSet>)> = Vec::new();
-        for t in &round.transfers {
-            let bytes = t.len() * schedule.elem_bytes;
-            s_row[t.src] += bytes;
-            r_row[t.dst] += bytes;
-            for si in seg_span(&bounds, &t.range) {
-                let c = track.then(|| contributors[t.src][si].clone());
-                incoming.push((t.dst, si, t.op, values[t.src][si], c));
-            }
-        }
-        let mut doubled: Vec<(usize, usize)> = Vec::new();
-        for (dst, si, op, v, c) in incoming {
-            match op {
-                Op::Reduce => {
-                    values[dst][si] += v;
-                    if let Some(c) = c {
-                        if contributors[dst][si].intersects(&c) {
-                            doubled.push((dst, si));
-                        }
-                        contributors[dst][si].union_with(&c);
-                    }
-                }
-                Op::Copy => {
-                    values[dst][si] = v;
-                    if let Some(c) = c {
-                        contributors[dst][si] = c;
-                    }
-                }
-            }
-        }
-        for t in &round.transfers {
+        let (s_row, r_row, _) = round_bytes(round, p, schedule.elem_bytes);
+        let doubled = apply_round(
+            round,
+            &bounds,
+            &mut values,
+            &mut contributors,
+            &mut incoming,
+        );
+        for t in round.transfers.iter().filter(|_| !doubled.is_empty()) {
             let span = seg_span(&bounds, &t.range);
             if t.op == Op::Reduce
                 && doubled
@@ -410,11 +655,13 @@ pub fn execute_owned(
         }
         sent.push(s_row);
         recv.push(r_row);
-        if track {
+        let done = ri + 1;
+        if track && (done % every == 0 || done == schedule.rounds.len()) {
             states.push(State {
                 values: values.clone(),
                 contributors: contributors.clone(),
             });
+            kept.push(done);
         }
     }
     if !track {
@@ -422,6 +669,7 @@ pub fn execute_owned(
             values: values.clone(),
             contributors: Vec::new(),
         });
+        kept.push(schedule.rounds.len());
     }
 
     let mut mismatches = Vec::new();
@@ -452,6 +700,7 @@ pub fn execute_owned(
         schedule: owned,
         segments,
         states,
+        kept,
         sent,
         recv,
         expected,
@@ -488,15 +737,44 @@ impl Trace {
 
     /// The state after `rounds` rounds, if it was kept.
     pub fn state_after(&self, rounds: usize) -> Option<&State> {
-        if self.states.len() == self.num_rounds() + 1 {
-            self.states.get(rounds)
-        } else if rounds == 0 {
-            self.states.first()
-        } else if rounds == self.num_rounds() {
-            self.states.last()
-        } else {
-            None
+        let i = self.kept.binary_search(&rounds).ok()?;
+        self.states.get(i)
+    }
+
+    /// The state after `rounds` rounds: the kept one, or else rebuilt by
+    /// replaying the rounds after the nearest kept state before it (at most
+    /// `every − 1` rounds for [`execute_checkpointed`]). Contributor sets are
+    /// present when that kept state has them. `None` when `rounds` exceeds
+    /// the number of rounds, and for a round not kept by
+    /// `execute(.., keep_states: false)` (numbers only: never replayed).
+    pub fn state_at(&self, rounds: usize) -> Option<Cow<'_, State>> {
+        if rounds > self.num_rounds() {
+            return None;
         }
+        let i = match self.kept.binary_search(&rounds) {
+            Ok(i) => return self.states.get(i).map(Cow::Borrowed),
+            Err(0) => return None,
+            Err(i) => i - 1,
+        };
+        let (from, base) = (*self.kept.get(i)?, self.states.get(i)?);
+        if base.contributors.is_empty() {
+            // `keep_states = false`: numbers only, no replay
+            return None;
+        }
+        let mut st = base.clone();
+        let mut bounds: Vec<u64> = self.segments.iter().map(|g| g.start).collect();
+        bounds.push(self.segments.last().map_or(0, |g| g.end));
+        let mut incoming = Incoming::new();
+        for round in self.schedule.rounds.get(from..rounds)? {
+            apply_round(
+                round,
+                &bounds,
+                &mut st.values,
+                &mut st.contributors,
+                &mut incoming,
+            );
+        }
+        Some(Cow::Owned(st))
     }
 
     /// Segment indices that make up element range `r`.
@@ -562,8 +840,8 @@ impl Trace {
     pub fn round_log(&self, round: usize) -> Vec<LogLine> {
         let (Some(sr), Some(before), Some(after)) = (
             self.schedule.rounds.get(round),
-            self.state_after(round),
-            self.state_after(round + 1),
+            self.state_at(round),
+            self.state_at(round + 1),
         ) else {
             return Vec::new();
         };
@@ -593,7 +871,7 @@ impl Trace {
     /// after `rounds` rounds, weighted by element count; `None` when the state
     /// was not kept.
     pub fn complete_fraction(&self, rounds: usize) -> Option<f64> {
-        let st = self.state_after(rounds)?;
+        let st = self.state_at(rounds)?;
         if st.contributors.is_empty() {
             return None;
         }
@@ -929,6 +1207,158 @@ mod tests {
             t.recv_after(6),
             vec![300 * MB, 100 * MB, 100 * MB, 100 * MB]
         );
+    }
+
+    #[test]
+    fn count_only_equals_the_executed_counters() {
+        use crate::core::collectives::{flat, nodes_of, Algorithm};
+        let mut shapes: Vec<_> = (2..=24).map(flat).collect();
+        shapes.extend([64, 48, 33].map(flat));
+        for (nodes, gpus) in [(2, 2), (2, 4), (4, 2), (3, 4), (4, 8), (8, 8)] {
+            shapes.push(nodes_of(nodes, gpus).expect("shape"));
+        }
+        for topo in &shapes {
+            for alg in Algorithm::all() {
+                let Ok(s) = alg.generate_on(topo, 1000, 4) else {
+                    continue;
+                };
+                let c = count_only(&s).expect("counts");
+                let t =
+                    execute(&s, &default_init, ExecOptions { keep_states: false }).expect("runs");
+                assert_eq!(c.sent, t.sent, "{} p={}", alg.key(), topo.p());
+                assert_eq!(c.recv, t.recv, "{} p={}", alg.key(), topo.p());
+                assert_eq!(c.num_rounds(), t.num_rounds());
+                assert_eq!(c.max_sent_per_rank(), t.max_sent_per_rank());
+                for (i, r) in s.rounds.iter().enumerate() {
+                    let max = r.transfers.iter().map(|t| t.len() * 4).max().unwrap_or(0);
+                    assert_eq!(c.round_max_bytes[i], max);
+                    assert_eq!(c.transfers[i], r.transfers.len());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn checkpointed_states_replay_to_the_full_trace() {
+        use crate::core::collectives::narrate::chunk_states;
+        use crate::core::collectives::{flat, nodes_of, Algorithm};
+        let shapes = [flat(4), flat(7), flat(16), nodes_of(2, 4).expect("shape")];
+        for topo in &shapes {
+            for alg in Algorithm::all() {
+                let Ok(s) = alg.generate_on(topo, 50, 4) else {
+                    continue;
+                };
+                let full = execute(&s, &default_init, ExecOptions::default()).expect("runs");
+                for every in [1, 3, 5] {
+                    let cp = execute_checkpointed(s.clone(), &default_init, every).expect("runs");
+                    assert_eq!(cp.sent, full.sent);
+                    assert_eq!(cp.verification, full.verification);
+                    let rounds = full.num_rounds();
+                    // kept: 0, every, 2·every, …, and the last round
+                    assert_eq!(cp.kept.first(), Some(&0));
+                    assert_eq!(cp.kept.last(), Some(&rounds));
+                    assert_eq!(cp.states.len(), cp.kept.len());
+                    for k in 0..=rounds {
+                        let want = full.state_after(k).expect("kept");
+                        assert_eq!(cp.state_at(k).as_deref(), Some(want), "{} k={k}", alg.key());
+                        assert_eq!(cp.state_after(k).is_some(), k % every == 0 || k == rounds);
+                        assert_eq!(cp.complete_fraction(k), full.complete_fraction(k));
+                        assert_eq!(cp.narrate(k), full.narrate(k));
+                        assert_eq!(chunk_states(&cp, k), chunk_states(&full, k));
+                        if k < rounds {
+                            assert_eq!(cp.round_log(k), full.round_log(k));
+                        }
+                    }
+                    assert!(cp.state_at(rounds + 1).is_none());
+                }
+            }
+        }
+        // ring p = 64 every 12 rounds: 0, 12, …, 120 and 126 = 12 states
+        let s = ring_all_reduce(64, 64 * 10, 4).expect("valid");
+        let cp = execute_checkpointed(s, &default_init, 12).expect("runs");
+        assert_eq!(cp.states.len(), 12);
+        // numbers-only traces are not replayed
+        let s = ring_all_reduce(8, 80, 4).expect("valid");
+        let t = execute(&s, &default_init, ExecOptions { keep_states: false }).expect("runs");
+        assert_eq!(t.kept, vec![0, 14]);
+        assert!(t.state_at(3).is_none() && t.round_log(3).is_empty());
+        assert!(t.state_at(14).is_some());
+    }
+
+    #[test]
+    fn count_only_ring_p1024_matches_the_closed_form() {
+        // 2(p − 1)/p · n with n = 1024 · 1000 elements of 4 bytes: every rank
+        // sends 2 · 1023 chunks of 4000 bytes = 8 184 000 bytes.
+        let s = ring_all_reduce(1024, 1024 * 1000, 4).expect("valid");
+        let c = count_only(&s).expect("counts");
+        assert_eq!(c.num_rounds(), 2046);
+        assert_eq!(c.sent_after(2046), vec![8_184_000; 1024]);
+        assert_eq!(c.recv_after(2046), vec![8_184_000; 1024]);
+        assert_eq!(c.sent_after(1023), vec![4_092_000; 1024]);
+        let (closed, _) = crate::core::timing::ring_bytes_per_rank(1024, (1024 * 1000 * 4) as f64);
+        assert_eq!(c.max_sent_per_rank() as f64, closed);
+        assert!(c.round_max_bytes.iter().all(|&b| b == 4000));
+        assert!(c.transfers.iter().all(|&k| k == 1024));
+    }
+
+    #[test]
+    fn streamed_ring_counts_equal_the_schedule_counts_and_times() {
+        use crate::core::schedule::ring::ring_all_reduce_rounds;
+        use crate::core::timing::{breakdown, executed_time};
+        for (p, n) in [
+            (2, 10),
+            (3, 3),
+            (4, 10),
+            (7, 100),
+            (16, 1000),
+            (1024, 1024 * 1000),
+        ] {
+            let s = ring_all_reduce(p, n, 4).expect("valid");
+            let whole = count_only(&s).expect("counts");
+            let streamed = count_rounds(p, n, 4, ring_all_reduce_rounds(p, n)).expect("counts");
+            assert_eq!(streamed, whole, "p={p}");
+            for (a, b) in [(0.0, 1e-9), (5e-6, 8e-11), (1e-3, 0.0)] {
+                assert_eq!(
+                    streamed.executed_time(a, b).to_bits(),
+                    executed_time(&s, a, b).to_bits(),
+                    "p={p} α={a} β={b}"
+                );
+            }
+            assert_eq!(streamed.breakdown(), breakdown(&s));
+        }
+        // an empty round costs nothing, as in executed_time
+        let mut s = ring_all_reduce(3, 3, 1).expect("valid");
+        s.rounds[1].transfers.clear();
+        let c = count_only(&s).expect("counts");
+        assert_eq!(c.executed_time(1.0, 0.0), executed_time(&s, 1.0, 0.0));
+        assert_eq!(c.executed_time(1.0, 0.0), 3.0);
+        // bad ranks are errors
+        let bad = ring_all_reduce(4, 8, 1).expect("valid").rounds;
+        assert!(count_rounds(3, 8, 1, bad).is_err());
+    }
+
+    #[test]
+    fn rank_set_ranks_and_labels() {
+        let mut s = RankSet::empty(200);
+        for r in [0, 3, 63, 64, 130, 199] {
+            s.insert(r);
+        }
+        assert_eq!(s.ranks(), vec![0, 3, 63, 64, 130, 199]);
+        assert_eq!(s.label(200), "0,3,63,64,130,199");
+        let mut c = RankSet::empty(8);
+        for r in 2..6 {
+            c.insert(r);
+        }
+        assert_eq!(c.label(8), "2–5");
+        assert_eq!(RankSet::empty(8).label(8), "∅");
+        assert_eq!(RankSet::single(8, 7).label(8), "7");
+    }
+
+    #[test]
+    fn count_only_rejects_malformed_schedules() {
+        let mut s = ring_all_reduce(3, 3, 1).expect("valid");
+        s.rounds[0].transfers[0].range = 2..9;
+        assert!(count_only(&s).is_err());
     }
 
     #[test]

@@ -133,11 +133,11 @@ impl CollectivesParams {
         self.size.value / ELEM_BYTES
     }
 
-    /// Number of rounds of the current schedule: the last step.
+    /// Number of rounds of the current schedule: the last step (from the
+    /// closed form, without generating the schedule; see
+    /// [`crate::core::collectives::Algorithm::rounds_on`]).
     pub fn last_step(&self) -> usize {
-        self.alg
-            .generate_on(&self.topology(), self.elements().max(1), ELEM_BYTES)
-            .map_or(0, |s| s.num_rounds())
+        self.alg.rounds_on(&self.topology())
     }
 
     /// The job's shape: `p / gpus` nodes of `gpus` ranks (only the

@@ -279,6 +279,20 @@ impl Algorithm {
         let [a, b, g] = self.factors(p);
         (a * c.alpha, b * c.beta + g * c.gamma)
     }
+    /// Number of rounds of the schedule on `topo`, i.e. the last step of its
+    /// animation, without generating the schedule: the closed form's
+    /// start-up count (one α per round, the first entry of
+    /// [`CollectiveAlgorithm::factors`]), which equals
+    /// `generate_on(topo, n, _).num_rounds()` for every `n ≥ 1` (tested for
+    /// p = 2 … 64 and the hierarchical shapes).
+    pub fn rounds_on(self, topo: &Topology) -> usize {
+        let startups = self.0.factors(topo)[0];
+        if startups.is_finite() && startups >= 0.0 {
+            startups.round() as usize
+        } else {
+            0
+        }
+    }
     /// See [`CollectiveAlgorithm::equal_parts`].
     pub fn equal_parts(self, topo: &Topology) -> usize {
         self.0.equal_parts(topo)
@@ -541,6 +555,51 @@ pub fn summary_table_on(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rounds_on_equals_the_generated_round_count() {
+        let mut shapes: Vec<Topology> = (2..=64).map(flat).collect();
+        for (nodes, gpus) in [
+            (2, 2),
+            (2, 4),
+            (4, 2),
+            (3, 4),
+            (4, 8),
+            (8, 8),
+            (2, 32),
+            (5, 3),
+        ] {
+            shapes.push(nodes_of(nodes, gpus).expect("shape"));
+        }
+        let mut bad = Vec::new();
+        let mut checked = 0;
+        for topo in &shapes {
+            for alg in Algorithm::all() {
+                for n in [1000, 7] {
+                    let Ok(s) = alg.generate_on(topo, n, 4) else {
+                        continue;
+                    };
+                    checked += 1;
+                    if alg.rounds_on(topo) != s.num_rounds() {
+                        bad.push(format!(
+                            "{} p={} nodes={} n={n}: {} vs {}",
+                            alg.key(),
+                            topo.p(),
+                            topo.nodes(),
+                            alg.rounds_on(topo),
+                            s.num_rounds()
+                        ));
+                    }
+                }
+            }
+        }
+        assert!(bad.is_empty(), "{}", bad.join("\n"));
+        assert!(checked > 1500, "{checked}");
+        // by hand: ring 2(p − 1) = 126 at p = 64; Rabenseifner 2·log₂ 32 + 2
+        // (fold) = 12 at p = 48
+        assert_eq!(Algorithm::RING.rounds_on(&flat(64)), 126);
+        assert_eq!(Algorithm::RAB.rounds_on(&flat(48)), 12);
+    }
 
     #[test]
     fn keys_round_trip() {

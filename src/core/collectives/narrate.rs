@@ -101,7 +101,7 @@ pub fn chunk_states(trace: &Trace, rounds: usize) -> Option<Vec<Vec<ChunkState>>
 /// What every cell of one step shares: the state, chunk ranges and texts.
 struct CellCtx<'a> {
     trace: &'a Trace,
-    st: &'a crate::core::execute::State,
+    st: std::borrow::Cow<'a, crate::core::execute::State>,
     gather: bool,
     /// Per chunk: its range, its "size, elements [lo, hi)" text and its
     /// overlapping segments.
@@ -111,7 +111,7 @@ struct CellCtx<'a> {
 impl<'a> CellCtx<'a> {
     fn new(trace: &'a Trace, rounds: usize) -> Option<Self> {
         let s = &trace.schedule;
-        let st = trace.state_after(rounds)?;
+        let st = trace.state_at(rounds)?;
         if st.contributors.len() != s.p {
             return None;
         }

@@ -34,8 +34,10 @@ pub use iterate::{
     MAX_MEASURED_ROUNDS,
 };
 pub use spectrum::{
-    circulant_eigenvalues, dense_eigenvalues, hypercube_eigenvalues, predicted_rounds, spectrum,
-    symmetric_eigenvalues, Eigenvalue, Spectrum, SpectrumMethod,
+    circulant_eigenvalues, dense_eigenvalues, hypercube_eigenvalues, path_eigenvalues,
+    predicted_rounds, rho_lanczos, spectrum, spectrum_or_rho, star_eigenvalues,
+    symmetric_eigenvalues, symmetric_tridiagonal_eigenvalues, tridiagonal_w_eigenvalues,
+    Eigenvalue, RhoEstimate, Spectrum, SpectrumMethod, DENSE_LIST_MAX_P, DENSE_MAX_P,
 };
 pub use weights::{mixing_matrix, Checks, MixingMatrix, WeightRule, CHECK_TOL};
 
@@ -128,11 +130,51 @@ impl GossipRun {
         rounds: usize,
         factor: f64,
     ) -> Result<GossipRun, ConsensusError> {
+        Self::build(kind, p, seed, rule, init, (rounds, factor), usize::MAX)
+    }
+
+    /// As [`GossipRun::new`], but above [`DENSE_LIST_MAX_P`] a graph whose
+    /// spectrum needs the dense O(p³) decomposition (a random graph) gets ρ
+    /// alone, by Lanczos ([`spectrum_or_rho`]): `spectrum.eigenvalues` is
+    /// then empty and `spectrum.method` is [`SpectrumMethod::LanczosRho`].
+    /// Every other field is as [`GossipRun::new`] computes it (ρ to 1e-9).
+    ///
+    /// # Errors
+    /// As [`GossipRun::new`].
+    pub fn new_fast(
+        kind: GraphKind,
+        p: usize,
+        seed: u64,
+        rule: WeightRule,
+        init: &InitPattern,
+        rounds: usize,
+        factor: f64,
+    ) -> Result<GossipRun, ConsensusError> {
+        Self::build(
+            kind,
+            p,
+            seed,
+            rule,
+            init,
+            (rounds, factor),
+            DENSE_LIST_MAX_P,
+        )
+    }
+
+    fn build(
+        kind: GraphKind,
+        p: usize,
+        seed: u64,
+        rule: WeightRule,
+        init: &InitPattern,
+        (rounds, factor): (usize, f64),
+        dense_max_p: usize,
+    ) -> Result<GossipRun, ConsensusError> {
         let graph = Graph::new(kind, p, seed)?;
         let matrix = mixing_matrix(&graph, rule)?;
         let x0 = init.values(p)?;
         let checks = Checks::new(&graph, &matrix);
-        let spectrum = spectrum(&graph, &matrix)?;
+        let spectrum = spectrum_or_rho(&graph, &matrix, dense_max_p)?;
         let rs = iterate(&matrix, &x0, rounds, Some(spectrum.rho))?;
         let predicted = predicted_rounds(spectrum.rho, factor);
         let nnz: usize = matrix.rows.iter().map(Vec::len).sum::<usize>().max(1);
@@ -251,6 +293,50 @@ pub fn spread(x: &[f64]) -> f64 {
 mod proptests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn new_fast_equals_new_except_the_random_graph_eigenvalue_list() {
+        let init = InitPattern::Random(7);
+        let ring = |f: fn(GraphKind, usize, u64, WeightRule, &InitPattern, usize, f64) -> _| {
+            f(
+                GraphKind::Ring,
+                300,
+                1,
+                WeightRule::Uniform,
+                &init,
+                20,
+                100.0,
+            )
+        };
+        let (a, b): (Result<GossipRun, _>, Result<GossipRun, _>) =
+            (ring(GossipRun::new), ring(GossipRun::new_fast));
+        assert_eq!(a.expect("new"), b.expect("fast"));
+        let full = GossipRun::new(
+            GraphKind::Random,
+            300,
+            3,
+            WeightRule::Metropolis,
+            &init,
+            20,
+            100.0,
+        )
+        .expect("new");
+        let fast = GossipRun::new_fast(
+            GraphKind::Random,
+            300,
+            3,
+            WeightRule::Metropolis,
+            &init,
+            20,
+            100.0,
+        )
+        .expect("fast");
+        assert_eq!(fast.spectrum.method, SpectrumMethod::LanczosRho);
+        assert!((fast.spectrum.rho - full.spectrum.rho).abs() <= 1e-9);
+        assert_eq!(fast.predicted_rounds, full.predicted_rounds);
+        assert_eq!(fast.measured_rounds, full.measured_rounds);
+        assert_eq!(fast.rounds.len(), full.rounds.len());
+    }
 
     fn any_undirected() -> impl Strategy<Value = Graph> {
         (0usize..7, 2usize..40, any::<u64>()).prop_filter_map("valid graph", |(k, p, seed)| {

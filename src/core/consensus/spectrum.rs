@@ -49,7 +49,38 @@ pub enum SpectrumMethod {
     Symmetrised,
     /// General real Schur decomposition (nalgebra), complex eigenvalues.
     Schur,
+    /// Closed form for a path whose W = I − c·L (L the path Laplacian; the
+    /// Metropolis–Hastings, lazy and max-degree rules): λ_k = 1 − 2c(1 −
+    /// cos(πk/p)), k = 0 … p − 1, from the path Laplacian's eigenvalues
+    /// 2 − 2cos(πk/p) (Brouwer & Haemers 2012, "Spectra of Graphs", §1.4.4).
+    /// Used above [`DENSE_MAX_P`].
+    Path,
+    /// Closed form for a star whose leaves all carry the same weights (every
+    /// weight rule): the differences of two leaves are eigenvectors with the
+    /// leaves' self weight c (multiplicity p − 2); on span{hub, sum of leaves}
+    /// W acts as the 2 × 2 matrix [[a, (p − 1)b], [e, c]] (a hub self weight,
+    /// b hub → leaf, e leaf → hub), whose two eigenvalues complete the
+    /// spectrum. Used above [`DENSE_MAX_P`].
+    Star,
+    /// A tridiagonal W (a path with, e.g., uniform weights) made symmetric by a
+    /// diagonal similarity (off-diagonals √(W_{i,i+1} W_{i+1,i}); Wilkinson
+    /// 1965, "The Algebraic Eigenvalue Problem", §5.11), then the implicit QL
+    /// method with Wilkinson shifts on the tridiagonal matrix (EISPACK `tql1`;
+    /// Golub & Van Loan 2013, §8.3): O(p²) instead of O(p³). Used above
+    /// [`DENSE_MAX_P`].
+    Tridiagonal,
+    /// ρ alone by [`rho_lanczos`] (no eigenvalue list): chosen by
+    /// [`spectrum_or_rho`] when only the dense decomposition would give every
+    /// eigenvalue and p is above its limit.
+    LanczosRho,
 }
+
+/// Largest p for which [`spectrum`] uses the dense nalgebra decomposition on
+/// a path or star (under a millisecond); above it the structured methods
+/// [`SpectrumMethod::Path`], [`SpectrumMethod::Star`] and
+/// [`SpectrumMethod::Tridiagonal`] take over (tested equal to the dense
+/// result to 1e-9 for every p ≤ 64).
+pub const DENSE_MAX_P: usize = 64;
 
 impl SpectrumMethod {
     /// Short description for the screen.
@@ -60,6 +91,10 @@ impl SpectrumMethod {
             SpectrumMethod::SymmetricEigen => "symmetric eigen-decomposition (nalgebra)",
             SpectrumMethod::Symmetrised => "symmetric eigen-decomposition of D^½ W D^−½ (nalgebra)",
             SpectrumMethod::Schur => "real Schur decomposition, complex eigenvalues (nalgebra)",
+            SpectrumMethod::Path => "closed-form path spectrum (1 − 2c(1 − cos πk/p))",
+            SpectrumMethod::Star => "closed-form star spectrum (leaf differences + a 2 × 2 block)",
+            SpectrumMethod::Tridiagonal => "symmetrised tridiagonal W, implicit QL",
+            SpectrumMethod::LanczosRho => "ρ only, by the Lanczos method (no eigenvalue list)",
         }
     }
 }
@@ -106,6 +141,12 @@ pub fn spectrum(graph: &Graph, m: &MixingMatrix) -> Result<Spectrum, ConsensusEr
         (None, GraphKind::Hypercube) => {
             hypercube_eigenvalues(m).map(|e| (e, SpectrumMethod::Hypercube))
         }
+        (None, GraphKind::Path) if graph.p > DENSE_MAX_P => path_eigenvalues(m)
+            .map(|e| (e, SpectrumMethod::Path))
+            .or_else(|| tridiagonal_w_eigenvalues(m).map(|e| (e, SpectrumMethod::Tridiagonal))),
+        (None, GraphKind::Star) if graph.p > DENSE_MAX_P => {
+            star_eigenvalues(m).map(|e| (e, SpectrumMethod::Star))
+        }
         _ => None,
     };
     let circulant = closed.is_some();
@@ -116,6 +157,46 @@ pub fn spectrum(graph: &Graph, m: &MixingMatrix) -> Result<Spectrum, ConsensusEr
     let doubly = m.is_row_stochastic() && m.is_column_stochastic();
     let normal = m.is_symmetric() || circulant;
     Ok(finish(eig, method, doubly && normal))
+}
+
+/// Largest p for which [`spectrum_or_rho`] runs a dense O(p³)
+/// decomposition (a random graph at p = 256: about 40 ms natively).
+pub const DENSE_LIST_MAX_P: usize = 256;
+
+/// [`spectrum`], except that when only the dense O(p³) decomposition would
+/// give the eigenvalues (e.g. a random graph) and `p > dense_max_p`, ρ alone
+/// is computed by [`rho_lanczos`]: the result then has an **empty**
+/// `eigenvalues` list and method [`SpectrumMethod::LanczosRho`]; `rho`,
+/// `gap`, `real` and `bound_guaranteed` keep their meaning. Closed forms
+/// (ring, torus, complete, exponential, hypercube, path, star) are always
+/// used in full. Pass [`DENSE_LIST_MAX_P`] for the default.
+///
+/// # Errors
+/// As [`spectrum`]; [`ConsensusError::EigenFailed`] also when W is neither
+/// symmetric nor reversible above `dense_max_p`.
+pub fn spectrum_or_rho(
+    graph: &Graph,
+    m: &MixingMatrix,
+    dense_max_p: usize,
+) -> Result<Spectrum, ConsensusError> {
+    let structured = graph.circulant_shape().is_some()
+        || matches!(
+            graph.kind,
+            GraphKind::Hypercube | GraphKind::Path | GraphKind::Star
+        );
+    if structured || graph.p <= dense_max_p || graph.p != m.p() {
+        return spectrum(graph, m);
+    }
+    let r = rho_lanczos(m)?;
+    let doubly = m.is_row_stochastic() && m.is_column_stochastic();
+    Ok(Spectrum {
+        eigenvalues: Vec::new(),
+        method: SpectrumMethod::LanczosRho,
+        rho: r.rho,
+        gap: r.gap,
+        real: true,
+        bound_guaranteed: doubly && m.is_symmetric(),
+    })
 }
 
 fn finish(mut eig: Vec<Eigenvalue>, method: SpectrumMethod, bound_guaranteed: bool) -> Spectrum {
@@ -185,16 +266,23 @@ pub fn circulant_eigenvalues(
         }
     }
     let tau = std::f64::consts::TAU;
+    // cos and sin of every angle 2π(i/rows + j/cols) that occurs, computed
+    // once (p pairs instead of p × non-zeros; the same expression, so the
+    // same bits as evaluating them in the sum)
+    let table: Vec<(f64, f64)> = (0..p)
+        .map(|ij| {
+            let ang = tau * ((ij / cols) as f64 / rows as f64 + (ij % cols) as f64 / cols as f64);
+            (ang.cos(), ang.sin())
+        })
+        .collect();
     let mut out = Vec::with_capacity(p);
     for k in 0..rows {
         for l in 0..cols {
             let (mut re, mut im) = (0.0, 0.0);
             for &(a, b, v) in &stencil {
-                let ang = tau
-                    * (((a * k) % rows) as f64 / rows as f64
-                        + ((b * l) % cols) as f64 / cols as f64);
-                re += v * ang.cos();
-                im += v * ang.sin();
+                let (c, s) = *table.get(((a * k) % rows) * cols + (b * l) % cols)?;
+                re += v * c;
+                im += v * s;
             }
             out.push(Eigenvalue { re, im });
         }
@@ -237,6 +325,198 @@ pub fn hypercube_eigenvalues(m: &MixingMatrix) -> Option<Vec<Eigenvalue>> {
             })
             .collect(),
     )
+}
+
+/// Closed-form eigenvalues of a W on the path 0–1–…–(p−1) of the form
+/// I − c·L (every edge weight c, W_ii = 1 − c·deg i); see
+/// [`SpectrumMethod::Path`]. `None` when W is not of that form (e.g. uniform
+/// weights, whose rows differ at the ends).
+pub fn path_eigenvalues(m: &MixingMatrix) -> Option<Vec<Eigenvalue>> {
+    let p = m.p();
+    if p < 2 {
+        return None;
+    }
+    let c = m.weight(0, 1);
+    for (i, row) in m.rows.iter().enumerate() {
+        let deg = usize::from(i > 0) + usize::from(i + 1 < p);
+        for &(j, v) in row {
+            let want = if j == i {
+                1.0 - c * deg as f64
+            } else if j + 1 == i || i + 1 == j {
+                c
+            } else {
+                return None;
+            };
+            if (v - want).abs() > 1e-15 {
+                return None;
+            }
+        }
+    }
+    let pi = std::f64::consts::PI;
+    Some(
+        (0..p)
+            .map(|k| Eigenvalue {
+                re: 1.0 - 2.0 * c * (1.0 - (pi * k as f64 / p as f64).cos()),
+                im: 0.0,
+            })
+            .collect(),
+    )
+}
+
+/// Closed-form eigenvalues of a W on the star with hub 0 whose leaves all
+/// have the same self weight, hub → leaf and leaf → hub weights; see
+/// [`SpectrumMethod::Star`]. `None` when W lacks that structure.
+pub fn star_eigenvalues(m: &MixingMatrix) -> Option<Vec<Eigenvalue>> {
+    let p = m.p();
+    if p < 2 {
+        return None;
+    }
+    let (a, b, e, c) = (
+        m.weight(0, 0),
+        m.weight(0, 1),
+        m.weight(1, 0),
+        m.weight(1, 1),
+    );
+    let same = |x: f64, y: f64| (x - y).abs() <= 1e-15;
+    for (i, row) in m.rows.iter().enumerate() {
+        for &(j, v) in row {
+            let want = match (i, j) {
+                (0, 0) => a,
+                (0, _) => b,
+                (_, 0) => e,
+                _ if i == j => c,
+                _ => return None,
+            };
+            if !same(v, want) {
+                return None;
+            }
+        }
+    }
+    // the 2 × 2 block [[a, (p − 1)b], [e, c]]: real, since (p − 1)·b·e ≥ 0
+    let half_tr = 0.5 * (a + c);
+    let disc = (0.25 * (a - c) * (a - c) + (p - 1) as f64 * b * e).max(0.0);
+    let root = disc.sqrt();
+    let mut out = vec![
+        Eigenvalue {
+            re: half_tr + root,
+            im: 0.0,
+        },
+        Eigenvalue {
+            re: half_tr - root,
+            im: 0.0,
+        },
+    ];
+    out.extend((2..p).map(|_| Eigenvalue { re: c, im: 0.0 }));
+    Some(out)
+}
+
+/// Eigenvalues of a tridiagonal W (W_ij = 0 for |i − j| > 1) whose
+/// off-diagonal pairs are non-negative, e.g. any rule on a path; see
+/// [`SpectrumMethod::Tridiagonal`]. O(p²). `None` when W is not tridiagonal,
+/// has a negative off-diagonal product, or the QL iteration does not
+/// converge.
+pub fn tridiagonal_w_eigenvalues(m: &MixingMatrix) -> Option<Vec<Eigenvalue>> {
+    let p = m.p();
+    if m.rows
+        .iter()
+        .enumerate()
+        .any(|(i, row)| row.iter().any(|&(j, _)| i.abs_diff(j) > 1))
+    {
+        return None;
+    }
+    let mut d: Vec<f64> = (0..p).map(|i| m.weight(i, i)).collect();
+    let mut off = vec![0.0; p];
+    for (i, o) in off.iter_mut().enumerate().take(p.saturating_sub(1)) {
+        let prod = m.weight(i, i + 1) * m.weight(i + 1, i);
+        if prod < 0.0 {
+            return None;
+        }
+        *o = prod.sqrt();
+    }
+    symmetric_tridiagonal_eigenvalues(&mut d, &mut off)
+        .then(|| d.into_iter().map(|re| Eigenvalue { re, im: 0.0 }).collect())
+}
+
+/// Eigenvalues of the symmetric tridiagonal matrix with diagonal `d` and
+/// off-diagonal `e` (`e[i]` couples `i` and `i + 1`; `e` as long as `d`, its
+/// last entry ignored), by the implicit QL method with Wilkinson shifts
+/// (EISPACK `tql1`, Bowdler, Martin, Reinsch & Wilkinson 1968; Golub & Van
+/// Loan 2013, §8.3). On return `d` holds the eigenvalues (unsorted) and `e`
+/// is overwritten. Returns false when `e` is shorter than `d` or an
+/// eigenvalue needs more than 60 iterations.
+pub fn symmetric_tridiagonal_eigenvalues(d: &mut [f64], e: &mut [f64]) -> bool {
+    let n = d.len();
+    if e.len() < n {
+        return false;
+    }
+    if let Some(last) = e.get_mut(n.wrapping_sub(1)) {
+        *last = 0.0;
+    }
+    for l in 0..n {
+        let mut iter = 0;
+        loop {
+            let mut m = l;
+            while m + 1 < n {
+                let dd = d[m].abs() + d[m + 1].abs();
+                if e[m].abs() <= f64::EPSILON * dd {
+                    break;
+                }
+                m += 1;
+            }
+            if m == l {
+                break;
+            }
+            iter += 1;
+            if iter > 60 {
+                return false;
+            }
+            let mut g = (d[l + 1] - d[l]) / (2.0 * e[l]);
+            let mut r = fast_hypot(g, 1.0);
+            g = d[m] - d[l] + e[l] / (g + r.copysign(g));
+            let (mut s, mut c, mut shift) = (1.0, 1.0, 0.0);
+            let mut i = m;
+            let mut deflated = false;
+            while i > l {
+                i -= 1;
+                let f = s * e[i];
+                let b = c * e[i];
+                r = fast_hypot(f, g);
+                e[i + 1] = r;
+                if r == 0.0 {
+                    d[i + 1] -= shift;
+                    e[m] = 0.0;
+                    deflated = true;
+                    break;
+                }
+                s = f / r;
+                c = g / r;
+                g = d[i + 1] - shift;
+                r = (d[i] - g) * s + 2.0 * c * b;
+                shift = s * r;
+                d[i + 1] = g + shift;
+                g = c * r - b;
+            }
+            if deflated {
+                continue;
+            }
+            d[l] -= shift;
+            e[l] = g;
+            e[m] = 0.0;
+        }
+    }
+    true
+}
+
+/// √(x² + y²): the square root (one instruction in wasm) when x² + y² is
+/// a normal finite number, `f64::hypot` (software libm in wasm, several
+/// times slower) only when it would overflow or underflow.
+fn fast_hypot(x: f64, y: f64) -> f64 {
+    let s = x * x + y * y;
+    if s.is_finite() && s >= f64::MIN_POSITIVE {
+        s.sqrt()
+    } else {
+        x.hypot(y)
+    }
 }
 
 /// Eigenvalues by dense decomposition (nalgebra): symmetric eigen for a
@@ -297,6 +577,123 @@ pub fn symmetric_eigenvalues(m: &nalgebra::DMatrix<f64>) -> Option<Vec<f64>> {
         return None;
     }
     Some(m.clone().symmetric_eigenvalues().iter().copied().collect())
+}
+
+/// ρ alone, for when the chart of all p eigenvalues is not drawn (e.g. a
+/// random graph at p = 1024, where the dense decomposition is O(p³)).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RhoEstimate {
+    /// ρ: the largest |λ| of W on the complement of its eigenvalue 1 (as
+    /// [`Spectrum::rho`]).
+    pub rho: f64,
+    /// Spectral gap 1 − ρ.
+    pub gap: f64,
+    /// Lanczos steps taken (the size of the tridiagonal matrix).
+    pub steps: usize,
+}
+
+/// ρ of a symmetric or reversible W by the Lanczos method with full
+/// reorthogonalization (Golub & Van Loan 2013, §10.1 and §10.3.1), run on
+/// W restricted to the complement of its eigenvector for 1: the Krylov
+/// basis is kept orthogonal to 1/√p (symmetric W) or to √π (reversible W,
+/// on D^½ W D^−½ as in [`SpectrumMethod::Symmetrised`]). The extreme Ritz
+/// values (eigenvalues of the tridiagonal Lanczos matrix, by
+/// [`symmetric_tridiagonal_eigenvalues`]) converge monotonically to the
+/// extreme eigenvalues from inside; the iteration stops when ρ changes by
+/// at most 1e-13 over 10 steps, or exactly when the Krylov space is
+/// invariant. O(p · (non-zeros + p·steps)) per run instead of O(p³).
+///
+/// # Errors
+/// [`ConsensusError::EigenFailed`] when W is neither symmetric nor
+/// reversible (use [`spectrum`]) or the tridiagonal eigenvalues do not
+/// converge.
+pub fn rho_lanczos(m: &MixingMatrix) -> Result<RhoEstimate, ConsensusError> {
+    let p = m.p();
+    let failed =
+        |why: &str| ConsensusError::EigenFailed(format!("Lanczos on the {p}×{p} W: {why}"));
+    if p < 2 {
+        return Ok(RhoEstimate {
+            rho: 0.0,
+            gap: 1.0,
+            steps: 0,
+        });
+    }
+    // scale[i] = √π_i (1 for symmetric W): the operator is x ↦ D^½ W D^−½ x
+    let scale: Vec<f64> = if m.is_symmetric() {
+        vec![1.0; p]
+    } else {
+        let pi = m
+            .stationary()
+            .map_err(|_| failed("W has no stationary distribution"))?;
+        let reversible = pi.iter().all(|&v| v > 0.0)
+            && m.rows.iter().enumerate().all(|(i, row)| {
+                row.iter()
+                    .all(|&(j, v)| (pi[i] * v - pi[j] * m.weight(j, i)).abs() <= CHECK_TOL)
+            });
+        if !reversible {
+            return Err(failed("W is neither symmetric nor reversible"));
+        }
+        pi.iter().map(|v| v.sqrt()).collect()
+    };
+    let apply = |x: &[f64]| -> Vec<f64> {
+        m.rows
+            .iter()
+            .enumerate()
+            .map(|(i, row)| scale[i] * row.iter().map(|&(j, v)| v * x[j] / scale[j]).sum::<f64>())
+            .collect()
+    };
+    let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>();
+    let norm = |a: &[f64]| dot(a, a).sqrt();
+    let top_norm = norm(&scale);
+    let mut basis: Vec<Vec<f64>> = vec![scale.iter().map(|v| v / top_norm).collect()];
+    // orthogonalize against the whole basis twice ("twice is enough")
+    let reorth = |w: &mut Vec<f64>, basis: &[Vec<f64>]| {
+        for _ in 0..2 {
+            for q in basis {
+                let c = dot(w, q);
+                w.iter_mut().zip(q).for_each(|(x, y)| *x -= c * y);
+            }
+        }
+    };
+    let mut rng = super::graph::SplitMix64::new(0x5eed_1a2c);
+    let mut w: Vec<f64> = (0..p).map(|_| rng.next_f64() - 0.5).collect();
+    reorth(&mut w, &basis);
+    let w_norm = norm(&w);
+    if w_norm == 0.0 {
+        return Err(failed("no start vector"));
+    }
+    basis.push(w.iter().map(|v| v / w_norm).collect());
+    let (mut alpha, mut beta): (Vec<f64>, Vec<f64>) = (Vec::new(), Vec::new());
+    let mut history: Vec<f64> = Vec::new();
+    let ritz_rho = |alpha: &[f64], beta: &[f64]| -> Option<f64> {
+        let mut d = alpha.to_vec();
+        let mut e = beta.to_vec();
+        e.resize(d.len(), 0.0);
+        symmetric_tridiagonal_eigenvalues(&mut d, &mut e)
+            .then(|| d.iter().fold(0.0, |a: f64, v| a.max(v.abs())))
+    };
+    loop {
+        let k = alpha.len();
+        let q = basis.last().cloned().unwrap_or_default();
+        let mut w = apply(&q);
+        let a = dot(&w, &q);
+        alpha.push(a);
+        reorth(&mut w, &basis);
+        let b = norm(&w);
+        let invariant = b <= 1e-12 || basis.len() >= p;
+        let rho = ritz_rho(&alpha, &beta).ok_or_else(|| failed("QL did not converge"))?;
+        history.push(rho);
+        let stalled = k >= 20 && history.get(k - 10).is_some_and(|old| rho - old <= 1e-13);
+        if invariant || stalled {
+            return Ok(RhoEstimate {
+                rho,
+                gap: 1.0 - rho,
+                steps: alpha.len(),
+            });
+        }
+        beta.push(b);
+        basis.push(w.iter().map(|v| v / b).collect());
+    }
 }
 
 /// Rounds predicted for a `factor`-fold reduction of the disagreement:
@@ -415,6 +812,188 @@ mod tests {
         v.sort_by(f64::total_cmp);
         assert!((v[0] - 1.0).abs() < 1e-14 && (v[1] - 3.0).abs() < 1e-14);
         assert!(symmetric_eigenvalues(&nalgebra::DMatrix::from_element(2, 2, f64::NAN)).is_none());
+    }
+
+    /// Sorted real parts.
+    fn sorted_re(e: &[Eigenvalue]) -> Vec<f64> {
+        let mut v: Vec<f64> = e.iter().map(|x| x.re).collect();
+        v.sort_by(f64::total_cmp);
+        v
+    }
+
+    #[test]
+    fn path_and_star_structured_spectra_agree_with_nalgebra_up_to_p64() {
+        let rules = [
+            WeightRule::Uniform,
+            WeightRule::Metropolis,
+            WeightRule::Lazy,
+            WeightRule::MaxDegree,
+        ];
+        let mut closed_path = 0;
+        for p in 2..=64 {
+            for kind in [GraphKind::Path, GraphKind::Star] {
+                let g = Graph::new(kind, p, 0).expect("graph");
+                for rule in rules {
+                    let m = mixing_matrix(&g, rule).expect("w");
+                    let (dense, _) = dense_eigenvalues(&m).expect("dense");
+                    let dense = sorted_re(&dense);
+                    let mut fast = Vec::new();
+                    if kind == GraphKind::Path {
+                        if let Some(e) = path_eigenvalues(&m) {
+                            closed_path += 1;
+                            fast.push(sorted_re(&e));
+                        }
+                        let t = tridiagonal_w_eigenvalues(&m).expect("tridiagonal");
+                        fast.push(sorted_re(&t));
+                    } else {
+                        let e = star_eigenvalues(&m).expect("star");
+                        fast.push(sorted_re(&e));
+                    }
+                    for f in fast {
+                        assert_eq!(f.len(), p);
+                        for (a, b) in f.iter().zip(&dense) {
+                            assert!((a - b).abs() <= 1e-9, "{kind} p={p} {rule}: {a} vs {b}");
+                        }
+                    }
+                }
+            }
+        }
+        // Metropolis, lazy and max-degree are I − cL on every path (uniform
+        // too at p = 2, where it equals Metropolis)
+        assert_eq!(closed_path, 3 * 63 + 1);
+    }
+
+    #[test]
+    fn star_and_path_closed_forms_by_hand() {
+        // Star p = 5, Metropolis: W = I − L/5, L's spectrum 0, 1, 1, 1, 5
+        // → 1, 4/5 (×3), 0.
+        let g = Graph::new(GraphKind::Star, 5, 0).expect("star");
+        let m = mixing_matrix(&g, WeightRule::Metropolis).expect("w");
+        let e = sorted_re(&star_eigenvalues(&m).expect("star"));
+        for (a, b) in e.iter().zip([0.0, 0.8, 0.8, 0.8, 1.0]) {
+            assert!((a - b).abs() < 1e-15, "{e:?}");
+        }
+        // Star p = 4, uniform: 1, 1/2, 1/2, 1/4 − 1/2 (the test above).
+        let g = Graph::new(GraphKind::Star, 4, 0).expect("star");
+        let m = mixing_matrix(&g, WeightRule::Uniform).expect("w");
+        let e = sorted_re(&star_eigenvalues(&m).expect("star"));
+        for (a, b) in e.iter().zip([-0.25, 0.5, 0.5, 1.0]) {
+            assert!((a - b).abs() < 1e-15, "{e:?}");
+        }
+        // Path p = 3, Metropolis: c = 1/3, λ = 1 − (2/3)(1 − cos(πk/3)) = 1, 2/3, 0.
+        let g = Graph::new(GraphKind::Path, 3, 0).expect("path");
+        let m = mixing_matrix(&g, WeightRule::Metropolis).expect("w");
+        let e = sorted_re(&path_eigenvalues(&m).expect("path"));
+        for (a, b) in e.iter().zip([0.0, 2.0 / 3.0, 1.0]) {
+            assert!((a - b).abs() < 1e-15, "{e:?}");
+        }
+        // the fast √(x² + y²) falls back to hypot at the extremes
+        assert_eq!(fast_hypot(3.0, 4.0), 5.0);
+        assert!((fast_hypot(3e300, 4e300) / 5e300 - 1.0).abs() < 1e-15);
+        assert!((fast_hypot(3e-300, 4e-300) / 5e-300 - 1.0).abs() < 1e-15);
+        // tql1 on [[2, 1], [1, 2]] → 1, 3; a bad length is refused.
+        let (mut d, mut off) = (vec![2.0, 2.0], vec![1.0, 0.0]);
+        assert!(symmetric_tridiagonal_eigenvalues(&mut d, &mut off));
+        d.sort_by(f64::total_cmp);
+        assert!((d[0] - 1.0).abs() < 1e-15 && (d[1] - 3.0).abs() < 1e-15);
+        assert!(!symmetric_tridiagonal_eigenvalues(
+            &mut [1.0, 2.0],
+            &mut [0.0]
+        ));
+    }
+
+    #[test]
+    fn large_path_and_star_use_the_structured_methods() {
+        // p = 100, Metropolis on the path: ρ = 1 − (2/3)(1 − cos(π/100)).
+        let s = spec(GraphKind::Path, 100, WeightRule::Metropolis);
+        assert_eq!(s.method, SpectrumMethod::Path);
+        let want = 1.0 - 2.0 / 3.0 * (1.0 - (std::f64::consts::PI / 100.0).cos());
+        assert!((s.rho - want).abs() < 1e-12);
+        let s = spec(GraphKind::Path, 100, WeightRule::Uniform);
+        assert_eq!(s.method, SpectrumMethod::Tridiagonal);
+        assert_eq!(s.eigenvalues.len(), 100);
+        // star p = 100 uniform: ρ = 1/2 (the leaf differences); the last
+        // eigenvalue is 1/100 − 1/2.
+        let s = spec(GraphKind::Star, 100, WeightRule::Uniform);
+        assert_eq!(s.method, SpectrumMethod::Star);
+        assert!((s.rho - 0.5).abs() < 1e-15);
+        assert!((s.eigenvalues[99].re - (0.01 - 0.5)).abs() < 1e-15);
+    }
+
+    #[test]
+    fn lanczos_rho_agrees_with_the_dense_spectrum() {
+        let rules = [
+            WeightRule::Metropolis,
+            WeightRule::Uniform,
+            WeightRule::Lazy,
+        ];
+        let mut cases: Vec<(GraphKind, usize, u64)> = Vec::new();
+        for p in [2, 3, 5, 10, 17, 33, 64, 150] {
+            for seed in 0..3 {
+                cases.push((GraphKind::Random, p, seed));
+            }
+            cases.push((GraphKind::Path, p, 0));
+            cases.push((GraphKind::Star, p, 0));
+        }
+        cases.push((GraphKind::Hypercube, 64, 0));
+        cases.push((GraphKind::Ring, 40, 0));
+        for (kind, p, seed) in cases {
+            let g = Graph::new(kind, p, seed).expect("graph");
+            for rule in rules {
+                let m = mixing_matrix(&g, rule).expect("w");
+                let (dense, method) = dense_eigenvalues(&m).expect("dense");
+                let want = finish(dense, method, true).rho;
+                let got = rho_lanczos(&m).expect("lanczos");
+                assert!(
+                    (got.rho - want).abs() <= 1e-9,
+                    "{kind} p={p} seed={seed} {rule}: {} vs {want} after {} steps",
+                    got.rho,
+                    got.steps
+                );
+                assert!((got.gap - (1.0 - want)).abs() <= 1e-9);
+            }
+        }
+        // a star's Krylov space is tiny: leaf differences and one 2 × 2 block
+        let g = Graph::new(GraphKind::Star, 150, 0).expect("star");
+        let m = mixing_matrix(&g, WeightRule::Metropolis).expect("w");
+        let r = rho_lanczos(&m).expect("lanczos");
+        assert!(r.steps <= 3 && (r.rho - (1.0 - 1.0 / 150.0)).abs() < 1e-12);
+        // the directed exponential graph is neither symmetric nor reversible
+        let g = Graph::new(GraphKind::Exponential, 8, 0).expect("exp");
+        let m = mixing_matrix(&g, WeightRule::Exponential).expect("w");
+        assert!(rho_lanczos(&m).is_err());
+    }
+
+    #[test]
+    fn spectrum_or_rho_switches_only_for_dense_cases_above_the_limit() {
+        for seed in 0..3 {
+            let g = Graph::new(GraphKind::Random, 80, seed).expect("graph");
+            for rule in [WeightRule::Metropolis, WeightRule::Uniform] {
+                let m = mixing_matrix(&g, rule).expect("w");
+                let full = spectrum(&g, &m).expect("full");
+                let fast = spectrum_or_rho(&g, &m, 64).expect("fast");
+                assert_eq!(fast.method, SpectrumMethod::LanczosRho);
+                assert!(fast.eigenvalues.is_empty());
+                assert!(
+                    (fast.rho - full.rho).abs() <= 1e-9,
+                    "{} vs {}",
+                    fast.rho,
+                    full.rho
+                );
+                assert_eq!(fast.bound_guaranteed, full.bound_guaranteed);
+                assert_eq!(fast.real, full.real);
+                // at or under the limit: the full spectrum, unchanged
+                assert_eq!(spectrum_or_rho(&g, &m, 80).expect("full"), full);
+            }
+        }
+        // structured graphs keep their closed forms at any p
+        let g = Graph::new(GraphKind::Ring, 100, 0).expect("ring");
+        let m = mixing_matrix(&g, WeightRule::Uniform).expect("w");
+        let s = spectrum_or_rho(&g, &m, 2).expect("ring");
+        assert_eq!(
+            (s.method, s.eigenvalues.len()),
+            (SpectrumMethod::Circulant, 100)
+        );
     }
 
     #[test]

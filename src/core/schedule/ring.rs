@@ -20,25 +20,41 @@ fn ring_chunk(r: usize, k: usize, offset: usize, p: usize) -> usize {
     (r + offset + p * 2 - k % p) % p
 }
 
+/// Round `k` of a ring pass (see [`ring_chunk`]).
+fn ring_round(p: usize, n: u64, k: usize, offset: usize, op: Op, phase: Phase) -> Round {
+    Round {
+        phase,
+        note: String::new(),
+        transfers: (0..p)
+            .map(|r| {
+                let c = ring_chunk(r, k, offset, p);
+                Transfer {
+                    src: r,
+                    dst: (r + 1) % p,
+                    range: chunk_range(n, p, c),
+                    op,
+                    chunk: Some(c),
+                }
+            })
+            .collect(),
+    }
+}
+
 fn ring_pass(p: usize, n: u64, offset: usize, op: Op, phase: Phase) -> Vec<Round> {
     (0..p - 1)
-        .map(|k| Round {
-            phase,
-            note: String::new(),
-            transfers: (0..p)
-                .map(|r| {
-                    let c = ring_chunk(r, k, offset, p);
-                    Transfer {
-                        src: r,
-                        dst: (r + 1) % p,
-                        range: chunk_range(n, p, c),
-                        op,
-                        chunk: Some(c),
-                    }
-                })
-                .collect(),
-        })
+        .map(|k| ring_round(p, n, k, offset, op, phase))
         .collect()
+}
+
+/// The rounds of [`ring_all_reduce`], produced one at a time, so a caller
+/// that only counts them (numbers-only mode at p = 1024: 2 046 rounds of
+/// 1 024 transfers) never holds the whole schedule. Yields nothing when
+/// `p < 2`.
+pub fn ring_all_reduce_rounds(p: usize, n: u64) -> impl Iterator<Item = Round> {
+    let k = p.saturating_sub(1);
+    (0..k)
+        .map(move |i| ring_round(p, n, i, 0, Op::Reduce, Phase::ReduceScatter))
+        .chain((0..k).map(move |i| ring_round(p, n, i, 1, Op::Copy, Phase::AllGather)))
 }
 
 /// Element ranges owned at the end of [`ring_reduce_scatter`]: rank `r` owns
@@ -92,9 +108,15 @@ pub fn ring_all_gather(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule, Sc
 /// [`ScheduleError`] when `p < 2`, `n == 0` or `elem_bytes == 0`.
 pub fn ring_all_reduce(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule, ScheduleError> {
     let rs = ring_reduce_scatter(p, n, elem_bytes)?;
+    // built field by field: `..rs.clone()` would copy every reduce-scatter
+    // round (a million transfers at p = 1024) only to drop them
     let ag = Schedule {
+        algorithm: rs.algorithm,
+        p,
+        n,
+        elem_bytes,
+        collective: Collective::AllReduce,
         rounds: ring_pass(p, n, 1, Op::Copy, Phase::AllGather),
-        ..rs.clone()
     };
     Ok(rs.then(ag, "ring", Collective::AllReduce))
 }
@@ -115,5 +137,15 @@ mod tests {
         assert_eq!((t.src, t.dst, t.chunk, t.op), (0, 1, Some(1), Op::Copy));
         assert_eq!(s.round_label(1), "reduce-scatter, round 2 of 3");
         assert_eq!(s.round_label(5), "all-gather, round 3 of 3");
+    }
+
+    #[test]
+    fn lazy_rounds_equal_the_schedule() {
+        for p in 2..=12 {
+            let s = ring_all_reduce(p, 37, 4).expect("valid");
+            let lazy: Vec<Round> = ring_all_reduce_rounds(p, 37).collect();
+            assert_eq!(lazy, s.rounds, "p={p}");
+        }
+        assert_eq!(ring_all_reduce_rounds(1, 10).count(), 0);
     }
 }
