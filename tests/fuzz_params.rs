@@ -938,3 +938,163 @@ fn every_parser_is_in_the_table() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------
+// Typed fields: the per-field parsers the views call when a student types
+// ---------------------------------------------------------------------------
+
+/// A typed-field parser: its name and a check that returns the error's field
+/// name (or `None` when the text was accepted).
+type FieldParser = (&'static str, fn(&str) -> Option<&'static str>);
+
+fn field_of<T>(r: Result<T, collective_lab::params::FieldError>) -> Option<&'static str> {
+    r.err().map(|e| e.field)
+}
+
+/// Every typed field of the views, with the field name its errors must carry.
+const FIELDS: &[(FieldParser, &str)] = {
+    use collective_lab::params::{collectives as c, cost, gossip as g, ring, sgd};
+    &[
+        (
+            ("ring size", |s| field_of(ring::parse_tensor_size(s))),
+            "size",
+        ),
+        (("ring bw", |s| field_of(ring::parse_bw_field(s))), "bw"),
+        (
+            ("ring alpha", |s| field_of(ring::parse_alpha_field(s))),
+            "alpha",
+        ),
+        (("collectives alg", |s| field_of(c::parse_alg(s))), "alg"),
+        (
+            ("collectives gpus", |s| field_of(c::parse_gpus(s, 12))),
+            "gpus",
+        ),
+        (("cost alpha", |s| field_of(cost::parse_alpha(s))), "alpha"),
+        (("cost bw", |s| field_of(cost::parse_bw(s))), "bw"),
+        (
+            ("cost beta", |s| {
+                field_of(cost::parse_per_byte("beta", s, false))
+            }),
+            "beta",
+        ),
+        (
+            ("cost gamma", |s| {
+                field_of(cost::parse_per_byte("gamma", s, true))
+            }),
+            "gamma",
+        ),
+        (
+            ("cost size", |s| field_of(cost::parse_message_size(s))),
+            "size",
+        ),
+        (("cost alg", |s| field_of(cost::parse_alg(s))), "alg"),
+        (
+            ("gossip weights", |s| field_of(g::parse_weights(s))),
+            "weights",
+        ),
+        (("gossip init", |s| field_of(g::parse_init(s))), "init"),
+        (
+            ("gossip target", |s| field_of(g::parse_target(s))),
+            "target",
+        ),
+        (
+            ("gossip graph", |s| field_of(g::GraphChoice::parse(s))),
+            "graph",
+        ),
+        (("sgd shards", |s| field_of(sgd::parse_shards(s))), "shards"),
+        (("sgd losses", |s| field_of(sgd::parse_losses(s))), "losses"),
+    ]
+};
+
+#[test]
+fn fuzz_typed_fields() {
+    use collective_lab::core::practice::parse_answer;
+    use collective_lab::core::units::{parse_bandwidth, parse_beta, parse_size, parse_time};
+    let mut r = Rng(7);
+    let all_good: Vec<&str> = PARSERS
+        .iter()
+        .flat_map(|s| s.good.iter().flat_map(|(_, v)| v.iter().copied()))
+        .collect();
+    for case in 0..CASES {
+        let text = value(&mut r, &all_good);
+        for ((name, parse), field) in FIELDS {
+            let got = catch_unwind(AssertUnwindSafe(|| parse(&text)))
+                .unwrap_or_else(|_| panic!("{name} panicked on {text:?} (case {case})"));
+            if let Some(f) = got {
+                assert_eq!(f, *field, "{name}: error names {f} for {text:?}");
+            }
+        }
+        // The unit parsers under them, and the practice view's answer box.
+        catch_unwind(AssertUnwindSafe(|| {
+            let _ = parse_size(&text);
+            let _ = parse_time(&text);
+            let _ = parse_bandwidth(&text);
+            let _ = parse_beta(&text);
+            let _ = parse_answer(&text);
+        }))
+        .unwrap_or_else(|_| panic!("a unit parser panicked on {text:?} (case {case})"));
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The harness itself must catch what it is meant to catch
+// ---------------------------------------------------------------------------
+
+/// A parser that panics on `boom`, names a wrong field on `wrong`, and
+/// yields a state whose computation panics on `late`.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Faulty(u8);
+
+impl ViewParams for Faulty {
+    fn from_query(q: &Query, base: &Self) -> (Self, Vec<collective_lab::params::FieldError>) {
+        if q.get("boom").is_some() {
+            panic!("boom");
+        }
+        if q.get("wrong").is_some() {
+            return (
+                base.clone(),
+                vec![collective_lab::params::FieldError::new("nope", "bad")],
+            );
+        }
+        (Faulty(u8::from(q.get("late").is_some())), Vec::new())
+    }
+    fn to_pairs(&self) -> Vec<(&'static str, String)> {
+        if self.0 == 1 {
+            vec![("late", "1".into())]
+        } else {
+            Vec::new()
+        }
+    }
+}
+
+fn faulty_compute(s: &Faulty, _heavy: bool) {
+    assert_eq!(s.0, 0, "late panic");
+}
+
+fn faulty_run(q: &Query, spec: &Spec, ctx: &mut Ctx) -> Result<(), String> {
+    run_view::<Faulty>(q, spec, ctx, faulty_compute)
+}
+
+#[test]
+fn the_harness_reports_panics_and_unnamed_fields() {
+    let spec = Spec {
+        view: "faulty",
+        keys: &["boom", "wrong", "late"],
+        good: &[],
+        run: faulty_run,
+    };
+    for (q, expected) in [
+        ("boom=1", "from_query panicked"),
+        ("wrong=1", "unknown field"),
+        ("late=1", "computation panicked"),
+    ] {
+        let mut ctx = Ctx::default();
+        let got = (spec.run)(&Query::parse(q), &spec, &mut ctx);
+        match got {
+            Err(msg) => assert!(msg.contains(expected), "{q}: {msg}"),
+            Ok(()) => panic!("{q} was not reported"),
+        }
+    }
+    let mut ctx = Ctx::default();
+    assert_eq!((spec.run)(&Query::parse("x=1"), &spec, &mut ctx), Ok(()));
+}
