@@ -10,7 +10,8 @@
 //! the core computation its view runs, which must not panic either.
 //!
 //! The generator is a seeded SplitMix64, so a failure names a reproducible
-//! input. To add a parser (e.g. `topology`, `measure`), add a row to
+//! input. `FUZZ_CASES=n` changes the number of cases per parser (default
+//! 10,000); `FUZZ_SLOW=1` prints every case that takes over 200 ms. To add a parser (e.g. `topology`, `measure`), add a row to
 //! [`PARSERS`]: its keys, a few good values per key, and a `compute` function
 //! that runs the view's core computation on a bounded copy of the state.
 #![cfg(not(target_arch = "wasm32"))]
