@@ -1008,6 +1008,41 @@ const FIELDS: &[(FieldParser, &str)] = {
 };
 
 #[test]
+fn every_unit_in_every_case() {
+    use collective_lab::core::units::{parse_bandwidth, parse_beta, parse_size, parse_time};
+    let mut r = Rng(8);
+    for unit in UNITS {
+        let mut spellings = vec![unit.to_string(), unit.to_lowercase(), unit.to_uppercase()];
+        spellings.extend((0..4).map(|_| random_case(&mut r, unit)));
+        for spelled in &spellings {
+            for n in ["1", "0.5", "12.5", "1e308", "-0", "NaN", "inf", ""] {
+                for sep in ["", " "] {
+                    let text = format!("{n}{sep}{spelled}");
+                    for ((name, parse), field) in FIELDS {
+                        let got = catch_unwind(AssertUnwindSafe(|| parse(&text)))
+                            .unwrap_or_else(|_| panic!("{name} panicked on {text:?}"));
+                        if let Some(f) = got {
+                            assert_eq!(f, *field, "{name}: error names {f} for {text:?}");
+                        }
+                    }
+                    catch_unwind(AssertUnwindSafe(|| {
+                        let _ = parse_size(&text);
+                        let _ = parse_time(&text);
+                        let _ = parse_bandwidth(&text);
+                        let _ = parse_beta(&text);
+                    }))
+                    .unwrap_or_else(|_| panic!("a unit parser panicked on {text:?}"));
+                }
+            }
+        }
+    }
+    // Spot checks that case is handled as the units mean it: bytes and bits
+    // differ by case (B vs b), prefixes do not.
+    assert_eq!(parse_size("8KiB").map(|s| s.bytes), Ok(8192));
+    assert_eq!(parse_time("5us"), parse_time("5 µs"));
+}
+
+#[test]
 fn fuzz_typed_fields() {
     use collective_lab::core::practice::parse_answer;
     use collective_lab::core::units::{parse_bandwidth, parse_beta, parse_size, parse_time};
