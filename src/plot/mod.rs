@@ -33,11 +33,13 @@ pub const PALETTE: [RGBColor; 7] = [
 
 /// Replaces the sentinel colours with `currentColor` so the SVG adapts to the
 /// theme, and makes the SVG scale to its container width.
+///
+/// Only quoted attribute values are rewritten (`stroke="#010203"`): plotters
+/// escapes `"` in text as `&quot;`, so a label that happens to contain
+/// `#010203` is left as it was.
 pub fn finish_svg(svg: String) -> String {
-    svg.replace("#010203", "currentColor")
-        .replace("rgb(1,2,3)", "currentColor")
-        .replace("#040506", "currentColor\" stroke-opacity=\"0.18")
-        .replace("rgb(4,5,6)", "currentColor\" stroke-opacity=\"0.18")
+    svg.replace("\"#010203\"", "\"currentColor\"")
+        .replace("\"#040506\"", "\"currentColor\" stroke-opacity=\"0.18\"")
         .replacen(
             "<svg ",
             "<svg class=\"chart\" preserveAspectRatio=\"xMidYMid meet\" ",

@@ -471,6 +471,64 @@ pub fn format_coeff(x: f64) -> String {
     trim_decimal(sig(x, 4))
 }
 
+/// The one rule for a shown number: the value **exactly** when it has at most
+/// 6 significant digits, otherwise **4 significant digits after "≈ "**.
+///
+/// - Exact: `1.2375` → `"1.2375"`, `0.36` → `"0.36"`, `112` → `"112"`,
+///   `0.1 + 0.2` → `"0.3"` (float noise below a relative 10⁻¹² is not a digit).
+/// - Approximate: `1.6 / 3` → `"≈ 0.5333"`, `√45` → `"≈ 6.708"`,
+///   `1234567` → `"≈ 1235000"` (trailing zeros of the 4 digits are kept:
+///   `1.0000001` → `"≈ 1.000"`).
+/// - Positional notation for 10⁻⁴ ≤ |x| < 10¹⁵, scientific outside it
+///   (`1e308` → `"1e308"`, `1.23456789e-9` → `"≈ 1.235e-9"`).
+/// - Negative values use the minus sign U+2212 (`"−0.5"`, `"≈ −0.3333"`);
+///   `−0` prints `"0"`; non-finite values print `"NaN"`, `"∞"`, `"−∞"`.
+///
+/// No unit: callers append it (`format!("{} MB", …)`).
+pub fn format_exact_or_approx(x: f64) -> String {
+    /// Relative error below which the 6-digit rounding counts as exact.
+    const NOISE: f64 = 1e-12;
+    if !x.is_finite() {
+        return if x.is_nan() {
+            "NaN".into()
+        } else if x > 0.0 {
+            "∞".into()
+        } else {
+            "−∞".into()
+        };
+    }
+    if x == 0.0 {
+        return "0".into();
+    }
+    let r6 = round_sig(x, 6);
+    let exact = (x - r6).abs() <= NOISE * x.abs();
+    let (value, digits) = if exact { (r6, 6) } else { (x, 4) };
+    let a = value.abs();
+    let body = if (1e-4..1e15).contains(&a) {
+        let s = sig(value, digits);
+        if exact {
+            trim_decimal(s)
+        } else {
+            s
+        }
+    } else {
+        let t = format!("{:.*e}", digits - 1, value);
+        match t.split_once('e') {
+            Some((mant, exp)) if exact => format!("{}e{exp}", trim_decimal(mant.to_string())),
+            _ => t,
+        }
+    };
+    let body = match body.strip_prefix('-') {
+        Some(rest) => format!("−{rest}"),
+        None => body,
+    };
+    if exact {
+        body
+    } else {
+        format!("≈ {body}")
+    }
+}
+
 #[cfg(test)]
 mod moved_tests {
     use super::*;
@@ -502,5 +560,97 @@ mod moved_tests {
         assert_eq!(format_weight(1.0 / 3.0), "1/3");
         assert_eq!(format_rate(1.0 / 3.0), "0.3333 = 1/3");
         assert_eq!(format_small(2.511e-5), "2.511e-5");
+    }
+}
+
+#[cfg(test)]
+mod exact_or_approx_tests {
+    use super::format_exact_or_approx as f;
+    use crate::core::consensus::{GossipRun, GraphKind, InitPattern, WeightRule};
+    use crate::core::sgd::objective;
+
+    #[test]
+    fn exact_up_to_six_significant_digits() {
+        assert_eq!(f(1.2375), "1.2375");
+        assert_eq!(f(0.36), "0.36");
+        assert_eq!(f(112.0), "112");
+        assert_eq!(f(123_456.0), "123456");
+        assert_eq!(f(0.123456), "0.123456");
+        assert_eq!(f(16_000_000.0), "16000000");
+        assert_eq!(f(2.5), "2.5");
+        assert_eq!(f(1.0), "1");
+    }
+
+    #[test]
+    fn float_noise_is_not_a_digit() {
+        assert_eq!(0.1 + 0.2, 0.30000000000000004);
+        assert_eq!(f(0.1 + 0.2), "0.3");
+        assert_eq!(f(1.0 / 3.0 * 3.0), "1");
+        assert_eq!(f(9.9 / 8.0), "1.2375");
+    }
+
+    #[test]
+    fn four_significant_digits_with_approx_sign_otherwise() {
+        assert_eq!(f(1.6 / 3.0), "≈ 0.5333");
+        assert_eq!(f(1.0 / 3.0), "≈ 0.3333");
+        assert_eq!(f(1_234_567.0), "≈ 1235000");
+        assert_eq!(f(0.1234567), "≈ 0.1235");
+        // The 4 digits keep their trailing zeros: this is 1 to 4 digits, not exactly 1.
+        assert_eq!(f(1.000_000_1), "≈ 1.000");
+        assert_eq!(f(999_999.7), "≈ 1000000");
+    }
+
+    #[test]
+    fn signs_zero_and_non_finite() {
+        assert_eq!(f(0.0), "0");
+        assert_eq!(f(-0.0), "0");
+        assert_eq!(f(-0.5), "−0.5");
+        assert_eq!(f(-1.0 / 3.0), "≈ −0.3333");
+        assert_eq!(f(-112.0), "−112");
+        assert_eq!(f(f64::NAN), "NaN");
+        assert_eq!(f(f64::INFINITY), "∞");
+        assert_eq!(f(f64::NEG_INFINITY), "−∞");
+    }
+
+    #[test]
+    fn very_large_and_very_small_use_scientific_notation() {
+        assert_eq!(f(1e308), "1e308");
+        assert_eq!(f(-1e308), "−1e308");
+        assert_eq!(f(f64::MAX), "≈ 1.798e308");
+        assert_eq!(f(1e15), "1e15");
+        assert_eq!(f(123_456e12), "1.23456e17");
+        assert_eq!(f(1e14), "100000000000000");
+        assert_eq!(f(5e-5), "5e-5");
+        assert_eq!(f(1.23456789e-9), "≈ 1.235e-9");
+        assert_eq!(f(-2.5e-7), "−2.5e-7");
+        assert_eq!(f(1e-4), "0.0001");
+        assert_eq!(f(f64::MIN_POSITIVE), "≈ 2.225e-308");
+    }
+
+    #[test]
+    fn course_answers_come_out_unrounded() {
+        // Shards of 5 and 3 samples with losses 1.2 and 1.3:
+        // (5·1.2 + 3·1.3) / 8 = 9.9 / 8 = 1.2375 exactly (the page showed 1.238).
+        let o = objective(&[5, 3], &[1.2, 1.3]).expect("valid table");
+        assert_eq!(f(o.global_mean), "1.2375");
+        // The course's three shards: 0.6·0.2 + 0.3·0.5 + 0.1·0.9 = 0.36; the
+        // plain average 1.6/3 is not a short decimal.
+        let o = objective(&[600, 300, 100], &[0.2, 0.5, 0.9]).expect("valid table");
+        assert_eq!(f(o.global_mean), "0.36");
+        assert_eq!(f(o.plain_mean), "≈ 0.5333");
+        // Ring of 4 with weights 1/3, initial 0, 3, 6, 9: disagreement
+        // √45 ≈ 6.708, √5 ≈ 2.236, √5/3 ≈ 0.7454 (the course rounds to 0.745).
+        let run = GossipRun::new(
+            GraphKind::Ring,
+            4,
+            0,
+            WeightRule::Uniform,
+            &InitPattern::List(vec![0.0, 3.0, 6.0, 9.0]),
+            2,
+            100.0,
+        )
+        .expect("the course's ring");
+        let shown: Vec<String> = run.rounds.iter().map(|r| f(r.disagreement)).collect();
+        assert_eq!(shown, ["≈ 6.708", "≈ 2.236", "≈ 0.7454"]);
     }
 }

@@ -1,0 +1,1136 @@
+//! Input fuzzing of every view's URL parameter parser (issue 14).
+//!
+//! For each parser in [`PARSERS`], [`CASES`] generated and mutated queries go
+//! through [`Query::parse`] (so percent-encoding, `+`, repeated keys and
+//! undecodable bytes are exercised) and then `from_query`, from the defaults
+//! and from the previous good state. Each case must give a valid state or
+//! typed errors that name one of the parser's keys, never a panic; the state
+//! must survive the canonical round trip (`to_pairs` → parse → the same
+//! pairs, no errors); and every state that parses is fed, with a bounded size, into
+//! the core computation its view runs, which must not panic either.
+//!
+//! The generator is a seeded SplitMix64, so a failure names a reproducible
+//! input. `FUZZ_CASES=n` changes the number of cases per parser (default
+//! 10,000); `FUZZ_SLOW=1` prints every case that takes over 200 ms. To add a parser (e.g. `topology`, `measure`), add a row to
+//! [`PARSERS`]: its keys, a few good values per key, and a `compute` function
+//! that runs the view's core computation on a bounded copy of the state.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::collections::HashSet;
+use std::fmt::Debug;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use collective_lab::core::collectives::summary_table_on;
+use collective_lab::core::cost::CostParams;
+use collective_lab::core::cost::{
+    all_allreduce, best_at, best_intervals, crossover_calculation, nccl_bandwidths,
+};
+use collective_lab::core::execute::{default_init, execute, ExecOptions};
+use collective_lab::core::practice::{check, check_choice, questions, Answer};
+use collective_lab::core::schedule::naive::naive_root;
+use collective_lab::core::schedule::ring::ring_all_reduce;
+use collective_lab::core::sgd::narrate::{
+    compare_step, narrate_step, over_weighting_line, trap_line,
+};
+use collective_lab::core::sgd::Strategy;
+use collective_lab::core::timing::{
+    executed_time, explain, ring_bytes_counted, ring_bytes_per_rank,
+};
+use collective_lab::params::collectives::CollectivesParams;
+use collective_lab::params::cost::CostViewParams;
+use collective_lab::params::gossip::GossipParams;
+use collective_lab::params::practice::PracticeParams;
+use collective_lab::params::ring::{Accounting, RingParams, ELEM_BYTES};
+use collective_lab::params::sgd::SgdParams;
+use collective_lab::params::{encode, Query, ViewParams};
+use collective_lab::plot;
+
+/// Generated queries per parser (the issue asks for at least 10,000).
+const CASES: usize = 10_000;
+/// One case in `HEAVY_EVERY` also draws the view's charts (plotters is the
+/// slow part of a debug build).
+const HEAVY_EVERY: usize = 50;
+/// The base state chains from case to case (as in the app) for this many
+/// cases, then starts again from the defaults.
+const RESTART_EVERY: usize = 4;
+/// Largest p fed into the schedule executors and the consensus core.
+const MAX_COMPUTED_P: usize = 16;
+
+// ---------------------------------------------------------------------------
+// The generator
+// ---------------------------------------------------------------------------
+
+/// SplitMix64 (Steele, Lea & Flood 2014): small, seeded, reproducible.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+    fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+    fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
+        &xs[self.below(xs.len())]
+    }
+}
+
+/// Numbers that break naive parsers.
+const NASTY_NUMBERS: &[&str] = &[
+    "0",
+    "-0",
+    "+0",
+    "1",
+    "-1",
+    "2",
+    "3",
+    "4",
+    "7",
+    "8",
+    "64",
+    "65",
+    "1000",
+    "1024",
+    "1025",
+    "65536",
+    "65537",
+    "1e308",
+    "-1e308",
+    "1e309",
+    "1e-308",
+    "5e-324",
+    "NaN",
+    "nan",
+    "inf",
+    "-inf",
+    "Infinity",
+    "+5",
+    "0.5",
+    ".5",
+    "5.",
+    "1e3",
+    "1E3",
+    "0x10",
+    "1_000",
+    "1,5",
+    "١٢",
+    "１２",
+    "4294967296",
+    "4294967297",
+    "9223372036854775807",
+    "9223372036854775808",
+    "18446744073709551615",
+    "18446744073709551616",
+    "99999999999999999999999",
+    "00000008",
+    "0.1",
+    "1e-9",
+    "-1e-9",
+    "2.5",
+    "12.5",
+    "100",
+    "1000000000000",
+    "1000000000001",
+];
+
+/// Text that is not a number.
+const NASTY_TEXT: &[&str] = &[
+    "",
+    " ",
+    "  \t",
+    "abc",
+    "ring",
+    "RING",
+    "Ring",
+    "tree",
+    "rd",
+    "rab",
+    "hier",
+    "true",
+    "false",
+    "yes",
+    "no",
+    "on",
+    "off",
+    "full",
+    "FULL",
+    "linear",
+    "random",
+    "course",
+    "drill",
+    "שלום",
+    "\u{202E}8\u{202C}",
+    "مرحبا",
+    "\u{200B}",
+    "\u{FEFF}4",
+    "🙂",
+    "a\u{0}b",
+    "%",
+    "%%",
+    "%zz",
+    "\"",
+    "'",
+    "<script>alert(1)</script>",
+    "<img src=x onerror=alert(1)>",
+    "&amp;",
+    "..",
+    ",",
+    ",,",
+    ";",
+    "=",
+    "==",
+    "&",
+    "+",
+    "-",
+    "e",
+    "E5",
+    "ｐ",
+    "ǅ",
+];
+
+/// Every unit the unit parsers know of, and some they do not.
+const UNITS: &[&str] = &[
+    "B", "kB", "KB", "MB", "GB", "TB", "PB", "KiB", "MiB", "GiB", "TiB", "b", "kb", "Kb", "Mb",
+    "Gb", "Tb", "bit", "bits", "byte", "bytes", "B/s", "kB/s", "MB/s", "GB/s", "GiB/s", "b/s",
+    "bps", "kbps", "Mbps", "Gbps", "Gb/s", "Tb/s", "Mbit/s", "Gbit/s", "s", "sec", "ms", "us",
+    "µs", "μs", "ns", "ps", "min", "h", "ns/B", "us/B", "ps/B", "s/B", "ms/MB", "ns/byte", "s/GB",
+    "parsecs", "%", "x",
+];
+
+/// Puts each letter in a random case: `mIb/S`.
+fn random_case(r: &mut Rng, s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if r.chance(50) {
+                c.to_uppercase().collect::<String>()
+            } else {
+                c.to_lowercase().collect::<String>()
+            }
+        })
+        .collect()
+}
+
+fn number(r: &mut Rng) -> String {
+    match r.below(6) {
+        0 => r.pick(NASTY_NUMBERS).to_string(),
+        1 => (r.below(40)).to_string(),
+        2 => format!("{}", r.next() as i64),
+        3 => format!("{}", f64::from_bits(r.next())),
+        4 => format!("{:.3}", (r.below(100_000) as f64) / 100.0),
+        _ => format!("{}e{}", r.below(10), r.below(40) as i64 - 20),
+    }
+}
+
+fn with_unit(r: &mut Rng) -> String {
+    let sep = *r.pick(&["", "", " ", "  ", "\u{00A0}", "\u{2009}"]);
+    let n = number(r);
+    let unit = r.clone_pick(UNITS);
+    format!("{n}{sep}{}", random_case(r, unit))
+}
+
+impl Rng {
+    fn clone_pick(&mut self, xs: &[&'static str]) -> &'static str {
+        xs[self.below(xs.len())]
+    }
+}
+
+fn list(r: &mut Rng) -> String {
+    let len = match r.below(100) {
+        0 => 10_000,
+        1..=4 => 0,
+        5..=40 => 1 + r.below(4),
+        _ => r.below(40),
+    };
+    let sep = *r.pick(&[",", ",", ",", ", ", ";", " ", ",,"]);
+    let mut items: Vec<String> = (0..len)
+        .map(|_| {
+            if r.chance(85) {
+                r.below(200).to_string()
+            } else {
+                number(r)
+            }
+        })
+        .collect();
+    if r.chance(10) {
+        items.push(String::new());
+    }
+    items.join(sep)
+}
+
+/// A value for a key: the parser's own good values, mutated or not, or
+/// anything else.
+fn value(r: &mut Rng, good: &[&str]) -> String {
+    match r.below(10) {
+        0..=2 if !good.is_empty() => r.pick(good).to_string(),
+        3 if !good.is_empty() => {
+            let g = r.clone_pick_str(good);
+            mutate(r, g)
+        }
+        4 => number(r),
+        5 => with_unit(r),
+        6 => list(r),
+        7 => r.pick(NASTY_TEXT).to_string(),
+        8 if !good.is_empty() => {
+            let g = r.clone_pick_str(good);
+            random_case(r, g)
+        }
+        _ => {
+            let n = r.below(12);
+            (0..n)
+                .map(|_| char::from_u32(r.below(0x3000) as u32).unwrap_or('?'))
+                .collect()
+        }
+    }
+}
+
+impl Rng {
+    fn clone_pick_str<'a>(&mut self, xs: &[&'a str]) -> &'a str {
+        xs[self.below(xs.len())]
+    }
+}
+
+/// Deletes, inserts, duplicates or swaps characters.
+fn mutate(r: &mut Rng, s: &str) -> String {
+    let mut cs: Vec<char> = s.chars().collect();
+    for _ in 0..=r.below(3) {
+        let i = r.below(cs.len() + 1);
+        match r.below(4) {
+            0 if i < cs.len() => {
+                cs.remove(i);
+            }
+            1 => cs.insert(
+                i,
+                *r.pick(&['0', '9', '.', '-', 'e', ',', ' ', '%', 'µ', '\u{202E}']),
+            ),
+            2 if i < cs.len() => {
+                let c = cs[i];
+                cs.insert(i, c);
+            }
+            _ => {
+                if i + 1 < cs.len() {
+                    cs.swap(i, i + 1);
+                }
+            }
+        }
+    }
+    cs.into_iter().collect()
+}
+
+/// One raw query string for a parser.
+fn query_string(r: &mut Rng, spec: &Spec) -> String {
+    let keys = spec.keys;
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    for _ in 0..r.below(8) {
+        let key = match r.below(10) {
+            0 => r.pick(NASTY_TEXT).to_string(),
+            1 => {
+                let k = r.clone_pick(keys);
+                random_case(r, k)
+            }
+            2 => format!(" {} ", r.clone_pick(keys)),
+            3 => "view".to_string(),
+            _ => r.clone_pick(keys).to_string(),
+        };
+        let good = spec.good_values(&key);
+        let v = value(r, good);
+        pairs.push((key, v));
+        if r.chance(15) {
+            // a repeated key: the last one wins
+            let (k, _) = pairs[r.below(pairs.len())].clone();
+            let good = spec.good_values(&k);
+            let v = value(r, good);
+            pairs.push((k, v));
+        }
+    }
+    match r.below(10) {
+        // percent-encoded, as a browser writes it
+        0..=5 => {
+            let refs: Vec<(&str, String)> =
+                pairs.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
+            let s = encode(&refs);
+            if r.chance(20) {
+                format!("?{s}")
+            } else {
+                s
+            }
+        }
+        // typed by hand into the address bar: raw characters
+        6..=8 => pairs
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join("&"),
+        // damaged encodings
+        _ => {
+            let raw: String = pairs.iter().map(|(k, v)| format!("{k}={v}&")).collect();
+            let junk = *r.pick(&[
+                "%FF%FE",
+                "%",
+                "%z",
+                "&&==&",
+                "%E2%80%AE",
+                "+%2B+",
+                "%00",
+                "=&=",
+            ]);
+            mutate(r, &format!("{raw}{junk}"))
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The table of parsers
+// ---------------------------------------------------------------------------
+
+/// One view's parser under test.
+struct Spec {
+    view: &'static str,
+    /// Every URL key the parser reads; an error must name one of these.
+    keys: &'static [&'static str],
+    /// Good values per key, to build near-valid queries.
+    good: &'static [(&'static str, &'static [&'static str])],
+    /// Parses one query and checks it; `Err` describes a failure.
+    run: fn(&Query, &Spec, &mut Ctx) -> Result<(), String>,
+}
+
+impl Spec {
+    fn good_values(&self, key: &str) -> &'static [&'static str] {
+        self.good
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map_or(&[], |(_, v)| *v)
+    }
+}
+
+/// State kept across the cases of one parser.
+#[derive(Default)]
+struct Ctx {
+    /// The previous good state, used as the base of the next parse (the app
+    /// parses a new URL or a typed field on top of the last good state).
+    last: Option<Box<dyn std::any::Any>>,
+    /// Bounded states already computed (debug builds are slow).
+    computed: HashSet<String>,
+    /// Whether this case also draws the charts.
+    heavy: bool,
+    /// Counters for the report.
+    parsed_clean: usize,
+    with_errors: usize,
+    computed_count: usize,
+}
+
+/// The checks every parser gets: no panic, errors name a key, the state
+/// round-trips, and the bounded state runs through `compute`.
+fn run_view<P: ViewParams + Debug>(
+    q: &Query,
+    spec: &Spec,
+    ctx: &mut Ctx,
+    compute: fn(&P, bool),
+) -> Result<(), String> {
+    let base: P = ctx
+        .last
+        .as_ref()
+        .and_then(|b| b.downcast_ref::<P>())
+        .cloned()
+        .unwrap_or_default();
+    for from in [P::default(), base] {
+        let (state, errs) = catch_unwind(AssertUnwindSafe(|| P::from_query(q, &from)))
+            .map_err(|_| "from_query panicked".to_string())?;
+        for e in &errs {
+            if !spec.keys.contains(&e.field) {
+                return Err(format!(
+                    "error names unknown field {:?}: {}",
+                    e.field, e.message
+                ));
+            }
+            if e.message.trim().is_empty() {
+                return Err(format!("empty message for field {}", e.field));
+            }
+        }
+        if errs.is_empty() {
+            ctx.parsed_clean += 1;
+        } else {
+            ctx.with_errors += 1;
+        }
+        // The canonical form parses back to the same state, without errors.
+        let pairs = state.to_pairs();
+        let again = Query::parse(&encode(&pairs));
+        let (back, errs2) = catch_unwind(AssertUnwindSafe(|| P::from_query(&again, &P::default())))
+            .map_err(|_| format!("round trip of {pairs:?} panicked"))?;
+        if !errs2.is_empty() {
+            return Err(format!("canonical pairs {pairs:?} give errors {errs2:?}"));
+        }
+        // (Compared as URLs: a field the URL leaves out, e.g. `gpus` for a
+        // flat algorithm or `seed` for the course set, may differ.)
+        if back.to_pairs() != pairs {
+            return Err(format!(
+                "round trip changed the URL:\n  {pairs:?}\n→ {:?}",
+                back.to_pairs()
+            ));
+        }
+        // The computation the view runs, once per distinct state.
+        let key = format!("{state:?}");
+        if ctx.heavy || ctx.computed.insert(key) {
+            ctx.computed_count += 1;
+            let heavy = ctx.heavy;
+            let t = std::time::Instant::now();
+            catch_unwind(AssertUnwindSafe(|| compute(&state, heavy)))
+                .map_err(|_| format!("the view's computation panicked on {state:?}"))?;
+            if std::env::var("FUZZ_SLOW").is_ok() && t.elapsed().as_millis() > 200 {
+                eprintln!("slow compute {:?}: {state:?}", t.elapsed());
+            }
+        }
+        ctx.last = Some(Box::new(state));
+    }
+    Ok(())
+}
+
+// --- ring -------------------------------------------------------------------
+
+fn ring_compute(s: &RingParams, _heavy: bool) {
+    let _ = s.last_step();
+    let p = s.p.min(MAX_COMPUTED_P);
+    let n = s.size.value / ELEM_BYTES;
+    let n_bytes = s.size.value as f64;
+    let (alpha, beta) = (s.alpha.value, s.bw.value.beta());
+    if let Ok(schedule) = ring_all_reduce(p, n, ELEM_BYTES) {
+        let _ = execute(&schedule, &default_init, ExecOptions { keep_states: true });
+        let _ = executed_time(&schedule, alpha, beta);
+        let _ = explain(&schedule, alpha, beta);
+    }
+    if let Ok(naive) = naive_root(p, n, ELEM_BYTES) {
+        let _ = executed_time(&naive, alpha, beta);
+        let _ = explain(&naive, alpha, beta);
+    }
+    let _ = ring_bytes_per_rank(s.p, n_bytes);
+    let _ = ring_bytes_counted(s.p, n_bytes, s.count == Accounting::SentAndReceived);
+}
+
+fn ring_run(q: &Query, spec: &Spec, ctx: &mut Ctx) -> Result<(), String> {
+    run_view::<RingParams>(q, spec, ctx, ring_compute)
+}
+
+// --- collectives --------------------------------------------------------------
+
+fn collectives_compute(s: &CollectivesParams, _heavy: bool) {
+    let _ = s.last_step();
+    let mut b = s.clone();
+    b.p = b.p.min(MAX_COMPUTED_P);
+    let topo = b.topology();
+    let n = b.elements().max(1);
+    let c = CostParams::new(b.alpha.value, b.bw.value.beta());
+    if let Ok(schedule) = b.alg.generate_on(&topo, n, ELEM_BYTES) {
+        let _ = execute(&schedule, &default_init, ExecOptions { keep_states: true });
+        let _ = explain(&schedule, c.alpha, c.beta);
+        let _ = b
+            .alg
+            .closed_form_on(&topo, schedule.total_bytes() as f64, c);
+    }
+    let _ = summary_table_on(&topo, n, ELEM_BYTES, c);
+}
+
+fn collectives_run(q: &Query, spec: &Spec, ctx: &mut Ctx) -> Result<(), String> {
+    run_view::<CollectivesParams>(q, spec, ctx, collectives_compute)
+}
+
+// --- cost ---------------------------------------------------------------------
+
+fn cost_compute(s: &CostViewParams, heavy: bool) {
+    let (p, n, m) = (s.p, s.n_bytes(), s.model());
+    let table = all_allreduce(p, n, m);
+    let winner = best_at(p, n, m);
+    let intervals = best_intervals(p, m);
+    for w in intervals.windows(2) {
+        let _ = crossover_calculation(w[0].best, w[1].best, p, m);
+    }
+    for (_, f) in &table {
+        let _ = nccl_bandwidths(n, f.time, p);
+    }
+    let _ = winner;
+    if heavy {
+        let _ = plot::cost::draw_time_vs_size(p, m, n);
+        let _ = plot::cost::draw_time_vs_p(n, m, p);
+        let _ = plot::cost::draw_winner_map(m, n, p);
+    }
+}
+
+fn cost_run(q: &Query, spec: &Spec, ctx: &mut Ctx) -> Result<(), String> {
+    run_view::<CostViewParams>(q, spec, ctx, cost_compute)
+}
+
+// --- gossip -------------------------------------------------------------------
+
+/// The same state with at most [`MAX_COMPUTED_P`] nodes, made by the parser
+/// itself (it refits the torus shape, the weight rule and the initial values).
+fn bounded_gossip(s: &GossipParams) -> GossipParams {
+    if s.p <= MAX_COMPUTED_P {
+        return s.clone();
+    }
+    GossipParams::from_query(&Query::parse("p=16&rows=4&cols=4"), s).0
+}
+
+fn gossip_compute(s: &GossipParams, heavy: bool) {
+    let b = bounded_gossip(s);
+    let Ok(mut run) = b.run(0) else { return };
+    let h = run.suggested_horizon();
+    run.extend_to(h.max(b.round));
+    let _ = run.all_reduce_contrast();
+    if heavy {
+        let _ = plot::gossip::draw_eigenvalues(&run.spectrum);
+        let shown = &run.rounds[..=b.round.min(run.rounds.len() - 1)];
+        let _ = plot::gossip::draw_disagreement(
+            shown,
+            b.round,
+            run.spectrum.bound_guaranteed,
+            run.factor,
+        );
+    }
+}
+
+fn gossip_run(q: &Query, spec: &Spec, ctx: &mut Ctx) -> Result<(), String> {
+    run_view::<GossipParams>(q, spec, ctx, gossip_compute)
+}
+
+// --- sgd ----------------------------------------------------------------------
+
+fn sgd_compute(s: &SgdParams, heavy: bool) {
+    if let Ok(o) = s.objective() {
+        let _ = over_weighting_line(&o, &s.losses);
+        if heavy {
+            let _ = plot::sgd::draw_sample_weights(&o);
+        }
+    }
+    // Bounded training: at most 16 samples per shard and 8 steps (empty
+    // shards stay empty: training must refuse them with a message).
+    let mut b = s.clone();
+    for n in &mut b.shards {
+        *n = (*n).min(16);
+    }
+    b.steps = b.steps.min(8);
+    b.step = b.step.min(b.steps);
+    let Ok((_, _, lab)) = b.run() else { return };
+    for strategy in Strategy::ALL {
+        let _ = narrate_step(&lab, strategy, b.step, "batch");
+    }
+    let _ = compare_step(&lab, b.step);
+    let _ = trap_line(&lab);
+    if heavy {
+        let _ = plot::sgd::draw_loss(&lab, b.step);
+        let _ = plot::sgd::draw_consensus(&lab, b.step);
+        let _ = plot::sgd::draw_loss_vs_bytes(&lab, b.step);
+        let _ = plot::sgd::draw_trajectories(&lab, b.step);
+    }
+}
+
+fn sgd_run(q: &Query, spec: &Spec, ctx: &mut Ctx) -> Result<(), String> {
+    run_view::<SgdParams>(q, spec, ctx, sgd_compute)
+}
+
+// --- practice -----------------------------------------------------------------
+
+/// Answers a student might type.
+const TYPED: &[&str] = &[
+    "",
+    "0",
+    "1.2375",
+    "150 MB",
+    "150MB",
+    "1e308",
+    "NaN",
+    "-inf",
+    "≈ 0.5",
+    "½",
+    "1/3",
+    "7 µs",
+    "<b>",
+    "שלום",
+    "1,5",
+    "12.5 GB/s",
+    "0.08 ns/B",
+    "1e-400",
+    "99999999999999999999 GiB",
+];
+
+fn practice_compute(s: &PracticeParams, _heavy: bool) {
+    let qs = questions(s.set, s.template, s.seed);
+    if let Some(k) = s.number {
+        assert!(
+            (1..=qs.len()).contains(&k),
+            "question {k} of {} accepted",
+            qs.len()
+        );
+    }
+    for q in &qs {
+        match &q.answer {
+            Answer::Numeric(ns) => {
+                for n in ns {
+                    for t in TYPED {
+                        let _ = check(n, t);
+                    }
+                }
+            }
+            Answer::Choice(opts) => {
+                for i in [0, 1, opts.len(), usize::MAX] {
+                    let _ = check_choice(opts, i);
+                }
+            }
+        }
+    }
+}
+
+fn practice_run(q: &Query, spec: &Spec, ctx: &mut Ctx) -> Result<(), String> {
+    run_view::<PracticeParams>(q, spec, ctx, practice_compute)
+}
+
+/// Every view's parser. Add `topology` and `measure` here when they land.
+const PARSERS: &[Spec] = &[
+    Spec {
+        view: "ring",
+        keys: &["p", "size", "step", "bw", "alpha", "mean", "count"],
+        good: &[
+            ("p", &["2", "4", "8", "1024"]),
+            ("size", &["100MB", "4B", "8KiB", "64MiB", "1TB"]),
+            ("step", &["0", "3", "6", "7"]),
+            ("bw", &["12.5GB/s", "100Gb/s", "1B/s"]),
+            ("alpha", &["0us", "5us", "1s", "2ms"]),
+            ("mean", &["1", "0"]),
+            ("count", &["sent", "both"]),
+        ],
+        run: ring_run,
+    },
+    Spec {
+        view: "collectives",
+        keys: &["alg", "p", "size", "step", "bw", "alpha", "gpus"],
+        good: &[
+            (
+                "alg",
+                &[
+                    "ring", "tree", "rd", "rh", "rab", "naive", "rs", "ag", "hier",
+                ],
+            ),
+            ("p", &["2", "3", "6", "8", "12", "64"]),
+            ("size", &["64MB", "4B", "12B", "8KiB"]),
+            ("step", &["0", "3", "6", "100"]),
+            ("bw", &["12.5GB/s", "100Gb/s"]),
+            ("alpha", &["0us", "5us"]),
+            ("gpus", &["1", "2", "3", "4", "8"]),
+        ],
+        run: collectives_run,
+    },
+    Spec {
+        view: "cost",
+        keys: &["preset", "p", "alpha", "bw", "beta", "size", "gamma", "alg"],
+        good: &[
+            ("preset", &["seed", "nvlink", "ib400", "ethernet"]),
+            ("p", &["2", "16", "1024", "65536"]),
+            ("alpha", &["5us", "0s", "1s"]),
+            ("bw", &["100Gb/s", "12.5GB/s"]),
+            ("beta", &["0.08ns/B", "1s/B"]),
+            ("size", &["8KiB", "1B", "1TiB", "100MB"]),
+            ("gamma", &["0.01ns/B", "0"]),
+            ("alg", &["ring", "tree", "rd", "rab", "naive"]),
+        ],
+        run: cost_run,
+    },
+    Spec {
+        view: "gossip",
+        keys: &[
+            "graph", "seed", "p", "rows", "cols", "weights", "init", "target", "round",
+        ],
+        good: &[
+            (
+                "graph",
+                &[
+                    "ring",
+                    "path",
+                    "star",
+                    "complete",
+                    "torus",
+                    "hypercube",
+                    "exponential",
+                    "random",
+                ],
+            ),
+            ("seed", &["0", "1", "42"]),
+            ("p", &["2", "4", "6", "8", "16", "64"]),
+            ("rows", &["1", "2", "4"]),
+            ("cols", &["1", "2", "4"]),
+            (
+                "weights",
+                &["uniform", "mh", "metropolis", "exponential", "lazy"],
+            ),
+            ("init", &["0,3,6,9", "linear", "random", "1,2", "0,0,0,0"]),
+            ("target", &["100", "10", "1.5", "1"]),
+            ("round", &["0", "2", "1000"]),
+        ],
+        run: gossip_run,
+    },
+    Spec {
+        view: "sgd",
+        keys: &[
+            "shards", "losses", "mode", "iid", "steps", "step", "graph", "weights", "lr", "decay",
+            "batch", "seed", "d",
+        ],
+        good: &[
+            (
+                "shards",
+                &["5,3", "600,300,100", "0,8", "1", "100000,100000"],
+            ),
+            ("losses", &["1.2,1.3", "0.2,0.5,0.9", "0,0", "1"]),
+            ("mode", &["allreduce", "gossip", "local"]),
+            ("iid", &["0", "1"]),
+            ("steps", &["1", "100", "1000"]),
+            ("step", &["0", "5", "100"]),
+            (
+                "graph",
+                &[
+                    "ring",
+                    "star",
+                    "complete",
+                    "hypercube",
+                    "exponential",
+                    "random",
+                ],
+            ),
+            ("weights", &["uniform", "mh", "exponential"]),
+            ("lr", &["0.1", "10", "1e-9"]),
+            ("decay", &["0", "0.5", "10"]),
+            ("batch", &["1", "full", "10000"]),
+            ("seed", &["0", "7"]),
+            ("d", &["1", "2", "10"]),
+        ],
+        run: sgd_run,
+    },
+    Spec {
+        view: "practice",
+        keys: &["set", "q", "seed", "reveal"],
+        good: &[
+            ("set", &["course", "drill"]),
+            (
+                "q",
+                &[
+                    "1",
+                    "5",
+                    "8",
+                    "loss",
+                    "dsgd",
+                    "ring-rounds",
+                    "ring-bytes",
+                    "recursive",
+                    "time",
+                    "crossover",
+                    "rho",
+                    "busbw",
+                ],
+            ),
+            ("seed", &["0", "1", "42", "1000000000000"]),
+            ("reveal", &["1", "0"]),
+        ],
+        run: practice_run,
+    },
+];
+
+/// Runs [`CASES`] queries through one parser; panics with the first failing
+/// input (seed and case number reproduce it).
+fn fuzz(view: &str, seed: u64) {
+    let spec = PARSERS
+        .iter()
+        .find(|s| s.view == view)
+        .unwrap_or_else(|| panic!("no parser {view}"));
+    let mut r = Rng(seed);
+    let mut ctx = Ctx::default();
+    let mut failures = Vec::new();
+    // `FUZZ_CASES=n` runs fewer or more cases (the default is the issue's 10,000).
+    let cases = std::env::var("FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(CASES);
+    for case in 0..cases {
+        let raw = query_string(&mut r, spec);
+        let q = Query::parse(&raw);
+        ctx.heavy = case % HEAVY_EVERY == 0;
+        if case % RESTART_EVERY == 0 {
+            // back to the defaults now and then, so one huge state (gossip
+            // p = 1024 builds a dense 1024 × 1024 W in every parse) does not
+            // slow down every following case
+            ctx.last = None;
+        }
+        // `run` catches panics itself; this outer guard also catches a panic
+        // in the checks (reported the same way).
+        let t = std::time::Instant::now();
+        let res = catch_unwind(AssertUnwindSafe(|| (spec.run)(&q, spec, &mut ctx)))
+            .unwrap_or_else(|_| Err("panic outside the guarded calls".into()));
+        if std::env::var("FUZZ_SLOW").is_ok() && t.elapsed().as_millis() > 200 {
+            let shown: String = raw.chars().take(200).collect();
+            eprintln!("slow case {case} {:?}: {shown:?}", t.elapsed());
+        }
+        if let Err(msg) = res {
+            let shown: String = raw.chars().take(300).collect();
+            failures.push(format!(
+                "{view} case {case} (seed {seed}): {msg}\n  input: {shown:?}"
+            ));
+            if failures.len() >= 5 {
+                break;
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // The generator must reach both outcomes, or the test proves little.
+    assert!(
+        ctx.parsed_clean > cases / 20 && ctx.with_errors > cases / 20,
+        "{view}: {} clean parses, {} with errors out of {} — the generator is off",
+        ctx.parsed_clean,
+        ctx.with_errors,
+        2 * cases
+    );
+    assert!(ctx.computed_count > 0);
+}
+
+#[test]
+fn fuzz_ring() {
+    fuzz("ring", 1);
+}
+
+#[test]
+fn fuzz_collectives() {
+    fuzz("collectives", 2);
+}
+
+#[test]
+fn fuzz_cost() {
+    fuzz("cost", 3);
+}
+
+#[test]
+fn fuzz_gossip() {
+    fuzz("gossip", 4);
+}
+
+#[test]
+fn fuzz_sgd() {
+    fuzz("sgd", 5);
+}
+
+#[test]
+fn fuzz_practice() {
+    fuzz("practice", 6);
+}
+
+#[test]
+fn every_parser_is_in_the_table() {
+    let views: Vec<&str> = PARSERS.iter().map(|s| s.view).collect();
+    assert_eq!(
+        views,
+        ["ring", "collectives", "cost", "gossip", "sgd", "practice"]
+    );
+    for s in PARSERS {
+        for (k, _) in s.good {
+            assert!(
+                s.keys.contains(k),
+                "{}: good values for unknown key {k}",
+                s.view
+            );
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Typed fields: the per-field parsers the views call when a student types
+// ---------------------------------------------------------------------------
+
+/// A typed-field parser: its name and a check that returns the error's field
+/// name (or `None` when the text was accepted).
+type FieldParser = (&'static str, fn(&str) -> Option<&'static str>);
+
+fn field_of<T>(r: Result<T, collective_lab::params::FieldError>) -> Option<&'static str> {
+    r.err().map(|e| e.field)
+}
+
+/// Every typed field of the views, with the field name its errors must carry.
+const FIELDS: &[(FieldParser, &str)] = {
+    use collective_lab::params::{collectives as c, cost, gossip as g, ring, sgd};
+    &[
+        (
+            ("ring size", |s| field_of(ring::parse_tensor_size(s))),
+            "size",
+        ),
+        (("ring bw", |s| field_of(ring::parse_bw_field(s))), "bw"),
+        (
+            ("ring alpha", |s| field_of(ring::parse_alpha_field(s))),
+            "alpha",
+        ),
+        (("collectives alg", |s| field_of(c::parse_alg(s))), "alg"),
+        (
+            ("collectives gpus", |s| field_of(c::parse_gpus(s, 12))),
+            "gpus",
+        ),
+        (("cost alpha", |s| field_of(cost::parse_alpha(s))), "alpha"),
+        (("cost bw", |s| field_of(cost::parse_bw(s))), "bw"),
+        (
+            ("cost beta", |s| {
+                field_of(cost::parse_per_byte("beta", s, false))
+            }),
+            "beta",
+        ),
+        (
+            ("cost gamma", |s| {
+                field_of(cost::parse_per_byte("gamma", s, true))
+            }),
+            "gamma",
+        ),
+        (
+            ("cost size", |s| field_of(cost::parse_message_size(s))),
+            "size",
+        ),
+        (("cost alg", |s| field_of(cost::parse_alg(s))), "alg"),
+        (
+            ("gossip weights", |s| field_of(g::parse_weights(s))),
+            "weights",
+        ),
+        (("gossip init", |s| field_of(g::parse_init(s))), "init"),
+        (
+            ("gossip target", |s| field_of(g::parse_target(s))),
+            "target",
+        ),
+        (
+            ("gossip graph", |s| field_of(g::GraphChoice::parse(s))),
+            "graph",
+        ),
+        (("sgd shards", |s| field_of(sgd::parse_shards(s))), "shards"),
+        (("sgd losses", |s| field_of(sgd::parse_losses(s))), "losses"),
+    ]
+};
+
+#[test]
+fn every_unit_in_every_case() {
+    use collective_lab::core::units::{parse_bandwidth, parse_beta, parse_size, parse_time};
+    let mut r = Rng(8);
+    for unit in UNITS {
+        let mut spellings = vec![unit.to_string(), unit.to_lowercase(), unit.to_uppercase()];
+        spellings.extend((0..4).map(|_| random_case(&mut r, unit)));
+        for spelled in &spellings {
+            for n in ["1", "0.5", "12.5", "1e308", "-0", "NaN", "inf", ""] {
+                for sep in ["", " "] {
+                    let text = format!("{n}{sep}{spelled}");
+                    for ((name, parse), field) in FIELDS {
+                        let got = catch_unwind(AssertUnwindSafe(|| parse(&text)))
+                            .unwrap_or_else(|_| panic!("{name} panicked on {text:?}"));
+                        if let Some(f) = got {
+                            assert_eq!(f, *field, "{name}: error names {f} for {text:?}");
+                        }
+                    }
+                    catch_unwind(AssertUnwindSafe(|| {
+                        let _ = parse_size(&text);
+                        let _ = parse_time(&text);
+                        let _ = parse_bandwidth(&text);
+                        let _ = parse_beta(&text);
+                    }))
+                    .unwrap_or_else(|_| panic!("a unit parser panicked on {text:?}"));
+                }
+            }
+        }
+    }
+    // Spot checks that case is handled as the units mean it: bytes and bits
+    // differ by case (B vs b), prefixes do not.
+    assert_eq!(parse_size("8KiB").map(|s| s.bytes), Ok(8192));
+    assert_eq!(parse_time("5us"), parse_time("5 µs"));
+}
+
+#[test]
+fn fuzz_typed_fields() {
+    use collective_lab::core::practice::parse_answer;
+    use collective_lab::core::units::{parse_bandwidth, parse_beta, parse_size, parse_time};
+    let mut r = Rng(7);
+    let all_good: Vec<&str> = PARSERS
+        .iter()
+        .flat_map(|s| s.good.iter().flat_map(|(_, v)| v.iter().copied()))
+        .collect();
+    for case in 0..CASES {
+        let text = value(&mut r, &all_good);
+        for ((name, parse), field) in FIELDS {
+            let got = catch_unwind(AssertUnwindSafe(|| parse(&text)))
+                .unwrap_or_else(|_| panic!("{name} panicked on {text:?} (case {case})"));
+            if let Some(f) = got {
+                assert_eq!(f, *field, "{name}: error names {f} for {text:?}");
+            }
+        }
+        // The unit parsers under them, and the practice view's answer box.
+        catch_unwind(AssertUnwindSafe(|| {
+            let _ = parse_size(&text);
+            let _ = parse_time(&text);
+            let _ = parse_bandwidth(&text);
+            let _ = parse_beta(&text);
+            let _ = parse_answer(&text);
+        }))
+        .unwrap_or_else(|_| panic!("a unit parser panicked on {text:?} (case {case})"));
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The harness itself must catch what it is meant to catch
+// ---------------------------------------------------------------------------
+
+/// A parser that panics on `boom`, names a wrong field on `wrong`, and
+/// yields a state whose computation panics on `late`.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Faulty(u8);
+
+impl ViewParams for Faulty {
+    fn from_query(q: &Query, base: &Self) -> (Self, Vec<collective_lab::params::FieldError>) {
+        if q.get("boom").is_some() {
+            panic!("boom");
+        }
+        if q.get("wrong").is_some() {
+            return (
+                base.clone(),
+                vec![collective_lab::params::FieldError::new("nope", "bad")],
+            );
+        }
+        (Faulty(u8::from(q.get("late").is_some())), Vec::new())
+    }
+    fn to_pairs(&self) -> Vec<(&'static str, String)> {
+        if self.0 == 1 {
+            vec![("late", "1".into())]
+        } else {
+            Vec::new()
+        }
+    }
+}
+
+fn faulty_compute(s: &Faulty, _heavy: bool) {
+    assert_eq!(s.0, 0, "late panic");
+}
+
+fn faulty_run(q: &Query, spec: &Spec, ctx: &mut Ctx) -> Result<(), String> {
+    run_view::<Faulty>(q, spec, ctx, faulty_compute)
+}
+
+#[test]
+fn the_harness_reports_panics_and_unnamed_fields() {
+    let spec = Spec {
+        view: "faulty",
+        keys: &["boom", "wrong", "late"],
+        good: &[],
+        run: faulty_run,
+    };
+    for (q, expected) in [
+        ("boom=1", "from_query panicked"),
+        ("wrong=1", "unknown field"),
+        ("late=1", "computation panicked"),
+    ] {
+        let mut ctx = Ctx::default();
+        let got = (spec.run)(&Query::parse(q), &spec, &mut ctx);
+        match got {
+            Err(msg) => assert!(msg.contains(expected), "{q}: {msg}"),
+            Ok(()) => panic!("{q} was not reported"),
+        }
+    }
+    let mut ctx = Ctx::default();
+    assert_eq!((spec.run)(&Query::parse("x=1"), &spec, &mut ctx), Ok(()));
+}
