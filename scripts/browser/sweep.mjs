@@ -63,7 +63,9 @@ const GOOD = {
 const ADVERSARIAL = [
   '', '-0', 'NaN', 'inf', '-inf', '1e308', '1e-308', '9'.repeat(40), '0x10', '٣', '½',
   '\u202Eevil', '%00', '%', '%%41', '<img src=x onerror=alert(1)>', '"><script>alert(1)</script>',
-  '𝟘', 'ＭＢ', '１２', '  4  ', '4,', ',,,', Array.from({ length: 10000 }, (_, i) => i % 7).join(','),
+  '𝟘', 'ＭＢ', '１２', '  4  ', '4,', ',,,', // A long list (the native fuzz tests cover 10,000 elements; a URL of
+  // that length exceeds what static servers accept in a request line).
+  Array.from({ length: 1000 }, (_, i) => i % 7).join(','),
   'mb', 'MB', 'Mb', 'mB', 'MIB', 'mib', 'KIB', 'kib', 'GBPS', 'gb/S', 'µS', 'US', 'NS', 'MS',
 ];
 
@@ -115,7 +117,7 @@ const main = async () => {
       const ok = await page
         .waitForFunction(() => {
           const m = document.querySelector('main');
-          const ready = m && m.querySelector('svg, table, article, .field-error') && !document.querySelector('[aria-busy="true"]');
+          const ready = m && m.querySelector('svg, table, article, textarea, .field-error') && !document.querySelector('[aria-busy="true"]');
           const tooLarge = /too large/i.test(document.body.innerText);
           return ready || tooLarge;
         }, null, { timeout: 2000 })

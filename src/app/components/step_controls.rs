@@ -5,7 +5,7 @@
 //! which also keeps embedded views still. With `prefers-reduced-motion` the
 //! CSS drops transitions; stepping still works.
 
-use gloo::events::EventListener;
+use gloo::events::{EventListener, EventListenerOptions};
 use gloo::timers::callback::Interval;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -75,42 +75,50 @@ pub fn StepControls(props: &StepControlsProps) -> Html {
         let current = current.clone();
         let set_playing = playing.setter();
         use_effect_with((), move |_| {
-            let listener = EventListener::new(&gloo::utils::document(), "keydown", move |e| {
-                let Some(ev) = e.dyn_ref::<web_sys::KeyboardEvent>() else {
-                    return;
-                };
-                if ev.alt_key() || ev.ctrl_key() || ev.meta_key() {
-                    return;
-                }
-                let typing = ev
-                    .target()
-                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                    .map(|el| {
-                        matches!(
-                            el.tag_name().as_str(),
-                            "INPUT" | "SELECT" | "TEXTAREA" | "BUTTON"
-                        )
-                    })
-                    .unwrap_or(false);
-                if typing && ev.key() != "Escape" {
-                    return;
-                }
-                let (s, last, is_playing) = *current.borrow();
-                match ev.key().as_str() {
-                    "ArrowRight" => on_step.emit((s + 1).min(last)),
-                    "ArrowLeft" => on_step.emit(s.saturating_sub(1)),
-                    "Home" => on_step.emit(0),
-                    "End" => on_step.emit(last),
-                    " " => {
-                        if !is_playing && s >= last {
-                            on_step.emit(0);
-                        }
-                        set_playing.set(!is_playing);
+            // Not passive: space, the arrows, Home and End must not also
+            // scroll the page, so the handler needs `preventDefault`.
+            let options = EventListenerOptions::enable_prevent_default();
+            let listener = EventListener::new_with_options(
+                &gloo::utils::document(),
+                "keydown",
+                options,
+                move |e| {
+                    let Some(ev) = e.dyn_ref::<web_sys::KeyboardEvent>() else {
+                        return;
+                    };
+                    if ev.alt_key() || ev.ctrl_key() || ev.meta_key() {
+                        return;
                     }
-                    _ => return,
-                }
-                ev.prevent_default();
-            });
+                    let typing = ev
+                        .target()
+                        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                        .map(|el| {
+                            matches!(
+                                el.tag_name().as_str(),
+                                "INPUT" | "SELECT" | "TEXTAREA" | "BUTTON"
+                            )
+                        })
+                        .unwrap_or(false);
+                    if typing && ev.key() != "Escape" {
+                        return;
+                    }
+                    let (s, last, is_playing) = *current.borrow();
+                    match ev.key().as_str() {
+                        "ArrowRight" => on_step.emit((s + 1).min(last)),
+                        "ArrowLeft" => on_step.emit(s.saturating_sub(1)),
+                        "Home" => on_step.emit(0),
+                        "End" => on_step.emit(last),
+                        " " => {
+                            if !is_playing && s >= last {
+                                on_step.emit(0);
+                            }
+                            set_playing.set(!is_playing);
+                        }
+                        _ => return,
+                    }
+                    ev.prevent_default();
+                },
+            );
             move || drop(listener)
         });
     }
