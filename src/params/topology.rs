@@ -551,6 +551,35 @@ mod tests {
     }
 
     #[test]
+    fn practice_multilane_links_parse() {
+        use crate::core::practice::{Params, Template};
+        for seed in 0..200u64 {
+            let params = Template::Multilane.params(seed, 0);
+            let Params::Multilane {
+                payload,
+                lanes,
+                link,
+            } = params
+            else {
+                panic!("a multilane template draws multilane parameters")
+            };
+            let q = Template::Multilane.generate(seed, 0);
+            let query = q.link.map(|l| l.query).unwrap_or_default();
+            let (p, e) = parse(&query);
+            assert!(e.is_empty(), "{query}: {e:?}");
+            assert_eq!(p.alg, TopoAlg::Multilane);
+            assert_eq!((p.nodes, p.gpus, p.lanes), (2, lanes, lanes), "{query}");
+            assert_eq!(p.size.bytes(), payload.bytes, "{query}");
+            let bw = link.bytes_per_second().unwrap_or(0.0);
+            assert!(
+                (p.inter_bw.value.bytes_per_second - bw).abs() < 1e-6 * bw,
+                "{query}"
+            );
+            assert_eq!(p.inter_alpha.value, 0.0);
+        }
+    }
+
+    #[test]
     fn flex_groups_and_elements() {
         let (p, e) = parse("alg=flex&groups=2,3&n=12");
         assert!(e.is_empty(), "{e:?}");

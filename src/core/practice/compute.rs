@@ -15,10 +15,12 @@ use crate::core::cost::{self, CostParams};
 use crate::core::execute::{default_init, execute_owned, ExecOptions};
 use crate::core::schedule::Op;
 use crate::core::sgd;
+use crate::core::topology::analysis;
 
 pub use crate::core::consensus::{fmt_num, GraphKind, WeightRule};
 pub use crate::core::cost::{ceil_log2, floor_log2};
 pub use crate::core::sgd::rng::SplitMix64;
+pub use crate::core::topology::analysis::LaneService;
 
 /// The all-reduce schedules practice questions count rounds and bytes of.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -232,4 +234,12 @@ pub fn factors(alg: CostAlgorithm, p: usize) -> (f64, f64) {
 /// `t` seconds on `p` ranks (nccl-tests, doc/PERFORMANCE.md), with the lines.
 pub fn nccl(size: f64, t: f64, p: usize) -> cost::NcclBandwidths {
     cost::nccl_bandwidths(size, t, p)
+}
+
+/// The ideal multi-lane inter-node service time (the course's §10): a
+/// `payload_bytes`-byte payload split over `lanes` lanes of `lane_bw`
+/// bytes/s each, from [`analysis::multilane_service_time`]. `None` for
+/// `lanes = 0`, a negative payload or a bandwidth ≤ 0.
+pub fn multilane(payload_bytes: f64, lanes: usize, lane_bw: f64) -> Option<LaneService> {
+    analysis::multilane_service_time(payload_bytes, lanes, lane_bw).ok()
 }

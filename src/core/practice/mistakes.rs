@@ -46,6 +46,8 @@ pub enum MistakeKind {
     GapForRho,
     /// ln F / ln(1/ρ) rounded down instead of up.
     RoundedDown,
+    /// The payload not divided by the lanes: the one-lane figure.
+    NotSplitOverLanes,
 }
 
 impl MistakeKind {
@@ -70,6 +72,7 @@ impl MistakeKind {
             MistakeKind::AlgbwForBusbw => "algbw instead of busbw",
             MistakeKind::GapForRho => "the spectral gap instead of ρ",
             MistakeKind::RoundedDown => "rounded down",
+            MistakeKind::NotSplitOverLanes => "not divided by the lanes",
         }
     }
 
@@ -142,6 +145,10 @@ impl MistakeKind {
             MistakeKind::RoundedDown => {
                 "Rounds come in whole numbers and fewer rounds do not reach the target: round \
                  ln F / ln(1/ρ) up."
+            }
+            MistakeKind::NotSplitOverLanes => {
+                "That is the figure for one lane carrying the whole payload. With L lanes each \
+                 carries payload / L at the same time, so the time is payload / (L·B)."
             }
         }
     }
@@ -254,6 +261,11 @@ pub fn rounded_down(rho: f64, factor: f64) -> f64 {
     (factor.ln() / (1.0 / rho).ln()).floor()
 }
 
+/// The one-lane figure: a per-lane value (bytes or seconds) × `lanes`.
+pub fn not_split_over_lanes(per_lane: f64, lanes: usize) -> f64 {
+    per_lane * lanes as f64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -287,7 +299,17 @@ mod tests {
         assert!((gap_for_rho(1.0 / 3.0) - 2.0 / 3.0).abs() < 1e-15);
         // ln 100 / ln 3 = 4.19: rounded down 4 (the right answer is 5).
         assert_eq!(rounded_down(1.0 / 3.0, 100.0), 4.0);
-        for k in [MistakeKind::PlainMean, MistakeKind::RoundedDown] {
+        // Course §10: 1 GB over 4 lanes of 12.5 GB/s is 250 MB and 20 ms per
+        // lane; not splitting gives 1 GB and 80 ms.
+        assert_eq!(not_split_over_lanes(250e6, 4), 1e9);
+        assert!((not_split_over_lanes(0.02, 4) - 0.08).abs() < 1e-15);
+        // 100 Gb/s read as 100 GB/s: 20 ms becomes 2.5 ms.
+        assert_eq!(bits_as_bytes(0.02)[1], 0.0025);
+        for k in [
+            MistakeKind::PlainMean,
+            MistakeKind::RoundedDown,
+            MistakeKind::NotSplitOverLanes,
+        ] {
             assert!(!k.name().is_empty() && !k.explanation().contains("correct"));
         }
     }

@@ -34,11 +34,13 @@ pub enum Template {
     Rho,
     /// busbw from a measured time.
     Busbw,
+    /// Ideal multi-lane inter-node time: payload / (L·B) (course §10).
+    Multilane,
 }
 
 impl Template {
     /// Every template, in menu order.
-    pub const ALL: [Template; 9] = [
+    pub const ALL: [Template; 10] = [
         Template::Loss,
         Template::Dsgd,
         Template::RingRounds,
@@ -48,6 +50,7 @@ impl Template {
         Template::Crossover,
         Template::Rho,
         Template::Busbw,
+        Template::Multilane,
     ];
 
     /// The `q` URL value.
@@ -62,6 +65,7 @@ impl Template {
             Template::Crossover => "crossover",
             Template::Rho => "rho",
             Template::Busbw => "busbw",
+            Template::Multilane => "multilane",
         }
     }
 
@@ -83,6 +87,7 @@ impl Template {
             Template::Crossover => "Crossover size",
             Template::Rho => "Consensus rate ρ and rounds",
             Template::Busbw => "busbw from a measured time",
+            Template::Multilane => "Multi-lane inter-node time",
         }
     }
 
@@ -204,6 +209,22 @@ impl Template {
                     t_us,
                 }
             }
+            Template::Multilane => Params::Multilane {
+                payload: if rng.below(2) == 0 {
+                    Size::mb(pick(
+                        rng,
+                        &[100, 200, 250, 400, 500, 800, 1000, 1500, 2000, 4000],
+                    ))
+                } else {
+                    Size::mib(pick(rng, &[128, 256, 512, 768, 1024, 2048, 4096]))
+                },
+                lanes: 2 + rng.below(7),
+                link: if rng.below(2) == 0 {
+                    Link::Bits(pick(rng, &[100.0, 200.0, 400.0]))
+                } else {
+                    Link::Bytes(pick(rng, &[12.5, 25.0, 50.0]))
+                },
+            },
         }
     }
 }
@@ -356,6 +377,22 @@ impl Link {
             Link::Bits(gbit) => format!("bw={}Gb/s", fmt_num(gbit)),
         }
     }
+    /// The bandwidth in bytes per second (`None` for [`Link::Beta`]).
+    pub fn bytes_per_second(self) -> Option<f64> {
+        match self {
+            Link::Beta(_) => None,
+            Link::Bytes(gb) => Some(gb * 1e9),
+            Link::Bits(gbit) => Some(gbit * 1e9 / 8.0),
+        }
+    }
+    /// The rate as written: "12.5 GB/s", "100 Gb/s" (β: "β = 0.08 ns/B").
+    pub fn rate_text(self) -> String {
+        match self {
+            Link::Beta(ns) => format!("β = {} ns/B", fmt_num(ns)),
+            Link::Bytes(gb) => format!("{} GB/s", fmt_num(gb)),
+            Link::Bits(gbit) => format!("{} Gb/s", fmt_num(gbit)),
+        }
+    }
     /// The line deriving β, when a bandwidth was given.
     fn beta_line(self) -> Option<String> {
         let bw = match self {
@@ -486,6 +523,15 @@ pub enum Params {
         /// Measured time in microseconds.
         t_us: u64,
     },
+    /// Ideal multi-lane inter-node time.
+    Multilane {
+        /// Payload crossing between the nodes.
+        payload: Size,
+        /// Lanes (NICs), each with bandwidth `link`.
+        lanes: usize,
+        /// Bandwidth of one lane ([`Link::Bytes`] or [`Link::Bits`]).
+        link: Link,
+    },
 }
 
 fn draw_loss(rng: &mut SplitMix64) -> Params {
@@ -598,6 +644,11 @@ pub fn build(params: &Params, id: String) -> Question {
         } => crossover(*ring, *p, *alpha, *link),
         Params::Rho { graph, p, factor } => rho(*graph, *p, *factor),
         Params::Busbw { p, n, t_us } => busbw(*p, *n, *t_us),
+        Params::Multilane {
+            payload,
+            lanes,
+            link,
+        } => multilane(*payload, *lanes, *link),
     };
     q.id = id;
     q
@@ -1268,6 +1319,100 @@ fn busbw(p: usize, n: Size, t_us: u64) -> Question {
             n.text()
         ),
         query: format!("view=cost&p={p}&size={}&alg=ring", n.url()),
+    });
+    q
+}
+
+fn multilane(payload: Size, lanes: usize, link: Link) -> Question {
+    let rate = link.rate_text();
+    let text = format!(
+        "A payload of {} crosses between two nodes over L = {lanes} lanes (NICs) of {rate} each, \
+         split evenly. Ideally (no start-ups, the lanes run at full speed at the same time), how \
+         many bytes does each lane carry, in {}, and how long does the transfer take, in ms?",
+        payload.text(),
+        payload.unit().symbol
+    );
+    let bw = link.bytes_per_second().unwrap_or(f64::NAN);
+    let pb = payload.bytes as f64;
+    let Some(s) = compute::multilane(pb, lanes, bw) else {
+        return question("Multi-lane inter-node time", text, vec![], "");
+    };
+    let bytes_part = size_part(
+        "bytes per lane",
+        s.per_lane_bytes,
+        payload,
+        mistakes(
+            MistakeKind::NotSplitOverLanes,
+            &[mk::not_split_over_lanes(s.per_lane_bytes, lanes)],
+        ),
+    );
+    let mut m = mistakes(
+        MistakeKind::NotSplitOverLanes,
+        &[mk::not_split_over_lanes(s.time, lanes)],
+    );
+    if let Link::Bits(_) = link {
+        m.extend(mistakes(
+            MistakeKind::BitsAsBytes,
+            &mk::bits_as_bytes(s.time),
+        ));
+    }
+    m.extend(mistakes(MistakeKind::MbAsMib, &mk::mb_as_mib(s.time)));
+    let time_part = Numeric {
+        label: "time".into(),
+        value: s.time,
+        kind: Kind::Time,
+        unit: Unit {
+            symbol: "ms",
+            factor: 1e-3,
+        },
+        tolerance: Tolerance::HALF_PERCENT,
+        shown: format_time(s.time),
+        mistakes: m,
+    };
+    let mut q = question(
+        "Multi-lane inter-node time",
+        text,
+        vec![bytes_part, time_part],
+        "Each lane carries payload / L at the same time; time = (payload / L) / B, with B in bytes per second (1 B = 8 b).",
+    );
+    let f = |v: f64| fmt_size(v, payload.prefix);
+    let bw_text = format_bandwidth(bw);
+    q.solution = Vec::new();
+    if let Link::Bits(_) = link {
+        q.solution
+            .push(format!("B = {rate} ÷ 8 = {bw_text} per lane"));
+    }
+    q.solution.push(format!(
+        "payload = {} = {} B",
+        payload.text(),
+        group_thousands(payload.bytes)
+    ));
+    q.solution.push(format!(
+        "per lane: payload / L = {} / {lanes} = {}",
+        payload.text(),
+        f(s.per_lane_bytes)
+    ));
+    q.solution.push(format!(
+        "time = (payload / L) / B = {} / {bw_text} = {}",
+        f(s.per_lane_bytes),
+        format_time(s.time)
+    ));
+    q.solution.push(format!(
+        "one lane would take payload / B = {} / {bw_text} = {}: {lanes} lanes are {lanes}× faster \
+         (ideal: no start-ups, no intra-node collectives, lanes sustain their bandwidth concurrently)",
+        payload.text(),
+        format_time(s.one_lane_time)
+    ));
+    q.link = Some(ViewLink {
+        label: format!(
+            "see it in the topology view: multi-lane, 2 nodes × {lanes} GPUs, {lanes} lanes of {rate}, {}",
+            payload.text()
+        ),
+        query: format!(
+            "view=topology&alg=multilane&nodes=2&gpus={lanes}&lanes={lanes}&size={}&inter_bw={}&inter_alpha=0us",
+            payload.url(),
+            rate.replace(' ', "")
+        ),
     });
     q
 }

@@ -342,6 +342,22 @@ fn expected(params: &Params) -> (Vec<f64>, Vec<String>) {
                 ],
             )
         }
+        Params::Multilane {
+            payload,
+            lanes,
+            link,
+        } => {
+            let (pb, l) = (payload.bytes as f64, *lanes as f64);
+            let (bw, rate) = match link {
+                Link::Bits(gbit) => (gbit * 1e9 / 8.0, format!("{} Gb/s", fmt_num(*gbit))),
+                Link::Bytes(gb) => (gb * 1e9, format!("{} GB/s", fmt_num(*gb))),
+                Link::Beta(ns) => (1.0 / (ns * 1e-9), format!("{} ns/B", fmt_num(*ns))),
+            };
+            (
+                vec![pb / l, pb / (l * bw)],
+                vec![format!("L = {lanes}"), payload.text(), rate],
+            )
+        }
     }
 }
 
@@ -414,6 +430,69 @@ fn every_template_over_1000_seeds() {
             assert!(!q.solution.is_empty() && q.link.is_some());
         }
     }
+}
+
+#[test]
+fn multilane_course_example_and_mistakes() {
+    // Course §10: 1 GB over 4 lanes of 12.5 GB/s → 250 MB per lane, 20 ms (80 ms on one lane).
+    let params = Params::Multilane {
+        payload: templates::Size::mb(1000),
+        lanes: 4,
+        link: Link::Bits(100.0),
+    };
+    let q = templates::build(&params, "multilane-course".into());
+    let parts = numeric(&q);
+    assert_eq!(parts[0].value, 250e6);
+    assert!(close(parts[1].value, 0.02));
+    assert_eq!(verdict(&parts[0], "250 MB"), Verdict::Correct);
+    assert_eq!(
+        verdict(&parts[0], "1 GB"),
+        Verdict::Mistake(MistakeKind::NotSplitOverLanes)
+    );
+    assert_eq!(
+        verdict(&parts[0], "250 MiB"),
+        Verdict::Mistake(MistakeKind::MbAsMib)
+    );
+    assert_eq!(verdict(&parts[1], "20 ms"), Verdict::Correct);
+    assert_eq!(verdict(&parts[1], "0.02 s"), Verdict::Correct);
+    assert_eq!(
+        verdict(&parts[1], "80 ms"),
+        Verdict::Mistake(MistakeKind::NotSplitOverLanes)
+    );
+    assert_eq!(
+        verdict(&parts[1], "2.5 ms"),
+        Verdict::Mistake(MistakeKind::BitsAsBytes)
+    );
+    assert_eq!(
+        verdict(&parts[1], "160 ms"),
+        Verdict::Mistake(MistakeKind::BitsAsBytes)
+    );
+    assert_eq!(
+        verdict(&parts[1], "20.97 ms"),
+        Verdict::Mistake(MistakeKind::MbAsMib)
+    );
+    assert_eq!(verdict(&parts[1], "250 MB"), Verdict::WrongKind);
+    assert!(q
+        .solution
+        .iter()
+        .any(|l| l.contains("100 Gb/s ÷ 8 = 12.5 GB/s")));
+    assert!(q.solution.iter().any(|l| l.contains("1 GB / 4 = 250 MB")));
+    assert!(
+        q.solution
+            .iter()
+            .any(|l| l.contains("250 MB / 12.5 GB/s = 20.00 ms")),
+        "{:?}",
+        q.solution
+    );
+    assert!(q
+        .solution
+        .iter()
+        .any(|l| l.contains("1 GB / 12.5 GB/s = 80.00 ms")));
+    assert_eq!(
+        q.link.as_ref().map(|l| l.query.as_str()),
+        Some("view=topology&alg=multilane&nodes=2&gpus=4&lanes=4&size=1GB&inter_bw=100Gb/s&inter_alpha=0us")
+    );
+    assert_eq!(Template::from_key("multilane"), Some(Template::Multilane));
 }
 
 #[test]
