@@ -310,6 +310,24 @@ impl GossipParams {
         )
     }
 
+    /// As [`GossipParams::run`] through [`GossipRun::new_fast`]: the same
+    /// numbers, but above p = 256 a random graph gets ρ alone (by Lanczos)
+    /// and `spectrum.eigenvalues` is empty. What the gossip view shows.
+    ///
+    /// # Errors
+    /// As [`GossipParams::run`].
+    pub fn run_fast(&self, rounds: usize) -> Result<GossipRun, ConsensusError> {
+        GossipRun::new_fast(
+            self.kind(),
+            self.p,
+            self.seed,
+            self.weights,
+            &self.init.value,
+            rounds.max(self.round),
+            self.target.value,
+        )
+    }
+
     /// Builds the parameters from a query; each bad field keeps its value
     /// from `base` (or, when that no longer fits, a value that does) and
     /// yields a [`FieldError`].

@@ -31,7 +31,11 @@ pub fn GossipCharts(props: &GossipChartsProps) -> Html {
         <>
             <section class="panel wide" aria-labelledby="eig-h">
                 <h3 id="eig-h">{"Eigenvalues of W"}</h3>
-                <div class="chart-box" style={if spec.real { "" } else { "max-width:480px" }}>{Html::from_html_unchecked(props.eig_svg.clone())}</div>
+                if spec.eigenvalues.is_empty() {
+                    <p class="muted" id="eig-none">{"No eigenvalue chart at this size: only ρ was computed (the full spectrum of a graph this large takes too long in the browser)."}</p>
+                } else {
+                    <div class="chart-box" style={if spec.real { "" } else { "max-width:480px" }}>{Html::from_html_unchecked(props.eig_svg.clone())}</div>
+                }
                 <p class="muted">
                     {format!("{} ({}). ρ is the largest |λ| once the eigenvalue 1 of the consensus direction is set aside; the shaded band is the gap 1 − ρ.",
                         spec.method.describe(), if spec.real { "all real" } else { "complex: W is not symmetric" })}

@@ -120,7 +120,7 @@ pub fn GossipView(props: &ViewProps) -> Html {
     // The core computation, cached per parameter set: run to the suggested
     // horizon; the eigenvalue chart depends on W only.
     let base: Rc<Result<SharedRun, String>> = use_memo(without_round(params), |k| {
-        k.run(0).map_err(|e| e.to_string()).map(|mut r| {
+        k.run_fast(0).map_err(|e| e.to_string()).map(|mut r| {
             let h = r.suggested_horizon();
             r.extend_to(h);
             Shared::new(r)
@@ -129,6 +129,8 @@ pub fn GossipView(props: &ViewProps) -> Html {
     let eig_svg: Rc<String> = {
         let base = base.clone();
         use_memo(without_round(params), move |_| match &*base {
+            // ρ only (Lanczos, large p): no eigenvalue list, so no chart
+            Ok(r) if r.spectrum.eigenvalues.is_empty() => String::new(),
             Ok(r) => draw_eigenvalues(&r.spectrum).unwrap_or_else(|e| format!("<p>{e}</p>")),
             Err(_) => String::new(),
         })

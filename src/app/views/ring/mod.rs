@@ -7,7 +7,7 @@
 
 use yew::prelude::*;
 
-use super::collectives::trace::execute_collective;
+use super::collectives::trace::{checkpointed_collective, execute_collective};
 use super::ViewProps;
 use crate::app::components::byte_counters::ByteCounters;
 use crate::app::components::check_panel::{Check, CheckPanel};
@@ -47,8 +47,7 @@ fn check(trace: &Trace, rounds_done: usize, mean_step: bool) -> Check {
         ));
     }
     let inputs: Vec<String> = trace
-        .states
-        .first()
+        .state_at(0)
         .map(|s| {
             s.values
                 .iter()
@@ -88,12 +87,11 @@ pub fn RingView(props: &ViewProps) -> Html {
     let state = use_view_state::<RingParams>(props);
     let params = &state.params;
     let trace = use_memo((params.p, params.size.value), |(p, bytes)| {
-        execute_collective(
-            Algorithm::RING,
-            &flat(*p),
-            *bytes / ELEM_BYTES,
-            *p <= MAX_DRAWN_P,
-        )
+        if *p <= MAX_DRAWN_P {
+            checkpointed_collective(Algorithm::RING, &flat(*p), *bytes / ELEM_BYTES)
+        } else {
+            execute_collective(Algorithm::RING, &flat(*p), *bytes / ELEM_BYTES, false)
+        }
     });
     let Some(trace) = (*trace).clone() else {
         return html! { <p class="field-error" role="alert">{"Could not build the ring schedule for these parameters."}</p> };

@@ -7,7 +7,7 @@ use yew::prelude::*;
 use crate::app::components::rank_ring::{RankRing, RingArrow, RingCell};
 use crate::app::views::collectives::trace::SharedTrace;
 use crate::core::collectives::narrate::fmt_value;
-use crate::core::execute::Trace;
+use crate::core::execute::{State, Trace};
 use crate::core::schedule::{chunk_range, Op};
 use crate::core::units::format_bytes_short;
 use crate::params::ring::{ELEM_BYTES, MAX_DRAWN_P};
@@ -27,7 +27,7 @@ pub struct RingPictureProps {
 
 fn cell(
     trace: &Trace,
-    rounds_done: usize,
+    state: Option<&State>,
     means: Option<&Vec<Vec<f64>>>,
     r: usize,
     c: usize,
@@ -35,7 +35,7 @@ fn cell(
     let p = trace.schedule.p;
     let range = chunk_range(trace.schedule.n, p, c);
     let seg = trace.segments_in(&range).start;
-    match trace.state_after(rounds_done) {
+    match state {
         Some(st) if range.start < range.end => {
             let who = &st.contributors[r][seg];
             let v = means.map_or(st.values[r][seg], |m| m[r][seg]);
@@ -81,10 +81,12 @@ pub fn RingPicture(props: &RingPictureProps) -> Html {
     let step = props.step;
     let rounds_done = step.min(rounds);
     let means = props.mean_step.then(|| trace.final_mean());
+    // one state per render (rebuilt from the nearest checkpoint), not per cell
+    let state = trace.state_at(rounds_done);
     let cells: Vec<Vec<RingCell>> = (0..p)
         .map(|r| {
             (0..p)
-                .map(|c| cell(trace, rounds_done, means.as_ref(), r, c))
+                .map(|c| cell(trace, state.as_deref(), means.as_ref(), r, c))
                 .collect()
         })
         .collect();
