@@ -50,7 +50,9 @@ fi
 
 if [ ! -d "$LAB_ROOT/scripts/browser/node_modules/playwright-core" ] || [ ! -d "$LAB_ROOT/scripts/browser/node_modules/axe-core" ]; then
   say "installing playwright-core and axe-core (npm, for scripts/browser/)"
-  (cd "$LAB_ROOT/scripts/browser" && npm ci --no-audit --no-fund --silent)
+  # Not needed by scripts/test.sh, so a failure here only disables those scripts.
+  (cd "$LAB_ROOT/scripts/browser" && npm ci --no-audit --no-fund --silent) \
+    || say "npm ci failed: scripts/browser/*.mjs will not run until it succeeds"
 fi
 
 export CHROMEDRIVER="${CHROMEDRIVER:-$(command -v chromedriver)}"
