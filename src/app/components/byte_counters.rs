@@ -61,7 +61,7 @@ pub fn ByteCounters(props: &ByteCountersProps) -> Html {
     html! {
         <section class={classes!("panel", props.wide.then_some("wide"))} aria-labelledby="counters-h">
             <h3 id="counters-h">{"Bytes per rank so far"}</h3>
-            <div class="table-scroll">
+            <div class="table-scroll" role="region" tabindex="0" aria-label="Bytes per rank (scrollable table)">
                 <table class="numbers counters">
                     <thead><tr>
                         <th scope="col">{"rank"}</th>{heads(&props.before)}

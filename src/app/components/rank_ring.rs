@@ -49,13 +49,13 @@ pub struct RankRingProps {
 }
 
 /// Sequential colour-blind-safe ramp (viridis samples), light to dark.
-const RAMP: [&str; 8] = [
+pub(crate) const RAMP: [&str; 8] = [
     "#fde725", "#b5de2b", "#6ece58", "#35b779", "#1f9e89", "#26828e", "#31688e", "#3e4989",
 ];
 /// Colour of a chunk that holds the complete sum.
-const FULL: &str = "#440154";
+pub(crate) const FULL: &str = "#440154";
 
-fn fill(count: usize, p: usize) -> (&'static str, &'static str) {
+pub(crate) fn fill(count: usize, p: usize) -> (&'static str, &'static str) {
     if count == 0 {
         return ("var(--empty-cell)", "var(--fg)");
     }

@@ -1,11 +1,12 @@
 //! The collectives view's picture: every rank's chunks at the current step
 //! (from the core's `chunk_states`) and this round's messages, drawn with
-//! the shared [`RankRing`].
+//! the shared [`rank_picture`] (the ring, or a grid when narrow).
 
 use yew::prelude::*;
 
 use super::trace::SharedTrace;
-use crate::app::components::rank_ring::{RankRing, RingArrow, RingCell};
+use crate::app::components::rank_grid::rank_picture;
+use crate::app::components::rank_ring::{RingArrow, RingCell};
 use crate::core::collectives::narrate::{chunk_states, fmt_value, range_label};
 use crate::core::collectives::Algorithm;
 use crate::core::schedule::Op;
@@ -66,8 +67,10 @@ pub fn CollectivePicture(props: &CollectivePictureProps) -> Html {
                 .collect()
         })
         .unwrap_or_default();
-    html! {
-        <RankRing {p} {cells} {arrows}
-            caption={format!("{} on {p} ranks; {}", props.alg.label(), props.phase_label)} />
-    }
+    rank_picture(
+        p,
+        cells,
+        arrows,
+        format!("{} on {p} ranks; {}", props.alg.label(), props.phase_label),
+    )
 }

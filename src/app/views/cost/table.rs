@@ -59,7 +59,7 @@ pub fn CostTable(props: &CostTableProps) -> Html {
     html! {
         <section class="panel wide" aria-labelledby="table-h">
             <h3 id="table-h">{format!("All-reduce time at n = {}, p = {p}", both(n))}</h3>
-            <div class="table-scroll">
+            <div class="table-scroll" role="region" tabindex="0" aria-label="All-reduce times (scrollable table)">
                 <table class="numbers cost-table">
                     <thead><tr>
                         <th>{"algorithm"}</th><th>{"formula"}</th><th>{"start-ups"}</th>

@@ -64,7 +64,7 @@ pub fn RowsTable(props: &RowsTableProps) -> Html {
                     </select>
                 </div>
             }
-            <div class="table-scroll">
+            <div class="table-scroll" role="region" tabindex="0" aria-label="Parsed rows (scrollable table)">
             <table id="rows-table" class="measure-table">
                 <thead><tr>
                     <th>{"line"}</th><th>{"size (B)"}</th><th>{"time"}</th>

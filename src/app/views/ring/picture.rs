@@ -1,10 +1,12 @@
 //! The ring view's picture: every rank's chunks after the rounds run so far
 //! (or their means, at the mean step) and this round's messages, drawn with
-//! the shared [`RankRing`]; above [`MAX_DRAWN_P`] ranks a notice instead.
+//! the shared [`rank_picture`] (the ring, or a grid when narrow); above
+//! [`MAX_DRAWN_P`] ranks a notice instead.
 
 use yew::prelude::*;
 
-use crate::app::components::rank_ring::{RankRing, RingArrow, RingCell};
+use crate::app::components::rank_grid::rank_picture;
+use crate::app::components::rank_ring::{RingArrow, RingCell};
 use crate::app::views::collectives::trace::SharedTrace;
 use crate::core::collectives::narrate::fmt_value;
 use crate::core::execute::{State, Trace};
@@ -104,7 +106,10 @@ pub fn RingPicture(props: &RingPictureProps) -> Html {
     } else {
         Vec::new()
     };
-    html! {
-        <RankRing {p} {cells} {arrows} caption={format!("Ring of {p} ranks; {}", props.phase_label)} />
-    }
+    rank_picture(
+        p,
+        cells,
+        arrows,
+        format!("Ring of {p} ranks; {}", props.phase_label),
+    )
 }

@@ -27,6 +27,7 @@ pub mod optima;
 pub mod step_weighting;
 pub mod strategy_table;
 
+use crate::app::components::scroll_x::ScrollX;
 use bytes::BytesPanel;
 use calculator::ShardCalculator;
 use charts::SgdCharts;
@@ -124,7 +125,9 @@ fn training(run: &SharedLab, params: &SgdParams, controls: Html, on_step: Callba
             <StepControls {step} {last} {on_step} unit="Step" interval_ms={60} />
             <section class="panel wide" aria-labelledby="now-h">
                 <h3 id="now-h">{format!("At step {step}")}</h3>
-                <StrategyTable run={run.clone()} {step} />
+                <ScrollX label="Strategies at this step (scrollable table)">
+                    <StrategyTable run={run.clone()} {step} />
+                </ScrollX>
             </section>
             <SgdCharts run={run.clone()} {step} />
             <div class="panels">

@@ -17,7 +17,7 @@ pub struct OptimaPanelProps {
 pub fn OptimaPanel(props: &OptimaPanelProps) -> Html {
     let (_, _, lab) = &*props.run;
     html! {
-        <section class="panel" aria-labelledby="opt-h">
+        <section class="panel optima" aria-labelledby="opt-h">
             <h3 id="opt-h">{"Two objectives, two optima (closed form)"}</h3>
             <table class="numbers">
                 <tbody>

@@ -73,7 +73,7 @@ pub fn Compare(props: &CompareProps) -> Html {
     html! {
         <section class="panel wide" aria-labelledby="topo-compare-h">
             <h3 id="topo-compare-h">{"All algorithms on this topology"}</h3>
-            <div class="table-scroll">
+            <div class="table-scroll" role="region" tabindex="0" aria-label="All algorithms on this topology (scrollable table)">
                 <table class="numbers" id="compare">
                     <thead><tr>
                         <th scope="col">{"algorithm"}</th>

@@ -42,7 +42,8 @@ pub fn NumbersTable(props: &NumbersTableProps) -> Html {
     });
     html! {
         <>
-            <div class="table-scroll">
+            <div class="table-scroll" role="region" tabindex="0"
+                aria-label={format!("{} (scrollable table)", props.head.join(", "))}>
                 <table class="numbers" id={props.id.clone()}>
                     <thead><tr>{for props.head.iter().map(|h| html! { <th scope="col">{h.clone()}</th> })}</tr></thead>
                     <tbody>{for rows}</tbody>
