@@ -202,8 +202,8 @@ fn height(app: &Mounted, selector: &str) -> i32 {
 /// At 375 px the collectives picture at p = 8 is the rank grid, whose
 /// values are set in ≥ 13 px type (the ring would draw them at about 4 px);
 /// at 1440 px it is the ring, and the grid is hidden. The grid has one row
-/// per rank and one cell per chunk (p = 8 chunks), and lists the round's
-/// transfers.
+/// per rank and one cell per chunk (p = 8 chunks) with the same values as
+/// the ring, and lists the round's transfers.
 #[wasm_bindgen_test]
 async fn collectives_picture_is_a_readable_grid_on_a_phone() {
     load_stylesheet();
@@ -220,9 +220,24 @@ async fn collectives_picture_is_a_readable_grid_on_a_phone() {
     let line = height(&app, ".rank-grid td .v");
     assert!(line >= 16, "value line {line} px: type too small");
     assert!(overflows(&app).is_empty(), "{}", overflows(&app).join("\n"));
-    assert!(
-        app.count(".grid-transfers li") > 0,
-        "round 2's transfers listed"
+    // Round 1 pairs rank r with r XOR 4 and round 2 with r XOR 2, so after
+    // round 2 rank 0's first chunk sums ranks 0, 2, 4, 6: 1 + 3 + 5 + 7.
+    assert_eq!(
+        app.text(".rank-grid tbody tr:first-child td:first-of-type .v"),
+        "16"
+    );
+    assert_eq!(
+        app.text(".rank-grid tbody tr:first-child td:first-of-type .w"),
+        "4/8"
+    );
+    assert_eq!(
+        app.count(".grid-transfers li"),
+        8,
+        "round 2's 8 transfers listed"
+    );
+    assert_eq!(
+        app.text(".grid-transfers li:first-child"),
+        "rank 0 → rank 2: c2–3 reduce"
     );
     set_width(&app, 1440);
     assert!(height(&app, ".rank-ring") > 300, "ring shown at 1440 px");

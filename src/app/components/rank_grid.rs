@@ -52,6 +52,24 @@ fn text_colour(count: usize, p: usize) -> &'static str {
     }
 }
 
+/// "rank 0 → rank 1: c3 reduce": the arrow's label, with the operation
+/// named when the label does not already say it (the ring's "c3").
+fn transfer_text(a: &RingArrow) -> String {
+    let op = if a.reduce { "reduce" } else { "copy" };
+    let named = a.label.split_whitespace().any(|w| w == op);
+    format!(
+        "rank {} → rank {}: {}{}",
+        a.src,
+        a.dst,
+        a.label,
+        if named {
+            String::new()
+        } else {
+            format!(" {op}")
+        }
+    )
+}
+
 /// Ranks × chunks table and the list of this round's transfers.
 #[component]
 pub fn RankGrid(props: &RankGridProps) -> Html {
@@ -87,11 +105,14 @@ pub fn RankGrid(props: &RankGridProps) -> Html {
                     <tbody>{ for rows }</tbody>
                 </table>
             </div>
+            if chunks > 8 {
+                <p class="muted">{format!("Scroll the grid sideways to see all {chunks} chunks →")}</p>
+            }
             if n > 0 {
                 <ul class="grid-transfers" aria-label="This round's transfers">
                     { for props.arrows.iter().take(LISTED_TRANSFERS).map(|a| html! {
                         <li class={if a.reduce { "reduce" } else { "copy" }}>
-                            {format!("rank {} → rank {}: {}", a.src, a.dst, a.label)}
+                            {transfer_text(a)}
                         </li>
                     }) }
                     if n > LISTED_TRANSFERS {
