@@ -887,6 +887,20 @@ impl Trace {
         Some(full as f64 / (self.schedule.n as f64 * p as f64))
     }
 
+    /// " After it, 75% of all rank-held elements hold the complete sum." after
+    /// `rounds` rounds ([`Trace::complete_fraction`]), with a leading space;
+    /// empty when the state was not kept.
+    pub fn complete_sentence(&self, rounds: usize) -> String {
+        self.complete_fraction(rounds)
+            .map(|f| {
+                format!(
+                    " After it, {:.0}% of all rank-held elements hold the complete sum.",
+                    f * 100.0
+                )
+            })
+            .unwrap_or_default()
+    }
+
     /// A sentence on what the schedule does at `step` (0 = before any round,
     /// `k` = the `k`-th round just ran), with the facts taken from the trace.
     pub fn narrate(&self, step: usize) -> String {
@@ -902,12 +916,7 @@ impl Trace {
             return String::new();
         };
         let k = round.transfers.len();
-        let max_bytes = round
-            .transfers
-            .iter()
-            .map(|t| t.len() * s.elem_bytes)
-            .max()
-            .unwrap_or(0);
+        let max_bytes = round.largest_bytes(s.elem_bytes);
         let what = match (round.phase, round.transfers.first().map(|t| t.op)) {
             (Phase::ReduceScatter, _) => {
                 "each rank sends one chunk to its partner, which adds it to its own copy of that chunk"
@@ -928,15 +937,7 @@ impl Trace {
             }
             (Phase::NodeBroadcast, _) => "inside each node, the finished sum is copied outwards from the leader",
         };
-        let progress = self
-            .complete_fraction(step)
-            .map(|f| {
-                format!(
-                    " After it, {:.0}% of all rank-held elements hold the complete sum.",
-                    f * 100.0
-                )
-            })
-            .unwrap_or_default();
+        let progress = self.complete_sentence(step);
         let done = if step == s.rounds.len() {
             if self.verification.ok() {
                 " Done: the result is verified on every rank."

@@ -27,7 +27,7 @@
 //! Sanders, Speck & Träff 2009 and NCCL's tree/ring split.
 
 use super::narrate::fold_text;
-use super::{CollectiveAlgorithm, RoundFacts};
+use super::{CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
 use crate::core::cost::nccl::CollectiveKind;
 use crate::core::cost::{ceil_log2, formulas, CostParams, Formula};
 use crate::core::schedule::recursive::recursive_doubling;
@@ -208,34 +208,26 @@ impl Hierarchical {
 }
 
 impl CollectiveAlgorithm for Hierarchical {
-    fn key(&self) -> &'static str {
-        match self.leaders {
-            LeaderAlgorithm::Ring => "hier",
-            LeaderAlgorithm::RecursiveDoubling => "hier_rd",
+    fn descriptor(&self) -> Descriptor {
+        let (key, label, short_label) = match self.leaders {
+            LeaderAlgorithm::Ring => (
+                "hier",
+                "hierarchical all-reduce (ring among node leaders)",
+                "hierarchical (ring)",
+            ),
+            LeaderAlgorithm::RecursiveDoubling => (
+                "hier_rd",
+                "hierarchical all-reduce (recursive doubling among node leaders)",
+                "hierarchical (rd)",
+            ),
+        };
+        Descriptor {
+            key,
+            label,
+            short_label,
+            collective: CollectiveKind::AllReduce,
+            layout: Layout::Nodes,
         }
-    }
-    fn label(&self) -> &'static str {
-        match self.leaders {
-            LeaderAlgorithm::Ring => "hierarchical all-reduce (ring among node leaders)",
-            LeaderAlgorithm::RecursiveDoubling => {
-                "hierarchical all-reduce (recursive doubling among node leaders)"
-            }
-        }
-    }
-    fn short_label(&self) -> &'static str {
-        match self.leaders {
-            LeaderAlgorithm::Ring => "hierarchical (ring)",
-            LeaderAlgorithm::RecursiveDoubling => "hierarchical (rd)",
-        }
-    }
-    fn collective(&self) -> CollectiveKind {
-        CollectiveKind::AllReduce
-    }
-    fn needs_nodes(&self) -> bool {
-        true
-    }
-    fn folds(&self) -> bool {
-        false
     }
     fn method(&self, phase: Phase) -> &'static str {
         match (phase, self.leaders) {
@@ -247,22 +239,17 @@ impl CollectiveAlgorithm for Hierarchical {
             _ => "",
         }
     }
-    fn generate(
-        &self,
-        topo: &Topology,
-        n: u64,
-        elem_bytes: u64,
-    ) -> Result<Schedule, ScheduleError> {
+    fn generate(&self, topo: &Topology, n: u64, elem: u64) -> Result<Schedule, ScheduleError> {
         let p = topo.p();
-        check_args(p, n, elem_bytes)?;
+        check_args(p, n, elem)?;
         let mut rounds = intra_phase(topo, n, true);
-        rounds.extend(self.leader_rounds(topo, n, elem_bytes)?);
+        rounds.extend(self.leader_rounds(topo, n, elem)?);
         rounds.extend(intra_phase(topo, n, false));
         Ok(Schedule {
-            algorithm: self.key(),
+            algorithm: self.descriptor().key,
             p,
             n,
-            elem_bytes,
+            elem_bytes: elem,
             collective: Collective::AllReduce,
             rounds,
         })
@@ -277,7 +264,7 @@ impl CollectiveAlgorithm for Hierarchical {
         let total = |f: fn(&Formula) -> f64| parts.iter().map(|x| f(x)).sum::<f64>();
         let time = total(|f| f.time);
         Formula {
-            name: self.label().to_string(),
+            name: self.descriptor().label.to_string(),
             expression: format!(
                 "⌈log₂g⌉(α + nβ + nγ) + T_{}(N) + ⌈log₂g⌉(α + nβ)",
                 match self.leaders {
@@ -371,13 +358,17 @@ mod tests {
                     let s = alg.generate(&topo, 840, 4).expect("valid");
                     let t = execute(&s, &default_init, ExecOptions { keep_states: false })
                         .expect("runs");
-                    assert!(t.verification.ok(), "{} N={nodes} g={gpus}", alg.key());
+                    assert!(
+                        t.verification.ok(),
+                        "{} N={nodes} g={gpus}",
+                        alg.descriptor().key
+                    );
                     let exec = executed_time(&s, c.alpha, c.beta);
                     let closed = alg.closed_form(&topo, 3360.0, c).time;
                     assert!(
                         times_agree(exec, closed),
                         "{} N={nodes} g={gpus}: {exec} vs {closed}",
-                        alg.key()
+                        alg.descriptor().key
                     );
                 }
             }

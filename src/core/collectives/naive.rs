@@ -5,47 +5,50 @@
 //! p = 4, 100 MB at 12.5 GB/s, α = 0 gives 48 ms (the ring: 12 ms).
 
 use super::tree::BROADCAST_TEXT;
-use super::{flat_p, CollectiveAlgorithm, RoundFacts};
+use super::{flat_p, CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
+use crate::core::cost::formulas::{Coeff, Terms};
 use crate::core::cost::nccl::CollectiveKind;
-use crate::core::cost::{formulas, CostParams, Formula};
+use crate::core::cost::{CostParams, Formula};
 use crate::core::schedule::{naive, Phase, Schedule, ScheduleError};
 use crate::core::topology::Topology;
+
+/// Naive root all-reduce, serialised at the root: `p − 1` full tensors in,
+/// one at a time, then `p − 1` full tensors out:
+/// `T = 2(p−1)(α + nβ) + (p−1)·nγ`, any `p`.
+///
+/// Course §6: p = 4, 100 MB at 12.5 GB/s, α = 0 gives 48 ms (the ring: 12 ms).
+pub fn naive_root_allreduce(p: usize, n_bytes: f64, c: CostParams) -> Formula {
+    let q = p.max(1);
+    let coeffs = [
+        Coeff::steps(q).twice(),
+        Coeff::steps(q).twice(),
+        Coeff::steps(q),
+    ];
+    let expression = "2(p−1)(α + nβ) + (p−1)·nγ";
+    Terms::any_p("naive root all-reduce", expression, coeffs).formula(p, n_bytes, c)
+}
 
 /// Naive root all-reduce.
 pub struct NaiveRoot;
 
 impl CollectiveAlgorithm for NaiveRoot {
-    fn key(&self) -> &'static str {
-        "naive"
-    }
-    fn label(&self) -> &'static str {
-        "naive root all-reduce"
-    }
-    fn short_label(&self) -> &'static str {
-        "naive root"
-    }
-    fn collective(&self) -> CollectiveKind {
-        CollectiveKind::AllReduce
-    }
-    fn needs_nodes(&self) -> bool {
-        false
-    }
-    fn folds(&self) -> bool {
-        false
+    fn descriptor(&self) -> Descriptor {
+        Descriptor {
+            key: "naive",
+            label: "naive root all-reduce",
+            short_label: "naive root",
+            collective: CollectiveKind::AllReduce,
+            layout: Layout::Flat,
+        }
     }
     fn method(&self, _phase: Phase) -> &'static str {
         "through root 0"
     }
-    fn generate(
-        &self,
-        topo: &Topology,
-        n: u64,
-        elem_bytes: u64,
-    ) -> Result<Schedule, ScheduleError> {
-        naive::naive_root(topo.p(), n, elem_bytes)
+    fn generate(&self, topo: &Topology, n: u64, elem: u64) -> Result<Schedule, ScheduleError> {
+        naive::naive_root(topo.p(), n, elem)
     }
     fn closed_form(&self, topo: &Topology, n_bytes: f64, c: CostParams) -> Formula {
-        formulas::naive_root_allreduce(topo.p(), n_bytes, c)
+        naive_root_allreduce(topo.p(), n_bytes, c)
     }
     fn factors(&self, topo: &Topology) -> [f64; 3] {
         let (q, _) = flat_p(topo);

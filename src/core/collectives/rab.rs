@@ -8,34 +8,59 @@
 
 use super::narrate::fold_text;
 use super::rh::RecursiveHalving;
-use super::{CollectiveAlgorithm, RoundFacts};
+use super::{CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
+use crate::core::cost::formulas::{adaptation_note, Coeff, Terms};
 use crate::core::cost::nccl::CollectiveKind;
-use crate::core::cost::{floor_log2, formulas, pow2_split, CostParams, Formula};
+use crate::core::cost::{floor_log2, pow2_split, CostParams, Formula};
 use crate::core::schedule::recursive::{rabenseifner, Fold};
 use crate::core::schedule::{Phase, Schedule, ScheduleError};
 use crate::core::topology::Topology;
+
+/// Rabenseifner all-reduce (recursive-halving reduce-scatter, then
+/// recursive-doubling all-gather):
+/// `T = 2log₂p·α + 2(p−1)/p·nβ + (p−1)/p·nγ` for `p` a power of two;
+/// otherwise the labelled adaptation
+/// `(2log₂p′ + 2)α + (2(p′−1)/p′ + 2)·nβ + ((p′−1)/p′ + 1)·nγ`.
+///
+/// Source: Rabenseifner 2004; Thakur, Rabenseifner & Gropp 2005, §4.4.
+pub fn rabenseifner_allreduce(p: usize, n_bytes: f64, c: CostParams) -> Formula {
+    Terms::pow2_or_adapted(
+        "Rabenseifner all-reduce",
+        p,
+        ("2log₂p·α + 2(p−1)/p·nβ + (p−1)/p·nγ", |pp| {
+            [
+                Coeff::log2(pp).twice(),
+                Coeff::share(pp).twice(),
+                Coeff::share(pp),
+            ]
+        }),
+        |pp, _| {
+            (
+                "(2log₂p′ + 2)α + (2(p′−1)/p′ + 2)·nβ + ((p′−1)/p′ + 1)·nγ",
+                [
+                    Coeff::log2(pp).twice().plus(2),
+                    Coeff::share(pp).twice().plus(2),
+                    Coeff::share(pp).plus(1),
+                ],
+                vec![adaptation_note(p, "+2(α + nβ) + nγ")],
+            )
+        },
+    )
+    .formula(p, n_bytes, c)
+}
 
 /// Rabenseifner's all-reduce.
 pub struct Rabenseifner;
 
 impl CollectiveAlgorithm for Rabenseifner {
-    fn key(&self) -> &'static str {
-        "rab"
-    }
-    fn label(&self) -> &'static str {
-        "Rabenseifner all-reduce"
-    }
-    fn short_label(&self) -> &'static str {
-        "Rabenseifner"
-    }
-    fn collective(&self) -> CollectiveKind {
-        CollectiveKind::AllReduce
-    }
-    fn needs_nodes(&self) -> bool {
-        false
-    }
-    fn folds(&self) -> bool {
-        true
+    fn descriptor(&self) -> Descriptor {
+        Descriptor {
+            key: "rab",
+            label: "Rabenseifner all-reduce",
+            short_label: "Rabenseifner",
+            collective: CollectiveKind::AllReduce,
+            layout: Layout::Folded,
+        }
     }
     fn method(&self, phase: Phase) -> &'static str {
         match phase {
@@ -44,16 +69,11 @@ impl CollectiveAlgorithm for Rabenseifner {
             _ => "",
         }
     }
-    fn generate(
-        &self,
-        topo: &Topology,
-        n: u64,
-        elem_bytes: u64,
-    ) -> Result<Schedule, ScheduleError> {
-        rabenseifner(topo.p(), n, elem_bytes)
+    fn generate(&self, topo: &Topology, n: u64, elem: u64) -> Result<Schedule, ScheduleError> {
+        rabenseifner(topo.p(), n, elem)
     }
     fn closed_form(&self, topo: &Topology, n_bytes: f64, c: CostParams) -> Formula {
-        formulas::rabenseifner_allreduce(topo.p(), n_bytes, c)
+        rabenseifner_allreduce(topo.p(), n_bytes, c)
     }
     fn factors(&self, topo: &Topology) -> [f64; 3] {
         let (pp, r) = pow2_split(topo.p());

@@ -11,8 +11,8 @@
 
 use super::detect::{is_nccl_header, stated_ranks, Line};
 use super::{
-    printed, push_msg, Collective, Format, ImportOptions, LineMessage, Log, Printed, RankCount,
-    RankSource, Row, Series, MAX_ROWS,
+    printed, push_msg, rows_full, Collective, Format, ImportOptions, LineMessage, Log, Printed,
+    RankCount, RankSource, Row, Series,
 };
 
 /// 1 GB/s in bytes per second (nccl-tests uses decimal GB).
@@ -194,12 +194,7 @@ pub fn parse(lines: &[Line], opts: &ImportOptions) -> (Option<Log>, Vec<LineMess
             }
             continue;
         }
-        if kept >= MAX_ROWS {
-            push_msg(
-                &mut msgs,
-                *n,
-                format!("more than {MAX_ROWS} rows; the rest was skipped"),
-            );
+        if rows_full(kept, &mut msgs, *n) {
             break;
         }
         let truncated = toks.len() < ncols;

@@ -137,6 +137,16 @@ impl Round {
     pub fn pairs(&self) -> Vec<(usize, usize)> {
         self.transfers.iter().map(|t| (t.src, t.dst)).collect()
     }
+
+    /// Bytes of the round's largest message at `elem_bytes` bytes per
+    /// element (0 for a round without transfers).
+    pub fn largest_bytes(&self, elem_bytes: u64) -> u64 {
+        self.transfers
+            .iter()
+            .map(|t| t.len() * elem_bytes)
+            .max()
+            .unwrap_or(0)
+    }
 }
 
 /// Which collective a schedule implements; decides how the result is verified.

@@ -326,27 +326,7 @@ pub fn recursive_halving_reduce_scatter(
     n: u64,
     elem_bytes: u64,
 ) -> Result<Schedule, ScheduleError> {
-    check_args(p, n, elem_bytes)?;
-    let fold = Fold::new(p);
-    let blocks = Blocks::per_original_rank(n, &fold);
-    let mut rounds = Vec::new();
-    if !fold.is_power_of_two() {
-        rounds.push(fold.fold_in(Op::Reduce, |_| 0..n));
-    }
-    rounds.extend(halving_rounds(&fold, &blocks));
-    if !fold.is_power_of_two() {
-        rounds.push(fold.fold_out(|i| chunk_range(n, p, 2 * i)));
-    }
-    Ok(Schedule {
-        algorithm: "rh",
-        p,
-        n,
-        elem_bytes,
-        collective: Collective::ReduceScatter {
-            owned: recursive_owned(p, n),
-        },
-        rounds,
-    })
+    half_collective(p, n, elem_bytes, false)
 }
 
 /// Recursive doubling all-gather: rank `r` starts with chunk `r` and every
@@ -362,24 +342,55 @@ pub fn recursive_doubling_all_gather(
     n: u64,
     elem_bytes: u64,
 ) -> Result<Schedule, ScheduleError> {
+    half_collective(p, n, elem_bytes, true)
+}
+
+/// The two halves of Rabenseifner's all-reduce on their own, over blocks of
+/// the original ranks' chunks: recursive halving reduce-scatter (`gather`
+/// false: the whole buffer folds in, chunk `2i` goes back to the extra rank)
+/// or recursive doubling all-gather (`gather` true: chunk `2i` folds in, the
+/// whole buffer goes back).
+fn half_collective(
+    p: usize,
+    n: u64,
+    elem_bytes: u64,
+    gather: bool,
+) -> Result<Schedule, ScheduleError> {
     check_args(p, n, elem_bytes)?;
     let fold = Fold::new(p);
     let blocks = Blocks::per_original_rank(n, &fold);
+    let whole = |_| 0..n;
+    let own = |i: usize| chunk_range(n, p, 2 * i);
     let mut rounds = Vec::new();
     if !fold.is_power_of_two() {
-        rounds.push(fold.fold_in(Op::Copy, |i| chunk_range(n, p, 2 * i)));
+        rounds.push(if gather {
+            fold.fold_in(Op::Copy, own)
+        } else {
+            fold.fold_in(Op::Reduce, whole)
+        });
     }
-    rounds.extend(doubling_gather_rounds(&fold, &blocks));
+    if gather {
+        rounds.extend(doubling_gather_rounds(&fold, &blocks));
+    } else {
+        rounds.extend(halving_rounds(&fold, &blocks));
+    }
     if !fold.is_power_of_two() {
-        rounds.push(fold.fold_out(|_| 0..n));
+        rounds.push(if gather {
+            fold.fold_out(whole)
+        } else {
+            fold.fold_out(own)
+        });
     }
+    let owned = recursive_owned(p, n);
     Ok(Schedule {
-        algorithm: "rdag",
+        algorithm: if gather { "rdag" } else { "rh" },
         p,
         n,
         elem_bytes,
-        collective: Collective::AllGather {
-            owned: recursive_owned(p, n),
+        collective: if gather {
+            Collective::AllGather { owned }
+        } else {
+            Collective::ReduceScatter { owned }
         },
         rounds,
     })
