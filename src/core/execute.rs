@@ -1081,7 +1081,7 @@ fn cumulative(per_round: &[Vec<u64>], rounds: usize, p: usize) -> Vec<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::schedule::naive::naive_root;
+    use crate::core::collectives::naive_root;
     use crate::core::schedule::ring::{ring_all_gather, ring_all_reduce, ring_reduce_scatter};
     use crate::core::schedule::{Round, Transfer};
 

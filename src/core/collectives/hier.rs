@@ -27,6 +27,7 @@
 //! Sanders, Speck & Träff 2009 and NCCL's tree/ring split.
 
 use super::narrate::fold_text;
+use super::tree::{binomial_levels, level_note};
 use super::{CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
 use crate::core::cost::nccl::CollectiveKind;
 use crate::core::cost::{ceil_log2, formulas, CostParams, Formula};
@@ -73,73 +74,24 @@ fn depth(topo: &Topology) -> u32 {
         .unwrap_or(0)
 }
 
-/// The binomial rounds of one node, shifted to its global ranks.
-fn node_tree(base: usize, g: usize, n: u64, reduce: bool) -> Vec<Vec<Transfer>> {
-    let levels = ceil_log2(g);
-    (0..levels)
-        .map(|j| {
-            let d = if reduce {
-                1usize << j
-            } else {
-                1usize << (levels - 1 - j)
-            };
-            let op = if reduce {
-                crate::core::schedule::Op::Reduce
-            } else {
-                crate::core::schedule::Op::Copy
-            };
-            (0..g)
-                .filter(|r| {
-                    if reduce {
-                        r % (2 * d) == d
-                    } else {
-                        r.is_multiple_of(2 * d) && r + d < g
-                    }
-                })
-                .map(|r| {
-                    let (src, dst) = if reduce { (r, r - d) } else { (r, r + d) };
-                    Transfer {
-                        src: base + src,
-                        dst: base + dst,
-                        range: 0..n,
-                        op,
-                        chunk: None,
-                    }
-                })
-                .collect()
-        })
-        .collect()
-}
-
 /// One intra-node phase over every node: reduce rounds aligned at the start,
 /// broadcast rounds at the end, so every round has one distance `d`.
 fn intra_phase(topo: &Topology, n: u64, reduce: bool) -> Vec<Round> {
     let depth = depth(topo) as usize;
     let mut rounds: Vec<Round> = (0..depth)
-        .map(|i| {
-            let d = if reduce {
-                1usize << i
+        .map(|i| Round {
+            phase: if reduce {
+                Phase::NodeReduce
             } else {
-                1usize << (depth - 1 - i)
-            };
-            Round {
-                phase: if reduce {
-                    Phase::NodeReduce
-                } else {
-                    Phase::NodeBroadcast
-                },
-                note: if reduce {
-                    format!("local rank r + {d} → r for r a multiple of {}", 2 * d)
-                } else {
-                    format!("local rank r → r + {d} for r a multiple of {}", 2 * d)
-                },
-                transfers: Vec::new(),
-            }
+                Phase::NodeBroadcast
+            },
+            note: level_note("local rank", depth, i, reduce),
+            transfers: Vec::new(),
         })
         .collect();
     for k in 0..topo.nodes() {
         let ranks = topo.node_ranks(k);
-        let node = node_tree(ranks.start, ranks.len(), n, reduce);
+        let node = binomial_levels(ranks.start, ranks.len(), n, reduce);
         let shift = if reduce { 0 } else { depth - node.len() };
         for (j, ts) in node.into_iter().enumerate() {
             if let Some(round) = rounds.get_mut(j + shift) {

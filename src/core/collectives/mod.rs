@@ -18,15 +18,28 @@
 //! algorithms is written down anywhere.
 //!
 //! # Adding a collective
-//! 1. Create `src/core/collectives/<name>.rs` with a unit struct, e.g.
-//!    `pub struct MyAllReduce;`, and `impl CollectiveAlgorithm for
-//!    MyAllReduce`. The compiler lists every method to write. The generator
-//!    receives the job's [`Topology`]: a flat algorithm uses `topo.p()`; an
-//!    algorithm that follows nodes uses `topo.node_sizes()` and
-//!    `topo.node_ranks(k)` (and says [`Layout::Nodes`] in its
-//!    [`Descriptor`]). Reuse the generator building
-//!    blocks of [`crate::core::schedule`] and the formulas of
-//!    [`crate::core::cost::formulas`] where they fit.
+//! 1. Create `src/core/collectives/<name>.rs`. It owns everything about the
+//!    algorithm (see `naive.rs` or `tree.rs` for a small one):
+//!    - its schedule generator, a `pub fn` returning a
+//!      [`crate::core::schedule::Schedule`]. It receives the job's
+//!      [`Topology`]: a flat algorithm uses `topo.p()`; an algorithm that
+//!      follows nodes uses `topo.node_sizes()` and `topo.node_ranks(k)`.
+//!      Shared building blocks: the ring and recursive halving / doubling
+//!      rounds of [`crate::core::schedule::ring`] and
+//!      [`crate::core::schedule::recursive`] (with its power-of-two
+//!      [`crate::core::schedule::recursive::Fold`]), the binomial levels of
+//!      [`binomial_levels`], and the group rings of [`pieces`];
+//!    - its closed form, a `pub fn` with its source in the doc, built from
+//!      the coefficients of [`crate::core::cost::formulas`] (`Coeff`,
+//!      `Terms`, which write out the substitution) or
+//!      [`pieces::flat_formula`], and re-exported below if other modules
+//!      call it;
+//!    - a unit struct, e.g. `pub struct MyAllReduce;`, with
+//!      `impl CollectiveAlgorithm for MyAllReduce`: its [`Descriptor`] (key,
+//!      labels, collective, [`Layout`]), its phase names
+//!      ([`CollectiveAlgorithm::method`]) and its narration
+//!      ([`CollectiveAlgorithm::describe`]). The compiler lists every
+//!      method and field to write.
 //! 2. Add `mod <name>;` below and one line `&<name>::MyAllReduce,` to
 //!    [`REGISTRY`]. Its position is its place in menus and tables.
 //! 3. Add a test in the new file: the schedule verifies under
@@ -68,14 +81,14 @@ mod ring_rs;
 mod tree;
 
 pub use hier::{Hierarchical, LeaderAlgorithm};
-pub use naive::naive_root_allreduce;
+pub use naive::{naive_root, naive_root_allreduce};
 pub use rab::rabenseifner_allreduce;
 pub use rd::recursive_doubling_allreduce;
 pub use rh::recursive_halving_reduce_scatter;
 pub use ring::ring_allreduce;
 pub use ring_ag::ring_all_gather;
 pub use ring_rs::ring_reduce_scatter;
-pub use tree::binomial_tree_allreduce;
+pub use tree::{binomial_levels, binomial_tree, binomial_tree_allreduce};
 
 /// Every collective algorithm, in the order menus and tables list them.
 pub static REGISTRY: &[&dyn CollectiveAlgorithm] = &[

@@ -13,10 +13,8 @@
 use std::fmt;
 use std::ops::Range;
 
-pub mod naive;
 pub mod recursive;
 pub mod ring;
-pub mod tree;
 
 /// What a transfer does at the destination.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
