@@ -151,9 +151,9 @@ impl Hierarchical {
 
     fn leader_formula(&self, nodes: usize, n_bytes: f64, c: CostParams) -> Formula {
         match self.leaders {
-            LeaderAlgorithm::Ring => formulas::ring_allreduce(nodes, n_bytes, c),
+            LeaderAlgorithm::Ring => super::ring_allreduce(nodes, n_bytes, c),
             LeaderAlgorithm::RecursiveDoubling => {
-                formulas::recursive_doubling_allreduce(nodes, n_bytes, c)
+                super::recursive_doubling_allreduce(nodes, n_bytes, c)
             }
         }
     }
