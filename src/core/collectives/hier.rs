@@ -31,7 +31,6 @@ use super::tree::{binomial_levels, level_note};
 use super::{CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
 use crate::core::cost::nccl::CollectiveKind;
 use crate::core::cost::{ceil_log2, formulas, CostParams, Formula};
-use crate::core::schedule::recursive::recursive_doubling;
 use crate::core::schedule::ring::ring_all_reduce;
 use crate::core::schedule::{
     check_args, Collective, Phase, Round, Schedule, ScheduleError, Transfer,
@@ -118,7 +117,7 @@ impl Hierarchical {
         let leaders: Vec<usize> = (0..nodes).map(|k| topo.node_ranks(k).start).collect();
         let inner = match self.leaders {
             LeaderAlgorithm::Ring => ring_all_reduce(nodes, n, elem_bytes)?,
-            LeaderAlgorithm::RecursiveDoubling => recursive_doubling(nodes, n, elem_bytes)?,
+            LeaderAlgorithm::RecursiveDoubling => super::recursive_doubling(nodes, n, elem_bytes)?,
         };
         Ok(inner
             .rounds

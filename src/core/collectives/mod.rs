@@ -82,8 +82,8 @@ mod tree;
 
 pub use hier::{Hierarchical, LeaderAlgorithm};
 pub use naive::{naive_root, naive_root_allreduce};
-pub use rab::rabenseifner_allreduce;
-pub use rd::recursive_doubling_allreduce;
+pub use rab::{rabenseifner, rabenseifner_allreduce};
+pub use rd::{recursive_doubling, recursive_doubling_allreduce};
 pub use rh::recursive_halving_reduce_scatter;
 pub use ring::ring_allreduce;
 pub use ring_ag::ring_all_gather;

@@ -12,9 +12,34 @@ use super::{CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
 use crate::core::cost::formulas::{adaptation_note, Coeff, Terms};
 use crate::core::cost::nccl::CollectiveKind;
 use crate::core::cost::{floor_log2, pow2_split, CostParams, Formula};
-use crate::core::schedule::recursive::{rabenseifner, Fold};
-use crate::core::schedule::{Phase, Schedule, ScheduleError};
+use crate::core::schedule::recursive::{
+    doubling_gather_rounds, halving_rounds, with_whole_buffer_fold, Blocks, Fold,
+};
+use crate::core::schedule::{check_args, Collective, Phase, Schedule, ScheduleError};
 use crate::core::topology::Topology;
+
+/// Rabenseifner's all-reduce: recursive halving reduce-scatter followed by
+/// recursive doubling all-gather over `p'` equal blocks, wrapped in the
+/// whole-buffer fold when `p` is not a power of two. For a power of two:
+/// `2 log₂p` rounds and `2(p − 1)/p · n` elements sent per rank.
+///
+/// # Errors
+/// [`ScheduleError`] when `p < 2`, `n == 0` or `elem_bytes == 0`.
+pub fn rabenseifner(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule, ScheduleError> {
+    check_args(p, n, elem_bytes)?;
+    let fold = Fold::new(p);
+    let blocks = Blocks::equal(n, &fold);
+    let mut core = halving_rounds(&fold, &blocks);
+    core.extend(doubling_gather_rounds(&fold, &blocks));
+    Ok(Schedule {
+        algorithm: "rab",
+        p,
+        n,
+        elem_bytes,
+        collective: Collective::AllReduce,
+        rounds: with_whole_buffer_fold(&fold, n, core),
+    })
+}
 
 /// Rabenseifner all-reduce (recursive-halving reduce-scatter, then
 /// recursive-doubling all-gather):
@@ -97,5 +122,26 @@ impl CollectiveAlgorithm for Rabenseifner {
              the finished window doubles"
                 .into()
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::schedule::recursive::pairs;
+    use crate::core::schedule::Op;
+
+    #[test]
+    fn rabenseifner_p8_windows_grow_back() {
+        let s = rabenseifner(8, 80, 4).expect("valid");
+        assert_eq!(s.num_rounds(), 6);
+        // All-gather round 1: rank 5 copies its chunk 50..60 to rank 4.
+        assert_eq!(pairs(&s.rounds[3])[5], (5, 4, 50..60));
+        // All-gather round 3: rank 5 copies 40..80 to rank 1.
+        assert_eq!(pairs(&s.rounds[5])[5], (5, 1, 40..80));
+        assert!(s.rounds[3..]
+            .iter()
+            .flat_map(|r| &r.transfers)
+            .all(|t| t.op == Op::Copy));
     }
 }

@@ -199,11 +199,11 @@ mod unit_tests {
             let nb = (n_el * 2) as f64;
             let pairs = [
                 (
-                    sr::recursive_doubling(p, n_el, 2).expect("rd"),
+                    crate::core::collectives::recursive_doubling(p, n_el, 2).expect("rd"),
                     recursive_doubling_allreduce(p, nb, c),
                 ),
                 (
-                    sr::rabenseifner(p, n_el, 2).expect("rab"),
+                    crate::core::collectives::rabenseifner(p, n_el, 2).expect("rab"),
                     rabenseifner_allreduce(p, nb, c),
                 ),
                 (
