@@ -7,10 +7,6 @@
 //! - [`plot`]: plotters charts rendered to SVG strings.
 //! - `app`: the Yew single-page app (wasm32 only).
 
-// `core::execute::execute_owned` (163 lines) predates the `too_many_lines` limit
-// of clippy.toml, which is set for the UI; the core's own reorganisation
-// splits it, after which this allow goes.
-#[allow(clippy::too_many_lines)]
 pub mod core;
 pub mod params;
 pub mod plot;

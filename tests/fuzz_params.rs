@@ -20,6 +20,7 @@ use std::collections::HashSet;
 use std::fmt::Debug;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+use collective_lab::core::collectives::naive_root;
 use collective_lab::core::collectives::summary_table_on;
 use collective_lab::core::cost::CostParams;
 use collective_lab::core::cost::{
@@ -27,7 +28,6 @@ use collective_lab::core::cost::{
 };
 use collective_lab::core::execute::{default_init, execute, ExecOptions};
 use collective_lab::core::practice::{check, check_choice, questions, Answer};
-use collective_lab::core::schedule::naive::naive_root;
 use collective_lab::core::schedule::ring::ring_all_reduce;
 use collective_lab::core::sgd::narrate::{
     compare_step, narrate_step, over_weighting_line, trap_line,

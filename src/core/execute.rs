@@ -563,22 +563,21 @@ fn apply_round(
     doubled
 }
 
-/// The executor behind [`execute_owned`] and [`execute_checkpointed`]:
-/// `track` keeps contributor sets; with `track`, the state after round
-/// counts that are multiples of `every` (and the final one) is kept.
-fn run(
-    owned: Schedule,
-    init: InitFn<'_>,
-    track: bool,
-    every: usize,
-) -> Result<Trace, MalformedSchedule> {
-    let schedule = &owned;
-    let p = schedule.p;
-    validate(schedule)?;
-    let bounds = segment_bounds(schedule);
-    let segments: Vec<Range<u64>> = bounds.windows(2).map(|w| w[0]..w[1]).collect();
-    let nseg = segments.len();
+/// Every rank's starting values per segment, their contributor sets (when
+/// tracked; empty otherwise) and the expected final value of every segment.
+struct Start {
+    values: Vec<Vec<f64>>,
+    contributors: Vec<Vec<RankSet>>,
+    expected: Vec<f64>,
+}
 
+/// The inputs of `schedule` on `segments`: every rank holds `init` on every
+/// segment (for an all-gather, only on the segments it owns) and contributes
+/// itself there; the expected value is the sum over ranks (for an
+/// all-gather, the owner's input).
+fn start(schedule: &Schedule, segments: &[Range<u64>], init: InitFn<'_>, track: bool) -> Start {
+    let p = schedule.p;
+    let nseg = segments.len();
     let owner_of = |seg: &Range<u64>| -> Option<usize> {
         match &schedule.collective {
             Collective::AllGather { owned } => owned
@@ -617,6 +616,96 @@ fn run(
             }
         })
         .collect();
+    Start {
+        values,
+        contributors,
+        expected,
+    }
+}
+
+/// The `Reduce` transfers of round `ri` that added into a segment already
+/// counted at their destination (`doubled`, from [`apply_round`]).
+fn double_counts(
+    round: &Round,
+    ri: usize,
+    bounds: &[u64],
+    doubled: &[(usize, usize)],
+) -> Vec<DoubleCount> {
+    if doubled.is_empty() {
+        return Vec::new();
+    }
+    round
+        .transfers
+        .iter()
+        .filter(|t| {
+            let span = seg_span(bounds, &t.range);
+            t.op == Op::Reduce
+                && doubled
+                    .iter()
+                    .any(|&(d, si)| d == t.dst && span.contains(&si))
+        })
+        .map(|t| DoubleCount {
+            round: ri,
+            rank: t.dst,
+            range: t.range.clone(),
+        })
+        .collect()
+}
+
+/// The (rank, segment) slots whose final value differs from the expected
+/// one (relative 1e-9), among those the collective defines: every slot for
+/// an all-reduce or all-gather, the owned range for a reduce-scatter.
+fn mismatches(
+    schedule: &Schedule,
+    segments: &[Range<u64>],
+    values: &[Vec<f64>],
+    expected: &[f64],
+) -> Vec<Mismatch> {
+    let mut out = Vec::new();
+    let tolerance = |x: f64| 1e-9 * x.abs().max(1.0);
+    for (r, row) in values.iter().enumerate() {
+        for (si, seg) in segments.iter().enumerate() {
+            if seg.start == seg.end {
+                continue;
+            }
+            let checked = match &schedule.collective {
+                Collective::AllReduce | Collective::AllGather { .. } => true,
+                Collective::ReduceScatter { owned } => {
+                    owned[r].start <= seg.start && seg.end <= owned[r].end
+                }
+            };
+            if checked && (row[si] - expected[si]).abs() > tolerance(expected[si]) {
+                out.push(Mismatch {
+                    rank: r,
+                    range: seg.clone(),
+                    expected: expected[si],
+                    got: row[si],
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The executor behind [`execute_owned`] and [`execute_checkpointed`]:
+/// `track` keeps contributor sets; with `track`, the state after round
+/// counts that are multiples of `every` (and the final one) is kept.
+fn run(
+    owned: Schedule,
+    init: InitFn<'_>,
+    track: bool,
+    every: usize,
+) -> Result<Trace, MalformedSchedule> {
+    let schedule = &owned;
+    let p = schedule.p;
+    validate(schedule)?;
+    let bounds = segment_bounds(schedule);
+    let segments: Vec<Range<u64>> = bounds.windows(2).map(|w| w[0]..w[1]).collect();
+    let Start {
+        mut values,
+        mut contributors,
+        expected,
+    } = start(schedule, &segments, init, track);
 
     let mut states = vec![State {
         values: values.clone(),
@@ -625,7 +714,7 @@ fn run(
     let mut kept = vec![0];
     let mut sent = Vec::with_capacity(schedule.rounds.len());
     let mut recv = Vec::with_capacity(schedule.rounds.len());
-    let mut double_counts = Vec::new();
+    let mut double_counted = Vec::new();
     let mut incoming = Incoming::new();
 
     for (ri, round) in schedule.rounds.iter().enumerate() {
@@ -639,20 +728,7 @@ fn run(
             &mut contributors,
             &mut incoming,
         );
-        for t in round.transfers.iter().filter(|_| !doubled.is_empty()) {
-            let span = seg_span(&bounds, &t.range);
-            if t.op == Op::Reduce
-                && doubled
-                    .iter()
-                    .any(|&(d, si)| d == t.dst && span.contains(&si))
-            {
-                double_counts.push(DoubleCount {
-                    round: ri,
-                    rank: t.dst,
-                    range: t.range.clone(),
-                });
-            }
-        }
+        double_counted.extend(double_counts(round, ri, &bounds, &doubled));
         sent.push(s_row);
         recv.push(r_row);
         let done = ri + 1;
@@ -672,30 +748,7 @@ fn run(
         kept.push(schedule.rounds.len());
     }
 
-    let mut mismatches = Vec::new();
-    let tolerance = |x: f64| 1e-9 * x.abs().max(1.0);
-    for (r, row) in values.iter().enumerate() {
-        for (si, seg) in segments.iter().enumerate() {
-            if seg.start == seg.end {
-                continue;
-            }
-            let checked = match &schedule.collective {
-                Collective::AllReduce | Collective::AllGather { .. } => true,
-                Collective::ReduceScatter { owned } => {
-                    owned[r].start <= seg.start && seg.end <= owned[r].end
-                }
-            };
-            if checked && (row[si] - expected[si]).abs() > tolerance(expected[si]) {
-                mismatches.push(Mismatch {
-                    rank: r,
-                    range: seg.clone(),
-                    expected: expected[si],
-                    got: row[si],
-                });
-            }
-        }
-    }
-
+    let mismatches = mismatches(schedule, &segments, &values, &expected);
     Ok(Trace {
         schedule: owned,
         segments,
@@ -706,7 +759,7 @@ fn run(
         expected,
         verification: Verification {
             mismatches,
-            double_counts,
+            double_counts: double_counted,
         },
     })
 }
@@ -887,6 +940,20 @@ impl Trace {
         Some(full as f64 / (self.schedule.n as f64 * p as f64))
     }
 
+    /// " After it, 75% of all rank-held elements hold the complete sum." after
+    /// `rounds` rounds ([`Trace::complete_fraction`]), with a leading space;
+    /// empty when the state was not kept.
+    pub fn complete_sentence(&self, rounds: usize) -> String {
+        self.complete_fraction(rounds)
+            .map(|f| {
+                format!(
+                    " After it, {:.0}% of all rank-held elements hold the complete sum.",
+                    f * 100.0
+                )
+            })
+            .unwrap_or_default()
+    }
+
     /// A sentence on what the schedule does at `step` (0 = before any round,
     /// `k` = the `k`-th round just ran), with the facts taken from the trace.
     pub fn narrate(&self, step: usize) -> String {
@@ -902,12 +969,7 @@ impl Trace {
             return String::new();
         };
         let k = round.transfers.len();
-        let max_bytes = round
-            .transfers
-            .iter()
-            .map(|t| t.len() * s.elem_bytes)
-            .max()
-            .unwrap_or(0);
+        let max_bytes = round.largest_bytes(s.elem_bytes);
         let what = match (round.phase, round.transfers.first().map(|t| t.op)) {
             (Phase::ReduceScatter, _) => {
                 "each rank sends one chunk to its partner, which adds it to its own copy of that chunk"
@@ -928,15 +990,7 @@ impl Trace {
             }
             (Phase::NodeBroadcast, _) => "inside each node, the finished sum is copied outwards from the leader",
         };
-        let progress = self
-            .complete_fraction(step)
-            .map(|f| {
-                format!(
-                    " After it, {:.0}% of all rank-held elements hold the complete sum.",
-                    f * 100.0
-                )
-            })
-            .unwrap_or_default();
+        let progress = self.complete_sentence(step);
         let done = if step == s.rounds.len() {
             if self.verification.ok() {
                 " Done: the result is verified on every rank."
@@ -1027,7 +1081,7 @@ fn cumulative(per_round: &[Vec<u64>], rounds: usize, p: usize) -> Vec<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::schedule::naive::naive_root;
+    use crate::core::collectives::naive_root;
     use crate::core::schedule::ring::{ring_all_gather, ring_all_reduce, ring_reduce_scatter};
     use crate::core::schedule::{Round, Transfer};
 

@@ -7,6 +7,7 @@ pub mod cost;
 pub mod execute;
 pub mod measure;
 pub mod practice;
+pub mod rng;
 pub mod schedule;
 pub mod sgd;
 pub mod timing;

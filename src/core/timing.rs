@@ -132,7 +132,7 @@ pub fn ring_bytes_counted(p: usize, n_bytes: f64, sent_and_received: bool) -> f6
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::schedule::naive::naive_root;
+    use crate::core::collectives::naive_root;
     use crate::core::schedule::ring::ring_all_reduce;
 
     #[test]

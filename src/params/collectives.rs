@@ -8,7 +8,7 @@
 //! nodes of the hierarchical algorithms only; it appears in the URL when the
 //! algorithm uses nodes.
 
-use super::ring::{read_link_fields, Field, LinkFields, ELEM_BYTES};
+use super::ring::{course_bw, read_link_fields, Field, LinkFields, LinkMut, ELEM_BYTES};
 use super::{parse_int_in, FieldError, Query};
 use crate::core::collectives::{flat, nodes_of, Algorithm};
 use crate::core::topology::Topology;
@@ -24,16 +24,16 @@ pub struct CollectivesParams {
     pub alg: Algorithm,
     /// Number of ranks, 2..=[`MAX_P`]; non-powers of two are folded.
     pub p: usize,
-    /// Tensor size in bytes (a whole number of f32 elements).
-    pub size: Field<u64>,
+    /// Ranks per node for the hierarchical algorithms; divides `p`.
+    pub gpus: usize,
     /// Step shown: 0 = inputs, k = after round k.
     pub step: usize,
+    /// Tensor size in bytes (a whole number of f32 elements).
+    pub size: Field<u64>,
     /// Link bandwidth; β = 1 / bandwidth.
     pub bw: Field<Bandwidth>,
     /// Start-up latency α, seconds.
     pub alpha: Field<f64>,
-    /// Ranks per node for the hierarchical algorithms; divides `p`.
-    pub gpus: usize,
 }
 
 /// The default ranks per node for `p` ranks: the largest of 4, 2, 1 that
@@ -63,14 +63,7 @@ pub fn parse_gpus(raw: &str, p: usize) -> Result<usize, FieldError> {
 }
 
 impl LinkFields for CollectivesParams {
-    fn link_mut(
-        &mut self,
-    ) -> (
-        &mut usize,
-        &mut Field<u64>,
-        &mut Field<Bandwidth>,
-        &mut Field<f64>,
-    ) {
+    fn link_mut(&mut self) -> LinkMut<'_> {
         (&mut self.p, &mut self.size, &mut self.bw, &mut self.alpha)
     }
     fn clamp_step(&mut self) {
@@ -88,22 +81,10 @@ impl Default for CollectivesParams {
         CollectivesParams {
             alg: Algorithm::RAB,
             p: 8,
-            size: Field {
-                text: "64MB".into(),
-                value: 64_000_000,
-            },
+            size: Field::new("64MB", 64_000_000),
             step: 0,
-            bw: Field {
-                text: "12.5GB/s".into(),
-                value: Bandwidth {
-                    bytes_per_second: 12.5e9,
-                    typed_bits: false,
-                },
-            },
-            alpha: Field {
-                text: "5us".into(),
-                value: 5e-6,
-            },
+            bw: course_bw(),
+            alpha: Field::new("5us", 5e-6),
             gpus: 4,
         }
     }
@@ -203,11 +184,7 @@ impl CollectivesParams {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::params::encode;
-
-    fn parse(s: &str) -> (CollectivesParams, Vec<FieldError>) {
-        CollectivesParams::from_query(&Query::parse(s), &CollectivesParams::default())
-    }
+    use crate::params::testing;
 
     #[test]
     fn issue_url_parses() {
@@ -238,11 +215,7 @@ mod tests {
             );
             let (p, e) = parse(&url);
             assert!(e.is_empty(), "{url}: {e:?}");
-            let again = CollectivesParams::from_query(
-                &Query::parse(&encode(&p.to_pairs())),
-                &CollectivesParams::default(),
-            )
-            .0;
+            let again = testing::reparse(&p);
             assert_eq!(p, again);
             assert_eq!(again.alg, alg);
             assert_eq!(again.size.value, 64 << 20);
@@ -251,7 +224,7 @@ mod tests {
 
     #[test]
     fn bad_values_keep_a_valid_state() {
-        for bad in [
+        testing::each_keeps_defaults::<CollectivesParams>(&[
             "alg=bogus",
             "p=1",
             "p=65",
@@ -261,15 +234,7 @@ mod tests {
             "bw=fast",
             "alpha=-1ms",
             "step=7",
-        ] {
-            let (p, e) = parse(bad);
-            assert_eq!(e.len(), 1, "{bad} should give one error: {e:?}");
-            assert_eq!(
-                p,
-                CollectivesParams::default(),
-                "{bad} should keep the defaults"
-            );
-        }
+        ]);
         let (_, e) = parse("alg=bogus");
         assert_eq!(e[0].field, "alg");
         assert!(e[0]
@@ -287,11 +252,7 @@ mod tests {
         assert!(e.is_empty(), "{e:?}");
         assert_eq!((p.gpus, p.last_step()), (2, 8));
         assert_eq!(p.to_pairs().last(), Some(&("gpus", "2".to_string())));
-        let again = CollectivesParams::from_query(
-            &Query::parse(&encode(&p.to_pairs())),
-            &CollectivesParams::default(),
-        )
-        .0;
+        let again = testing::reparse(&p);
         assert_eq!(again, p);
         // Defaults: the largest of 4, 2, 1 dividing p.
         assert_eq!(
@@ -323,5 +284,9 @@ mod tests {
         let (rd, e) = CollectivesParams::from_query(&Query::parse("alg=rd"), &ring);
         assert!(e.is_empty());
         assert_eq!(rd.step, 3);
+    }
+
+    fn parse(s: &str) -> (CollectivesParams, Vec<FieldError>) {
+        testing::parse(s)
     }
 }

@@ -274,6 +274,17 @@ pub fn torus_shape(p: usize) -> (usize, usize) {
     (rows, p / rows.max(1))
 }
 
+/// The signature of [`GossipRun::new`] and [`GossipRun::new_fast`].
+type GossipRunner = fn(
+    GraphKind,
+    usize,
+    u64,
+    WeightRule,
+    &InitPattern,
+    usize,
+    f64,
+) -> Result<GossipRun, ConsensusError>;
+
 impl GossipParams {
     /// The core graph kind (with the torus shape).
     pub fn kind(&self) -> GraphKind {
@@ -299,15 +310,7 @@ impl GossipParams {
     /// A [`ConsensusError`]; [`GossipParams::from_query`] only accepts
     /// parameter sets for which this succeeds, barring an eigen failure.
     pub fn run(&self, rounds: usize) -> Result<GossipRun, ConsensusError> {
-        GossipRun::new(
-            self.kind(),
-            self.p,
-            self.seed,
-            self.weights,
-            &self.init.value,
-            rounds.max(self.round),
-            self.target.value,
-        )
+        self.run_with(GossipRun::new, rounds)
     }
 
     /// As [`GossipParams::run`] through [`GossipRun::new_fast`]: the same
@@ -317,7 +320,13 @@ impl GossipParams {
     /// # Errors
     /// As [`GossipParams::run`].
     pub fn run_fast(&self, rounds: usize) -> Result<GossipRun, ConsensusError> {
-        GossipRun::new_fast(
+        self.run_with(GossipRun::new_fast, rounds)
+    }
+
+    /// `runner` ([`GossipRun::new`] or [`GossipRun::new_fast`]) on these
+    /// parameters, up to round `rounds` (at least [`GossipParams::round`]).
+    fn run_with(&self, runner: GossipRunner, rounds: usize) -> Result<GossipRun, ConsensusError> {
+        runner(
             self.kind(),
             self.p,
             self.seed,

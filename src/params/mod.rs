@@ -129,6 +129,31 @@ pub fn parse_int_in(name: &'static str, raw: &str, lo: u64, hi: u64) -> Result<u
     Ok(v)
 }
 
+/// Helpers shared by every view's parameter tests.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::{encode, FieldError, Query, ViewParams};
+
+    /// The parameters of query `s` read on `T`'s defaults, and the errors.
+    pub fn parse<T: ViewParams>(s: &str) -> (T, Vec<FieldError>) {
+        T::from_query(&Query::parse(s), &T::default())
+    }
+
+    /// `p` written to its canonical query and read back on the defaults.
+    pub fn reparse<T: ViewParams>(p: &T) -> T {
+        parse::<T>(&encode(&p.to_pairs())).0
+    }
+
+    /// Each query of `bad` gives exactly one error and keeps the defaults.
+    pub fn each_keeps_defaults<T: ViewParams + std::fmt::Debug>(bad: &[&str]) {
+        for q in bad {
+            let (p, e) = parse::<T>(q);
+            assert_eq!(e.len(), 1, "{q} should give one error: {e:?}");
+            assert_eq!(p, T::default(), "{q} should keep the defaults");
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

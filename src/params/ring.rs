@@ -40,6 +40,27 @@ pub struct Field<T> {
     pub value: T,
 }
 
+impl<T> Field<T> {
+    /// A field typed as `text` meaning `value`.
+    pub fn new(text: &str, value: T) -> Self {
+        Field {
+            text: text.to_string(),
+            value,
+        }
+    }
+}
+
+/// The course's link bandwidth field, "12.5GB/s" (β = 0.08 ns/B).
+pub fn course_bw() -> Field<Bandwidth> {
+    Field::new(
+        "12.5GB/s",
+        Bandwidth {
+            bytes_per_second: 12.5e9,
+            typed_bits: false,
+        },
+    )
+}
+
 /// Parameters of the ring view.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RingParams {
@@ -64,22 +85,10 @@ impl Default for RingParams {
     fn default() -> Self {
         RingParams {
             p: 4,
-            size: Field {
-                text: "100MB".into(),
-                value: 100_000_000,
-            },
+            size: Field::new("100MB", 100_000_000),
             step: 0,
-            bw: Field {
-                text: "12.5GB/s".into(),
-                value: Bandwidth {
-                    bytes_per_second: 12.5e9,
-                    typed_bits: false,
-                },
-            },
-            alpha: Field {
-                text: "0us".into(),
-                value: 0.0,
-            },
+            bw: course_bw(),
+            alpha: Field::new("0us", 0.0),
             mean: false,
             count: Accounting::Sent,
         }
@@ -138,18 +147,20 @@ pub fn parse_alpha_field(raw: &str) -> Result<Field<f64>, FieldError> {
     })
 }
 
+/// Mutable access to the link fields `(p, size, bw, alpha)` of a view's
+/// parameters.
+pub type LinkMut<'a> = (
+    &'a mut usize,
+    &'a mut Field<u64>,
+    &'a mut Field<Bandwidth>,
+    &'a mut Field<f64>,
+);
+
 /// The link fields shared by the ring and collectives views: `p`, `size`,
 /// `bw` and `alpha`.
 pub trait LinkFields {
     /// Mutable access to (p, size, bw, α).
-    fn link_mut(
-        &mut self,
-    ) -> (
-        &mut usize,
-        &mut Field<u64>,
-        &mut Field<Bandwidth>,
-        &mut Field<f64>,
-    );
+    fn link_mut(&mut self) -> LinkMut<'_>;
     /// Clamps the shown step to the schedule after p changed.
     fn clamp_step(&mut self);
 }
@@ -194,14 +205,7 @@ pub fn read_link_fields(
 }
 
 impl LinkFields for RingParams {
-    fn link_mut(
-        &mut self,
-    ) -> (
-        &mut usize,
-        &mut Field<u64>,
-        &mut Field<Bandwidth>,
-        &mut Field<f64>,
-    ) {
+    fn link_mut(&mut self) -> LinkMut<'_> {
         (&mut self.p, &mut self.size, &mut self.bw, &mut self.alpha)
     }
     fn clamp_step(&mut self) {
@@ -269,10 +273,10 @@ impl RingParams {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::params::encode;
+    use crate::params::testing;
 
     fn parse(s: &str) -> (RingParams, Vec<FieldError>) {
-        RingParams::from_query(&Query::parse(s), &RingParams::default())
+        testing::parse(s)
     }
 
     #[test]
@@ -287,11 +291,7 @@ mod tests {
     #[test]
     fn round_trips() {
         let (p, _) = parse("p=7&size=64MiB&step=5&bw=100Gb/s&alpha=5us&mean=1&count=both");
-        let again = RingParams::from_query(
-            &Query::parse(&encode(&p.to_pairs())),
-            &RingParams::default(),
-        )
-        .0;
+        let again = testing::reparse(&p);
         assert_eq!(p, again);
         assert_eq!(again.count, Accounting::SentAndReceived);
         assert_eq!(again.last_step(), 13);
@@ -299,7 +299,7 @@ mod tests {
 
     #[test]
     fn bad_values_keep_a_valid_state() {
-        for bad in [
+        testing::each_keeps_defaults::<RingParams>(&[
             "p=abc",
             "p=1",
             "p=100000",
@@ -309,11 +309,7 @@ mod tests {
             "bw=fast",
             "alpha=-1ms",
             "count=x",
-        ] {
-            let (p, e) = parse(bad);
-            assert_eq!(e.len(), 1, "{bad} should give one error");
-            assert_eq!(p, RingParams::default(), "{bad} should keep the defaults");
-        }
+        ]);
         let (_, e) = parse("p=abc");
         assert_eq!(e[0].field, "p");
         assert!(e[0].message.contains("from 2 to 1024"));

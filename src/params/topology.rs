@@ -338,7 +338,10 @@ impl TopologyParams {
     pub fn set_field(&mut self, field: &str, text: &str) -> Result<(), FieldError> {
         let mut next = self.clone();
         let smallest = |p: &TopologyParams| p.node_sizes().into_iter().min().unwrap_or(1);
-        let name: &'static str = match field {
+        let Some(name) = KEYS.into_iter().find(|k| *k == field) else {
+            return Ok(());
+        };
+        match name {
             "alg" => {
                 next.alg = TopoAlg::from_key(text).ok_or_else(|| {
                     let all: Vec<_> = TopoAlg::ALL.iter().map(|a| a.key()).collect();
@@ -351,57 +354,35 @@ impl TopologyParams {
                         ),
                     )
                 })?;
-                "alg"
             }
             "nodes" => {
                 next.nodes = parse_int_in("nodes", text, 1, MAX_NODES)? as usize;
                 next.groups.clear();
-                "nodes"
             }
             "gpus" => {
                 next.gpus = parse_int_in("gpus", text, 1, MAX_GPUS)? as usize;
                 next.groups.clear();
                 next.lanes = next.lanes.min(next.gpus);
-                "gpus"
             }
             "racks" => {
                 next.racks = parse_int_in("racks", text, 1, MAX_NODES)? as usize;
-                "racks"
             }
             "groups" => {
                 next.groups = parse_groups(text)?;
                 next.lanes = next.lanes.min(smallest(&next));
-                "groups"
             }
             "size" => {
                 let f = parse_tensor_size(text)?;
                 next.size = TensorSize::Bytes(f);
-                "size"
             }
             "n" => {
                 next.size = TensorSize::Elements(parse_int_in("n", text, 1, MAX_N)?);
-                "n"
             }
-            "intra_bw" => {
-                next.intra_bw = bw_field("intra_bw", text)?;
-                "intra_bw"
-            }
-            "inter_bw" => {
-                next.inter_bw = bw_field("inter_bw", text)?;
-                "inter_bw"
-            }
-            "core_bw" => {
-                next.core_bw = bw_field("core_bw", text)?;
-                "core_bw"
-            }
-            "intra_alpha" => {
-                next.intra_alpha = alpha_field("intra_alpha", text)?;
-                "intra_alpha"
-            }
-            "inter_alpha" => {
-                next.inter_alpha = alpha_field("inter_alpha", text)?;
-                "inter_alpha"
-            }
+            "intra_bw" => next.intra_bw = bw_field(name, text)?,
+            "inter_bw" => next.inter_bw = bw_field(name, text)?,
+            "core_bw" => next.core_bw = bw_field(name, text)?,
+            "intra_alpha" => next.intra_alpha = alpha_field(name, text)?,
+            "inter_alpha" => next.inter_alpha = alpha_field(name, text)?,
             "lanes" => {
                 let hi = smallest(&next) as u64;
                 next.lanes = parse_int_in("lanes", text, 1, MAX_GPUS)? as usize;
@@ -414,14 +395,12 @@ impl TopologyParams {
                         ),
                     ));
                 }
-                "lanes"
             }
             "step" => {
                 next.step = parse_int_in("step", text, 0, MAX_STEP)? as usize;
-                "step"
             }
-            _ => return Ok(()),
-        };
+            _ => {}
+        }
         next.check_shape(name)?;
         *self = next;
         Ok(())

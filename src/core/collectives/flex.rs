@@ -22,12 +22,13 @@ use std::ops::Range;
 
 use super::pieces::flat_formula;
 use super::pieces::{
-    ceil_div, ring_all_gather, ring_reduce_scatter, rounds, side_by_side, sub_range, Split,
+    all_reduce, ceil_div, ring_all_gather, ring_reduce_scatter, rounds, side_by_side, sub_range,
+    Split,
 };
-use super::{CollectiveAlgorithm, RoundFacts};
+use super::{factors_of, CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
 use crate::core::cost::nccl::CollectiveKind;
 use crate::core::cost::{CostParams, Formula};
-use crate::core::schedule::{check_args, Collective, Op, Phase, Schedule, ScheduleError, Transfer};
+use crate::core::schedule::{check_args, Op, Phase, Schedule, ScheduleError, Transfer};
 use crate::core::topology::{LinkClass, Topology};
 
 /// Level text of the in-group reduce-scatter.
@@ -138,14 +139,7 @@ pub fn flex(topo: &Topology, n: u64, elem_bytes: u64) -> Result<Schedule, Schedu
         all.extend(rounds(vec![back], Phase::Broadcast, RETURN));
     }
     all.extend(rounds(ag, Phase::AllGather, GROUP_AG));
-    Ok(Schedule {
-        algorithm: "flex",
-        p,
-        n,
-        elem_bytes,
-        collective: Collective::AllReduce,
-        rounds: all,
-    })
+    Ok(all_reduce("flex", p, n, elem_bytes, all))
 }
 
 /// Closed form of [`flex`], seconds (exact when every split is even; bytes
@@ -228,23 +222,14 @@ fn lcm(sizes: &[usize]) -> usize {
 pub struct FlexReduce;
 
 impl CollectiveAlgorithm for FlexReduce {
-    fn key(&self) -> &'static str {
-        "flex"
-    }
-    fn label(&self) -> &'static str {
-        "FlexReduce over unequal groups"
-    }
-    fn short_label(&self) -> &'static str {
-        "FlexReduce"
-    }
-    fn collective(&self) -> CollectiveKind {
-        CollectiveKind::AllReduce
-    }
-    fn needs_nodes(&self) -> bool {
-        true
-    }
-    fn folds(&self) -> bool {
-        false
+    fn descriptor(&self) -> Descriptor {
+        Descriptor {
+            key: "flex",
+            label: "FlexReduce over unequal groups",
+            short_label: "FlexReduce",
+            collective: CollectiveKind::AllReduce,
+            layout: Layout::Nodes,
+        }
     }
     fn method(&self, phase: Phase) -> &'static str {
         match phase {
@@ -254,13 +239,8 @@ impl CollectiveAlgorithm for FlexReduce {
             _ => "",
         }
     }
-    fn generate(
-        &self,
-        topo: &Topology,
-        n: u64,
-        elem_bytes: u64,
-    ) -> Result<Schedule, ScheduleError> {
-        flex(topo, n, elem_bytes)
+    fn generate(&self, topo: &Topology, n: u64, elem: u64) -> Result<Schedule, ScheduleError> {
+        flex(topo, n, elem)
     }
     /// Flat model (every message `α + m·β`), `k` groups, part `L = n/k`:
     /// in-group rounds `r = 0 … max s − 2` cost `α + L/s_r·β` (`s_r` the
@@ -288,7 +268,7 @@ impl CollectiveAlgorithm for FlexReduce {
             (2.0 * (smax as f64 - 1.0), 0.0)
         };
         flat_formula(
-            self.label(),
+            self.descriptor().label,
             "2·Σᵣ(α + L/sᵣ·β) + 2(α + L/s₍₂₎·β) + (Σᵣ L/sᵣ + L/s₍₂₎)·γ, L = n/k",
             [startups, 2.0 * (rs + cross), rs + cross],
             n_bytes,
@@ -297,8 +277,7 @@ impl CollectiveAlgorithm for FlexReduce {
         )
     }
     fn factors(&self, topo: &Topology) -> [f64; 3] {
-        let f = self.closed_form(topo, 1.0, CostParams::new(0.0, 0.0));
-        [f.startups, f.byte_factor, f.gamma_factor]
+        factors_of(self, topo)
     }
     fn equal_parts(&self, topo: &Topology) -> usize {
         let sizes = topo.node_sizes();

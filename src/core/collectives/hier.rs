@@ -27,10 +27,10 @@
 //! Sanders, Speck & Träff 2009 and NCCL's tree/ring split.
 
 use super::narrate::fold_text;
-use super::{CollectiveAlgorithm, RoundFacts};
+use super::tree::{binomial_levels, level_note};
+use super::{CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
 use crate::core::cost::nccl::CollectiveKind;
 use crate::core::cost::{ceil_log2, formulas, CostParams, Formula};
-use crate::core::schedule::recursive::recursive_doubling;
 use crate::core::schedule::ring::ring_all_reduce;
 use crate::core::schedule::{
     check_args, Collective, Phase, Round, Schedule, ScheduleError, Transfer,
@@ -73,73 +73,24 @@ fn depth(topo: &Topology) -> u32 {
         .unwrap_or(0)
 }
 
-/// The binomial rounds of one node, shifted to its global ranks.
-fn node_tree(base: usize, g: usize, n: u64, reduce: bool) -> Vec<Vec<Transfer>> {
-    let levels = ceil_log2(g);
-    (0..levels)
-        .map(|j| {
-            let d = if reduce {
-                1usize << j
-            } else {
-                1usize << (levels - 1 - j)
-            };
-            let op = if reduce {
-                crate::core::schedule::Op::Reduce
-            } else {
-                crate::core::schedule::Op::Copy
-            };
-            (0..g)
-                .filter(|r| {
-                    if reduce {
-                        r % (2 * d) == d
-                    } else {
-                        r.is_multiple_of(2 * d) && r + d < g
-                    }
-                })
-                .map(|r| {
-                    let (src, dst) = if reduce { (r, r - d) } else { (r, r + d) };
-                    Transfer {
-                        src: base + src,
-                        dst: base + dst,
-                        range: 0..n,
-                        op,
-                        chunk: None,
-                    }
-                })
-                .collect()
-        })
-        .collect()
-}
-
 /// One intra-node phase over every node: reduce rounds aligned at the start,
 /// broadcast rounds at the end, so every round has one distance `d`.
 fn intra_phase(topo: &Topology, n: u64, reduce: bool) -> Vec<Round> {
     let depth = depth(topo) as usize;
     let mut rounds: Vec<Round> = (0..depth)
-        .map(|i| {
-            let d = if reduce {
-                1usize << i
+        .map(|i| Round {
+            phase: if reduce {
+                Phase::NodeReduce
             } else {
-                1usize << (depth - 1 - i)
-            };
-            Round {
-                phase: if reduce {
-                    Phase::NodeReduce
-                } else {
-                    Phase::NodeBroadcast
-                },
-                note: if reduce {
-                    format!("local rank r + {d} → r for r a multiple of {}", 2 * d)
-                } else {
-                    format!("local rank r → r + {d} for r a multiple of {}", 2 * d)
-                },
-                transfers: Vec::new(),
-            }
+                Phase::NodeBroadcast
+            },
+            note: level_note("local rank", depth, i, reduce),
+            transfers: Vec::new(),
         })
         .collect();
     for k in 0..topo.nodes() {
         let ranks = topo.node_ranks(k);
-        let node = node_tree(ranks.start, ranks.len(), n, reduce);
+        let node = binomial_levels(ranks.start, ranks.len(), n, reduce);
         let shift = if reduce { 0 } else { depth - node.len() };
         for (j, ts) in node.into_iter().enumerate() {
             if let Some(round) = rounds.get_mut(j + shift) {
@@ -166,7 +117,7 @@ impl Hierarchical {
         let leaders: Vec<usize> = (0..nodes).map(|k| topo.node_ranks(k).start).collect();
         let inner = match self.leaders {
             LeaderAlgorithm::Ring => ring_all_reduce(nodes, n, elem_bytes)?,
-            LeaderAlgorithm::RecursiveDoubling => recursive_doubling(nodes, n, elem_bytes)?,
+            LeaderAlgorithm::RecursiveDoubling => super::recursive_doubling(nodes, n, elem_bytes)?,
         };
         Ok(inner
             .rounds
@@ -199,43 +150,35 @@ impl Hierarchical {
 
     fn leader_formula(&self, nodes: usize, n_bytes: f64, c: CostParams) -> Formula {
         match self.leaders {
-            LeaderAlgorithm::Ring => formulas::ring_allreduce(nodes, n_bytes, c),
+            LeaderAlgorithm::Ring => super::ring_allreduce(nodes, n_bytes, c),
             LeaderAlgorithm::RecursiveDoubling => {
-                formulas::recursive_doubling_allreduce(nodes, n_bytes, c)
+                super::recursive_doubling_allreduce(nodes, n_bytes, c)
             }
         }
     }
 }
 
 impl CollectiveAlgorithm for Hierarchical {
-    fn key(&self) -> &'static str {
-        match self.leaders {
-            LeaderAlgorithm::Ring => "hier",
-            LeaderAlgorithm::RecursiveDoubling => "hier_rd",
+    fn descriptor(&self) -> Descriptor {
+        let (key, label, short_label) = match self.leaders {
+            LeaderAlgorithm::Ring => (
+                "hier",
+                "hierarchical all-reduce (ring among node leaders)",
+                "hierarchical (ring)",
+            ),
+            LeaderAlgorithm::RecursiveDoubling => (
+                "hier_rd",
+                "hierarchical all-reduce (recursive doubling among node leaders)",
+                "hierarchical (rd)",
+            ),
+        };
+        Descriptor {
+            key,
+            label,
+            short_label,
+            collective: CollectiveKind::AllReduce,
+            layout: Layout::Nodes,
         }
-    }
-    fn label(&self) -> &'static str {
-        match self.leaders {
-            LeaderAlgorithm::Ring => "hierarchical all-reduce (ring among node leaders)",
-            LeaderAlgorithm::RecursiveDoubling => {
-                "hierarchical all-reduce (recursive doubling among node leaders)"
-            }
-        }
-    }
-    fn short_label(&self) -> &'static str {
-        match self.leaders {
-            LeaderAlgorithm::Ring => "hierarchical (ring)",
-            LeaderAlgorithm::RecursiveDoubling => "hierarchical (rd)",
-        }
-    }
-    fn collective(&self) -> CollectiveKind {
-        CollectiveKind::AllReduce
-    }
-    fn needs_nodes(&self) -> bool {
-        true
-    }
-    fn folds(&self) -> bool {
-        false
     }
     fn method(&self, phase: Phase) -> &'static str {
         match (phase, self.leaders) {
@@ -247,22 +190,17 @@ impl CollectiveAlgorithm for Hierarchical {
             _ => "",
         }
     }
-    fn generate(
-        &self,
-        topo: &Topology,
-        n: u64,
-        elem_bytes: u64,
-    ) -> Result<Schedule, ScheduleError> {
+    fn generate(&self, topo: &Topology, n: u64, elem: u64) -> Result<Schedule, ScheduleError> {
         let p = topo.p();
-        check_args(p, n, elem_bytes)?;
+        check_args(p, n, elem)?;
         let mut rounds = intra_phase(topo, n, true);
-        rounds.extend(self.leader_rounds(topo, n, elem_bytes)?);
+        rounds.extend(self.leader_rounds(topo, n, elem)?);
         rounds.extend(intra_phase(topo, n, false));
         Ok(Schedule {
-            algorithm: self.key(),
+            algorithm: self.descriptor().key,
             p,
             n,
-            elem_bytes,
+            elem_bytes: elem,
             collective: Collective::AllReduce,
             rounds,
         })
@@ -277,7 +215,7 @@ impl CollectiveAlgorithm for Hierarchical {
         let total = |f: fn(&Formula) -> f64| parts.iter().map(|x| f(x)).sum::<f64>();
         let time = total(|f| f.time);
         Formula {
-            name: self.label().to_string(),
+            name: self.descriptor().label.to_string(),
             expression: format!(
                 "⌈log₂g⌉(α + nβ + nγ) + T_{}(N) + ⌈log₂g⌉(α + nβ)",
                 match self.leaders {
@@ -371,13 +309,17 @@ mod tests {
                     let s = alg.generate(&topo, 840, 4).expect("valid");
                     let t = execute(&s, &default_init, ExecOptions { keep_states: false })
                         .expect("runs");
-                    assert!(t.verification.ok(), "{} N={nodes} g={gpus}", alg.key());
+                    assert!(
+                        t.verification.ok(),
+                        "{} N={nodes} g={gpus}",
+                        alg.descriptor().key
+                    );
                     let exec = executed_time(&s, c.alpha, c.beta);
                     let closed = alg.closed_form(&topo, 3360.0, c).time;
                     assert!(
                         times_agree(exec, closed),
                         "{} N={nodes} g={gpus}: {exec} vs {closed}",
-                        alg.key()
+                        alg.descriptor().key
                     );
                 }
             }

@@ -3,12 +3,14 @@
 //! in [`REGISTRY`].
 //!
 //! Each file defines a unit struct implementing [`CollectiveAlgorithm`]. The
-//! trait has no default methods, so a new algorithm has to answer every
-//! question the app asks: its URL key and labels, the collective it computes
-//! (and so its nccl-tests busbw factor), how each of its phases proceeds ("by
-//! recursive halving"), its schedule generator, its closed-form α–β–γ time
-//! with the source of the formula, the size of its equal chunks, and the
-//! sentence that narrates each of its rounds.
+//! trait has no default methods and its [`Descriptor`] has no default
+//! fields, so a new algorithm has to answer every question the app asks: its
+//! URL key and labels, the collective it computes (and so its nccl-tests
+//! busbw factor), whether it follows nodes or folds to a power of two
+//! ([`Layout`]), how each of its phases proceeds ("by recursive halving"),
+//! its schedule generator, its closed-form α–β–γ time with the source of the
+//! formula, the size of its equal chunks, and the sentence that narrates
+//! each of its rounds.
 //!
 //! Everything else iterates over the registry through the one public handle,
 //! [`Algorithm`]: the collectives view's menu and summary table, the cost
@@ -16,15 +18,28 @@
 //! algorithms is written down anywhere.
 //!
 //! # Adding a collective
-//! 1. Create `src/core/collectives/<name>.rs` with a unit struct, e.g.
-//!    `pub struct MyAllReduce;`, and `impl CollectiveAlgorithm for
-//!    MyAllReduce`. The compiler lists every method to write. The generator
-//!    receives the job's [`Topology`]: a flat algorithm uses `topo.p()`; an
-//!    algorithm that follows nodes uses `topo.node_sizes()` and
-//!    `topo.node_ranks(k)` (and returns `true` from
-//!    [`CollectiveAlgorithm::needs_nodes`]). Reuse the generator building
-//!    blocks of [`crate::core::schedule`] and the formulas of
-//!    [`crate::core::cost::formulas`] where they fit.
+//! 1. Create `src/core/collectives/<name>.rs`. It owns everything about the
+//!    algorithm (see `naive.rs` or `tree.rs` for a small one):
+//!    - its schedule generator, a `pub fn` returning a
+//!      [`crate::core::schedule::Schedule`]. It receives the job's
+//!      [`Topology`]: a flat algorithm uses `topo.p()`; an algorithm that
+//!      follows nodes uses `topo.node_sizes()` and `topo.node_ranks(k)`.
+//!      Shared building blocks: the ring and recursive halving / doubling
+//!      rounds of [`crate::core::schedule::ring`] and
+//!      [`crate::core::schedule::recursive`] (with its power-of-two
+//!      [`crate::core::schedule::recursive::Fold`]), the binomial levels of
+//!      [`binomial_levels`], and the group rings of [`pieces`];
+//!    - its closed form, a `pub fn` with its source in the doc, built from
+//!      the coefficients of [`crate::core::cost::formulas`] (`Coeff`,
+//!      `Terms`, which write out the substitution) or
+//!      [`pieces::flat_formula`], and re-exported below if other modules
+//!      call it;
+//!    - a unit struct, e.g. `pub struct MyAllReduce;`, with
+//!      `impl CollectiveAlgorithm for MyAllReduce`: its [`Descriptor`] (key,
+//!      labels, collective, [`Layout`]), its phase names
+//!      ([`CollectiveAlgorithm::method`]) and its narration
+//!      ([`CollectiveAlgorithm::describe`]). The compiler lists every
+//!      method and field to write.
 //! 2. Add `mod <name>;` below and one line `&<name>::MyAllReduce,` to
 //!    [`REGISTRY`]. Its position is its place in menus and tables.
 //! 3. Add a test in the new file: the schedule verifies under
@@ -66,6 +81,14 @@ mod ring_rs;
 mod tree;
 
 pub use hier::{Hierarchical, LeaderAlgorithm};
+pub use naive::{naive_root, naive_root_allreduce};
+pub use rab::{rabenseifner, rabenseifner_allreduce};
+pub use rd::{recursive_doubling, recursive_doubling_allreduce};
+pub use rh::recursive_halving_reduce_scatter;
+pub use ring::ring_allreduce;
+pub use ring_ag::ring_all_gather;
+pub use ring_rs::ring_reduce_scatter;
+pub use tree::{binomial_levels, binomial_tree, binomial_tree_allreduce};
 
 /// Every collective algorithm, in the order menus and tables list them.
 pub static REGISTRY: &[&dyn CollectiveAlgorithm] = &[
@@ -97,25 +120,40 @@ pub struct RoundFacts<'a> {
     pub receivers: &'a [usize],
 }
 
+/// How an algorithm's generator uses the ranks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// Any `p`, from `topo.p()` alone.
+    Flat,
+    /// Any `p`, from `topo.p()` alone, with the power-of-two fold over all
+    /// `p` ranks (MPICH's adaptation, Thakur, Rabenseifner & Gropp 2005, §4)
+    /// when `p` is not a power of two.
+    Folded,
+    /// Follows the topology's nodes (`topo.node_sizes()`, `topo.node_ranks(k)`).
+    Nodes,
+}
+
+/// What a registry entry is called and what it computes: the data half of
+/// [`CollectiveAlgorithm`]. Every field is required.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Descriptor {
+    /// The `alg` URL value, lower case and unique, e.g. `"rab"`.
+    pub key: &'static str,
+    /// Full human name, e.g. `"Rabenseifner all-reduce"`.
+    pub label: &'static str,
+    /// Short name for legends and the cost view's menu, e.g. `"Rabenseifner"`.
+    pub short_label: &'static str,
+    /// The collective computed (decides the busbw factor).
+    pub collective: CollectiveKind,
+    /// How the generator uses the ranks.
+    pub layout: Layout,
+}
+
 /// One collective algorithm. Every method is required: a new algorithm must
 /// decide each of them (see the module doc for the steps).
 pub trait CollectiveAlgorithm: Sync {
-    /// The `alg` URL value, lower case and unique, e.g. `"rab"`.
-    fn key(&self) -> &'static str;
-    /// Full human name, e.g. `"Rabenseifner all-reduce"`.
-    fn label(&self) -> &'static str;
-    /// Short name for legends and the cost view's menu, e.g. `"Rabenseifner"`.
-    fn short_label(&self) -> &'static str;
-    /// The collective computed (decides the busbw factor).
-    fn collective(&self) -> CollectiveKind;
-    /// True when the generator follows the topology's nodes (otherwise it
-    /// uses `topo.p()` only and the algorithm takes part in the cost view's
-    /// flat comparison when it is an all-reduce).
-    fn needs_nodes(&self) -> bool;
-    /// True when the algorithm uses the power-of-two fold over all `p` ranks
-    /// (MPICH's adaptation, Thakur, Rabenseifner & Gropp 2005, §4) when `p`
-    /// is not a power of two.
-    fn folds(&self) -> bool;
+    /// Its key, labels, collective and [`Layout`].
+    fn descriptor(&self) -> Descriptor;
     /// How a phase of this algorithm proceeds, e.g. "by recursive halving",
     /// for labels such as "reduce-scatter by recursive halving, round 2 of 3".
     /// Empty when the phase name says it all.
@@ -131,7 +169,8 @@ pub trait CollectiveAlgorithm: Sync {
     /// the formula's source in its docs.
     fn closed_form(&self, topo: &Topology, n_bytes: f64, c: CostParams) -> Formula;
     /// `[startups, byte_factor, gamma_factor]` of the closed form (the
-    /// multipliers of α, nβ and nγ) without building its written-out text.
+    /// multipliers of α, nβ and nγ) without building its written-out text
+    /// ([`factors_of`] when the text is cheap).
     fn factors(&self, topo: &Topology) -> [f64; 3];
     /// Into how many equal pieces the tensor must divide for the executed
     /// schedule to match the closed form exactly (1 for whole-tensor messages).
@@ -139,6 +178,13 @@ pub trait CollectiveAlgorithm: Sync {
     /// What happens in a round of this algorithm, as a sentence fragment
     /// (no capital, no full stop).
     fn describe(&self, round: &RoundFacts<'_>) -> String;
+}
+
+/// The factors of `alg`'s closed form on `topo`, read off the written-out
+/// formula at unit size.
+pub fn factors_of(alg: &dyn CollectiveAlgorithm, topo: &Topology) -> [f64; 3] {
+    let f = alg.closed_form(topo, 1.0, CostParams::new(0.0, 0.0));
+    [f.startups, f.byte_factor, f.gamma_factor]
 }
 
 /// The one public handle on a registered algorithm: a `Copy` reference into
@@ -210,35 +256,37 @@ impl Algorithm {
 
     /// The `alg` URL value, e.g. `"rab"`.
     pub fn key(self) -> &'static str {
-        self.0.key()
+        self.0.descriptor().key
     }
     /// Full human name, e.g. `"Rabenseifner all-reduce"`.
     pub fn label(self) -> &'static str {
-        self.0.label()
+        self.0.descriptor().label
     }
     /// Short name, e.g. `"Rabenseifner"`.
     pub fn short_label(self) -> &'static str {
-        self.0.short_label()
+        self.0.descriptor().short_label
     }
     /// The collective computed.
     pub fn collective(self) -> CollectiveKind {
-        self.0.collective()
+        self.0.descriptor().collective
     }
     /// The collective's name: "all-reduce", "reduce-scatter" or "all-gather".
     pub fn collective_name(self) -> &'static str {
-        self.0.collective().name()
+        self.collective().name()
     }
     /// True for the algorithms that compute a full all-reduce.
     pub fn is_all_reduce(self) -> bool {
-        self.0.collective() == CollectiveKind::AllReduce
+        self.collective() == CollectiveKind::AllReduce
     }
-    /// See [`CollectiveAlgorithm::needs_nodes`].
+    /// True when the generator follows the topology's nodes ([`Layout::Nodes`];
+    /// otherwise it uses `topo.p()` only and the algorithm takes part in the
+    /// cost view's flat comparison when it is an all-reduce).
     pub fn needs_nodes(self) -> bool {
-        self.0.needs_nodes()
+        self.0.descriptor().layout == Layout::Nodes
     }
-    /// See [`CollectiveAlgorithm::folds`].
+    /// True when the algorithm uses the power-of-two fold ([`Layout::Folded`]).
     pub fn folds(self) -> bool {
-        self.0.folds()
+        self.0.descriptor().layout == Layout::Folded
     }
     /// See [`CollectiveAlgorithm::method`].
     pub fn method(self, phase: Phase) -> &'static str {
@@ -247,7 +295,7 @@ impl Algorithm {
     /// nccl-tests' busbw factor of this algorithm's collective at `p` ranks
     /// ([`crate::core::cost::nccl::busbw_factor`]).
     pub fn busbw_factor(self, p: usize) -> f64 {
-        crate::core::cost::nccl::busbw_factor(self.0.collective(), p)
+        crate::core::cost::nccl::busbw_factor(self.collective(), p)
     }
     /// See [`CollectiveAlgorithm::generate`].
     ///

@@ -12,12 +12,13 @@
 
 use super::pieces::flat_formula;
 use super::pieces::{
-    ceil_div, ring_all_gather, ring_reduce_scatter, rounds, side_by_side, sub_range, Split,
+    all_reduce, ceil_div, equal_nodes, ring_all_gather, ring_reduce_scatter, rounds, side_by_side,
+    sub_range, Split,
 };
-use super::{CollectiveAlgorithm, RoundFacts};
+use super::{factors_of, CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
 use crate::core::cost::nccl::CollectiveKind;
 use crate::core::cost::{CostParams, Formula};
-use crate::core::schedule::{check_args, Collective, Phase, Schedule, ScheduleError};
+use crate::core::schedule::{check_args, Phase, Schedule, ScheduleError};
 use crate::core::topology::{LinkClass, Topology};
 
 /// Level text of the intra-node reduce-scatter rounds.
@@ -79,14 +80,7 @@ pub fn multilane(topo: &Topology, n: u64, elem_bytes: u64) -> Result<Schedule, S
     all.extend(rounds(inter_rs, Phase::ReduceScatter, INTER_RS));
     all.extend(rounds(inter_ag, Phase::AllGather, INTER_AG));
     all.extend(rounds(intra_ag, Phase::AllGather, INTRA_AG));
-    Ok(Schedule {
-        algorithm: "multilane",
-        p,
-        n,
-        elem_bytes,
-        collective: Collective::AllReduce,
-        rounds: all,
-    })
+    Ok(all_reduce("multilane", p, n, elem_bytes, all))
 }
 
 /// Closed form of [`multilane`], seconds (exact when `G·N` divides `n`):
@@ -102,12 +96,7 @@ pub fn multilane(topo: &Topology, n: u64, elem_bytes: u64) -> Result<Schedule, S
 /// With [`Split::EXACT`] this is the closed form; with [`Split::FLOOR`]
 /// (every piece rounded down) a lower bound on the executed time.
 pub fn topo_time(topo: &Topology, n: u64, elem_bytes: u64, s: Split) -> Option<f64> {
-    let p = topo.p();
-    if p < 2 || n == 0 || elem_bytes == 0 || !topo.equal_nodes() {
-        return None;
-    }
-    let nodes = topo.nodes();
-    let g = p / nodes;
+    let (nodes, g) = equal_nodes(topo, n, elem_bytes)?;
     let eb = elem_bytes as f64;
     let intra = topo.link(LinkClass::Intra);
     let inter = topo.link(LinkClass::Nic);
@@ -137,23 +126,14 @@ pub fn topo_time(topo: &Topology, n: u64, elem_bytes: u64, s: Split) -> Option<f
 pub struct MultiLane;
 
 impl CollectiveAlgorithm for MultiLane {
-    fn key(&self) -> &'static str {
-        "multilane"
-    }
-    fn label(&self) -> &'static str {
-        "multi-lane hierarchical all-reduce"
-    }
-    fn short_label(&self) -> &'static str {
-        "multi-lane"
-    }
-    fn collective(&self) -> CollectiveKind {
-        CollectiveKind::AllReduce
-    }
-    fn needs_nodes(&self) -> bool {
-        true
-    }
-    fn folds(&self) -> bool {
-        false
+    fn descriptor(&self) -> Descriptor {
+        Descriptor {
+            key: "multilane",
+            label: "multi-lane hierarchical all-reduce",
+            short_label: "multi-lane",
+            collective: CollectiveKind::AllReduce,
+            layout: Layout::Nodes,
+        }
     }
     fn method(&self, phase: Phase) -> &'static str {
         match phase {
@@ -163,13 +143,8 @@ impl CollectiveAlgorithm for MultiLane {
             _ => "",
         }
     }
-    fn generate(
-        &self,
-        topo: &Topology,
-        n: u64,
-        elem_bytes: u64,
-    ) -> Result<Schedule, ScheduleError> {
-        multilane(topo, n, elem_bytes)
+    fn generate(&self, topo: &Topology, n: u64, elem: u64) -> Result<Schedule, ScheduleError> {
+        multilane(topo, n, elem)
     }
     /// Flat model (every message `α + m·β`): with `G` ranks per node and `N` nodes,
     /// `2(G−1)(α + n/G·β) + 2(N−1)(α + n/(GN)·β)` plus `((G−1)/G + (N−1)/(GN))·nγ`
@@ -181,7 +156,7 @@ impl CollectiveAlgorithm for MultiLane {
         let startups = 2.0 * (g - 1.0) + 2.0 * (nf - 1.0);
         let gamma = (g - 1.0) / g + (nf - 1.0) / (g * nf);
         flat_formula(
-            self.label(),
+            self.descriptor().label,
             "2(G−1)(α + n/G·β) + 2(N−1)(α + n/(GN)·β) + ((G−1)/G + (N−1)/(GN))·nγ",
             [startups, 2.0 * gamma, gamma],
             n_bytes,
@@ -190,8 +165,7 @@ impl CollectiveAlgorithm for MultiLane {
         )
     }
     fn factors(&self, topo: &Topology) -> [f64; 3] {
-        let f = self.closed_form(topo, 1.0, CostParams::new(0.0, 0.0));
-        [f.startups, f.byte_factor, f.gamma_factor]
+        factors_of(self, topo)
     }
     fn equal_parts(&self, topo: &Topology) -> usize {
         topo.p()

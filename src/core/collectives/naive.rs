@@ -1,51 +1,106 @@
 //! Naive root all-reduce (`naive`): every rank sends its whole tensor to root
 //! 0, one at a time; the root sends the sum back, one at a time.
 //!
+//! The root handles one full tensor at a time, so each of the `2(p − 1)`
+//! messages is its own round.
+//!
 //! Closed form: `2(p−1)(α + nβ) + (p−1)·nγ`, any `p`. The course's example:
-//! p = 4, 100 MB at 12.5 GB/s, α = 0 gives 48 ms (the ring: 12 ms).
+//! p = 4, 100 MB at 12.5 GB/s, α = 0 gives 6 × 8 ms = 48 ms (the ring: 12 ms).
 
 use super::tree::BROADCAST_TEXT;
-use super::{flat_p, CollectiveAlgorithm, RoundFacts};
+use super::{flat_p, CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
+use crate::core::cost::formulas::{Coeff, Terms};
 use crate::core::cost::nccl::CollectiveKind;
-use crate::core::cost::{formulas, CostParams, Formula};
-use crate::core::schedule::{naive, Phase, Schedule, ScheduleError};
+use crate::core::cost::{CostParams, Formula};
+use crate::core::schedule::{
+    check_args, Collective, Op, Phase, Round, Schedule, ScheduleError, Transfer,
+};
 use crate::core::topology::Topology;
+
+/// Naive root all-reduce at root 0, serialised at the root: `p − 1` reduce
+/// rounds (rank `r` → 0) then `p − 1` broadcast rounds (0 → rank `r`).
+///
+/// # Errors
+/// [`ScheduleError`] when `p < 2`, `n == 0` or `elem_bytes == 0`.
+pub fn naive_root(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule, ScheduleError> {
+    check_args(p, n, elem_bytes)?;
+    let one = |src: usize, dst: usize, op: Op, phase: Phase, note: String| Round {
+        phase,
+        note,
+        transfers: vec![Transfer {
+            src,
+            dst,
+            range: 0..n,
+            op,
+            chunk: None,
+        }],
+    };
+    let mut rounds = Vec::with_capacity(2 * (p - 1));
+    for r in 1..p {
+        rounds.push(one(
+            r,
+            0,
+            Op::Reduce,
+            Phase::Reduce,
+            format!("rank {r} → root 0"),
+        ));
+    }
+    for r in 1..p {
+        rounds.push(one(
+            0,
+            r,
+            Op::Copy,
+            Phase::Broadcast,
+            format!("root 0 → rank {r}"),
+        ));
+    }
+    Ok(Schedule {
+        algorithm: "naive",
+        p,
+        n,
+        elem_bytes,
+        collective: Collective::AllReduce,
+        rounds,
+    })
+}
+
+/// Naive root all-reduce, serialised at the root: `p − 1` full tensors in,
+/// one at a time, then `p − 1` full tensors out:
+/// `T = 2(p−1)(α + nβ) + (p−1)·nγ`, any `p`.
+///
+/// Course §6: p = 4, 100 MB at 12.5 GB/s, α = 0 gives 48 ms (the ring: 12 ms).
+pub fn naive_root_allreduce(p: usize, n_bytes: f64, c: CostParams) -> Formula {
+    let q = p.max(1);
+    let coeffs = [
+        Coeff::steps(q).twice(),
+        Coeff::steps(q).twice(),
+        Coeff::steps(q),
+    ];
+    let expression = "2(p−1)(α + nβ) + (p−1)·nγ";
+    Terms::any_p("naive root all-reduce", expression, coeffs).formula(p, n_bytes, c)
+}
 
 /// Naive root all-reduce.
 pub struct NaiveRoot;
 
 impl CollectiveAlgorithm for NaiveRoot {
-    fn key(&self) -> &'static str {
-        "naive"
-    }
-    fn label(&self) -> &'static str {
-        "naive root all-reduce"
-    }
-    fn short_label(&self) -> &'static str {
-        "naive root"
-    }
-    fn collective(&self) -> CollectiveKind {
-        CollectiveKind::AllReduce
-    }
-    fn needs_nodes(&self) -> bool {
-        false
-    }
-    fn folds(&self) -> bool {
-        false
+    fn descriptor(&self) -> Descriptor {
+        Descriptor {
+            key: "naive",
+            label: "naive root all-reduce",
+            short_label: "naive root",
+            collective: CollectiveKind::AllReduce,
+            layout: Layout::Flat,
+        }
     }
     fn method(&self, _phase: Phase) -> &'static str {
         "through root 0"
     }
-    fn generate(
-        &self,
-        topo: &Topology,
-        n: u64,
-        elem_bytes: u64,
-    ) -> Result<Schedule, ScheduleError> {
-        naive::naive_root(topo.p(), n, elem_bytes)
+    fn generate(&self, topo: &Topology, n: u64, elem: u64) -> Result<Schedule, ScheduleError> {
+        naive_root(topo.p(), n, elem)
     }
     fn closed_form(&self, topo: &Topology, n_bytes: f64, c: CostParams) -> Formula {
-        formulas::naive_root_allreduce(topo.p(), n_bytes, c)
+        naive_root_allreduce(topo.p(), n_bytes, c)
     }
     fn factors(&self, topo: &Topology) -> [f64; 3] {
         let (q, _) = flat_p(topo);

@@ -327,12 +327,7 @@ pub fn narrate(alg: Algorithm, trace: &Trace, step: usize) -> String {
         return String::new();
     };
     let k = round.transfers.len();
-    let max_bytes = round
-        .transfers
-        .iter()
-        .map(|t| t.len() * s.elem_bytes)
-        .max()
-        .unwrap_or(0);
+    let max_bytes = round.largest_bytes(s.elem_bytes);
     let reduce = round.transfers.first().map(|t| t.op) == Some(Op::Reduce);
     let senders: Vec<usize> = round.transfers.iter().map(|t| t.src).collect();
     let receivers: Vec<usize> = round.transfers.iter().map(|t| t.dst).collect();

@@ -5,7 +5,8 @@
 use std::ops::Range;
 
 use crate::core::cost::{CostParams, Formula};
-use crate::core::schedule::{chunk_range, Op, Phase, Round, Transfer};
+use crate::core::schedule::{chunk_range, Collective, Op, Phase, Round, Schedule, Transfer};
+use crate::core::topology::Topology;
 use crate::core::units::{format_decimal, format_time};
 
 /// Piece `i` of `parts` nearly equal pieces of the element range `r`
@@ -80,6 +81,37 @@ pub fn rounds(list: Vec<Vec<Transfer>>, phase: Phase, note: &str) -> Vec<Round> 
             transfers,
         })
         .collect()
+}
+
+/// The all-reduce schedule `algorithm` on `p` ranks, `n` elements of
+/// `elem_bytes` bytes, made of `rounds`.
+pub fn all_reduce(
+    algorithm: &'static str,
+    p: usize,
+    n: u64,
+    elem_bytes: u64,
+    rounds: Vec<Round>,
+) -> Schedule {
+    Schedule {
+        algorithm,
+        p,
+        n,
+        elem_bytes,
+        collective: Collective::AllReduce,
+        rounds,
+    }
+}
+
+/// `(N, G)`: the node count and the ranks per node of `topo`, when the
+/// arguments can be costed by a closed form over equal nodes (`p ≥ 2`,
+/// `n ≥ 1`, `elem_bytes ≥ 1`, every node the same size); `None` otherwise.
+pub fn equal_nodes(topo: &Topology, n: u64, elem_bytes: u64) -> Option<(usize, usize)> {
+    let p = topo.p();
+    if p < 2 || n == 0 || elem_bytes == 0 || !topo.equal_nodes() {
+        return None;
+    }
+    let nodes = topo.nodes();
+    Some((nodes, p / nodes))
 }
 
 /// `⌈a / b⌉` for the number of ranks sharing one NIC (b ≥ 1).

@@ -8,34 +8,84 @@
 
 use super::narrate::fold_text;
 use super::rh::RecursiveHalving;
-use super::{CollectiveAlgorithm, RoundFacts};
+use super::{CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
+use crate::core::cost::formulas::{adaptation_note, Coeff, Terms};
 use crate::core::cost::nccl::CollectiveKind;
-use crate::core::cost::{floor_log2, formulas, pow2_split, CostParams, Formula};
-use crate::core::schedule::recursive::{rabenseifner, Fold};
-use crate::core::schedule::{Phase, Schedule, ScheduleError};
+use crate::core::cost::{floor_log2, pow2_split, CostParams, Formula};
+use crate::core::schedule::recursive::{
+    doubling_gather_rounds, halving_rounds, with_whole_buffer_fold, Blocks, Fold,
+};
+use crate::core::schedule::{check_args, Collective, Phase, Schedule, ScheduleError};
 use crate::core::topology::Topology;
+
+/// Rabenseifner's all-reduce: recursive halving reduce-scatter followed by
+/// recursive doubling all-gather over `p'` equal blocks, wrapped in the
+/// whole-buffer fold when `p` is not a power of two. For a power of two:
+/// `2 log₂p` rounds and `2(p − 1)/p · n` elements sent per rank.
+///
+/// # Errors
+/// [`ScheduleError`] when `p < 2`, `n == 0` or `elem_bytes == 0`.
+pub fn rabenseifner(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule, ScheduleError> {
+    check_args(p, n, elem_bytes)?;
+    let fold = Fold::new(p);
+    let blocks = Blocks::equal(n, &fold);
+    let mut core = halving_rounds(&fold, &blocks);
+    core.extend(doubling_gather_rounds(&fold, &blocks));
+    Ok(Schedule {
+        algorithm: "rab",
+        p,
+        n,
+        elem_bytes,
+        collective: Collective::AllReduce,
+        rounds: with_whole_buffer_fold(&fold, n, core),
+    })
+}
+
+/// Rabenseifner all-reduce (recursive-halving reduce-scatter, then
+/// recursive-doubling all-gather):
+/// `T = 2log₂p·α + 2(p−1)/p·nβ + (p−1)/p·nγ` for `p` a power of two;
+/// otherwise the labelled adaptation
+/// `(2log₂p′ + 2)α + (2(p′−1)/p′ + 2)·nβ + ((p′−1)/p′ + 1)·nγ`.
+///
+/// Source: Rabenseifner 2004; Thakur, Rabenseifner & Gropp 2005, §4.4.
+pub fn rabenseifner_allreduce(p: usize, n_bytes: f64, c: CostParams) -> Formula {
+    Terms::pow2_or_adapted(
+        "Rabenseifner all-reduce",
+        p,
+        ("2log₂p·α + 2(p−1)/p·nβ + (p−1)/p·nγ", |pp| {
+            [
+                Coeff::log2(pp).twice(),
+                Coeff::share(pp).twice(),
+                Coeff::share(pp),
+            ]
+        }),
+        |pp, _| {
+            (
+                "(2log₂p′ + 2)α + (2(p′−1)/p′ + 2)·nβ + ((p′−1)/p′ + 1)·nγ",
+                [
+                    Coeff::log2(pp).twice().plus(2),
+                    Coeff::share(pp).twice().plus(2),
+                    Coeff::share(pp).plus(1),
+                ],
+                vec![adaptation_note(p, "+2(α + nβ) + nγ")],
+            )
+        },
+    )
+    .formula(p, n_bytes, c)
+}
 
 /// Rabenseifner's all-reduce.
 pub struct Rabenseifner;
 
 impl CollectiveAlgorithm for Rabenseifner {
-    fn key(&self) -> &'static str {
-        "rab"
-    }
-    fn label(&self) -> &'static str {
-        "Rabenseifner all-reduce"
-    }
-    fn short_label(&self) -> &'static str {
-        "Rabenseifner"
-    }
-    fn collective(&self) -> CollectiveKind {
-        CollectiveKind::AllReduce
-    }
-    fn needs_nodes(&self) -> bool {
-        false
-    }
-    fn folds(&self) -> bool {
-        true
+    fn descriptor(&self) -> Descriptor {
+        Descriptor {
+            key: "rab",
+            label: "Rabenseifner all-reduce",
+            short_label: "Rabenseifner",
+            collective: CollectiveKind::AllReduce,
+            layout: Layout::Folded,
+        }
     }
     fn method(&self, phase: Phase) -> &'static str {
         match phase {
@@ -44,16 +94,11 @@ impl CollectiveAlgorithm for Rabenseifner {
             _ => "",
         }
     }
-    fn generate(
-        &self,
-        topo: &Topology,
-        n: u64,
-        elem_bytes: u64,
-    ) -> Result<Schedule, ScheduleError> {
-        rabenseifner(topo.p(), n, elem_bytes)
+    fn generate(&self, topo: &Topology, n: u64, elem: u64) -> Result<Schedule, ScheduleError> {
+        rabenseifner(topo.p(), n, elem)
     }
     fn closed_form(&self, topo: &Topology, n_bytes: f64, c: CostParams) -> Formula {
-        formulas::rabenseifner_allreduce(topo.p(), n_bytes, c)
+        rabenseifner_allreduce(topo.p(), n_bytes, c)
     }
     fn factors(&self, topo: &Topology) -> [f64; 3] {
         let (pp, r) = pow2_split(topo.p());
@@ -77,5 +122,26 @@ impl CollectiveAlgorithm for Rabenseifner {
              the finished window doubles"
                 .into()
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::schedule::recursive::pairs;
+    use crate::core::schedule::Op;
+
+    #[test]
+    fn rabenseifner_p8_windows_grow_back() {
+        let s = rabenseifner(8, 80, 4).expect("valid");
+        assert_eq!(s.num_rounds(), 6);
+        // All-gather round 1: rank 5 copies its chunk 50..60 to rank 4.
+        assert_eq!(pairs(&s.rounds[3])[5], (5, 4, 50..60));
+        // All-gather round 3: rank 5 copies 40..80 to rank 1.
+        assert_eq!(pairs(&s.rounds[5])[5], (5, 1, 40..80));
+        assert!(s.rounds[3..]
+            .iter()
+            .flat_map(|r| &r.transfers)
+            .all(|t| t.op == Op::Copy));
     }
 }

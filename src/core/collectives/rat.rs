@@ -19,12 +19,13 @@
 
 use super::pieces::flat_formula;
 use super::pieces::{
-    ceil_div, ring_all_gather, ring_reduce_scatter, rounds, side_by_side, sub_range, Split,
+    all_reduce, ceil_div, equal_nodes, ring_all_gather, ring_reduce_scatter, rounds, side_by_side,
+    sub_range, Split,
 };
-use super::{CollectiveAlgorithm, RoundFacts};
+use super::{factors_of, CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
 use crate::core::cost::nccl::CollectiveKind;
 use crate::core::cost::{CostParams, Formula};
-use crate::core::schedule::{check_args, Collective, Op, Phase, Schedule, ScheduleError, Transfer};
+use crate::core::schedule::{check_args, Op, Phase, Schedule, ScheduleError, Transfer};
 use crate::core::topology::{LinkClass, Topology};
 
 /// Level text of the in-rack reduce-scatter.
@@ -103,14 +104,7 @@ pub fn rat(topo: &Topology, n: u64, elem_bytes: u64) -> Result<Schedule, Schedul
         all.extend(rounds(vec![cross(Op::Copy)], Phase::Broadcast, CROSS_BACK));
     }
     all.extend(rounds(ag, Phase::AllGather, RACK_AG));
-    Ok(Schedule {
-        algorithm: "rat",
-        p,
-        n,
-        elem_bytes,
-        collective: Collective::AllReduce,
-        rounds: all,
-    })
+    Ok(all_reduce("rat", p, n, elem_bytes, all))
 }
 
 /// Closed form of [`rat`] on equal nodes of `G` ranks, `M` nodes per rack
@@ -130,12 +124,7 @@ pub fn rat(topo: &Topology, n: u64, elem_bytes: u64) -> Result<Schedule, Schedul
 /// With [`Split::EXACT`] this is the closed form; with [`Split::FLOOR`]
 /// (every piece rounded down) a lower bound on the executed time.
 pub fn topo_time(topo: &Topology, n: u64, elem_bytes: u64, s: Split) -> Option<f64> {
-    let p = topo.p();
-    if p < 2 || n == 0 || elem_bytes == 0 || !topo.equal_nodes() {
-        return None;
-    }
-    let nodes = topo.nodes();
-    let g = p / nodes;
+    let (nodes, g) = equal_nodes(topo, n, elem_bytes)?;
     let with_core = topo.racks() >= 2;
     // K groups of M nodes (racks, or single nodes without racks).
     let (k, m) = if with_core {
@@ -177,23 +166,14 @@ pub fn topo_time(topo: &Topology, n: u64, elem_bytes: u64, s: Split) -> Option<f
 pub struct RackAware;
 
 impl CollectiveAlgorithm for RackAware {
-    fn key(&self) -> &'static str {
-        "rat"
-    }
-    fn label(&self) -> &'static str {
-        "rack-aware all-reduce (RAT)"
-    }
-    fn short_label(&self) -> &'static str {
-        "rack-aware"
-    }
-    fn collective(&self) -> CollectiveKind {
-        CollectiveKind::AllReduce
-    }
-    fn needs_nodes(&self) -> bool {
-        true
-    }
-    fn folds(&self) -> bool {
-        false
+    fn descriptor(&self) -> Descriptor {
+        Descriptor {
+            key: "rat",
+            label: "rack-aware all-reduce (RAT)",
+            short_label: "rack-aware",
+            collective: CollectiveKind::AllReduce,
+            layout: Layout::Nodes,
+        }
     }
     fn method(&self, phase: Phase) -> &'static str {
         match phase {
@@ -203,13 +183,8 @@ impl CollectiveAlgorithm for RackAware {
             _ => "",
         }
     }
-    fn generate(
-        &self,
-        topo: &Topology,
-        n: u64,
-        elem_bytes: u64,
-    ) -> Result<Schedule, ScheduleError> {
-        rat(topo, n, elem_bytes)
+    fn generate(&self, topo: &Topology, n: u64, elem: u64) -> Result<Schedule, ScheduleError> {
+        rat(topo, n, elem)
     }
     /// Flat model (every message `α + m·β`): `R` ranks per rack, `K` racks:
     /// `2(R−1)(α + n/R·β) + 2(α + n/R·β)` (the crossing rounds only when
@@ -222,7 +197,7 @@ impl CollectiveAlgorithm for RackAware {
         let cross = if k >= 2 { 1.0 } else { 0.0 };
         let gamma = (r - 1.0) / r + cross / r;
         flat_formula(
-            self.label(),
+            self.descriptor().label,
             "2(R−1)(α + n/R·β) + 2(α + n/R·β) + ((R−1)/R + 1/R)·nγ",
             [2.0 * (r - 1.0) + 2.0 * cross, 2.0 * gamma, gamma],
             n_bytes,
@@ -231,8 +206,7 @@ impl CollectiveAlgorithm for RackAware {
         )
     }
     fn factors(&self, topo: &Topology) -> [f64; 3] {
-        let f = self.closed_form(topo, 1.0, CostParams::new(0.0, 0.0));
-        [f.startups, f.byte_factor, f.gamma_factor]
+        factors_of(self, topo)
     }
     fn equal_parts(&self, topo: &Topology) -> usize {
         groups(topo).first().map_or(1, Vec::len).max(1)

@@ -6,33 +6,71 @@
 //! `p′ = 2^⌊log₂p⌋` (Thakur, Rabenseifner & Gropp 2005, §4.4).
 
 use super::narrate::fold_text;
-use super::{CollectiveAlgorithm, RoundFacts};
+use super::{CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
+use crate::core::cost::formulas::{adaptation_note, Coeff, Terms};
 use crate::core::cost::nccl::CollectiveKind;
-use crate::core::cost::{floor_log2, formulas, pow2_split, CostParams, Formula};
-use crate::core::schedule::{recursive, Phase, Schedule, ScheduleError};
+use crate::core::cost::{floor_log2, pow2_split, CostParams, Formula};
+use crate::core::schedule::recursive::{doubling_rounds, with_whole_buffer_fold, Fold};
+use crate::core::schedule::{check_args, Collective, Op, Phase, Schedule, ScheduleError};
 use crate::core::topology::Topology;
+
+/// Recursive doubling all-reduce: partner `rank XOR 2^k`, whole buffers,
+/// [`Phase::Exchange`] rounds. `log₂p` rounds for a power of two; otherwise
+/// `⌊log₂p⌋ + 2` with the fold-in and unfold rounds.
+///
+/// # Errors
+/// [`ScheduleError`] when `p < 2`, `n == 0` or `elem_bytes == 0`.
+pub fn recursive_doubling(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule, ScheduleError> {
+    check_args(p, n, elem_bytes)?;
+    let fold = Fold::new(p);
+    let core = doubling_rounds(&fold, Phase::Exchange, |_, _| (0..n, Op::Reduce, None));
+    Ok(Schedule {
+        algorithm: "rd",
+        p,
+        n,
+        elem_bytes,
+        collective: Collective::AllReduce,
+        rounds: with_whole_buffer_fold(&fold, n, core),
+    })
+}
+
+/// Recursive-doubling all-reduce (full-buffer exchange with `rank XOR 2^k`):
+/// `T = log₂p(α + nβ + nγ)` for `p` a power of two; otherwise the labelled
+/// adaptation `(log₂p′ + 2)(α + nβ) + (log₂p′ + 1)·nγ` with `p′ = 2^⌊log₂p⌋`.
+///
+/// Source: Thakur, Rabenseifner & Gropp 2005, §4.4 (recursive doubling and
+/// its non-power-of-two handling).
+pub fn recursive_doubling_allreduce(p: usize, n_bytes: f64, c: CostParams) -> Formula {
+    Terms::pow2_or_adapted(
+        "recursive doubling all-reduce",
+        p,
+        ("log₂p(α + nβ + nγ)", |pp| {
+            [Coeff::log2(pp), Coeff::log2(pp), Coeff::log2(pp)]
+        }),
+        |pp, _| {
+            let k = || Coeff::log2(pp);
+            (
+                "(log₂p′ + 2)(α + nβ) + (log₂p′ + 1)·nγ",
+                [k().plus(2), k().plus(2), k().plus(1)],
+                vec![adaptation_note(p, "+2(α + nβ) + nγ")],
+            )
+        },
+    )
+    .formula(p, n_bytes, c)
+}
 
 /// Recursive doubling all-reduce.
 pub struct RecursiveDoubling;
 
 impl CollectiveAlgorithm for RecursiveDoubling {
-    fn key(&self) -> &'static str {
-        "rd"
-    }
-    fn label(&self) -> &'static str {
-        "recursive doubling all-reduce"
-    }
-    fn short_label(&self) -> &'static str {
-        "recursive doubling"
-    }
-    fn collective(&self) -> CollectiveKind {
-        CollectiveKind::AllReduce
-    }
-    fn needs_nodes(&self) -> bool {
-        false
-    }
-    fn folds(&self) -> bool {
-        true
+    fn descriptor(&self) -> Descriptor {
+        Descriptor {
+            key: "rd",
+            label: "recursive doubling all-reduce",
+            short_label: "recursive doubling",
+            collective: CollectiveKind::AllReduce,
+            layout: Layout::Folded,
+        }
     }
     fn method(&self, phase: Phase) -> &'static str {
         if matches!(phase, Phase::FoldIn | Phase::FoldOut) {
@@ -41,16 +79,11 @@ impl CollectiveAlgorithm for RecursiveDoubling {
             "by recursive doubling"
         }
     }
-    fn generate(
-        &self,
-        topo: &Topology,
-        n: u64,
-        elem_bytes: u64,
-    ) -> Result<Schedule, ScheduleError> {
-        recursive::recursive_doubling(topo.p(), n, elem_bytes)
+    fn generate(&self, topo: &Topology, n: u64, elem: u64) -> Result<Schedule, ScheduleError> {
+        recursive_doubling(topo.p(), n, elem)
     }
     fn closed_form(&self, topo: &Topology, n_bytes: f64, c: CostParams) -> Formula {
-        formulas::recursive_doubling_allreduce(topo.p(), n_bytes, c)
+        recursive_doubling_allreduce(topo.p(), n_bytes, c)
     }
     fn factors(&self, topo: &Topology) -> [f64; 3] {
         let (pp, r) = pow2_split(topo.p());
@@ -69,5 +102,37 @@ impl CollectiveAlgorithm for RecursiveDoubling {
             "partners swap their whole buffers and each adds what it receives, so partial sums double in size"
                 .into()
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::schedule::recursive::pairs;
+    use crate::core::schedule::Op;
+
+    #[test]
+    fn recursive_doubling_p6_fold_phases() {
+        let s = recursive_doubling(6, 12, 4).expect("valid");
+        // fold-in, 2 exchanges on 4 ranks, unfold.
+        let phases: Vec<_> = s.rounds.iter().map(|r| r.phase).collect();
+        assert_eq!(
+            phases,
+            vec![
+                Phase::FoldIn,
+                Phase::Exchange,
+                Phase::Exchange,
+                Phase::FoldOut
+            ]
+        );
+        assert_eq!(pairs(&s.rounds[0]), vec![(0, 1, 0..12), (2, 3, 0..12)]);
+        // Core round 1 (XOR 1 on core ranks): 1↔3, 4↔5.
+        let p = s.rounds[1].pairs();
+        assert_eq!(p, vec![(1, 3), (3, 1), (4, 5), (5, 4)]);
+        // Core round 2 (XOR 2): 1↔4, 3↔5.
+        let p = s.rounds[2].pairs();
+        assert_eq!(p, vec![(1, 4), (3, 5), (4, 1), (5, 3)]);
+        assert_eq!(pairs(&s.rounds[3]), vec![(1, 0, 0..12), (3, 2, 0..12)]);
+        assert!(s.rounds[3].transfers.iter().all(|t| t.op == Op::Copy));
     }
 }

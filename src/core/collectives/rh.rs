@@ -2,38 +2,66 @@
 //! responsible for halves every round; rank `r` ends with the sum of chunk `r`.
 //!
 //! Closed form: `log₂p·α + (p−1)/p·nβ + (p−1)/p·nγ` for `p` a power of two;
-//! otherwise the labelled adaptation of
-//! [`crate::core::cost::formulas::recursive_halving_reduce_scatter`]
+//! otherwise the labelled adaptation of [`recursive_halving_reduce_scatter`]
 //! (Thakur, Rabenseifner & Gropp 2005, §4.3).
 
 use super::narrate::fold_text;
-use super::{CollectiveAlgorithm, RoundFacts};
+use super::{factors_of, CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
+use crate::core::cost::formulas::{adaptation_note, halving_note, Coeff, Terms};
 use crate::core::cost::nccl::CollectiveKind;
-use crate::core::cost::{formulas, CostParams, Formula};
+use crate::core::cost::{CostParams, Formula};
 use crate::core::schedule::{recursive, Phase, Schedule, ScheduleError};
 use crate::core::topology::Topology;
+
+/// Recursive-halving reduce-scatter: `log₂p·α + (p−1)/p·nβ + (p−1)/p·nγ` for
+/// `p` a power of two. Otherwise (labelled), as the schedule generator
+/// `schedule::recursive::recursive_halving_reduce_scatter` runs it: a
+/// whole-tensor fold-in `α + nβ + nγ`; halving over `p′ = 2^⌊log₂p⌋` ranks of
+/// which the first `r` hold two chunks of `n/p`, so the round at distance `d`
+/// moves `d + min(d, r)` chunks (`S` chunks in all); and a final `α + nβ/p`
+/// handing each extra rank its chunk:
+/// `(log₂p′ + 2)α + (1 + S/p + 1/p)·nβ + (1 + S/p)·nγ`.
+///
+/// Source: Thakur, Rabenseifner & Gropp 2005, §4.3 (recursive halving).
+pub fn recursive_halving_reduce_scatter(p: usize, n_bytes: f64, c: CostParams) -> Formula {
+    Terms::pow2_or_adapted(
+        "recursive-halving reduce-scatter",
+        p,
+        ("log₂p·α + (p−1)/p·nβ + (p−1)/p·nγ", |pp| {
+            [Coeff::log2(pp), Coeff::share(pp), Coeff::share(pp)]
+        }),
+        |pp, r| {
+            let (sum, note) = halving_note(pp, r, p);
+            let pf = p as f64;
+            let bytes = Coeff::new(
+                1.0 + (sum + 1) as f64 / pf,
+                format!("(1 + {sum}/{p} + 1/{p})"),
+            );
+            let gamma = Coeff::new(1.0 + sum as f64 / pf, format!("(1 + {sum}/{p})"));
+            let fold =
+                "+(α + nβ + nγ) for the fold-in and +(α + nβ/p) to hand each extra rank its chunk";
+            (
+                "(log₂p′ + 2)α + (1 + S/p + 1/p)·nβ + (1 + S/p)·nγ",
+                [Coeff::log2(pp).plus(2), bytes, gamma],
+                vec![adaptation_note(p, fold), note],
+            )
+        },
+    )
+    .formula(p, n_bytes, c)
+}
 
 /// Recursive halving reduce-scatter.
 pub struct RecursiveHalving;
 
 impl CollectiveAlgorithm for RecursiveHalving {
-    fn key(&self) -> &'static str {
-        "rh"
-    }
-    fn label(&self) -> &'static str {
-        "recursive halving reduce-scatter"
-    }
-    fn short_label(&self) -> &'static str {
-        "recursive halving"
-    }
-    fn collective(&self) -> CollectiveKind {
-        CollectiveKind::ReduceScatter
-    }
-    fn needs_nodes(&self) -> bool {
-        false
-    }
-    fn folds(&self) -> bool {
-        true
+    fn descriptor(&self) -> Descriptor {
+        Descriptor {
+            key: "rh",
+            label: "recursive halving reduce-scatter",
+            short_label: "recursive halving",
+            collective: CollectiveKind::ReduceScatter,
+            layout: Layout::Folded,
+        }
     }
     fn method(&self, phase: Phase) -> &'static str {
         if matches!(phase, Phase::FoldIn | Phase::FoldOut) {
@@ -42,20 +70,14 @@ impl CollectiveAlgorithm for RecursiveHalving {
             "by recursive halving"
         }
     }
-    fn generate(
-        &self,
-        topo: &Topology,
-        n: u64,
-        elem_bytes: u64,
-    ) -> Result<Schedule, ScheduleError> {
-        recursive::recursive_halving_reduce_scatter(topo.p(), n, elem_bytes)
+    fn generate(&self, topo: &Topology, n: u64, elem: u64) -> Result<Schedule, ScheduleError> {
+        recursive::recursive_halving_reduce_scatter(topo.p(), n, elem)
     }
     fn closed_form(&self, topo: &Topology, n_bytes: f64, c: CostParams) -> Formula {
-        formulas::recursive_halving_reduce_scatter(topo.p(), n_bytes, c)
+        recursive_halving_reduce_scatter(topo.p(), n_bytes, c)
     }
     fn factors(&self, topo: &Topology) -> [f64; 3] {
-        let f = self.closed_form(topo, 1.0, CostParams::new(0.0, 0.0));
-        [f.startups, f.byte_factor, f.gamma_factor]
+        factors_of(self, topo)
     }
     fn equal_parts(&self, topo: &Topology) -> usize {
         topo.p()

@@ -6,47 +6,51 @@
 
 use super::ring_ag::RingAllGather;
 use super::ring_rs::RingReduceScatter;
-use super::{flat_p, CollectiveAlgorithm, RoundFacts};
+use super::{flat_p, CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
+use crate::core::cost::formulas::{Coeff, Terms};
 use crate::core::cost::nccl::CollectiveKind;
-use crate::core::cost::{formulas, CostParams, Formula};
+use crate::core::cost::{CostParams, Formula};
 use crate::core::schedule::{ring, Phase, Schedule, ScheduleError};
 use crate::core::topology::Topology;
+
+/// Ring all-reduce (ring reduce-scatter + ring all-gather):
+/// `T = 2(p−1)α + 2(p−1)/p·nβ + (p−1)/p·nγ`, any `p`.
+///
+/// Source: Thakur, Rabenseifner & Gropp 2005, §4 (ring / "reduce-scatter +
+/// all-gather"); Patarasuk & Yuan 2009. Course §9: p = 16, α = 5 µs,
+/// β = 0.08 ns/B, 8 KiB gives ≈ 151.2 µs.
+pub fn ring_allreduce(p: usize, n_bytes: f64, c: CostParams) -> Formula {
+    let q = p.max(1);
+    let coeffs = [
+        Coeff::steps(q).twice(),
+        Coeff::share(q).twice(),
+        Coeff::share(q),
+    ];
+    let expression = "2(p−1)α + 2(p−1)/p·nβ + (p−1)/p·nγ";
+    Terms::any_p("ring all-reduce", expression, coeffs).formula(p, n_bytes, c)
+}
 
 /// Ring all-reduce.
 pub struct RingAllReduce;
 
 impl CollectiveAlgorithm for RingAllReduce {
-    fn key(&self) -> &'static str {
-        "ring"
-    }
-    fn label(&self) -> &'static str {
-        "ring all-reduce"
-    }
-    fn short_label(&self) -> &'static str {
-        "ring"
-    }
-    fn collective(&self) -> CollectiveKind {
-        CollectiveKind::AllReduce
-    }
-    fn needs_nodes(&self) -> bool {
-        false
-    }
-    fn folds(&self) -> bool {
-        false
+    fn descriptor(&self) -> Descriptor {
+        Descriptor {
+            key: "ring",
+            label: "ring all-reduce",
+            short_label: "ring",
+            collective: CollectiveKind::AllReduce,
+            layout: Layout::Flat,
+        }
     }
     fn method(&self, _phase: Phase) -> &'static str {
         "around the ring"
     }
-    fn generate(
-        &self,
-        topo: &Topology,
-        n: u64,
-        elem_bytes: u64,
-    ) -> Result<Schedule, ScheduleError> {
-        ring::ring_all_reduce(topo.p(), n, elem_bytes)
+    fn generate(&self, topo: &Topology, n: u64, elem: u64) -> Result<Schedule, ScheduleError> {
+        ring::ring_all_reduce(topo.p(), n, elem)
     }
     fn closed_form(&self, topo: &Topology, n_bytes: f64, c: CostParams) -> Formula {
-        formulas::ring_allreduce(topo.p(), n_bytes, c)
+        ring_allreduce(topo.p(), n_bytes, c)
     }
     fn factors(&self, topo: &Topology) -> [f64; 3] {
         let (q, f) = flat_p(topo);

@@ -3,50 +3,46 @@
 //!
 //! Closed form: `(p−1)α + (p−1)/p·nβ` (Thakur, Rabenseifner & Gropp 2005, §3).
 
-use super::{flat_p, CollectiveAlgorithm, RoundFacts};
+use super::{flat_p, CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
+use crate::core::cost::formulas::{Coeff, Terms};
 use crate::core::cost::nccl::CollectiveKind;
-use crate::core::cost::{formulas, CostParams, Formula};
+use crate::core::cost::{CostParams, Formula};
 use crate::core::schedule::{ring, Phase, Schedule, ScheduleError};
 use crate::core::topology::Topology;
+
+/// Ring all-gather producing an `n`-byte tensor: `(p−1)α + (p−1)/p·nβ`.
+///
+/// Source: Thakur, Rabenseifner & Gropp 2005, §3 (ring allgather).
+pub fn ring_all_gather(p: usize, n_bytes: f64, c: CostParams) -> Formula {
+    let q = p.max(1);
+    let coeffs = [Coeff::steps(q), Coeff::share(q), Coeff::zero()];
+    Terms::any_p("ring all-gather", "(p−1)α + (p−1)/p·nβ", coeffs).formula(p, n_bytes, c)
+}
 
 /// Ring all-gather on its own.
 pub struct RingAllGather;
 
 impl CollectiveAlgorithm for RingAllGather {
-    fn key(&self) -> &'static str {
-        "ag"
-    }
-    fn label(&self) -> &'static str {
-        "ring all-gather"
-    }
-    fn short_label(&self) -> &'static str {
-        "ring all-gather"
-    }
-    fn collective(&self) -> CollectiveKind {
-        CollectiveKind::AllGather
-    }
-    fn needs_nodes(&self) -> bool {
-        false
-    }
-    fn folds(&self) -> bool {
-        false
+    fn descriptor(&self) -> Descriptor {
+        Descriptor {
+            key: "ag",
+            label: "ring all-gather",
+            short_label: "ring all-gather",
+            collective: CollectiveKind::AllGather,
+            layout: Layout::Flat,
+        }
     }
     fn method(&self, _phase: Phase) -> &'static str {
         "around the ring"
     }
-    fn generate(
-        &self,
-        topo: &Topology,
-        n: u64,
-        elem_bytes: u64,
-    ) -> Result<Schedule, ScheduleError> {
-        ring::ring_all_gather(topo.p(), n, elem_bytes).map(|s| Schedule {
-            algorithm: self.key(),
+    fn generate(&self, topo: &Topology, n: u64, elem: u64) -> Result<Schedule, ScheduleError> {
+        ring::ring_all_gather(topo.p(), n, elem).map(|s| Schedule {
+            algorithm: self.descriptor().key,
             ..s
         })
     }
     fn closed_form(&self, topo: &Topology, n_bytes: f64, c: CostParams) -> Formula {
-        formulas::ring_all_gather(topo.p(), n_bytes, c)
+        ring_all_gather(topo.p(), n_bytes, c)
     }
     fn factors(&self, topo: &Topology) -> [f64; 3] {
         let (q, f) = flat_p(topo);

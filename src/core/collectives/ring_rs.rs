@@ -4,50 +4,47 @@
 //! Closed form: `(p−1)α + (p−1)/p·nβ + (p−1)/p·nγ` (Thakur, Rabenseifner &
 //! Gropp 2005, §4).
 
-use super::{flat_p, CollectiveAlgorithm, RoundFacts};
+use super::{flat_p, CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
+use crate::core::cost::formulas::{Coeff, Terms};
 use crate::core::cost::nccl::CollectiveKind;
-use crate::core::cost::{formulas, CostParams, Formula};
+use crate::core::cost::{CostParams, Formula};
 use crate::core::schedule::{ring, Phase, Schedule, ScheduleError};
 use crate::core::topology::Topology;
+
+/// Ring reduce-scatter of an `n`-byte tensor: `(p−1)α + (p−1)/p·nβ + (p−1)/p·nγ`.
+///
+/// Source: Thakur, Rabenseifner & Gropp 2005, §4.
+pub fn ring_reduce_scatter(p: usize, n_bytes: f64, c: CostParams) -> Formula {
+    let q = p.max(1);
+    let coeffs = [Coeff::steps(q), Coeff::share(q), Coeff::share(q)];
+    let expression = "(p−1)α + (p−1)/p·nβ + (p−1)/p·nγ";
+    Terms::any_p("ring reduce-scatter", expression, coeffs).formula(p, n_bytes, c)
+}
 
 /// Ring reduce-scatter on its own.
 pub struct RingReduceScatter;
 
 impl CollectiveAlgorithm for RingReduceScatter {
-    fn key(&self) -> &'static str {
-        "rs"
-    }
-    fn label(&self) -> &'static str {
-        "ring reduce-scatter"
-    }
-    fn short_label(&self) -> &'static str {
-        "ring reduce-scatter"
-    }
-    fn collective(&self) -> CollectiveKind {
-        CollectiveKind::ReduceScatter
-    }
-    fn needs_nodes(&self) -> bool {
-        false
-    }
-    fn folds(&self) -> bool {
-        false
+    fn descriptor(&self) -> Descriptor {
+        Descriptor {
+            key: "rs",
+            label: "ring reduce-scatter",
+            short_label: "ring reduce-scatter",
+            collective: CollectiveKind::ReduceScatter,
+            layout: Layout::Flat,
+        }
     }
     fn method(&self, _phase: Phase) -> &'static str {
         "around the ring"
     }
-    fn generate(
-        &self,
-        topo: &Topology,
-        n: u64,
-        elem_bytes: u64,
-    ) -> Result<Schedule, ScheduleError> {
-        ring::ring_reduce_scatter(topo.p(), n, elem_bytes).map(|s| Schedule {
-            algorithm: self.key(),
+    fn generate(&self, topo: &Topology, n: u64, elem: u64) -> Result<Schedule, ScheduleError> {
+        ring::ring_reduce_scatter(topo.p(), n, elem).map(|s| Schedule {
+            algorithm: self.descriptor().key,
             ..s
         })
     }
     fn closed_form(&self, topo: &Topology, n_bytes: f64, c: CostParams) -> Formula {
-        formulas::ring_reduce_scatter(topo.p(), n_bytes, c)
+        ring_reduce_scatter(topo.p(), n_bytes, c)
     }
     fn factors(&self, topo: &Topology) -> [f64; 3] {
         let (q, f) = flat_p(topo);

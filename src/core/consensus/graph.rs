@@ -12,40 +12,7 @@ pub const MAX_NODES: usize = 1024;
 /// SplitMix64 (Steele, Lea & Flood 2014): a tiny deterministic generator, so
 /// a seed always gives the same graph or the same initial values on every
 /// platform. Not for cryptography.
-#[derive(Clone, Debug)]
-pub struct SplitMix64 {
-    state: u64,
-}
-
-impl SplitMix64 {
-    /// A generator started from `seed`.
-    pub fn new(seed: u64) -> Self {
-        SplitMix64 { state: seed }
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A uniform float in `[0, 1)` (53 random bits).
-    pub fn next_f64(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    /// A uniform integer in `0..n` (`n` ≥ 1; returns 0 for `n` = 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        if n == 0 {
-            return 0;
-        }
-        // Multiply-shift reduction (Lemire 2019); the bias is below 2^-53 for n ≤ 1024.
-        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
-    }
-}
+pub use crate::core::rng::SplitMix64;
 
 /// The shape of a communication graph.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

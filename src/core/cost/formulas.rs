@@ -38,20 +38,57 @@ pub struct Formula {
     pub substituted: Vec<String>,
 }
 
-/// Coefficients of a cost before the parameters are substituted.
+/// One coefficient of a closed form (the multiplier of α, nβ or nγ): its
+/// value and its text with `p` substituted, e.g. `1.875` and "2(16−1)/16".
 #[derive(Clone, Debug, PartialEq)]
-struct Terms {
+pub(crate) struct Coeff {
+    value: f64,
+    text: String,
+}
+
+impl Coeff {
+    /// A coefficient with its own text.
+    pub(crate) fn new(value: f64, text: String) -> Coeff {
+        Coeff { value, text }
+    }
+    /// No term.
+    pub(crate) fn zero() -> Coeff {
+        Coeff::new(0.0, "0".into())
+    }
+    /// `(p−1)`: the rounds of a ring.
+    pub(crate) fn steps(p: usize) -> Coeff {
+        Coeff::new((p - 1) as f64, format!("({p}−1)"))
+    }
+    /// `(p−1)/p`: the share of the tensor a ring rank sends.
+    pub(crate) fn share(p: usize) -> Coeff {
+        Coeff::new((p - 1) as f64 / p as f64, format!("({p}−1)/{p}"))
+    }
+    /// `⌈log₂p⌉`: the levels of a binomial tree.
+    pub(crate) fn levels(p: usize) -> Coeff {
+        Coeff::new(f64::from(ceil_log2(p)), format!("⌈log₂{p}⌉"))
+    }
+    /// `log₂p′` for a power of two `p′`.
+    pub(crate) fn log2(pp: usize) -> Coeff {
+        Coeff::new(f64::from(floor_log2(pp)), format!("log₂{pp}"))
+    }
+    /// Twice this coefficient, e.g. "2(16−1)".
+    pub(crate) fn twice(self) -> Coeff {
+        Coeff::new(2.0 * self.value, format!("2{}", self.text))
+    }
+    /// This coefficient plus `k`, e.g. "(log₂8 + 2)".
+    pub(crate) fn plus(self, k: u32) -> Coeff {
+        Coeff::new(self.value + f64::from(k), format!("({} + {k})", self.text))
+    }
+}
+
+/// Coefficients of a cost before the parameters are substituted: the
+/// `[α, nβ, nγ]` multipliers, the symbolic expression and which form
+/// applies.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Terms {
     name: &'static str,
-    expression: String,
-    startups: f64,
-    byte_factor: f64,
-    gamma_factor: f64,
-    /// The α multiplier with `p` substituted, e.g. "2(16−1)".
-    startups_text: String,
-    /// The nβ multiplier with `p` substituted, e.g. "2(16−1)/16".
-    bytes_text: String,
-    /// The nγ multiplier with `p` substituted.
-    gamma_text: String,
+    expression: &'static str,
+    coeffs: [Coeff; 3],
     label: String,
     pow2_adapted: bool,
     /// Extra explanation lines (e.g. the non-power-of-two adaptation).
@@ -59,12 +96,56 @@ struct Terms {
 }
 
 impl Terms {
-    fn formula(self, p: usize, n: f64, c: CostParams) -> Formula {
-        let alpha_part = self.startups * c.alpha;
-        let beta_part = self.byte_factor * n * c.beta;
-        let gamma_part = self.gamma_factor * n * c.gamma;
+    /// A form valid for any `p`.
+    pub(crate) fn any_p(name: &'static str, expression: &'static str, coeffs: [Coeff; 3]) -> Terms {
+        Terms {
+            name,
+            expression,
+            coeffs,
+            label: ANY_P_LABEL.into(),
+            pow2_adapted: false,
+            notes: Vec::new(),
+        }
+    }
+    /// The power-of-two form when `p` is a power of two, otherwise the
+    /// labelled fold-in / unfold adaptation built by `adapted` from
+    /// `(p′, r)` ([`pow2_split`]) as `(expression, coefficients, notes)`.
+    pub(crate) fn pow2_or_adapted(
+        name: &'static str,
+        p: usize,
+        pow2: (&'static str, fn(usize) -> [Coeff; 3]),
+        adapted: impl FnOnce(usize, usize) -> (&'static str, [Coeff; 3], Vec<String>),
+    ) -> Terms {
+        let (pp, r) = pow2_split(p);
+        let (expression, coeffs, notes) = if r == 0 {
+            (pow2.0, pow2.1(pp), Vec::new())
+        } else {
+            adapted(pp, r)
+        };
+        Terms {
+            name,
+            expression,
+            coeffs,
+            label: if r == 0 { POW2_LABEL } else { ADAPTED_LABEL }.into(),
+            pow2_adapted: r != 0,
+            notes,
+        }
+    }
+    /// The same terms with another label.
+    pub(crate) fn labelled(self, label: String) -> Terms {
+        Terms { label, ..self }
+    }
+}
+
+impl Terms {
+    /// The formula at `p` ranks, `n` bytes and the parameters `c`, written out.
+    pub(crate) fn formula(self, p: usize, n: f64, c: CostParams) -> Formula {
+        let [startups, bytes, gamma] = &self.coeffs;
+        let alpha_part = startups.value * c.alpha;
+        let beta_part = bytes.value * n * c.beta;
+        let gamma_part = gamma.value * n * c.gamma;
         let time = alpha_part + beta_part + gamma_part;
-        let with_gamma = c.gamma != 0.0 && self.gamma_factor != 0.0;
+        let with_gamma = c.gamma != 0.0 && gamma.value != 0.0;
 
         let mut lines = Vec::new();
         lines.push(
@@ -80,9 +161,9 @@ impl Terms {
             },
         );
         let expr = if with_gamma {
-            self.expression.clone()
+            self.expression.to_string()
         } else {
-            strip_gamma(&self.expression)
+            strip_gamma(self.expression)
         };
         lines.push(format!("T = {expr}"));
         lines.extend(self.notes.iter().map(|n| {
@@ -95,16 +176,16 @@ impl Terms {
         // Coefficients with p substituted.
         let mut s = format!(
             "  = {} × {} + {} × {} × {}",
-            self.startups_text,
+            startups.text,
             format_input_time(c.alpha),
-            self.bytes_text,
+            bytes.text,
             format_bytes_exact(n),
             format_beta(c.beta)
         );
         if with_gamma {
             s += &format!(
                 " + {} × {} × {}",
-                self.gamma_text,
+                gamma.text,
                 format_bytes_exact(n),
                 format_beta(c.gamma)
             );
@@ -113,15 +194,15 @@ impl Terms {
         // Coefficients evaluated, nβ evaluated.
         let mut s = format!(
             "  = {} × {} + {} × {}",
-            format_coeff(self.startups),
+            format_coeff(startups.value),
             format_input_time(c.alpha),
-            format_coeff(self.byte_factor),
+            format_coeff(bytes.value),
             format_time(n * c.beta)
         );
         if with_gamma {
             s += &format!(
                 " + {} × {}",
-                format_coeff(self.gamma_factor),
+                format_coeff(gamma.value),
                 format_time(n * c.gamma)
             );
         }
@@ -140,9 +221,9 @@ impl Terms {
         Formula {
             name: self.name.to_string(),
             expression: expr,
-            startups: self.startups,
-            byte_factor: self.byte_factor,
-            gamma_factor: self.gamma_factor,
+            startups: startups.value,
+            byte_factor: bytes.value,
+            gamma_factor: gamma.value,
             time,
             alpha_part,
             beta_part,
@@ -214,7 +295,8 @@ pub fn pow2_split(p: usize) -> (usize, usize) {
     (pp, p.max(1) - pp)
 }
 
-fn adaptation_note(p: usize, extra: &str) -> String {
+/// The note that explains the fold-in / unfold adaptation at `p` ranks.
+pub(crate) fn adaptation_note(p: usize, extra: &str) -> String {
     let (pp, r) = pow2_split(p);
     format!(
         "p = {p} is not a power of two: p′ = 2^⌊log₂{p}⌋ = {pp}, and the r = {r} extra rank{} fold into the p′ subset and are unfolded at the end: {extra}",
@@ -225,88 +307,6 @@ fn adaptation_note(p: usize, extra: &str) -> String {
 const ADAPTED_LABEL: &str = "non-power-of-two adaptation (fold-in / unfold, MPICH)";
 const POW2_LABEL: &str = "power-of-two formula";
 const ANY_P_LABEL: &str = "any p";
-
-// ---------------------------------------------------------------------------
-// Building blocks. `n` is always the size of the whole tensor in bytes.
-
-fn ring_rs_terms(p: usize) -> Terms {
-    let p = p.max(1);
-    let f = (p - 1) as f64 / p as f64;
-    Terms {
-        name: "ring reduce-scatter",
-        expression: "(p−1)α + (p−1)/p·nβ + (p−1)/p·nγ".into(),
-        startups: (p - 1) as f64,
-        byte_factor: f,
-        gamma_factor: f,
-        startups_text: format!("({p}−1)"),
-        bytes_text: format!("({p}−1)/{p}"),
-        gamma_text: format!("({p}−1)/{p}"),
-        label: ANY_P_LABEL.into(),
-        pow2_adapted: false,
-        notes: vec![],
-    }
-}
-
-fn ring_ag_terms(p: usize) -> Terms {
-    let p = p.max(1);
-    let f = (p - 1) as f64 / p as f64;
-    Terms {
-        name: "ring all-gather",
-        expression: "(p−1)α + (p−1)/p·nβ".into(),
-        startups: (p - 1) as f64,
-        byte_factor: f,
-        gamma_factor: 0.0,
-        startups_text: format!("({p}−1)"),
-        bytes_text: format!("({p}−1)/{p}"),
-        gamma_text: "0".into(),
-        label: ANY_P_LABEL.into(),
-        pow2_adapted: false,
-        notes: vec![],
-    }
-}
-
-fn rh_rs_terms(p: usize) -> Terms {
-    let (pp, r) = pow2_split(p);
-    let k = floor_log2(pp);
-    let f = (pp - 1) as f64 / pp as f64;
-    if r == 0 {
-        Terms {
-            name: "recursive-halving reduce-scatter",
-            expression: "log₂p·α + (p−1)/p·nβ + (p−1)/p·nγ".into(),
-            startups: f64::from(k),
-            byte_factor: f,
-            gamma_factor: f,
-            startups_text: format!("log₂{pp}"),
-            bytes_text: format!("({pp}−1)/{pp}"),
-            gamma_text: format!("({pp}−1)/{pp}"),
-            label: POW2_LABEL.into(),
-            pow2_adapted: false,
-            notes: vec![],
-        }
-    } else {
-        let sum = halving_sum(pp, r);
-        let pf = p as f64;
-        Terms {
-            name: "recursive-halving reduce-scatter",
-            expression: "(log₂p′ + 2)α + (1 + S/p + 1/p)·nβ + (1 + S/p)·nγ".into(),
-            startups: f64::from(k) + 2.0,
-            byte_factor: 1.0 + (sum + 1) as f64 / pf,
-            gamma_factor: 1.0 + sum as f64 / pf,
-            startups_text: format!("(log₂{pp} + 2)"),
-            bytes_text: format!("(1 + {sum}/{p} + 1/{p})"),
-            gamma_text: format!("(1 + {sum}/{p})"),
-            label: ADAPTED_LABEL.into(),
-            pow2_adapted: true,
-            notes: vec![
-                adaptation_note(
-                    p,
-                    "+(α + nβ + nγ) for the fold-in and +(α + nβ/p) to hand each extra rank its chunk",
-                ),
-                halving_note(pp, r, sum, p),
-            ],
-        }
-    }
-}
 
 /// `S = Σ_{d = 1, 2, 4, …, p′/2} (d + min(d, r))`: chunks (of n/p bytes) on
 /// the critical path of recursive halving / doubling over `p′` ranks when the
@@ -322,294 +322,29 @@ pub(crate) fn halving_sum(pp: usize, r: usize) -> u64 {
     s
 }
 
-fn halving_note(pp: usize, r: usize, sum: u64, p: usize) -> String {
-    format!(
-        "the first r = {r} of the p′ = {pp} ranks carry two chunks of n/{p}, so the round at distance d moves d + min(d, r) chunks: S = {sum}"
+/// `(S, note)`: [`halving_sum`] over `p′` ranks of which `r` carry two
+/// chunks, and the line that explains it.
+pub(crate) fn halving_note(pp: usize, r: usize, p: usize) -> (u64, String) {
+    let sum = halving_sum(pp, r);
+    (
+        sum,
+        format!(
+            "the first r = {r} of the p′ = {pp} ranks carry two chunks of n/{p}, so the round at distance d moves d + min(d, r) chunks: S = {sum}"
+        ),
     )
 }
 
-fn rd_ag_terms(p: usize) -> Terms {
-    let (pp, r) = pow2_split(p);
-    let k = floor_log2(pp);
-    let f = (pp - 1) as f64 / pp as f64;
-    if r == 0 {
-        Terms {
-            name: "recursive-doubling all-gather",
-            expression: "log₂p·α + (p−1)/p·nβ".into(),
-            startups: f64::from(k),
-            byte_factor: f,
-            gamma_factor: 0.0,
-            startups_text: format!("log₂{pp}"),
-            bytes_text: format!("({pp}−1)/{pp}"),
-            gamma_text: "0".into(),
-            label: POW2_LABEL.into(),
-            pow2_adapted: false,
-            notes: vec![],
-        }
-    } else {
-        let sum = halving_sum(pp, r);
-        let pf = p as f64;
-        Terms {
-            name: "recursive-doubling all-gather",
-            expression: "(log₂p′ + 2)α + (1/p + S/p + 1)·nβ".into(),
-            startups: f64::from(k) + 2.0,
-            byte_factor: (1 + sum) as f64 / pf + 1.0,
-            gamma_factor: 0.0,
-            startups_text: format!("(log₂{pp} + 2)"),
-            bytes_text: format!("(1/{p} + {sum}/{p} + 1)"),
-            gamma_text: "0".into(),
-            label: ADAPTED_LABEL.into(),
-            pow2_adapted: true,
-            notes: vec![
-                adaptation_note(
-                    p,
-                    "+(α + nβ/p) for each extra rank to hand over its chunk and +(α + nβ) to unfold the whole result",
-                ),
-                halving_note(pp, r, sum, p),
-            ],
-        }
-    }
-}
-
-fn binomial_bcast_terms(p: usize) -> Terms {
-    let l = ceil_log2(p);
-    Terms {
-        name: "binomial broadcast",
-        expression: "⌈log₂p⌉(α + nβ)".into(),
-        startups: f64::from(l),
-        byte_factor: f64::from(l),
-        gamma_factor: 0.0,
-        startups_text: format!("⌈log₂{p}⌉"),
-        bytes_text: format!("⌈log₂{p}⌉"),
-        gamma_text: "0".into(),
-        label: ANY_P_LABEL.into(),
-        pow2_adapted: false,
-        notes: vec![],
-    }
-}
-
-fn binomial_reduce_terms(p: usize) -> Terms {
-    let l = ceil_log2(p);
-    Terms {
-        name: "binomial reduce",
-        expression: "⌈log₂p⌉(α + nβ + nγ)".into(),
-        startups: f64::from(l),
-        byte_factor: f64::from(l),
-        gamma_factor: f64::from(l),
-        startups_text: format!("⌈log₂{p}⌉"),
-        bytes_text: format!("⌈log₂{p}⌉"),
-        gamma_text: format!("⌈log₂{p}⌉"),
-        label: ANY_P_LABEL.into(),
-        pow2_adapted: false,
-        notes: vec![],
-    }
-}
-
 // ---------------------------------------------------------------------------
-// All-reduce terms.
+// Building blocks without a registry entry of their own. The closed forms of
+// the registered algorithms live in their files under
+// `crate::core::collectives` and are re-exported here. `n` is always the size
+// of the whole tensor in bytes.
 
-fn ring_terms(p: usize) -> Terms {
-    let p = p.max(1);
-    let f = (p - 1) as f64 / p as f64;
-    Terms {
-        name: "ring all-reduce",
-        expression: "2(p−1)α + 2(p−1)/p·nβ + (p−1)/p·nγ".into(),
-        startups: 2.0 * (p - 1) as f64,
-        byte_factor: 2.0 * f,
-        gamma_factor: f,
-        startups_text: format!("2({p}−1)"),
-        bytes_text: format!("2({p}−1)/{p}"),
-        gamma_text: format!("({p}−1)/{p}"),
-        label: ANY_P_LABEL.into(),
-        pow2_adapted: false,
-        notes: vec![],
-    }
-}
-
-fn tree_terms(p: usize) -> Terms {
-    let l = ceil_log2(p);
-    Terms {
-        name: "binomial tree all-reduce",
-        expression: "2⌈log₂p⌉(α + nβ) + ⌈log₂p⌉·nγ".into(),
-        startups: 2.0 * f64::from(l),
-        byte_factor: 2.0 * f64::from(l),
-        gamma_factor: f64::from(l),
-        startups_text: format!("2⌈log₂{p}⌉"),
-        bytes_text: format!("2⌈log₂{p}⌉"),
-        gamma_text: format!("⌈log₂{p}⌉"),
-        label: if p.is_power_of_two() || p <= 1 {
-            ANY_P_LABEL.into()
-        } else {
-            format!("any p (⌈log₂{p}⌉ = {l} levels)")
-        },
-        pow2_adapted: false,
-        notes: vec![],
-    }
-}
-
-fn rd_terms(p: usize) -> Terms {
-    let (pp, r) = pow2_split(p);
-    let k = floor_log2(pp);
-    if r == 0 {
-        Terms {
-            name: "recursive doubling all-reduce",
-            expression: "log₂p(α + nβ + nγ)".into(),
-            startups: f64::from(k),
-            byte_factor: f64::from(k),
-            gamma_factor: f64::from(k),
-            startups_text: format!("log₂{pp}"),
-            bytes_text: format!("log₂{pp}"),
-            gamma_text: format!("log₂{pp}"),
-            label: POW2_LABEL.into(),
-            pow2_adapted: false,
-            notes: vec![],
-        }
-    } else {
-        Terms {
-            name: "recursive doubling all-reduce",
-            expression: "(log₂p′ + 2)(α + nβ) + (log₂p′ + 1)·nγ".into(),
-            startups: f64::from(k) + 2.0,
-            byte_factor: f64::from(k) + 2.0,
-            gamma_factor: f64::from(k) + 1.0,
-            startups_text: format!("(log₂{pp} + 2)"),
-            bytes_text: format!("(log₂{pp} + 2)"),
-            gamma_text: format!("(log₂{pp} + 1)"),
-            label: ADAPTED_LABEL.into(),
-            pow2_adapted: true,
-            notes: vec![adaptation_note(p, "+2(α + nβ) + nγ")],
-        }
-    }
-}
-
-fn rab_terms(p: usize) -> Terms {
-    let (pp, r) = pow2_split(p);
-    let k = floor_log2(pp);
-    let f = (pp - 1) as f64 / pp as f64;
-    if r == 0 {
-        Terms {
-            name: "Rabenseifner all-reduce",
-            expression: "2log₂p·α + 2(p−1)/p·nβ + (p−1)/p·nγ".into(),
-            startups: 2.0 * f64::from(k),
-            byte_factor: 2.0 * f,
-            gamma_factor: f,
-            startups_text: format!("2log₂{pp}"),
-            bytes_text: format!("2({pp}−1)/{pp}"),
-            gamma_text: format!("({pp}−1)/{pp}"),
-            label: POW2_LABEL.into(),
-            pow2_adapted: false,
-            notes: vec![],
-        }
-    } else {
-        Terms {
-            name: "Rabenseifner all-reduce",
-            expression: "(2log₂p′ + 2)α + (2(p′−1)/p′ + 2)·nβ + ((p′−1)/p′ + 1)·nγ".into(),
-            startups: 2.0 * f64::from(k) + 2.0,
-            byte_factor: 2.0 * f + 2.0,
-            gamma_factor: f + 1.0,
-            startups_text: format!("(2log₂{pp} + 2)"),
-            bytes_text: format!("(2({pp}−1)/{pp} + 2)"),
-            gamma_text: format!("(({pp}−1)/{pp} + 1)"),
-            label: ADAPTED_LABEL.into(),
-            pow2_adapted: true,
-            notes: vec![adaptation_note(p, "+2(α + nβ) + nγ")],
-        }
-    }
-}
-
-fn naive_terms(p: usize) -> Terms {
-    let p = p.max(1);
-    Terms {
-        name: "naive root all-reduce",
-        expression: "2(p−1)(α + nβ) + (p−1)·nγ".into(),
-        startups: 2.0 * (p - 1) as f64,
-        byte_factor: 2.0 * (p - 1) as f64,
-        gamma_factor: (p - 1) as f64,
-        startups_text: format!("2({p}−1)"),
-        bytes_text: format!("2({p}−1)"),
-        gamma_text: format!("({p}−1)"),
-        label: ANY_P_LABEL.into(),
-        pow2_adapted: false,
-        notes: vec![],
-    }
-}
-
-/// Ring all-reduce (ring reduce-scatter + ring all-gather):
-/// `T = 2(p−1)α + 2(p−1)/p·nβ + (p−1)/p·nγ`, any `p`.
-///
-/// Source: Thakur, Rabenseifner & Gropp 2005, §4 (ring / "reduce-scatter +
-/// all-gather"); Patarasuk & Yuan 2009. Course §9: p = 16, α = 5 µs,
-/// β = 0.08 ns/B, 8 KiB gives ≈ 151.2 µs.
-pub fn ring_allreduce(p: usize, n_bytes: f64, c: CostParams) -> Formula {
-    ring_terms(p).formula(p, n_bytes, c)
-}
-
-/// Basic binomial-tree all-reduce (unpipelined reduce to a root, then
-/// broadcast, full tensor per message):
-/// `T = 2⌈log₂p⌉(α + nβ) + ⌈log₂p⌉·nγ`, any `p`.
-///
-/// Source: Thakur, Rabenseifner & Gropp 2005, §2 (binomial reduce and
-/// broadcast); course §7.
-pub fn binomial_tree_allreduce(p: usize, n_bytes: f64, c: CostParams) -> Formula {
-    tree_terms(p).formula(p, n_bytes, c)
-}
-
-/// Recursive-doubling all-reduce (full-buffer exchange with `rank XOR 2^k`):
-/// `T = log₂p(α + nβ + nγ)` for `p` a power of two; otherwise the labelled
-/// adaptation `(log₂p′ + 2)(α + nβ) + (log₂p′ + 1)·nγ` with `p′ = 2^⌊log₂p⌋`.
-///
-/// Source: Thakur, Rabenseifner & Gropp 2005, §4.4 (recursive doubling and
-/// its non-power-of-two handling).
-pub fn recursive_doubling_allreduce(p: usize, n_bytes: f64, c: CostParams) -> Formula {
-    rd_terms(p).formula(p, n_bytes, c)
-}
-
-/// Rabenseifner all-reduce (recursive-halving reduce-scatter, then
-/// recursive-doubling all-gather):
-/// `T = 2log₂p·α + 2(p−1)/p·nβ + (p−1)/p·nγ` for `p` a power of two;
-/// otherwise the labelled adaptation
-/// `(2log₂p′ + 2)α + (2(p′−1)/p′ + 2)·nβ + ((p′−1)/p′ + 1)·nγ`.
-///
-/// Source: Rabenseifner 2004; Thakur, Rabenseifner & Gropp 2005, §4.4.
-pub fn rabenseifner_allreduce(p: usize, n_bytes: f64, c: CostParams) -> Formula {
-    rab_terms(p).formula(p, n_bytes, c)
-}
-
-/// Naive root all-reduce, serialised at the root: `p − 1` full tensors in,
-/// one at a time, then `p − 1` full tensors out:
-/// `T = 2(p−1)(α + nβ) + (p−1)·nγ`, any `p`.
-///
-/// Course §6: p = 4, 100 MB at 12.5 GB/s, α = 0 gives 48 ms (the ring: 12 ms).
-pub fn naive_root_allreduce(p: usize, n_bytes: f64, c: CostParams) -> Formula {
-    naive_terms(p).formula(p, n_bytes, c)
-}
-
-/// Ring reduce-scatter of an `n`-byte tensor: `(p−1)α + (p−1)/p·nβ + (p−1)/p·nγ`.
-///
-/// Source: Thakur, Rabenseifner & Gropp 2005, §4.
-pub fn ring_reduce_scatter(p: usize, n_bytes: f64, c: CostParams) -> Formula {
-    ring_rs_terms(p).formula(p, n_bytes, c)
-}
-
-/// Ring all-gather producing an `n`-byte tensor: `(p−1)α + (p−1)/p·nβ`.
-///
-/// Source: Thakur, Rabenseifner & Gropp 2005, §3 (ring allgather).
-pub fn ring_all_gather(p: usize, n_bytes: f64, c: CostParams) -> Formula {
-    ring_ag_terms(p).formula(p, n_bytes, c)
-}
-
-/// Recursive-halving reduce-scatter: `log₂p·α + (p−1)/p·nβ + (p−1)/p·nγ` for
-/// `p` a power of two. Otherwise (labelled), as the schedule generator
-/// `schedule::recursive::recursive_halving_reduce_scatter` runs it: a
-/// whole-tensor fold-in `α + nβ + nγ`; halving over `p′ = 2^⌊log₂p⌋` ranks of
-/// which the first `r` hold two chunks of `n/p`, so the round at distance `d`
-/// moves `d + min(d, r)` chunks (`S` chunks in all); and a final `α + nβ/p`
-/// handing each extra rank its chunk:
-/// `(log₂p′ + 2)α + (1 + S/p + 1/p)·nβ + (1 + S/p)·nγ`.
-///
-/// Source: Thakur, Rabenseifner & Gropp 2005, §4.3 (recursive halving).
-pub fn recursive_halving_reduce_scatter(p: usize, n_bytes: f64, c: CostParams) -> Formula {
-    rh_rs_terms(p).formula(p, n_bytes, c)
-}
+pub use crate::core::collectives::{
+    binomial_tree_allreduce, naive_root_allreduce, rabenseifner_allreduce,
+    recursive_doubling_allreduce, recursive_halving_reduce_scatter, ring_all_gather,
+    ring_allreduce, ring_reduce_scatter,
+};
 
 /// Recursive-doubling all-gather: `log₂p·α + (p−1)/p·nβ` for `p` a power of
 /// two. Otherwise (labelled), mirroring the recursive-halving adaptation:
@@ -619,19 +354,41 @@ pub fn recursive_halving_reduce_scatter(p: usize, n_bytes: f64, c: CostParams) -
 ///
 /// Source: Thakur, Rabenseifner & Gropp 2005, §3 (recursive doubling allgather).
 pub fn recursive_doubling_all_gather(p: usize, n_bytes: f64, c: CostParams) -> Formula {
-    rd_ag_terms(p).formula(p, n_bytes, c)
+    Terms::pow2_or_adapted(
+        "recursive-doubling all-gather",
+        p,
+        ("log₂p·α + (p−1)/p·nβ", |pp| {
+            [Coeff::log2(pp), Coeff::share(pp), Coeff::zero()]
+        }),
+        |pp, r| {
+            let (sum, note) = halving_note(pp, r, p);
+            let bytes = Coeff::new(
+                (1 + sum) as f64 / p as f64 + 1.0,
+                format!("(1/{p} + {sum}/{p} + 1)"),
+            );
+            let fold = "+(α + nβ/p) for each extra rank to hand over its chunk and +(α + nβ) to unfold the whole result";
+            (
+                "(log₂p′ + 2)α + (1/p + S/p + 1)·nβ",
+                [Coeff::log2(pp).plus(2), bytes, Coeff::zero()],
+                vec![adaptation_note(p, fold), note],
+            )
+        },
+    )
+    .formula(p, n_bytes, c)
 }
 
 /// Binomial-tree broadcast of `n` bytes: `⌈log₂p⌉(α + nβ)`, any `p`.
 ///
 /// Source: Thakur, Rabenseifner & Gropp 2005, §3 (binomial broadcast).
 pub fn binomial_broadcast(p: usize, n_bytes: f64, c: CostParams) -> Formula {
-    binomial_bcast_terms(p).formula(p, n_bytes, c)
+    let coeffs = [Coeff::levels(p), Coeff::levels(p), Coeff::zero()];
+    Terms::any_p("binomial broadcast", "⌈log₂p⌉(α + nβ)", coeffs).formula(p, n_bytes, c)
 }
 
 /// Binomial-tree reduce of `n` bytes to a root: `⌈log₂p⌉(α + nβ + nγ)`, any `p`.
 ///
 /// Source: Thakur, Rabenseifner & Gropp 2005, §2.
 pub fn binomial_reduce(p: usize, n_bytes: f64, c: CostParams) -> Formula {
-    binomial_reduce_terms(p).formula(p, n_bytes, c)
+    let coeffs = [Coeff::levels(p), Coeff::levels(p), Coeff::levels(p)];
+    Terms::any_p("binomial reduce", "⌈log₂p⌉(α + nβ + nγ)", coeffs).formula(p, n_bytes, c)
 }

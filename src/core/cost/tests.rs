@@ -8,8 +8,9 @@ use crate::core::timing::{executed_round_times, executed_time, executed_time_wit
 
 mod unit_tests {
     use super::*;
+    use crate::core::collectives::naive_root;
     use crate::core::execute::{default_init, execute, ExecOptions};
-    use crate::core::schedule::{naive::naive_root, ring::ring_all_reduce};
+    use crate::core::schedule::ring::ring_all_reduce;
 
     const KIB8: f64 = 8192.0;
     const MIB64: f64 = 67_108_864.0;
@@ -198,11 +199,11 @@ mod unit_tests {
             let nb = (n_el * 2) as f64;
             let pairs = [
                 (
-                    sr::recursive_doubling(p, n_el, 2).expect("rd"),
+                    crate::core::collectives::recursive_doubling(p, n_el, 2).expect("rd"),
                     recursive_doubling_allreduce(p, nb, c),
                 ),
                 (
-                    sr::rabenseifner(p, n_el, 2).expect("rab"),
+                    crate::core::collectives::rabenseifner(p, n_el, 2).expect("rab"),
                     rabenseifner_allreduce(p, nb, c),
                 ),
                 (
@@ -252,7 +253,7 @@ mod unit_tests {
     /// Zero-byte transfers (n < p) still pay α, as in `core::timing`.
     #[test]
     fn agrees_with_timing_module() {
-        use crate::core::schedule::tree::binomial_tree;
+        use crate::core::collectives::binomial_tree;
         let c = CostParams::course_example();
         // 2 elements over 4 ranks: chunks 1, 1, 0, 0; 6 rounds × α + 1 element.
         let s = ring_all_reduce(4, 2, 4).expect("ring");

@@ -230,6 +230,34 @@ pub struct Log {
     pub notes: Vec<String>,
 }
 
+impl Log {
+    /// A log of one table read by a column parser (OSU or generic columns):
+    /// no side-by-side part and no printed average; the rank count as
+    /// [`detect::stated_ranks`] finds it in `lines` (one rank per line).
+    pub(crate) fn one_table(
+        format: Format,
+        (collective, collective_note): (Collective, String),
+        series: Series,
+        lines: &[detect::Line],
+        title: String,
+        notes: Vec<String>,
+    ) -> Log {
+        let (stated_p, comment_p) = detect::stated_ranks(lines, 1);
+        Log {
+            format,
+            part: String::new(),
+            collective,
+            collective_note,
+            series: vec![series],
+            stated_p,
+            comment_p,
+            avg_busbw: None,
+            title,
+            notes,
+        }
+    }
+}
+
 /// Everything [`import`] found.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Import {
@@ -297,6 +325,52 @@ pub(crate) fn push_msg(out: &mut Vec<LineMessage>, line: usize, reason: impl Int
             line,
             reason: reason.into(),
         });
+    }
+}
+
+/// True once `rows` rows are kept and [`MAX_ROWS`] is reached, with the
+/// message at line `line` that the rest was skipped.
+pub(crate) fn rows_full(rows: usize, out: &mut Vec<LineMessage>, line: usize) -> bool {
+    let full = rows >= MAX_ROWS;
+    if full {
+        push_msg(
+            out,
+            line,
+            format!("more than {MAX_ROWS} rows; the rest was skipped"),
+        );
+    }
+    full
+}
+
+/// A row's printed size, read.
+pub(crate) enum RowSize {
+    /// Positive: the row goes on.
+    Positive(Printed),
+    /// Negative or zero: the row is skipped and a message says why.
+    Skipped,
+    /// Not a number: the caller says why.
+    Unread,
+}
+
+/// Reads a row's printed size `got`: a negative size or a zero size gets a
+/// message at line `line` ("negative size; row skipped", or `zero`).
+pub(crate) fn row_size(
+    got: Option<Printed>,
+    out: &mut Vec<LineMessage>,
+    line: usize,
+    zero: &str,
+) -> RowSize {
+    match got {
+        Some(s) if s.value > 0.0 => RowSize::Positive(s),
+        Some(s) if s.value < 0.0 => {
+            push_msg(out, line, "negative size; row skipped");
+            RowSize::Skipped
+        }
+        Some(_) => {
+            push_msg(out, line, zero);
+            RowSize::Skipped
+        }
+        None => RowSize::Unread,
     }
 }
 

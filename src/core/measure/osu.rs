@@ -5,12 +5,13 @@
 //! `Max Latency(us)` and `Iterations` (the `-f` option), then one row per
 //! message size in bytes. OSU prints no bandwidths.
 
-use super::detect::{is_osu_header, stated_ranks, Line};
+use super::detect::{is_osu_header, Line};
 use super::generic::time_scale;
 use super::{
-    printed, push_msg, Collective, Format, ImportOptions, LineMessage, Log, Printed, Row, Series,
-    MAX_ROWS,
+    printed, push_msg, rows_full, Collective, Format, ImportOptions, LineMessage, Log, Printed,
+    Row, Series,
 };
+use super::{row_size, RowSize};
 
 /// Splits an OSU header on runs of two or more spaces (column names contain
 /// single spaces: "Avg Latency(us)").
@@ -77,27 +78,16 @@ pub fn parse(lines: &[Line], opts: &ImportOptions) -> (Option<Log>, Vec<LineMess
         if t.is_empty() || t.starts_with('#') {
             continue;
         }
-        if rows.len() >= MAX_ROWS {
-            push_msg(
-                &mut msgs,
-                *n,
-                format!("more than {MAX_ROWS} rows; the rest was skipped"),
-            );
+        if rows_full(rows.len(), &mut msgs, *n) {
             break;
         }
         let toks: Vec<&str> = t.split_whitespace().collect();
         let get = |i: usize, m: f64| toks.get(i).and_then(|s| printed(s, m));
-        let size = match get(0, 1.0) {
-            Some(s) if s.value > 0.0 => Printed { half_ulp: 0.0, ..s },
-            Some(s) if s.value < 0.0 => {
-                push_msg(&mut msgs, *n, "negative size; row skipped");
-                continue;
-            }
-            Some(_) => {
-                push_msg(&mut msgs, *n, "size 0 B: nothing to time; row skipped");
-                continue;
-            }
-            None => {
+        let zero = "size 0 B: nothing to time; row skipped";
+        let size = match row_size(get(0, 1.0), &mut msgs, *n, zero) {
+            RowSize::Positive(s) => Printed { half_ulp: 0.0, ..s },
+            RowSize::Skipped => continue,
+            RowSize::Unread => {
                 push_msg(
                     &mut msgs,
                     *n,
@@ -153,7 +143,6 @@ pub fn parse(lines: &[Line], opts: &ImportOptions) -> (Option<Log>, Vec<LineMess
             iterations: it_i.and_then(|i| toks.get(i)).and_then(|s| s.parse().ok()),
         });
     }
-    let (stated, comment_p) = stated_ranks(lines, 1);
     let mut notes = vec![format!(
         "units from OSU: size in bytes (per-rank message), latency in {}",
         unit.as_deref().unwrap_or("µs (assumed)")
@@ -161,20 +150,11 @@ pub fn parse(lines: &[Line], opts: &ImportOptions) -> (Option<Log>, Vec<LineMess
     if min_i.is_some() || max_i.is_some() {
         notes.push("min/max latency columns read (OSU -f)".into());
     }
-    let log = Log {
-        format: Format::Osu,
-        part: String::new(),
-        collective,
-        collective_note,
-        series: vec![Series {
-            label: "avg latency".into(),
-            rows,
-        }],
-        stated_p: stated,
-        comment_p,
-        avg_busbw: None,
-        title,
-        notes,
+    let series = Series {
+        label: "avg latency".into(),
+        rows,
     };
+    let collective = (collective, collective_note);
+    let log = Log::one_table(Format::Osu, collective, series, lines, title, notes);
     (Some(log), msgs)
 }

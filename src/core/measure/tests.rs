@@ -30,6 +30,20 @@ fn load(text: &str) -> (Import, Vec<(Resolved, Checks)>) {
     (imp, rc)
 }
 
+/// The log's `# Avg bus bandwidth` line was found and matches the rows.
+fn assert_avg_matches(c: &Checks) {
+    assert!(c.avg.as_ref().is_some_and(|a| a.matches), "{:?}", c.avg);
+}
+
+/// `(size, time)` of every row of the log's first table, SI units.
+fn points(l: &Log) -> Vec<(f64, f64)> {
+    l.series[0]
+        .rows
+        .iter()
+        .map(|r| (r.size.value, r.time.value))
+        .collect()
+}
+
 fn rows(l: &Log) -> Vec<usize> {
     l.series.iter().map(|s| s.rows.len()).collect()
 }
@@ -126,14 +140,13 @@ fn allgather_with_launcher_prefix_and_error_column() {
     let (r, c) = &rc[0];
     assert_eq!(r.p.p, 8);
     assert_eq!(c.flagged, 0, "{:?}", c.rows);
-    assert!(c.avg.as_ref().is_some_and(|a| a.matches));
+    assert_avg_matches(c);
 }
 
 #[test]
 fn reduce_scatter_flags_mixup_and_wrong() {
     let (imp, rc) = load(fixture!("nccl-reducescatter-16rank-flagged.txt"));
-    let l = &imp.logs[0];
-    assert_eq!(l.collective, Collective::ReduceScatter);
+    assert_eq!(imp.logs[0].collective, Collective::ReduceScatter);
     let (r, c) = &rc[0];
     assert_eq!(r.p.p, 16);
     assert_eq!(r.p.source, RankSource::Launcher { line: 2 });
@@ -145,7 +158,7 @@ fn reduce_scatter_flags_mixup_and_wrong() {
     );
     assert!(c.rows[1][3].flags[0].contains("#wrong = 3"));
     assert_eq!((c.rows[0][2].line, c.rows[1][3].line), (10, 11));
-    assert!(c.avg.as_ref().is_some_and(|a| a.matches));
+    assert_avg_matches(c);
 }
 
 #[test]
@@ -155,7 +168,7 @@ fn broadcast_and_alltoall() {
     assert_eq!(rc[0].0.p.p, 4);
     assert_eq!(rows(&imp.logs[0]), vec![8, 8]);
     assert_eq!(rc[0].1.flagged, 0);
-    assert!(rc[0].1.avg.as_ref().is_some_and(|a| a.matches));
+    assert_avg_matches(&rc[0].1);
     let (imp, rc) = load(fixture!("nccl-alltoall-8rank-nranks.txt"));
     assert_eq!(imp.logs[0].collective, Collective::AllToAll);
     assert_eq!(rc[0].0.p.p, 8);
@@ -174,7 +187,7 @@ fn side_by_side_gives_two_logs() {
         assert_eq!(rows(l), vec![9, 9]);
         assert_eq!(r.p.p, 8, "{}", r.p.note);
         assert_eq!(c.flagged, 0);
-        assert!(c.avg.as_ref().is_some_and(|a| a.matches));
+        assert_avg_matches(c);
     }
 }
 
@@ -196,11 +209,7 @@ fn osu_plain_and_full() {
     assert_eq!(r0.iterations, Some(1000));
     assert!((r0.min_time.unwrap_or(0.0) - 27.0e-6).abs() < 1e-9);
     // The tree model fits the tree-made times: α = 3 µs, β = 0.1 ns/B.
-    let pts: Vec<(f64, f64)> = l.series[0]
-        .rows
-        .iter()
-        .map(|r| (r.size.value, r.time.value))
-        .collect();
+    let pts = points(l);
     let f = fit(
         &pts,
         FitOptions {
@@ -288,11 +297,7 @@ fn round_trip(model: Model, outliers: usize) {
         let (imp, rc) = load(&text);
         let l = &imp.logs[0];
         assert_eq!(rc[0].0.p.p, p);
-        let pts: Vec<(f64, f64)> = l.series[0]
-            .rows
-            .iter()
-            .map(|r| (r.size.value, r.time.value))
-            .collect();
+        let pts = points(l);
         let f = fit(
             &pts,
             FitOptions {
@@ -404,11 +409,7 @@ mod prop {
                 for l in &imp.logs {
                     let r = checks::resolve(l, None);
                     let _ = checks::check(l, r.p.p, r.unknown_bw, Some(1e9));
-                    let pts: Vec<(f64, f64)> = l.series[0]
-                        .rows
-                        .iter()
-                        .map(|r| (r.size.value, r.time.value))
-                        .collect();
+                    let pts = super::points(l);
                     for m in Model::all() {
                         let _ = fit::fit(
                             &pts,

@@ -205,21 +205,24 @@ fn hand_beta(link: Link) -> f64 {
     }
 }
 
+/// [`expected`] of the sample-weighted loss: Σ cᵢ·Lᵢ / Σ cᵢ.
+fn expected_loss(counts: &[i64], losses: &[f64]) -> (Vec<f64>, Vec<String>) {
+    let total: i64 = counts.iter().sum();
+    let v: f64 = counts
+        .iter()
+        .zip(losses)
+        .map(|(&c, &l)| c as f64 * l)
+        .sum::<f64>()
+        / total as f64;
+    let mut need: Vec<String> = counts.iter().map(|c| c.to_string()).collect();
+    need.extend(losses.iter().map(|&l| fmt_num(l)));
+    (vec![v], need)
+}
+
 /// (expected values of the parts, strings the text must contain).
 fn expected(params: &Params) -> (Vec<f64>, Vec<String>) {
     match params {
-        Params::Loss { counts, losses } => {
-            let total: i64 = counts.iter().sum();
-            let v: f64 = counts
-                .iter()
-                .zip(losses)
-                .map(|(&c, &l)| c as f64 * l)
-                .sum::<f64>()
-                / total as f64;
-            let mut need: Vec<String> = counts.iter().map(|c| c.to_string()).collect();
-            need.extend(losses.iter().map(|&l| fmt_num(l)));
-            (vec![v], need)
-        }
+        Params::Loss { counts, losses } => expected_loss(counts, losses),
         Params::Dsgd { values, g, eta } => {
             let mixed = values.iter().sum::<f64>() / values.len() as f64;
             let mut need: Vec<String> = values.iter().map(|&v| fmt_num(v)).collect();

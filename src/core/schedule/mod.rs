@@ -13,10 +13,8 @@
 use std::fmt;
 use std::ops::Range;
 
-pub mod naive;
 pub mod recursive;
 pub mod ring;
-pub mod tree;
 
 /// What a transfer does at the destination.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -136,6 +134,16 @@ impl Round {
     /// `(src, dst)` of every transfer, in order.
     pub fn pairs(&self) -> Vec<(usize, usize)> {
         self.transfers.iter().map(|t| (t.src, t.dst)).collect()
+    }
+
+    /// Bytes of the round's largest message at `elem_bytes` bytes per
+    /// element (0 for a round without transfers).
+    pub fn largest_bytes(&self, elem_bytes: u64) -> u64 {
+        self.transfers
+            .iter()
+            .map(|t| t.len() * elem_bytes)
+            .max()
+            .unwrap_or(0)
     }
 }
 

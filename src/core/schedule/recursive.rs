@@ -1,7 +1,11 @@
-//! Recursive doubling all-reduce, recursive halving reduce-scatter, recursive
-//! doubling all-gather and Rabenseifner's all-reduce (Thakur, Rabenseifner &
+//! The building blocks of the recursive algorithms (Thakur, Rabenseifner &
 //! Gropp 2005, "Optimization of Collective Communication Operations in
-//! MPICH", §4; Rabenseifner 2004).
+//! MPICH", §4; Rabenseifner 2004): the power-of-two [`Fold`], the block
+//! layouts, the halving and doubling rounds, and the two halves of
+//! Rabenseifner's all-reduce on their own (recursive halving reduce-scatter,
+//! recursive doubling all-gather). The recursive doubling all-reduce and
+//! Rabenseifner's all-reduce are built from them in
+//! `crate::core::collectives` (`rd.rs`, `rab.rs`).
 //!
 //! For `p` a power of two:
 //! - **recursive doubling** (all-reduce): in round `k = 0..log₂p` rank `r`
@@ -136,7 +140,8 @@ impl Fold {
         })
     }
 
-    fn partner_note(&self, d: usize) -> String {
+    /// The note of a core round at distance `d`, e.g. "partner = rank XOR 2".
+    pub fn partner_note(&self, d: usize) -> String {
         if self.is_power_of_two() {
             format!("partner = rank XOR {d}")
         } else {
@@ -151,7 +156,7 @@ impl Fold {
 
 /// Block layout for the power-of-two core: `blocks[nr]` is the element range
 /// core rank `nr` ends up responsible for. Blocks are contiguous and in order.
-struct Blocks {
+pub struct Blocks {
     ranges: Vec<Range<u64>>,
     /// When blocks are exactly the `p` ring chunks, `chunk` labels are set.
     are_chunks: bool,
@@ -159,7 +164,7 @@ struct Blocks {
 
 impl Blocks {
     /// Range covered by the aligned window of core ranks `[base, base + len)`.
-    fn window(&self, base: usize, len: usize) -> Range<u64> {
+    pub fn window(&self, base: usize, len: usize) -> Range<u64> {
         let lo = self.ranges.get(base).map_or(0, |r| r.start);
         let hi = self
             .ranges
@@ -169,12 +174,13 @@ impl Blocks {
         lo..hi
     }
 
-    fn chunk(&self, base: usize, len: usize) -> Option<usize> {
+    /// The ring-chunk label of a one-block window, when blocks are chunks.
+    pub fn chunk(&self, base: usize, len: usize) -> Option<usize> {
         (self.are_chunks && len == 1).then_some(base)
     }
 
     /// Equal split of `n` over the `p'` core ranks (all-reduce).
-    fn equal(n: u64, fold: &Fold) -> Self {
+    pub fn equal(n: u64, fold: &Fold) -> Self {
         Blocks {
             ranges: (0..fold.core)
                 .map(|i| chunk_range(n, fold.core, i))
@@ -186,7 +192,7 @@ impl Blocks {
     /// Core rank `nr` covers the ring chunks of the original ranks it stands
     /// for: chunks `2nr, 2nr + 1` when `nr < r`, else chunk `nr + r`
     /// (reduce-scatter and all-gather, whose result is per original rank).
-    fn per_original_rank(n: u64, fold: &Fold) -> Self {
+    pub fn per_original_rank(n: u64, fold: &Fold) -> Self {
         let p = fold.p;
         Blocks {
             ranges: (0..fold.core)
@@ -204,7 +210,7 @@ impl Blocks {
 }
 
 /// Recursive-halving rounds on the core: distance `d = p'/2, p'/4, …, 1`.
-fn halving_rounds(fold: &Fold, blocks: &Blocks) -> Vec<Round> {
+pub fn halving_rounds(fold: &Fold, blocks: &Blocks) -> Vec<Round> {
     (0..fold.levels())
         .map(|k| {
             let d = fold.core >> (k + 1);
@@ -230,24 +236,30 @@ fn halving_rounds(fold: &Fold, blocks: &Blocks) -> Vec<Round> {
         .collect()
 }
 
-/// Recursive-doubling all-gather rounds on the core: distance
-/// `d = 1, 2, …, p'/2`; rank `nr` copies its `d`-window to `nr XOR d`.
-fn doubling_gather_rounds(fold: &Fold, blocks: &Blocks) -> Vec<Round> {
+/// Doubling rounds on the core, distance `d = 1, 2, …, p'/2`: in each,
+/// every core rank `nr` sends to `nr XOR d` what `send(nr, d)` gives as
+/// `(range, op, chunk)`. The all-reduce exchanges whole buffers; the
+/// all-gather copies its `d`-window ([`doubling_gather_rounds`]).
+pub fn doubling_rounds(
+    fold: &Fold,
+    phase: Phase,
+    send: impl Fn(usize, usize) -> (Range<u64>, Op, Option<usize>),
+) -> Vec<Round> {
     (0..fold.levels())
         .map(|k| {
             let d = 1usize << k;
             Round {
-                phase: Phase::AllGather,
+                phase,
                 note: fold.partner_note(d),
                 transfers: (0..fold.core)
                     .map(|nr| {
-                        let base = nr & !(d - 1);
+                        let (range, op, chunk) = send(nr, d);
                         Transfer {
                             src: fold.old_rank(nr),
                             dst: fold.old_rank(nr ^ d),
-                            range: blocks.window(base, d),
-                            op: Op::Copy,
-                            chunk: blocks.chunk(base, d),
+                            range,
+                            op,
+                            chunk,
                         }
                     })
                     .collect(),
@@ -256,9 +268,18 @@ fn doubling_gather_rounds(fold: &Fold, blocks: &Blocks) -> Vec<Round> {
         .collect()
 }
 
+/// Recursive-doubling all-gather rounds on the core: distance
+/// `d = 1, 2, …, p'/2`; rank `nr` copies its `d`-window to `nr XOR d`.
+pub fn doubling_gather_rounds(fold: &Fold, blocks: &Blocks) -> Vec<Round> {
+    doubling_rounds(fold, Phase::AllGather, |nr, d| {
+        let base = nr & !(d - 1);
+        (blocks.window(base, d), Op::Copy, blocks.chunk(base, d))
+    })
+}
+
 /// Wraps core rounds in whole-buffer fold-in (reduce) and unfold (copy)
 /// rounds when `p` is not a power of two.
-fn with_whole_buffer_fold(fold: &Fold, n: u64, core: Vec<Round>) -> Vec<Round> {
+pub fn with_whole_buffer_fold(fold: &Fold, n: u64, core: Vec<Round>) -> Vec<Round> {
     if fold.is_power_of_two() {
         return core;
     }
@@ -267,43 +288,6 @@ fn with_whole_buffer_fold(fold: &Fold, n: u64, core: Vec<Round>) -> Vec<Round> {
     rounds.extend(core);
     rounds.push(fold.fold_out(|_| 0..n));
     rounds
-}
-
-/// Recursive doubling all-reduce: partner `rank XOR 2^k`, whole buffers,
-/// [`Phase::Exchange`] rounds. `log₂p` rounds for a power of two; otherwise
-/// `⌊log₂p⌋ + 2` with the fold-in and unfold rounds.
-///
-/// # Errors
-/// [`ScheduleError`] when `p < 2`, `n == 0` or `elem_bytes == 0`.
-pub fn recursive_doubling(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule, ScheduleError> {
-    check_args(p, n, elem_bytes)?;
-    let fold = Fold::new(p);
-    let core = (0..fold.levels())
-        .map(|k| {
-            let d = 1usize << k;
-            Round {
-                phase: Phase::Exchange,
-                note: fold.partner_note(d),
-                transfers: (0..fold.core)
-                    .map(|nr| Transfer {
-                        src: fold.old_rank(nr),
-                        dst: fold.old_rank(nr ^ d),
-                        range: 0..n,
-                        op: Op::Reduce,
-                        chunk: None,
-                    })
-                    .collect(),
-            }
-        })
-        .collect();
-    Ok(Schedule {
-        algorithm: "rd",
-        p,
-        n,
-        elem_bytes,
-        collective: Collective::AllReduce,
-        rounds: with_whole_buffer_fold(&fold, n, core),
-    })
 }
 
 /// Element ranges owned at the end of [`recursive_halving_reduce_scatter`]
@@ -326,27 +310,7 @@ pub fn recursive_halving_reduce_scatter(
     n: u64,
     elem_bytes: u64,
 ) -> Result<Schedule, ScheduleError> {
-    check_args(p, n, elem_bytes)?;
-    let fold = Fold::new(p);
-    let blocks = Blocks::per_original_rank(n, &fold);
-    let mut rounds = Vec::new();
-    if !fold.is_power_of_two() {
-        rounds.push(fold.fold_in(Op::Reduce, |_| 0..n));
-    }
-    rounds.extend(halving_rounds(&fold, &blocks));
-    if !fold.is_power_of_two() {
-        rounds.push(fold.fold_out(|i| chunk_range(n, p, 2 * i)));
-    }
-    Ok(Schedule {
-        algorithm: "rh",
-        p,
-        n,
-        elem_bytes,
-        collective: Collective::ReduceScatter {
-            owned: recursive_owned(p, n),
-        },
-        rounds,
-    })
+    half_collective(p, n, elem_bytes, false)
 }
 
 /// Recursive doubling all-gather: rank `r` starts with chunk `r` and every
@@ -362,62 +326,73 @@ pub fn recursive_doubling_all_gather(
     n: u64,
     elem_bytes: u64,
 ) -> Result<Schedule, ScheduleError> {
+    half_collective(p, n, elem_bytes, true)
+}
+
+/// The two halves of Rabenseifner's all-reduce on their own, over blocks of
+/// the original ranks' chunks: recursive halving reduce-scatter (`gather`
+/// false: the whole buffer folds in, chunk `2i` goes back to the extra rank)
+/// or recursive doubling all-gather (`gather` true: chunk `2i` folds in, the
+/// whole buffer goes back).
+fn half_collective(
+    p: usize,
+    n: u64,
+    elem_bytes: u64,
+    gather: bool,
+) -> Result<Schedule, ScheduleError> {
     check_args(p, n, elem_bytes)?;
     let fold = Fold::new(p);
     let blocks = Blocks::per_original_rank(n, &fold);
+    let whole = |_| 0..n;
+    let own = |i: usize| chunk_range(n, p, 2 * i);
     let mut rounds = Vec::new();
     if !fold.is_power_of_two() {
-        rounds.push(fold.fold_in(Op::Copy, |i| chunk_range(n, p, 2 * i)));
+        rounds.push(if gather {
+            fold.fold_in(Op::Copy, own)
+        } else {
+            fold.fold_in(Op::Reduce, whole)
+        });
     }
-    rounds.extend(doubling_gather_rounds(&fold, &blocks));
+    if gather {
+        rounds.extend(doubling_gather_rounds(&fold, &blocks));
+    } else {
+        rounds.extend(halving_rounds(&fold, &blocks));
+    }
     if !fold.is_power_of_two() {
-        rounds.push(fold.fold_out(|_| 0..n));
+        rounds.push(if gather {
+            fold.fold_out(whole)
+        } else {
+            fold.fold_out(own)
+        });
     }
+    let owned = recursive_owned(p, n);
     Ok(Schedule {
-        algorithm: "rdag",
+        algorithm: if gather { "rdag" } else { "rh" },
         p,
         n,
         elem_bytes,
-        collective: Collective::AllGather {
-            owned: recursive_owned(p, n),
+        collective: if gather {
+            Collective::AllGather { owned }
+        } else {
+            Collective::ReduceScatter { owned }
         },
         rounds,
     })
 }
 
-/// Rabenseifner's all-reduce: recursive halving reduce-scatter followed by
-/// recursive doubling all-gather over `p'` equal blocks, wrapped in the
-/// whole-buffer fold when `p` is not a power of two. For a power of two:
-/// `2 log₂p` rounds and `2(p − 1)/p · n` elements sent per rank.
-///
-/// # Errors
-/// [`ScheduleError`] when `p < 2`, `n == 0` or `elem_bytes == 0`.
-pub fn rabenseifner(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule, ScheduleError> {
-    check_args(p, n, elem_bytes)?;
-    let fold = Fold::new(p);
-    let blocks = Blocks::equal(n, &fold);
-    let mut core = halving_rounds(&fold, &blocks);
-    core.extend(doubling_gather_rounds(&fold, &blocks));
-    Ok(Schedule {
-        algorithm: "rab",
-        p,
-        n,
-        elem_bytes,
-        collective: Collective::AllReduce,
-        rounds: with_whole_buffer_fold(&fold, n, core),
-    })
+/// `(src, dst, range)` of every transfer of `r` (for the tests of the
+/// recursive schedules).
+#[cfg(test)]
+pub(crate) fn pairs(r: &Round) -> Vec<(usize, usize, Range<u64>)> {
+    r.transfers
+        .iter()
+        .map(|t| (t.src, t.dst, t.range.clone()))
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn pairs(r: &Round) -> Vec<(usize, usize, Range<u64>)> {
-        r.transfers
-            .iter()
-            .map(|t| (t.src, t.dst, t.range.clone()))
-            .collect()
-    }
 
     #[test]
     fn fold_renumbering_p6() {
@@ -450,45 +425,6 @@ mod tests {
         // Round 3: partner XOR 1; rank 0 sends chunk 1 (10..20) to rank 1.
         assert_eq!(pairs(&s.rounds[2])[0], (0, 1, 10..20));
         assert_eq!(s.rounds[2].transfers[0].chunk, Some(1));
-    }
-
-    #[test]
-    fn rabenseifner_p8_windows_grow_back() {
-        let s = rabenseifner(8, 80, 4).expect("valid");
-        assert_eq!(s.num_rounds(), 6);
-        // All-gather round 1: rank 5 copies its chunk 50..60 to rank 4.
-        assert_eq!(pairs(&s.rounds[3])[5], (5, 4, 50..60));
-        // All-gather round 3: rank 5 copies 40..80 to rank 1.
-        assert_eq!(pairs(&s.rounds[5])[5], (5, 1, 40..80));
-        assert!(s.rounds[3..]
-            .iter()
-            .flat_map(|r| &r.transfers)
-            .all(|t| t.op == Op::Copy));
-    }
-
-    #[test]
-    fn recursive_doubling_p6_fold_phases() {
-        let s = recursive_doubling(6, 12, 4).expect("valid");
-        // fold-in, 2 exchanges on 4 ranks, unfold.
-        let phases: Vec<_> = s.rounds.iter().map(|r| r.phase).collect();
-        assert_eq!(
-            phases,
-            vec![
-                Phase::FoldIn,
-                Phase::Exchange,
-                Phase::Exchange,
-                Phase::FoldOut
-            ]
-        );
-        assert_eq!(pairs(&s.rounds[0]), vec![(0, 1, 0..12), (2, 3, 0..12)]);
-        // Core round 1 (XOR 1 on core ranks): 1↔3, 4↔5.
-        let p = s.rounds[1].pairs();
-        assert_eq!(p, vec![(1, 3), (3, 1), (4, 5), (5, 4)]);
-        // Core round 2 (XOR 2): 1↔4, 3↔5.
-        let p = s.rounds[2].pairs();
-        assert_eq!(p, vec![(1, 4), (3, 5), (4, 1), (5, 3)]);
-        assert_eq!(pairs(&s.rounds[3]), vec![(1, 0, 0..12), (3, 2, 0..12)]);
-        assert!(s.rounds[3].transfers.iter().all(|t| t.op == Op::Copy));
     }
 
     #[test]

@@ -401,6 +401,16 @@ impl Sampler {
 }
 
 /// Checks that `vs` holds `m` vectors of length `d`.
+/// Checks that `models` and `grads` are `m` vectors of one length `d`;
+/// returns `m`.
+fn check_models_and_grads(models: &[Vec<f64>], grads: &[Vec<f64>]) -> Result<usize, TrainError> {
+    let m = models.len();
+    let d = models.first().map_or(0, Vec::len);
+    check_vectors("models", models, m, d)?;
+    check_vectors("grads", grads, m, d)?;
+    Ok(m)
+}
+
 fn check_vectors(name: &str, vs: &[Vec<f64>], m: usize, d: usize) -> Result<(), TrainError> {
     if vs.len() != m {
         return Err(TrainError::Shape(format!(
@@ -454,10 +464,7 @@ pub fn allreduce_update(
     weights: &[f64],
     lr: f64,
 ) -> Result<(), TrainError> {
-    let m = models.len();
-    let d = models.first().map_or(0, Vec::len);
-    check_vectors("models", models, m, d)?;
-    check_vectors("grads", grads, m, d)?;
+    let m = check_models_and_grads(models, grads)?;
     if weights.len() != m {
         return Err(TrainError::Shape(format!(
             "{} weights for {m} workers",
@@ -530,10 +537,7 @@ pub fn local_update(
     grads: &[Vec<f64>],
     lr: f64,
 ) -> Result<(), TrainError> {
-    let m = models.len();
-    let d = models.first().map_or(0, Vec::len);
-    check_vectors("models", models, m, d)?;
-    check_vectors("grads", grads, m, d)?;
+    check_models_and_grads(models, grads)?;
     for (w, g) in models.iter_mut().zip(grads) {
         for (wi, gi) in w.iter_mut().zip(g) {
             *wi -= lr * gi;
@@ -649,12 +653,23 @@ pub fn run_strategy(
     mixing: &DMatrix<f64>,
     cfg: &TrainConfig,
 ) -> Result<StrategyTrace, TrainError> {
-    let m = problem.m();
-    check_mixing(mixing, m)?;
-    check_config(cfg)?;
-    let w_sample = problem.sample_weighted_optimum()?;
-    let w_equal = problem.equal_worker_optimum()?;
+    let (w_sample, w_equal) = checked_optima(problem, mixing, cfg)?;
     run_checked(problem, strategy, mixing, cfg, &w_sample, &w_equal)
+}
+
+/// Validates the mixing matrix and the configuration, then returns the
+/// sample-weighted and the equal-worker optima.
+fn checked_optima(
+    problem: &Problem,
+    mixing: &DMatrix<f64>,
+    cfg: &TrainConfig,
+) -> Result<(Vec<f64>, Vec<f64>), TrainError> {
+    check_mixing(mixing, problem.m())?;
+    check_config(cfg)?;
+    Ok((
+        problem.sample_weighted_optimum()?,
+        problem.equal_worker_optimum()?,
+    ))
 }
 
 fn run_checked(
@@ -733,10 +748,7 @@ pub fn run_lab(
     cfg: &TrainConfig,
 ) -> Result<Lab, TrainError> {
     let m = problem.m();
-    check_mixing(mixing, m)?;
-    check_config(cfg)?;
-    let w_sample = problem.sample_weighted_optimum()?;
-    let w_equal = problem.equal_worker_optimum()?;
+    let (w_sample, w_equal) = checked_optima(problem, mixing, cfg)?;
     let mixing_stationary = stationary_distribution(mixing);
     let mixing_weighted_optimum = mixing_stationary
         .as_ref()

@@ -452,31 +452,41 @@ mod tests {
         (Link::new(1e-6, 300e9), Link::new(5e-6, 25e9))
     }
 
+    /// `t` has `p` ranks, and each `(rank, node, local index)` holds.
+    fn assert_ranks(t: &Topology, p: usize, expected: &[(usize, usize, usize)]) {
+        assert_eq!(t.p(), p);
+        for &(r, node, local) in expected {
+            assert_eq!((t.node_of(r), t.local_index(r)), (node, local), "rank {r}");
+        }
+    }
+
+    /// The link class between each pair `(a, b)` is the one given.
+    fn assert_classes(t: &Topology, expected: &[(usize, usize, LinkClass)]) {
+        for &(a, b, class) in expected {
+            assert_eq!(t.class_between(a, b), class, "{a} → {b}");
+        }
+    }
+
     #[test]
     fn numbers_ranks_node_by_node() {
         let (i, e) = links();
         let t = Topology::hierarchical(2, 4, 1, 4, i, e, 0.0).expect("valid");
-        assert_eq!(t.p(), 8);
-        assert_eq!(t.node_of(5), 1);
-        assert_eq!(t.local_index(5), 1);
+        assert_ranks(&t, 8, &[(5, 1, 1)]);
         assert_eq!(t.node_ranks(1), 4..8);
-        assert_eq!(t.class_between(0, 3), LinkClass::Intra);
-        assert_eq!(t.class_between(3, 4), LinkClass::Nic);
+        assert_classes(&t, &[(0, 3, LinkClass::Intra), (3, 4, LinkClass::Nic)]);
     }
 
     #[test]
     fn unequal_groups_and_racks() {
         let (i, e) = links();
         let t = Topology::unequal(vec![2, 3], 1, 1, i, e, 0.0).expect("valid");
-        assert_eq!(t.p(), 5);
-        assert_eq!(t.node_of(1), 0);
-        assert_eq!(t.node_of(2), 1);
-        assert_eq!(t.local_index(4), 2);
+        // nodes of 2 and 3: rank 1 is local 1 of node 0, ranks 2 and 4
+        // are locals 0 and 2 of node 1.
+        assert_ranks(&t, 5, &[(1, 0, 1), (2, 1, 0), (4, 1, 2)]);
         let t = Topology::hierarchical(4, 2, 2, 1, i, e, 50e9).expect("valid");
         assert_eq!(t.rack_of_node(1), 0);
         assert_eq!(t.rack_of_node(2), 1);
-        assert_eq!(t.class_between(0, 2), LinkClass::Nic);
-        assert_eq!(t.class_between(0, 4), LinkClass::Core);
+        assert_classes(&t, &[(0, 2, LinkClass::Nic), (0, 4, LinkClass::Core)]);
     }
 
     #[test]

@@ -2,33 +2,13 @@
 //! in B/s and b/s, R², segments, the worst-fitting sizes, crossovers, the
 //! hand-off to the cost view and the CSV of the fit.
 
-use std::rc::Rc;
-
-use wasm_bindgen::JsCast;
-use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 use super::csv_link::{Csv, CsvLink};
-use super::state::{Action, MeasureState};
+use super::state::{select_value, Action, PanelProps};
 use crate::app::components::field::TextField;
 use crate::core::measure::Model;
 use crate::core::units::{format_bandwidth, format_beta, format_bit_rate, format_decimal, sig};
-
-/// Props of [`FitPanel`].
-#[derive(Properties, PartialEq)]
-pub struct FitPanelProps {
-    /// The view state.
-    pub state: Rc<MeasureState>,
-    /// Dispatches an action.
-    pub on_action: Callback<Action>,
-}
-
-fn select_value(e: &Event) -> String {
-    e.target()
-        .and_then(|t| t.dyn_into::<HtmlSelectElement>().ok())
-        .map(|s| s.value())
-        .unwrap_or_default()
-}
 
 fn us(t: f64) -> String {
     format!("{} µs", sig(t * 1e6, 4))
@@ -48,7 +28,7 @@ fn bw_text(beta: f64) -> String {
 
 /// Controls and results of the α–β fit.
 #[component]
-pub fn FitPanel(props: &FitPanelProps) -> Html {
+pub fn FitPanel(props: &PanelProps) -> Html {
     let s = &props.state;
     let Some(la) = &s.analysis.log else {
         return html! {};

@@ -3,35 +3,15 @@
 //! bandwidth` check and the line-rate check. Text from the log is only ever
 //! put into text nodes.
 
-use std::rc::Rc;
-
-use wasm_bindgen::JsCast;
-use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
-use super::state::{Action, MeasureState};
+use super::state::{select_value, Action, PanelProps};
 use crate::app::components::field::TextField;
 use crate::core::measure::Collective;
 
-/// Props of [`ParseReport`].
-#[derive(Properties, PartialEq)]
-pub struct ParseReportProps {
-    /// The view state.
-    pub state: Rc<MeasureState>,
-    /// Dispatches an action.
-    pub on_action: Callback<Action>,
-}
-
-fn select_value(e: &Event) -> String {
-    e.target()
-        .and_then(|t| t.dyn_into::<HtmlSelectElement>().ok())
-        .map(|s| s.value())
-        .unwrap_or_default()
-}
-
 /// What was read, with the rank count and line-rate fields.
 #[component]
-pub fn ParseReport(props: &ParseReportProps) -> Html {
+pub fn ParseReport(props: &PanelProps) -> Html {
     let s = &props.state;
     let act = props.on_action.clone();
     let imp = match &s.analysis.import {

@@ -4,11 +4,30 @@
 
 use std::rc::Rc;
 
+use wasm_bindgen::JsCast;
+use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 use crate::core::measure::analysis::{analyse, Analysis, Settings};
 use crate::core::measure::{BwKind, Collective, Model};
 use crate::core::units::{parse_bandwidth, parse_size};
+
+/// Props of the view's panels that read the state and dispatch actions.
+#[derive(Properties, PartialEq)]
+pub struct PanelProps {
+    /// The view state.
+    pub state: Rc<MeasureState>,
+    /// Dispatches an action.
+    pub on_action: Callback<Action>,
+}
+
+/// The value of the `<select>` an event came from ("" when it is not one).
+pub fn select_value(e: &Event) -> String {
+    e.target()
+        .and_then(|t| t.dyn_into::<HtmlSelectElement>().ok())
+        .map(|s| s.value())
+        .unwrap_or_default()
+}
 
 /// The view's state.
 #[derive(Clone, Debug, PartialEq)]

@@ -1,43 +1,23 @@
 //! Column units and bandwidth kind for generic columns, when the header does
 //! not say them (or says them wrongly, e.g. "MB" meaning MiB).
 
-use std::rc::Rc;
-
-use wasm_bindgen::JsCast;
-use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
-use super::state::{Action, MeasureState};
+use super::state::{select_value, Action, PanelProps};
 use crate::core::measure::BwKind;
-
-/// Props of [`UnitPicker`].
-#[derive(Properties, PartialEq)]
-pub struct UnitPickerProps {
-    /// The view state.
-    pub state: Rc<MeasureState>,
-    /// Dispatches an action.
-    pub on_action: Callback<Action>,
-}
-
-fn value(e: &Event) -> String {
-    e.target()
-        .and_then(|t| t.dyn_into::<HtmlSelectElement>().ok())
-        .map(|s| s.value())
-        .unwrap_or_default()
-}
 
 const SIZE_UNITS: [&str; 9] = ["", "B", "kB", "KiB", "MB", "MiB", "GB", "GiB", "TB"];
 const TIME_UNITS: [&str; 5] = ["", "s", "ms", "us", "ns"];
 
 /// Three selects: size unit, time unit, bandwidth kind.
 #[component]
-pub fn UnitPicker(props: &UnitPickerProps) -> Html {
+pub fn UnitPicker(props: &PanelProps) -> Html {
     let o = &props.state.settings.import;
     let act = &props.on_action;
-    let on_size = act.reform(|e: Event| Action::SetSizeUnit(value(&e)));
-    let on_time = act.reform(|e: Event| Action::SetTimeUnit(value(&e)));
+    let on_size = act.reform(|e: Event| Action::SetSizeUnit(select_value(&e)));
+    let on_time = act.reform(|e: Event| Action::SetTimeUnit(select_value(&e)));
     let on_bw = act.reform(|e: Event| {
-        Action::SetBwKind(match value(&e).as_str() {
+        Action::SetBwKind(match select_value(&e).as_str() {
             "alg" => Some(BwKind::Alg),
             "bus" => Some(BwKind::Bus),
             _ => None,

@@ -3,6 +3,8 @@
 
 use yew::prelude::*;
 
+use super::check_form::CheckForm;
+
 use crate::core::practice::{Kind, Numeric};
 
 /// Props of [`AnswerForm`].
@@ -34,20 +36,10 @@ fn unit_hint(part: &Numeric) -> String {
 #[component]
 pub fn AnswerForm(props: &AnswerFormProps) -> Html {
     let i = props.index;
-    let onsubmit = {
-        let cb = props.on_check.clone();
-        Callback::from(move |e: SubmitEvent| {
-            e.prevent_default();
-            cb.emit(());
-        })
-    };
-    let on_reveal = {
-        let cb = props.on_reveal.clone();
-        Callback::from(move |_| cb.emit(()))
-    };
     let many = props.parts.len() > 1;
     html! {
-        <form class="answer-form" {onsubmit}>
+        <CheckForm index={i} class={classes!("answer-form")}
+            on_check={props.on_check.clone()} on_reveal={props.on_reveal.clone()}>
             { for props.parts.iter().enumerate().map(|(k, part)| {
                 let id = format!("ans-{i}-{k}");
                 let hint_id = format!("{id}-hint");
@@ -73,10 +65,6 @@ pub fn AnswerForm(props: &AnswerFormProps) -> Html {
                     </div>
                 }
             }) }
-            <div class="answer-buttons">
-                <button type="submit" id={format!("check-{i}")}>{"Check"}</button>
-                <button type="button" class="secondary" id={format!("show-{i}")} onclick={on_reveal}>{"Show answer"}</button>
-            </div>
-        </form>
+        </CheckForm>
     }
 }

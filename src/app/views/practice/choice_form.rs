@@ -2,6 +2,8 @@
 
 use yew::prelude::*;
 
+use super::check_form::CheckForm;
+
 use crate::core::practice::ChoiceOption;
 
 /// Props of [`ChoiceForm`].
@@ -25,19 +27,9 @@ pub struct ChoiceFormProps {
 #[component]
 pub fn ChoiceForm(props: &ChoiceFormProps) -> Html {
     let i = props.index;
-    let onsubmit = {
-        let cb = props.on_check.clone();
-        Callback::from(move |e: SubmitEvent| {
-            e.prevent_default();
-            cb.emit(());
-        })
-    };
-    let on_reveal = {
-        let cb = props.on_reveal.clone();
-        Callback::from(move |_| cb.emit(()))
-    };
     html! {
-        <form class="answer-form choice-form" {onsubmit}>
+        <CheckForm index={i} class={classes!("answer-form", "choice-form")}
+            on_check={props.on_check.clone()} on_reveal={props.on_reveal.clone()}>
             <fieldset>
                 <legend>{"Your answer"}</legend>
                 { for props.options.iter().enumerate().map(|(k, o)| {
@@ -55,10 +47,6 @@ pub fn ChoiceForm(props: &ChoiceFormProps) -> Html {
                     }
                 }) }
             </fieldset>
-            <div class="answer-buttons">
-                <button type="submit" id={format!("check-{i}")}>{"Check"}</button>
-                <button type="button" class="secondary" id={format!("show-{i}")} onclick={on_reveal}>{"Show answer"}</button>
-            </div>
-        </form>
+        </CheckForm>
     }
 }

@@ -16,6 +16,7 @@ use crate::params::practice::PracticeParams;
 use crate::params::{FieldError, Query};
 
 mod answer_form;
+mod check_form;
 mod choice_form;
 mod feedback;
 mod question_card;

@@ -5,7 +5,7 @@ use yew::prelude::*;
 
 use crate::app::components::time_panel::TimePanel;
 use crate::app::views::collectives::trace::SharedTrace;
-use crate::core::schedule::naive::naive_root;
+use crate::core::collectives::naive_root;
 use crate::core::timing::{executed_time, explain};
 use crate::core::units::{format_time, sig, Bandwidth};
 use crate::params::ring::ELEM_BYTES;

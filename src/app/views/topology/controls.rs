@@ -18,23 +18,9 @@ pub struct ControlsProps {
     pub on_commit: Callback<(&'static str, String)>,
 }
 
-/// The fields that have an input here (errors of other keys show above the picture).
-pub const ON_SCREEN: [&str; 14] = [
-    "alg",
-    "nodes",
-    "gpus",
-    "groups",
-    "racks",
-    "size",
-    "n",
-    "intra_bw",
-    "intra_alpha",
-    "inter_bw",
-    "inter_alpha",
-    "core_bw",
-    "lanes",
-    "step",
-];
+/// The fields that have an input here: every URL key of the view
+/// (errors of other keys show above the picture).
+pub const ON_SCREEN: [&str; 14] = crate::params::topology::KEYS;
 
 /// The form.
 #[component]

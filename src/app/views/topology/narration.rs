@@ -55,23 +55,9 @@ pub fn narration(run: &TopoRun, step: usize) -> String {
     } else {
         "some receivers add, others copy finished ranges"
     };
-    let largest = round
-        .transfers
-        .iter()
-        .map(|t| t.len() * sched.elem_bytes)
-        .max()
-        .unwrap_or(0);
+    let largest = round.largest_bytes(sched.elem_bytes);
     let t = run.round_times.get(i).copied().unwrap_or(0.0);
-    let done = run
-        .trace
-        .complete_fraction(step)
-        .map(|f| {
-            format!(
-                " After it, {:.0}% of all rank-held elements hold the complete sum.",
-                f * 100.0
-            )
-        })
-        .unwrap_or_default();
+    let done = run.trace.complete_sentence(step);
     format!(
         "{}: {what}. {} transfers at once ({}), the largest {}; the round lasts {} (its slowest message).{done}",
         run.titles.get(i).cloned().unwrap_or_default(),

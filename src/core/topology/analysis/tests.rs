@@ -75,11 +75,7 @@ fn course_flexreduce_groups_2_and_3() {
     assert_eq!(fetched, vec![3, 3, 2, 2, 2]);
     // 6 partial-sum entries cross in each direction.
     assert_eq!(c.crossing, vec![vec![0, 6], vec![6, 0]]);
-    assert!(
-        r.titles[2].starts_with("cross-subtree exchange: fetch"),
-        "{:?}",
-        r.titles
-    );
+    assert_sentence(&r.titles[2], "cross-subtree exchange: fetch", &[]);
     assert_eq!(
         r.titles[0],
         "reduce-scatter inside each subtree, round 1 of 2"
@@ -227,14 +223,11 @@ fn compare_counts_startups_nic_bytes_and_the_busiest_link() {
     assert!(close(ml.algbw, 400.0 / 66.0));
     assert!(close(ml.busbw, 400.0 / 66.0 * 1.5));
     let s = bottleneck_sentence(&rows);
-    assert!(
-        s.starts_with(
-            "hierarchical all-reduce (recursive doubling among node leaders) is fastest (60.00 s)"
-        ),
-        "{s}"
+    assert_sentence(
+        &s,
+        "hierarchical all-reduce (recursive doubling among node leaders) is fastest (60.00 s)",
+        &["flat ring over all ranks is slowest", "node 0 NIC 0"],
     );
-    assert!(s.contains("flat ring over all ranks is slowest"), "{s}");
-    assert!(s.contains("node 0 NIC 0"), "{s}");
     assert_eq!(bottleneck_sentence(&[]), "");
     assert!(matches!(
         run("nope", &t, 4, 1),
@@ -424,14 +417,11 @@ fn busbw_above_the_nic_speed_on_two_nodes() {
     assert!(close(r.busbw, 1e9 / time * 30.0 / 16.0));
     assert!(r.busbw > gb(12.5));
     let note = busbw_note(&r, &t);
-    assert!(
-        note.starts_with(
-            "algbw = 1 GB / 85.83 ms = 11.65 GB/s; busbw = algbw × 2 × 15/16 = 21.84 GB/s."
-        ),
-        "{note}"
+    assert_sentence(
+        &note,
+        "algbw = 1 GB / 85.83 ms = 11.65 GB/s; busbw = algbw × 2 × 15/16 = 21.84 GB/s.",
+        &["above the 12.5 GB/s of one NIC", "busiest NIC carries 1 GB"],
     );
-    assert!(note.contains("above the 12.5 GB/s of one NIC"), "{note}");
-    assert!(note.contains("busiest NIC carries 1 GB"), "{note}");
 }
 
 #[test]
@@ -440,10 +430,10 @@ fn titles_name_the_level() {
     let t = hand(2, 4, 1, 1);
     let r = run("hier", &t, 8, 1).expect("runs");
     assert_eq!(r.titles.len(), 6);
-    assert!(
-        r.titles[0].starts_with("intra-node reduce to the node leader, round 1 of 2"),
-        "{:?}",
-        r.titles
+    assert_sentence(
+        &r.titles[0],
+        "intra-node reduce to the node leader, round 1 of 2",
+        &[],
     );
     assert_eq!(
         r.titles[2],
@@ -465,4 +455,12 @@ fn titles_name_the_level() {
         r.titles[3],
         "cross-rack exchange: each rack aggregate crosses the core to rack 0, round 1 of 1"
     );
+}
+
+/// `s` starts with `head` and contains every one of `parts`.
+fn assert_sentence(s: &str, head: &str, parts: &[&str]) {
+    assert!(s.starts_with(head), "{s}");
+    for part in parts {
+        assert!(s.contains(part), "{part} missing from: {s}");
+    }
 }
