@@ -12,6 +12,7 @@
 // splits it, after which this allow goes.
 #[allow(clippy::too_many_lines)]
 pub mod core;
+pub mod export;
 pub mod params;
 pub mod plot;
 
