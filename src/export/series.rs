@@ -6,7 +6,7 @@
 use super::{Cell, DataTable};
 use crate::core::collectives::Algorithm;
 use crate::core::consensus::{RoundState, Spectrum};
-use crate::core::cost::{best_at, log_sizes, sweep_ranks, sweep_sizes, CostParams};
+use crate::core::cost::{best_at, log_sizes, sweep_ranks, sweep_sizes, CostParams, Formula};
 use crate::core::sgd::{Lab, Objective};
 use crate::plot::cost::{rank_axis, MAX_P, MAX_SIZE, MIN_SIZE};
 
@@ -235,6 +235,70 @@ pub fn cost_winner_map(c: CostParams, n_chosen: f64, p_chosen: usize) -> DataTab
     t
 }
 
+/// The cost view's table: every algorithm's closed form at the chosen n and
+/// p, with its start-ups and the α, β and γ parts of the time (seconds).
+pub fn cost_formulas(rows: &[(Algorithm, Formula)]) -> DataTable {
+    let mut t = DataTable::new(
+        "All-reduce time by algorithm",
+        &[
+            "algorithm",
+            "formula",
+            "start-ups",
+            "α part (s)",
+            "β part (s)",
+            "γ part (s)",
+            "time T (s)",
+        ],
+    );
+    for (a, f) in rows {
+        t.rows.push(vec![
+            Cell::Text(a.short_label().to_string()),
+            Cell::Text(f.expression.clone()),
+            Cell::Num(f.startups),
+            Cell::Num(f.alpha_part),
+            Cell::Num(f.beta_part),
+            Cell::Num(f.gamma_part),
+            Cell::Num(f.time),
+        ]);
+    }
+    t
+}
+
+/// The sgd view's "At step t" table: per strategy, F(w̄), F(w̄) − F★, the
+/// consensus distance, the distances to both optima and the busiest worker's
+/// bytes, at step `step` (the last recorded step of a shorter trace).
+pub fn sgd_strategies(lab: &Lab, step: usize) -> DataTable {
+    let mut t = DataTable::new(
+        "Strategies at the current step",
+        &[
+            "strategy",
+            "step",
+            "F(w̄)",
+            "F(w̄) − F★",
+            "consensus distance",
+            "‖w̄ − w★ sample‖",
+            "‖w̄ − w★ equal‖",
+            "bytes sent by the busiest worker (B)",
+        ],
+    );
+    for tr in &lab.traces {
+        let Some(s) = tr.steps.get(step.min(tr.steps.len().saturating_sub(1))) else {
+            continue;
+        };
+        t.rows.push(vec![
+            Cell::Text(tr.strategy.label().to_string()),
+            Cell::Num(s.step as f64),
+            Cell::Num(s.loss_at_average),
+            Cell::Num(s.loss_at_average - lab.optimal_loss),
+            Cell::Num(s.consensus_distance),
+            Cell::Num(s.dist_to_sample_optimum),
+            Cell::Num(s.dist_to_equal_optimum),
+            Cell::Num(s.max_bytes_sent()),
+        ]);
+    }
+    t
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -307,5 +371,19 @@ mod tests {
         assert_eq!(t.columns.len(), 1 + Algorithm::compared().len());
         let t = cost_winner_map(c, 1e6, 8);
         assert_eq!(t.rows.len(), 160 * rank_axis(MAX_P, 90).len());
+        // The course's example: ring at p = 4, n = 100 MB, α = 0, 12.5 GB/s:
+        // 2(p − 1)/p · n · β = 1.5 · 1e8 / 1.25e10 = 12 ms.
+        let c = CostParams {
+            alpha: 0.0,
+            beta: 1.0 / 12.5e9,
+            gamma: 0.0,
+        };
+        let t = cost_formulas(&crate::core::cost::all_allreduce(4, 1e8, c));
+        let ring = t
+            .rows
+            .iter()
+            .find(|r| r[0] == Cell::Text("ring".into()))
+            .expect("a ring row");
+        assert_eq!(ring[6].shown(), "0.012");
     }
 }

@@ -4,7 +4,7 @@ use yew::prelude::*;
 
 use super::SharedRun;
 use crate::core::consensus::spread;
-use crate::core::units::format_exact_or_approx;
+use crate::core::units::{equation, format_exact_or_approx};
 
 /// Props of [`AllReduceContrast`].
 #[derive(Properties, PartialEq)]
@@ -30,8 +30,8 @@ pub fn AllReduceContrast(props: &AllReduceContrastProps) -> Html {
                     c.ring_rounds, format_exact_or_approx(c.exact_mean))}
                 {match (c.gossip_spread, c.gossip_disagreement) {
                     (Some(s), Some(dn)) => format!(
-                        "After the same {} gossip rounds on this graph the values still spread over {} (from {} at the start), with ‖x − x̄1‖₂ = {}. ",
-                        c.ring_rounds, format_exact_or_approx(s), format_exact_or_approx(c.initial_spread), format_exact_or_approx(dn)),
+                        "After the same {} gossip rounds on this graph the values still spread over {} (from {} at the start), with {}. ",
+                        c.ring_rounds, format_exact_or_approx(s), format_exact_or_approx(c.initial_spread), equation("‖x − x̄1‖₂", &format_exact_or_approx(dn))),
                     _ => format!("({} gossip rounds on this graph are too many multiply-adds to run here.) ", c.ring_rounds),
                 }}
                 {format!("At round {round} the spread is {}.", format_exact_or_approx(spread(&state.values)))}

@@ -15,7 +15,7 @@ use crate::app::components::step_controls::StepControls;
 use crate::app::hooks::{on_step, use_view_state, Commit};
 use crate::app::shared::Shared;
 use crate::core::consensus::{GossipRun, NodeUpdate, WeightRule};
-use crate::core::units::format_exact_or_approx;
+use crate::core::units::{equation, format_exact_or_approx};
 use crate::params::gossip::{GossipParams, GraphChoice, MAX_ROUND};
 use crate::plot::gossip::draw_eigenvalues;
 
@@ -97,10 +97,13 @@ fn narrate(run: &GossipRun, round: usize, focus: usize) -> String {
         .map(|u| u.text())
         .unwrap_or_default();
     format!(
-        "Round {round}: {u}. Every node used the round-{} values at once; the mean is {} and the disagreement ‖x − x̄1‖₂ = {}.",
+        "Round {round}: {u}. Every node used the round-{} values at once; the mean is {} and the {}.",
         round - 1,
         format_exact_or_approx(state.mean),
-        format_exact_or_approx(state.disagreement)
+        equation(
+            "disagreement ‖x − x̄1‖₂",
+            &format_exact_or_approx(state.disagreement)
+        )
     )
 }
 

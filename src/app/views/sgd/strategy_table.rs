@@ -4,10 +4,14 @@
 
 use yew::prelude::*;
 
+use std::rc::Rc;
+
 use super::SharedLab;
+use crate::app::components::downloads::Downloads;
 use crate::core::sgd::StrategyTrace;
 use crate::core::units::format_bytes_short;
 use crate::core::units::format_exact_or_approx;
+use crate::export::series::sgd_strategies;
 
 /// Props of [`StrategyTable`].
 #[derive(Properties, PartialEq)]
@@ -46,6 +50,7 @@ pub fn StrategyTable(props: &StrategyTableProps) -> Html {
         }
     };
     html! {
+        <>
         <table class="numbers">
             <thead><tr>
                 <th>{"strategy"}</th><th>{"F(w̄)"}</th><th>{"F(w̄) − F★"}</th><th>{"mean of F(w_k)"}</th>
@@ -54,5 +59,7 @@ pub fn StrategyTable(props: &StrategyTableProps) -> Html {
             </tr></thead>
             <tbody>{ for lab.traces.iter().map(row) }</tbody>
         </table>
+        <Downloads table={Some(Rc::new(sgd_strategies(lab, step)))} />
+        </>
     }
 }
