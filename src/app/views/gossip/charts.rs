@@ -31,8 +31,15 @@ pub fn GossipCharts(props: &GossipChartsProps) -> Html {
     let shown_rounds = &run.rounds[..=last.min(run.rounds.len() - 1)];
     let dis_svg = draw_disagreement(shown_rounds, round, spec.bound_guaranteed, run.factor)
         .unwrap_or_else(|e| format!("<p>{e}</p>"));
-    let dis_table = Rc::new(gossip_rounds(shown_rounds));
-    let eig_table = Rc::new(gossip_eigenvalues(spec));
+    // The tables change with the run and the last round, not with every step.
+    let tables = use_memo((run.clone(), last), |(run, last)| {
+        let shown = &run.rounds[..=(*last).min(run.rounds.len() - 1)];
+        (
+            Rc::new(gossip_rounds(shown)),
+            Rc::new(gossip_eigenvalues(&run.spectrum)),
+        )
+    });
+    let (dis_table, eig_table) = (tables.0.clone(), tables.1.clone());
     html! {
         <>
             <section class="panel wide" aria-labelledby="eig-h">
