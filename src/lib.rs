@@ -8,6 +8,7 @@
 //! - `app`: the Yew single-page app (wasm32 only).
 
 pub mod core;
+pub mod export;
 pub mod params;
 pub mod plot;
 

@@ -15,20 +15,20 @@ async fn course_ring_p4_steps_through_the_rounds() {
     let app = Mounted::new("view=gossip&graph=ring&p=4&weights=uniform&init=0,3,6,9&round=0").await;
     assert_eq!(app.count(".gossip-graph g.node"), 4, "4 nodes drawn");
     assert_eq!(app.text("#values"), "0, 3, 6, 9");
-    assert_eq!(app.text("#round-disagreement"), "6.708");
-    assert_eq!(app.text("#rho"), "0.3333 = 1/3");
+    assert_eq!(app.text("#round-disagreement"), "≈ 6.708");
+    assert_eq!(app.text("#rho"), "≈ 0.3333 = 1/3");
     assert_eq!(app.text("#predicted"), "5");
     assert_eq!(app.text("#measured"), "5");
     assert!(app.text("#narration").contains("x0 ← (9 + 0 + 3)/3 = 4"));
     app.key("ArrowRight").await;
     assert_eq!(app.text("#values"), "4, 3, 6, 5");
     assert_eq!(app.text("#round-mean"), "4.5");
-    assert_eq!(app.text("#round-disagreement"), "2.236");
+    assert_eq!(app.text("#round-disagreement"), "≈ 2.236");
     assert!(app
         .text("#narration")
         .starts_with("Round 1: x0 ← (9 + 0 + 3)/3 = 4"));
     app.key("ArrowRight").await;
-    assert_eq!(app.text("#round-disagreement"), "0.745");
+    assert_eq!(app.text("#round-disagreement"), "≈ 0.7454");
     assert_eq!(app.text("#round-mean"), "4.5");
     app.key("ArrowLeft").await;
     assert_eq!(app.text("#values"), "4, 3, 6, 5");
@@ -41,9 +41,52 @@ async fn course_ring_p4_steps_through_the_rounds() {
 }
 
 #[wasm_bindgen_test]
+async fn round_history_shows_the_course_norms_as_text() {
+    // Issue 14: the worked sequence 6.708 → 2.236 → 0.745 as text, one row per round.
+    let app = Mounted::new("view=gossip&graph=ring&p=4&init=0,3,6,9&round=2").await;
+    assert_eq!(
+        app.count("#round-history-table tbody tr"),
+        3,
+        "rounds 0, 1, 2"
+    );
+    let cells = |row: u32| -> Vec<String> {
+        let tr = app
+            .root
+            .query_selector(&format!("#round-history-table tbody tr:nth-child({row})"))
+            .ok()
+            .flatten()
+            .expect("row");
+        let tds = tr.query_selector_all("td").expect("cells");
+        (0..tds.length())
+            .filter_map(|i| tds.item(i).and_then(|n| n.text_content()))
+            .collect()
+    };
+    // round, x0..x3, mean, disagreement, ρ^r bound (ρ = 1/3: the bound is tight here)
+    assert_eq!(
+        cells(1),
+        ["0", "0", "3", "6", "9", "4.5", "≈ 6.708", "≈ 6.708"]
+    );
+    assert_eq!(
+        cells(2),
+        ["1", "4", "3", "6", "5", "4.5", "≈ 2.236", "≈ 2.236"]
+    );
+    assert_eq!(cells(3)[6], "≈ 0.7454");
+    // What a student reads contains the course's rounded figures.
+    let text = app.text("#round-history-table");
+    for shown in ["6.708", "2.236", "0.745"] {
+        assert!(text.contains(shown), "{shown} in {text}");
+    }
+    // The history grows as the student steps.
+    app.key("ArrowRight").await;
+    assert_eq!(app.count("#round-history-table tbody tr"), 4);
+    app.key("Home").await;
+    assert_eq!(app.count("#round-history-table tbody tr"), 1);
+}
+
+#[wasm_bindgen_test]
 async fn ring_p8_rho_and_star_weighted_mean() {
     let app = Mounted::new("view=gossip&graph=ring&p=8&weights=uniform&init=linear").await;
-    assert_eq!(app.text("#rho"), "0.8047");
+    assert_eq!(app.text("#rho"), "≈ 0.8047");
     assert_eq!(app.text("#predicted"), "22");
     drop(app);
     let app = Mounted::new("view=gossip&graph=star&p=4&weights=uniform&init=0,3,6,9").await;

@@ -8,7 +8,10 @@
 //! down on the path every chart takes (plotters' SVG backend, then
 //! [`finish_svg`]), with hostile text in the caption, both axis descriptions
 //! and a series name, including the sentinel colours `finish_svg` rewrites.
-//! The other tests draw every chart of the app and check the same rules.
+//! The other tests draw every chart of the app (cost, gossip, sgd, topology,
+//! measure) and check the same rules; the topology and measure charts also
+//! with hostile series labels and captions (their labels can come from a
+//! pasted log).
 #![cfg(not(target_arch = "wasm32"))]
 
 use collective_lab::core::consensus::{GossipRun, GraphKind, InitPattern, WeightRule};
@@ -210,4 +213,111 @@ fn sgd_charts_are_clean_svg() {
         "sample weights",
         &plot::sgd::draw_sample_weights(&o).expect("draws"),
     );
+}
+
+#[test]
+fn topology_charts_with_hostile_labels_are_clean_svg() {
+    use collective_lab::plot::topology::{draw_time_vs_gpus, draw_time_vs_size, Line};
+    for payload in PAYLOADS {
+        let lines = [
+            Line {
+                label: (*payload).to_string(),
+                points: vec![(1.0, 2e-3), (2.0, 1.5e-3), (4.0, 1e-3)],
+            },
+            Line {
+                label: "flat ring".into(),
+                points: vec![(1.0, 3e-3), (2.0, 3e-3), (4.0, 3e-3)],
+            },
+        ];
+        for (name, svg) in [
+            ("time vs gpus", draw_time_vs_gpus(&lines, payload)),
+            ("time vs size", draw_time_vs_size(&lines, payload)),
+        ] {
+            let svg = svg.expect("draws");
+            let text = check_svg(name, &svg);
+            // caption and legend entry, shown as text
+            assert!(
+                text.matches(payload.trim()).count() >= 2,
+                "{name}: {payload:?} should appear as text; text was {text:?}"
+            );
+            assert!(
+                !svg.contains("<img") && !svg.contains("<script"),
+                "{name}: {payload}"
+            );
+        }
+    }
+}
+
+#[test]
+fn measure_charts_with_hostile_labels_are_clean_svg() {
+    use collective_lab::plot::measure::{draw_bandwidths, draw_time, label, Points};
+    for payload in PAYLOADS {
+        let times: Vec<Points> = vec![(
+            (*payload).to_string(),
+            vec![(1024.0, 2e-5), (1_048_576.0, 1e-4), (1_073_741_824.0, 0.09)],
+        )];
+        let bw: Vec<Points> = vec![(
+            (*payload).to_string(),
+            vec![
+                (1024.0, 5e7),
+                (1_048_576.0, 1e10),
+                (1_073_741_824.0, 1.2e10),
+            ],
+        )];
+        let shown = label(payload);
+        for (name, svg) in [
+            ("time", draw_time(&times, None)),
+            ("bandwidths", draw_bandwidths(&bw, &bw, Some(12.5e9))),
+        ] {
+            let svg = svg.expect("draws");
+            let text = check_svg(name, &svg);
+            assert!(
+                text.contains(shown.trim()),
+                "{name}: the series label {shown:?} should appear as text; text was {text:?}"
+            );
+            assert!(
+                !svg.contains("<img") && !svg.contains("<script"),
+                "{name}: {payload}"
+            );
+        }
+    }
+}
+
+#[test]
+fn measure_charts_of_every_log_fixture_are_clean_svg() {
+    use collective_lab::core::measure::analysis::{analyse, Settings};
+    use collective_lab::plot::measure::{draw_time, Points};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/logs");
+    let mut drawn = 0;
+    for entry in std::fs::read_dir(dir).expect("fixtures").flatten() {
+        let Ok(text) = std::fs::read_to_string(entry.path()) else {
+            continue;
+        };
+        let a = analyse(&text, &Settings::default());
+        let (Ok(imp), Some(la)) = (&a.import, &a.log) else {
+            continue;
+        };
+        let Some(log) = imp.logs.get(la.index) else {
+            continue;
+        };
+        let times: Vec<Points> = log
+            .series
+            .iter()
+            .map(|s| {
+                (
+                    s.label.clone(),
+                    s.rows
+                        .iter()
+                        .map(|r| (r.size.value, r.time.value))
+                        .collect(),
+                )
+            })
+            .collect();
+        check_svg(
+            "measured time",
+            &draw_time(&times, la.curves.as_ref()).expect("draws"),
+        );
+        drawn += 1;
+    }
+    assert!(drawn >= 8, "{drawn} fixtures drawn");
 }

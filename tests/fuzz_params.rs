@@ -11,7 +11,7 @@
 //!
 //! The generator is a seeded SplitMix64, so a failure names a reproducible
 //! input. `FUZZ_CASES=n` changes the number of cases per parser (default
-//! 10,000); `FUZZ_SLOW=1` prints every case that takes over 200 ms. To add a parser (e.g. `topology`, `measure`), add a row to
+//! 10,000); `FUZZ_SLOW=1` prints every case that takes over 200 ms. To add a parser, add a row to
 //! [`PARSERS`]: its keys, a few good values per key, and a `compute` function
 //! that runs the view's core computation on a bounded copy of the state.
 #![cfg(not(target_arch = "wasm32"))]
@@ -27,6 +27,8 @@ use collective_lab::core::cost::{
     all_allreduce, best_at, best_intervals, crossover_calculation, nccl_bandwidths,
 };
 use collective_lab::core::execute::{default_init, execute, ExecOptions};
+use collective_lab::core::measure::analysis::{analyse, Settings};
+use collective_lab::core::measure::{BwKind, Collective, ImportError, Model, MAX_INPUT_BYTES};
 use collective_lab::core::practice::{check, check_choice, questions, Answer};
 use collective_lab::core::schedule::ring::ring_all_reduce;
 use collective_lab::core::sgd::narrate::{
@@ -36,12 +38,16 @@ use collective_lab::core::sgd::Strategy;
 use collective_lab::core::timing::{
     executed_time, explain, ring_bytes_counted, ring_bytes_per_rank,
 };
+use collective_lab::core::topology::analysis::{row, run as topo_run, sweep_gpus, sweep_sizes};
+use collective_lab::core::topology::view_model::layout;
+use collective_lab::export::series::xy_series;
 use collective_lab::params::collectives::CollectivesParams;
 use collective_lab::params::cost::CostViewParams;
 use collective_lab::params::gossip::GossipParams;
 use collective_lab::params::practice::PracticeParams;
 use collective_lab::params::ring::{Accounting, RingParams, ELEM_BYTES};
 use collective_lab::params::sgd::SgdParams;
+use collective_lab::params::topology::{TopoAlg, TopologyParams, KEYS as TOPOLOGY_KEYS};
 use collective_lab::params::{encode, Query, ViewParams};
 use collective_lab::plot;
 
@@ -688,7 +694,71 @@ fn practice_run(q: &Query, spec: &Spec, ctx: &mut Ctx) -> Result<(), String> {
     run_view::<PracticeParams>(q, spec, ctx, practice_compute)
 }
 
-/// Every view's parser. Add `topology` and `measure` here when they land.
+// --- topology -------------------------------------------------------------------
+
+/// Most elements executed per rank by the topology fuzz (real buffers).
+const MAX_TOPO_ELEMENTS: u64 = 1024;
+
+/// The state with at most [`MAX_COMPUTED_P`] ranks and [`MAX_TOPO_ELEMENTS`]
+/// elements (set through the view's own field setter, so it stays valid).
+fn bounded_topology(s: &TopologyParams) -> TopologyParams {
+    let mut b = s.clone();
+    if b.p() > MAX_COMPUTED_P {
+        let _ = b.set_field("groups", "");
+        let _ = b.set_field("racks", "1");
+        let _ = b.set_field("nodes", "2");
+        let _ = b.set_field("gpus", "4");
+    }
+    if b.elements() > MAX_TOPO_ELEMENTS {
+        let _ = b.set_field("size", "4KB");
+    }
+    b
+}
+
+fn topology_compute(s: &TopologyParams, heavy: bool) {
+    let b = bounded_topology(s);
+    assert!(
+        b.p() <= MAX_COMPUTED_P && b.elements() <= MAX_TOPO_ELEMENTS,
+        "bounded: {b:?}"
+    );
+    let Ok(topo) = b.topology() else { return };
+    let n = b.elements();
+    let _ = topo_run(b.alg.key(), &topo, n, ELEM_BYTES);
+    let _ = layout(&b.node_sizes(), topo.racks(), topo.lanes(), false);
+    let _ = layout(&b.node_sizes(), topo.racks(), topo.lanes(), true);
+    if heavy {
+        for a in TopoAlg::ALL {
+            let _ = row(a.key(), &topo, n, ELEM_BYTES);
+        }
+        // The two sweep charts and their data tables, as the view draws them.
+        let lines = |series: Vec<collective_lab::core::topology::analysis::Series>| -> Vec<plot::topology::Line> {
+            series
+                .into_iter()
+                .map(|s| plot::topology::Line {
+                    label: s.label.to_string(),
+                    points: s.points.iter().map(|p| (p.x, p.time)).collect(),
+                })
+                .collect()
+        };
+        if let Ok(g) = sweep_gpus(&topo, n, ELEM_BYTES, 8, true) {
+            let l = lines(g);
+            let _ = plot::topology::draw_time_vs_gpus(&l, "t");
+            let pts: Vec<(String, Vec<(f64, f64)>)> =
+                l.into_iter().map(|l| (l.label, l.points)).collect();
+            let _ = xy_series("t", "GPUs per node", "time (s)", &pts).to_csv();
+        }
+        if let Ok(z) = sweep_sizes(&topo, &[1024, 4096], ELEM_BYTES) {
+            let _ = plot::topology::draw_time_vs_size(&lines(z), "t");
+        }
+    }
+}
+
+fn topology_run(q: &Query, spec: &Spec, ctx: &mut Ctx) -> Result<(), String> {
+    run_view::<TopologyParams>(q, spec, ctx, topology_compute)
+}
+
+/// Every view's URL parser (the measure view has no URL parameters: its
+/// pasted logs and typed settings are fuzzed by [`fuzz_measure_import`]).
 const PARSERS: &[Spec] = &[
     Spec {
         view: "ring",
@@ -834,6 +904,30 @@ const PARSERS: &[Spec] = &[
         ],
         run: practice_run,
     },
+    Spec {
+        view: "topology",
+        keys: &TOPOLOGY_KEYS,
+        good: &[
+            (
+                "alg",
+                &["flat", "hier", "hier_rd", "multilane", "rat", "flex"],
+            ),
+            ("nodes", &["1", "2", "4", "64"]),
+            ("gpus", &["1", "2", "4", "8"]),
+            ("groups", &["2,3", "1,4,2", "8", ""]),
+            ("racks", &["1", "2", "4"]),
+            ("size", &["64MB", "4KB", "1GB", "12B"]),
+            ("n", &["1024", "16", "3"]),
+            ("intra_bw", &["300GB/s", "100Gb/s"]),
+            ("intra_alpha", &["1us", "0us"]),
+            ("inter_bw", &["12.5GB/s", "1B/s"]),
+            ("inter_alpha", &["5us", "1s"]),
+            ("core_bw", &["25GB/s", "400Gb/s"]),
+            ("lanes", &["1", "2", "4"]),
+            ("step", &["0", "1", "5", "100"]),
+        ],
+        run: topology_run,
+    },
 ];
 
 /// Runs [`CASES`] queries through one parser; panics with the first failing
@@ -923,11 +1017,24 @@ fn fuzz_practice() {
 }
 
 #[test]
+fn fuzz_topology() {
+    fuzz("topology", 9);
+}
+
+#[test]
 fn every_parser_is_in_the_table() {
     let views: Vec<&str> = PARSERS.iter().map(|s| s.view).collect();
     assert_eq!(
         views,
-        ["ring", "collectives", "cost", "gossip", "sgd", "practice"]
+        [
+            "ring",
+            "collectives",
+            "cost",
+            "gossip",
+            "sgd",
+            "practice",
+            "topology"
+        ]
     );
     for s in PARSERS {
         for (k, _) in s.good {
@@ -1133,4 +1240,240 @@ fn the_harness_reports_panics_and_unnamed_fields() {
     }
     let mut ctx = Ctx::default();
     assert_eq!((spec.run)(&Query::parse("x=1"), &spec, &mut ctx), Ok(()));
+}
+
+// ---------------------------------------------------------------------------
+// The measure view: pasted logs and the typed settings
+// ---------------------------------------------------------------------------
+
+/// The log fixtures the measure view's tests use (real and hand-written).
+fn log_fixtures() -> Vec<String> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/logs");
+    let mut out: Vec<String> = std::fs::read_dir(&dir)
+        .map(|d| {
+            d.filter_map(|e| e.ok())
+                .filter(|e| !e.file_name().to_string_lossy().ends_with(".md"))
+                .filter_map(|e| std::fs::read_to_string(e.path()).ok())
+                .collect()
+        })
+        .unwrap_or_default();
+    out.sort();
+    out
+}
+
+/// Largest paste fed to the pipeline (debug builds fit slowly); the core
+/// itself cuts at [`MAX_INPUT_BYTES`].
+const MAX_FUZZ_PASTE: usize = 64 * 1024;
+
+/// A pasted log: a fixture with lines dropped, duplicated, shuffled or with
+/// tokens replaced by nasty numbers, units and text; or pure junk; or a
+/// 10,000-row generated table.
+fn paste(r: &mut Rng, fixtures: &[String]) -> String {
+    let base = if fixtures.is_empty() {
+        String::new()
+    } else {
+        r.pick(fixtures).clone()
+    };
+    match r.below(10) {
+        0 => value(r, &["1", "1024 0.5", "size,time\n1,2"]),
+        1 => {
+            // a long generic table (size, time) with random values
+            // (one in 500 is a 10,000-row list; fitting it is slow in a debug build)
+            let rows = if r.below(500) == 0 {
+                10_000
+            } else {
+                1 + r.below(200)
+            };
+            let mut t = String::from("size(B),time(us)\n");
+            for i in 0..rows {
+                t += &format!("{},{}\n", 1u64 << (i % 40), number(r));
+            }
+            t
+        }
+        _ => {
+            let mut lines: Vec<String> = base.lines().map(str::to_string).collect();
+            for _ in 0..1 + r.below(6) {
+                if lines.is_empty() {
+                    break;
+                }
+                let i = r.below(lines.len());
+                match r.below(6) {
+                    0 => {
+                        lines.remove(i);
+                    }
+                    1 => {
+                        let l = lines[i].clone();
+                        lines.insert(i, l);
+                    }
+                    2 => {
+                        let j = r.below(lines.len());
+                        lines.swap(i, j);
+                    }
+                    3 => lines[i] = mutate(r, &lines[i]),
+                    _ => {
+                        // replace one whitespace-separated token
+                        let mut toks: Vec<String> =
+                            lines[i].split_whitespace().map(str::to_string).collect();
+                        if !toks.is_empty() {
+                            let k = r.below(toks.len());
+                            toks[k] = match r.below(3) {
+                                0 => r.pick(NASTY_NUMBERS).to_string(),
+                                1 => with_unit(r),
+                                _ => r.pick(NASTY_TEXT).to_string(),
+                            };
+                        }
+                        lines[i] = toks.join(if r.chance(50) { " " } else { "\t" });
+                    }
+                }
+            }
+            lines.join(if r.chance(10) { "\r\n" } else { "\n" })
+        }
+    }
+}
+
+/// Random settings, as a student could set them in the view's fields.
+fn settings(r: &mut Rng) -> Settings {
+    let mut s = Settings::default();
+    let unit = |r: &mut Rng| -> Option<String> {
+        match r.below(4) {
+            0 => None,
+            1 => Some(r.pick(UNITS).to_string()),
+            2 => {
+                let u = *r.pick(UNITS);
+                Some(random_case(r, u))
+            }
+            _ => Some(r.pick(NASTY_TEXT).to_string()),
+        }
+    };
+    s.import.size_unit = unit(r);
+    s.import.time_unit = unit(r);
+    s.import.bw_kind = *r.pick(&[None, Some(BwKind::Alg), Some(BwKind::Bus)]);
+    let colls = Collective::all();
+    s.import.collective = if r.chance(50) {
+        None
+    } else {
+        Some(*r.pick(&colls))
+    };
+    // The typed fields go through the same checks as the view's reducer
+    // (p 2..=1,000,000; a bandwidth; sizes): only values it accepts reach here.
+    s.user_p = if r.chance(50) {
+        None
+    } else {
+        Some(2 + r.below(1_000_000 - 1))
+    };
+    s.line_rate = collective_lab::core::units::parse_bandwidth(&with_unit(r))
+        .ok()
+        .map(|b| b.bytes_per_second);
+    let models = Model::all();
+    s.model = *r.pick(&models);
+    s.breaks = r.below(3);
+    let size = |r: &mut Rng| {
+        collective_lab::core::units::parse_size(&with_unit(r))
+            .ok()
+            .map(|b| b.bytes as f64)
+    };
+    s.min_size = size(r).unwrap_or(0.0);
+    s.max_size = size(r).unwrap_or(f64::INFINITY);
+    s.log = r.below(3);
+    s.series = r.below(3);
+    s
+}
+
+#[test]
+fn fuzz_measure_import() {
+    let fixtures = log_fixtures();
+    assert!(fixtures.len() >= 10, "the log fixtures are there");
+    let mut r = Rng(10);
+    let cases = std::env::var("FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(CASES);
+    let (mut imported, mut refused) = (0usize, 0usize);
+    for case in 0..cases {
+        let mut text = paste(&mut r, &fixtures);
+        if text.len() > MAX_FUZZ_PASTE {
+            let mut end = MAX_FUZZ_PASTE;
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            text.truncate(end);
+        }
+        assert!(text.len() <= MAX_INPUT_BYTES);
+        let s = settings(&mut r);
+        if std::env::var("FUZZ_TRACE").is_ok() {
+            eprintln!("measure case {case}: {} bytes, {s:?}\n{text:?}", text.len());
+        }
+        let t = std::time::Instant::now();
+        let a = catch_unwind(AssertUnwindSafe(|| analyse(&text, &s))).unwrap_or_else(|_| {
+            panic!(
+                "analyse panicked (case {case}) on {:?} with {s:?}",
+                text.chars().take(300).collect::<String>()
+            )
+        });
+        if std::env::var("FUZZ_SLOW").is_ok() && t.elapsed().as_millis() > 200 {
+            eprintln!(
+                "slow measure case {case} {:?}: {} bytes, {s:?}",
+                t.elapsed(),
+                text.len()
+            );
+        }
+        let lines = text.lines().count();
+        match &a.import {
+            Ok(imp) => {
+                imported += 1;
+                // Every message names a line of the paste (0 = the whole paste).
+                for m in &imp.messages {
+                    assert!(
+                        m.line <= lines,
+                        "case {case}: message on line {} of {lines}",
+                        m.line
+                    );
+                    assert!(!m.reason.trim().is_empty(), "case {case}: empty message");
+                }
+            }
+            Err(e) => {
+                refused += 1;
+                assert!(
+                    !e.to_string().trim().is_empty(),
+                    "case {case}: empty import error"
+                );
+                if let ImportError::Unrecognised { messages } = e {
+                    assert!(messages
+                        .iter()
+                        .all(|m| m.line <= lines && !m.reason.trim().is_empty()));
+                }
+            }
+        }
+        // Every state that analyses is drawn and exported, as the view does.
+        if case % HEAVY_EVERY == 0 {
+            if let (Ok(imp), Some(la)) = (&a.import, &a.log) {
+                catch_unwind(AssertUnwindSafe(|| {
+                    if let Some(log) = imp.logs.get(la.index) {
+                        let times: Vec<plot::measure::Points> = log
+                            .series
+                            .iter()
+                            .map(|sr| {
+                                (
+                                    sr.label.clone(),
+                                    sr.rows
+                                        .iter()
+                                        .map(|r| (r.size.value, r.time.value))
+                                        .collect(),
+                                )
+                            })
+                            .collect();
+                        let _ = plot::measure::draw_time(&times, la.curves.as_ref());
+                        let _ = xy_series("t", "size (B)", "time (s)", &times).to_csv();
+                    }
+                    let _ = a.table_csv_url();
+                    let _ = a.fit_csv_url();
+                }))
+                .unwrap_or_else(|_| panic!("drawing or exporting panicked (case {case})"));
+            }
+        }
+    }
+    assert!(
+        imported > cases / 20 && refused > cases / 20,
+        "{imported} imported, {refused} refused: the generator is off"
+    );
 }

@@ -6,6 +6,7 @@ use plotters::prelude::*;
 
 use super::{finish_svg, FG, GRID, PALETTE};
 use crate::core::consensus::{fmt_num, fmt_rate, fmt_small, RoundState, Spectrum};
+use crate::core::units::equation;
 
 /// Log-scale plot of ‖x_r − x̄1‖₂ against r (points and line), the line
 /// ρ^r‖x_0 − x̄1‖₂ (dashed; labelled a bound only when `bound_guaranteed`),
@@ -214,9 +215,9 @@ fn draw_real_line(s: &Spectrum) -> Result<String, String> {
         let font = ("sans-serif", 13).into_font().color(&FG);
         chart
             .draw_series([
-                Text::new(format!("ρ = {}", fmt_rate(s.rho)), (rho, 1.9), font.clone()),
+                Text::new(equation("ρ", &fmt_rate(s.rho)), (rho, 1.9), font.clone()),
                 Text::new(
-                    format!("gap 1 − ρ = {}", fmt_small(s.gap)),
+                    equation("gap 1 − ρ", &fmt_small(s.gap)),
                     ((rho + 1.0) / 2.0 - 0.2, 1.4),
                     font.clone(),
                 ),
@@ -364,7 +365,7 @@ mod tests {
     fn eigenvalue_plots_real_and_complex() {
         let r = run(GraphKind::Ring, 8, WeightRule::Uniform, 1);
         let svg = draw_eigenvalues(&r.spectrum).expect("svg");
-        assert!(svg.contains("ρ = 0.8047") && svg.contains("gap 1 − ρ = 0.1953"));
+        assert!(svg.contains("ρ ≈ 0.8047") && svg.contains("gap 1 − ρ ≈ 0.1953"));
         // ring p=8 eigenvalues come in pairs: ×2 labels
         assert!(svg.contains("×2"));
         let e = run(GraphKind::Exponential, 8, WeightRule::Exponential, 1);

@@ -48,6 +48,22 @@ fn bounds<'a>(it: impl Iterator<Item = &'a (f64, f64)>) -> Option<(f64, f64, f64
     any.then_some(b)
 }
 
+/// Most powers of ten a log axis may span: plotters lays out the ticks of
+/// every decade, so a pasted log with values from 1e-267 to 1e162 froze
+/// the page (found by `tests/fuzz_params.rs`).
+pub const MAX_DECADES: f64 = 40.0;
+
+/// An error when `lo..hi` spans more than [`MAX_DECADES`] powers of ten.
+fn check_span(what: &str, lo: f64, hi: f64) -> Result<(), String> {
+    if hi.log10() - lo.log10() > MAX_DECADES {
+        Err(format!(
+            "the {what} span more than {MAX_DECADES} powers of ten ({lo:e} to {hi:e}); check the units of the log"
+        ))
+    } else {
+        Ok(())
+    }
+}
+
 fn time_tick(v: &f64) -> String {
     format_time(*v)
 }
@@ -65,6 +81,8 @@ fn size_tick(v: &f64) -> String {
 pub fn draw_time(measured: &[Points], curves: Option<&Curves>) -> Result<String, String> {
     let (x0, x1, y0, y1) =
         bounds(measured.iter().flat_map(|s| &s.1)).ok_or("no positive size and time to plot")?;
+    check_span("sizes", x0, x1)?;
+    check_span("times", y0, y1)?;
     let (x0, x1) = (x0 / 1.5, x1 * 1.5);
     let (y0, y1) = (y0 / 2.0, y1 * 2.0);
     let mut svg = String::new();
@@ -211,6 +229,8 @@ pub fn draw_bandwidths(
         y0 = y0.min(r);
         y1 = y1.max(r);
     }
+    check_span("sizes", x0, x1)?;
+    check_span("bandwidths", y0, y1)?;
     let (x0, x1, y0, y1) = (x0 / 1.5, x1 * 1.5, y0 / 2.0, y1 * 2.0);
     let mut svg = String::new();
     {
@@ -308,5 +328,17 @@ mod tests {
         assert!(draw_time(&[], None).is_err());
         assert!(draw_bandwidths(&[], &[], None).is_err());
         assert!(draw_time(&[("x".into(), vec![(0.0, -1.0), (f64::NAN, 1.0)])], None).is_err());
+    }
+
+    #[test]
+    fn a_range_of_hundreds_of_decades_is_refused_not_drawn() {
+        // From the input fuzz: times in a wrong unit spanning 1e-267 .. 1e162
+        // made plotters lay out ~430 decades of ticks (the page froze).
+        let pts = vec![(8.0, 6.2e-267), (1024.0, 1e-3), (1e9, 2.8e162)];
+        let e = draw_time(&[("x".into(), pts.clone())], None).expect_err("refused");
+        assert!(e.contains("powers of ten"), "{e}");
+        assert!(draw_bandwidths(&[("x".into(), pts)], &[], None).is_err());
+        // 40 decades still draw
+        assert!(draw_time(&[("x".into(), vec![(8.0, 1e-20), (1e9, 1e19)])], None).is_ok());
     }
 }

@@ -1,9 +1,14 @@
 //! Shared UI components. The ring and collectives views share the picture
 //! ([`rank_ring`]), the byte counters, the transfer log, the check panel and
-//! the time panel.
+//! the time panel. Every chart gets a "Data" table ([`data_table`]) with
+//! downloads ([`downloads`]); every stepped view a "Copy link to this step"
+//! button ([`copy_link`]).
 
 pub mod byte_counters;
 pub mod check_panel;
+pub mod copy_link;
+pub mod data_table;
+pub mod downloads;
 pub mod field;
 pub mod link_fields;
 pub mod rank_grid;

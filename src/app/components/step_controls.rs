@@ -10,6 +10,8 @@ use gloo::timers::callback::Interval;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+use super::copy_link::CopyLink;
+
 /// Props of [`StepControls`].
 #[derive(Properties, PartialEq)]
 pub struct StepControlsProps {
@@ -181,6 +183,7 @@ pub fn StepControls(props: &StepControlsProps) -> Html {
                     }) }
                 </select>
             </label>
+            <CopyLink />
         </div>
     }
 }

@@ -5,10 +5,10 @@
 
 use yew::prelude::*;
 
-use crate::core::collectives::narrate::fmt_value;
 use crate::core::execute::Trace;
 use crate::core::schedule::{Op, Transfer};
 use crate::core::units::format_bytes_short;
+use crate::core::units::format_exact_or_approx;
 
 /// Lines listed before "… and N more transfers".
 pub const LOG_ROWS: usize = 16;
@@ -59,7 +59,7 @@ impl LogEntry {
             self.what,
             format_bytes_short(self.bytes as f64)
         );
-        let v = fmt_value;
+        let v = format_exact_or_approx;
         match (name_op, self.values, self.op) {
             (
                 true,

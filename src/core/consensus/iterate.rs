@@ -478,10 +478,10 @@ mod tests {
         assert_eq!(fmt_weight(1.0 / 3.0), "1/3");
         assert_eq!(fmt_weight(5.0 / 12.0), "5/12");
         assert_eq!(fmt_weight(1.0), "1");
-        assert_eq!(fmt_weight(0.123456789), "0.1235");
-        assert_eq!(fmt_rate(1.0 / 3.0), "0.3333 = 1/3");
+        assert_eq!(fmt_weight(0.123456789), "≈ 0.1235");
+        assert_eq!(fmt_rate(1.0 / 3.0), "≈ 0.3333 = 1/3");
         assert_eq!(fmt_rate(1.0 - 2.5114e-5), "1 − 2.511e-5");
-        assert_eq!(fmt_rate(0.8047378541), "0.8047");
+        assert_eq!(fmt_rate(0.8047378541), "≈ 0.8047");
         assert_eq!(fmt_small(2.5114e-5), "2.511e-5");
         assert_eq!(fmt_small(0.4), "0.4");
     }

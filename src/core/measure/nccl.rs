@@ -356,7 +356,7 @@ pub fn parse(lines: &[Line], opts: &ImportOptions) -> (Option<Log>, Vec<LineMess
             ));
         }
     }
-    if n_thread * n_gpus > 1 {
+    if n_thread.saturating_mul(n_gpus) > 1 {
         notes.push(format!(
             "nThread {n_thread} × nGpus {n_gpus} GPUs per process"
         ));

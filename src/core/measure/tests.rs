@@ -536,3 +536,14 @@ fn csv_fields_with_commas_are_quoted() {
     let csv = export::table_csv(&imp.logs[0], &rc[0].1);
     assert!(csv.contains("\n\"out,of,place\",3,1024,"), "{csv}");
 }
+
+#[test]
+fn a_huge_nthread_in_the_header_is_not_an_overflow() {
+    // From the input fuzz: nThread × nGpus overflowed usize (a panic in wasm).
+    let text = "# nThread 9223372036854775807 nGpus 4 minBytes 1024 maxBytes 2048 step: 2(factor) warmup iters: 5 iters: 20\n\
+#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n\
+#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)\n\
+        1024           256     float     sum      -1    10.00    0.10    0.19      0    10.00    0.10    0.19      0\n";
+    let got = std::panic::catch_unwind(|| super::import(text, &super::ImportOptions::default()));
+    assert!(got.is_ok(), "no panic");
+}

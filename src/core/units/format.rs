@@ -341,8 +341,9 @@ pub fn format_number(v: f64) -> String {
 }
 
 /// Formats ρ (or any value in [0, 1]) so that a value close to 1 stays
-/// readable: `1 − 1.255e-5` when 1 − v < 10⁻³, else [`format_number`] with the
-/// fraction when it is a simple one (`0.3333 = 1/3`).
+/// readable: `1 − 1.255e-5` when 1 − v < 10⁻³, else
+/// [`format_exact_or_approx`] with the fraction when it is a simple one
+/// (`≈ 0.3333 = 1/3`, `0.5 = 1/2`).
 pub fn format_rate(v: f64) -> String {
     let gap = 1.0 - v;
     if v.is_finite() && gap > 0.0 && gap < 1e-3 {
@@ -350,24 +351,24 @@ pub fn format_rate(v: f64) -> String {
     }
     let f = format_weight(v);
     if f.contains('/') {
-        format!("{} = {f}", format_number(v))
+        format!("{} = {f}", format_exact_or_approx(v))
     } else {
-        format_number(v)
+        format_exact_or_approx(v)
     }
 }
 
 /// Formats a small positive number with 4 significant digits, in scientific
-/// notation below 10⁻³ (`2.511e-5`), else as [`format_number`].
+/// notation below 10⁻³ (`2.511e-5`), else as [`format_exact_or_approx`].
 pub fn format_small(v: f64) -> String {
     if v != 0.0 && v.is_finite() && v.abs() < 1e-3 {
         format!("{v:.3e}")
     } else {
-        format_number(v)
+        format_exact_or_approx(v)
     }
 }
 
 /// Formats a weight as a fraction n/d with d ≤ 64 when it is one (1/3,
-/// 5/12), otherwise as a decimal (see [`format_number`]).
+/// 5/12), otherwise as a decimal (see [`format_exact_or_approx`]).
 pub fn format_weight(w: f64) -> String {
     for d in 1..=64u32 {
         let n = (w * f64::from(d)).round();
@@ -379,7 +380,7 @@ pub fn format_weight(w: f64) -> String {
             };
         }
     }
-    format_number(w)
+    format_exact_or_approx(w)
 }
 
 /// Compact element count: `16000000` → `"16M"`, `2500` → `"2.5k"`, `37` → `"37"`.
@@ -529,6 +530,17 @@ pub fn format_exact_or_approx(x: f64) -> String {
     }
 }
 
+/// `name = value` for an exact value and `name ≈ value` for an approximate
+/// one (a shown value from [`format_exact_or_approx`] and the formatters built
+/// on it, which start with "≈ " when rounded): `("ρ", "≈ 0.8047")` →
+/// `"ρ ≈ 0.8047"`, `("ρ", "0.5 = 1/2")` → `"ρ = 0.5 = 1/2"`.
+pub fn equation(name: &str, shown: &str) -> String {
+    match shown.strip_prefix("≈ ") {
+        Some(rest) => format!("{name} ≈ {rest}"),
+        None => format!("{name} = {shown}"),
+    }
+}
+
 #[cfg(test)]
 mod moved_tests {
     use super::*;
@@ -558,8 +570,10 @@ mod moved_tests {
         assert_eq!(sig_trimmed(2.71e-5, 3), "2.71e-5");
         assert_eq!(format_number(-1.25), "−1.25");
         assert_eq!(format_weight(1.0 / 3.0), "1/3");
-        assert_eq!(format_rate(1.0 / 3.0), "0.3333 = 1/3");
+        assert_eq!(format_rate(1.0 / 3.0), "≈ 0.3333 = 1/3");
         assert_eq!(format_small(2.511e-5), "2.511e-5");
+        assert_eq!(equation("ρ", &format_rate(0.8047378541)), "ρ ≈ 0.8047");
+        assert_eq!(equation("ρ", &format_rate(0.5)), "ρ = 0.5 = 1/2");
     }
 }
 

@@ -3,7 +3,8 @@
 
 use yew::prelude::*;
 
-use crate::core::collectives::narrate::{fmt_value, gossip_contrast};
+use crate::core::collectives::narrate::gossip_contrast;
+use crate::core::units::format_exact_or_approx;
 
 /// Props of [`GossipContrast`].
 #[derive(Properties, PartialEq)]
@@ -21,7 +22,11 @@ pub fn GossipContrast(props: &GossipContrastProps) -> Html {
     };
     let shown = p.min(8);
     let vals = |v: &[f64]| {
-        let mut t: Vec<String> = v.iter().take(shown).map(|x| fmt_value(*x)).collect();
+        let mut t: Vec<String> = v
+            .iter()
+            .take(shown)
+            .map(|x| format_exact_or_approx(*x))
+            .collect();
         if p > shown {
             t.push("…".into());
         }
@@ -30,7 +35,7 @@ pub fn GossipContrast(props: &GossipContrastProps) -> Html {
     let init = g
         .inputs
         .iter()
-        .map(|v| fmt_value(*v))
+        .map(|v| format_exact_or_approx(*v))
         .collect::<Vec<_>>()
         .join(",");
     html! {
@@ -39,8 +44,8 @@ pub fn GossipContrast(props: &GossipContrastProps) -> Html {
             <p>{format!("Inputs {}. After one ring all-reduce and ÷ p every rank holds exactly {} (spread 0). \
                 After one gossip round on the same ring (each rank averages itself and its two neighbours with weight 1/3) \
                 the values are {}: spread {} instead of {}.",
-                vals(&g.inputs), fmt_value(g.mean), vals(&g.after_one_round),
-                fmt_value(g.spread_after), fmt_value(g.spread_before))}</p>
+                vals(&g.inputs), format_exact_or_approx(g.mean), vals(&g.after_one_round),
+                format_exact_or_approx(g.spread_after), format_exact_or_approx(g.spread_before))}</p>
             <p><a href={format!("?view=gossip&graph=ring&p={p}&weights=uniform&init={init}")}>
                 {"Watch gossip on a ring of the same size, from the same inputs →"}</a></p>
         </section>

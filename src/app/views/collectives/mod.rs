@@ -17,14 +17,12 @@ use crate::app::components::check_panel::{Check, CheckPanel};
 use crate::app::components::step_controls::StepControls;
 use crate::app::components::transfer_log::{round_entries, TransferLog};
 use crate::app::hooks::{on_step, use_view_state, Action, Commit};
-use crate::core::collectives::narrate::{
-    fmt_value, narrate, range_label, range_text, sent_by_phase,
-};
+use crate::core::collectives::narrate::{narrate, range_label, range_text, sent_by_phase};
 use crate::core::collectives::{round_title, summary_table_on, AlgorithmSummary};
 use crate::core::cost::CostParams;
 use crate::core::execute::Trace;
 use crate::core::schedule::{Collective, Phase};
-use crate::core::units::{format_bytes_short, group_thousands};
+use crate::core::units::{format_bytes_short, format_exact_or_approx, group_thousands};
 use crate::params::collectives::CollectivesParams;
 use crate::params::ring::ELEM_BYTES;
 
@@ -62,7 +60,7 @@ fn check(trace: &Trace, step: usize) -> Check {
     let what = match &s.collective {
         Collective::AllReduce => format!(
             "all {p} ranks hold the element-wise sum {} in every element",
-            fmt_value(trace.expected.first().copied().unwrap_or(0.0))
+            format_exact_or_approx(trace.expected.first().copied().unwrap_or(0.0))
         ),
         Collective::ReduceScatter { .. } => {
             format!("each of the {p} ranks holds the complete sum on the chunk it owns")

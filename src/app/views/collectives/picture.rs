@@ -7,9 +7,10 @@ use yew::prelude::*;
 use super::trace::SharedTrace;
 use crate::app::components::rank_grid::rank_picture;
 use crate::app::components::rank_ring::{RingArrow, RingCell};
-use crate::core::collectives::narrate::{chunk_states, fmt_value, range_label};
+use crate::core::collectives::narrate::{chunk_states, range_label};
 use crate::core::collectives::Algorithm;
 use crate::core::schedule::Op;
+use crate::core::units::format_exact_or_approx;
 
 /// Props of [`CollectivePicture`].
 #[derive(Properties, PartialEq)]
@@ -39,7 +40,7 @@ pub fn CollectivePicture(props: &CollectivePictureProps) -> Html {
                     value: if cs.empty {
                         "—".into()
                     } else if cs.uniform {
-                        fmt_value(cs.value)
+                        format_exact_or_approx(cs.value)
                     } else {
                         "…".into()
                     },

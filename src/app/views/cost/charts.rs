@@ -1,7 +1,12 @@
 //! One chart panel of the cost view: the SVG, or the message of a chart
 //! that could not be drawn plus the last good SVG.
 
+use std::rc::Rc;
+
 use yew::prelude::*;
+
+use crate::app::components::data_table::DataTableView;
+use crate::export::DataTable;
 
 /// Props of [`ChartPanel`].
 #[derive(Properties, PartialEq)]
@@ -15,6 +20,8 @@ pub struct ChartPanelProps {
     /// The last SVG of this chart that was drawn.
     #[prop_or_default]
     pub last_good: Option<String>,
+    /// The plotted values (shown as a "Data" table with downloads).
+    pub table: Rc<DataTable>,
 }
 
 /// A chart panel.
@@ -29,12 +36,15 @@ pub fn ChartPanel(props: &ChartPanelProps) -> Html {
     html! {
         <section class="panel wide chart-panel" aria-labelledby={format!("{id}-h")}>
             <h3 id={format!("{id}-h")}>{title.clone()}</h3>
-            if let Some(e) = error {
+            if let Some(e) = error.clone() {
                 <p class="field-error" role="alert">{format!("This chart could not be drawn: {e}. Showing the last good chart.")}</p>
             }
-            <div id={id} class="chart-box" role="img" aria-label={title}>
-                { svg.map(|s| Html::from_html_unchecked(AttrValue::from(s))).unwrap_or_default() }
+            <div id={id.clone()} class="chart-box" role="img" aria-label={title}>
+                { svg.clone().map(|s| Html::from_html_unchecked(AttrValue::from(s))).unwrap_or_default() }
             </div>
+            if error.is_none() {
+                <DataTableView id={format!("{id}-data")} table={props.table.clone()} svg={svg.map(AttrValue::from)} />
+            }
         </section>
     }
 }

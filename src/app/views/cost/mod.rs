@@ -19,6 +19,8 @@ use crate::core::cost::{
 use crate::core::units::{
     bandwidth_chain, format_beta, format_binary, format_decimal, format_size, format_time,
 };
+use crate::export::series::{cost_time_vs_p, cost_time_vs_size, cost_winner_map};
+use crate::export::DataTable;
 use crate::params::cost::{CostViewParams, Link};
 use crate::params::FieldError;
 use crate::plot::cost::{draw_time_vs_p, draw_time_vs_size, draw_winner_map};
@@ -105,6 +107,13 @@ pub fn CostView(props: &ViewProps) -> Html {
         use_memo((p, n, model), |(p, n, m)| all_allreduce(*p, *n, *m));
     let intervals: Rc<Vec<Interval>> = use_memo((p, model), |(p, m)| best_intervals(*p, *m));
     let charts: Rc<Charts> = use_memo((p, n, model), |(p, n, m)| draw_all(*p, *n, *m));
+    let tables: Rc<[Rc<DataTable>; 3]> = use_memo((p, n, model), |(p, n, m)| {
+        [
+            Rc::new(cost_time_vs_size(*p, *m, *n)),
+            Rc::new(cost_time_vs_p(*n, *m, *p)),
+            Rc::new(cost_winner_map(*m, *n, *p)),
+        ]
+    });
     // The last chart of each kind that was drawn, kept after render for a
     // chart that fails on the next parameters.
     let last_good = use_state(|| [None::<String>, None, None]);
@@ -132,7 +141,8 @@ pub fn CostView(props: &ViewProps) -> Html {
     let chart = |i: usize, id: &'static str, title: &'static str| {
         let result = charts[i].clone();
         let last_good = last_good[i].clone();
-        html! { <ChartPanel {id} {title} {result} {last_good} /> }
+        let table = tables[i].clone();
+        html! { <ChartPanel {id} {title} {result} {last_good} {table} /> }
     };
 
     html! {

@@ -7,9 +7,11 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::both;
+use crate::app::components::downloads::Downloads;
 use crate::core::collectives::Algorithm;
 use crate::core::cost::{CostParams as Model, Formula};
 use crate::core::units::format_time;
+use crate::export::series::cost_formulas;
 use crate::plot::cost::colour_hex;
 
 /// Props of [`CostTable`].
@@ -70,6 +72,7 @@ pub fn CostTable(props: &CostTableProps) -> Html {
                     <tbody>{ for rows }</tbody>
                 </table>
             </div>
+            <Downloads table={Some(Rc::new(cost_formulas(table)))} />
             <p id="winner"><strong>{format!("Fastest at {}: {}, {}.", both(n), winner.short_label(), format_time(winner_time))}</strong></p>
             if any_adapted {
                 <p class="muted">{"p is not a power of two, so recursive doubling and Rabenseifner use the fold-in / unfold adaptation: \

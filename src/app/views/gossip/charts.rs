@@ -2,7 +2,11 @@
 
 use yew::prelude::*;
 
+use std::rc::Rc;
+
 use super::SharedRun;
+use crate::app::components::data_table::DataTableView;
+use crate::export::series::{gossip_eigenvalues, gossip_rounds};
 use crate::plot::gossip::draw_disagreement;
 
 /// Props of [`GossipCharts`].
@@ -27,6 +31,15 @@ pub fn GossipCharts(props: &GossipChartsProps) -> Html {
     let shown_rounds = &run.rounds[..=last.min(run.rounds.len() - 1)];
     let dis_svg = draw_disagreement(shown_rounds, round, spec.bound_guaranteed, run.factor)
         .unwrap_or_else(|e| format!("<p>{e}</p>"));
+    // The tables change with the run and the last round, not with every step.
+    let tables = use_memo((run.clone(), last), |(run, last)| {
+        let shown = &run.rounds[..=(*last).min(run.rounds.len() - 1)];
+        (
+            Rc::new(gossip_rounds(shown)),
+            Rc::new(gossip_eigenvalues(&run.spectrum)),
+        )
+    });
+    let (dis_table, eig_table) = (tables.0.clone(), tables.1.clone());
     html! {
         <>
             <section class="panel wide" aria-labelledby="eig-h">
@@ -35,6 +48,7 @@ pub fn GossipCharts(props: &GossipChartsProps) -> Html {
                     <p class="muted" id="eig-none">{"No eigenvalue chart at this size: only ρ was computed (the full spectrum of a graph this large takes too long in the browser)."}</p>
                 } else {
                     <div class="chart-box" style={if spec.real { "" } else { "max-width:480px" }}>{Html::from_html_unchecked(props.eig_svg.clone())}</div>
+                    <DataTableView id="eig-data" table={eig_table} svg={Some(props.eig_svg.clone())} />
                 }
                 <p class="muted">
                     {format!("{} ({}). ρ is the largest |λ| once the eigenvalue 1 of the consensus direction is set aside; the shaded band is the gap 1 − ρ.",
@@ -43,7 +57,8 @@ pub fn GossipCharts(props: &GossipChartsProps) -> Html {
             </section>
             <section class="panel wide" aria-labelledby="dis-h">
                 <h3 id="dis-h">{"Disagreement per round (log scale)"}</h3>
-                <div class="chart-box">{Html::from_html_unchecked(AttrValue::from(dis_svg))}</div>
+                <div class="chart-box">{Html::from_html_unchecked(AttrValue::from(dis_svg.clone()))}</div>
+                <DataTableView id="dis-data" table={dis_table} svg={Some(AttrValue::from(dis_svg))} />
                 if !spec.bound_guaranteed {
                     <p class="muted">{"The dashed line is only the asymptotic rate here: the ρʳ bound holds for doubly stochastic normal (symmetric or circulant) W."}</p>
                 }

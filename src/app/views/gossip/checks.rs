@@ -3,7 +3,7 @@
 use yew::prelude::*;
 
 use super::SharedRun;
-use crate::core::consensus::fmt_num;
+use crate::core::units::format_exact_or_approx;
 
 /// Props of [`ChecksPanel`].
 #[derive(Properties, PartialEq)]
@@ -19,13 +19,19 @@ pub fn ChecksPanel(props: &ChecksPanelProps) -> Html {
     let p = run.graph.p;
     let checks = &run.checks;
     let yes_no = |b: bool| if b { "yes" } else { "no" };
-    let limit_text = run.limit.map_or_else(|| "unknown".to_string(), fmt_num);
+    let limit_text = run
+        .limit
+        .map_or_else(|| "unknown".to_string(), format_exact_or_approx);
     let pi_text = checks
         .stationary
         .as_ref()
         .filter(|_| !checks.column_stochastic)
         .map(|pi| {
-            let shown: Vec<String> = pi.iter().take(16).map(|v| fmt_num(*v)).collect();
+            let shown: Vec<String> = pi
+                .iter()
+                .take(16)
+                .map(|v| format_exact_or_approx(*v))
+                .collect();
             format!(
                 "π = ({}{})",
                 shown.join(", "),
@@ -49,7 +55,7 @@ pub fn ChecksPanel(props: &ChecksPanelProps) -> Html {
             { for checks.notes.iter().map(|n| html! { <p class="notice">{n.clone()}</p> }) }
             if let Some(t) = pi_text {
                 <p>{"The limit is the π-weighted mean Σ πᵢ xᵢ(0), where πᵀW = πᵀ: "}<code id="pi">{t}</code>
-                    {format!(" (arithmetic mean {} instead).", fmt_num(run.rounds[0].mean))}</p>
+                    {format!(" (arithmetic mean {} instead).", format_exact_or_approx(run.rounds[0].mean))}</p>
             }
         </section>
     }

@@ -2,8 +2,9 @@
 
 use yew::prelude::*;
 
-use super::{norm3, SharedRun};
-use crate::core::consensus::{fmt_num, spread};
+use super::SharedRun;
+use crate::core::consensus::spread;
+use crate::core::units::{equation, format_exact_or_approx};
 
 /// Props of [`AllReduceContrast`].
 #[derive(Properties, PartialEq)]
@@ -26,14 +27,14 @@ pub fn AllReduceContrast(props: &AllReduceContrastProps) -> Html {
             <h3 id="contrast-h">{"Gossip is not all-reduce"}</h3>
             <p id="contrast">
                 {format!("One ring all-reduce takes 2(p − 1) = {} rounds and leaves every rank with the exact mean {} (sum ÷ p). ",
-                    c.ring_rounds, fmt_num(c.exact_mean))}
+                    c.ring_rounds, format_exact_or_approx(c.exact_mean))}
                 {match (c.gossip_spread, c.gossip_disagreement) {
                     (Some(s), Some(dn)) => format!(
-                        "After the same {} gossip rounds on this graph the values still spread over {} (from {} at the start), with ‖x − x̄1‖₂ = {}. ",
-                        c.ring_rounds, fmt_num(s), fmt_num(c.initial_spread), norm3(dn)),
+                        "After the same {} gossip rounds on this graph the values still spread over {} (from {} at the start), with {}. ",
+                        c.ring_rounds, format_exact_or_approx(s), format_exact_or_approx(c.initial_spread), equation("‖x − x̄1‖₂", &format_exact_or_approx(dn))),
                     _ => format!("({} gossip rounds on this graph are too many multiply-adds to run here.) ", c.ring_rounds),
                 }}
-                {format!("At round {round} the spread is {}.", fmt_num(spread(&state.values)))}
+                {format!("At round {round} the spread is {}.", format_exact_or_approx(spread(&state.values)))}
             </p>
             <p class="muted">{"Gossip mixes only neighbours, so agreement builds up gradually and is exact only in the limit; all-reduce computes the full reduction once. Consensus of the values is also not the same thing as reaching an optimum."}</p>
         </section>

@@ -5,7 +5,8 @@
 use yew::prelude::*;
 
 use super::SharedRun;
-use crate::core::consensus::{fmt_num, fmt_weight, GraphKind};
+use crate::core::consensus::{fmt_weight, GraphKind};
+use crate::core::units::format_exact_or_approx;
 use crate::params::gossip::MAX_DRAWN_P;
 
 /// Fill colour of a node: light blue (lowest initial value) through light
@@ -139,7 +140,7 @@ pub fn GossipGraph(props: &GossipGraphProps) -> Html {
         let is_focus = i == focus_node;
         let title = format!(
             "node {i}: x = {} at round {round}; degree {}; self weight W{i}{i} = {}",
-            fmt_num(v),
+            format_exact_or_approx(v),
             run.graph.degree(i),
             fmt_weight(m.weight(i, i))
         );
@@ -151,7 +152,7 @@ pub fn GossipGraph(props: &GossipGraphProps) -> Html {
                     stroke-width={if is_focus { "3.5" } else { "1" }} />
                 if show_values {
                     <text x={format!("{x:.1}")} y={format!("{:.1}", y + 4.0)} font-size={if p <= 8 { "13" } else { "10" }}
-                        text-anchor="middle" fill="#000" id={format!("node-value-{i}")}>{fmt_num(v)}</text>
+                        text-anchor="middle" fill="#000" id={format!("node-value-{i}")}>{format_exact_or_approx(v)}</text>
                 }
                 if p <= 16 {
                     <text x={format!("{:.1}", x + r_node * 0.75 + 2.0)} y={format!("{:.1}", y - r_node * 0.75 - 2.0)}
@@ -173,7 +174,7 @@ pub fn GossipGraph(props: &GossipGraphProps) -> Html {
                 { for node_views }
             </svg>
             <figcaption class="muted">
-                {format!("Colour: value at round {round} (blue = lowest initial value {}, orange = highest {}). Click a node to narrate its update.", fmt_num(lo), fmt_num(hi))}
+                {format!("Colour: value at round {round} (blue = lowest initial value {}, orange = highest {}). Click a node to narrate its update.", format_exact_or_approx(lo), format_exact_or_approx(hi))}
                 if show_weights && !directed {
                     {if symmetric { " Edge labels: W_ij = W_ji." } else { " Edge labels: the weight each end gives the other, written near the end that uses it." }}
                 }

@@ -14,7 +14,8 @@ use super::ViewProps;
 use crate::app::components::step_controls::StepControls;
 use crate::app::hooks::{on_step, use_view_state, Commit};
 use crate::app::shared::Shared;
-use crate::core::consensus::{fmt_num, GossipRun, NodeUpdate, WeightRule};
+use crate::core::consensus::{GossipRun, NodeUpdate, WeightRule};
+use crate::core::units::{equation, format_exact_or_approx};
 use crate::params::gossip::{GossipParams, GraphChoice, MAX_ROUND};
 use crate::plot::gossip::draw_eigenvalues;
 
@@ -25,6 +26,7 @@ pub mod controls;
 pub mod dsgd;
 pub mod graph;
 pub mod heatmap;
+pub mod history;
 pub mod numbers;
 
 use charts::GossipCharts;
@@ -34,6 +36,7 @@ use controls::GossipControls;
 use dsgd::DsgdExample;
 use graph::GossipGraph;
 use heatmap::MixingHeatmap;
+use history::RoundHistory;
 use numbers::RoundNumbers;
 
 impl Commit for GossipParams {}
@@ -62,15 +65,6 @@ pub(crate) fn rule_options() -> Vec<(AttrValue, AttrValue)> {
         .iter()
         .map(|(w, label)| (w.name().into(), (*label).into()))
         .collect()
-}
-
-/// Norms are shown with three decimals, as in the course (6.708, 2.236, 0.745).
-pub(crate) fn norm3(v: f64) -> String {
-    if v != 0.0 && v.abs() < 1e-3 {
-        format!("{v:.3e}")
-    } else {
-        format!("{v:.3}")
-    }
 }
 
 /// A computed run shared by the page and its panels (compared by identity).
@@ -103,10 +97,13 @@ fn narrate(run: &GossipRun, round: usize, focus: usize) -> String {
         .map(|u| u.text())
         .unwrap_or_default();
     format!(
-        "Round {round}: {u}. Every node used the round-{} values at once; the mean is {} and the disagreement ‖x − x̄1‖₂ = {}.",
+        "Round {round}: {u}. Every node used the round-{} values at once; the mean is {} and the {}.",
         round - 1,
-        fmt_num(state.mean),
-        norm3(state.disagreement)
+        format_exact_or_approx(state.mean),
+        equation(
+            "disagreement ‖x − x̄1‖₂",
+            &format_exact_or_approx(state.disagreement)
+        )
     )
 }
 
@@ -196,6 +193,7 @@ pub fn GossipView(props: &ViewProps) -> Html {
             <GossipGraph run={run.clone()} {round} focus={focus_node} {on_focus} />
             <div class="panels">
                 <RoundNumbers run={run.clone()} {round} />
+                <RoundHistory run={run.clone()} {round} />
                 <ChecksPanel run={run.clone()} />
                 <MixingHeatmap run={run.clone()} weights={params.weights} focus={focus_node} />
                 <GossipCharts run={run.clone()} {round} {last} eig_svg={AttrValue::from((*eig_svg).clone())} />

@@ -2,8 +2,9 @@
 
 use yew::prelude::*;
 
-use super::{norm3, SharedRun};
-use crate::core::consensus::{fmt_num, fmt_rate, fmt_small, spread};
+use super::SharedRun;
+use crate::core::consensus::{fmt_rate, fmt_small, spread};
+use crate::core::units::format_exact_or_approx;
 
 /// Props of [`RoundNumbers`].
 #[derive(Properties, PartialEq)]
@@ -22,7 +23,12 @@ pub fn RoundNumbers(props: &RoundNumbersProps) -> Html {
     let state = &run.rounds[round.min(run.rounds.len() - 1)];
     let spec = &run.spectrum;
     let values_text = {
-        let shown: Vec<String> = state.values.iter().take(64).map(|v| fmt_num(*v)).collect();
+        let shown: Vec<String> = state
+            .values
+            .iter()
+            .take(64)
+            .map(|v| format_exact_or_approx(*v))
+            .collect();
         format!(
             "{}{}",
             shown.join(", "),
@@ -33,7 +39,9 @@ pub fn RoundNumbers(props: &RoundNumbersProps) -> Html {
             }
         )
     };
-    let bound_text = state.bound.map_or_else(|| "—".to_string(), norm3);
+    let bound_text = state
+        .bound
+        .map_or_else(|| "—".to_string(), format_exact_or_approx);
     let predicted = run
         .predicted_rounds
         .map_or_else(|| "never (ρ ≥ 1)".to_string(), |r| r.to_string());
@@ -47,11 +55,11 @@ pub fn RoundNumbers(props: &RoundNumbersProps) -> Html {
             <p>{"x = ("}<span id="values">{values_text}</span>{")"}</p>
             <table class="numbers">
                 <tbody>
-                    <tr><th scope="row">{"mean x̄"}</th><td id="round-mean">{fmt_num(state.mean)}</td></tr>
-                    <tr><th scope="row">{"disagreement ‖x − x̄1‖₂"}</th><td id="round-disagreement">{norm3(state.disagreement)}</td></tr>
+                    <tr><th scope="row">{"mean x̄"}</th><td id="round-mean">{format_exact_or_approx(state.mean)}</td></tr>
+                    <tr><th scope="row">{"disagreement ‖x − x̄1‖₂"}</th><td id="round-disagreement">{format_exact_or_approx(state.disagreement)}</td></tr>
                     <tr><th scope="row">{if spec.bound_guaranteed { "bound ρʳ‖x₀ − x̄1‖₂" } else { "ρʳ‖x₀ − x̄1‖₂ (rate, not a bound)" }}</th>
                         <td id="round-bound">{bound_text}</td></tr>
-                    <tr><th scope="row">{"spread max − min"}</th><td id="round-spread">{fmt_num(spread(&state.values))}</td></tr>
+                    <tr><th scope="row">{"spread max − min"}</th><td id="round-spread">{format_exact_or_approx(spread(&state.values))}</td></tr>
                     <tr><th scope="row">{"ρ"}</th><td id="rho">{fmt_rate(spec.rho)}</td></tr>
                     <tr><th scope="row">{"spectral gap 1 − ρ"}</th><td id="gap">{if spec.gap < 1e-3 { fmt_small(spec.gap) } else { fmt_rate(spec.gap) }}</td></tr>
                     <tr><th scope="row">{format!("rounds for {}× (predicted ⌈ln F / ln(1/ρ)⌉)", run.factor)}</th><td id="predicted">{predicted}</td></tr>

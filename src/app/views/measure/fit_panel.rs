@@ -8,10 +8,12 @@ use super::csv_link::{Csv, CsvLink};
 use super::state::{select_value, Action, PanelProps};
 use crate::app::components::field::TextField;
 use crate::core::measure::Model;
-use crate::core::units::{format_bandwidth, format_beta, format_bit_rate, format_decimal, sig};
+use crate::core::units::{
+    format_bandwidth, format_beta, format_bit_rate, format_decimal, format_exact_or_approx,
+};
 
 fn us(t: f64) -> String {
-    format!("{} µs", sig(t * 1e6, 4))
+    format!("{} µs", format_exact_or_approx(t * 1e6))
 }
 
 fn bw_text(beta: f64) -> String {
@@ -62,12 +64,12 @@ pub fn FitPanel(props: &PanelProps) -> Html {
             let (st, bf) = f.factors;
             html! {
                 <>
-                <p class="hint">{format!("T(n) = {}·α + {}·n·β ({}, p = {}; Huber robust fit on relative residuals)", sig(st, 4), sig(bf, 4), f.options.model.name(), f.options.p)}</p>
+                <p class="hint">{format!("T(n) = {}·α + {}·n·β ({}, p = {}; Huber robust fit on relative residuals)", format_exact_or_approx(st), format_exact_or_approx(bf), f.options.model.name(), f.options.p)}</p>
                 <dl class="fit-results">
                     <dt>{"α (start-up latency)"}</dt><dd id="fit-alpha">{us(f.alpha)}</dd>
                     <dt>{"link bandwidth 1/β"}</dt><dd id="fit-bw">{bw_text(f.beta)}</dd>
                     <dt>{"β"}</dt><dd id="fit-beta">{format_beta(f.beta)}</dd>
-                    <dt>{"R² (of log T)"}</dt><dd id="fit-r2">{sig(f.r2_log, 4)}</dd>
+                    <dt>{"R² (of log T)"}</dt><dd id="fit-r2">{format_exact_or_approx(f.r2_log)}</dd>
                     <dt>{"points fitted"}</dt><dd>{f.residuals.len()}</dd>
                 </dl>
                 if f.segments.len() > 1 {

@@ -7,7 +7,7 @@ use crate::app::components::time_panel::TimePanel;
 use crate::app::views::collectives::trace::SharedTrace;
 use crate::core::collectives::naive_root;
 use crate::core::timing::{executed_time, explain};
-use crate::core::units::{format_time, sig, Bandwidth};
+use crate::core::units::{format_exact_or_approx, format_time, Bandwidth};
 use crate::params::ring::ELEM_BYTES;
 
 /// Props of [`RingVsNaive`].
@@ -42,7 +42,7 @@ pub fn RingVsNaive(props: &RingVsNaiveProps) -> Html {
             </table>
             <p>{"Ring: "}<code>{explain(s, alpha, beta)}</code></p>
             <p>{"Naive root: "}<code>{explain(&naive, alpha, beta)}</code></p>
-            <p id="ratio">{format!("The naive root takes {}× as long as the ring here.", sig(naive_t / ring_t.max(f64::MIN_POSITIVE), 3))}</p>
+            <p id="ratio">{format!("The naive root takes {}× as long as the ring here.", format_exact_or_approx(naive_t / ring_t.max(f64::MIN_POSITIVE)))}</p>
             <p class="muted">{"Each round costs α plus its largest message × β; the root handles one full tensor at a time."}</p>
         </TimePanel>
     }

@@ -14,10 +14,10 @@ use crate::app::components::check_panel::{Check, CheckPanel};
 use crate::app::components::step_controls::StepControls;
 use crate::app::components::transfer_log::{round_entries, TransferLog};
 use crate::app::hooks::{on_step, use_view_state, Commit};
-use crate::core::collectives::narrate::fmt_value;
 use crate::core::collectives::{flat, Algorithm};
 use crate::core::execute::Trace;
 use crate::core::timing::{ring_bytes_counted, ring_bytes_per_rank};
+use crate::core::units::format_exact_or_approx;
 use crate::core::units::{format_bytes_short, group_thousands};
 use crate::params::ring::{Accounting, RingParams, ELEM_BYTES, MAX_DRAWN_P};
 
@@ -51,7 +51,7 @@ fn check(trace: &Trace, rounds_done: usize, mean_step: bool) -> Check {
         .map(|s| {
             s.values
                 .iter()
-                .map(|row| fmt_value(row.first().copied().unwrap_or(0.0)))
+                .map(|row| format_exact_or_approx(row.first().copied().unwrap_or(0.0)))
                 .collect()
         })
         .unwrap_or_default();
@@ -60,13 +60,13 @@ fn check(trace: &Trace, rounds_done: usize, mean_step: bool) -> Check {
         [a, b, .., z] => format!("{a} + {b} + … + {z}"),
         all => all.join(" + "),
     };
-    let sum = fmt_value(trace.expected.first().copied().unwrap_or(0.0));
+    let sum = format_exact_or_approx(trace.expected.first().copied().unwrap_or(0.0));
     let mut text =
         format!("all {p} ranks hold the element-wise sum {sum_text} = {sum} in every element.");
     if mean_step {
         text.push_str(&format!(
             " Mean step: {sum} / {p} = {} on every rank.",
-            fmt_value(mean_of(trace))
+            format_exact_or_approx(mean_of(trace))
         ));
     }
     Check::Verified(text)
@@ -114,8 +114,8 @@ pub fn RingView(props: &ViewProps) -> Html {
         let sum = trace.expected.first().copied().unwrap_or(0.0);
         format!(
             "Each rank divides its sum by p = {p} on its own: {} / {p} = {}. No bytes move in this step.",
-            fmt_value(sum),
-            fmt_value(mean_of(&trace))
+            format_exact_or_approx(sum),
+            format_exact_or_approx(mean_of(&trace))
         )
     } else {
         trace.narrate(rounds_done)

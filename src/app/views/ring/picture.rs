@@ -8,10 +8,10 @@ use yew::prelude::*;
 use crate::app::components::rank_grid::rank_picture;
 use crate::app::components::rank_ring::{RingArrow, RingCell};
 use crate::app::views::collectives::trace::SharedTrace;
-use crate::core::collectives::narrate::fmt_value;
 use crate::core::execute::{State, Trace};
 use crate::core::schedule::{chunk_range, Op};
 use crate::core::units::format_bytes_short;
+use crate::core::units::format_exact_or_approx;
 use crate::params::ring::{ELEM_BYTES, MAX_DRAWN_P};
 
 /// Props of [`RingPicture`].
@@ -42,7 +42,7 @@ fn cell(
             let who = &st.contributors[r][seg];
             let v = means.map_or(st.values[r][seg], |m| m[r][seg]);
             RingCell {
-                value: fmt_value(v),
+                value: format_exact_or_approx(v),
                 who: if means.is_some() {
                     "mean".into()
                 } else {
@@ -52,7 +52,7 @@ fn cell(
                 title: format!(
                     "rank {r}, chunk {c} ({}): value {} from ranks {}",
                     format_bytes_short((range.end - range.start) as f64 * ELEM_BYTES as f64),
-                    fmt_value(v),
+                    format_exact_or_approx(v),
                     who.label(p)
                 ),
             }

@@ -14,8 +14,8 @@ use yew::prelude::*;
 use super::objective::ObjectiveResults;
 use super::step_weighting::StepWeighting;
 use crate::app::hooks::{Action, ViewHandle};
-use crate::core::sgd::narrate::sig;
 use crate::core::sgd::Objective;
+use crate::core::units::format_exact_or_approx;
 use crate::params::sgd::{parse_table, SgdParams};
 
 fn rows_of(p: &SgdParams) -> Vec<(String, String)> {
@@ -127,9 +127,9 @@ pub fn ShardCalculator(props: &ShardCalculatorProps) -> Html {
                     aria-label={format!("shard {} samples n_k", k + 1)} onchange={on_cell(k, 0)} /></td>
                 <td><input type="text" inputmode="decimal" class="num" id={format!("f-l-{k}")} value={l.clone()}
                     aria-label={format!("shard {} mean loss L_k", k + 1)} onchange={on_cell(k, 1)} /></td>
-                <td id={format!("weight-{k}")}>{w.map(|w| sig(w, 4)).unwrap_or_default()}</td>
-                <td>{c.map(|c| sig(c, 4)).unwrap_or_default()}</td>
-                <td>{sig(1.0 / m.max(1) as f64, 4)}</td>
+                <td id={format!("weight-{k}")}>{w.map(format_exact_or_approx).unwrap_or_default()}</td>
+                <td>{c.map(format_exact_or_approx).unwrap_or_default()}</td>
+                <td>{format_exact_or_approx(1.0 / m.max(1) as f64)}</td>
                 <td>
                     if m > 1 {
                         <button type="button" class="small" onclick={on_remove(k)}

@@ -13,8 +13,9 @@ use super::ViewProps;
 use crate::app::components::step_controls::StepControls;
 use crate::app::hooks::{on_step, use_view_state, Commit};
 use crate::app::shared::Shared;
-use crate::core::sgd::narrate::{compare_step, narrate_step, sig};
+use crate::core::sgd::narrate::{compare_step, narrate_step};
 use crate::core::sgd::{Lab, Problem, Strategy};
+use crate::core::units::format_exact_or_approx;
 use crate::params::sgd::SgdParams;
 
 pub mod bytes;
@@ -54,7 +55,7 @@ fn run_key(p: &SgdParams) -> SgdParams {
 
 /// A model vector with four significant digits: "(1.2, 3.4)".
 pub(crate) fn vec_text(w: &[f64]) -> String {
-    let inner: Vec<String> = w.iter().map(|v| sig(*v, 4)).collect();
+    let inner: Vec<String> = w.iter().map(|v| format_exact_or_approx(*v)).collect();
     format!("({})", inner.join(", "))
 }
 
@@ -115,7 +116,7 @@ fn training(run: &SharedLab, params: &SgdParams, controls: Html, on_step: Callba
             <h2>{"Training side by side"}</h2>
             <p class="muted">{format!(
                 "{} workers, {} samples, d = {}, {} shards; least squares with label noise σ = 0.1. Plain gradient steps are stable for η below about {} (2 / the largest curvature).",
-                problem.m(), problem.total(), problem.d(), if params.iid { "IID" } else { "non-IID" }, sig(stable, 3))}</p>
+                problem.m(), problem.total(), problem.d(), if params.iid { "IID" } else { "non-IID" }, format_exact_or_approx(stable))}</p>
             {controls}
             <div class="status">
                 <p class="phase" id="phase">{format!("Step {step} of {last} · narrating {}", params.mode.label())}</p>

@@ -6,8 +6,11 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::core::sgd::narrate::{over_weighting_line, sig};
+use crate::app::components::data_table::DataTableView;
+use crate::core::sgd::narrate::over_weighting_line;
 use crate::core::sgd::Objective;
+use crate::core::units::format_exact_or_approx;
+use crate::export::series::sgd_sample_weights;
 use crate::plot::sgd::draw_sample_weights;
 
 /// Props of [`ObjectiveResults`].
@@ -30,17 +33,20 @@ pub fn ObjectiveResults(props: &ObjectiveResultsProps) -> Html {
                     <tbody>
                         <tr><th scope="row">{"N = Σ n_k"}</th><td id="total-samples">{o.total}</td></tr>
                         <tr><th scope="row">{"global mean loss Σ (n_k/N) L_k"}</th>
-                            <td id="global-mean"><strong>{sig(o.global_mean, 4)}</strong></td></tr>
+                            <td id="global-mean"><strong>{format_exact_or_approx(o.global_mean)}</strong></td></tr>
                         <tr><th scope="row">{"plain average (1/m) Σ L_k"}</th>
-                            <td id="plain-mean">{sig(o.plain_mean, 4)}</td></tr>
+                            <td id="plain-mean">{format_exact_or_approx(o.plain_mean)}</td></tr>
                         <tr><th scope="row">{"plain − global"}</th>
-                            <td id="difference">{sig(o.difference, 4)}</td></tr>
+                            <td id="difference">{format_exact_or_approx(o.difference)}</td></tr>
                     </tbody>
                 </table>
                 <p id="over-weighting">{over_weighting_line(o, losses)}</p>
-                <div class="chart-box" style="max-width:560px">
-                    { draw_sample_weights(o).map(|s| Html::from_html_unchecked(AttrValue::from(s))).unwrap_or_default() }
-                </div>
+                if let Ok(svg) = draw_sample_weights(o) {
+                    <div class="chart-box" style="max-width:560px">
+                        { Html::from_html_unchecked(AttrValue::from(svg.clone())) }
+                    </div>
+                    <DataTableView id="weights-data" table={Rc::new(sgd_sample_weights(o))} svg={Some(AttrValue::from(svg))} />
+                }
             </>
         },
         None => html! {},

@@ -3,7 +3,8 @@
 use yew::prelude::*;
 
 use super::{vec_text, SharedLab};
-use crate::core::sgd::narrate::{sig, trap_line};
+use crate::core::sgd::narrate::trap_line;
+use crate::core::units::{equation, format_exact_or_approx};
 
 /// Props of [`OptimaPanel`].
 #[derive(Properties, PartialEq)]
@@ -23,10 +24,10 @@ pub fn OptimaPanel(props: &OptimaPanelProps) -> Html {
                 <tbody>
                     <tr><th scope="row">{"w★ of Σ (n_k/N) L_k (sample-weighted)"}</th>
                         <td id="opt-sample">{vec_text(&lab.sample_weighted_optimum)}</td>
-                        <td>{format!("F★ = {}", sig(lab.optimal_loss, 5))}</td></tr>
+                        <td>{equation("F★", &format_exact_or_approx(lab.optimal_loss))}</td></tr>
                     <tr><th scope="row">{"w★ of (1/m) Σ L_k (equal-worker)"}</th>
                         <td id="opt-equal">{vec_text(&lab.equal_worker_optimum)}</td>
-                        <td>{format!("F = {}", sig(lab.equal_worker_loss, 5))}</td></tr>
+                        <td>{equation("F", &format_exact_or_approx(lab.equal_worker_loss))}</td></tr>
                     if !lab.doubly_stochastic {
                         if let Some(w) = &lab.mixing_weighted_optimum {
                             <tr><th scope="row">{"w★ of Σ π_k L_k (this mixing matrix's weights)"}</th>

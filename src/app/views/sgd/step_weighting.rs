@@ -5,7 +5,7 @@
 use yew::prelude::*;
 
 use crate::core::sgd::combine_gradients;
-use crate::core::sgd::narrate::sig;
+use crate::core::units::format_exact_or_approx;
 
 /// Props of [`StepWeighting`].
 #[derive(Properties, PartialEq)]
@@ -41,10 +41,10 @@ pub fn StepWeighting(props: &StepWeightingProps) -> Html {
                 <ul>
                     <li id="grad-equal">{format!(
                         "Equal local mini-batches ({b} samples each): the step's mean gradient weights every worker 1/{m}: Σ g_k / {m} = {}.",
-                        sig(eq.sample_weighted[0], 4))}</li>
+                        format_exact_or_approx(eq.sample_weighted[0]))}</li>
                     <li id="grad-unequal">{format!(
                         "Unequal mini-batches (b_k = n_k, the whole shards): weights b_k/B = n_k/N give {}; the plain mean would give {}.",
-                        sig(uneq.sample_weighted[0], 4), sig(uneq.plain_mean[0], 4))}</li>
+                        format_exact_or_approx(uneq.sample_weighted[0]), format_exact_or_approx(uneq.plain_mean[0]))}</li>
                 </ul>
                 <p class="muted">{"Equal batches drawn from unequal shards are weighted equally within the step, but they estimate the equal-worker objective. The all-reduce run below weights each worker by n_k/N so that it targets the full-data objective."}</p>
             </>

@@ -4,10 +4,14 @@
 
 use yew::prelude::*;
 
+use std::rc::Rc;
+
 use super::SharedLab;
-use crate::core::sgd::narrate::sig;
+use crate::app::components::downloads::Downloads;
 use crate::core::sgd::StrategyTrace;
 use crate::core::units::format_bytes_short;
+use crate::core::units::format_exact_or_approx;
+use crate::export::series::sgd_strategies;
 
 /// Props of [`StrategyTable`].
 #[derive(Properties, PartialEq)]
@@ -34,18 +38,19 @@ pub fn StrategyTable(props: &StrategyTableProps) -> Html {
         html! {
             <tr key={key}>
                 <th scope="row">{t.strategy.label()}</th>
-                <td id={format!("loss-{key}")}>{sig(r.loss_at_average, 5)}</td>
-                <td>{sig(r.loss_at_average - lab.optimal_loss, 3)}</td>
-                <td>{sig(mean_local, 5)}</td>
-                <td id={format!("consensus-{key}")}>{sig(r.consensus_distance, 3)}</td>
+                <td id={format!("loss-{key}")}>{format_exact_or_approx(r.loss_at_average)}</td>
+                <td>{format_exact_or_approx(r.loss_at_average - lab.optimal_loss)}</td>
+                <td>{format_exact_or_approx(mean_local)}</td>
+                <td id={format!("consensus-{key}")}>{format_exact_or_approx(r.consensus_distance)}</td>
                 <td id={format!("identical-{key}")}>{if r.models_identical { "yes (bit-identical)" } else { "no" }}</td>
-                <td>{sig(r.dist_to_sample_optimum, 3)}</td>
-                <td>{sig(r.dist_to_equal_optimum, 3)}</td>
+                <td>{format_exact_or_approx(r.dist_to_sample_optimum)}</td>
+                <td>{format_exact_or_approx(r.dist_to_equal_optimum)}</td>
                 <td id={format!("bytes-{key}")}>{format_bytes_short(r.max_bytes_sent())}</td>
             </tr>
         }
     };
     html! {
+        <>
         <table class="numbers">
             <thead><tr>
                 <th>{"strategy"}</th><th>{"F(w̄)"}</th><th>{"F(w̄) − F★"}</th><th>{"mean of F(w_k)"}</th>
@@ -54,5 +59,7 @@ pub fn StrategyTable(props: &StrategyTableProps) -> Html {
             </tr></thead>
             <tbody>{ for lab.traces.iter().map(row) }</tbody>
         </table>
+        <Downloads table={Some(Rc::new(sgd_strategies(lab, step)))} />
+        </>
     }
 }

@@ -6,6 +6,8 @@ use crate::core::topology::analysis::{
 };
 use crate::core::topology::Topology;
 use crate::core::units::{format_bandwidth, format_bytes_short, format_time};
+use crate::export::series::xy_series;
+use crate::export::DataTable;
 use crate::params::ring::ELEM_BYTES;
 use crate::params::topology::TopoAlg;
 use crate::plot::topology::{draw_time_vs_gpus, draw_time_vs_size, Line};
@@ -109,25 +111,47 @@ pub fn sweep_size_points() -> Vec<u64> {
     (0..=10).map(|k| 1024u64 << (2 * k)).collect()
 }
 
-/// The two sweep charts as SVG strings (or the reason they are missing).
-pub fn sweeps(
-    topo: &Topology,
-    n: u64,
-    max_gpus: usize,
-) -> (Result<String, String>, Result<String, String>) {
+/// A sweep chart's SVG and its plotted values, or why it is missing.
+pub type SweepChart = Result<(String, DataTable), String>;
+
+/// Draws `lines` with `draw` and keeps the same lines as a data table.
+fn chart_and_table(
+    lines: &[Line],
+    x: &str,
+    caption: &str,
+    draw: fn(&[Line], &str) -> Result<String, String>,
+) -> SweepChart {
+    let svg = draw(lines, caption)?;
+    let series: Vec<(String, Vec<(f64, f64)>)> = lines
+        .iter()
+        .map(|l| (l.label.clone(), l.points.clone()))
+        .collect();
+    Ok((svg, xy_series(caption, x, "time (s)", &series)))
+}
+
+/// The two sweep charts as SVG strings with their data (or the reason they
+/// are missing).
+pub fn sweeps(topo: &Topology, n: u64, max_gpus: usize) -> (SweepChart, SweepChart) {
     let size = format_bytes_short((n * ELEM_BYTES) as f64);
     let gpus = sweep_gpus(topo, n, ELEM_BYTES, max_gpus, true)
         .map_err(|e| e.to_string())
         .and_then(|s| {
-            draw_time_vs_gpus(
+            chart_and_table(
                 &lines(s),
+                "GPUs per node",
                 &format!("Executed time vs GPUs per node (one NIC per GPU), {size}"),
+                draw_time_vs_gpus,
             )
         });
     let sizes = sweep_sizes(topo, &sweep_size_points(), ELEM_BYTES)
         .map_err(|e| e.to_string())
         .and_then(|s| {
-            draw_time_vs_size(&lines(s), "Executed time vs message size on this topology")
+            chart_and_table(
+                &lines(s),
+                "message size (B)",
+                "Executed time vs message size on this topology",
+                draw_time_vs_size,
+            )
         });
     (gpus, sizes)
 }

@@ -14,9 +14,9 @@ use super::course_model::{course, flex_table};
 use super::step_model::{link_rows, rank_rows, MAX_ROWS};
 use super::sweep::Sweeps;
 use super::table::NumbersTable;
-use crate::core::collectives::narrate::fmt_value;
 use crate::core::topology::analysis::{busbw_note, TopoRun};
 use crate::core::topology::Topology;
+use crate::core::units::format_exact_or_approx;
 use crate::params::topology::{TopoAlg, TopologyParams, MAX_GPUS};
 
 /// The run of the chosen algorithm, or why it cannot run; compared by
@@ -55,7 +55,7 @@ pub fn StepPanels(props: &StepPanelsProps) -> Html {
     let check = if step < rounds {
         html! { <p class="check pending" id="check">{format!("Not finished: {step} of {rounds} rounds run.")}</p> }
     } else if run.verified {
-        html! { <p class="check ok" id="check">{format!("✓ Verified: all {} ranks hold the element-wise sum {} in every element.", topo.p(), fmt_value(sum))}</p> }
+        html! { <p class="check ok" id="check">{format!("✓ Verified: all {} ranks hold the element-wise sum {} in every element.", topo.p(), format_exact_or_approx(sum))}</p> }
     } else {
         html! { <p class="check bad" id="check" role="alert">{"✗ The result is not the element-wise sum."}</p> }
     };

@@ -5,20 +5,29 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use super::compare_model::SweepChart;
+use crate::app::components::data_table::DataTableView;
+
 /// Props of [`Sweeps`].
 #[derive(Properties, PartialEq)]
 pub struct SweepsProps {
-    /// Time vs GPUs per node: the SVG, or why it is missing.
-    pub gpus: Rc<Result<String, String>>,
+    /// Time vs GPUs per node: the SVG and its data, or why it is missing.
+    pub gpus: Rc<SweepChart>,
     /// Time vs message size.
-    pub sizes: Rc<Result<String, String>>,
+    pub sizes: Rc<SweepChart>,
 }
 
-fn chart(id: &'static str, r: &Result<String, String>) -> Html {
+fn chart(id: &'static str, r: &SweepChart) -> Html {
     match r {
-        Ok(svg) => html! {
-            <div class="chart-box" id={id}>{Html::from_html_unchecked(AttrValue::from(svg.clone()))}</div>
-        },
+        Ok((svg, table)) => {
+            let svg = AttrValue::from(svg.clone());
+            html! {
+                <>
+                    <div class="chart-box" id={id}>{Html::from_html_unchecked(svg.clone())}</div>
+                    <DataTableView id={format!("{id}-data")} table={Rc::new(table.clone())} svg={Some(svg)} />
+                </>
+            }
+        }
         Err(e) => html! { <p class="notice" id={id}>{format!("No chart: {e}.")}</p> },
     }
 }

@@ -1,0 +1,389 @@
+//! The plotted values of every chart as a [`DataTable`], taken from the same
+//! core results (and, for the cost charts, the same core sweeps over the same
+//! axes) the charts in [`crate::plot`] are drawn from. No formula is
+//! evaluated here that the chart does not evaluate.
+
+use super::{Cell, DataTable};
+use crate::core::collectives::Algorithm;
+use crate::core::consensus::{RoundState, Spectrum};
+use crate::core::cost::{best_at, log_sizes, sweep_ranks, sweep_sizes, CostParams, Formula};
+use crate::core::sgd::{Lab, Objective};
+use crate::plot::cost::{rank_axis, MAX_P, MAX_SIZE, MIN_SIZE};
+
+/// Most nodes given their own column in the gossip round history; larger
+/// graphs get one text column with the first ones.
+pub const MAX_NODE_COLUMNS: usize = 16;
+
+/// A long-format table of labelled `(x, y)` series: one row
+/// `series, x, y` per point, in series order (charts of the topology and
+/// measure views: [`crate::plot::topology::Line`], [`crate::plot::measure::Points`]).
+pub fn xy_series(
+    caption: &str,
+    x: &str,
+    y: &str,
+    series: &[(String, Vec<(f64, f64)>)],
+) -> DataTable {
+    let mut t = DataTable::new(caption, &["series", x, y]);
+    for (label, pts) in series {
+        for &(a, b) in pts {
+            t.rows
+                .push(vec![Cell::Text(label.clone()), Cell::Num(a), Cell::Num(b)]);
+        }
+    }
+    t
+}
+
+/// The gossip round history up to `rounds.last()`: round r, the node
+/// values x_r (one column per node up to [`MAX_NODE_COLUMNS`] nodes), the
+/// mean, the disagreement ‖x_r − x̄1‖₂ and ρ^r‖x₀ − x̄1‖₂ (empty when no ρ).
+/// Drawn by [`crate::plot::gossip::draw_disagreement`] (disagreement and bound).
+pub fn gossip_rounds(rounds: &[RoundState]) -> DataTable {
+    let p = rounds.first().map_or(0, |r| r.values.len());
+    let per_node = p <= MAX_NODE_COLUMNS;
+    let mut cols: Vec<String> = vec!["round".into()];
+    if per_node {
+        cols.extend((0..p).map(|i| format!("x{i}")));
+    } else {
+        cols.push(format!("x (first {MAX_NODE_COLUMNS} of {p} nodes)"));
+    }
+    cols.extend(["mean".into(), "disagreement".into(), "ρ^r bound".into()]);
+    let mut t = DataTable {
+        caption: "Round history".into(),
+        columns: cols,
+        rows: Vec::with_capacity(rounds.len()),
+    };
+    for s in rounds {
+        let mut row = vec![Cell::Num(s.r as f64)];
+        if per_node {
+            row.extend(s.values.iter().map(|v| Cell::Num(*v)));
+        } else {
+            let shown: Vec<String> = s
+                .values
+                .iter()
+                .take(MAX_NODE_COLUMNS)
+                .map(|v| Cell::Num(*v).shown())
+                .collect();
+            row.push(Cell::Text(format!("{}, …", shown.join(", "))));
+        }
+        row.push(Cell::Num(s.mean));
+        row.push(Cell::Num(s.disagreement));
+        row.push(Cell::Num(s.bound.unwrap_or(f64::NAN)));
+        t.rows.push(row);
+    }
+    t
+}
+
+/// The eigenvalues of W ([`crate::plot::gossip::draw_eigenvalues`]): index,
+/// real and imaginary part.
+pub fn gossip_eigenvalues(spectrum: &Spectrum) -> DataTable {
+    let mut t = DataTable::new("Eigenvalues of W", &["k", "Re λ", "Im λ"]);
+    for (k, e) in spectrum.eigenvalues.iter().enumerate() {
+        t.rows
+            .push(vec![Cell::Num(k as f64), Cell::Num(e.re), Cell::Num(e.im)]);
+    }
+    t
+}
+
+/// The calculator's bars ([`crate::plot::sgd::draw_sample_weights`]): shard,
+/// sample weight n_k/N and the plain weight 1/m.
+pub fn sgd_sample_weights(o: &Objective) -> DataTable {
+    let mut t = DataTable::new("Sample weights", &["shard", "n_k/N", "1/m"]);
+    let m = o.weights.len().max(1) as f64;
+    for (k, &w) in o.weights.iter().enumerate() {
+        t.rows.push(vec![
+            Cell::Num((k + 1) as f64),
+            Cell::Num(w),
+            Cell::Num(1.0 / m),
+        ]);
+    }
+    t
+}
+
+/// Which training chart of the sgd view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SgdChart {
+    /// F(w̄_t) − F★ per step ([`crate::plot::sgd::draw_loss`]).
+    Loss,
+    /// Consensus distance per step ([`crate::plot::sgd::draw_consensus`]).
+    Consensus,
+    /// F(w̄_t) − F★ against the busiest worker's bytes ([`crate::plot::sgd::draw_loss_vs_bytes`]).
+    LossVsBytes,
+    /// The average model's path (d = 2, [`crate::plot::sgd::draw_trajectories`]).
+    Trajectory,
+}
+
+/// The plotted values of one training chart, every strategy, steps 0 ..= `upto`.
+pub fn sgd_chart(lab: &Lab, which: SgdChart, upto: usize) -> DataTable {
+    let opt = lab.optimal_loss;
+    let mut t = match which {
+        SgdChart::Loss => DataTable::new(
+            "Global loss above the optimum",
+            &["strategy", "step", "F(w̄) − F★"],
+        ),
+        SgdChart::Consensus => DataTable::new(
+            "Consensus distance",
+            &["strategy", "step", "(1/m) Σ‖w_k − w̄‖²"],
+        ),
+        SgdChart::LossVsBytes => DataTable::new(
+            "Global loss against bytes sent",
+            &[
+                "strategy",
+                "bytes sent by the busiest worker (B)",
+                "F(w̄) − F★",
+            ],
+        ),
+        SgdChart::Trajectory => DataTable::new(
+            "Average-model trajectory",
+            &["strategy", "step", "w̄[0]", "w̄[1]"],
+        ),
+    };
+    for tr in &lab.traces {
+        let name = Cell::Text(tr.strategy.label().to_string());
+        for s in tr.steps.iter().take(upto.saturating_add(1)) {
+            let row = match which {
+                SgdChart::Loss => vec![
+                    name.clone(),
+                    Cell::Num(s.step as f64),
+                    Cell::Num(s.loss_at_average - opt),
+                ],
+                SgdChart::Consensus => vec![
+                    name.clone(),
+                    Cell::Num(s.step as f64),
+                    Cell::Num(s.consensus_distance),
+                ],
+                SgdChart::LossVsBytes => {
+                    vec![
+                        name.clone(),
+                        Cell::Num(s.max_bytes_sent()),
+                        Cell::Num(s.loss_at_average - opt),
+                    ]
+                }
+                SgdChart::Trajectory => vec![
+                    name.clone(),
+                    Cell::Num(s.step as f64),
+                    Cell::Num(s.average.first().copied().unwrap_or(f64::NAN)),
+                    Cell::Num(s.average.get(1).copied().unwrap_or(f64::NAN)),
+                ],
+            };
+            t.rows.push(row);
+        }
+    }
+    t
+}
+
+/// Columns `x` then one time column (s) per compared algorithm.
+fn per_algorithm(caption: &str, x: &str, xs: &[f64], times: &[Vec<f64>]) -> DataTable {
+    let mut cols = vec![x.to_string()];
+    cols.extend(
+        Algorithm::compared()
+            .iter()
+            .map(|a| format!("{} (s)", a.short_label())),
+    );
+    let mut t = DataTable {
+        caption: caption.into(),
+        columns: cols,
+        rows: Vec::with_capacity(xs.len()),
+    };
+    for (x, row) in xs.iter().zip(times) {
+        let mut r = vec![Cell::Num(*x)];
+        r.extend(row.iter().map(|v| Cell::Num(*v)));
+        t.rows.push(r);
+    }
+    t
+}
+
+/// All-reduce time of every algorithm against message size at `p` ranks:
+/// the 240 sizes of [`crate::plot::cost::draw_time_vs_size`].
+pub fn cost_time_vs_size(p: usize, c: CostParams, n_chosen: f64) -> DataTable {
+    let sizes = log_sizes(MIN_SIZE, MAX_SIZE.max(4.0 * n_chosen), 240);
+    let times = sweep_sizes(p, &sizes, c);
+    per_algorithm(
+        "All-reduce time against message size",
+        "message size (B)",
+        &sizes,
+        &times,
+    )
+}
+
+/// All-reduce time of every algorithm against p at `n_bytes`: the rank axis of
+/// [`crate::plot::cost::draw_time_vs_p`].
+pub fn cost_time_vs_p(n_bytes: f64, c: CostParams, p_chosen: usize) -> DataTable {
+    let ps = rank_axis(MAX_P.max(p_chosen), 400);
+    let times = sweep_ranks(&ps, n_bytes, c);
+    let xs: Vec<f64> = ps.iter().map(|&p| p as f64).collect();
+    per_algorithm("All-reduce time against ranks", "ranks p", &xs, &times)
+}
+
+/// The fastest algorithm on the grid of [`crate::plot::cost::draw_winner_map`]
+/// (160 sizes × the rank axis).
+pub fn cost_winner_map(c: CostParams, n_chosen: f64, p_chosen: usize) -> DataTable {
+    let sizes = log_sizes(MIN_SIZE, MAX_SIZE.max(4.0 * n_chosen), 160);
+    let ps = rank_axis(MAX_P.max(p_chosen), 90);
+    let mut t = DataTable::new(
+        "Fastest all-reduce",
+        &["ranks p", "message size (B)", "fastest"],
+    );
+    for &p in &ps {
+        for &n in &sizes {
+            t.rows.push(vec![
+                Cell::Num(p as f64),
+                Cell::Num(n),
+                Cell::Text(best_at(p, n, c).short_label().to_string()),
+            ]);
+        }
+    }
+    t
+}
+
+/// The cost view's table: every algorithm's closed form at the chosen n and
+/// p, with its start-ups and the α, β and γ parts of the time (seconds).
+pub fn cost_formulas(rows: &[(Algorithm, Formula)]) -> DataTable {
+    let mut t = DataTable::new(
+        "All-reduce time by algorithm",
+        &[
+            "algorithm",
+            "formula",
+            "start-ups",
+            "α part (s)",
+            "β part (s)",
+            "γ part (s)",
+            "time T (s)",
+        ],
+    );
+    for (a, f) in rows {
+        t.rows.push(vec![
+            Cell::Text(a.short_label().to_string()),
+            Cell::Text(f.expression.clone()),
+            Cell::Num(f.startups),
+            Cell::Num(f.alpha_part),
+            Cell::Num(f.beta_part),
+            Cell::Num(f.gamma_part),
+            Cell::Num(f.time),
+        ]);
+    }
+    t
+}
+
+/// The sgd view's "At step t" table: per strategy, F(w̄), F(w̄) − F★, the
+/// consensus distance, the distances to both optima and the busiest worker's
+/// bytes, at step `step` (the last recorded step of a shorter trace).
+pub fn sgd_strategies(lab: &Lab, step: usize) -> DataTable {
+    let mut t = DataTable::new(
+        "Strategies at the current step",
+        &[
+            "strategy",
+            "step",
+            "F(w̄)",
+            "F(w̄) − F★",
+            "consensus distance",
+            "‖w̄ − w★ sample‖",
+            "‖w̄ − w★ equal‖",
+            "bytes sent by the busiest worker (B)",
+        ],
+    );
+    for tr in &lab.traces {
+        let Some(s) = tr.steps.get(step.min(tr.steps.len().saturating_sub(1))) else {
+            continue;
+        };
+        t.rows.push(vec![
+            Cell::Text(tr.strategy.label().to_string()),
+            Cell::Num(s.step as f64),
+            Cell::Num(s.loss_at_average),
+            Cell::Num(s.loss_at_average - lab.optimal_loss),
+            Cell::Num(s.consensus_distance),
+            Cell::Num(s.dist_to_sample_optimum),
+            Cell::Num(s.dist_to_equal_optimum),
+            Cell::Num(s.max_bytes_sent()),
+        ]);
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::consensus::{GossipRun, GraphKind, InitPattern, WeightRule};
+
+    #[test]
+    fn course_gossip_history_holds_the_worked_norms() {
+        let run = GossipRun::new(
+            GraphKind::Ring,
+            4,
+            0,
+            WeightRule::Uniform,
+            &InitPattern::List(vec![0.0, 3.0, 6.0, 9.0]),
+            2,
+            100.0,
+        )
+        .expect("the course's ring");
+        let t = gossip_rounds(&run.rounds[..3]);
+        assert_eq!(
+            t.columns,
+            [
+                "round",
+                "x0",
+                "x1",
+                "x2",
+                "x3",
+                "mean",
+                "disagreement",
+                "ρ^r bound"
+            ]
+        );
+        let shown: Vec<String> = t.rows.iter().map(|r| r[6].shown()).collect();
+        assert_eq!(shown, ["≈ 6.708", "≈ 2.236", "≈ 0.7454"]);
+        let row1: Vec<String> = t.rows[1][1..5].iter().map(Cell::shown).collect();
+        assert_eq!(row1, ["4", "3", "6", "5"]);
+        let csv = t.to_csv();
+        assert!(
+            csv.starts_with(
+                "round,x0,x1,x2,x3,mean,disagreement,ρ^r bound\n0,0,3,6,9,4.5,6.708203932499369,"
+            ),
+            "{csv}"
+        );
+        // ρ = 1/3: the bound at round 2 is √45 / 9 ≈ 0.7454 (equal to the disagreement here).
+        let Cell::Num(bound) = t.rows[2][7] else {
+            panic!("a number")
+        };
+        assert!((bound - 45f64.sqrt() / 9.0).abs() < 1e-12, "{bound}");
+    }
+
+    #[test]
+    fn xy_series_is_long_format() {
+        let t = xy_series(
+            "T",
+            "size (B)",
+            "time (s)",
+            &[("a<b".into(), vec![(1.0, 2.0), (3.0, 4.5)])],
+        );
+        assert_eq!(t.to_csv(), "series,size (B),time (s)\na<b,1,2\na<b,3,4.5\n");
+    }
+
+    #[test]
+    fn cost_tables_follow_the_chart_axes() {
+        let c = CostParams {
+            alpha: 5e-6,
+            beta: 8e-11,
+            gamma: 0.0,
+        };
+        let t = cost_time_vs_size(8, c, 1e6);
+        assert_eq!(t.rows.len(), 240);
+        assert_eq!(t.columns.len(), 1 + Algorithm::compared().len());
+        let t = cost_winner_map(c, 1e6, 8);
+        assert_eq!(t.rows.len(), 160 * rank_axis(MAX_P, 90).len());
+        // The course's example: ring at p = 4, n = 100 MB, α = 0, 12.5 GB/s:
+        // 2(p − 1)/p · n · β = 1.5 · 1e8 / 1.25e10 = 12 ms.
+        let c = CostParams {
+            alpha: 0.0,
+            beta: 1.0 / 12.5e9,
+            gamma: 0.0,
+        };
+        let t = cost_formulas(&crate::core::cost::all_allreduce(4, 1e8, c));
+        let ring = t
+            .rows
+            .iter()
+            .find(|r| r[0] == Cell::Text("ring".into()))
+            .expect("a ring row");
+        assert_eq!(ring[6].shown(), "0.012");
+    }
+}
