@@ -13,7 +13,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::{finish_svg, FG, GRID, PALETTE};
+use super::{err, finish_svg, font, frame, int_tick, key, legend, mesh, FG, PALETTE};
 use crate::core::collectives::Algorithm;
 use crate::core::cost::{
     best_at, envelope_crossovers, log_sizes, sweep_ranks, sweep_sizes, CostParams,
@@ -45,10 +45,6 @@ fn slot(a: Algorithm) -> usize {
 pub fn colour_hex(a: Algorithm) -> String {
     let RGBColor(r, g, b) = colour(a);
     format!("#{r:02x}{g:02x}{b:02x}")
-}
-
-fn err<E: std::fmt::Display>(e: E) -> String {
-    e.to_string()
 }
 
 /// A size tick label: decimal prefixes at powers of ten ("1 kB", "10 MB").
@@ -92,12 +88,8 @@ fn validate(c: CostParams) -> Result<(), String> {
 }
 
 fn message(root: &DrawingArea<SVGBackend, Shift>, text: &str) -> Result<(), String> {
-    root.draw(&Text::new(
-        text.to_string(),
-        (40, 180),
-        ("sans-serif", 16).into_font().color(&FG),
-    ))
-    .map_err(err)
+    root.draw(&Text::new(text.to_string(), (40, 180), font(16)))
+        .map_err(err)
 }
 
 /// Log–log chart of all-reduce time against message size for every algorithm
@@ -135,23 +127,14 @@ pub fn draw_time_vs_size(p: usize, c: CostParams, n_chosen: f64) -> Result<Strin
             drop(root);
             return Ok(finish_svg(svg));
         }
-        let mut chart = ChartBuilder::on(&root)
-            .margin(12)
+        let mut chart = frame(&root, 40, 72)
             .caption(
                 format!("All-reduce time vs message size, p = {p}"),
-                ("sans-serif", 15).into_font().color(&FG),
+                font(15),
             )
-            .x_label_area_size(40)
-            .y_label_area_size(72)
             .build_cartesian_2d((MIN_SIZE..hi).log_scale(), (y_lo..y_hi).log_scale())
             .map_err(err)?;
-        chart
-            .configure_mesh()
-            .bold_line_style(GRID)
-            .light_line_style(TRANSPARENT)
-            .axis_style(FG)
-            .label_style(("sans-serif", 12).into_font().color(&FG))
-            .axis_desc_style(("sans-serif", 13).into_font().color(&FG))
+        mesh(&mut chart, 12, 13)
             .x_desc("message size n (bytes, log scale)")
             .y_desc("time T (seconds, log scale)")
             .x_label_formatter(&size_tick)
@@ -169,7 +152,7 @@ pub fn draw_time_vs_size(p: usize, c: CostParams, n_chosen: f64) -> Result<Strin
                 .draw_series(LineSeries::new(pts, col.stroke_width(2)))
                 .map_err(err)?
                 .label(a.short_label())
-                .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], col.stroke_width(2)));
+                .legend(key(col.stroke_width(2)));
         }
         // The chosen size: a vertical line and a point on every curve.
         chart
@@ -186,7 +169,7 @@ pub fn draw_time_vs_size(p: usize, c: CostParams, n_chosen: f64) -> Result<Strin
                 Circle::new((n_chosen, i + s * n_chosen), 4, colour(a).filled())
             }))
             .map_err(err)?;
-        let font = ("sans-serif", 12).into_font().color(&FG);
+        let font = font(12);
         chart
             .draw_series([EmptyElement::at((n_chosen, y_hi))
                 + Text::new(
@@ -213,14 +196,7 @@ pub fn draw_time_vs_size(p: usize, c: CostParams, n_chosen: f64) -> Result<Strin
                     + Text::new(label, (10, 10 + 16 * k as i32), font.clone())])
                 .map_err(err)?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .border_style(GRID)
-            .background_style(WHITE.mix(0.0))
-            .label_font(("sans-serif", 12).into_font().color(&FG))
-            .draw()
-            .map_err(err)?;
+        legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
         root.present().map_err(err)?;
     }
     Ok(finish_svg(svg))
@@ -276,26 +252,17 @@ pub fn draw_time_vs_p(n_bytes: f64, c: CostParams, p_chosen: usize) -> Result<St
             drop(root);
             return Ok(finish_svg(svg));
         }
-        let mut chart = ChartBuilder::on(&root)
-            .margin(12)
+        let mut chart = frame(&root, 40, 72)
             .caption(
                 format!("All-reduce time vs ranks, n = {}", both_systems(n_bytes)),
-                ("sans-serif", 15).into_font().color(&FG),
+                font(15),
             )
-            .x_label_area_size(40)
-            .y_label_area_size(72)
             .build_cartesian_2d((2.0f64..p_hi as f64).log_scale(), (y_lo..y_hi).log_scale())
             .map_err(err)?;
-        chart
-            .configure_mesh()
-            .bold_line_style(GRID)
-            .light_line_style(TRANSPARENT)
-            .axis_style(FG)
-            .label_style(("sans-serif", 12).into_font().color(&FG))
-            .axis_desc_style(("sans-serif", 13).into_font().color(&FG))
+        mesh(&mut chart, 12, 13)
             .x_desc("ranks p (log scale)")
             .y_desc("time T (seconds, log scale)")
-            .x_label_formatter(&|v| format!("{v:.0}"))
+            .x_label_formatter(&int_tick)
             .y_label_formatter(&time_tick)
             .draw()
             .map_err(err)?;
@@ -310,7 +277,7 @@ pub fn draw_time_vs_p(n_bytes: f64, c: CostParams, p_chosen: usize) -> Result<St
                 .draw_series(LineSeries::new(pts, col.stroke_width(2)))
                 .map_err(err)?
                 .label(a.short_label())
-                .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], col.stroke_width(2)));
+                .legend(key(col.stroke_width(2)));
         }
         let pc = p_chosen.max(2) as f64;
         chart
@@ -329,20 +296,9 @@ pub fn draw_time_vs_p(n_bytes: f64, c: CostParams, p_chosen: usize) -> Result<St
             .map_err(err)?;
         chart
             .draw_series([EmptyElement::at((pc, y_hi))
-                + Text::new(
-                    format!("p = {}", p_chosen.max(2)),
-                    (4, 4),
-                    ("sans-serif", 12).into_font().color(&FG),
-                )])
+                + Text::new(format!("p = {}", p_chosen.max(2)), (4, 4), font(12))])
             .map_err(err)?;
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .border_style(GRID)
-            .background_style(WHITE.mix(0.0))
-            .label_font(("sans-serif", 12).into_font().color(&FG))
-            .draw()
-            .map_err(err)?;
+        legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
         root.present().map_err(err)?;
     }
     Ok(finish_svg(svg))
@@ -387,15 +343,9 @@ pub fn draw_winner_map(c: CostParams, n_chosen: f64, p_chosen: usize) -> Result<
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
-        let mut chart = ChartBuilder::on(&root)
-            .margin(12)
+        let mut chart = frame(&root, 40, 56)
             .margin_right(172)
-            .caption(
-                "Fastest all-reduce by message size and ranks",
-                ("sans-serif", 15).into_font().color(&FG),
-            )
-            .x_label_area_size(40)
-            .y_label_area_size(56)
+            .caption("Fastest all-reduce by message size and ranks", font(15))
             .build_cartesian_2d(
                 (MIN_SIZE..hi).log_scale(),
                 (2.0f64..p_hi as f64).log_scale(),
@@ -423,21 +373,15 @@ pub fn draw_winner_map(c: CostParams, n_chosen: f64, p_chosen: usize) -> Result<
             }
         }
         chart.draw_series(rects).map_err(err)?;
-        chart
-            .configure_mesh()
-            .bold_line_style(GRID)
-            .light_line_style(TRANSPARENT)
-            .axis_style(FG)
-            .label_style(("sans-serif", 12).into_font().color(&FG))
-            .axis_desc_style(("sans-serif", 13).into_font().color(&FG))
+        mesh(&mut chart, 12, 13)
             .x_desc("message size n (bytes, log scale)")
             .y_desc("ranks p (log scale)")
             .x_label_formatter(&size_tick)
-            .y_label_formatter(&|v| format!("{v:.0}"))
+            .y_label_formatter(&int_tick)
             .draw()
             .map_err(err)?;
         // Legend: one swatch per algorithm, "(not fastest here)" when absent.
-        let font = ("sans-serif", 12).into_font().color(&FG);
+        let font = font(12);
         for &a in Algorithm::compared() {
             let col = colour(a);
             let text = if seen[slot(a)] {
