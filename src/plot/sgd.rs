@@ -7,6 +7,7 @@
 //! draws it. Losses are shown as the excess F(w) − F★ over the lowest
 //! reachable global loss F★ = F(w★_sample), on a log scale.
 
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -63,6 +64,32 @@ fn message(svg: &mut String, text: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// The last step of the longest trace (at least 1): the right end of the
+/// step axis.
+fn last_step(lab: &Lab) -> f64 {
+    lab.traces
+        .iter()
+        .map(|t| t.steps.len().saturating_sub(1))
+        .max()
+        .unwrap_or(1)
+        .max(1) as f64
+}
+
+/// Ends a chart against the step: a vertical line at `current` (at most
+/// `t_max`) from `lo` to `hi`, then the legend at the upper right.
+fn current_step<'a, 'b: 'a>(
+    chart: &mut ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, LogCoord<f64>>>,
+    current: usize,
+    t_max: f64,
+    (lo, hi): (f64, f64),
+) -> Result<(), String> {
+    let c = (current as f64).min(t_max);
+    chart
+        .draw_series(LineSeries::new([(c, lo), (c, hi)], FG.stroke_width(1)))
+        .map_err(err)?;
+    legend(chart, SeriesLabelPosition::UpperRight)
+}
+
 fn excess(v: f64, opt: f64) -> f64 {
     v - opt
 }
@@ -102,13 +129,7 @@ pub fn draw_loss(lab: &Lab, current: usize) -> Result<String, String> {
         )?;
         return Ok(finish_svg(svg));
     };
-    let t_max = lab
-        .traces
-        .iter()
-        .map(|t| t.steps.len().saturating_sub(1))
-        .max()
-        .unwrap_or(1)
-        .max(1) as f64;
+    let t_max = last_step(lab);
     let clamp = |v: f64| if v.is_finite() { v.clamp(lo, hi) } else { hi };
     {
         let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
@@ -158,11 +179,7 @@ pub fn draw_loss(lab: &Lab, current: usize) -> Result<String, String> {
                     .map_err(err)?;
             }
         }
-        let c = (current as f64).min(t_max);
-        chart
-            .draw_series(LineSeries::new([(c, lo), (c, hi)], FG.stroke_width(1)))
-            .map_err(err)?;
-        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+        current_step(&mut chart, current, t_max, (lo, hi))?;
         root.present().map_err(err)?;
     }
     Ok(finish_svg(svg))
@@ -187,13 +204,7 @@ pub fn draw_consensus(lab: &Lab, current: usize) -> Result<String, String> {
         )?;
         return Ok(finish_svg(svg));
     };
-    let t_max = lab
-        .traces
-        .iter()
-        .map(|t| t.steps.len().saturating_sub(1))
-        .max()
-        .unwrap_or(1)
-        .max(1) as f64;
+    let t_max = last_step(lab);
     {
         let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
         let mut chart = frame(&root, 36, 64)
@@ -235,11 +246,7 @@ pub fn draw_consensus(lab: &Lab, current: usize) -> Result<String, String> {
                 .label(label)
                 .legend(key(c.stroke_width(2)));
         }
-        let c = (current as f64).min(t_max);
-        chart
-            .draw_series(LineSeries::new([(c, lo), (c, hi)], FG.stroke_width(1)))
-            .map_err(err)?;
-        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+        current_step(&mut chart, current, t_max, (lo, hi))?;
         root.present().map_err(err)?;
     }
     Ok(finish_svg(svg))
