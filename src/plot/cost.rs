@@ -13,7 +13,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::{finish_svg, FG, GRID, PALETTE};
+use super::{err, finish_svg, font, frame, int_tick, key, legend, mesh, FG, PALETTE};
 use crate::core::collectives::Algorithm;
 use crate::core::cost::{
     best_at, envelope_crossovers, log_sizes, sweep_ranks, sweep_sizes, CostParams,
@@ -45,10 +45,6 @@ fn slot(a: Algorithm) -> usize {
 pub fn colour_hex(a: Algorithm) -> String {
     let RGBColor(r, g, b) = colour(a);
     format!("#{r:02x}{g:02x}{b:02x}")
-}
-
-fn err<E: std::fmt::Display>(e: E) -> String {
-    e.to_string()
 }
 
 /// A size tick label: decimal prefixes at powers of ten ("1 kB", "10 MB").
@@ -92,12 +88,86 @@ fn validate(c: CostParams) -> Result<(), String> {
 }
 
 fn message(root: &DrawingArea<SVGBackend, Shift>, text: &str) -> Result<(), String> {
-    root.draw(&Text::new(
-        text.to_string(),
-        (40, 180),
-        ("sans-serif", 16).into_font().color(&FG),
-    ))
-    .map_err(err)
+    root.draw(&Text::new(text.to_string(), (40, 180), font(16)))
+        .map_err(err)
+}
+
+/// The y range of a time chart, from half the fastest to four times the
+/// slowest time in `times`; `None` when that is not a positive, finite range.
+fn time_span(times: &[Vec<f64>]) -> Option<(f64, f64)> {
+    let (t_lo, t_hi) = times
+        .iter()
+        .flatten()
+        .fold((f64::INFINITY, 0.0f64), |(lo, hi), &t| {
+            (lo.min(t), hi.max(t))
+        });
+    let (y_lo, y_hi) = (t_lo * 0.5, t_hi * 4.0);
+    (y_lo > 0.0 && y_hi.is_finite()).then_some((y_lo, y_hi))
+}
+
+/// A time chart that only says there is nothing to plot.
+fn nothing_to_plot() -> Result<String, String> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        message(&root, "The times are zero or unbounded: nothing to plot.")?;
+        root.present().map_err(err)?;
+    }
+    Ok(finish_svg(svg))
+}
+
+/// The chosen point of a time chart: its x, the p and the size n (bytes) at
+/// which each algorithm's time is marked, and the label written at the top.
+struct Chosen {
+    x: f64,
+    p: usize,
+    n: f64,
+    label: String,
+}
+
+/// One line per compared algorithm through `(xs[i], times[i][slot])`, then
+/// the chosen x as a dashed vertical line, a dot per algorithm at its time
+/// for (`chosen.p`, `chosen.n`) and `chosen.label` at the top.
+fn draw_curves(
+    chart: &mut ChartContext<'_, SVGBackend<'_>, Cartesian2d<LogCoord<f64>, LogCoord<f64>>>,
+    xs: &[f64],
+    times: &[Vec<f64>],
+    (y_lo, y_hi): (f64, f64),
+    c: CostParams,
+    chosen: Chosen,
+) -> Result<(), String> {
+    for &a in Algorithm::compared() {
+        let col = colour(a);
+        let pts: Vec<(f64, f64)> = xs
+            .iter()
+            .zip(times)
+            .map(|(&x, t)| (x, t[slot(a)]))
+            .collect();
+        chart
+            .draw_series(LineSeries::new(pts, col.stroke_width(2)))
+            .map_err(err)?
+            .label(a.short_label())
+            .legend(key(col.stroke_width(2)));
+    }
+    let x = chosen.x;
+    chart
+        .draw_series(DashedLineSeries::new(
+            [(x, y_lo), (x, y_hi)],
+            4,
+            4,
+            FG.stroke_width(1),
+        ))
+        .map_err(err)?;
+    chart
+        .draw_series(Algorithm::compared().iter().map(|&a| {
+            let (i, s) = a.line(chosen.p, c);
+            Circle::new((x, i + s * chosen.n), 4, colour(a).filled())
+        }))
+        .map_err(err)?;
+    chart
+        .draw_series([EmptyElement::at((x, y_hi)) + Text::new(chosen.label, (4, 4), font(12))])
+        .map_err(err)?;
+    Ok(())
 }
 
 /// Log–log chart of all-reduce time against message size for every algorithm
@@ -119,82 +189,35 @@ pub fn draw_time_vs_size(p: usize, c: CostParams, n_chosen: f64) -> Result<Strin
     let hi = MAX_SIZE.max(4.0 * n_chosen);
     let sizes = log_sizes(MIN_SIZE, hi, 240);
     let times = sweep_sizes(p, &sizes, c);
-    let (t_lo, t_hi) = times
-        .iter()
-        .flatten()
-        .fold((f64::INFINITY, 0.0f64), |(lo, hi), &t| {
-            (lo.min(t), hi.max(t))
-        });
-    let (y_lo, y_hi) = (t_lo * 0.5, t_hi * 4.0);
+    let Some((y_lo, y_hi)) = time_span(&times) else {
+        return nothing_to_plot();
+    };
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
-        if !(y_lo > 0.0 && y_hi.is_finite()) {
-            message(&root, "The times are zero or unbounded: nothing to plot.")?;
-            root.present().map_err(err)?;
-            drop(root);
-            return Ok(finish_svg(svg));
-        }
-        let mut chart = ChartBuilder::on(&root)
-            .margin(12)
+        let mut chart = frame(&root, 40, 72)
             .caption(
                 format!("All-reduce time vs message size, p = {p}"),
-                ("sans-serif", 15).into_font().color(&FG),
+                font(15),
             )
-            .x_label_area_size(40)
-            .y_label_area_size(72)
             .build_cartesian_2d((MIN_SIZE..hi).log_scale(), (y_lo..y_hi).log_scale())
             .map_err(err)?;
-        chart
-            .configure_mesh()
-            .bold_line_style(GRID)
-            .light_line_style(TRANSPARENT)
-            .axis_style(FG)
-            .label_style(("sans-serif", 12).into_font().color(&FG))
-            .axis_desc_style(("sans-serif", 13).into_font().color(&FG))
+        mesh(&mut chart, 12, 13)
             .x_desc("message size n (bytes, log scale)")
             .y_desc("time T (seconds, log scale)")
             .x_label_formatter(&size_tick)
             .y_label_formatter(&time_tick)
             .draw()
             .map_err(err)?;
-        for &a in Algorithm::compared() {
-            let col = colour(a);
-            let pts: Vec<(f64, f64)> = sizes
-                .iter()
-                .zip(&times)
-                .map(|(&n, t)| (n, t[slot(a)]))
-                .collect();
-            chart
-                .draw_series(LineSeries::new(pts, col.stroke_width(2)))
-                .map_err(err)?
-                .label(a.short_label())
-                .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], col.stroke_width(2)));
-        }
         // The chosen size: a vertical line and a point on every curve.
-        chart
-            .draw_series(DashedLineSeries::new(
-                [(n_chosen, y_lo), (n_chosen, y_hi)],
-                4,
-                4,
-                FG.stroke_width(1),
-            ))
-            .map_err(err)?;
-        chart
-            .draw_series(Algorithm::compared().iter().map(|&a| {
-                let (i, s) = a.line(p, c);
-                Circle::new((n_chosen, i + s * n_chosen), 4, colour(a).filled())
-            }))
-            .map_err(err)?;
-        let font = ("sans-serif", 12).into_font().color(&FG);
-        chart
-            .draw_series([EmptyElement::at((n_chosen, y_hi))
-                + Text::new(
-                    format!("n = {}", both_systems(n_chosen)),
-                    (4, 4),
-                    font.clone(),
-                )])
-            .map_err(err)?;
+        let chosen = Chosen {
+            x: n_chosen,
+            p,
+            n: n_chosen,
+            label: format!("n = {}", both_systems(n_chosen)),
+        };
+        draw_curves(&mut chart, &sizes, &times, (y_lo, y_hi), c, chosen)?;
+        let font = font(12);
         // Crossovers where the winner changes.
         let xs: Vec<_> = envelope_crossovers(p, c)
             .into_iter()
@@ -213,14 +236,7 @@ pub fn draw_time_vs_size(p: usize, c: CostParams, n_chosen: f64) -> Result<Strin
                     + Text::new(label, (10, 10 + 16 * k as i32), font.clone())])
                 .map_err(err)?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .border_style(GRID)
-            .background_style(WHITE.mix(0.0))
-            .label_font(("sans-serif", 12).into_font().color(&FG))
-            .draw()
-            .map_err(err)?;
+        legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
         root.present().map_err(err)?;
     }
     Ok(finish_svg(svg))
@@ -260,89 +276,35 @@ pub fn draw_time_vs_p(n_bytes: f64, c: CostParams, p_chosen: usize) -> Result<St
     let p_hi = MAX_P.max(p_chosen);
     let ps = rank_axis(p_hi, 400);
     let times = sweep_ranks(&ps, n_bytes, c);
-    let (t_lo, t_hi) = times
-        .iter()
-        .flatten()
-        .fold((f64::INFINITY, 0.0f64), |(lo, hi), &t| {
-            (lo.min(t), hi.max(t))
-        });
-    let (y_lo, y_hi) = (t_lo * 0.5, t_hi * 4.0);
+    let Some((y_lo, y_hi)) = time_span(&times) else {
+        return nothing_to_plot();
+    };
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
-        if !(y_lo > 0.0 && y_hi.is_finite()) {
-            message(&root, "The times are zero or unbounded: nothing to plot.")?;
-            root.present().map_err(err)?;
-            drop(root);
-            return Ok(finish_svg(svg));
-        }
-        let mut chart = ChartBuilder::on(&root)
-            .margin(12)
+        let mut chart = frame(&root, 40, 72)
             .caption(
                 format!("All-reduce time vs ranks, n = {}", both_systems(n_bytes)),
-                ("sans-serif", 15).into_font().color(&FG),
+                font(15),
             )
-            .x_label_area_size(40)
-            .y_label_area_size(72)
             .build_cartesian_2d((2.0f64..p_hi as f64).log_scale(), (y_lo..y_hi).log_scale())
             .map_err(err)?;
-        chart
-            .configure_mesh()
-            .bold_line_style(GRID)
-            .light_line_style(TRANSPARENT)
-            .axis_style(FG)
-            .label_style(("sans-serif", 12).into_font().color(&FG))
-            .axis_desc_style(("sans-serif", 13).into_font().color(&FG))
+        mesh(&mut chart, 12, 13)
             .x_desc("ranks p (log scale)")
             .y_desc("time T (seconds, log scale)")
-            .x_label_formatter(&|v| format!("{v:.0}"))
+            .x_label_formatter(&int_tick)
             .y_label_formatter(&time_tick)
             .draw()
             .map_err(err)?;
-        for &a in Algorithm::compared() {
-            let col = colour(a);
-            let pts: Vec<(f64, f64)> = ps
-                .iter()
-                .zip(&times)
-                .map(|(&p, t)| (p as f64, t[slot(a)]))
-                .collect();
-            chart
-                .draw_series(LineSeries::new(pts, col.stroke_width(2)))
-                .map_err(err)?
-                .label(a.short_label())
-                .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], col.stroke_width(2)));
-        }
-        let pc = p_chosen.max(2) as f64;
-        chart
-            .draw_series(DashedLineSeries::new(
-                [(pc, y_lo), (pc, y_hi)],
-                4,
-                4,
-                FG.stroke_width(1),
-            ))
-            .map_err(err)?;
-        chart
-            .draw_series(Algorithm::compared().iter().map(|&a| {
-                let (i, s) = a.line(p_chosen.max(2), c);
-                Circle::new((pc, i + s * n_bytes), 4, colour(a).filled())
-            }))
-            .map_err(err)?;
-        chart
-            .draw_series([EmptyElement::at((pc, y_hi))
-                + Text::new(
-                    format!("p = {}", p_chosen.max(2)),
-                    (4, 4),
-                    ("sans-serif", 12).into_font().color(&FG),
-                )])
-            .map_err(err)?;
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .border_style(GRID)
-            .background_style(WHITE.mix(0.0))
-            .label_font(("sans-serif", 12).into_font().color(&FG))
-            .draw()
-            .map_err(err)?;
+        let xs: Vec<f64> = ps.iter().map(|&p| p as f64).collect();
+        let chosen = Chosen {
+            x: p_chosen.max(2) as f64,
+            p: p_chosen.max(2),
+            n: n_bytes,
+            label: format!("p = {}", p_chosen.max(2)),
+        };
+        draw_curves(&mut chart, &xs, &times, (y_lo, y_hi), c, chosen)?;
+        legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
         root.present().map_err(err)?;
     }
     Ok(finish_svg(svg))
@@ -387,15 +349,9 @@ pub fn draw_winner_map(c: CostParams, n_chosen: f64, p_chosen: usize) -> Result<
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
-        let mut chart = ChartBuilder::on(&root)
-            .margin(12)
+        let mut chart = frame(&root, 40, 56)
             .margin_right(172)
-            .caption(
-                "Fastest all-reduce by message size and ranks",
-                ("sans-serif", 15).into_font().color(&FG),
-            )
-            .x_label_area_size(40)
-            .y_label_area_size(56)
+            .caption("Fastest all-reduce by message size and ranks", font(15))
             .build_cartesian_2d(
                 (MIN_SIZE..hi).log_scale(),
                 (2.0f64..p_hi as f64).log_scale(),
@@ -423,21 +379,15 @@ pub fn draw_winner_map(c: CostParams, n_chosen: f64, p_chosen: usize) -> Result<
             }
         }
         chart.draw_series(rects).map_err(err)?;
-        chart
-            .configure_mesh()
-            .bold_line_style(GRID)
-            .light_line_style(TRANSPARENT)
-            .axis_style(FG)
-            .label_style(("sans-serif", 12).into_font().color(&FG))
-            .axis_desc_style(("sans-serif", 13).into_font().color(&FG))
+        mesh(&mut chart, 12, 13)
             .x_desc("message size n (bytes, log scale)")
             .y_desc("ranks p (log scale)")
             .x_label_formatter(&size_tick)
-            .y_label_formatter(&|v| format!("{v:.0}"))
+            .y_label_formatter(&int_tick)
             .draw()
             .map_err(err)?;
         // Legend: one swatch per algorithm, "(not fastest here)" when absent.
-        let font = ("sans-serif", 12).into_font().color(&FG);
+        let font = font(12);
         for &a in Algorithm::compared() {
             let col = colour(a);
             let text = if seen[slot(a)] {

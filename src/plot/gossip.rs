@@ -4,7 +4,7 @@
 
 use plotters::prelude::*;
 
-use super::{finish_svg, FG, GRID, PALETTE};
+use super::{err, exp_tick, finish_svg, font, frame, int_tick, key, legend, mesh, FG, PALETTE};
 use crate::core::consensus::{fmt_num, fmt_rate, fmt_small, RoundState, Spectrum};
 use crate::core::units::equation;
 
@@ -31,10 +31,10 @@ pub fn draw_disagreement(
             root.draw(&Text::new(
                 "The initial values are already equal: nothing to mix.",
                 (40, 150),
-                ("sans-serif", 16).into_font().color(&FG),
+                font(16),
             ))
-            .map_err(|e| e.to_string())?;
-            root.present().map_err(|e| e.to_string())?;
+            .map_err(err)?;
+            root.present().map_err(err)?;
             drop(root);
             return Ok(finish_svg(svg));
         }
@@ -49,24 +49,16 @@ pub fn draw_disagreement(
         let y_lo = (lowest * 0.5).max(floor);
         let y_hi = d0 * 2.0;
         let r_max = rounds.last().map_or(1, |s| s.r).max(1);
-        let mut chart = ChartBuilder::on(&root)
-            .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(64)
+        let mut chart = frame(&root, 36, 64)
             .build_cartesian_2d(0f64..r_max as f64, (y_lo..y_hi).log_scale())
-            .map_err(|e| e.to_string())?;
-        chart
-            .configure_mesh()
-            .bold_line_style(GRID)
-            .light_line_style(TRANSPARENT)
-            .axis_style(FG)
-            .label_style(("sans-serif", 13).into_font().color(&FG))
+            .map_err(err)?;
+        mesh(&mut chart, 13, 13)
             .x_desc("round r")
             .y_desc("‖x_r − x̄1‖₂")
-            .y_label_formatter(&|v| format!("{v:.0e}"))
-            .x_label_formatter(&|v| format!("{v:.0}"))
+            .y_label_formatter(&exp_tick)
+            .x_label_formatter(&int_tick)
             .draw()
-            .map_err(|e| e.to_string())?;
+            .map_err(err)?;
         let bound_colour = PALETTE[3];
         if first.bound.is_some() {
             let pts: Vec<(f64, f64)> = rounds
@@ -80,15 +72,13 @@ pub fn draw_disagreement(
                     4,
                     bound_colour.stroke_width(2),
                 ))
-                .map_err(|e| e.to_string())?
+                .map_err(err)?
                 .label(if bound_guaranteed {
                     "ρ^r·‖x₀ − x̄1‖₂ (bound)"
                 } else {
                     "ρ^r·‖x₀ − x̄1‖₂ (rate only, not a bound here)"
                 })
-                .legend(move |(x, y)| {
-                    PathElement::new([(x, y), (x + 18, y)], bound_colour.stroke_width(2))
-                });
+                .legend(key(bound_colour.stroke_width(2)));
         }
         if factor > 1.0 && factor.is_finite() {
             let t = d0 / factor;
@@ -99,11 +89,9 @@ pub fn draw_disagreement(
                     4,
                     PALETTE[2].stroke_width(1),
                 ))
-                .map_err(|e| e.to_string())?
+                .map_err(err)?
                 .label(format!("target: initial / {}", fmt_num(factor)))
-                .legend(|(x, y)| {
-                    PathElement::new([(x, y), (x + 18, y)], PALETTE[2].stroke_width(1))
-                });
+                .legend(key(PALETTE[2].stroke_width(1)));
         }
         let measured: Vec<(f64, f64)> = rounds
             .iter()
@@ -112,27 +100,20 @@ pub fn draw_disagreement(
         let colour = PALETTE[5];
         chart
             .draw_series(LineSeries::new(measured.clone(), colour.stroke_width(2)))
-            .map_err(|e| e.to_string())?
+            .map_err(err)?
             .label("measured ‖x_r − x̄1‖₂")
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], colour.stroke_width(2)));
+            .legend(key(colour.stroke_width(2)));
         if rounds.len() <= 200 {
             chart
                 .draw_series(measured.iter().map(|&p| Circle::new(p, 3, colour.filled())))
-                .map_err(|e| e.to_string())?;
+                .map_err(err)?;
         }
         let c = current.min(r_max) as f64;
         chart
             .draw_series(LineSeries::new([(c, y_lo), (c, y_hi)], FG.stroke_width(1)))
-            .map_err(|e| e.to_string())?;
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .border_style(GRID)
-            .background_style(WHITE.mix(0.0))
-            .label_font(("sans-serif", 12).into_font().color(&FG))
-            .draw()
-            .map_err(|e| e.to_string())?;
-        root.present().map_err(|e| e.to_string())?;
+            .map_err(err)?;
+        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+        root.present().map_err(err)?;
     }
     Ok(finish_svg(svg))
 }
@@ -172,30 +153,23 @@ fn draw_real_line(s: &Spectrum) -> Result<String, String> {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (640, 200)).into_drawing_area();
-        let mut chart = ChartBuilder::on(&root)
-            .margin(12)
-            .x_label_area_size(36)
+        let mut chart = frame(&root, 36, 0)
             .build_cartesian_2d(-1.1f64..1.1f64, -1f64..2.2f64)
-            .map_err(|e| e.to_string())?;
-        chart
-            .configure_mesh()
+            .map_err(err)?;
+        mesh(&mut chart, 13, 13)
             .disable_y_mesh()
             .disable_y_axis()
-            .bold_line_style(GRID)
-            .light_line_style(TRANSPARENT)
-            .axis_style(FG)
-            .label_style(("sans-serif", 13).into_font().color(&FG))
             .x_desc("eigenvalue λ of W")
             .x_label_formatter(&axis_label)
             .draw()
-            .map_err(|e| e.to_string())?;
+            .map_err(err)?;
         let rho = s.rho.clamp(0.0, 1.0);
         chart
             .draw_series([Rectangle::new(
                 [(rho, -0.6), (1.0, 0.6)],
                 PALETTE[2].mix(0.25).filled(),
             )])
-            .map_err(|e| e.to_string())?;
+            .map_err(err)?;
         for x in [rho, -rho] {
             chart
                 .draw_series(DashedLineSeries::new(
@@ -204,15 +178,15 @@ fn draw_real_line(s: &Spectrum) -> Result<String, String> {
                     3,
                     PALETTE[3].stroke_width(2),
                 ))
-                .map_err(|e| e.to_string())?;
+                .map_err(err)?;
         }
         chart
             .draw_series(LineSeries::new(
                 [(-1.0, 0.0), (1.0, 0.0)],
                 FG.stroke_width(1),
             ))
-            .map_err(|e| e.to_string())?;
-        let font = ("sans-serif", 13).into_font().color(&FG);
+            .map_err(err)?;
+        let font = font(13);
         chart
             .draw_series([
                 Text::new(equation("ρ", &fmt_rate(s.rho)), (rho, 1.9), font.clone()),
@@ -222,7 +196,7 @@ fn draw_real_line(s: &Spectrum) -> Result<String, String> {
                     font.clone(),
                 ),
             ])
-            .map_err(|e| e.to_string())?;
+            .map_err(err)?;
         // group equal eigenvalues
         let mut groups: Vec<(f64, usize)> = Vec::new();
         for e in &s.eigenvalues {
@@ -237,7 +211,7 @@ fn draw_real_line(s: &Spectrum) -> Result<String, String> {
                     .iter()
                     .map(|&(x, _)| Circle::new((x, 0.0), 5, PALETTE[5].filled())),
             )
-            .map_err(|e| e.to_string())?;
+            .map_err(err)?;
         if groups.len() <= 32 {
             chart
                 .draw_series(
@@ -246,9 +220,9 @@ fn draw_real_line(s: &Spectrum) -> Result<String, String> {
                         .filter(|g| g.1 > 1)
                         .map(|&(x, m)| Text::new(format!("×{m}"), (x + 0.02, 0.75), font.clone())),
                 )
-                .map_err(|e| e.to_string())?;
+                .map_err(err)?;
         }
-        root.present().map_err(|e| e.to_string())?;
+        root.present().map_err(err)?;
     }
     Ok(finish_svg(svg))
 }
@@ -257,24 +231,16 @@ fn draw_complex_plane(s: &Spectrum) -> Result<String, String> {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (440, 440)).into_drawing_area();
-        let mut chart = ChartBuilder::on(&root)
-            .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(44)
+        let mut chart = frame(&root, 36, 44)
             .build_cartesian_2d(-1.15f64..1.15f64, -1.15f64..1.15f64)
-            .map_err(|e| e.to_string())?;
-        chart
-            .configure_mesh()
-            .bold_line_style(GRID)
-            .light_line_style(TRANSPARENT)
-            .axis_style(FG)
-            .label_style(("sans-serif", 13).into_font().color(&FG))
+            .map_err(err)?;
+        mesh(&mut chart, 13, 13)
             .x_desc("Re λ")
             .y_desc("Im λ")
             .x_label_formatter(&axis_label)
             .y_label_formatter(&axis_label)
             .draw()
-            .map_err(|e| e.to_string())?;
+            .map_err(err)?;
         let circle = |r: f64| {
             (0..=180).map(move |k| {
                 let a = std::f64::consts::TAU * f64::from(k) / 180.0;
@@ -283,38 +249,31 @@ fn draw_complex_plane(s: &Spectrum) -> Result<String, String> {
         };
         chart
             .draw_series(LineSeries::new(circle(1.0), FG.stroke_width(1)))
-            .map_err(|e| e.to_string())?
+            .map_err(err)?
             .label("unit circle")
-            .legend(|(x, y)| PathElement::new([(x, y), (x + 18, y)], FG.stroke_width(1)));
+            .legend(key(FG.stroke_width(1)));
         let rho = s.rho.clamp(0.0, 1.0);
         let pts: Vec<(f64, f64)> = circle(rho).collect();
         chart
             .draw_series(DashedLineSeries::new(pts, 5, 3, PALETTE[3].stroke_width(2)))
-            .map_err(|e| e.to_string())?
+            .map_err(err)?
             .label(format!(
                 "|λ| = ρ = {} (gap {})",
                 fmt_num(s.rho),
                 fmt_num(s.gap)
             ))
-            .legend(|(x, y)| PathElement::new([(x, y), (x + 18, y)], PALETTE[3].stroke_width(2)));
+            .legend(key(PALETTE[3].stroke_width(2)));
         chart
             .draw_series(
                 s.eigenvalues
                     .iter()
                     .map(|e| Circle::new((e.re, e.im), 4, PALETTE[5].filled())),
             )
-            .map_err(|e| e.to_string())?
+            .map_err(err)?
             .label("eigenvalues of W")
             .legend(|(x, y)| Circle::new((x + 9, y), 4, PALETTE[5].filled()));
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::LowerLeft)
-            .border_style(GRID)
-            .background_style(WHITE.mix(0.0))
-            .label_font(("sans-serif", 12).into_font().color(&FG))
-            .draw()
-            .map_err(|e| e.to_string())?;
-        root.present().map_err(|e| e.to_string())?;
+        legend(&mut chart, SeriesLabelPosition::LowerLeft)?;
+        root.present().map_err(err)?;
     }
     Ok(finish_svg(svg))
 }

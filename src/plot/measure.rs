@@ -11,7 +11,7 @@
 
 use plotters::prelude::*;
 
-use super::{finish_svg, FG, GRID, PALETTE};
+use super::{err, finish_svg, font, frame, key, legend, mesh, FG, PALETTE};
 use crate::core::measure::fit::Curves;
 use crate::core::measure::Model;
 use crate::core::units::{format_bandwidth, format_decimal, format_time};
@@ -21,10 +21,6 @@ pub const SIZE: (u32, u32) = (760, 420);
 
 /// A measured series: its label and `(size B, value)` points.
 pub type Points = (String, Vec<(f64, f64)>);
-
-fn err<E: std::fmt::Display>(e: E) -> String {
-    e.to_string()
-}
 
 /// A label from a log, reduced to at most 40 printable characters.
 pub fn label(s: &str) -> String {
@@ -88,23 +84,11 @@ pub fn draw_time(measured: &[Points], curves: Option<&Curves>) -> Result<String,
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
-        let mut chart = ChartBuilder::on(&root)
-            .margin(12)
-            .caption(
-                "Measured time vs size, with the fitted model",
-                ("sans-serif", 15).into_font().color(&FG),
-            )
-            .x_label_area_size(40)
-            .y_label_area_size(72)
+        let mut chart = frame(&root, 40, 72)
+            .caption("Measured time vs size, with the fitted model", font(15))
             .build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale())
             .map_err(err)?;
-        chart
-            .configure_mesh()
-            .bold_line_style(GRID)
-            .light_line_style(TRANSPARENT)
-            .axis_style(FG)
-            .label_style(("sans-serif", 12).into_font().color(&FG))
-            .axis_desc_style(("sans-serif", 13).into_font().color(&FG))
+        mesh(&mut chart, 12, 13)
             .x_desc("size n (bytes, log scale)")
             .y_desc("time T (log scale)")
             .x_label_formatter(&size_tick)
@@ -124,15 +108,13 @@ pub fn draw_time(measured: &[Points], curves: Option<&Curves>) -> Result<String,
                     .draw_series(DashedLineSeries::new(clip(pts), 5, 4, col.stroke_width(1)))
                     .map_err(err)?
                     .label(format!("{} at fitted α, β", m.name()))
-                    .legend(move |(x, y)| {
-                        PathElement::new([(x, y), (x + 18, y)], col.stroke_width(1))
-                    });
+                    .legend(key(col.stroke_width(1)));
             }
             chart
                 .draw_series(LineSeries::new(clip(&c.fitted), FG.stroke_width(2)))
                 .map_err(err)?
                 .label("fitted model")
-                .legend(|(x, y)| PathElement::new([(x, y), (x + 18, y)], FG.stroke_width(2)));
+                .legend(key(FG.stroke_width(2)));
             for &b in &c.breaks {
                 chart
                     .draw_series(DashedLineSeries::new(
@@ -143,7 +125,7 @@ pub fn draw_time(measured: &[Points], curves: Option<&Curves>) -> Result<String,
                     ))
                     .map_err(err)?;
             }
-            let font = ("sans-serif", 11).into_font().color(&FG);
+            let font = font(11);
             for (k, x) in c
                 .crossovers
                 .iter()
@@ -200,14 +182,7 @@ pub fn draw_time(measured: &[Points], curves: Option<&Curves>) -> Result<String,
                 .label(format!("measured: {}", label(name)))
                 .legend(move |(x, y)| Circle::new((x + 9, y), 3, col.filled()));
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .border_style(GRID)
-            .background_style(WHITE.mix(0.0))
-            .label_font(("sans-serif", 12).into_font().color(&FG))
-            .draw()
-            .map_err(err)?;
+        legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
         root.present().map_err(err)?;
     }
     Ok(finish_svg(svg))
@@ -235,23 +210,11 @@ pub fn draw_bandwidths(
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
-        let mut chart = ChartBuilder::on(&root)
-            .margin(12)
-            .caption(
-                "algbw and busbw vs size (nccl-tests definitions)",
-                ("sans-serif", 15).into_font().color(&FG),
-            )
-            .x_label_area_size(40)
-            .y_label_area_size(80)
+        let mut chart = frame(&root, 40, 80)
+            .caption("algbw and busbw vs size (nccl-tests definitions)", font(15))
             .build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale())
             .map_err(err)?;
-        chart
-            .configure_mesh()
-            .bold_line_style(GRID)
-            .light_line_style(TRANSPARENT)
-            .axis_style(FG)
-            .label_style(("sans-serif", 12).into_font().color(&FG))
-            .axis_desc_style(("sans-serif", 13).into_font().color(&FG))
+        mesh(&mut chart, 12, 13)
             .x_desc("size n (bytes, log scale)")
             .y_desc("bandwidth (log scale)")
             .x_label_formatter(&size_tick)
@@ -279,7 +242,7 @@ pub fn draw_bandwidths(
                 ))
                 .map_err(err)?
                 .label(format!("busbw: {}", label(name)))
-                .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], col.stroke_width(2)));
+                .legend(key(col.stroke_width(2)));
         }
         if let Some(r) = line_rate.filter(|r| *r > 0.0 && r.is_finite()) {
             chart
@@ -291,16 +254,9 @@ pub fn draw_bandwidths(
                 ))
                 .map_err(err)?
                 .label(format!("line rate {}", format_bandwidth(r)))
-                .legend(|(x, y)| PathElement::new([(x, y), (x + 18, y)], FG.stroke_width(1)));
+                .legend(key(FG.stroke_width(1)));
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .border_style(GRID)
-            .background_style(WHITE.mix(0.0))
-            .label_font(("sans-serif", 12).into_font().color(&FG))
-            .draw()
-            .map_err(err)?;
+        legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
         root.present().map_err(err)?;
     }
     Ok(finish_svg(svg))

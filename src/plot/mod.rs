@@ -5,8 +5,20 @@
 //! Colours: draw text, axes and grid with [`FG`] / [`GRID`]; [`finish_svg`]
 //! rewrites them to `currentColor`, so a chart follows the page's light or
 //! dark theme. Series use the colour-blind-safe [`PALETTE`] (Okabe & Ito 2008).
+//!
+//! One chart shape: every chart is a themed [`frame`] (margins and label
+//! areas), a themed [`mesh`] (grid, axes, tick and description fonts), its
+//! series with [`key`] legend swatches, and the themed [`legend`]. These
+//! helpers are shared, so plotters' generic chart code is instantiated once
+//! per coordinate type rather than once per chart.
 
-use plotters::style::RGBColor;
+use plotters::chart::{ChartBuilder, ChartContext, MeshStyle, SeriesLabelPosition};
+use plotters::coord::ranged1d::{Ranged, ValueFormatter};
+use plotters::coord::{CoordTranslate, Shift};
+use plotters::drawing::DrawingArea;
+use plotters::element::PathElement;
+use plotters::prelude::{Cartesian2d, DrawingBackend, IntoFont, SVGBackend, TextStyle};
+use plotters::style::{Color, RGBColor, ShapeStyle, TRANSPARENT, WHITE};
 
 pub mod collectives;
 pub mod cost;
@@ -45,4 +57,92 @@ pub fn finish_svg(svg: String) -> String {
             "<svg class=\"chart\" preserveAspectRatio=\"xMidYMid meet\" ",
             1,
         )
+}
+
+/// A chart error as the message shown at the UI edge.
+pub(crate) fn err<E: std::fmt::Display>(e: E) -> String {
+    e.to_string()
+}
+
+/// The chart font: sans-serif at `size` px in the theme colour [`FG`].
+pub(crate) fn font(size: u32) -> TextStyle<'static> {
+    ("sans-serif", size).into_font().color(&FG)
+}
+
+/// The chart frame on `root`: a 12 px margin and label areas of `x_area`
+/// (below) and `y_area` (left) pixels; the caller adds a caption or margins.
+pub(crate) fn frame<'a, 'b>(
+    root: &'a DrawingArea<SVGBackend<'b>, Shift>,
+    x_area: u32,
+    y_area: u32,
+) -> ChartBuilder<'a, 'b, SVGBackend<'b>> {
+    let mut b = ChartBuilder::on(root);
+    b.margin(12)
+        .x_label_area_size(x_area)
+        .y_label_area_size(y_area);
+    b
+}
+
+/// The themed mesh of `chart`: grid lines in [`GRID`], no light lines, axes
+/// in [`FG`], tick labels at `label` px and axis descriptions at `desc` px.
+/// The caller sets the descriptions and formatters and draws it.
+pub(crate) fn mesh<'a, 'b, X, Y, DB>(
+    chart: &'b mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+    label: u32,
+    desc: u32,
+) -> MeshStyle<'a, 'b, X, Y, DB>
+where
+    X: Ranged<ValueType = f64> + ValueFormatter<f64>,
+    Y: Ranged<ValueType = f64> + ValueFormatter<f64>,
+    DB: DrawingBackend,
+{
+    let mut m = chart.configure_mesh();
+    m.bold_line_style(GRID)
+        .light_line_style(TRANSPARENT)
+        .axis_style(FG)
+        .label_style(font(label))
+        .axis_desc_style(font(desc));
+    m
+}
+
+/// The themed series legend of `chart` at `pos`: a [`GRID`] border, no
+/// background, 12 px labels.
+pub(crate) fn legend<'a, DB, CT>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    pos: SeriesLabelPosition,
+) -> Result<(), String>
+where
+    DB: DrawingBackend + 'a,
+    CT: CoordTranslate,
+    DB::ErrorType: 'static,
+{
+    chart
+        .configure_series_labels()
+        .position(pos)
+        .border_style(GRID)
+        .background_style(WHITE.mix(0.0))
+        .label_font(font(12))
+        .draw()
+        .map_err(err)
+}
+
+/// A legend swatch: an 18 px line in `style` (one closure type for every
+/// chart, so plotters' legend code is instantiated once).
+pub(crate) fn key(style: ShapeStyle) -> impl Fn((i32, i32)) -> PathElement<(i32, i32)> {
+    move |(x, y)| PathElement::new([(x, y), (x + 18, y)], style)
+}
+
+/// Tick label: a whole number ("12").
+pub(crate) fn int_tick(v: &f64) -> String {
+    format!("{v:.0}")
+}
+
+/// Tick label: a power of ten in exponent form ("1e-3").
+pub(crate) fn exp_tick(v: &f64) -> String {
+    format!("{v:.0e}")
+}
+
+/// Tick label: two decimals ("0.25").
+pub(crate) fn fixed2_tick(v: &f64) -> String {
+    format!("{v:.2}")
 }

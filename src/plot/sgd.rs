@@ -7,11 +7,15 @@
 //! draws it. Losses are shown as the excess F(w) − F★ over the lowest
 //! reachable global loss F★ = F(w★_sample), on a log scale.
 
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::{finish_svg, FG, GRID, PALETTE};
+use super::{
+    err, exp_tick, finish_svg, fixed2_tick, font, frame, int_tick, key, legend, mesh, FG, GRID,
+    PALETTE,
+};
 use crate::core::sgd::Strategy;
 use crate::core::sgd::{Lab, Objective, StrategyTrace};
 /// Old name of [`crate::core::units::format_bytes_tick`].
@@ -34,14 +38,6 @@ pub const EQUAL_OPT_COLOUR: RGBColor = PALETTE[4];
 
 const W: u32 = 640;
 const H: u32 = 320;
-
-fn err<E: std::fmt::Display>(e: E) -> String {
-    e.to_string()
-}
-
-fn font(size: u32) -> TextStyle<'static> {
-    ("sans-serif", size).into_font().color(&FG)
-}
 
 /// Log axis range [lo, hi] covering the positive finite values, with values
 /// ≤ 0 drawn at `lo` (the floor, 10⁻¹² of the largest value at the lowest).
@@ -68,23 +64,30 @@ fn message(svg: &mut String, text: &str) -> Result<(), String> {
     Ok(())
 }
 
-fn legend<'a, DB, CT>(
-    chart: &mut ChartContext<'a, DB, CT>,
-    pos: SeriesLabelPosition,
-) -> Result<(), String>
-where
-    DB: DrawingBackend + 'a,
-    CT: plotters::coord::CoordTranslate,
-    DB::ErrorType: 'static,
-{
+/// The last step of the longest trace (at least 1): the right end of the
+/// step axis.
+fn last_step(lab: &Lab) -> f64 {
+    lab.traces
+        .iter()
+        .map(|t| t.steps.len().saturating_sub(1))
+        .max()
+        .unwrap_or(1)
+        .max(1) as f64
+}
+
+/// Ends a chart against the step: a vertical line at `current` (at most
+/// `t_max`) from `lo` to `hi`, then the legend at the upper right.
+fn current_step<'a, 'b: 'a>(
+    chart: &mut ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, LogCoord<f64>>>,
+    current: usize,
+    t_max: f64,
+    (lo, hi): (f64, f64),
+) -> Result<(), String> {
+    let c = (current as f64).min(t_max);
     chart
-        .configure_series_labels()
-        .position(pos)
-        .border_style(GRID)
-        .background_style(WHITE.mix(0.0))
-        .label_font(font(12))
-        .draw()
-        .map_err(err)
+        .draw_series(LineSeries::new([(c, lo), (c, hi)], FG.stroke_width(1)))
+        .map_err(err)?;
+    legend(chart, SeriesLabelPosition::UpperRight)
 }
 
 fn excess(v: f64, opt: f64) -> f64 {
@@ -126,36 +129,21 @@ pub fn draw_loss(lab: &Lab, current: usize) -> Result<String, String> {
         )?;
         return Ok(finish_svg(svg));
     };
-    let t_max = lab
-        .traces
-        .iter()
-        .map(|t| t.steps.len().saturating_sub(1))
-        .max()
-        .unwrap_or(1)
-        .max(1) as f64;
+    let t_max = last_step(lab);
     let clamp = |v: f64| if v.is_finite() { v.clamp(lo, hi) } else { hi };
     {
         let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
-        let mut chart = ChartBuilder::on(&root)
-            .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(64)
+        let mut chart = frame(&root, 36, 64)
             .build_cartesian_2d(0f64..t_max, (lo..hi).log_scale())
             .map_err(err)?;
-        chart
-            .configure_mesh()
-            .bold_line_style(GRID)
-            .light_line_style(TRANSPARENT)
-            .axis_style(FG)
-            .label_style(font(13))
+        mesh(&mut chart, 13, 13)
             .x_desc("step t")
             .y_desc("F(w) − F★ (global loss above optimum)")
-            .y_label_formatter(&|v| format!("{v:.0e}"))
-            .x_label_formatter(&|v| format!("{v:.0}"))
+            .y_label_formatter(&exp_tick)
+            .x_label_formatter(&int_tick)
             .draw()
             .map_err(err)?;
         if eq_gap > 0.0 {
-            let g = GRID;
             chart
                 .draw_series(DashedLineSeries::new(
                     [(0.0, clamp(eq_gap)), (t_max, clamp(eq_gap))],
@@ -165,7 +153,7 @@ pub fn draw_loss(lab: &Lab, current: usize) -> Result<String, String> {
                 ))
                 .map_err(err)?
                 .label("excess loss of the equal-worker optimum")
-                .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], g.stroke_width(1)));
+                .legend(key(GRID.stroke_width(1)));
         }
         for t in &lab.traces {
             let c = strategy_colour(t.strategy);
@@ -178,7 +166,7 @@ pub fn draw_loss(lab: &Lab, current: usize) -> Result<String, String> {
                 .draw_series(LineSeries::new(pts, c.stroke_width(2)))
                 .map_err(err)?
                 .label(format!("{} at w̄", t.strategy.label()))
-                .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], c.stroke_width(2)));
+                .legend(key(c.stroke_width(2)));
             if t.strategy != Strategy::AllReduce {
                 let local: Vec<(f64, f64)> = t
                     .steps
@@ -191,11 +179,7 @@ pub fn draw_loss(lab: &Lab, current: usize) -> Result<String, String> {
                     .map_err(err)?;
             }
         }
-        let c = (current as f64).min(t_max);
-        chart
-            .draw_series(LineSeries::new([(c, lo), (c, hi)], FG.stroke_width(1)))
-            .map_err(err)?;
-        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+        current_step(&mut chart, current, t_max, (lo, hi))?;
         root.present().map_err(err)?;
     }
     Ok(finish_svg(svg))
@@ -220,31 +204,17 @@ pub fn draw_consensus(lab: &Lab, current: usize) -> Result<String, String> {
         )?;
         return Ok(finish_svg(svg));
     };
-    let t_max = lab
-        .traces
-        .iter()
-        .map(|t| t.steps.len().saturating_sub(1))
-        .max()
-        .unwrap_or(1)
-        .max(1) as f64;
+    let t_max = last_step(lab);
     {
         let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
-        let mut chart = ChartBuilder::on(&root)
-            .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(64)
+        let mut chart = frame(&root, 36, 64)
             .build_cartesian_2d(0f64..t_max, (lo..hi).log_scale())
             .map_err(err)?;
-        chart
-            .configure_mesh()
-            .bold_line_style(GRID)
-            .light_line_style(TRANSPARENT)
-            .axis_style(FG)
-            .label_style(font(13))
+        mesh(&mut chart, 13, 13)
             .x_desc("step t")
             .y_desc("(1/m) Σ‖w_k − w̄‖²")
-            .y_label_formatter(&|v| format!("{v:.0e}"))
-            .x_label_formatter(&|v| format!("{v:.0}"))
+            .y_label_formatter(&exp_tick)
+            .x_label_formatter(&int_tick)
             .draw()
             .map_err(err)?;
         for t in &lab.traces {
@@ -274,13 +244,9 @@ pub fn draw_consensus(lab: &Lab, current: usize) -> Result<String, String> {
                 .draw_series(LineSeries::new(pts, c.stroke_width(2)))
                 .map_err(err)?
                 .label(label)
-                .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], c.stroke_width(2)));
+                .legend(key(c.stroke_width(2)));
         }
-        let c = (current as f64).min(t_max);
-        chart
-            .draw_series(LineSeries::new([(c, lo), (c, hi)], FG.stroke_width(1)))
-            .map_err(err)?;
-        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+        current_step(&mut chart, current, t_max, (lo, hi))?;
         root.present().map_err(err)?;
     }
     Ok(finish_svg(svg))
@@ -317,21 +283,13 @@ pub fn draw_loss_vs_bytes(lab: &Lab, current: usize) -> Result<String, String> {
     let clamp = |v: f64| if v.is_finite() { v.clamp(lo, hi) } else { hi };
     {
         let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
-        let mut chart = ChartBuilder::on(&root)
-            .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(64)
+        let mut chart = frame(&root, 36, 64)
             .build_cartesian_2d(-0.02 * b_max..b_max * 1.02, (lo..hi).log_scale())
             .map_err(err)?;
-        chart
-            .configure_mesh()
-            .bold_line_style(GRID)
-            .light_line_style(TRANSPARENT)
-            .axis_style(FG)
-            .label_style(font(13))
+        mesh(&mut chart, 13, 13)
             .x_desc("bytes sent by the busiest worker (cumulative)")
             .y_desc("F(w̄) − F★")
-            .y_label_formatter(&|v| format!("{v:.0e}"))
+            .y_label_formatter(&exp_tick)
             .x_label_formatter(&|v| fmt_bytes(*v))
             .draw()
             .map_err(err)?;
@@ -346,7 +304,7 @@ pub fn draw_loss_vs_bytes(lab: &Lab, current: usize) -> Result<String, String> {
                 .draw_series(LineSeries::new(pts, c.stroke_width(2)))
                 .map_err(err)?
                 .label(t.strategy.label())
-                .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], c.stroke_width(2)));
+                .legend(key(c.stroke_width(2)));
             if let Some(s) = t.steps.get(current.min(t.steps.len().saturating_sub(1))) {
                 chart
                     .draw_series([Circle::new(
@@ -426,22 +384,14 @@ fn draw_plane(
     xr: (f64, f64),
     yr: (f64, f64),
 ) -> Result<(), String> {
-    let mut chart = ChartBuilder::on(root)
-        .margin(12)
-        .x_label_area_size(36)
-        .y_label_area_size(56)
+    let mut chart = frame(root, 36, 56)
         .build_cartesian_2d(xr.0..xr.1, yr.0..yr.1)
         .map_err(err)?;
-    chart
-        .configure_mesh()
-        .bold_line_style(GRID)
-        .light_line_style(TRANSPARENT)
-        .axis_style(FG)
-        .label_style(font(13))
+    mesh(&mut chart, 13, 13)
         .x_desc("w₁")
         .y_desc("w₂")
-        .x_label_formatter(&|v| format!("{v:.2}"))
-        .y_label_formatter(&|v| format!("{v:.2}"))
+        .x_label_formatter(&fixed2_tick)
+        .y_label_formatter(&fixed2_tick)
         .draw()
         .map_err(err)?;
     let pt = |w: &[f64]| (w[0], w[1]);
@@ -470,7 +420,7 @@ fn draw_plane(
             .draw_series(LineSeries::new(path, c.stroke_width(3)))
             .map_err(err)?
             .label(format!("{}: w̄ path", t.strategy.label()))
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], c.stroke_width(3)));
+            .legend(key(c.stroke_width(3)));
         if let Some(p) = last {
             chart
                 .draw_series([Circle::new(p, 6, c.filled())])
@@ -545,19 +495,11 @@ pub fn draw_sample_weights(o: &Objective) -> Result<String, String> {
     let top = o.weights.iter().copied().fold(plain, f64::max) * 1.15;
     {
         let root = SVGBackend::with_string(&mut svg, (W, 240)).into_drawing_area();
-        let mut chart = ChartBuilder::on(&root)
-            .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(56)
+        let mut chart = frame(&root, 36, 56)
             .build_cartesian_2d(-0.5f64..m as f64 - 0.5, 0f64..top)
             .map_err(err)?;
-        chart
-            .configure_mesh()
+        mesh(&mut chart, 13, 13)
             .disable_x_mesh()
-            .bold_line_style(GRID)
-            .light_line_style(TRANSPARENT)
-            .axis_style(FG)
-            .label_style(font(13))
             .x_desc("shard k")
             .y_desc("weight")
             .x_labels(m.min(32))
@@ -569,7 +511,7 @@ pub fn draw_sample_weights(o: &Objective) -> Result<String, String> {
                     String::new()
                 }
             })
-            .y_label_formatter(&|v| format!("{v:.2}"))
+            .y_label_formatter(&fixed2_tick)
             .draw()
             .map_err(err)?;
         let c = PALETTE[5];
@@ -601,7 +543,7 @@ pub fn draw_sample_weights(o: &Objective) -> Result<String, String> {
             ))
             .map_err(err)?
             .label(format!("1/m = {plain:.3} (plain average)"))
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], pc.stroke_width(2)));
+            .legend(key(pc.stroke_width(2)));
         legend(&mut chart, SeriesLabelPosition::UpperRight)?;
         root.present().map_err(err)?;
     }

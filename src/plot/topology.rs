@@ -8,7 +8,7 @@
 
 use plotters::prelude::*;
 
-use super::{finish_svg, FG, GRID, PALETTE};
+use super::{err, finish_svg, font, frame, int_tick, legend, mesh, PALETTE};
 use crate::core::units::{format_decimal, format_time};
 
 /// Chart size in SVG pixels (scaled to the container by [`finish_svg`]).
@@ -21,10 +21,6 @@ pub struct Line {
     pub label: String,
     /// Points, x ascending.
     pub points: Vec<(f64, f64)>,
-}
-
-fn err<E: std::fmt::Display>(e: E) -> String {
-    e.to_string()
 }
 
 fn time_tick(v: &f64) -> String {
@@ -69,23 +65,12 @@ fn draw(lines: &[Line], caption: &str, x_desc: &str, log_x: bool) -> Result<Stri
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
-        let font = |s| ("sans-serif", s).into_font().color(&FG);
-        let mut builder = ChartBuilder::on(&root);
-        builder
-            .margin(12)
-            .caption(caption, font(15))
-            .x_label_area_size(40)
-            .y_label_area_size(76);
+        let mut builder = frame(&root, 40, 76);
+        builder.caption(caption, font(15));
         macro_rules! finish {
             ($chart:expr, $xfmt:expr) => {{
                 let mut chart = $chart;
-                chart
-                    .configure_mesh()
-                    .bold_line_style(GRID)
-                    .light_line_style(TRANSPARENT)
-                    .axis_style(FG)
-                    .label_style(font(12))
-                    .axis_desc_style(font(13))
+                mesh(&mut chart, 12, 13)
                     .x_desc(x_desc)
                     .y_desc("executed time (log scale)")
                     .x_label_formatter($xfmt)
@@ -116,14 +101,7 @@ fn draw(lines: &[Line], caption: &str, x_desc: &str, log_x: bool) -> Result<Stri
                         )
                         .map_err(err)?;
                 }
-                chart
-                    .configure_series_labels()
-                    .position(SeriesLabelPosition::UpperLeft)
-                    .border_style(GRID)
-                    .background_style(WHITE.mix(0.0))
-                    .label_font(font(12))
-                    .draw()
-                    .map_err(err)?;
+                legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
             }};
         }
         if log_x {
@@ -135,7 +113,6 @@ fn draw(lines: &[Line], caption: &str, x_desc: &str, log_x: bool) -> Result<Stri
                 &size_tick
             );
         } else {
-            let int_tick = |v: &f64| format!("{v:.0}");
             finish!(
                 builder
                     .build_cartesian_2d(x_lo..x_hi, (y_lo..y_hi).log_scale())

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Download size of the release build and where its wasm bytes go.
+#
+#   bash scripts/size.sh            # after `. scripts/setup.sh && trunk build --release`
+#
+# 1. Raw and `gzip -9` bytes of every file in dist/ and their total (what a
+#    browser downloads; the issue-12 target is ≤ 145 KB gzipped in total).
+# 2. When twiggy is installed (`cargo install twiggy`): the wasm-bindgen
+#    output before wasm-opt (target/wasm-bindgen/release/*_bg.wasm, which
+#    keeps the names section) grouped by crate and module, shallow bytes.
+#    wasm-opt shrinks the code by about a tenth afterwards; the shares hold.
+# It builds nothing and is not part of scripts/test.sh.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PATH"
+
+[ -d dist ] || { echo "no dist/: run '. scripts/setup.sh && trunk build --release' first" >&2; exit 1; }
+total_raw=0
+total_gz=0
+printf '%-48s %10s %10s\n' file raw gzip-9
+for f in dist/*; do
+  [ -f "$f" ] || continue
+  raw=$(wc -c <"$f")
+  gz=$(gzip -9c "$f" | wc -c)
+  total_raw=$((total_raw + raw))
+  total_gz=$((total_gz + gz))
+  printf '%-48s %10d %10d\n' "$(basename "$f")" "$raw" "$gz"
+done
+printf '%-48s %10d %10d\n' total "$total_raw" "$total_gz"
+
+named=$(ls target/wasm-bindgen/release/*_bg.wasm 2>/dev/null | head -n 1 || true)
+if ! command -v twiggy >/dev/null 2>&1 || [ -z "$named" ]; then
+  echo "(twiggy or $named missing: no breakdown)"
+  exit 0
+fi
+echo
+echo "where the bytes go ($named, before wasm-opt, shallow bytes):"
+twiggy top -n 1000000 -f csv "$named" | node -e '
+const rows = require("fs").readFileSync(0, "utf8").split("\n").slice(1);
+const groups = [
+  [/function names/, null],
+  [/^"?data segment/, "data: .rodata (texts, tables, vtables, panic locations)"],
+  [/^"?data\[/, "data: other segments"],
+  [/CompStateInner<COMP> as .*Stateful>::view/, "app: component bodies inlined into yew CompStateInner::view"],
+  [/collective_lab::app::views/, "collective_lab::app::views"],
+  [/collective_lab::app::components/, "collective_lab::app::components"],
+  [/collective_lab::core::([a-z_]+)/, "collective_lab::core::$1"],
+  [/collective_lab::(params|plot|app)/, "collective_lab::$1"],
+  [/plotters/, "plotters"],
+  [/yew/, "yew (generic per-component and hook code)"],
+  [/sort::(stable|unstable|shared)/, "core::slice::sort instances"],
+  [/flt2dec|dec2flt|bignum|f64 as core/, "float formatting and parsing"],
+  [/::fmt::/, "core::fmt"],
+  [/wasm_bindgen|js_sys|web_sys|gloo|^"?import /, "wasm-bindgen, js-sys, web-sys, gloo"],
+  [/serde|hashbrown|indexmap|nalgebra|form_urlencoded|dlmalloc/, "serde_json, hashbrown, indexmap, nalgebra, dlmalloc"],
+  [/.*/, "Rust std (core, alloc) and the rest"],
+];
+const sums = new Map();
+let total = 0;
+for (const line of rows) {
+  const m = line.match(/^(".*"|[^,]*),(\d+),/);
+  if (!m) continue;
+  const name = m[1], bytes = Number(m[2]);
+  for (const [re, label] of groups) {
+    const hit = name.match(re);
+    if (!hit) continue;
+    if (label !== null) {
+      const key = label.replace("$1", hit[1] || "");
+      sums.set(key, (sums.get(key) || 0) + bytes);
+      total += bytes;
+    }
+    break;
+  }
+}
+for (const [k, v] of [...sums].sort((a, b) => b[1] - a[1])) {
+  console.log(`${String(v).padStart(10)} ${(100 * v / total).toFixed(1).padStart(5)} %  ${k}`);
+}
+console.log(`${String(total).padStart(10)} 100.0 %  total (names section excluded)`);
+'
