@@ -5,8 +5,8 @@
 use yew::prelude::*;
 
 use super::trace::SharedTrace;
-use crate::app::components::rank_ring::{RankRing, RingArrow, RingCell};
-use crate::core::collectives::narrate::{chunk_states, fmt_value, range_label};
+use crate::app::components::rank_ring::{RankRing, RingArrow, RingCell, MAX_TEXT_P};
+use crate::core::collectives::narrate::{chunk_counts, chunk_states, fmt_value, range_label};
 use crate::core::collectives::Algorithm;
 use crate::core::schedule::Op;
 
@@ -29,26 +29,44 @@ pub fn CollectivePicture(props: &CollectivePictureProps) -> Html {
     let trace = &props.trace;
     let s = &trace.schedule;
     let p = s.p;
-    let cells: Vec<Vec<RingCell>> = chunk_states(trace, props.step)
-        .unwrap_or_default()
-        .into_iter()
-        .map(|row| {
-            row.into_iter()
-                .map(|cs| RingCell {
-                    value: if cs.empty {
-                        "—".into()
-                    } else if cs.uniform {
-                        fmt_value(cs.value)
-                    } else {
-                        "…".into()
-                    },
-                    who: if cs.empty { String::new() } else { cs.who },
-                    count: if cs.empty { 0 } else { cs.count },
-                    title: cs.detail,
-                })
-                .collect()
-        })
-        .collect();
+    let cells: Vec<Vec<RingCell>> = if p > MAX_TEXT_P {
+        // no text is drawn: the colours need the contributor counts only
+        chunk_counts(trace, props.step)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|row| {
+                row.into_iter()
+                    .map(|count| RingCell {
+                        value: String::new(),
+                        who: String::new(),
+                        count,
+                        title: String::new(),
+                    })
+                    .collect()
+            })
+            .collect()
+    } else {
+        chunk_states(trace, props.step)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|row| {
+                row.into_iter()
+                    .map(|cs| RingCell {
+                        value: if cs.empty {
+                            "—".into()
+                        } else if cs.uniform {
+                            fmt_value(cs.value)
+                        } else {
+                            "…".into()
+                        },
+                        who: if cs.empty { String::new() } else { cs.who },
+                        count: if cs.empty { 0 } else { cs.count },
+                        title: cs.detail,
+                    })
+                    .collect()
+            })
+            .collect()
+    };
     let arrows: Vec<RingArrow> = props
         .step
         .checked_sub(1)

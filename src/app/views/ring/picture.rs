@@ -4,7 +4,7 @@
 
 use yew::prelude::*;
 
-use crate::app::components::rank_ring::{RankRing, RingArrow, RingCell};
+use crate::app::components::rank_ring::{RankRing, RingArrow, RingCell, MAX_TEXT_P};
 use crate::app::views::collectives::trace::SharedTrace;
 use crate::core::collectives::narrate::fmt_value;
 use crate::core::execute::{State, Trace};
@@ -36,6 +36,13 @@ fn cell(
     let range = chunk_range(trace.schedule.n, p, c);
     let seg = trace.segments_in(&range).start;
     match state {
+        // no text is drawn above MAX_TEXT_P ranks: the colour needs the count only
+        Some(st) if range.start < range.end && p > MAX_TEXT_P => RingCell {
+            value: String::new(),
+            who: String::new(),
+            count: st.contributors[r][seg].len(),
+            title: String::new(),
+        },
         Some(st) if range.start < range.end => {
             let who = &st.contributors[r][seg];
             let v = means.map_or(st.values[r][seg], |m| m[r][seg]);
