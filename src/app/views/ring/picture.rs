@@ -15,8 +15,11 @@ use crate::params::ring::{ELEM_BYTES, MAX_DRAWN_P};
 /// Props of [`RingPicture`].
 #[derive(Properties, PartialEq)]
 pub struct RingPictureProps {
-    /// The executed ring all-reduce.
-    pub trace: SharedTrace,
+    /// Number of ranks.
+    pub p: usize,
+    /// The executed ring all-reduce with its states (`None` above
+    /// [`MAX_DRAWN_P`]: numbers only).
+    pub trace: Option<SharedTrace>,
     /// Current step (0 = before round 1; rounds + 1 = the mean step).
     pub step: usize,
     /// The step is the mean step.
@@ -74,16 +77,15 @@ fn cell(
 /// The ring of ranks, or the "not drawn" notice for large p.
 #[component]
 pub fn RingPicture(props: &RingPictureProps) -> Html {
-    let trace = &props.trace;
-    let p = trace.schedule.p;
-    if p > MAX_DRAWN_P {
+    let p = props.p;
+    let Some(trace) = props.trace.as_ref().filter(|_| p <= MAX_DRAWN_P) else {
         return html! {
             <p class="notice">
                 {format!("p = {p} is above {MAX_DRAWN_P}, so the ring is not drawn: the schedule still runs in full \
                     and every number below comes from it.")}
             </p>
         };
-    }
+    };
     let rounds = trace.num_rounds();
     let step = props.step;
     let rounds_done = step.min(rounds);
