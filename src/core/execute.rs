@@ -423,8 +423,9 @@ pub fn count_rounds(
 /// numbers-only mode of large p, e.g. the ring at p = 1024, whose 2 million
 /// transfers take about 110 MB as a [`Schedule`]. Contributor sets are not
 /// tracked (as with `keep_states = false`), so only value mismatches are
-/// reported. The per-round byte counts are kept flat (one allocation per
-/// counter, not one per round).
+/// reported. The per-round byte counts are kept as runs of equal rounds (a
+/// ring whose chunks are equal has one run per counter instead of 2 046
+/// rows of 1 024 ranks).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Streamed {
     /// Number of ranks.
@@ -433,10 +434,11 @@ pub struct Streamed {
     pub n: u64,
     /// Bytes per element.
     pub elem_bytes: u64,
-    /// `sent[round · p + rank]`: bytes sent in that round (as [`Counts::sent`]).
-    pub sent: Vec<u64>,
-    /// `recv[round · p + rank]`: bytes received in that round.
-    pub recv: Vec<u64>,
+    /// Bytes sent per rank, as runs `(rounds, sent[rank])` of consecutive
+    /// rounds that each send the same (read with [`Streamed::sent_in`]).
+    pub sent: Vec<(usize, Vec<u64>)>,
+    /// Bytes received per rank, as runs like `sent`.
+    pub recv: Vec<(usize, Vec<u64>)>,
     /// `round_max_bytes[round]`: the round's largest message, bytes.
     pub round_max_bytes: Vec<u64>,
     /// `transfers[round]`: number of messages in the round.
@@ -459,14 +461,24 @@ impl Streamed {
         self.transfers.len()
     }
 
+    /// Bytes each rank sent in round `round` (0-based; as [`Counts::sent`]).
+    pub fn sent_in(&self, round: usize) -> Option<&[u64]> {
+        run_row(&self.sent, round)
+    }
+
+    /// Bytes each rank received in round `round` (0-based).
+    pub fn recv_in(&self, round: usize) -> Option<&[u64]> {
+        run_row(&self.recv, round)
+    }
+
     /// Bytes each rank has sent after the first `rounds` rounds.
     pub fn sent_after(&self, rounds: usize) -> Vec<u64> {
-        flat_cumulative(&self.sent, rounds, self.p)
+        runs_cumulative(&self.sent, rounds, self.p)
     }
 
     /// Bytes each rank has received after the first `rounds` rounds.
     pub fn recv_after(&self, rounds: usize) -> Vec<u64> {
-        flat_cumulative(&self.recv, rounds, self.p)
+        runs_cumulative(&self.recv, rounds, self.p)
     }
 
     /// Total α–β time, seconds, as [`Counts::executed_time`].
@@ -489,14 +501,40 @@ impl Streamed {
     }
 }
 
-fn flat_cumulative(flat: &[u64], rounds: usize, p: usize) -> Vec<u64> {
+/// The row of round `round` in runs of equal rows.
+fn run_row(runs: &[(usize, Vec<u64>)], mut round: usize) -> Option<&[u64]> {
+    for (count, row) in runs {
+        if round < *count {
+            return Some(row);
+        }
+        round -= count;
+    }
+    None
+}
+
+/// Σ of the first `rounds` rows of runs of equal rows: O(runs · p).
+fn runs_cumulative(runs: &[(usize, Vec<u64>)], rounds: usize, p: usize) -> Vec<u64> {
     let mut acc = vec![0u64; p];
-    for row in flat.chunks(p.max(1)).take(rounds) {
+    let mut left = rounds;
+    for (count, row) in runs {
+        let k = (*count).min(left) as u64;
         for (a, b) in acc.iter_mut().zip(row) {
-            *a += b;
+            *a += b * k;
+        }
+        left -= k as usize;
+        if left == 0 {
+            break;
         }
     }
     acc
+}
+
+/// Appends `row` to runs of equal rows (a new run when it differs from the last).
+fn push_run(runs: &mut Vec<(usize, Vec<u64>)>, row: &[u64]) {
+    match runs.last_mut() {
+        Some((count, last)) if last.as_slice() == row => *count += 1,
+        _ => runs.push((1, row.to_vec())),
+    }
 }
 
 /// Executes the all-reduce whose rounds `rounds` yields one at a time (e.g.
@@ -535,18 +573,14 @@ pub fn execute_streamed(
     let expected: Vec<f64> = (0..segments.len())
         .map(|si| values.iter().map(|row| row[si]).sum())
         .collect();
-    let rounds = rounds.into_iter();
-    // one allocation per counter when the iterator knows its length
-    // (capped, as a size hint is only a hint)
-    let cap = rounds.size_hint().0.saturating_mul(p).min(1 << 24);
-    let (mut sent, mut recv) = (Vec::with_capacity(cap), Vec::with_capacity(cap));
+    let (mut sent, mut recv) = (Vec::new(), Vec::new());
+    let (mut sent_row, mut recv_row) = (vec![0u64; p], vec![0u64; p]);
     let (mut round_max_bytes, mut transfers) = (Vec::new(), Vec::new());
     // (destination, segment, op, value), read before any is applied
     let mut incoming: Vec<(usize, usize, Op, f64)> = Vec::new();
-    for (i, round) in rounds.enumerate() {
-        let row = sent.len();
-        sent.resize(row + p, 0);
-        recv.resize(row + p, 0);
+    for (i, round) in rounds.into_iter().enumerate() {
+        sent_row.fill(0);
+        recv_row.fill(0);
         let mut max = 0;
         incoming.clear();
         // index of the previous range's end: consecutive transfers often
@@ -577,8 +611,8 @@ pub fn execute_streamed(
             };
             hint = span.end;
             let bytes = t.len() * elem_bytes;
-            sent[row + t.src] += bytes;
-            recv[row + t.dst] += bytes;
+            sent_row[t.src] += bytes;
+            recv_row[t.dst] += bytes;
             max = max.max(bytes);
             for si in span {
                 incoming.push((t.dst, si, t.op, values[t.src][si]));
@@ -590,6 +624,8 @@ pub fn execute_streamed(
                 Op::Copy => values[dst][si] = v,
             }
         }
+        push_run(&mut sent, &sent_row);
+        push_run(&mut recv, &recv_row);
         round_max_bytes.push(max);
         transfers.push(round.transfers.len());
     }
@@ -1598,12 +1634,19 @@ mod tests {
             )
             .expect("runs");
             let c = count_only(&s).expect("counts");
-            assert_eq!(st.sent, c.sent.concat(), "p={p} n={n}");
-            assert_eq!(st.recv, c.recv.concat());
+            for (i, (sent, recv)) in c.sent.iter().zip(&c.recv).enumerate() {
+                assert_eq!(
+                    st.sent_in(i),
+                    Some(sent.as_slice()),
+                    "p={p} n={n} round {i}"
+                );
+                assert_eq!(st.recv_in(i), Some(recv.as_slice()));
+            }
+            assert_eq!(st.sent_in(c.sent.len()), None);
             assert_eq!(st.round_max_bytes, c.round_max_bytes);
             assert_eq!(st.transfers, c.transfers);
             assert_eq!(st.num_rounds(), t.num_rounds());
-            for k in [0, 1, p - 1, 2 * (p - 1)] {
+            for k in [0, 1, p - 1, p, 2 * (p - 1), 2 * p] {
                 assert_eq!(st.sent_after(k), t.sent_after(k));
                 assert_eq!(st.recv_after(k), t.recv_after(k));
             }
@@ -1633,6 +1676,18 @@ mod tests {
         assert!(st.last.iter().flatten().all(|&v| v == 10.0));
         assert_eq!(st.final_mean()[3][0], 2.5);
         assert_eq!(st.sent_after(6)[0], 60);
+        // equal chunks (p = 4 divides n = 8): every round sends the same, one run
+        let st = execute_streamed(
+            4,
+            8,
+            4,
+            &cuts(4, 8),
+            ring_all_reduce_rounds(4, 8),
+            &default_init,
+        )
+        .expect("runs");
+        assert_eq!(st.sent, vec![(6, vec![8; 4])]);
+        assert_eq!(st.sent_after(6), vec![48; 4]);
         // the all-gather re-adding is caught by the values
         let bad = ring_all_reduce_rounds(4, 8).map(|mut r| {
             for t in &mut r.transfers {
