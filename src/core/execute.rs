@@ -306,24 +306,13 @@ impl Counts {
     /// [`crate::core::timing::executed_time`] of the schedule counted (tested),
     /// for `beta ≥ 0`.
     pub fn executed_time(&self, alpha: f64, beta: f64) -> f64 {
-        self.round_max_bytes
-            .iter()
-            .zip(&self.transfers)
-            .map(|(&b, &k)| if k == 0 { 0.0 } else { alpha + b as f64 * beta })
-            .sum()
+        rounds_time(&self.round_max_bytes, &self.transfers, alpha, beta)
     }
 
     /// Rounds grouped by their largest message, as
     /// [`crate::core::timing::breakdown`] of the schedule counted.
     pub fn breakdown(&self) -> Vec<crate::core::timing::RoundGroup> {
-        let mut groups: Vec<crate::core::timing::RoundGroup> = Vec::new();
-        for &bytes in &self.round_max_bytes {
-            match groups.iter_mut().find(|g| g.bytes == bytes) {
-                Some(g) => g.count += 1,
-                None => groups.push(crate::core::timing::RoundGroup { count: 1, bytes }),
-            }
-        }
-        groups
+        rounds_breakdown(&self.round_max_bytes)
     }
 
     /// Largest number of bytes any rank sends over the whole schedule (as
@@ -334,6 +323,30 @@ impl Counts {
             .max()
             .unwrap_or(0)
     }
+}
+
+/// Total α–β time (γ = 0) of rounds known by their largest message
+/// (`round_max_bytes[i]`, bytes) and message count (`transfers[i]`):
+/// α + bytes·β per non-empty round, seconds ([`Counts::executed_time`]).
+pub fn rounds_time(round_max_bytes: &[u64], transfers: &[usize], alpha: f64, beta: f64) -> f64 {
+    round_max_bytes
+        .iter()
+        .zip(transfers)
+        .map(|(&b, &k)| if k == 0 { 0.0 } else { alpha + b as f64 * beta })
+        .sum()
+}
+
+/// Rounds grouped by their largest message, in first-seen order
+/// ([`Counts::breakdown`]).
+pub fn rounds_breakdown(round_max_bytes: &[u64]) -> Vec<crate::core::timing::RoundGroup> {
+    let mut groups: Vec<crate::core::timing::RoundGroup> = Vec::new();
+    for &bytes in round_max_bytes {
+        match groups.iter_mut().find(|g| g.bytes == bytes) {
+            Some(g) => g.count += 1,
+            None => groups.push(crate::core::timing::RoundGroup { count: 1, bytes }),
+        }
+    }
+    groups
 }
 
 /// Counts the bytes of `schedule` per rank and round without executing it:
@@ -403,6 +416,250 @@ pub fn count_rounds(
         counts.transfers.push(round.transfers.len());
     }
     Ok(counts)
+}
+
+/// An all-reduce executed round by round on real per-rank values without
+/// ever holding its whole schedule (see [`execute_streamed`]): the
+/// numbers-only mode of large p, e.g. the ring at p = 1024, whose 2 million
+/// transfers take about 110 MB as a [`Schedule`]. Contributor sets are not
+/// tracked (as with `keep_states = false`), so only value mismatches are
+/// reported. The per-round byte counts are kept as runs of equal rounds (a
+/// ring whose chunks are equal has one run per counter instead of 2 046
+/// rows of 1 024 ranks).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Streamed {
+    /// Number of ranks.
+    pub p: usize,
+    /// Tensor length, elements.
+    pub n: u64,
+    /// Bytes per element.
+    pub elem_bytes: u64,
+    /// Bytes sent per rank, as runs `(rounds, sent[rank])` of consecutive
+    /// rounds that each send the same (read with [`Streamed::sent_in`]).
+    pub sent: Vec<(usize, Vec<u64>)>,
+    /// Bytes received per rank, as runs like `sent`.
+    pub recv: Vec<(usize, Vec<u64>)>,
+    /// `round_max_bytes[round]`: the round's largest message, bytes.
+    pub round_max_bytes: Vec<u64>,
+    /// `transfers[round]`: number of messages in the round.
+    pub transfers: Vec<usize>,
+    /// Element range of each segment.
+    pub segments: Vec<Range<u64>>,
+    /// `initial[rank][segment]`: the input (as `Trace::states[0].values`).
+    pub initial: Vec<Vec<f64>>,
+    /// `last[rank][segment]`: the buffers after the last round.
+    pub last: Vec<Vec<f64>>,
+    /// Element-wise sum of the inputs, per segment.
+    pub expected: Vec<f64>,
+    /// The check of the final buffers against `expected`.
+    pub verification: Verification,
+}
+
+impl Streamed {
+    /// Number of rounds executed.
+    pub fn num_rounds(&self) -> usize {
+        self.transfers.len()
+    }
+
+    /// Bytes each rank sent in round `round` (0-based; as [`Counts::sent`]).
+    pub fn sent_in(&self, round: usize) -> Option<&[u64]> {
+        run_row(&self.sent, round)
+    }
+
+    /// Bytes each rank received in round `round` (0-based).
+    pub fn recv_in(&self, round: usize) -> Option<&[u64]> {
+        run_row(&self.recv, round)
+    }
+
+    /// Bytes each rank has sent after the first `rounds` rounds.
+    pub fn sent_after(&self, rounds: usize) -> Vec<u64> {
+        runs_cumulative(&self.sent, rounds, self.p)
+    }
+
+    /// Bytes each rank has received after the first `rounds` rounds.
+    pub fn recv_after(&self, rounds: usize) -> Vec<u64> {
+        runs_cumulative(&self.recv, rounds, self.p)
+    }
+
+    /// Total α–β time, seconds, as [`Counts::executed_time`].
+    pub fn executed_time(&self, alpha: f64, beta: f64) -> f64 {
+        rounds_time(&self.round_max_bytes, &self.transfers, alpha, beta)
+    }
+
+    /// Rounds grouped by their largest message, as [`Counts::breakdown`].
+    pub fn breakdown(&self) -> Vec<crate::core::timing::RoundGroup> {
+        rounds_breakdown(&self.round_max_bytes)
+    }
+
+    /// The final buffers divided by `p`, as [`Trace::final_mean`].
+    pub fn final_mean(&self) -> Vec<Vec<f64>> {
+        let p = self.p as f64;
+        self.last
+            .iter()
+            .map(|row| row.iter().map(|v| v / p).collect())
+            .collect()
+    }
+}
+
+/// The row of round `round` in runs of equal rows.
+fn run_row(runs: &[(usize, Vec<u64>)], mut round: usize) -> Option<&[u64]> {
+    for (count, row) in runs {
+        if round < *count {
+            return Some(row);
+        }
+        round -= count;
+    }
+    None
+}
+
+/// Σ of the first `rounds` rows of runs of equal rows: O(runs · p).
+fn runs_cumulative(runs: &[(usize, Vec<u64>)], rounds: usize, p: usize) -> Vec<u64> {
+    let mut acc = vec![0u64; p];
+    let mut left = rounds;
+    for (count, row) in runs {
+        let k = (*count).min(left) as u64;
+        for (a, b) in acc.iter_mut().zip(row) {
+            *a += b * k;
+        }
+        left -= k as usize;
+        if left == 0 {
+            break;
+        }
+    }
+    acc
+}
+
+/// Appends `row` to runs of equal rows (a new run when it differs from the last).
+fn push_run(runs: &mut Vec<(usize, Vec<u64>)>, row: &[u64]) {
+    match runs.last_mut() {
+        Some((count, last)) if last.as_slice() == row => *count += 1,
+        _ => runs.push((1, row.to_vec())),
+    }
+}
+
+/// Executes the all-reduce whose rounds `rounds` yields one at a time (e.g.
+/// [`crate::core::schedule::ring::ring_all_reduce_rounds`]) on `p` buffers of
+/// `n` elements initialised by `init`, with the same semantics as
+/// [`execute`] (every transfer reads the state from before its round) and
+/// the same per-segment values: `cuts` are the segment bounds, which every
+/// transfer range must start and end on (for a ring: the chunk bounds
+/// `chunk_range(n, p, c)`, and 0 and `n`). Each round is dropped once it ran,
+/// so memory is O(p · segments + p · rounds) instead of O(transfers). The
+/// counters, values and mismatches equal those of
+/// `execute(.., keep_states: false)` on the whole schedule (tested).
+///
+/// # Errors
+/// [`MalformedSchedule`] when a transfer names a rank `≥ p`, a range outside
+/// `0..n`, or a range end that is not one of `cuts`.
+pub fn execute_streamed(
+    p: usize,
+    n: u64,
+    elem_bytes: u64,
+    cuts: &[u64],
+    rounds: impl IntoIterator<Item = Round>,
+    init: InitFn<'_>,
+) -> Result<Streamed, MalformedSchedule> {
+    let mut bounds: Vec<u64> = cuts.iter().copied().chain([0, n]).collect();
+    bounds.sort_unstable();
+    bounds.dedup();
+    if bounds.last().is_some_and(|&b| b > n) {
+        return Err(MalformedSchedule(format!("a cut lies beyond n = {n}")));
+    }
+    let segments: Vec<Range<u64>> = bounds.windows(2).map(|w| w[0]..w[1]).collect();
+    let mut values: Vec<Vec<f64>> = (0..p)
+        .map(|r| segments.iter().map(|g| init(r, g.start)).collect())
+        .collect();
+    let initial = values.clone();
+    let expected: Vec<f64> = (0..segments.len())
+        .map(|si| values.iter().map(|row| row[si]).sum())
+        .collect();
+    let (mut sent, mut recv) = (Vec::new(), Vec::new());
+    let (mut sent_row, mut recv_row) = (vec![0u64; p], vec![0u64; p]);
+    let (mut round_max_bytes, mut transfers) = (Vec::new(), Vec::new());
+    // (destination, segment, op, value), read before any is applied
+    let mut incoming: Vec<(usize, usize, Op, f64)> = Vec::new();
+    for (i, round) in rounds.into_iter().enumerate() {
+        sent_row.fill(0);
+        recv_row.fill(0);
+        let mut max = 0;
+        incoming.clear();
+        // index of the previous range's end: consecutive transfers often
+        // continue where the last one stopped (a ring's chunks r, r + 1, …)
+        let mut hint = 0;
+        for t in &round.transfers {
+            // the cut index of `x`, trying the hint and the next cut first;
+            // a range end that is not a cut fails the search: malformed
+            let find = |x: u64, guess: usize| -> Result<usize, usize> {
+                if bounds.get(guess) == Some(&x) {
+                    Ok(guess)
+                } else if bounds.get(guess + 1) == Some(&x) {
+                    Ok(guess + 1)
+                } else {
+                    bounds.binary_search(&x)
+                }
+            };
+            let lo = find(t.range.start, hint);
+            let hi = lo.map_or(Err(0), |lo| find(t.range.end, lo));
+            let span = match (lo, hi) {
+                (Ok(lo), Ok(hi)) if t.src < p && t.dst < p && lo <= hi => lo..hi,
+                _ => {
+                    return Err(MalformedSchedule(format!(
+                        "round {i}: transfer {} → {} of {:?} outside {p} ranks × {n} elements or off the cuts",
+                        t.src, t.dst, t.range
+                    )))
+                }
+            };
+            hint = span.end;
+            let bytes = t.len() * elem_bytes;
+            sent_row[t.src] += bytes;
+            recv_row[t.dst] += bytes;
+            max = max.max(bytes);
+            for si in span {
+                incoming.push((t.dst, si, t.op, values[t.src][si]));
+            }
+        }
+        for &(dst, si, op, v) in &incoming {
+            match op {
+                Op::Reduce => values[dst][si] += v,
+                Op::Copy => values[dst][si] = v,
+            }
+        }
+        push_run(&mut sent, &sent_row);
+        push_run(&mut recv, &recv_row);
+        round_max_bytes.push(max);
+        transfers.push(round.transfers.len());
+    }
+    let tolerance = |x: f64| 1e-9 * x.abs().max(1.0);
+    let mut mismatches = Vec::new();
+    for (r, row) in values.iter().enumerate() {
+        for (si, seg) in segments.iter().enumerate() {
+            if seg.start < seg.end && (row[si] - expected[si]).abs() > tolerance(expected[si]) {
+                mismatches.push(Mismatch {
+                    rank: r,
+                    range: seg.clone(),
+                    expected: expected[si],
+                    got: row[si],
+                });
+            }
+        }
+    }
+    Ok(Streamed {
+        p,
+        n,
+        elem_bytes,
+        sent,
+        recv,
+        round_max_bytes,
+        transfers,
+        segments,
+        initial,
+        last: values,
+        expected,
+        verification: Verification {
+            mismatches,
+            double_counts: Vec::new(),
+        },
+    })
 }
 
 /// `(sent[rank], recv[rank], largest message)` of one validated round, bytes.
@@ -944,69 +1201,97 @@ impl Trace {
     /// `rounds` rounds ([`Trace::complete_fraction`]), with a leading space;
     /// empty when the state was not kept.
     pub fn complete_sentence(&self, rounds: usize) -> String {
-        self.complete_fraction(rounds)
-            .map(|f| {
-                format!(
-                    " After it, {:.0}% of all rank-held elements hold the complete sum.",
-                    f * 100.0
-                )
-            })
-            .unwrap_or_default()
+        complete_sentence(self.complete_fraction(rounds))
     }
 
     /// A sentence on what the schedule does at `step` (0 = before any round,
     /// `k` = the `k`-th round just ran), with the facts taken from the trace.
     pub fn narrate(&self, step: usize) -> String {
         let s = &self.schedule;
-        let p = s.p;
         if step == 0 {
-            return format!(
-                "Before any transfer each of the {p} ranks holds only its own tensor. \
-                 The goal: every rank ends with the element-wise sum of all {p}."
-            );
+            return narrate_round(s.p, None, "", s.elem_bytes, None, None);
         }
         let Some(round) = s.rounds.get(step - 1) else {
             return String::new();
         };
-        let k = round.transfers.len();
-        let max_bytes = round.largest_bytes(s.elem_bytes);
-        let what = match (round.phase, round.transfers.first().map(|t| t.op)) {
-            (Phase::ReduceScatter, _) => {
-                "each rank sends one chunk to its partner, which adds it to its own copy of that chunk"
-            }
-            (Phase::AllGather, _) => {
-                "each rank passes on a fully reduced chunk; the receiver copies it over its stale copy (no addition)"
-            }
-            (Phase::Exchange, _) => "partners swap buffers and each adds what it received",
-            (Phase::Reduce, _) => "partial sums flow towards the root, which adds them",
-            (Phase::Broadcast, _) => "the finished sum is copied outwards from the root",
-            (Phase::FoldIn, _) => {
-                "extra ranks hand their whole tensor to a partner inside the power-of-two subset"
-            }
-            (Phase::FoldOut, _) => "the result is copied back to the extra ranks",
-            (Phase::NodeReduce, _) => "inside each node, partial sums flow towards the node's leader, which adds them",
-            (Phase::LeaderReduceScatter | Phase::LeaderAllGather | Phase::LeaderExchange, _) => {
-                "the node leaders all-reduce among themselves"
-            }
-            (Phase::NodeBroadcast, _) => "inside each node, the finished sum is copied outwards from the leader",
-        };
-        let progress = self.complete_sentence(step);
-        let done = if step == s.rounds.len() {
-            if self.verification.ok() {
-                " Done: the result is verified on every rank."
-            } else {
-                " Done, but the result does NOT match the element-wise sum."
-            }
-        } else {
-            ""
-        };
-        format!(
-            "{}: {what}. {k} transfer{} run at once, the largest {}.{progress}{done}",
-            capitalise(&s.round_label(step - 1)),
-            if k == 1 { "" } else { "s" },
-            format_decimal(max_bytes as f64)
+        let done = (step == s.rounds.len()).then(|| self.verification.ok());
+        narrate_round(
+            s.p,
+            Some(round),
+            &s.round_label(step - 1),
+            s.elem_bytes,
+            self.complete_fraction(step),
+            done,
         )
     }
+}
+
+/// The sentence of [`Trace::narrate`] from its parts, so a run that never
+/// holds its whole schedule ([`execute_streamed`]) narrates the same way:
+/// `round` just ran (`None`: before round 1), labelled `label`;
+/// `complete` is the fraction of rank-held elements holding the complete sum
+/// after it, when known; `done` is `Some(verified)` after the last round.
+pub fn narrate_round(
+    p: usize,
+    round: Option<&Round>,
+    label: &str,
+    elem_bytes: u64,
+    complete: Option<f64>,
+    done: Option<bool>,
+) -> String {
+    let Some(round) = round else {
+        return format!(
+            "Before any transfer each of the {p} ranks holds only its own tensor. \
+             The goal: every rank ends with the element-wise sum of all {p}."
+        );
+    };
+    let k = round.transfers.len();
+    let max_bytes = round.largest_bytes(elem_bytes);
+    let what = match (round.phase, round.transfers.first().map(|t| t.op)) {
+        (Phase::ReduceScatter, _) => {
+            "each rank sends one chunk to its partner, which adds it to its own copy of that chunk"
+        }
+        (Phase::AllGather, _) => {
+            "each rank passes on a fully reduced chunk; the receiver copies it over its stale copy (no addition)"
+        }
+        (Phase::Exchange, _) => "partners swap buffers and each adds what it received",
+        (Phase::Reduce, _) => "partial sums flow towards the root, which adds them",
+        (Phase::Broadcast, _) => "the finished sum is copied outwards from the root",
+        (Phase::FoldIn, _) => {
+            "extra ranks hand their whole tensor to a partner inside the power-of-two subset"
+        }
+        (Phase::FoldOut, _) => "the result is copied back to the extra ranks",
+        (Phase::NodeReduce, _) => "inside each node, partial sums flow towards the node's leader, which adds them",
+        (Phase::LeaderReduceScatter | Phase::LeaderAllGather | Phase::LeaderExchange, _) => {
+            "the node leaders all-reduce among themselves"
+        }
+        (Phase::NodeBroadcast, _) => "inside each node, the finished sum is copied outwards from the leader",
+    };
+    let progress = complete_sentence(complete);
+    let done = match done {
+        Some(true) => " Done: the result is verified on every rank.",
+        Some(false) => " Done, but the result does NOT match the element-wise sum.",
+        None => "",
+    };
+    format!(
+        "{}: {what}. {k} transfer{} run at once, the largest {}.{progress}{done}",
+        capitalise(label),
+        if k == 1 { "" } else { "s" },
+        format_decimal(max_bytes as f64)
+    )
+}
+
+/// " After it, 75% of all rank-held elements hold the complete sum." for a
+/// complete fraction of 0.75, with a leading space; empty when unknown.
+fn complete_sentence(complete: Option<f64>) -> String {
+    complete
+        .map(|f| {
+            format!(
+                " After it, {:.0}% of all rank-held elements hold the complete sum.",
+                f * 100.0
+            )
+        })
+        .unwrap_or_default()
 }
 
 fn capitalise(s: &str) -> String {
@@ -1389,6 +1674,109 @@ mod tests {
         // bad ranks are errors
         let bad = ring_all_reduce(4, 8, 1).expect("valid").rounds;
         assert!(count_rounds(3, 8, 1, bad).is_err());
+    }
+
+    #[test]
+    fn streamed_ring_equals_the_executed_trace() {
+        use crate::core::schedule::chunk_range;
+        use crate::core::schedule::ring::ring_all_reduce_rounds;
+        let cuts =
+            |p: usize, n: u64| -> Vec<u64> { (0..p).map(|c| chunk_range(n, p, c).start).collect() };
+        for (p, n) in [(2, 10), (3, 3), (4, 10), (8, 3), (7, 100), (65, 1000)] {
+            let s = ring_all_reduce(p, n, 4).expect("valid");
+            let t = execute(&s, &default_init, ExecOptions { keep_states: false }).expect("runs");
+            let st = execute_streamed(
+                p,
+                n,
+                4,
+                &cuts(p, n),
+                ring_all_reduce_rounds(p, n),
+                &default_init,
+            )
+            .expect("runs");
+            let c = count_only(&s).expect("counts");
+            for (i, (sent, recv)) in c.sent.iter().zip(&c.recv).enumerate() {
+                assert_eq!(
+                    st.sent_in(i),
+                    Some(sent.as_slice()),
+                    "p={p} n={n} round {i}"
+                );
+                assert_eq!(st.recv_in(i), Some(recv.as_slice()));
+            }
+            assert_eq!(st.sent_in(c.sent.len()), None);
+            assert_eq!(st.round_max_bytes, c.round_max_bytes);
+            assert_eq!(st.transfers, c.transfers);
+            assert_eq!(st.num_rounds(), t.num_rounds());
+            for k in [0, 1, p - 1, p, 2 * (p - 1), 2 * p] {
+                assert_eq!(st.sent_after(k), t.sent_after(k));
+                assert_eq!(st.recv_after(k), t.recv_after(k));
+            }
+            assert_eq!(st.breakdown(), c.breakdown());
+            assert_eq!(
+                st.executed_time(5e-6, 8e-11).to_bits(),
+                c.executed_time(5e-6, 8e-11).to_bits()
+            );
+            assert_eq!(st.segments, t.segments);
+            assert_eq!(st.initial, t.states[0].values);
+            assert_eq!(Some(&st.last), t.states.last().map(|x| &x.values));
+            assert_eq!(st.expected, t.expected);
+            assert_eq!(st.verification, t.verification);
+            assert_eq!(st.final_mean(), t.final_mean());
+        }
+        // p = 4, n = 10: sums 1 + 2 + 3 + 4 = 10, mean 2.5; rank 0 sends 60 B
+        let st = execute_streamed(
+            4,
+            10,
+            4,
+            &cuts(4, 10),
+            ring_all_reduce_rounds(4, 10),
+            &default_init,
+        )
+        .expect("runs");
+        assert!(st.verification.ok());
+        assert!(st.last.iter().flatten().all(|&v| v == 10.0));
+        assert_eq!(st.final_mean()[3][0], 2.5);
+        assert_eq!(st.sent_after(6)[0], 60);
+        // equal chunks (p = 4 divides n = 8): every round sends the same, one run
+        let st = execute_streamed(
+            4,
+            8,
+            4,
+            &cuts(4, 8),
+            ring_all_reduce_rounds(4, 8),
+            &default_init,
+        )
+        .expect("runs");
+        assert_eq!(st.sent, vec![(6, vec![8; 4])]);
+        assert_eq!(st.sent_after(6), vec![48; 4]);
+        // the all-gather re-adding is caught by the values
+        let bad = ring_all_reduce_rounds(4, 8).map(|mut r| {
+            for t in &mut r.transfers {
+                t.op = Op::Reduce;
+            }
+            r
+        });
+        let st = execute_streamed(4, 8, 1, &cuts(4, 8), bad, &default_init).expect("runs");
+        assert!(!st.verification.mismatches.is_empty());
+        // off-cut ranges and bad ranks are errors
+        assert!(execute_streamed(
+            4,
+            8,
+            1,
+            &[0, 4],
+            ring_all_reduce_rounds(4, 8),
+            &default_init
+        )
+        .is_err());
+        assert!(execute_streamed(
+            3,
+            8,
+            1,
+            &cuts(4, 8),
+            ring_all_reduce_rounds(4, 8),
+            &default_init
+        )
+        .is_err());
     }
 
     #[test]

@@ -7,6 +7,9 @@
 //! for the schedules they describe; tests hold the two together.
 
 use super::cost::CostParams;
+#[cfg(doc)]
+use super::execute::Counts;
+use super::execute::{rounds_breakdown, rounds_time};
 use super::schedule::{Op, Schedule};
 use super::units::{format_beta, format_decimal, format_time};
 
@@ -79,7 +82,36 @@ pub fn breakdown(schedule: &Schedule) -> Vec<RoundGroup> {
 /// `"6 rounds × (0 s + 25 MB × 0.08 ns/B) = 12.00 ms"`; unequal rounds are
 /// summed group by group.
 pub fn explain(schedule: &Schedule, alpha: f64, beta: f64) -> String {
-    let groups = breakdown(schedule);
+    explain_groups(
+        &breakdown(schedule),
+        executed_time(schedule, alpha, beta),
+        alpha,
+        beta,
+    )
+}
+
+/// [`explain`] of a schedule known only by the largest message
+/// (`round_max_bytes[i]`, bytes) and message count (`transfers[i]`) of each
+/// round, as [`crate::core::execute::Counts`] and
+/// [`crate::core::execute::Streamed`] keep them (a
+/// run that never held its whole schedule); the same text, since their
+/// breakdown and time equal [`breakdown`] and [`executed_time`] of the
+/// schedule counted.
+pub fn explain_counted(
+    round_max_bytes: &[u64],
+    transfers: &[usize],
+    alpha: f64,
+    beta: f64,
+) -> String {
+    explain_groups(
+        &rounds_breakdown(round_max_bytes),
+        rounds_time(round_max_bytes, transfers, alpha, beta),
+        alpha,
+        beta,
+    )
+}
+
+fn explain_groups(groups: &[RoundGroup], total: f64, alpha: f64, beta: f64) -> String {
     let terms: Vec<String> = groups
         .iter()
         .map(|g| {
@@ -93,11 +125,7 @@ pub fn explain(schedule: &Schedule, alpha: f64, beta: f64) -> String {
             )
         })
         .collect();
-    format!(
-        "{} = {}",
-        terms.join(" + "),
-        format_time(executed_time(schedule, alpha, beta))
-    )
+    format!("{} = {}", terms.join(" + "), format_time(total))
 }
 
 /// Bytes each rank sends in a ring all-reduce of `n_bytes` over `p` ranks
@@ -134,6 +162,28 @@ mod tests {
     use super::*;
     use crate::core::collectives::naive_root;
     use crate::core::schedule::ring::ring_all_reduce;
+
+    #[test]
+    fn explain_counted_is_explain_of_the_schedule() {
+        use crate::core::execute::count_only;
+        use crate::core::schedule::ring::ring_all_reduce;
+        for (p, n) in [(4, 100_000_000 / 4), (5, 17), (64, 1000)] {
+            let s = ring_all_reduce(p, n, 4).expect("valid");
+            let c = count_only(&s).expect("counts");
+            for (a, b) in [(0.0, 8e-11), (5e-6, 1e-9)] {
+                assert_eq!(
+                    explain_counted(&c.round_max_bytes, &c.transfers, a, b),
+                    explain(&s, a, b)
+                );
+            }
+        }
+        let s = ring_all_reduce(4, 25_000_000, 4).expect("valid");
+        let c = count_only(&s).expect("counts");
+        assert_eq!(
+            explain_counted(&c.round_max_bytes, &c.transfers, 0.0, 8e-11),
+            "6 rounds × (0 s + 25 MB × 0.08 ns/B) = 12.00 ms"
+        );
+    }
 
     #[test]
     fn course_ring_vs_naive_at_12_5_gb_per_s() {

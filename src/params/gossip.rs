@@ -5,7 +5,7 @@
 use super::ring::Field;
 use super::{parse_int_in, FieldError, Query};
 use crate::core::consensus::{
-    fmt_num, mixing_matrix, ConsensusError, GossipRun, Graph, GraphKind, InitPattern, WeightRule,
+    check_rule, fmt_num, ConsensusError, GossipRun, Graph, GraphKind, InitPattern, WeightRule,
     MAX_NODES,
 };
 
@@ -398,8 +398,13 @@ impl GossipParams {
         }
         let mut cand = out.clone();
         cand.p = p;
+        // the graph checked here is reused for the weights check below
+        let mut built = None;
         match Graph::new(cand.kind(), p, out.seed) {
-            Ok(_) => out.p = p,
+            Ok(g) => {
+                out.p = p;
+                built = Some(g);
+            }
             Err(e) => {
                 // e.g. a hypercube with p = 6: say why and fall back to a size that fits
                 errs.push(FieldError::new("p", e.to_string()));
@@ -422,8 +427,12 @@ impl GossipParams {
                 Err(e) => errs.push(e),
             }
         }
-        if let Ok(g) = Graph::new(out.kind(), out.p, out.seed) {
-            if let Err(e) = mixing_matrix(&g, out.weights) {
+        let graph = match built.filter(|g| g.kind == out.kind() && g.p == out.p) {
+            Some(g) => Ok(g),
+            None => Graph::new(out.kind(), out.p, out.seed),
+        };
+        if let Ok(g) = graph {
+            if let Err(e) = check_rule(&g, out.weights) {
                 if q.get("weights").is_some() {
                     errs.push(FieldError::new("weights", e.to_string()));
                 }

@@ -48,6 +48,11 @@ pub struct RankRingProps {
     pub caption: AttrValue,
 }
 
+/// Largest p whose cells carry text (value, contributors, tooltip); above it
+/// only a cell's [`RingCell::count`] is drawn, so callers may leave the texts
+/// empty.
+pub const MAX_TEXT_P: usize = 8;
+
 /// Sequential colour-blind-safe ramp (viridis samples), light to dark.
 pub(crate) const RAMP: [&str; 8] = [
     "#fde725", "#b5de2b", "#6ece58", "#35b779", "#1f9e89", "#26828e", "#31688e", "#3e4989",
@@ -94,13 +99,62 @@ fn angle(i: usize, p: usize) -> f64 {
     -PI / 2.0 + 2.0 * PI * i as f64 / p as f64
 }
 
+/// The cells of every rank as one `<path>` per fill colour (for p > 8, where
+/// cells carry no text): a handful of elements instead of p² rectangles, so
+/// the first paint builds few nodes and a step only rewrites the `d` of the
+/// colours that changed. Coordinates are whole tenths of a user unit (the
+/// group is scaled by 0.1), written as integers.
+fn cell_paths(
+    cells: &[Vec<RingCell>],
+    origins: impl Iterator<Item = (f64, f64)>,
+    cols: usize,
+    cell_w: f64,
+    cell_h: f64,
+    p: usize,
+) -> Html {
+    use std::fmt::Write;
+    let tenths = |v: f64| (v * 10.0).round() as i64;
+    let (w, h) = (tenths(cell_w - 1.0), tenths(cell_h - 1.0));
+    let tail = format!("h{w}v{h}h-{w}z");
+    // (fill, path data) in first-seen order; at most 8 colours
+    let mut layers: Vec<(&'static str, String)> = Vec::new();
+    for (chunks, (x0, y0)) in cells.iter().zip(origins) {
+        for (c, cell) in chunks.iter().enumerate() {
+            let x = tenths(x0 + (c % cols) as f64 * cell_w);
+            let y = tenths(y0 + (c / cols) as f64 * cell_h);
+            let (bg, _) = fill(cell.count, p);
+            let i = match layers.iter().position(|(f, _)| *f == bg) {
+                Some(i) => i,
+                None => {
+                    layers.push((bg, String::with_capacity(24 * cells.len())));
+                    layers.len() - 1
+                }
+            };
+            if let Some((_, d)) = layers.get_mut(i) {
+                let _ = write!(d, "M{x},{y}");
+                d.push_str(&tail);
+            }
+        }
+    }
+    // keyed by colour, so a step patches only the layers whose cells moved
+    layers.sort_by_key(|(f, _)| *f);
+    let paths = layers.into_iter().map(|(bg, d)| {
+        html! {
+            <path key={bg} {d} class="cell-rect" style={format!("fill:{bg};stroke-width:10")} />
+        }
+    });
+    html! {
+        <g class="cells" transform="scale(0.1)">{ for paths }</g>
+    }
+}
+
 /// The ring picture.
 #[component]
 pub fn RankRing(props: &RankRingProps) -> Html {
     let p = props.p.max(1);
     let radius = if p <= 8 { 300.0 } else { 370.0 };
     let per = 2.0 * PI * radius / p as f64;
-    let row_layout = p <= 8;
+    let row_layout = p <= MAX_TEXT_P;
     let (cols, rows) = if row_layout {
         (p, 1)
     } else {
@@ -122,28 +176,26 @@ pub fn RankRing(props: &RankRingProps) -> Html {
         let (cx, cy) = polar(radius, angle(r, p));
         let x0 = cx - box_w / 2.0;
         let y0 = cy - box_h / 2.0;
-        let cells = chunks.iter().enumerate().map(|(c, cell)| {
-            let (col, row) = (c % cols, c / cols);
-            let x = x0 + col as f64 * cell_w;
-            let y = y0 + row as f64 * cell_h;
+        // Above 8 ranks the cells carry no text: they are drawn together as
+        // one path per colour (below), not one element each.
+        let cells = chunks.iter().enumerate().filter(|_| show_text).map(|(c, cell)| {
+            let x = x0 + c as f64 * cell_w;
             let (bg, fg) = fill(cell.count, p);
             html! {
                 <g key={format!("{r}-{c}")} class="cell">
-                    <rect x={format!("{x:.1}")} y={format!("{y:.1}")}
+                    <rect x={format!("{x:.1}")} y={format!("{y0:.1}")}
                         width={format!("{:.1}", cell_w - 1.0)} height={format!("{:.1}", cell_h - 1.0)}
                         rx="3" style={format!("fill:{bg}")} class="cell-rect">
                         <title>{cell.title.clone()}</title>
                     </rect>
-                    if show_text {
-                        <text x={format!("{:.1}", x + cell_w / 2.0)} y={format!("{:.1}", y + cell_h * 0.45)}
-                            text-anchor="middle" style={format!("fill:{fg};font-size:{font:.0}px")} class="cell-value">
-                            {cell.value.clone()}
-                        </text>
-                        <text x={format!("{:.1}", x + cell_w / 2.0)} y={format!("{:.1}", y + cell_h * 0.82)}
-                            text-anchor="middle" style={format!("fill:{fg};font-size:{:.0}px", (font * 0.6).max(8.0))} class="cell-who">
-                            {fit_who(&cell.who, cell.count, p, cell_w, (font * 0.6).max(8.0))}
-                        </text>
-                    }
+                    <text x={format!("{:.1}", x + cell_w / 2.0)} y={format!("{:.1}", y0 + cell_h * 0.45)}
+                        text-anchor="middle" style={format!("fill:{fg};font-size:{font:.0}px")} class="cell-value">
+                        {cell.value.clone()}
+                    </text>
+                    <text x={format!("{:.1}", x + cell_w / 2.0)} y={format!("{:.1}", y0 + cell_h * 0.82)}
+                        text-anchor="middle" style={format!("fill:{fg};font-size:{:.0}px", (font * 0.6).max(8.0))} class="cell-who">
+                        {fit_who(&cell.who, cell.count, p, cell_w, (font * 0.6).max(8.0))}
+                    </text>
                 </g>
             }
         });
@@ -155,6 +207,13 @@ pub fn RankRing(props: &RankRingProps) -> Html {
                 { for cells }
             </g>
         }
+    });
+    let grid = (!show_text).then(|| {
+        let origins = (0..p).map(|r| {
+            let (cx, cy) = polar(radius, angle(r, p));
+            (cx - box_w / 2.0, cy - box_h / 2.0)
+        });
+        cell_paths(&props.cells, origins, cols, cell_w, cell_h, p)
     });
 
     // Rank labels go in their own layer, above every box, so a neighbour's
@@ -234,6 +293,7 @@ pub fn RankRing(props: &RankRingProps) -> Html {
                 </defs>
                 <circle cx="0" cy="0" r={format!("{radius}")} class="ring-guide" />
                 { for ranks }
+                { for grid }
                 { for arrows }
                 { for labels }
             </svg>

@@ -5,8 +5,8 @@
 
 use yew::prelude::*;
 
-use crate::core::execute::Trace;
-use crate::core::schedule::{Op, Transfer};
+use crate::core::execute::{LogLine, Trace};
+use crate::core::schedule::{Op, Round, Transfer};
 use crate::core::units::format_bytes_short;
 use crate::core::units::format_exact_or_approx;
 
@@ -119,7 +119,23 @@ pub fn round_entries(
     else {
         return Vec::new();
     };
-    let lines = trace.round_log(step - 1);
+    entries_of(
+        round,
+        trace.schedule.elem_bytes,
+        &trace.round_log(step - 1),
+        what,
+    )
+}
+
+/// The first [`LOG_ROWS`] transfers of `round`, each described by `what`,
+/// with the values of `lines` (the round's log; empty when no states were
+/// kept, which makes every value [`LogValues::Unknown`]).
+pub fn entries_of(
+    round: &Round,
+    elem_bytes: u64,
+    lines: &[LogLine],
+    what: impl Fn(&Transfer) -> String,
+) -> Vec<LogEntry> {
     round
         .transfers
         .iter()
@@ -129,7 +145,7 @@ pub fn round_entries(
             src: t.src,
             dst: t.dst,
             what: what(t),
-            bytes: t.len() * trace.schedule.elem_bytes,
+            bytes: t.len() * elem_bytes,
             op: t.op,
             values: match lines.get(i) {
                 None => LogValues::Unknown,

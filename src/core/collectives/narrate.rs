@@ -98,6 +98,18 @@ pub fn chunk_states(trace: &Trace, rounds: usize) -> Option<Vec<Vec<ChunkState>>
         .collect()
 }
 
+/// Only the [`ChunkState::count`] of every rank and chunk
+/// (`counts[rank][chunk]`, 0 for an empty chunk): what a picture too small
+/// for text needs, without the labels and tooltips of [`chunk_states`].
+/// `None` when the state after `rounds` rounds was not kept.
+pub fn chunk_counts(trace: &Trace, rounds: usize) -> Option<Vec<Vec<usize>>> {
+    let p = trace.schedule.p;
+    let ctx = CellCtx::new(trace, rounds)?;
+    (0..p)
+        .map(|r| (0..p).map(|c| ctx.count(r, c)).collect())
+        .collect()
+}
+
 /// What every cell of one step shares: the state, chunk ranges and texts.
 struct CellCtx<'a> {
     trace: &'a Trace,
@@ -142,6 +154,29 @@ impl<'a> CellCtx<'a> {
         })
     }
 
+    /// [`ChunkState::count`] of rank `rank`'s chunk `c` (0 when empty).
+    fn count(&self, rank: usize, c: usize) -> Option<usize> {
+        let p = self.trace.schedule.p;
+        let row_c = self.st.contributors.get(rank)?;
+        let (range, _, segs) = self.chunks.get(c)?;
+        if range.start >= range.end {
+            return Some(0);
+        }
+        Some(
+            segs.iter()
+                .map(|&si| {
+                    let k = row_c.get(si).map_or(0, |s| s.len());
+                    if self.gather && k > 0 {
+                        p
+                    } else {
+                        k
+                    }
+                })
+                .min()
+                .unwrap_or(0),
+        )
+    }
+
     fn cell(&self, rank: usize, c: usize, labels: &mut [Option<String>]) -> Option<ChunkState> {
         let p = self.trace.schedule.p;
         let row_v = self.st.values.get(rank)?;
@@ -161,18 +196,7 @@ impl<'a> CellCtx<'a> {
         let uniform = segs
             .iter()
             .all(|&si| row_v[si] == row_v[first] && row_c[si] == row_c[first]);
-        let count = segs
-            .iter()
-            .map(|&si| {
-                let k = row_c[si].len();
-                if self.gather && k > 0 {
-                    p
-                } else {
-                    k
-                }
-            })
-            .min()
-            .unwrap_or(0);
+        let count = self.count(rank, c)?;
         let mut label =
             |si: usize| -> String { labels[si].get_or_insert_with(|| row_c[si].label(p)).clone() };
         let detail = if uniform {
@@ -447,6 +471,31 @@ mod tests {
     fn trace(alg: Algorithm, p: usize, n: u64) -> Trace {
         let s = generate(alg, p, n, 4).expect("valid");
         execute(&s, &default_init, ExecOptions::default()).expect("runs")
+    }
+
+    #[test]
+    fn chunk_counts_are_the_counts_of_chunk_states() {
+        // rab at p = 6 has mixed chunks; n = 3 < p = 8 has empty ones
+        for (alg, p, n) in [
+            (Algorithm::RAB, 6, 12),
+            (Algorithm::RING, 5, 17),
+            (Algorithm::RD, 8, 3),
+            (Algorithm::RING, 8, 3),
+        ] {
+            let t = trace(alg, p, n);
+            for k in 0..=t.num_rounds() {
+                let full = chunk_states(&t, k).expect("kept");
+                let counts = chunk_counts(&t, k).expect("kept");
+                let want: Vec<Vec<usize>> = full
+                    .iter()
+                    .map(|row| row.iter().map(|c| c.count).collect())
+                    .collect();
+                assert_eq!(counts, want, "{} p={p} n={n} k={k}", alg.key());
+            }
+        }
+        // ring p = 4 after round 1: rank 0's chunk 3 holds ranks {0, 3}
+        let t = trace(Algorithm::RING, 4, 4);
+        assert_eq!(chunk_counts(&t, 1).expect("kept")[0], vec![1, 1, 1, 2]);
     }
 
     #[test]

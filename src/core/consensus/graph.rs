@@ -117,7 +117,11 @@ impl Graph {
                 seed,
                 directed: false,
                 in_neighbours: (0..p)
-                    .map(|i| (0..p).filter(|&j| j != i).collect())
+                    .map(|i| {
+                        let mut row = Vec::with_capacity(p - 1);
+                        row.extend((0..i).chain(i + 1..p));
+                        row
+                    })
                     .collect(),
             });
         }

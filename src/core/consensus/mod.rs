@@ -39,7 +39,7 @@ pub use spectrum::{
     symmetric_eigenvalues, symmetric_tridiagonal_eigenvalues, tridiagonal_w_eigenvalues,
     Eigenvalue, RhoEstimate, Spectrum, SpectrumMethod, DENSE_LIST_MAX_P, DENSE_MAX_P,
 };
-pub use weights::{mixing_matrix, Checks, MixingMatrix, WeightRule, CHECK_TOL};
+pub use weights::{check_rule, mixing_matrix, Checks, MixingMatrix, WeightRule, CHECK_TOL};
 
 /// Why a consensus computation could not be done.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -342,6 +342,28 @@ fn by_node(e: &(usize, f64)) -> usize {
     e.0
 }
 
+/// Whether `rule` fits `graph`, without building the matrix (O(1)): the
+/// check [`mixing_matrix`] makes first, for validating parameters.
+///
+/// # Errors
+/// As [`mixing_matrix`].
+pub fn check_rule(graph: &Graph, rule: WeightRule) -> Result<(), ConsensusError> {
+    match rule {
+        WeightRule::Metropolis | WeightRule::Lazy if graph.directed => {
+            Err(ConsensusError::RuleNeedsGraph(format!(
+                "{rule} weights need an undirected graph; the exponential graph is directed (use exp or uniform weights)"
+            )))
+        }
+        WeightRule::Exponential if graph.kind != GraphKind::Exponential => {
+            Err(ConsensusError::RuleNeedsGraph(format!(
+                "exponential-graph weights need graph=exp (got the {})",
+                graph.kind
+            )))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Builds the mixing matrix of `graph` under `rule`.
 ///
 /// # Errors
@@ -351,7 +373,6 @@ fn by_node(e: &(usize, f64)) -> usize {
 pub fn mixing_matrix(graph: &Graph, rule: WeightRule) -> Result<MixingMatrix, ConsensusError> {
     let p = graph.p;
     let deg = |i: usize| graph.degree(i) as f64;
-    let directed = graph.directed;
     let row_with_diag = |i: usize, off: Vec<(usize, f64)>| {
         let s: f64 = off.iter().map(|e| e.1).sum();
         let mut r = off;
@@ -371,11 +392,7 @@ pub fn mixing_matrix(graph: &Graph, rule: WeightRule) -> Result<MixingMatrix, Co
             })
             .collect(),
         WeightRule::Metropolis | WeightRule::Lazy => {
-            if directed {
-                return Err(ConsensusError::RuleNeedsGraph(format!(
-                    "{rule} weights need an undirected graph; the exponential graph is directed (use exp or uniform weights)"
-                )));
-            }
+            check_rule(graph, rule)?;
             (0..p)
                 .map(|i| {
                     let off = graph.in_neighbours[i]
@@ -396,12 +413,7 @@ pub fn mixing_matrix(graph: &Graph, rule: WeightRule) -> Result<MixingMatrix, Co
                 .collect()
         }
         WeightRule::Exponential => {
-            if graph.kind != GraphKind::Exponential {
-                return Err(ConsensusError::RuleNeedsGraph(format!(
-                    "exponential-graph weights need graph=exp (got the {})",
-                    graph.kind
-                )));
-            }
+            check_rule(graph, rule)?;
             let w = 1.0 / (exponential_offsets(p).len() as f64 + 1.0);
             (0..p)
                 .map(|i| {

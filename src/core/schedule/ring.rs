@@ -57,6 +57,25 @@ pub fn ring_all_reduce_rounds(p: usize, n: u64) -> impl Iterator<Item = Round> {
         .chain((0..k).map(move |i| ring_round(p, n, i, 1, Op::Copy, Phase::AllGather)))
 }
 
+/// Round `i` (0-based) of [`ring_all_reduce`] alone, with its label as
+/// [`Schedule::round_label`] gives it (`"reduce-scatter, round 3 of 1023"`),
+/// without generating the other rounds. `None` when `i ≥ 2(p − 1)`.
+pub fn ring_all_reduce_round(p: usize, n: u64, i: usize) -> Option<(Round, String)> {
+    let k = p.saturating_sub(1);
+    let (round, pos) = if i < k {
+        (ring_round(p, n, i, 0, Op::Reduce, Phase::ReduceScatter), i)
+    } else if i < 2 * k {
+        (
+            ring_round(p, n, i - k, 1, Op::Copy, Phase::AllGather),
+            i - k,
+        )
+    } else {
+        return None;
+    };
+    let label = format!("{}, round {} of {k}", round.phase, pos + 1);
+    Some((round, label))
+}
+
 /// Element ranges owned at the end of [`ring_reduce_scatter`]: rank `r` owns
 /// chunk `(r + 1) mod p`.
 pub fn ring_reduce_scatter_owned(p: usize, n: u64) -> Vec<std::ops::Range<u64>> {
@@ -137,6 +156,21 @@ mod tests {
         assert_eq!((t.src, t.dst, t.chunk, t.op), (0, 1, Some(1), Op::Copy));
         assert_eq!(s.round_label(1), "reduce-scatter, round 2 of 3");
         assert_eq!(s.round_label(5), "all-gather, round 3 of 3");
+    }
+
+    #[test]
+    fn one_round_alone_equals_the_schedule_round_and_label() {
+        for p in [2, 3, 4, 7] {
+            let s = ring_all_reduce(p, 37, 4).expect("valid");
+            for (i, r) in s.rounds.iter().enumerate() {
+                let (round, label) = ring_all_reduce_round(p, 37, i).expect("in range");
+                assert_eq!(&round, r);
+                assert_eq!(label, s.round_label(i));
+            }
+            assert!(ring_all_reduce_round(p, 37, s.rounds.len()).is_none());
+        }
+        let (_, label) = ring_all_reduce_round(1024, 1024, 1023).expect("in range");
+        assert_eq!(label, "all-gather, round 1 of 1023");
     }
 
     #[test]

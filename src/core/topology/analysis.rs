@@ -245,26 +245,19 @@ fn level_of(r: &Round) -> (String, String) {
 /// among node leaders, round 1 of 2: reduce-scatter among node leaders".
 pub fn round_titles(s: &Schedule) -> Vec<String> {
     let levels: Vec<(String, String)> = s.rounds.iter().map(level_of).collect();
-    (0..levels.len())
-        .map(|i| {
-            let same = |j: usize| levels[j].0 == levels[i].0;
-            let mut start = i;
-            while start > 0 && same(start - 1) {
-                start -= 1;
-            }
-            let mut end = i + 1;
-            while end < levels.len() && same(end) {
-                end += 1;
-            }
-            let (level, detail) = &levels[i];
-            let base = format!("{level}, round {} of {}", i - start + 1, end - start);
-            if detail.is_empty() {
+    let mut out = Vec::with_capacity(levels.len());
+    // runs of consecutive rounds at the same level, each visited once
+    for run in levels.chunk_by(|a, b| a.0 == b.0) {
+        for (k, (level, detail)) in run.iter().enumerate() {
+            let base = format!("{level}, round {} of {}", k + 1, run.len());
+            out.push(if detail.is_empty() {
                 base
             } else {
                 format!("{base}: {detail}")
-            }
-        })
-        .collect()
+            });
+        }
+    }
+    out
 }
 
 fn bandwidths(p: usize, size_bytes: u64, time: f64) -> (f64, f64) {
@@ -838,3 +831,40 @@ pub fn example_topology(
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
+
+#[cfg(test)]
+mod title_tests {
+    use super::round_titles;
+    use crate::core::schedule::{Collective, Phase, Round, Schedule};
+
+    #[test]
+    fn titles_count_runs_of_the_same_level() {
+        let round = |phase: Phase, note: &str| Round {
+            phase,
+            note: note.into(),
+            transfers: Vec::new(),
+        };
+        let s = Schedule {
+            algorithm: "test",
+            p: 2,
+            n: 2,
+            elem_bytes: 4,
+            collective: Collective::AllReduce,
+            rounds: vec![
+                round(Phase::ReduceScatter, "x"),
+                round(Phase::ReduceScatter, "x"),
+                round(Phase::NodeReduce, "leaf"),
+                round(Phase::ReduceScatter, "x"),
+            ],
+        };
+        assert_eq!(
+            round_titles(&s),
+            vec![
+                "x, round 1 of 2",
+                "x, round 2 of 2",
+                "intra-node reduce to the node leader, round 1 of 1: leaf",
+                "x, round 1 of 1",
+            ]
+        );
+    }
+}

@@ -128,11 +128,14 @@ pub fn transfer_classes(schedule: &Schedule, topo: &Topology) -> Vec<Vec<LinkCla
 /// module doc). `gamma` is the reduction cost, seconds per byte (0 to ignore).
 pub fn round_times(schedule: &Schedule, topo: &Topology, gamma: f64) -> Vec<f64> {
     let eb = schedule.elem_bytes;
+    // one map for all rounds: cleared, it keeps its capacity (no rehashing
+    // as it grows again every round)
+    let mut load: HashMap<Resource, u64> = HashMap::new();
     schedule
         .rounds
         .iter()
         .map(|round| {
-            let mut load: HashMap<Resource, u64> = HashMap::new();
+            load.clear();
             let res: Vec<Vec<Resource>> = round
                 .transfers
                 .iter()

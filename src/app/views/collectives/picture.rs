@@ -5,9 +5,9 @@
 use yew::prelude::*;
 
 use super::trace::SharedTrace;
-use crate::app::components::rank_grid::rank_picture;
+use crate::app::components::rank_grid::{rank_picture, GRID_MAX_P};
 use crate::app::components::rank_ring::{RingArrow, RingCell};
-use crate::core::collectives::narrate::{chunk_states, range_label};
+use crate::core::collectives::narrate::{chunk_counts, chunk_states, range_label};
 use crate::core::collectives::Algorithm;
 use crate::core::schedule::Op;
 use crate::core::units::format_exact_or_approx;
@@ -31,26 +31,44 @@ pub fn CollectivePicture(props: &CollectivePictureProps) -> Html {
     let trace = &props.trace;
     let s = &trace.schedule;
     let p = s.p;
-    let cells: Vec<Vec<RingCell>> = chunk_states(trace, props.step)
-        .unwrap_or_default()
-        .into_iter()
-        .map(|row| {
-            row.into_iter()
-                .map(|cs| RingCell {
-                    value: if cs.empty {
-                        "—".into()
-                    } else if cs.uniform {
-                        format_exact_or_approx(cs.value)
-                    } else {
-                        "…".into()
-                    },
-                    who: if cs.empty { String::new() } else { cs.who },
-                    count: if cs.empty { 0 } else { cs.count },
-                    title: cs.detail,
-                })
-                .collect()
-        })
-        .collect();
+    let cells: Vec<Vec<RingCell>> = if p > GRID_MAX_P {
+        // no text is drawn (neither ring nor grid): the colours need the contributor counts only
+        chunk_counts(trace, props.step)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|row| {
+                row.into_iter()
+                    .map(|count| RingCell {
+                        value: String::new(),
+                        who: String::new(),
+                        count,
+                        title: String::new(),
+                    })
+                    .collect()
+            })
+            .collect()
+    } else {
+        chunk_states(trace, props.step)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|row| {
+                row.into_iter()
+                    .map(|cs| RingCell {
+                        value: if cs.empty {
+                            "—".into()
+                        } else if cs.uniform {
+                            format_exact_or_approx(cs.value)
+                        } else {
+                            "…".into()
+                        },
+                        who: if cs.empty { String::new() } else { cs.who },
+                        count: if cs.empty { 0 } else { cs.count },
+                        title: cs.detail,
+                    })
+                    .collect()
+            })
+            .collect()
+    };
     let arrows: Vec<RingArrow> = props
         .step
         .checked_sub(1)

@@ -3,8 +3,8 @@
 
 use yew::prelude::*;
 
+use super::run::RingRun;
 use crate::app::components::time_panel::TimePanel;
-use crate::app::views::collectives::trace::SharedTrace;
 use crate::core::collectives::naive_root;
 use crate::core::timing::{executed_time, explain};
 use crate::core::units::{format_exact_or_approx, format_time, Bandwidth};
@@ -14,7 +14,7 @@ use crate::params::ring::ELEM_BYTES;
 #[derive(Properties, PartialEq)]
 pub struct RingVsNaiveProps {
     /// The executed ring all-reduce.
-    pub trace: SharedTrace,
+    pub run: RingRun,
     /// Link bandwidth.
     pub bw: Bandwidth,
     /// α, seconds.
@@ -24,23 +24,23 @@ pub struct RingVsNaiveProps {
 /// "Ring vs naive root" (`#ring-time`, `#naive-time`, `#ratio`).
 #[component]
 pub fn RingVsNaive(props: &RingVsNaiveProps) -> Html {
-    let s = &props.trace.schedule;
+    let run = &props.run;
     let (alpha, beta) = (props.alpha, props.bw.beta());
-    let Ok(naive) = naive_root(s.p, s.n, ELEM_BYTES) else {
+    let Ok(naive) = naive_root(run.p(), run.n(), ELEM_BYTES) else {
         return html! {};
     };
-    let ring_t = executed_time(s, alpha, beta);
+    let (ring_t, ring_explained) = run.time(alpha, beta);
     let naive_t = executed_time(&naive, alpha, beta);
     html! {
         <TimePanel title="Ring vs naive root" bw={props.bw} {alpha}>
             <table class="numbers">
                 <thead><tr><th>{"schedule"}</th><th>{"rounds"}</th><th>{"time"}</th></tr></thead>
                 <tbody>
-                    <tr><th scope="row">{"ring all-reduce"}</th><td>{s.num_rounds()}</td><td id="ring-time">{format_time(ring_t)}</td></tr>
+                    <tr><th scope="row">{"ring all-reduce"}</th><td>{run.rounds()}</td><td id="ring-time">{format_time(ring_t)}</td></tr>
                     <tr><th scope="row">{"naive root (serialised)"}</th><td>{naive.num_rounds()}</td><td id="naive-time">{format_time(naive_t)}</td></tr>
                 </tbody>
             </table>
-            <p>{"Ring: "}<code>{explain(s, alpha, beta)}</code></p>
+            <p>{"Ring: "}<code>{ring_explained}</code></p>
             <p>{"Naive root: "}<code>{explain(&naive, alpha, beta)}</code></p>
             <p id="ratio">{format!("The naive root takes {}× as long as the ring here.", format_exact_or_approx(naive_t / ring_t.max(f64::MIN_POSITIVE)))}</p>
             <p class="muted">{"Each round costs α plus its largest message × β; the root handles one full tensor at a time."}</p>

@@ -1,84 +1,67 @@
 //! `?view=ring`: ring all-reduce of real data, chunk by chunk.
 //!
-//! The collectives engine fixed to the ring ([`execute_collective`] with
-//! `Algorithm::RING`), drawn with the same shared panels as the collectives
-//! view, plus the mean step (÷ p, local to each rank), the choice of counting
+//! The collectives engine fixed to the ring ([`RingRun`]: checkpointed when
+//! drawn, streamed round by round above the drawn size), shown with the same
+//! shared panels as the collectives view, plus the mean step (÷ p, local to each rank), the choice of counting
 //! bytes sent or sent + received, and the comparison with the naive root.
 
 use yew::prelude::*;
 
-use super::collectives::trace::{checkpointed_collective, execute_collective};
 use super::ViewProps;
 use crate::app::components::byte_counters::ByteCounters;
 use crate::app::components::check_panel::{Check, CheckPanel};
 use crate::app::components::step_controls::StepControls;
-use crate::app::components::transfer_log::{round_entries, TransferLog};
+use crate::app::components::transfer_log::TransferLog;
 use crate::app::hooks::{on_step, use_view_state, Commit};
-use crate::core::collectives::{flat, Algorithm};
-use crate::core::execute::Trace;
 use crate::core::timing::{ring_bytes_counted, ring_bytes_per_rank};
 use crate::core::units::format_exact_or_approx;
 use crate::core::units::{format_bytes_short, group_thousands};
-use crate::params::ring::{Accounting, RingParams, ELEM_BYTES, MAX_DRAWN_P};
+use crate::params::ring::{Accounting, RingParams, ELEM_BYTES};
 
 pub mod comparison;
 pub mod controls;
 pub mod picture;
+pub mod run;
 
 use comparison::RingVsNaive;
 use controls::RingControls;
 use picture::RingPicture;
+use run::RingRun;
 
 impl Commit for RingParams {}
 
 /// What the check panel says after `rounds_done` rounds.
-fn check(trace: &Trace, rounds_done: usize, mean_step: bool) -> Check {
-    let (p, rounds) = (trace.schedule.p, trace.num_rounds());
+fn check(run: &RingRun, rounds_done: usize, mean_step: bool) -> Check {
+    let (p, rounds) = (run.p(), run.rounds());
     if rounds_done < rounds {
         return Check::Pending {
             done: rounds_done,
             rounds,
         };
     }
-    if !trace.verification.ok() {
+    let verification = run.verification();
+    if !verification.ok() {
         return Check::Failed(format!(
             "Mismatch on {} rank-segments: the result is not the element-wise sum.",
-            trace.verification.mismatches.len()
+            verification.mismatches.len()
         ));
     }
-    let inputs: Vec<String> = trace
-        .state_at(0)
-        .map(|s| {
-            s.values
-                .iter()
-                .map(|row| format_exact_or_approx(row.first().copied().unwrap_or(0.0)))
-                .collect()
-        })
-        .unwrap_or_default();
+    let inputs: Vec<String> = run.inputs().into_iter().map(format_exact_or_approx).collect();
     let sum_text = match inputs.as_slice() {
         all if p <= 8 => all.join(" + "),
         [a, b, .., z] => format!("{a} + {b} + … + {z}"),
         all => all.join(" + "),
     };
-    let sum = format_exact_or_approx(trace.expected.first().copied().unwrap_or(0.0));
+    let sum = format_exact_or_approx(run.sum());
     let mut text =
         format!("all {p} ranks hold the element-wise sum {sum_text} = {sum} in every element.");
     if mean_step {
         text.push_str(&format!(
             " Mean step: {sum} / {p} = {} on every rank.",
-            format_exact_or_approx(mean_of(trace))
+            format_exact_or_approx(run.mean())
         ));
     }
     Check::Verified(text)
-}
-
-/// The mean step's value, as the core computed it (final buffers ÷ p).
-fn mean_of(trace: &Trace) -> f64 {
-    trace
-        .final_mean()
-        .first()
-        .and_then(|row| row.first().copied())
-        .unwrap_or(0.0)
 }
 
 /// The ring view.
@@ -86,18 +69,14 @@ fn mean_of(trace: &Trace) -> f64 {
 pub fn RingView(props: &ViewProps) -> Html {
     let state = use_view_state::<RingParams>(props);
     let params = &state.params;
-    let trace = use_memo((params.p, params.size.value), |(p, bytes)| {
-        if *p <= MAX_DRAWN_P {
-            checkpointed_collective(Algorithm::RING, &flat(*p), *bytes / ELEM_BYTES)
-        } else {
-            execute_collective(Algorithm::RING, &flat(*p), *bytes / ELEM_BYTES, false)
-        }
+    let run = use_memo((params.p, params.size.value), |(p, bytes)| {
+        RingRun::execute(*p, *bytes / ELEM_BYTES)
     });
-    let Some(trace) = (*trace).clone() else {
+    let Some(run) = (*run).clone() else {
         return html! { <p class="field-error" role="alert">{"Could not build the ring schedule for these parameters."}</p> };
     };
     let p = params.p;
-    let rounds = trace.num_rounds();
+    let rounds = run.rounds();
     let last = params.last_step();
     let step = params.step.min(last);
     let mean_step = params.mean && step == rounds + 1;
@@ -108,22 +87,21 @@ pub fn RingView(props: &ViewProps) -> Html {
     } else if mean_step {
         "Mean: divide by p (local, no transfer)".to_string()
     } else {
-        trace.schedule.round_label(step - 1)
+        run.round_label(step - 1)
     };
     let narration = if mean_step {
-        let sum = trace.expected.first().copied().unwrap_or(0.0);
         format!(
             "Each rank divides its sum by p = {p} on its own: {} / {p} = {}. No bytes move in this step.",
-            format_exact_or_approx(sum),
-            format_exact_or_approx(mean_of(&trace))
+            format_exact_or_approx(run.sum()),
+            format_exact_or_approx(run.mean())
         )
     } else {
-        trace.narrate(rounds_done)
+        run.narrate(rounds_done)
     };
 
     // Counters: sent, received, and what is counted (the core's totals).
-    let sent = trace.sent_after(rounds_done);
-    let recv = trace.recv_after(rounds_done);
+    let sent = run.sent_after(rounds_done);
+    let recv = run.recv_after(rounds_done);
     let both = params.count == Accounting::SentAndReceived;
     let counted: Vec<u64> = sent
         .iter()
@@ -144,9 +122,7 @@ pub fn RingView(props: &ViewProps) -> Html {
         counted,
     )];
     let round = (1..=rounds).contains(&step).then_some(step);
-    let total = round
-        .and_then(|k| trace.schedule.rounds.get(k - 1))
-        .map_or(0, |r| r.transfers.len());
+    let total = round.map_or(0, |k| run.transfers_in(k));
     let idle = if mean_step {
         "No transfers: the division by p is local to each rank."
     } else {
@@ -166,7 +142,7 @@ pub fn RingView(props: &ViewProps) -> Html {
                 <p class="narration" id="narration" aria-live="polite">{narration}</p>
             </div>
             <StepControls {step} {last} on_step={on_step(&state, "step")} unit="Step" />
-            <RingPicture trace={trace.clone()} {step} {mean_step} {phase_label} />
+            <RingPicture {p} trace={run.trace().cloned()} {step} {mean_step} {phase_label} />
             <div class="panels">
                 <ByteCounters {sent} {recv} {after}>
                     <p id="total">
@@ -174,13 +150,13 @@ pub fn RingView(props: &ViewProps) -> Html {
                         {if both { format!(" sent, {} sent + received.", format_bytes_short(target)) } else { " sent.".to_string() }}
                         {format!(" Largest so far: {} ({} B).", format_bytes_short(max_counted as f64), group_thousands(max_counted))}
                     </p>
-                    if !trace.schedule.n.is_multiple_of(p as u64) {
+                    if !run.n().is_multiple_of(p as u64) {
                         <p class="muted">{"n does not divide by p, so chunks differ by one element and ranks send slightly different amounts."}</p>
                     }
                 </ByteCounters>
-                <TransferLog {round} entries={round_entries(&trace, step, |t| format!("chunk {}", t.chunk.unwrap_or(0)))} {total} idle={idle} />
-                <CheckPanel check={check(&trace, rounds_done, mean_step)} />
-                <RingVsNaive trace={trace.clone()} bw={params.bw.value} alpha={params.alpha.value} />
+                <TransferLog {round} entries={run.entries(step, |t| format!("chunk {}", t.chunk.unwrap_or(0)))} {total} idle={idle} />
+                <CheckPanel check={check(&run, rounds_done, mean_step)} />
+                <RingVsNaive run={run.clone()} bw={params.bw.value} alpha={params.alpha.value} />
             </div>
         </div>
     }

@@ -5,7 +5,7 @@
 
 use yew::prelude::*;
 
-use crate::app::components::rank_grid::rank_picture;
+use crate::app::components::rank_grid::{rank_picture, GRID_MAX_P};
 use crate::app::components::rank_ring::{RingArrow, RingCell};
 use crate::app::views::collectives::trace::SharedTrace;
 use crate::core::execute::{State, Trace};
@@ -17,8 +17,11 @@ use crate::params::ring::{ELEM_BYTES, MAX_DRAWN_P};
 /// Props of [`RingPicture`].
 #[derive(Properties, PartialEq)]
 pub struct RingPictureProps {
-    /// The executed ring all-reduce.
-    pub trace: SharedTrace,
+    /// Number of ranks.
+    pub p: usize,
+    /// The executed ring all-reduce with its states (`None` above
+    /// [`MAX_DRAWN_P`]: numbers only).
+    pub trace: Option<SharedTrace>,
     /// Current step (0 = before round 1; rounds + 1 = the mean step).
     pub step: usize,
     /// The step is the mean step.
@@ -38,6 +41,13 @@ fn cell(
     let range = chunk_range(trace.schedule.n, p, c);
     let seg = trace.segments_in(&range).start;
     match state {
+        // no text is drawn above GRID_MAX_P ranks (neither ring nor grid): the colour needs the count only
+        Some(st) if range.start < range.end && p > GRID_MAX_P => RingCell {
+            value: String::new(),
+            who: String::new(),
+            count: st.contributors[r][seg].len(),
+            title: String::new(),
+        },
         Some(st) if range.start < range.end => {
             let who = &st.contributors[r][seg];
             let v = means.map_or(st.values[r][seg], |m| m[r][seg]);
@@ -69,16 +79,15 @@ fn cell(
 /// The ring of ranks, or the "not drawn" notice for large p.
 #[component]
 pub fn RingPicture(props: &RingPictureProps) -> Html {
-    let trace = &props.trace;
-    let p = trace.schedule.p;
-    if p > MAX_DRAWN_P {
+    let p = props.p;
+    let Some(trace) = props.trace.as_ref().filter(|_| p <= MAX_DRAWN_P) else {
         return html! {
             <p class="notice">
                 {format!("p = {p} is above {MAX_DRAWN_P}, so the ring is not drawn: the schedule still runs in full \
                     and every number below comes from it.")}
             </p>
         };
-    }
+    };
     let rounds = trace.num_rounds();
     let step = props.step;
     let rounds_done = step.min(rounds);
