@@ -46,7 +46,11 @@ fn check(run: &RingRun, rounds_done: usize, mean_step: bool) -> Check {
             verification.mismatches.len()
         ));
     }
-    let inputs: Vec<String> = run.inputs().into_iter().map(format_exact_or_approx).collect();
+    let inputs: Vec<String> = run
+        .inputs()
+        .into_iter()
+        .map(format_exact_or_approx)
+        .collect();
     let sum_text = match inputs.as_slice() {
         all if p <= 8 => all.join(" + "),
         [a, b, .., z] => format!("{a} + {b} + … + {z}"),
