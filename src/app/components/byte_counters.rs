@@ -60,7 +60,7 @@ pub fn ByteCounters(props: &ByteCountersProps) -> Html {
     });
     html! {
         <section class={classes!("panel", props.wide.then_some("wide"))} aria-labelledby="counters-h">
-            <h3 id="counters-h">{"Bytes per rank so far"}</h3>
+            <h2 class="panel-h" id="counters-h">{"Bytes per rank so far"}</h2>
             <div class="table-scroll" role="region" tabindex="0" aria-label="Bytes per rank (scrollable table)">
                 <table class="numbers counters">
                     <thead><tr>

@@ -42,7 +42,7 @@ pub fn CheckPanel(props: &CheckPanelProps) -> Html {
     };
     html! {
         <section class="panel" aria-labelledby="check-h">
-            <h3 id="check-h">{"Check"}</h3>
+            <h2 class="panel-h" id="check-h">{"Check"}</h2>
             {line}
         </section>
     }

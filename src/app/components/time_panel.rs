@@ -23,7 +23,7 @@ pub struct TimePanelProps {
 pub fn TimePanel(props: &TimePanelProps) -> Html {
     html! {
         <section class="panel" aria-labelledby="time-h">
-            <h3 id="time-h">{props.title.clone()}</h3>
+            <h2 class="panel-h" id="time-h">{props.title.clone()}</h2>
             <p class="muted">{bandwidth_chain(&props.bw)}{format!("; α = {}.", format_time(props.alpha))}</p>
             {props.children.clone()}
         </section>

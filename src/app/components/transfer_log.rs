@@ -201,7 +201,7 @@ pub fn TransferLog(props: &TransferLogProps) -> Html {
     };
     html! {
         <section class="panel" aria-labelledby="log-h">
-            <h3 id="log-h">{props.round.map_or_else(|| "Transfers".to_string(), |k| format!("Transfers in round {k}"))}</h3>
+            <h2 class="panel-h" id="log-h">{props.round.map_or_else(|| "Transfers".to_string(), |k| format!("Transfers in round {k}"))}</h2>
             {body}
         </section>
     }

@@ -40,7 +40,7 @@ pub fn GossipContrast(props: &GossipContrastProps) -> Html {
         .join(",");
     html! {
         <section class="panel" aria-labelledby="gossip-h" id="gossip-contrast">
-            <h3 id="gossip-h">{"All-reduce vs one gossip round"}</h3>
+            <h2 class="panel-h" id="gossip-h">{"All-reduce vs one gossip round"}</h2>
             <p>{format!("Inputs {}. After one ring all-reduce and ÷ p every rank holds exactly {} (spread 0). \
                 After one gossip round on the same ring (each rank averages itself and its two neighbours with weight 1/3) \
                 the values are {}: spread {} instead of {}.",

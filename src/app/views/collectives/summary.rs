@@ -64,7 +64,7 @@ pub fn SummaryTable(props: &SummaryTableProps) -> Html {
         .collect();
     html! {
         <section class="panel wide" aria-labelledby="summary-h">
-            <h3 id="summary-h">{format!("All algorithms at p = {}, n = {}", props.p, format_bytes_short(props.bytes as f64))}</h3>
+            <h2 class="panel-h" id="summary-h">{format!("All algorithms at p = {}, n = {}", props.p, format_bytes_short(props.bytes as f64))}</h2>
             <div class="table-scroll" role="region" tabindex="0" aria-label="All algorithms (scrollable table)">
                 <table class="numbers" id="summary">
                     <thead><tr>

@@ -7,7 +7,7 @@ use yew::prelude::*;
 pub fn Assumptions() -> Html {
     html! {
         <section class="panel wide" aria-labelledby="assume-h">
-            <h3 id="assume-h">{"Assumptions"}</h3>
+            <h2 class="panel-h" id="assume-h">{"Assumptions"}</h2>
             <ul class="muted">
                 <li>{"α–β model as in Thakur, Rabenseifner & Gropp (2005): a message of m bytes costs α + mβ; a rank sends and receives one message at a time; no contention; equal chunks of n/p bytes."}</li>
                 <li>{"Binomial tree = unpipelined reduce to a root then broadcast, the whole tensor per message; pipelined and double-binary trees behave differently."}</li>

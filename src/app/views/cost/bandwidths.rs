@@ -55,7 +55,7 @@ pub fn BandwidthPanel(props: &BandwidthPanelProps) -> Html {
     });
     html! {
         <section class="panel" aria-labelledby="bw-h">
-            <h3 id="bw-h">{"algbw and busbw (nccl-tests)"}</h3>
+            <h2 class="panel-h" id="bw-h">{"algbw and busbw (nccl-tests)"}</h2>
             <SelectField name="alg" label="Algorithm" options={options}
                 selected={props.alg.map_or("", Algorithm::key)} on_commit={props.on_alg.clone()} />
             {for bw_panel}

@@ -32,7 +32,7 @@ pub fn CalculationPanel(props: &CalculationPanelProps) -> Html {
     });
     html! {
         <section class="panel" aria-labelledby="calc-h">
-            <h3 id="calc-h">{"Show the calculation"}</h3>
+            <h2 class="panel-h" id="calc-h">{"Show the calculation"}</h2>
             <p class="muted">{"Each formula with p, α, β and n substituted, step by step."}</p>
             { for calcs }
         </section>

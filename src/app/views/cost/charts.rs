@@ -35,7 +35,7 @@ pub fn ChartPanel(props: &ChartPanelProps) -> Html {
     };
     html! {
         <section class="panel wide chart-panel" aria-labelledby={format!("{id}-h")}>
-            <h3 id={format!("{id}-h")}>{title.clone()}</h3>
+            <h2 class="panel-h" id={format!("{id}-h")}>{title.clone()}</h2>
             if let Some(e) = error.clone() {
                 <p class="field-error" role="alert">{format!("This chart could not be drawn: {e}. Showing the last good chart.")}</p>
             }

@@ -43,7 +43,7 @@ pub fn CrossoversPanel(props: &CrossoversPanelProps) -> Html {
         .collect();
     html! {
         <section class="panel" aria-labelledby="cross-h">
-            <h3 id="cross-h">{"Crossovers"}</h3>
+            <h2 class="panel-h" id="cross-h">{"Crossovers"}</h2>
             <p class="muted">{"Every cost is a straight line in n, so two algorithms break even at exactly one size. The fastest algorithm on each range of n:"}</p>
             <ul class="intervals" id="intervals">{ for iv_items }</ul>
             { for cross_calcs }

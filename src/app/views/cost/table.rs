@@ -60,7 +60,7 @@ pub fn CostTable(props: &CostTableProps) -> Html {
     let any_adapted = table.iter().any(|(_, f)| f.pow2_adapted);
     html! {
         <section class="panel wide" aria-labelledby="table-h">
-            <h3 id="table-h">{format!("All-reduce time at n = {}, p = {p}", both(n))}</h3>
+            <h2 class="panel-h" id="table-h">{format!("All-reduce time at n = {}, p = {p}", both(n))}</h2>
             <div class="table-scroll" role="region" tabindex="0" aria-label="All-reduce times (scrollable table)">
                 <table class="numbers cost-table">
                     <thead><tr>

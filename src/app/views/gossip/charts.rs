@@ -43,7 +43,7 @@ pub fn GossipCharts(props: &GossipChartsProps) -> Html {
     html! {
         <>
             <section class="panel wide" aria-labelledby="eig-h">
-                <h3 id="eig-h">{"Eigenvalues of W"}</h3>
+                <h2 class="panel-h" id="eig-h">{"Eigenvalues of W"}</h2>
                 if spec.eigenvalues.is_empty() {
                     <p class="muted" id="eig-none">{"No eigenvalue chart at this size: only ρ was computed (the full spectrum of a graph this large takes too long in the browser)."}</p>
                 } else {
@@ -56,7 +56,7 @@ pub fn GossipCharts(props: &GossipChartsProps) -> Html {
                 </p>
             </section>
             <section class="panel wide" aria-labelledby="dis-h">
-                <h3 id="dis-h">{"Disagreement per round (log scale)"}</h3>
+                <h2 class="panel-h" id="dis-h">{"Disagreement per round (log scale)"}</h2>
                 <div class="chart-box">{Html::from_html_unchecked(AttrValue::from(dis_svg.clone()))}</div>
                 <DataTableView id="dis-data" table={dis_table} svg={Some(AttrValue::from(dis_svg))} />
                 if !spec.bound_guaranteed {

@@ -40,7 +40,7 @@ pub fn ChecksPanel(props: &ChecksPanelProps) -> Html {
         });
     html! {
         <section class="panel" aria-labelledby="checks-h">
-            <h3 id="checks-h">{"Checks on W"}</h3>
+            <h2 class="panel-h" id="checks-h">{"Checks on W"}</h2>
             <table class="numbers">
                 <tbody>
                     <tr><th scope="row">{"rows sum to 1 (weighted averages)"}</th><td id="check-rows">{yes_no(checks.row_stochastic)}</td></tr>

@@ -24,7 +24,7 @@ pub fn AllReduceContrast(props: &AllReduceContrastProps) -> Html {
     let c = run.all_reduce_contrast();
     html! {
         <section class="panel" aria-labelledby="contrast-h">
-            <h3 id="contrast-h">{"Gossip is not all-reduce"}</h3>
+            <h2 class="panel-h" id="contrast-h">{"Gossip is not all-reduce"}</h2>
             <p id="contrast">
                 {format!("One ring all-reduce takes 2(p − 1) = {} rounds and leaves every rank with the exact mean {} (sum ÷ p). ",
                     c.ring_rounds, format_exact_or_approx(c.exact_mean))}

@@ -17,7 +17,7 @@ pub fn DsgdExample() -> Html {
     });
     html! {
         <section class="panel" aria-labelledby="dsgd-h">
-            <h3 id="dsgd-h">{"One decentralised SGD step (worked example)"}</h3>
+            <h2 class="panel-h" id="dsgd-h">{"One decentralised SGD step (worked example)"}</h2>
             <p>{"A fixed example, separate from the graph above: a node holds 6; its neighbours hold 3 and 12; all three weights are 1/3. Its gradient, taken at its own current model, is 2, and η = 0.5."}</p>
             if let Some(e) = dsgd.as_ref() {
                 <p><strong>{"Convention used here (the course notes', as in D-PSGD): gradient at the current local model, mix, then subtract η·g."}</strong></p>

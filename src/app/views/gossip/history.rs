@@ -29,7 +29,7 @@ pub fn RoundHistory(props: &RoundHistoryProps) -> Html {
     });
     html! {
         <section class="panel wide" aria-labelledby="history-h">
-            <h3 id="history-h">{"Round history"}</h3>
+            <h2 class="panel-h" id="history-h">{"Round history"}</h2>
             <p class="muted">{"Every round so far: the values x, their mean, the disagreement ‖x − x̄1‖₂ and ρʳ‖x₀ − x̄1‖₂. Step forward to add a row."}</p>
             <DataTableView id="round-history" table={(*table).clone()} open=true tail=true
                 summary={AttrValue::from("Rounds 0 to the current round")} />

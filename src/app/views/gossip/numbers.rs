@@ -51,7 +51,7 @@ pub fn RoundNumbers(props: &RoundNumbersProps) -> Html {
     );
     html! {
         <section class="panel" aria-labelledby="num-h">
-            <h3 id="num-h">{format!("Round {round}")}</h3>
+            <h2 class="panel-h" id="num-h">{format!("Round {round}")}</h2>
             <p>{"x = ("}<span id="values">{values_text}</span>{")"}</p>
             <table class="numbers">
                 <tbody>

@@ -141,13 +141,13 @@ pub fn ShardCalculator(props: &ShardCalculatorProps) -> Html {
     });
     html! {
         <section class="panel wide" aria-labelledby="calc-h">
-            <h3 id="calc-h">{"The global objective from unequal shards"}</h3>
+            <h2 class="panel-h" id="calc-h">{"The global objective from unequal shards"}</h2>
             <p>{"The full-data loss averages over all N samples, so each shard's mean loss L_k counts in proportion to its sample count: F = Σ (n_k/N) L_k. Edit the table."}</p>
             <div class="table-scroll" role="region" tabindex="0" aria-label="Shard table (scrollable)">
             <table class="numbers shard-table">
                 <thead><tr>
                     <th>{"shard k"}</th><th>{"samples n_k"}</th><th>{"mean loss L_k"}</th>
-                    <th>{"n_k/N"}</th><th>{"(n_k/N)·L_k"}</th><th>{"1/m"}</th><th></th>
+                    <th>{"n_k/N"}</th><th>{"(n_k/N)·L_k"}</th><th>{"1/m"}</th><td></td>
                 </tr></thead>
                 <tbody>{ for body }</tbody>
             </table>

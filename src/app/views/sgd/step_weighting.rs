@@ -36,7 +36,7 @@ pub fn StepWeighting(props: &StepWeightingProps) -> Html {
     match (eq, uneq) {
         (Some(eq), Some(uneq)) => html! {
             <>
-                <h4>{"Gradient weighting for one synchronous mini-batch step"}</h4>
+                <h3 class="sub-h">{"Gradient weighting for one synchronous mini-batch step"}</h3>
                 <p class="muted">{"Read the L_k column as each worker's local mean gradient g_k (one parameter)."}</p>
                 <ul>
                     <li id="grad-equal">{format!(

@@ -16,7 +16,7 @@ pub struct CaveatsProps {
 pub fn Caveats(props: &CaveatsProps) -> Html {
     html! {
         <section class="panel wide" aria-labelledby="topo-caveats-h" id="caveats">
-            <h3 id="topo-caveats-h">{"What this model does not say"}</h3>
+            <h2 class="panel-h" id="topo-caveats-h">{"What this model does not say"}</h2>
             <ul>
                 <li>{"Fewer inter-node participants does not cut network bytes by exactly the number of GPUs per node: \
                     what crosses the NICs depends on the schedule (compare the “bytes per NIC” column) and the time on which link is busiest."}</li>

@@ -72,7 +72,7 @@ pub fn Compare(props: &CompareProps) -> Html {
     });
     html! {
         <section class="panel wide" aria-labelledby="topo-compare-h">
-            <h3 id="topo-compare-h">{"All algorithms on this topology"}</h3>
+            <h2 class="panel-h" id="topo-compare-h">{"All algorithms on this topology"}</h2>
             <div class="table-scroll" role="region" tabindex="0" aria-label="All algorithms on this topology (scrollable table)">
                 <table class="numbers" id="compare">
                     <thead><tr>

@@ -30,10 +30,10 @@ pub fn Course(props: &CourseProps) -> Html {
     }
     html! {
         <section class="panel wide" aria-labelledby="topo-course-h" id="course">
-            <h3 id="topo-course-h">{"The course’s numbers, from this run"}</h3>
+            <h2 class="panel-h" id="topo-course-h">{"The course’s numbers, from this run"}</h2>
             {for props.items.iter().map(|it| html! {
                 <div class="course-item" id={it.id}>
-                    <h4>{it.title.clone()}</h4>
+                    <h3>{it.title.clone()}</h3>
                     <ul>{for it.lines.iter().map(|l| html! { <li>{l.clone()}</li> })}</ul>
                 </div>
             })}

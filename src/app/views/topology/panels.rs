@@ -62,7 +62,7 @@ pub fn StepPanels(props: &StepPanelsProps) -> Html {
     html! {
         <div class="panels">
             <section class="panel wide" aria-labelledby="topo-links-h">
-                <h3 id="topo-links-h">{format!("Bytes on every NIC and the core (after round {step} of {rounds})")}</h3>
+                <h2 class="panel-h" id="topo-links-h">{format!("Bytes on every NIC and the core (after round {step} of {rounds})")}</h2>
                 <NumbersTable id="links"
                     head={vec!["link".into(), "out, this round".into(), "in, this round".into(), "out, so far".into(), "in, so far".into()]}
                     rows={shown}
@@ -70,7 +70,7 @@ pub fn StepPanels(props: &StepPanelsProps) -> Html {
             </section>
             if let Some((rows, lines)) = flex {
                 <section class="panel wide" aria-labelledby="topo-flex-h" id="flex-counts">
-                    <h3 id="topo-flex-h">{"FlexReduce: entries per worker (from the executed schedule)"}</h3>
+                    <h2 class="panel-h" id="topo-flex-h">{"FlexReduce: entries per worker (from the executed schedule)"}</h2>
                     <NumbersTable id="flex"
                         head={vec!["worker".into(), "reduced inside subtree".into(), "responsible for".into(), "partial sums fetched".into(), "partial sums sent".into()]}
                         {rows} />
@@ -78,13 +78,13 @@ pub fn StepPanels(props: &StepPanelsProps) -> Html {
                 </section>
             }
             <section class="panel" aria-labelledby="topo-ranks-h">
-                <h3 id="topo-ranks-h">{"Bytes per rank so far"}</h3>
+                <h2 class="panel-h" id="topo-ranks-h">{"Bytes per rank so far"}</h2>
                 <NumbersTable id="ranks" head={vec!["rank".into(), "sent".into(), "received".into()]}
                     rows={rank_rows(run, step, topo)}
                     note={(topo.p() > MAX_ROWS).then(|| format!("Showing ranks 0–{}.", MAX_ROWS - 1))} />
             </section>
             <section class="panel" aria-labelledby="topo-check-h">
-                <h3 id="topo-check-h">{"Check"}</h3>
+                <h2 class="panel-h" id="topo-check-h">{"Check"}</h2>
                 {check}
             </section>
         </div>

@@ -37,7 +37,7 @@ fn chart(id: &'static str, r: &SweepChart) -> Html {
 pub fn Sweeps(props: &SweepsProps) -> Html {
     html! {
         <section class="panel wide" aria-labelledby="topo-sweep-h">
-            <h3 id="topo-sweep-h">{"Sweeps: every algorithm, executed on this topology"}</h3>
+            <h2 class="panel-h" id="topo-sweep-h">{"Sweeps: every algorithm, executed on this topology"}</h2>
             {chart("sweep-gpus", &props.gpus)}
             <p class="muted">
                 {"Every node has one NIC per GPU here. A schedule that gives each GPU its own inter-node slice (multi-lane) \
