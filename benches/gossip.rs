@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use collective_lab::core::consensus::{
     mixing_matrix, rho_lanczos, spectrum, GossipRun, Graph, GraphKind, InitPattern, WeightRule,
+    DENSE_LIST_MAX_P,
 };
 use criterion::{criterion_group, criterion_main, Criterion};
 
@@ -99,14 +100,14 @@ fn whole_view(c: &mut Criterion) {
     ] {
         group.bench_function(name, |b| {
             b.iter(|| {
-                GossipRun::new_fast(
+                GossipRun::with_dense_limit(
                     kind,
                     black_box(1024),
                     1,
                     WeightRule::Metropolis,
                     &InitPattern::Random(7),
-                    100,
-                    100.0,
+                    (100, 100.0),
+                    DENSE_LIST_MAX_P,
                 )
                 .expect("run")
             })

@@ -302,20 +302,10 @@ pub fn sgd_strategies(lab: &Lab, step: usize) -> DataTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::consensus::{GossipRun, GraphKind, InitPattern, WeightRule};
 
     #[test]
     fn course_gossip_history_holds_the_worked_norms() {
-        let run = GossipRun::new(
-            GraphKind::Ring,
-            4,
-            0,
-            WeightRule::Uniform,
-            &InitPattern::List(vec![0.0, 3.0, 6.0, 9.0]),
-            2,
-            100.0,
-        )
-        .expect("the course's ring");
+        let run = crate::core::consensus::course_ring_run();
         let t = gossip_rounds(&run.rounds[..3]);
         assert_eq!(
             t.columns,

@@ -6,7 +6,7 @@ use super::ring::Field;
 use super::{parse_int_in, FieldError, Query};
 use crate::core::consensus::{
     check_rule, fmt_num, ConsensusError, GossipRun, Graph, GraphKind, InitPattern, WeightRule,
-    MAX_NODES,
+    DENSE_LIST_MAX_P, MAX_NODES,
 };
 
 /// Largest p accepted (numbers only above [`MAX_DRAWN_P`]).
@@ -274,17 +274,6 @@ pub fn torus_shape(p: usize) -> (usize, usize) {
     (rows, p / rows.max(1))
 }
 
-/// The signature of [`GossipRun::new`] and [`GossipRun::new_fast`].
-type GossipRunner = fn(
-    GraphKind,
-    usize,
-    u64,
-    WeightRule,
-    &InitPattern,
-    usize,
-    f64,
-) -> Result<GossipRun, ConsensusError>;
-
 impl GossipParams {
     /// The core graph kind (with the torus shape).
     pub fn kind(&self) -> GraphKind {
@@ -310,30 +299,30 @@ impl GossipParams {
     /// A [`ConsensusError`]; [`GossipParams::from_query`] only accepts
     /// parameter sets for which this succeeds, barring an eigen failure.
     pub fn run(&self, rounds: usize) -> Result<GossipRun, ConsensusError> {
-        self.run_with(GossipRun::new, rounds)
+        self.run_with(usize::MAX, rounds)
     }
 
-    /// As [`GossipParams::run`] through [`GossipRun::new_fast`]: the same
+    /// As [`GossipParams::run`] through [`GossipRun::with_dense_limit`]: the same
     /// numbers, but above p = 256 a random graph gets ρ alone (by Lanczos)
     /// and `spectrum.eigenvalues` is empty. What the gossip view shows.
     ///
     /// # Errors
     /// As [`GossipParams::run`].
     pub fn run_fast(&self, rounds: usize) -> Result<GossipRun, ConsensusError> {
-        self.run_with(GossipRun::new_fast, rounds)
+        self.run_with(DENSE_LIST_MAX_P, rounds)
     }
 
-    /// `runner` ([`GossipRun::new`] or [`GossipRun::new_fast`]) on these
-    /// parameters, up to round `rounds` (at least [`GossipParams::round`]).
-    fn run_with(&self, runner: GossipRunner, rounds: usize) -> Result<GossipRun, ConsensusError> {
-        runner(
+    /// [`GossipRun::with_dense_limit`] on these parameters, up to round
+    /// `rounds` (at least [`GossipParams::round`]).
+    fn run_with(&self, dense_max_p: usize, rounds: usize) -> Result<GossipRun, ConsensusError> {
+        GossipRun::with_dense_limit(
             self.kind(),
             self.p,
             self.seed,
             self.weights,
             &self.init.value,
-            rounds.max(self.round),
-            self.target.value,
+            (rounds.max(self.round), self.target.value),
+            dense_max_p,
         )
     }
 

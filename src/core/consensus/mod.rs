@@ -130,10 +130,11 @@ impl GossipRun {
         rounds: usize,
         factor: f64,
     ) -> Result<GossipRun, ConsensusError> {
-        Self::build(kind, p, seed, rule, init, (rounds, factor), usize::MAX)
+        Self::with_dense_limit(kind, p, seed, rule, init, (rounds, factor), usize::MAX)
     }
 
-    /// As [`GossipRun::new`], but above [`DENSE_LIST_MAX_P`] a graph whose
+    /// As [`GossipRun::new`] for `(rounds, factor)`, but above
+    /// `dense_max_p` ranks (the app passes [`DENSE_LIST_MAX_P`]) a graph whose
     /// spectrum needs the dense O(p³) decomposition (a random graph) gets ρ
     /// alone, by Lanczos ([`spectrum_or_rho`]): `spectrum.eigenvalues` is
     /// then empty and `spectrum.method` is [`SpectrumMethod::LanczosRho`].
@@ -141,27 +142,7 @@ impl GossipRun {
     ///
     /// # Errors
     /// As [`GossipRun::new`].
-    pub fn new_fast(
-        kind: GraphKind,
-        p: usize,
-        seed: u64,
-        rule: WeightRule,
-        init: &InitPattern,
-        rounds: usize,
-        factor: f64,
-    ) -> Result<GossipRun, ConsensusError> {
-        Self::build(
-            kind,
-            p,
-            seed,
-            rule,
-            init,
-            (rounds, factor),
-            DENSE_LIST_MAX_P,
-        )
-    }
-
-    fn build(
+    pub fn with_dense_limit(
         kind: GraphKind,
         p: usize,
         seed: u64,
@@ -295,21 +276,20 @@ mod proptests {
     use proptest::prelude::*;
 
     #[test]
-    fn new_fast_equals_new_except_the_random_graph_eigenvalue_list() {
+    fn dense_limit_changes_only_the_random_graph_eigenvalue_list() {
         let init = InitPattern::Random(7);
-        let ring = |f: fn(GraphKind, usize, u64, WeightRule, &InitPattern, usize, f64) -> _| {
-            f(
+        let ring = |dense_max_p| {
+            GossipRun::with_dense_limit(
                 GraphKind::Ring,
                 300,
                 1,
                 WeightRule::Uniform,
                 &init,
-                20,
-                100.0,
+                (20, 100.0),
+                dense_max_p,
             )
         };
-        let (a, b): (Result<GossipRun, _>, Result<GossipRun, _>) =
-            (ring(GossipRun::new), ring(GossipRun::new_fast));
+        let (a, b) = (ring(usize::MAX), ring(DENSE_LIST_MAX_P));
         assert_eq!(a.expect("new"), b.expect("fast"));
         let full = GossipRun::new(
             GraphKind::Random,
@@ -321,14 +301,14 @@ mod proptests {
             100.0,
         )
         .expect("new");
-        let fast = GossipRun::new_fast(
+        let fast = GossipRun::with_dense_limit(
             GraphKind::Random,
             300,
             3,
             WeightRule::Metropolis,
             &init,
-            20,
-            100.0,
+            (20, 100.0),
+            DENSE_LIST_MAX_P,
         )
         .expect("fast");
         assert_eq!(fast.spectrum.method, SpectrumMethod::LanczosRho);
@@ -405,6 +385,23 @@ mod proptests {
             }
         }
     }
+}
+
+/// The course's gossip example, for tests: a ring of 4 ranks with uniform
+/// weights 1/3, initial values 0, 3, 6, 9, run for 2 rounds (disagreement
+/// √45 ≈ 6.708, √5 ≈ 2.236, √5/3 ≈ 0.7454).
+#[cfg(test)]
+pub(crate) fn course_ring_run() -> GossipRun {
+    GossipRun::new(
+        GraphKind::Ring,
+        4,
+        0,
+        WeightRule::Uniform,
+        &InitPattern::List(vec![0.0, 3.0, 6.0, 9.0]),
+        2,
+        100.0,
+    )
+    .expect("the course's ring")
 }
 
 #[cfg(test)]

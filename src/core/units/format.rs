@@ -580,7 +580,6 @@ mod moved_tests {
 #[cfg(test)]
 mod exact_or_approx_tests {
     use super::format_exact_or_approx as f;
-    use crate::core::consensus::{GossipRun, GraphKind, InitPattern, WeightRule};
     use crate::core::sgd::objective;
 
     #[test]
@@ -654,16 +653,7 @@ mod exact_or_approx_tests {
         assert_eq!(f(o.plain_mean), "≈ 0.5333");
         // Ring of 4 with weights 1/3, initial 0, 3, 6, 9: disagreement
         // √45 ≈ 6.708, √5 ≈ 2.236, √5/3 ≈ 0.7454 (the course rounds to 0.745).
-        let run = GossipRun::new(
-            GraphKind::Ring,
-            4,
-            0,
-            WeightRule::Uniform,
-            &InitPattern::List(vec![0.0, 3.0, 6.0, 9.0]),
-            2,
-            100.0,
-        )
-        .expect("the course's ring");
+        let run = crate::core::consensus::course_ring_run();
         let shown: Vec<String> = run.rounds.iter().map(|r| f(r.disagreement)).collect();
         assert_eq!(shown, ["≈ 6.708", "≈ 2.236", "≈ 0.7454"]);
     }
