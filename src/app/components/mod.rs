@@ -5,6 +5,7 @@
 //! button ([`copy_link`]).
 
 pub mod byte_counters;
+pub mod chart_box;
 pub mod check_panel;
 pub mod copy_link;
 pub mod data_table;

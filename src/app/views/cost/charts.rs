@@ -5,6 +5,8 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use crate::app::components::chart_box::ChartBox;
+
 use crate::app::components::data_table::DataTableView;
 use crate::export::DataTable;
 
@@ -39,9 +41,9 @@ pub fn ChartPanel(props: &ChartPanelProps) -> Html {
             if let Some(e) = error.clone() {
                 <p class="field-error" role="alert">{format!("This chart could not be drawn: {e}. Showing the last good chart.")}</p>
             }
-            <div id={id.clone()} class="chart-box" role="img" aria-label={title}>
-                { svg.clone().map(|s| Html::from_html_unchecked(AttrValue::from(s))).unwrap_or_default() }
-            </div>
+            if let Some(s) = svg.clone() {
+                <ChartBox id={id.clone()} label={title} svg={AttrValue::from(s)} />
+            }
             if error.is_none() {
                 <DataTableView id={format!("{id}-data")} table={props.table.clone()} svg={svg.map(AttrValue::from)} />
             }

@@ -2,6 +2,8 @@
 
 use yew::prelude::*;
 
+use crate::app::components::chart_box::ChartBox;
+
 use std::rc::Rc;
 
 use super::SharedRun;
@@ -47,7 +49,7 @@ pub fn GossipCharts(props: &GossipChartsProps) -> Html {
                 if spec.eigenvalues.is_empty() {
                     <p class="muted" id="eig-none">{"No eigenvalue chart at this size: only ρ was computed (the full spectrum of a graph this large takes too long in the browser)."}</p>
                 } else {
-                    <div class="chart-box" style={if spec.real { "" } else { "max-width:480px" }}>{Html::from_html_unchecked(props.eig_svg.clone())}</div>
+                    <ChartBox label="Eigenvalues of W" svg={props.eig_svg.clone()} style={(!spec.real).then_some(AttrValue::from("max-width:480px"))} />
                     <DataTableView id="eig-data" table={eig_table} svg={Some(props.eig_svg.clone())} />
                 }
                 <p class="muted">
@@ -57,7 +59,7 @@ pub fn GossipCharts(props: &GossipChartsProps) -> Html {
             </section>
             <section class="panel wide" aria-labelledby="dis-h">
                 <h2 class="panel-h" id="dis-h">{"Disagreement per round (log scale)"}</h2>
-                <div class="chart-box">{Html::from_html_unchecked(AttrValue::from(dis_svg.clone()))}</div>
+                <ChartBox label="Disagreement per round" svg={AttrValue::from(dis_svg.clone())} />
                 <DataTableView id="dis-data" table={dis_table} svg={Some(AttrValue::from(dis_svg))} />
                 if !spec.bound_guaranteed {
                     <p class="muted">{"The dashed line is only the asymptotic rate here: the ρʳ bound holds for doubly stochastic normal (symmetric or circulant) W."}</p>

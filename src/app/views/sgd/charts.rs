@@ -3,6 +3,8 @@
 
 use yew::prelude::*;
 
+use crate::app::components::chart_box::ChartBox;
+
 use std::rc::Rc;
 
 use super::SharedLab;
@@ -16,7 +18,7 @@ fn svg_box(svg: String, id: &'static str, table: Rc<DataTable>) -> Html {
     let svg = AttrValue::from(svg);
     html! {
         <>
-            <div class="chart-box">{Html::from_html_unchecked(svg.clone())}</div>
+            <ChartBox label={table.caption.clone()} svg={svg.clone()} />
             <DataTableView {id} {table} svg={Some(svg)} />
         </>
     }

@@ -6,6 +6,8 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use crate::app::components::chart_box::ChartBox;
+
 use crate::app::components::data_table::DataTableView;
 use crate::core::sgd::narrate::over_weighting_line;
 use crate::core::sgd::Objective;
@@ -42,9 +44,7 @@ pub fn ObjectiveResults(props: &ObjectiveResultsProps) -> Html {
                 </table>
                 <p id="over-weighting">{over_weighting_line(o, losses)}</p>
                 if let Ok(svg) = draw_sample_weights(o) {
-                    <div class="chart-box" style="max-width:560px">
-                        { Html::from_html_unchecked(AttrValue::from(svg.clone())) }
-                    </div>
+                    <ChartBox label="Sample weights" svg={AttrValue::from(svg.clone())} style="max-width:560px" />
                     <DataTableView id="weights-data" table={Rc::new(sgd_sample_weights(o))} svg={Some(AttrValue::from(svg))} />
                 }
             </>

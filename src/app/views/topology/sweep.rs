@@ -5,6 +5,8 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use crate::app::components::chart_box::ChartBox;
+
 use super::compare_model::SweepChart;
 use crate::app::components::data_table::DataTableView;
 
@@ -23,7 +25,7 @@ fn chart(id: &'static str, r: &SweepChart) -> Html {
             let svg = AttrValue::from(svg.clone());
             html! {
                 <>
-                    <div class="chart-box" id={id}>{Html::from_html_unchecked(svg.clone())}</div>
+                    <ChartBox id={id} label={table.caption.clone()} svg={svg.clone()} />
                     <DataTableView id={format!("{id}-data")} table={Rc::new(table.clone())} svg={Some(svg)} />
                 </>
             }

@@ -1,0 +1,35 @@
+//! The box around a chart's SVG: a focusable, named region that scrolls
+//! sideways when the app is narrower than the chart's readable width (the
+//! `.chart-box` rules in `static/style.css` keep the SVG at least 540 px wide
+//! on phones, so its 12–15 px labels stay about 9 px or larger instead of
+//! shrinking to 5 px). On wider screens the chart fits and nothing scrolls.
+
+use yew::prelude::*;
+
+/// Props of [`ChartBox`].
+#[derive(Properties, PartialEq)]
+pub struct ChartBoxProps {
+    /// What the chart shows; the region is named "<label> (chart)".
+    pub label: AttrValue,
+    /// The chart's SVG markup, as drawn by a `plot::draw_*` function (every
+    /// string in it is escaped there).
+    pub svg: AttrValue,
+    /// Element id of the box, when a test or link needs one.
+    #[prop_or_default]
+    pub id: Option<AttrValue>,
+    /// Inline style of the box (e.g. a `max-width` for a small chart).
+    #[prop_or_default]
+    pub style: Option<AttrValue>,
+}
+
+/// `<div class="chart-box table-scroll" role="region" tabindex="0" aria-label=…>`
+/// holding the chart's SVG.
+#[component]
+pub fn ChartBox(props: &ChartBoxProps) -> Html {
+    html! {
+        <div id={props.id.clone()} class="chart-box table-scroll" role="region" tabindex="0"
+            style={props.style.clone()} aria-label={format!("{} (chart)", props.label)}>
+            {Html::from_html_unchecked(props.svg.clone())}
+        </div>
+    }
+}
