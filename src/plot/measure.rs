@@ -179,7 +179,7 @@ pub fn draw_time(measured: &[Points], curves: Option<&Curves>) -> Result<String,
                         }),
                 )
                 .map_err(err)?
-                .label(format!("measured: {}", label(name)))
+                .label(format!("measured, {}", label(name)))
                 .legend(move |(x, y)| Circle::new((x + 9, y), 3, col.filled()));
         }
         legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
@@ -230,7 +230,7 @@ pub fn draw_bandwidths(
                         .map(|&p| Circle::new(p, 3, col.filled())),
                 )
                 .map_err(err)?
-                .label(format!("algbw: {}", label(name)))
+                .label(format!("algbw, {}", label(name)))
                 .legend(move |(x, y)| Circle::new((x + 9, y), 3, col.filled()));
         }
         for (i, (name, pts)) in busbw.iter().enumerate() {
@@ -241,7 +241,7 @@ pub fn draw_bandwidths(
                     col.stroke_width(2),
                 ))
                 .map_err(err)?
-                .label(format!("busbw: {}", label(name)))
+                .label(format!("busbw, {}", label(name)))
                 .legend(key(col.stroke_width(2)));
         }
         if let Some(r) = line_rate.filter(|r| *r > 0.0 && r.is_finite()) {
