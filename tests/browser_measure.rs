@@ -117,3 +117,110 @@ async fn an_unrecognised_paste_names_the_formats_and_an_example_loads() {
     let app = Mounted::new("view=measure&example=rd").await;
     assert!(app.text("#rank-count").contains("p = 8"));
 }
+
+/// The decoded CSV behind the `data:text/csv` href of the link `selector`.
+fn csv_of(app: &Mounted, selector: &str) -> String {
+    let href = app
+        .root
+        .query_selector(selector)
+        .ok()
+        .flatten()
+        .and_then(|a| a.get_attribute("href"))
+        .unwrap_or_default();
+    let body = href
+        .strip_prefix("data:text/csv;charset=utf-8,")
+        .unwrap_or_else(|| panic!("{selector}: href is not a CSV data: URL: {href:.60}"));
+    js_sys::decode_uri_component(body)
+        .ok()
+        .and_then(|s| s.as_string())
+        .expect("percent-decoded CSV")
+}
+
+#[wasm_bindgen_test]
+async fn the_csv_links_carry_the_fit_and_the_parsed_table() {
+    let app = Mounted::new("view=measure&example=ring").await;
+    let fit = csv_of(&app, "#fit-csv");
+    assert!(
+        fit.starts_with("key,value,unit\nmodel,ring,\n"),
+        "{fit:.200}"
+    );
+    // Ring example: α = 5 µs, β = 0.08 ns/B (12.5 GB/s), 1 % noise.
+    let alpha: f64 = fit
+        .lines()
+        .find_map(|l| l.strip_prefix("alpha,"))
+        .and_then(|v| v.trim_end_matches(",s").parse().ok())
+        .expect("alpha row");
+    assert!((alpha - 5e-6).abs() < 0.25e-6, "{alpha}");
+    assert!(fit.contains("\nsize_bytes,time_s,fitted_s,relative_residual\n8,"));
+    let table = csv_of(&app, "#table-csv");
+    assert!(table.starts_with("series,line,size_bytes,time_s,algbw_printed_Bps,"));
+    // First row: 8 B; 28 sizes (8 B … 1 GiB) in two series (out-of-place, in-place).
+    let rows: Vec<&str> = table.lines().skip(1).collect();
+    assert_eq!(rows.len(), 56, "{table:.300}");
+    assert_eq!(rows[0].split(',').nth(2), Some("8"));
+}
+
+#[wasm_bindgen_test]
+async fn a_bad_example_shows_a_message_and_the_default_page() {
+    let app = Mounted::new("view=measure&example=bogus").await;
+    let msg = app.text("#example-error");
+    assert_eq!(
+        msg,
+        "example must be one of ring, rd, outliers, tree (got “bogus”)"
+    );
+    assert!(app.text("label[for=log-text]").contains("Paste a log"));
+    assert_eq!(app.count("#load-example"), 1);
+    // Loading an example from the menu clears the message.
+    app.click("#load-example").await;
+    assert_eq!(app.count("#example-error"), 0);
+    assert!(app.text("#log-source").contains("synthetic"));
+}
+
+#[wasm_bindgen_test]
+async fn an_example_is_fitted_under_its_own_model() {
+    // "Recursive doubling, p = 8, α = 2 µs, 50 GB/s": the fit recovers both.
+    let app = Mounted::new("view=measure&example=rd").await;
+    let alpha = app.text("#fit-alpha");
+    let v: f64 = alpha
+        .trim_start_matches("≈ ")
+        .trim_end_matches(" µs")
+        .parse()
+        .expect("α in µs");
+    assert!((v - 2.0).abs() < 0.1, "{alpha}");
+    let bw = app.text("#fit-bw");
+    let g: f64 = bw
+        .trim_start_matches("≈ ")
+        .split(" GB/s")
+        .next()
+        .and_then(|x| x.parse().ok())
+        .unwrap_or_else(|| panic!("{bw}"));
+    assert!((g - 50.0).abs() < 1.5, "{bw}");
+}
+
+#[wasm_bindgen_test]
+async fn a_poor_fit_is_called_so_and_the_links_have_no_stray_separator() {
+    let app = Mounted::new("view=measure").await;
+    paste(
+        &app,
+        include_str!("fixtures/logs/torch-bench-allreduce-8rank-busbw-decimal-MB.txt"),
+    )
+    .await;
+    assert_eq!(
+        app.text("#log-rows"),
+        "Rows: 10 (times from column tavg(usec))"
+    );
+    let w = app.text("#fit-warning");
+    assert!(
+        w.starts_with("The ring α–β model does not explain these data"),
+        "{w}"
+    );
+    assert_eq!(app.count("#open-cost"), 0);
+    assert_eq!(app.text(".measure-links").trim(), "Download the fit (CSV)");
+    // A good fit: no warning, and the two links are separated once.
+    let app = Mounted::new("view=measure&example=ring").await;
+    assert_eq!(app.count("#fit-warning"), 0);
+    assert_eq!(
+        app.text(".measure-links"),
+        "Open in the cost model · Download the fit (CSV)"
+    );
+}

@@ -9,6 +9,7 @@
 //! every text node and attribute it writes (`SVGBackend::escape_and_push`),
 //! so no text from a log becomes markup; `tests` check this.
 
+use plotters::coord::combinators::WithKeyPoints;
 use plotters::prelude::*;
 
 use super::{err, finish_svg, font, frame, key, legend, mesh, FG, PALETTE};
@@ -60,6 +61,63 @@ fn check_span(what: &str, lo: f64, hi: f64) -> Result<(), String> {
     }
 }
 
+/// Most tick labels on an axis.
+pub const MAX_TICKS: usize = 10;
+
+/// Tick positions of a log axis over `lo..hi` (both > 0): 1, 2 and 5 times
+/// the powers of ten when that gives 3 to `max` ticks, every 1–9 times a
+/// power of ten on a range narrower than that (so a one-decade axis still
+/// gets several labelled ticks), else powers of ten, every second, third …
+/// decade when there are more than `max`. plotters' own log ticks put 9·10ᵏ
+/// next to 10ᵏ⁺¹ and 10ᵏ⁺¹ twice, so the labels overlapped.
+pub fn log_ticks(lo: f64, hi: f64, max: usize) -> Vec<f64> {
+    if !(lo > 0.0 && hi > lo && hi.is_finite()) {
+        return Vec::new();
+    }
+    let (e0, e1) = (lo.log10().floor() as i32, hi.log10().ceil() as i32);
+    let ticks = |mantissas: &[f64], step: i32| -> Vec<f64> {
+        let mut v = Vec::new();
+        let mut e = e0;
+        while e <= e1 {
+            for m in mantissas {
+                let x = m * 10f64.powi(e);
+                if x >= lo && x <= hi {
+                    v.push(x);
+                }
+            }
+            e += step;
+        }
+        v
+    };
+    let v = ticks(&[1.0, 2.0, 5.0], 1);
+    if v.len() > max {
+        let mut step = 1;
+        loop {
+            let v = ticks(&[1.0], step);
+            if v.len() <= max.max(2) {
+                return v;
+            }
+            step += 1;
+        }
+    }
+    if v.len() >= 3 {
+        return v;
+    }
+    let v = ticks(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0], 1);
+    if v.len() <= max {
+        v
+    } else {
+        ticks(&[1.0, 2.0, 5.0], 1)
+    }
+}
+
+/// `lo..hi` as a log axis with the ticks of [`log_ticks`].
+fn log_axis(lo: f64, hi: f64) -> WithKeyPoints<LogCoord<f64>> {
+    let t = log_ticks(lo, hi, MAX_TICKS);
+    let coord: LogCoord<f64> = (lo..hi).log_scale().into();
+    coord.with_key_points(t)
+}
+
 fn time_tick(v: &f64) -> String {
     format_time(*v)
 }
@@ -86,7 +144,7 @@ pub fn draw_time(measured: &[Points], curves: Option<&Curves>) -> Result<String,
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
         let mut chart = frame(&root, 40, 72)
             .caption("Measured time vs size, with the fitted model", font(15))
-            .build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale())
+            .build_cartesian_2d(log_axis(x0, x1), log_axis(y0, y1))
             .map_err(err)?;
         mesh(&mut chart, 12, 13)
             .x_desc("size n (bytes, log scale)")
@@ -179,8 +237,14 @@ pub fn draw_time(measured: &[Points], curves: Option<&Curves>) -> Result<String,
                         }),
                 )
                 .map_err(err)?
-                .label(format!("measured: {}", label(name)))
-                .legend(move |(x, y)| Circle::new((x + 9, y), 3, col.filled()));
+                .label(format!("measured, {}", label(name)))
+                .legend(move |(x, y)| -> DynElement<'static, _, _> {
+                    if shape % 2 == 0 {
+                        Circle::new((x + 9, y), 3, col.filled()).into_dyn()
+                    } else {
+                        TriangleMarker::new((x + 9, y), 4, col.filled()).into_dyn()
+                    }
+                });
         }
         legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
         root.present().map_err(err)?;
@@ -212,7 +276,7 @@ pub fn draw_bandwidths(
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
         let mut chart = frame(&root, 40, 80)
             .caption("algbw and busbw vs size (nccl-tests definitions)", font(15))
-            .build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale())
+            .build_cartesian_2d(log_axis(x0, x1), log_axis(y0, y1))
             .map_err(err)?;
         mesh(&mut chart, 12, 13)
             .x_desc("size n (bytes, log scale)")
@@ -230,7 +294,7 @@ pub fn draw_bandwidths(
                         .map(|&p| Circle::new(p, 3, col.filled())),
                 )
                 .map_err(err)?
-                .label(format!("algbw: {}", label(name)))
+                .label(format!("algbw, {}", label(name)))
                 .legend(move |(x, y)| Circle::new((x + 9, y), 3, col.filled()));
         }
         for (i, (name, pts)) in busbw.iter().enumerate() {
@@ -241,7 +305,7 @@ pub fn draw_bandwidths(
                     col.stroke_width(2),
                 ))
                 .map_err(err)?
-                .label(format!("busbw: {}", label(name)))
+                .label(format!("busbw, {}", label(name)))
                 .legend(key(col.stroke_width(2)));
         }
         if let Some(r) = line_rate.filter(|r| *r > 0.0 && r.is_finite()) {
@@ -296,5 +360,64 @@ mod tests {
         assert!(draw_bandwidths(&[("x".into(), pts)], &[], None).is_err());
         // 40 decades still draw
         assert!(draw_time(&[("x".into(), vec![(8.0, 1e-20), (1e9, 1e19)])], None).is_ok());
+    }
+
+    #[test]
+    fn log_ticks_are_one_two_five_or_decades_and_never_repeat() {
+        // 72-rank log: bandwidths 292–847 GB/s, axis 146 GB/s .. 1.69 TB/s.
+        assert_eq!(log_ticks(146e9, 1.69e12, MAX_TICKS), vec![2e11, 5e11, 1e12]);
+        // Sizes 8 B .. 1 GiB (axis 5.3 B .. 1.6 GB): decades only.
+        let t = log_ticks(8.0 / 1.5, 1.5 * 1073741824.0, MAX_TICKS);
+        assert_eq!(t.len(), 9);
+        assert_eq!((t[0], t[8]), (10.0, 1e9));
+        // 40 decades: every fifth decade, at most MAX_TICKS.
+        assert!(log_ticks(1e-20, 1e20, MAX_TICKS).len() <= MAX_TICKS);
+        // Inside one decade: 1–9 times the power of ten.
+        assert_eq!(
+            log_ticks(250.0, 900.0, MAX_TICKS),
+            vec![300.0, 400.0, 500.0, 600.0, 700.0, 800.0, 900.0]
+        );
+        for (lo, hi) in [(5.3, 1.6e9), (146e9, 1.69e12), (3e-6, 2e-1), (1e5, 1.5e10)] {
+            let labels: Vec<String> = log_ticks(lo, hi, MAX_TICKS)
+                .iter()
+                .map(|v| format_decimal(*v))
+                .collect();
+            let mut d = labels.clone();
+            d.dedup();
+            assert_eq!(d, labels, "repeated label");
+            assert!(!labels.iter().any(|l| l.starts_with('9')), "{labels:?}");
+        }
+    }
+
+    #[test]
+    fn the_bandwidth_axis_of_a_narrow_log_has_three_labels_each_once() {
+        let alg = vec![(536870912.0, 292.43e9), (8589934592.0, 429.37e9)];
+        let bus = vec![(536870912.0, 576.74e9), (8589934592.0, 846.82e9)];
+        let svg = draw_bandwidths(
+            &[("in-place".into(), alg)],
+            &[("in-place".into(), bus)],
+            None,
+        )
+        .expect("chart");
+        // Sizes 512 MiB .. 8 GiB: 500 MB, 1, 2, 5 and 10 GB.
+        for l in ["200 GB/s", "500 GB/s", "1 TB/s", "500 MB", "1 GB", "10 GB"] {
+            let n = svg.matches(&format!("\n{l}\n</text>")).count();
+            assert_eq!(n, 1, "{l}");
+        }
+    }
+
+    #[test]
+    fn the_legend_shows_the_marker_of_each_series() {
+        let pts = vec![(8.0, 1e-5), (1024.0, 2e-5), (1048576.0, 1e-3)];
+        let svg = draw_time(
+            &[
+                ("out-of-place".into(), pts.clone()),
+                ("in-place".into(), pts),
+            ],
+            None,
+        )
+        .expect("chart");
+        // Three in-place triangles and one in its legend entry.
+        assert_eq!(svg.matches("<polygon").count(), 4);
     }
 }

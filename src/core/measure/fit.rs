@@ -26,6 +26,7 @@
 use nalgebra::{Matrix2, Vector2};
 
 use super::model::{Collective, Model};
+use crate::core::units::format_exact_or_approx;
 
 /// Huber's tuning constant (95 % efficiency at the normal distribution).
 pub const HUBER_K: f64 = 1.345;
@@ -120,6 +121,37 @@ pub struct Fit {
     pub suggested: (usize, Vec<f64>),
     /// Remarks (clamped α, fewer breaks than asked).
     pub notes: Vec<String>,
+}
+
+/// Below this R² of log T a fit is called poor.
+pub const POOR_R2: f64 = 0.9;
+
+impl Fit {
+    /// A warning when the model does not explain the data: R² of log T below
+    /// [`POOR_R2`], or β ≤ 0 (the times do not grow with the size in the
+    /// fitted range). `None` for a good fit.
+    pub fn poor_fit_warning(&self) -> Option<String> {
+        let poor_r2 = self.r2_log.is_nan() || self.r2_log < POOR_R2;
+        let flat = self.beta.is_nan() || self.beta <= 0.0;
+        if !poor_r2 && !flat {
+            return None;
+        }
+        let mut why = Vec::new();
+        if poor_r2 {
+            why.push(format!(
+                "R² of log T is {}, below {POOR_R2}",
+                format_exact_or_approx(self.r2_log)
+            ));
+        }
+        if flat {
+            why.push("β = 0: the times do not grow with the size in the fitted range".to_string());
+        }
+        Some(format!(
+            "The {} α–β model does not explain these data ({}), so α and β are not a measurement of this network. Try another algorithm model, a size range where the times grow with the size, or more rows.",
+            self.options.model.name(),
+            why.join("; ")
+        ))
+    }
 }
 
 /// Why no fit was made.

@@ -409,7 +409,7 @@ pub fn parse(lines: &[Line], opts: &ImportOptions) -> (Option<Log>, Vec<LineMess
         None => "all-reduce (assumed: generic columns do not name the collective; choose another if needed)".into(),
     };
     let series = Series {
-        label: names[time_i].clone(),
+        label: format!("times from column {}", names[time_i]),
         rows,
     };
     let collective = (collective, collective_note);

@@ -141,6 +141,37 @@ pub fn examples() -> Vec<Example> {
     ]
 }
 
+/// The example named `key` (the `example=` URL value).
+///
+/// # Errors
+/// "example must be one of ring, rd, outliers, tree (got “…”)" for any other key.
+pub fn example(key: &str) -> Result<Example, String> {
+    let all = examples();
+    let k = key.trim();
+    all.iter().find(|e| e.key == k).copied().ok_or_else(|| {
+        let keys: Vec<&str> = all.iter().map(|e| e.key).collect();
+        format!("example must be one of {} (got “{k}”)", keys.join(", "))
+    })
+}
+
+impl Example {
+    /// The log text of the example ([`generate`] of its spec).
+    pub fn text(&self) -> String {
+        generate(&self.spec)
+    }
+
+    /// Where the text came from, as the view shows it.
+    pub fn source(&self) -> String {
+        format!("synthetic example: {}", self.title)
+    }
+
+    /// The fit model the example's times were made with: the view preselects
+    /// it so that the fit recovers the example's α and bandwidth.
+    pub fn model(&self) -> Model {
+        self.spec.model
+    }
+}
+
 /// A standard normal sample (Box–Muller).
 fn gauss(rng: &mut SplitMix64) -> f64 {
     let u1 = rng.next_f64().max(1e-300);

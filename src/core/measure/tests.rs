@@ -547,3 +547,75 @@ fn a_huge_nthread_in_the_header_is_not_an_overflow() {
     let got = std::panic::catch_unwind(|| super::import(text, &super::ImportOptions::default()));
     assert!(got.is_ok(), "no panic");
 }
+
+#[test]
+fn every_example_fitted_under_its_own_model_recovers_alpha_and_bandwidth() {
+    use super::analysis::{analyse, Settings};
+    for ex in synthetic::examples() {
+        let s = Settings {
+            model: ex.model(),
+            ..Settings::default()
+        };
+        let a = analyse(&ex.text(), &s);
+        let f = a
+            .log
+            .and_then(|l| l.fit.ok())
+            .unwrap_or_else(|| panic!("{}: no fit", ex.key));
+        let (alpha, bw) = (ex.spec.alpha, 1.0 / ex.spec.beta);
+        assert!(
+            (f.alpha - alpha).abs() / alpha < 0.05,
+            "{}: α {} vs {}",
+            ex.key,
+            f.alpha,
+            alpha
+        );
+        assert!(
+            (1.0 / f.beta - bw).abs() / bw < 0.03,
+            "{}: bw {} vs {}",
+            ex.key,
+            1.0 / f.beta,
+            bw
+        );
+    }
+    // The titles name these numbers: recursive doubling α = 2 µs, 50 GB/s.
+    let rd = synthetic::example("rd").expect("rd");
+    assert_eq!(rd.model(), Model::RecursiveDoubling);
+    assert_eq!((rd.spec.alpha, 1.0 / rd.spec.beta), (2e-6, 50e9));
+}
+
+#[test]
+fn an_unknown_example_names_the_keys() {
+    assert_eq!(
+        synthetic::example("bogus").map(|e| e.key),
+        Err("example must be one of ring, rd, outliers, tree (got “bogus”)".to_string())
+    );
+    assert_eq!(synthetic::example(" tree ").map(|e| e.key), Ok("tree"));
+}
+
+#[test]
+fn a_poor_fit_says_the_model_does_not_explain_the_data() {
+    use super::analysis::{analyse, Settings};
+    let text = fixture!("torch-bench-allreduce-8rank-busbw-decimal-MB.txt");
+    let a = analyse(text, &Settings::default());
+    let l = &a.import.as_ref().expect("import").logs[0];
+    assert_eq!(l.series[0].label, "times from column tavg(usec)");
+    let la = a.log.expect("log");
+    let f = la.fit.expect("fit");
+    // 10 rows of 0.1–1 MB whose times fall with the size: β = 0, R² < 0.
+    assert_eq!(f.beta, 0.0);
+    assert!(f.r2_log < 0.0, "{}", f.r2_log);
+    let w = f.poor_fit_warning().expect("a warning");
+    assert!(
+        w.starts_with("The ring α–β model does not explain these data (R² of log T is "),
+        "{w}"
+    );
+    assert!(w.contains("β = 0"), "{w}");
+    assert!(la.handoff.is_none());
+    // A good fit has no warning.
+    let ring = synthetic::example("ring").expect("ring");
+    let g = analyse(&ring.text(), &Settings::default())
+        .log
+        .and_then(|l| l.fit.ok())
+        .expect("fit");
+    assert_eq!(g.poor_fit_warning(), None);
+}

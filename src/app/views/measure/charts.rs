@@ -100,7 +100,7 @@ pub fn MeasureCharts(props: &MeasureChartsProps) -> Html {
     }
     let label = |kind: &str, v: &[Points]| -> Vec<Points> {
         v.iter()
-            .map(|(l, pts)| (format!("{l} {kind}"), pts.clone()))
+            .map(|(l, pts)| (format!("{kind}, {l}"), pts.clone()))
             .collect()
     };
     let mut bw_data = label("algbw", &alg);

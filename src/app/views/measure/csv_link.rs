@@ -1,11 +1,11 @@
-//! A download link whose CSV is built by the core when clicked (a 10,000-row
-//! table makes a megabyte-sized `data:` URL: not worth building on every
-//! keystroke). The click handler sets `href` before the browser follows it.
+//! A download link whose `href` is the core's `data:text/csv` URL, built at
+//! render time (as [`crate::app::components::downloads`] builds its files)
+//! and kept until the analysis changes. A click handler cannot set the `href`
+//! in time: Yew delegates events at the app root, so the event's current
+//! target is not the link.
 
 use std::rc::Rc;
 
-use wasm_bindgen::JsCast;
-use web_sys::HtmlAnchorElement;
 use yew::prelude::*;
 
 use crate::core::measure::analysis::Analysis;
@@ -34,27 +34,30 @@ pub struct CsvLinkProps {
     pub which: Csv,
 }
 
-/// The link.
+/// The analysis compared by identity: a new analysis is a new `Rc`, so the
+/// URL is rebuilt only when the core recomputed it.
+struct Same(Rc<Analysis>);
+
+impl PartialEq for Same {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// The link (absent when there is nothing to export).
 #[component]
 pub fn CsvLink(props: &CsvLinkProps) -> Html {
-    let onclick = {
-        let a = props.analysis.clone();
-        let which = props.which;
-        Callback::from(move |e: MouseEvent| {
-            let url = match which {
-                Csv::Table => a.table_csv_url(),
-                Csv::Fit => a.fit_csv_url(),
-            };
-            let anchor = e
-                .current_target()
-                .and_then(|t| t.dyn_into::<HtmlAnchorElement>().ok());
-            match (url, anchor) {
-                (Some(u), Some(el)) => el.set_href(&u),
-                _ => e.prevent_default(),
-            }
-        })
-    };
-    html! {
-        <a id={props.id.clone()} href="#" download={props.filename.clone()} {onclick}>{props.label.clone()}</a>
+    let url = use_memo(
+        (props.which, Same(props.analysis.clone())),
+        |(which, a)| match which {
+            Csv::Table => a.0.table_csv_url(),
+            Csv::Fit => a.0.fit_csv_url(),
+        },
+    );
+    match url.as_ref() {
+        Some(href) => html! {
+            <a id={props.id.clone()} href={href.clone()} download={props.filename.clone()}>{props.label.clone()}</a>
+        },
+        None => Html::default(),
     }
 }

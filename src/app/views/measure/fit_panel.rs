@@ -72,6 +72,9 @@ pub fn FitPanel(props: &PanelProps) -> Html {
                     <dt>{"R² (of log T)"}</dt><dd id="fit-r2">{format_exact_or_approx(f.r2_log)}</dd>
                     <dt>{"points fitted"}</dt><dd>{f.residuals.len()}</dd>
                 </dl>
+                if let Some(w) = f.poor_fit_warning() {
+                    <p id="fit-warning" class="field-error" role="status">{w}</p>
+                }
                 if f.segments.len() > 1 {
                     <ul id="fit-segments">{ for f.segments.iter().map(|sg| html!{
                         <li>{format!("{} – {}: α = {}, bandwidth {} ({} points)", format_decimal(sg.from), format_decimal(sg.to), us(sg.alpha), bw_text(sg.beta), sg.points)}</li>
@@ -96,9 +99,9 @@ pub fn FitPanel(props: &PanelProps) -> Html {
                 }
                 <p class="measure-links">
                     if let Some(h) = &la.handoff {
-                        <a id="open-cost" href={h.url.clone()}>{"Open in the cost model"}</a>
+                        <a id="open-cost" href={h.url.clone()}>{"Open in the cost model"}</a>{" · "}
                     }
-                    {" · "}<CsvLink id="fit-csv" label="Download the fit (CSV)" filename="alpha-beta-fit.csv" analysis={s.analysis.clone()} which={Csv::Fit} />
+                    <CsvLink id="fit-csv" label="Download the fit (CSV)" filename="alpha-beta-fit.csv" analysis={s.analysis.clone()} which={Csv::Fit} />
                 </p>
                 </>
             }

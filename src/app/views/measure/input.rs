@@ -10,7 +10,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
-use crate::core::measure::synthetic::{examples, generate};
+use crate::core::measure::synthetic::examples;
 
 /// Props of [`InputPanel`].
 #[derive(Properties, PartialEq)]
@@ -21,9 +21,14 @@ pub struct InputPanelProps {
     pub source: String,
     /// New text and its source.
     pub on_text: Callback<(String, String)>,
+    /// Loads the example with this key.
+    pub on_example: Callback<String>,
     /// Example selected at first (`example=` from the URL).
     #[prop_or_default]
     pub example: Option<AttrValue>,
+    /// The message of a bad `example=` value.
+    #[prop_or_default]
+    pub error: Option<String>,
 }
 
 /// Largest file read, bytes.
@@ -101,16 +106,9 @@ pub fn InputPanel(props: &InputPanelProps) -> Html {
         })
     };
     let on_load = {
-        let cb = props.on_text.clone();
+        let cb = props.on_example.clone();
         let example = example.clone();
-        Callback::from(move |_| {
-            if let Some(ex) = examples().into_iter().find(|x| x.key == *example) {
-                cb.emit((
-                    generate(&ex.spec),
-                    format!("synthetic example: {}", ex.title),
-                ));
-            }
-        })
+        Callback::from(move |_| cb.emit((*example).to_string()))
     };
     html! {
         <section class="panel wide measure-input" aria-labelledby="measure-input-h">
@@ -133,6 +131,9 @@ pub fn InputPanel(props: &InputPanelProps) -> Html {
                 </select>
                 <button id="load-example" type="button" onclick={on_load}>{"Load an example"}</button>
             </div>
+            if let Some(e) = &props.error {
+                <p id="example-error" class="field-error" role="alert">{e.clone()}</p>
+            }
             if !file_msg.is_empty() {
                 <p class="field-error" role="alert">{(*file_msg).clone()}</p>
             }

@@ -10,7 +10,6 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::ViewProps;
-use crate::core::measure::synthetic::{examples, generate};
 
 pub mod charts;
 pub mod csv_link;
@@ -45,20 +44,10 @@ pub fn MeasureView(props: &ViewProps) -> Html {
     let example = props.query.get("example").map(str::to_string);
     let example_key = example.clone().map(AttrValue::from);
     let state = use_reducer(move || {
-        let s = MeasureState::default();
-        match example.and_then(|k| examples().into_iter().find(|e| e.key == k)) {
-            Some(ex) => {
-                let s = Rc::new(s);
-                let s = yew::Reducible::reduce(
-                    s,
-                    Action::SetText(
-                        generate(&ex.spec),
-                        format!("synthetic example: {}", ex.title),
-                    ),
-                );
-                (*s).clone()
-            }
-            None => s,
+        let s = Rc::new(MeasureState::default());
+        match example {
+            Some(k) => (*yew::Reducible::reduce(s, Action::LoadExample(k))).clone(),
+            None => (*s).clone(),
         }
     });
     let on_action = {
@@ -66,11 +55,12 @@ pub fn MeasureView(props: &ViewProps) -> Html {
         Callback::from(move |a: Action| state.dispatch(a))
     };
     let on_text = on_action.reform(|(t, src): (String, String)| Action::SetText(t, src));
+    let on_example = on_action.reform(Action::LoadExample);
     let snapshot: Rc<MeasureState> = Rc::new((*state).clone());
     html! {
         <div class="view view-measure">
             <h1>{"Measured logs"}</h1>
-            <InputPanel text={snapshot.text.clone()} source={snapshot.source.clone()} on_text={on_text} example={example_key} />
+            <InputPanel text={snapshot.text.clone()} source={snapshot.source.clone()} on_text={on_text} on_example={on_example} example={example_key} error={snapshot.error("example")} />
             <ParseReport state={snapshot.clone()} on_action={on_action.clone()} />
             if is_generic(&snapshot) {
                 <UnitPicker state={snapshot.clone()} on_action={on_action.clone()} />

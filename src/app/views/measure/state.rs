@@ -9,6 +9,7 @@ use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 use crate::core::measure::analysis::{analyse, Analysis, Settings};
+use crate::core::measure::synthetic::example;
 use crate::core::measure::{BwKind, Collective, Model};
 use crate::core::units::{parse_bandwidth, parse_size};
 
@@ -74,6 +75,9 @@ impl Default for MeasureState {
 pub enum Action {
     /// New log text and where it came from.
     SetText(String, String),
+    /// A synthetic example by key: its text, and its own algorithm model
+    /// preselected (a bad key keeps the last good state and shows a message).
+    LoadExample(String),
     /// The rank-count field (empty = from the log).
     SetP(String),
     /// The line-rate field (empty = none), e.g. "100Gb/s".
@@ -129,7 +133,22 @@ impl Reducible for MeasureState {
                 s.source = src;
                 s.settings.log = 0;
                 s.settings.series = 0;
+                set_error(&mut s.errors, "example", None);
             }
+            Action::LoadExample(key) => match example(&key) {
+                Ok(ex) => {
+                    s.text = Rc::new(ex.text());
+                    s.source = ex.source();
+                    s.settings.model = ex.model();
+                    s.settings.log = 0;
+                    s.settings.series = 0;
+                    set_error(&mut s.errors, "example", None);
+                }
+                Err(e) => {
+                    set_error(&mut s.errors, "example", Some(e));
+                    changed = false;
+                }
+            },
             Action::SetP(raw) => {
                 s.p_text = raw.clone();
                 let t = raw.trim();
