@@ -4,6 +4,7 @@
 pub mod collectives;
 pub mod consensus;
 pub mod cost;
+pub mod data_url;
 pub mod execute;
 pub mod measure;
 pub mod practice;

@@ -77,17 +77,5 @@ pub fn fit_csv(fit: &Fit) -> String {
 
 /// A `data:text/csv` URL holding `csv` (percent-encoded, RFC 2397).
 pub fn data_url(csv: &str) -> String {
-    let mut out = String::from("data:text/csv;charset=utf-8,");
-    const HEX: &[u8; 16] = b"0123456789ABCDEF";
-    out.reserve(csv.len() * 2);
-    for b in csv.bytes() {
-        if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
-            out.push(char::from(b));
-        } else {
-            out.push('%');
-            out.push(char::from(HEX[usize::from(b >> 4)]));
-            out.push(char::from(HEX[usize::from(b & 15)]));
-        }
-    }
-    out
+    crate::core::data_url::data_url("text/csv", csv)
 }
