@@ -170,6 +170,55 @@ fn draw_curves(
     Ok(())
 }
 
+/// The x axis of a [`time_chart`]: log scale over `x_range`.
+struct TimeAxis<'f> {
+    caption: String,
+    x_range: (f64, f64),
+    x_desc: &'static str,
+    x_tick: &'f dyn Fn(&f64) -> String,
+}
+
+/// A log–log time chart: one curve per compared algorithm (`times[i][a]` at
+/// `xs[i]`), the `chosen` point marked, then `extra` drawn on top and the
+/// legend; the "nothing to plot" chart when the times are zero or unbounded.
+fn time_chart(
+    axis: &TimeAxis<'_>,
+    xs: &[f64],
+    times: &[Vec<f64>],
+    c: CostParams,
+    chosen: Chosen,
+    extra: impl FnOnce(&mut LogLogChart<'_, '_>) -> Result<(), String>,
+) -> Result<String, String> {
+    let Some((y_lo, y_hi)) = time_span(times) else {
+        return nothing_to_plot();
+    };
+    let (x_lo, x_hi) = axis.x_range;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        let mut chart = frame(&root, 40, 72)
+            .caption(axis.caption.as_str(), font(15))
+            .build_cartesian_2d((x_lo..x_hi).log_scale(), (y_lo..y_hi).log_scale())
+            .map_err(err)?;
+        mesh(&mut chart, 12, 13)
+            .x_desc(axis.x_desc)
+            .y_desc("time T (seconds, log scale)")
+            .x_label_formatter(axis.x_tick)
+            .y_label_formatter(&time_tick)
+            .draw()
+            .map_err(err)?;
+        draw_curves(&mut chart, xs, times, (y_lo, y_hi), c, chosen)?;
+        extra(&mut chart)?;
+        legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
+        root.present().map_err(err)?;
+    }
+    Ok(finish_svg(svg))
+}
+
+/// A chart with log scales on both axes.
+type LogLogChart<'a, 'b> =
+    ChartContext<'a, SVGBackend<'b>, Cartesian2d<LogCoord<f64>, LogCoord<f64>>>;
+
 /// Log–log chart of all-reduce time against message size for every algorithm
 /// at `p` ranks: sizes from 1 B to `max(4 GiB, 4·n_chosen)`, the crossovers
 /// where the fastest algorithm changes marked and labelled with their size in
@@ -189,34 +238,20 @@ pub fn draw_time_vs_size(p: usize, c: CostParams, n_chosen: f64) -> Result<Strin
     let hi = MAX_SIZE.max(4.0 * n_chosen);
     let sizes = log_sizes(MIN_SIZE, hi, 240);
     let times = sweep_sizes(p, &sizes, c);
-    let Some((y_lo, y_hi)) = time_span(&times) else {
-        return nothing_to_plot();
+    let axis = TimeAxis {
+        caption: format!("All-reduce time vs message size, p = {p}"),
+        x_range: (MIN_SIZE, hi),
+        x_desc: "message size n (bytes, log scale)",
+        x_tick: &size_tick,
     };
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
-        let mut chart = frame(&root, 40, 72)
-            .caption(
-                format!("All-reduce time vs message size, p = {p}"),
-                font(15),
-            )
-            .build_cartesian_2d((MIN_SIZE..hi).log_scale(), (y_lo..y_hi).log_scale())
-            .map_err(err)?;
-        mesh(&mut chart, 12, 13)
-            .x_desc("message size n (bytes, log scale)")
-            .y_desc("time T (seconds, log scale)")
-            .x_label_formatter(&size_tick)
-            .y_label_formatter(&time_tick)
-            .draw()
-            .map_err(err)?;
-        // The chosen size: a vertical line and a point on every curve.
-        let chosen = Chosen {
-            x: n_chosen,
-            p,
-            n: n_chosen,
-            label: format!("n = {}", both_systems(n_chosen)),
-        };
-        draw_curves(&mut chart, &sizes, &times, (y_lo, y_hi), c, chosen)?;
+    // The chosen size: a vertical line and a point on every curve.
+    let chosen = Chosen {
+        x: n_chosen,
+        p,
+        n: n_chosen,
+        label: format!("n = {}", both_systems(n_chosen)),
+    };
+    time_chart(&axis, &sizes, &times, c, chosen, |chart| {
         let font = font(12);
         // Crossovers where the winner changes.
         let xs: Vec<_> = envelope_crossovers(p, c)
@@ -236,10 +271,8 @@ pub fn draw_time_vs_size(p: usize, c: CostParams, n_chosen: f64) -> Result<Strin
                     + Text::new(label, (10, 10 + 16 * k as i32), font.clone())])
                 .map_err(err)?;
         }
-        legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
-        root.present().map_err(err)?;
-    }
-    Ok(finish_svg(svg))
+        Ok(())
+    })
 }
 
 /// Rank counts for the p axis: every power of two from 2 to `hi`, plus about
@@ -276,38 +309,20 @@ pub fn draw_time_vs_p(n_bytes: f64, c: CostParams, p_chosen: usize) -> Result<St
     let p_hi = MAX_P.max(p_chosen);
     let ps = rank_axis(p_hi, 400);
     let times = sweep_ranks(&ps, n_bytes, c);
-    let Some((y_lo, y_hi)) = time_span(&times) else {
-        return nothing_to_plot();
+    let axis = TimeAxis {
+        caption: format!("All-reduce time vs ranks, n = {}", both_systems(n_bytes)),
+        x_range: (2.0, p_hi as f64),
+        x_desc: "ranks p (log scale)",
+        x_tick: &int_tick,
     };
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
-        let mut chart = frame(&root, 40, 72)
-            .caption(
-                format!("All-reduce time vs ranks, n = {}", both_systems(n_bytes)),
-                font(15),
-            )
-            .build_cartesian_2d((2.0f64..p_hi as f64).log_scale(), (y_lo..y_hi).log_scale())
-            .map_err(err)?;
-        mesh(&mut chart, 12, 13)
-            .x_desc("ranks p (log scale)")
-            .y_desc("time T (seconds, log scale)")
-            .x_label_formatter(&int_tick)
-            .y_label_formatter(&time_tick)
-            .draw()
-            .map_err(err)?;
-        let xs: Vec<f64> = ps.iter().map(|&p| p as f64).collect();
-        let chosen = Chosen {
-            x: p_chosen.max(2) as f64,
-            p: p_chosen.max(2),
-            n: n_bytes,
-            label: format!("p = {}", p_chosen.max(2)),
-        };
-        draw_curves(&mut chart, &xs, &times, (y_lo, y_hi), c, chosen)?;
-        legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
-        root.present().map_err(err)?;
-    }
-    Ok(finish_svg(svg))
+    let xs: Vec<f64> = ps.iter().map(|&p| p as f64).collect();
+    let chosen = Chosen {
+        x: p_chosen.max(2) as f64,
+        p: p_chosen.max(2),
+        n: n_bytes,
+        label: format!("p = {}", p_chosen.max(2)),
+    };
+    time_chart(&axis, &xs, &times, c, chosen, |_| Ok(()))
 }
 
 /// Cell edges for a log axis through `centres`: geometric midpoints, with the

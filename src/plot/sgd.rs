@@ -64,6 +64,31 @@ fn message(svg: &mut String, text: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// The frame and mesh of a chart against the step: x = step t from 0 to
+/// `t_max`, y on a log scale from `lo` to `hi`, described as `y_desc`.
+fn step_chart<'a, 'b>(
+    root: &'a DrawingArea<SVGBackend<'b>, Shift>,
+    t_max: f64,
+    (lo, hi): (f64, f64),
+    y_desc: &str,
+) -> Result<StepChart<'a, 'b>, String> {
+    let mut chart = frame(root, 36, 64)
+        .build_cartesian_2d(0f64..t_max, (lo..hi).log_scale())
+        .map_err(err)?;
+    mesh(&mut chart, 13, 13)
+        .x_desc("step t")
+        .y_desc(y_desc)
+        .y_label_formatter(&exp_tick)
+        .x_label_formatter(&int_tick)
+        .draw()
+        .map_err(err)?;
+    Ok(chart)
+}
+
+/// A chart against the step, with a log-scale y axis.
+type StepChart<'a, 'b> =
+    ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, LogCoord<f64>>>;
+
 /// The last step of the longest trace (at least 1): the right end of the
 /// step axis.
 fn last_step(lab: &Lab) -> f64 {
@@ -133,16 +158,12 @@ pub fn draw_loss(lab: &Lab, current: usize) -> Result<String, String> {
     let clamp = |v: f64| if v.is_finite() { v.clamp(lo, hi) } else { hi };
     {
         let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
-        let mut chart = frame(&root, 36, 64)
-            .build_cartesian_2d(0f64..t_max, (lo..hi).log_scale())
-            .map_err(err)?;
-        mesh(&mut chart, 13, 13)
-            .x_desc("step t")
-            .y_desc("F(w) − F★ (global loss above optimum)")
-            .y_label_formatter(&exp_tick)
-            .x_label_formatter(&int_tick)
-            .draw()
-            .map_err(err)?;
+        let mut chart = step_chart(
+            &root,
+            t_max,
+            (lo, hi),
+            "F(w) − F★ (global loss above optimum)",
+        )?;
         if eq_gap > 0.0 {
             chart
                 .draw_series(DashedLineSeries::new(
@@ -207,16 +228,7 @@ pub fn draw_consensus(lab: &Lab, current: usize) -> Result<String, String> {
     let t_max = last_step(lab);
     {
         let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
-        let mut chart = frame(&root, 36, 64)
-            .build_cartesian_2d(0f64..t_max, (lo..hi).log_scale())
-            .map_err(err)?;
-        mesh(&mut chart, 13, 13)
-            .x_desc("step t")
-            .y_desc("(1/m) Σ‖w_k − w̄‖²")
-            .y_label_formatter(&exp_tick)
-            .x_label_formatter(&int_tick)
-            .draw()
-            .map_err(err)?;
+        let mut chart = step_chart(&root, t_max, (lo, hi), "(1/m) Σ‖w_k − w̄‖²")?;
         for t in &lab.traces {
             let c = strategy_colour(t.strategy);
             let zero = t.steps.iter().all(|s| s.consensus_distance == 0.0);
