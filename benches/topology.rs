@@ -17,9 +17,8 @@ use criterion::{criterion_group, criterion_main, Criterion};
 const N: u64 = 64_000_000 / 4;
 
 fn topo() -> Topology {
-    Topology::hierarchical(
-        8,
-        8,
+    Topology::unequal(
+        vec![8; 8],
         2,
         8,
         Link::new(1e-6, 300e9),

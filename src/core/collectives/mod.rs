@@ -394,7 +394,7 @@ pub fn flat(p: usize) -> Topology {
 /// [`TopologyError::Empty`] when `nodes` or `gpus` is 0.
 pub fn nodes_of(nodes: usize, gpus: usize) -> Result<Topology, TopologyError> {
     let link = Link::new(0.0, 1.0);
-    Topology::hierarchical(nodes, gpus, 1, 1, link, link, 1.0)
+    Topology::unequal(vec![gpus; nodes], 1, 1, link, link, 1.0)
 }
 
 /// Generates the schedule of `alg` for `p` ranks on the flat topology and `n`

@@ -523,7 +523,7 @@ pub fn sweep_gpus(
             } else {
                 h.lanes.min(g).max(1)
             };
-            Topology::hierarchical(nodes, g, h.racks, lanes, h.intra, h.inter, h.core_bw)
+            Topology::unequal(vec![g; nodes], h.racks, lanes, h.intra, h.inter, h.core_bw)
                 .ok()
                 .map(|t| (g, t))
         })

@@ -217,28 +217,13 @@ impl Topology {
         }
     }
 
-    /// `nodes` equal nodes of `gpus` ranks, grouped into `racks` racks, with
-    /// `lanes` NICs per node.
+    /// Nodes of the given sizes (`vec![gpus; nodes]` for equal nodes;
+    /// FlexReduce's unequal groups otherwise), grouped into `racks` racks,
+    /// with `lanes` NICs per node.
     ///
     /// # Errors
-    /// [`TopologyError`] when a count is 0, `racks` does not divide `nodes`,
-    /// or a link has a bad α or bandwidth.
-    pub fn hierarchical(
-        nodes: usize,
-        gpus: usize,
-        racks: usize,
-        lanes: usize,
-        intra: Link,
-        inter: Link,
-        core_bw: f64,
-    ) -> Result<Self, TopologyError> {
-        Self::unequal(vec![gpus; nodes], racks, lanes, intra, inter, core_bw)
-    }
-
-    /// Nodes of the given sizes (FlexReduce's unequal groups).
-    ///
-    /// # Errors
-    /// As [`Topology::hierarchical`].
+    /// [`TopologyError`] when a count is 0, `racks` does not divide the node
+    /// count, or a link has a bad α or bandwidth.
     pub fn unequal(
         node_sizes: Vec<usize>,
         racks: usize,
@@ -470,7 +455,7 @@ mod tests {
     #[test]
     fn numbers_ranks_node_by_node() {
         let (i, e) = links();
-        let t = Topology::hierarchical(2, 4, 1, 4, i, e, 0.0).expect("valid");
+        let t = Topology::unequal(vec![4; 2], 1, 4, i, e, 0.0).expect("valid");
         assert_ranks(&t, 8, &[(5, 1, 1)]);
         assert_eq!(t.node_ranks(1), 4..8);
         assert_classes(&t, &[(0, 3, LinkClass::Intra), (3, 4, LinkClass::Nic)]);
@@ -483,7 +468,7 @@ mod tests {
         // nodes of 2 and 3: rank 1 is local 1 of node 0, ranks 2 and 4
         // are locals 0 and 2 of node 1.
         assert_ranks(&t, 5, &[(1, 0, 1), (2, 1, 0), (4, 1, 2)]);
-        let t = Topology::hierarchical(4, 2, 2, 1, i, e, 50e9).expect("valid");
+        let t = Topology::unequal(vec![2; 4], 2, 1, i, e, 50e9).expect("valid");
         assert_eq!(t.rack_of_node(1), 0);
         assert_eq!(t.rack_of_node(2), 1);
         assert_classes(&t, &[(0, 2, LinkClass::Nic), (0, 4, LinkClass::Core)]);
@@ -493,19 +478,19 @@ mod tests {
     fn rejects_bad_shapes() {
         let (i, e) = links();
         assert_eq!(
-            Topology::hierarchical(3, 2, 2, 1, i, e, 1e9),
+            Topology::unequal(vec![2; 3], 2, 1, i, e, 1e9),
             Err(TopologyError::Racks { racks: 2, nodes: 3 })
         );
         assert_eq!(
-            Topology::hierarchical(0, 2, 1, 1, i, e, 1e9),
+            Topology::unequal(vec![2; 0], 1, 1, i, e, 1e9),
             Err(TopologyError::Empty)
         );
         assert_eq!(
-            Topology::hierarchical(2, 2, 1, 0, i, e, 1e9),
+            Topology::unequal(vec![2; 2], 1, 0, i, e, 1e9),
             Err(TopologyError::Lanes)
         );
         assert_eq!(
-            Topology::hierarchical(2, 2, 1, 1, Link::new(0.0, 0.0), e, 1e9),
+            Topology::unequal(vec![2; 2], 1, 1, Link::new(0.0, 0.0), e, 1e9),
             Err(TopologyError::Link("intra-node"))
         );
     }

@@ -8,9 +8,8 @@ fn gb(x: f64) -> f64 {
 
 /// Simple links for hand arithmetic: intra 1 s + 100 B/s, NIC 10 s + 10 B/s, core 5 B/s.
 fn hand(nodes: usize, gpus: usize, racks: usize, lanes: usize) -> Topology {
-    Topology::hierarchical(
-        nodes,
-        gpus,
+    Topology::unequal(
+        vec![gpus; nodes],
         racks,
         lanes,
         Link::new(1.0, 100.0),
@@ -38,9 +37,8 @@ fn course_multilane_1gb_over_4_lanes() {
     // slice; the 2-node ring sends 125 MB twice over its own NIC: 250 MB per
     // lane, 2 × 10 ms = 20 ms. On one shared NIC, 4 × 125 MB per round: 80 ms.
     for (lanes, per_lane, ms) in [(4, 250e6, 20.0), (1, 1e9, 80.0), (2, 500e6, 40.0)] {
-        let t = Topology::hierarchical(
-            2,
-            4,
+        let t = Topology::unequal(
+            vec![4; 2],
             1,
             lanes,
             Link::new(0.0, gb(300.0)),
@@ -400,9 +398,8 @@ fn busbw_above_the_nic_speed_on_two_nodes() {
     // 2 nodes × 8 GPUs, one 12.5 GB/s NIC each, 1 GB, α = 0, intra 300 GB/s.
     // Intra: 14 rounds × 125 MB / 300 GB/s; inter: 2 rounds × 8 × 62.5 MB
     // through the NIC = 2 × 40 ms. algbw ≈ 11.65 GB/s, busbw = × 2 × 15/16 ≈ 21.84 GB/s.
-    let t = Topology::hierarchical(
-        2,
-        8,
+    let t = Topology::unequal(
+        vec![8; 2],
         1,
         1,
         Link::new(0.0, gb(300.0)),

@@ -9,9 +9,8 @@ use crate::core::topology::Link;
 
 /// 2 nodes × 2 ranks, one NIC each; intra 1 s + 100 B/s, NIC 10 s + 10 B/s.
 fn two_nodes(lanes: usize) -> Topology {
-    Topology::hierarchical(
-        2,
-        2,
+    Topology::unequal(
+        vec![2; 2],
         1,
         lanes,
         Link::new(1.0, 100.0),
@@ -89,8 +88,15 @@ fn resources_add_up_per_direction_and_zero_bytes_pay_alpha() {
 #[test]
 fn core_is_shared_per_rack_direction() {
     // 2 racks of one node of 2 ranks; NIC 10 B/s, core 5 B/s.
-    let t = Topology::hierarchical(2, 2, 2, 2, Link::new(0.0, 100.0), Link::new(0.0, 10.0), 5.0)
-        .expect("valid");
+    let t = Topology::unequal(
+        vec![2; 2],
+        2,
+        2,
+        Link::new(0.0, 100.0),
+        Link::new(0.0, 10.0),
+        5.0,
+    )
+    .expect("valid");
     let s = one_round(4, vec![(0, 2, 50), (1, 3, 50)]);
     // Each NIC carries 50 B (5 s); the rack-0 uplink carries 100 B at 5 B/s: 20 s.
     assert_eq!(round_times(&s, &t, 0.0), vec![20.0]);
@@ -146,7 +152,7 @@ proptest! {
     ) {
         prop_assume!(nodes * gpus >= 2);
         let racks = if nodes % 2 == 0 { 2 } else { 1 };
-        let topo = Topology::hierarchical(nodes, gpus, racks, lanes, Link::new(1e-6, 1e11), Link::new(5e-6, 1e10), 2e10)
+        let topo = Topology::unequal(vec![gpus; nodes], racks, lanes, Link::new(1e-6, 1e11), Link::new(5e-6, 1e10), 2e10)
             .expect("valid");
         let s = generate(alg, nodes * gpus, n, 4).expect("valid");
         let per = round_traffic(&s, &topo);
