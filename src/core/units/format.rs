@@ -249,6 +249,13 @@ pub fn format_time(seconds: f64) -> String {
     format!("{sign}{} {unit}", sig(a * scale, 4))
 }
 
+/// A signed time difference, [`format_time`] with an explicit sign:
+/// 1.067e-9 → `"+1.067 ns"`, -2e-6 → `"−2.000 µs"` (U+2212).
+pub fn format_signed_time(d: f64) -> String {
+    let sign = if d >= 0.0 { "+" } else { "−" };
+    format!("{sign}{}", format_time(d.abs()))
+}
+
 /// β in seconds per byte, auto-scaled with up to 4 significant figures and
 /// trailing zeros trimmed. ns/B is the working unit for 0.001 ns/B ≤ β <
 /// 1000 ns/B; smaller values use ps/B and larger ones µs/B, ms/B, s/B:
