@@ -145,3 +145,36 @@ async fn hierarchical_all_reduce_runs_on_nodes_of_gpus_ranks() {
         .contains("gpus (ranks per node) must divide p = 8 (got 3)"));
     assert_eq!(app.text("#row-hier .rounds"), "8");
 }
+
+#[wasm_bindgen_test]
+async fn refused_gpus_shows_one_error_and_names_the_last_valid_shape() {
+    // 5 ranks per node does not divide p = 12: the error appears once, under
+    // the field, and the hint names the shape still shown.
+    let app = Mounted::new("view=collectives&alg=hier&p=12&gpus=5").await;
+    assert_eq!(
+        app.count(".field-error"),
+        1,
+        "one error: {}",
+        app.text(".field-error")
+    );
+    let hint = app.text(".field.invalid .hint");
+    assert!(
+        hint.starts_with("showing ") && hint.ends_with("the last valid setting"),
+        "{hint}"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn one_element_chunk_gap_reads_as_agreement_to_4_digits() {
+    // p = 6, 64 MB: chunks of 2,666,667 and 2,666,666 f32; the ring's
+    // executed time exceeds the closed form by 1.067 ns, both show 8.583 ms.
+    let app = Mounted::new("view=collectives&alg=ring&p=6&size=64MB").await;
+    let agree = app.text("#agree");
+    assert!(
+        agree.contains("they agree to 4 significant digits"),
+        "{agree}"
+    );
+    assert!(agree.contains("+1.067 ns"), "{agree}");
+    assert!(!agree.contains("differ:"), "{agree}");
+    assert_eq!(app.text("#row-ring .agree"), "✓ to 4 digits (+1.067 ns)");
+}

@@ -73,3 +73,14 @@ async fn cost_view_bad_input_keeps_the_last_good_chart() {
     assert_eq!(app.count(".field.invalid"), 0);
     assert_eq!(app.text("#time-rab"), "10.11 ms");
 }
+
+#[wasm_bindgen_test]
+async fn cost_view_refuses_a_bandwidth_outside_1_kbps_to_100_pbps() {
+    let app = Mounted::new("view=cost&bw=1e-300B/s").await;
+    let err = app.text(".field-error");
+    assert!(err.contains("between 1 kB/s and 100 PB/s"), "{err}");
+    assert!(
+        !app.text("body").contains("000000000000"),
+        "no long digit runs"
+    );
+}

@@ -13,7 +13,8 @@ use super::{parse_int_in, FieldError, Query};
 use crate::core::collectives::Algorithm;
 use crate::core::cost::CostParams as ModelParams;
 use crate::core::units::{
-    format_beta, parse_bandwidth, parse_beta, parse_size, parse_time, Bandwidth, ByteSize, Prefix,
+    check_link_bandwidth, check_link_beta, format_beta, parse_bandwidth, parse_beta, parse_size,
+    parse_time, Bandwidth, ByteSize, Prefix,
 };
 
 /// Largest p the cost view accepts.
@@ -193,9 +194,9 @@ pub fn parse_alpha(raw: &str) -> Result<Field<f64>, FieldError> {
 /// # Errors
 /// A [`FieldError`] for field `bw`.
 pub fn parse_bw(raw: &str) -> Result<Link, FieldError> {
-    parse_bandwidth(raw)
-        .map(|b| Link::Bandwidth(field(raw, b)))
-        .map_err(|e| FieldError::new("bw", e.to_string()))
+    let b = parse_bandwidth(raw).map_err(|e| FieldError::new("bw", e.to_string()))?;
+    check_link_bandwidth(b.bytes_per_second).map_err(|m| FieldError::new("bw", m))?;
+    Ok(Link::Bandwidth(field(raw, b)))
 }
 
 /// Parses `beta` (β) or `gamma` (γ): a positive time per byte for β, a
@@ -232,6 +233,10 @@ pub fn parse_per_byte(
             name,
             format!("{sym} must be at most 1 s/B"),
         ));
+    }
+    if name == "beta" {
+        // β is a link's time per byte: the same bounds as a bandwidth field.
+        check_link_beta(v).map_err(|m| FieldError::new(name, m))?;
     }
     Ok(field(raw, v))
 }
@@ -492,5 +497,52 @@ mod tests {
         let (p, e) = parse("bw=400Gb/s&beta=1ns/B");
         assert_eq!(e.len(), 1);
         assert!((p.link.beta() - 2e-11).abs() < 1e-24);
+    }
+
+    #[test]
+    fn bandwidth_and_beta_outside_1_kbps_to_100_pbps_are_refused() {
+        for (bad, field) in [
+            ("bw=1e-300B/s", "bw"),
+            ("bw=1e-9B/s", "bw"),
+            ("bw=999B/s", "bw"),
+            ("bw=1e300B/s", "bw"),
+            ("bw=100.1e15B/s", "bw"),
+            ("beta=1e-300ns/B", "beta"),
+            ("beta=2ms/B", "beta"),
+            ("beta=0.5s/B", "beta"),
+            ("beta=1e-9ps/B", "beta"),
+        ] {
+            let (p, e) = parse(bad);
+            assert_eq!(e.len(), 1, "{bad}: {e:?}");
+            assert_eq!(e[0].field, field, "{bad}");
+            assert!(
+                e[0].message.contains("1 kB/s") && e[0].message.contains("100 PB/s"),
+                "{bad}: {}",
+                e[0].message
+            );
+            assert_eq!(
+                p,
+                CostViewParams::default(),
+                "{bad} keeps the last good state"
+            );
+        }
+        let (_, e) = parse("bw=1e-300B/s");
+        assert_eq!(
+            e[0].message,
+            "bandwidth must be between 1 kB/s and 100 PB/s (got 1e-300 B/s)"
+        );
+        // The bounds themselves are accepted: 1 kB/s → β = 1 ms/B, 100 PB/s → 1e-17 s/B.
+        for ok in [
+            "bw=1kB/s",
+            "bw=8kb/s",
+            "bw=100000TB/s",
+            "beta=1ms/B",
+            "beta=1e-8ns/B",
+        ] {
+            let (_, e) = parse(ok);
+            assert!(e.is_empty(), "{ok}: {e:?}");
+        }
+        let (p, _) = parse("bw=1kB/s");
+        assert!((p.link.beta() - 1e-3).abs() < 1e-15);
     }
 }

@@ -2,7 +2,9 @@
 //! `?view=ring&p=4&size=100MB&step=3&bw=12.5GB/s&alpha=0us&mean=1&count=sent`.
 
 use super::{parse_int_in, FieldError, Query};
-use crate::core::units::{parse_bandwidth, parse_size, parse_time, Bandwidth};
+use crate::core::units::{
+    check_link_bandwidth, parse_bandwidth, parse_size, parse_time, Bandwidth,
+};
 
 /// Largest p the ring view accepts (numbers only above [`MAX_DRAWN_P`]).
 pub const MAX_P: u64 = 1024;
@@ -124,12 +126,12 @@ pub fn parse_tensor_size(raw: &str) -> Result<Field<u64>, FieldError> {
 /// # Errors
 /// A [`FieldError`] for field `bw`.
 pub fn parse_bw_field(raw: &str) -> Result<Field<Bandwidth>, FieldError> {
-    parse_bandwidth(raw)
-        .map(|b| Field {
-            text: raw.trim().to_string(),
-            value: b,
-        })
-        .map_err(|e| FieldError::new("bw", e.to_string()))
+    let b = parse_bandwidth(raw).map_err(|e| FieldError::new("bw", e.to_string()))?;
+    check_link_bandwidth(b.bytes_per_second).map_err(|m| FieldError::new("bw", m))?;
+    Ok(Field {
+        text: raw.trim().to_string(),
+        value: b,
+    })
 }
 
 /// Parses a start-up latency field (`alpha`).
@@ -286,6 +288,27 @@ mod tests {
         assert_eq!((p.p, p.size.value, p.step), (4, 100_000_000, 3));
         assert!((p.bw.value.beta() - 8e-11).abs() < 1e-24);
         assert_eq!(p.last_step(), 6);
+    }
+
+    #[test]
+    fn link_bandwidth_outside_1_kbps_to_100_pbps_is_refused() {
+        for bad in ["bw=1e-300B/s", "bw=1e-9B/s", "bw=1e300B/s", "bw=7999b/s"] {
+            let (p, e) = parse(bad);
+            assert_eq!(e.len(), 1, "{bad}: {e:?}");
+            assert_eq!(e[0].field, "bw");
+            assert!(
+                e[0].message.contains("between 1 kB/s and 100 PB/s"),
+                "{}",
+                e[0].message
+            );
+            assert!(
+                (p.bw.value.beta() - 8e-11).abs() < 1e-24,
+                "{bad} keeps 12.5 GB/s"
+            );
+        }
+        let (p, e) = parse("bw=1kB/s");
+        assert!(e.is_empty(), "{e:?}");
+        assert!((p.bw.value.beta() - 1e-3).abs() < 1e-15);
     }
 
     #[test]

@@ -18,7 +18,7 @@
 use super::ring::{parse_tensor_size, Field, ELEM_BYTES};
 use super::{parse_int_in, FieldError, Query};
 use crate::core::topology::{Link, Topology, TopologyError};
-use crate::core::units::{parse_bandwidth, parse_time, Bandwidth};
+use crate::core::units::{check_link_bandwidth, parse_bandwidth, parse_time, Bandwidth};
 
 /// Largest node count.
 pub const MAX_NODES: u64 = 16;
@@ -206,12 +206,13 @@ pub const KEYS: [&str; 14] = [
 ];
 
 fn bw_field(name: &'static str, raw: &str) -> Result<Field<Bandwidth>, FieldError> {
-    parse_bandwidth(raw)
-        .map(|b| Field {
-            text: raw.trim().to_string(),
-            value: b,
-        })
-        .map_err(|e| FieldError::new(name, format!("{name}: {e}")))
+    let b = parse_bandwidth(raw).map_err(|e| FieldError::new(name, format!("{name}: {e}")))?;
+    check_link_bandwidth(b.bytes_per_second)
+        .map_err(|m| FieldError::new(name, format!("{name}: {m}")))?;
+    Ok(Field {
+        text: raw.trim().to_string(),
+        value: b,
+    })
 }
 
 fn alpha_field(name: &'static str, raw: &str) -> Result<Field<f64>, FieldError> {
@@ -511,6 +512,25 @@ mod tests {
 
     fn parse(s: &str) -> (TopologyParams, Vec<FieldError>) {
         TopologyParams::from_query(&Query::parse(s), &TopologyParams::default())
+    }
+
+    #[test]
+    fn link_bandwidths_outside_1_kbps_to_100_pbps_are_refused() {
+        for name in ["intra_bw", "inter_bw", "core_bw"] {
+            let (p, e) = parse(&format!("{name}=1e-300B/s"));
+            assert_eq!(e.len(), 1, "{name}: {e:?}");
+            assert_eq!(e[0].field, name);
+            assert!(
+                e[0].message.contains("between 1 kB/s and 100 PB/s"),
+                "{}",
+                e[0].message
+            );
+            assert_eq!(
+                p,
+                TopologyParams::default(),
+                "{name} keeps the last good state"
+            );
+        }
     }
 
     #[test]

@@ -471,6 +471,20 @@ impl AlgorithmSummary {
     pub fn agrees(&self) -> bool {
         times_agree(self.executed_time, self.closed_form.time)
     }
+
+    /// True when the executed time and the closed form print the same at
+    /// the 4 significant digits the views show
+    /// ([`crate::core::units::format_time`]), even if they are not equal:
+    /// chunks that differ by one element add a sub-nanosecond gap.
+    pub fn agrees_to_shown_digits(&self) -> bool {
+        crate::core::units::format_time(self.executed_time)
+            == crate::core::units::format_time(self.closed_form.time)
+    }
+
+    /// The executed time minus the closed form, seconds.
+    pub fn excess(&self) -> f64 {
+        self.executed_time - self.closed_form.time
+    }
 }
 
 /// True when two times in seconds agree to a relative 1e-9 (or both are 0).
@@ -603,6 +617,44 @@ pub fn summary_table_on(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_element_chunk_gaps_agree_to_the_shown_digits() {
+        // Ring all-reduce, p = 6, n = 16,000,000 f32 (64 MB), α = 5 µs,
+        // β = 0.08 ns/B. Chunks of 2,666,667 and 2,666,666 elements: each of
+        // the 2(p − 1) = 10 rounds costs α + 10,666,668 B × β, the closed form
+        // α + (64 MB / 6) × β, so the executed time exceeds it by
+        // 10 × (4/3 B) × 0.08 ns/B ≈ 1.067 ns; both print as 8.583 ms.
+        let row = summarize(
+            Algorithm::named("ring"),
+            6,
+            16_000_000,
+            4,
+            CostParams::new(5e-6, 8e-11),
+        )
+        .expect("valid");
+        assert!(!row.agrees());
+        assert!(row.agrees_to_shown_digits());
+        assert!((row.excess() - 1.0667e-9).abs() < 1e-12, "{}", row.excess());
+        assert_eq!(
+            crate::core::units::format_time(row.executed_time),
+            "8.583 ms"
+        );
+        assert_eq!(
+            crate::core::units::format_signed_time(row.excess()),
+            "+1.067 ns"
+        );
+        // Equal chunks: exact agreement.
+        let row = summarize(
+            Algorithm::named("ring"),
+            4,
+            16_000_000,
+            4,
+            CostParams::new(5e-6, 8e-11),
+        )
+        .expect("valid");
+        assert!(row.agrees() && row.agrees_to_shown_digits());
+    }
 
     #[test]
     fn rounds_on_equals_the_generated_round_count() {

@@ -108,3 +108,46 @@ pub fn parse_bandwidth(s: &str) -> Result<Bandwidth, UnitError> {
         typed_bits: bits,
     })
 }
+
+/// Smallest link bandwidth a view accepts: 1 kB/s (β = 1 ms/B), far below
+/// any real network link yet still a finite, printable time per byte.
+pub const MIN_LINK_BYTES_PER_SECOND: f64 = 1e3;
+/// Largest link bandwidth a view accepts: 100 PB/s (β = 0.01 fs/B), far
+/// above any real link (400 Gb/s = 50 GB/s NICs, ~900 GB/s NVLink).
+pub const MAX_LINK_BYTES_PER_SECOND: f64 = 1e17;
+
+/// Checks that a link bandwidth (bytes per second) lies in
+/// [`MIN_LINK_BYTES_PER_SECOND`] … [`MAX_LINK_BYTES_PER_SECOND`], i.e.
+/// 1 kB/s … 100 PB/s.
+///
+/// # Errors
+/// A message naming the range and the value given, e.g.
+/// `"bandwidth must be between 1 kB/s and 100 PB/s (got 1e-300 B/s)"`.
+pub fn check_link_bandwidth(bytes_per_second: f64) -> Result<(), String> {
+    if (MIN_LINK_BYTES_PER_SECOND..=MAX_LINK_BYTES_PER_SECOND).contains(&bytes_per_second) {
+        Ok(())
+    } else {
+        Err(format!(
+            "bandwidth must be between 1 kB/s and 100 PB/s (got {})",
+            super::format_bandwidth(bytes_per_second)
+        ))
+    }
+}
+
+/// Checks that β (seconds per byte) is the β of a link bandwidth accepted by
+/// [`check_link_bandwidth`]: 0.01 fs/B (1e-17 s/B, 100 PB/s) … 1 ms/B (1 kB/s).
+///
+/// # Errors
+/// A message naming the range and the value given.
+pub fn check_link_beta(seconds_per_byte: f64) -> Result<(), String> {
+    let lo = 1.0 / MAX_LINK_BYTES_PER_SECOND;
+    let hi = 1.0 / MIN_LINK_BYTES_PER_SECOND;
+    if (lo * (1.0 - 1e-12)..=hi * (1.0 + 1e-12)).contains(&seconds_per_byte) {
+        Ok(())
+    } else {
+        Err(format!(
+            "β must be between 1e-17 s/B (100 PB/s) and 1 ms/B (1 kB/s) (got {})",
+            super::format_beta(seconds_per_byte)
+        ))
+    }
+}

@@ -104,6 +104,21 @@ pub fn sig(x: f64, digits: usize) -> String {
     format!("{rounded:.decimals$}")
 }
 
+/// `x` (finite, non-zero) in scientific notation with `digits` significant
+/// figures, `e` exponent: `sci(8.053e18, 4, false)` = `"8.053e18"`,
+/// `sci(1e-24, 4, true)` = `"1e-24"` (trailing zeros of the mantissa
+/// trimmed when `trim`). Used so that no formatter prints a huge or tiny
+/// magnitude as a long run of digits.
+fn sci(x: f64, digits: usize, trim: bool) -> String {
+    let t = format!("{:.*e}", digits.clamp(1, 17) - 1, x);
+    match t.split_once('e') {
+        Some((mant, exp)) if trim && mant.contains('.') => {
+            format!("{}e{exp}", mant.trim_end_matches('0').trim_end_matches('.'))
+        }
+        _ => t,
+    }
+}
+
 /// Removes trailing zeros after a decimal point (and the point itself).
 fn trim_zeros(s: String) -> String {
     if s.contains('.') {
@@ -133,6 +148,11 @@ fn format_scaled(x: f64, base: f64, units: &[&str]) -> String {
     if v >= base && i + 1 < units.len() {
         i += 1;
         v = round_sig(a / base.powi(i as i32), 4);
+    }
+    // Beyond the largest unit or below 10⁻³ of the smallest: scientific
+    // notation in the base unit, never a long run of digits.
+    if !(1e-3..1e6).contains(&v) {
+        return format!("{sign}{} {first}", sci(a, 4, true));
     }
     format!("{sign}{} {}", trim_zeros(sig(v, 4)), units[i])
 }
@@ -212,6 +232,11 @@ pub fn format_time(seconds: f64) -> String {
     let sign = if seconds < 0.0 { "-" } else { "" };
     let a = seconds.abs();
     let r = round_sig(a, 4);
+    // From 10⁶ s (11.6 days) up and below 1 ps: scientific notation in
+    // seconds ("8.053e18 s", "1.000e-24 s"), never a long run of digits.
+    if !(1e-12..1e6).contains(&r) {
+        return format!("{sign}{} s", sci(a, 4, false));
+    }
     let (scale, unit) = if r >= 1.0 {
         (1.0, "s")
     } else if r >= 1e-3 {
@@ -222,6 +247,13 @@ pub fn format_time(seconds: f64) -> String {
         (1e9, "ns")
     };
     format!("{sign}{} {unit}", sig(a * scale, 4))
+}
+
+/// A signed time difference, [`format_time`] with an explicit sign:
+/// 1.067e-9 → `"+1.067 ns"`, -2e-6 → `"−2.000 µs"` (U+2212).
+pub fn format_signed_time(d: f64) -> String {
+    let sign = if d >= 0.0 { "+" } else { "−" };
+    format!("{sign}{}", format_time(d.abs()))
 }
 
 /// β in seconds per byte, auto-scaled with up to 4 significant figures and
@@ -239,6 +271,10 @@ pub fn format_beta(seconds_per_byte: f64) -> String {
     let sign = if seconds_per_byte < 0.0 { "-" } else { "" };
     let a = seconds_per_byte.abs();
     let r = round_sig(a, 4);
+    // From 10⁶ s/B up and below 0.001 ps/B: scientific notation in s/B.
+    if !(1e-15..1e6).contains(&r) {
+        return format!("{sign}{} s/B", sci(a, 4, true));
+    }
     let (scale, unit) = if r >= 1.0 {
         (1.0, "s/B")
     } else if r >= 1e-3 {
@@ -442,7 +478,10 @@ pub fn format_norm3(v: f64) -> String {
 
 /// Drops trailing zeros (and a bare point) of a decimal string: `5.000` → `5`.
 pub fn trim_decimal(s: String) -> String {
-    if s.contains('.') && !s.contains('e') {
+    if let Some((mant, exp)) = s.split_once('e') {
+        return format!("{}e{exp}", trim_decimal(mant.to_string()));
+    }
+    if s.contains('.') {
         s.trim_end_matches('0').trim_end_matches('.').to_string()
     } else {
         s
@@ -462,6 +501,8 @@ pub fn format_input_time(s: f64) -> String {
 pub fn format_bytes_exact(n: f64) -> String {
     if n.fract() == 0.0 && (0.0..1e15).contains(&n) {
         format!("{} B", group_thousands(n as u64))
+    } else if n != 0.0 && n.is_finite() && !(1e-3..1e7).contains(&n.abs()) {
+        format!("{} B", sci(n, 4, true))
     } else {
         format!("{} B", trim_decimal(sig(n, 4)))
     }
@@ -469,6 +510,9 @@ pub fn format_bytes_exact(n: f64) -> String {
 
 /// A coefficient, 4 significant figures with trailing zeros trimmed: `1.875`, `30`.
 pub fn format_coeff(x: f64) -> String {
+    if x != 0.0 && x.is_finite() && !(1e-4..1e7).contains(&x.abs()) {
+        return sci(x, 4, true);
+    }
     trim_decimal(sig(x, 4))
 }
 
@@ -480,7 +524,8 @@ pub fn format_coeff(x: f64) -> String {
 /// - Approximate: `1.6 / 3` → `"≈ 0.5333"`, `√45` → `"≈ 6.708"`,
 ///   `1234567` → `"≈ 1235000"` (trailing zeros of the 4 digits are kept:
 ///   `1.0000001` → `"≈ 1.000"`).
-/// - Positional notation for 10⁻⁴ ≤ |x| < 10¹⁵, scientific outside it
+/// - Positional notation for 10⁻⁴ ≤ |x| < 10¹⁵ (exact) or < 10⁷ (rounded),
+///   scientific outside it (`8.053e18` → `"≈ 8.053e18"`)
 ///   (`1e308` → `"1e308"`, `1.23456789e-9` → `"≈ 1.235e-9"`).
 /// - Negative values use the minus sign U+2212 (`"−0.5"`, `"≈ −0.3333"`);
 ///   `−0` prints `"0"`; non-finite values print `"NaN"`, `"∞"`, `"−∞"`.
@@ -505,7 +550,11 @@ pub fn format_exact_or_approx(x: f64) -> String {
     let exact = (x - r6).abs() <= NOISE * x.abs();
     let (value, digits) = if exact { (r6, 6) } else { (x, 4) };
     let a = value.abs();
-    let body = if (1e-4..1e15).contains(&a) {
+    // Exact values (≤ 6 significant digits) stay positional up to 10¹⁵;
+    // rounded ones from 10⁷ on use scientific notation, so that a shown
+    // number never has more than 7 digits of which only 4 are meaningful.
+    let upper = if exact { 1e15 } else { 1e7 };
+    let body = if (1e-4..upper).contains(&a) {
         let s = sig(value, digits);
         if exact {
             trim_decimal(s)
@@ -580,6 +629,8 @@ mod moved_tests {
 #[cfg(test)]
 mod exact_or_approx_tests {
     use super::format_exact_or_approx as f;
+    use super::*;
+    use crate::core::consensus::{GossipRun, GraphKind, InitPattern, WeightRule};
     use crate::core::sgd::objective;
 
     #[test]
@@ -656,5 +707,96 @@ mod exact_or_approx_tests {
         let run = crate::core::consensus::course_ring_run();
         let shown: Vec<String> = run.rounds.iter().map(|r| f(r.disagreement)).collect();
         assert_eq!(shown, ["≈ 6.708", "≈ 2.236", "≈ 0.7454"]);
+    }
+
+    /// Number of digits (0-9) in a shown string.
+    fn digit_count(s: &str) -> usize {
+        s.chars().filter(char::is_ascii_digit).count()
+    }
+
+    #[test]
+    fn huge_and_tiny_magnitudes_use_scientific_notation() {
+        // β = 1/(1 B/s ÷ 1e-9) at 4 GiB: the page printed "8053000000000000000 s".
+        assert_eq!(format_time(8.053e18), "8.053e18 s");
+        assert_eq!(format_time(1e18), "1.000e18 s");
+        assert_eq!(format_time(1e300), "1.000e300 s");
+        assert_eq!(format_time(1e-24), "1.000e-24 s");
+        assert_eq!(format_time(1e-300), "1.000e-300 s");
+        assert_eq!(format_time(-1e18), "-1.000e18 s");
+        assert_eq!(format_time(0.0), "0 s");
+        assert_eq!(format_time(-0.0), "0 s");
+        // The last positional forms stay as they were.
+        assert_eq!(format_time(999_900.0), "999900 s");
+        assert_eq!(format_time(1e-12), "0.001000 ns");
+        assert_eq!(format_input_time(1e18), "1e18 s");
+        assert_eq!(format_beta(1e300), "1e300 s/B");
+        assert_eq!(format_beta(1e-300), "1e-300 s/B");
+        assert_eq!(format_beta(1e-24), "1e-24 s/B");
+        assert_eq!(format_beta(-0.0), "0 ns/B");
+        assert_eq!(format_bandwidth(1e-300), "1e-300 B/s");
+        assert_eq!(format_bandwidth(1e300), "1e300 B/s");
+        assert_eq!(format_bandwidth(1e17), "100 PB/s");
+        assert_eq!(format_bandwidth(0.0), "0 B/s");
+        assert_eq!(format_decimal(1e18), "1000 PB");
+        assert_eq!(format_decimal(1e24), "1e24 B");
+        assert_eq!(format_bytes_exact(1.5e300), "1.5e300 B");
+        assert_eq!(format_coeff(1e-24), "1e-24");
+        assert_eq!(f(8.053_123_4e18), "≈ 8.053e18");
+        assert_eq!(f(12_345_678.0), "≈ 1.235e7");
+        assert_eq!(f(1e-24), "1e-24");
+        assert_eq!(f(1e-300), "1e-300");
+        assert_eq!(f(-0.0), "0");
+        for x in [
+            1e18,
+            1e-24,
+            1e300,
+            1e-300,
+            3.1e-24,
+            8.053e18,
+            1.0 / 3.0 * 1e12,
+        ] {
+            for shown in [
+                format_time(x),
+                format_beta(x),
+                format_bandwidth(x),
+                format_decimal(x),
+                format_bytes_exact(x),
+                format_coeff(x),
+                f(x),
+            ] {
+                // Mantissa ≤ 7 digits plus an exponent of at most 3.
+                assert!(digit_count(&shown) <= 10, "{x} → {shown}");
+            }
+        }
+    }
+
+    #[test]
+    fn gossip_disagreement_near_zero_is_not_shown_as_zero() {
+        // A ring of 4 with weights 1/3 (ρ = 1/3): after 50 rounds the
+        // disagreement is about 7e-24 — positive, and shown as such (the
+        // page showed "0.000").
+        let run = GossipRun::new(
+            GraphKind::Ring,
+            4,
+            0,
+            WeightRule::Uniform,
+            &InitPattern::List(vec![0.1, 3.7, 6.2, 9.9]),
+            50,
+            100.0,
+        )
+        .expect("the course's ring");
+        let mut tiny = 0;
+        for r in run.rounds.iter().filter(|r| r.disagreement != 0.0) {
+            let shown = f(r.disagreement);
+            assert!(!shown.starts_with("0.0") && shown != "0", "{shown}");
+            assert!(digit_count(&shown) <= 10, "{shown}");
+            if r.disagreement < 1e-12 {
+                assert!(shown.contains('e'), "{shown}");
+                tiny += 1;
+            }
+        }
+        assert!(tiny > 0, "the run reaches a tiny, non-zero disagreement");
+        assert_eq!(f(3.1e-24), "3.1e-24");
+        assert_eq!(f(3.123_456_7e-24), "≈ 3.123e-24");
     }
 }

@@ -9,7 +9,7 @@ use crate::core::collectives::{Algorithm, AlgorithmSummary};
 use crate::core::cost::CostParams;
 use crate::core::timing::explain;
 use crate::core::topology::Topology;
-use crate::core::units::{format_time, Bandwidth};
+use crate::core::units::{format_signed_time, format_time, Bandwidth};
 
 /// Props of [`ClosedFormPanel`].
 #[derive(Properties, PartialEq)]
@@ -42,6 +42,15 @@ pub fn ClosedFormPanel(props: &ClosedFormPanelProps) -> Html {
         Some(row) if row.agrees() => {
             html! { <p class="check ok" id="agree">{"✓ The executed schedule and the closed form agree."}</p> }
         }
+        Some(row) if row.agrees_to_shown_digits() => html! {
+            <p class="check ok" id="agree">
+                {format!("≈ Executed {} vs closed form {}: they agree to 4 significant digits; \
+                    the exact difference is {}. Why: {}",
+                    format_time(row.executed_time), format_time(row.closed_form.time),
+                    format_signed_time(row.excess()),
+                    row.difference.clone().unwrap_or_default())}
+            </p>
+        },
         Some(row) => html! {
             <p class="check bad" id="agree">
                 {format!("≠ They differ: executed {} vs closed form {}. Why: {}",

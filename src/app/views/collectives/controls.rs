@@ -31,7 +31,7 @@ pub fn CollectivesControls(props: &CollectivesControlsProps) -> Html {
         .collect::<Vec<_>>();
     html! {
         <form class="controls" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
-            <SelectField name="alg" label="Algorithm" class="span2" options={options}
+            <SelectField name="alg" label="Algorithm" class="full-row" options={options}
                 selected={params.alg.key()} on_commit={on_commit(state, "alg")} />
             <LinkFields drafts={d.clone()} p={params.p} p_hint="2 to 64; any p, powers of two or not"
                 size={(params.size.text.clone(), params.size.value)} bw={params.bw.text.clone()}
@@ -39,9 +39,20 @@ pub fn CollectivesControls(props: &CollectivesControlsProps) -> Html {
             if params.alg.needs_nodes() {
                 <TextField name="gpus" label="Ranks per node" value={d.text_or("gpus", &params.gpus.to_string())}
                     error={d.error("gpus")}
-                    hint={AttrValue::from(format!("divides p: {} nodes of {}", params.p / params.gpus.max(1), params.gpus))}
+                    hint={AttrValue::from(gpus_hint(params.p, params.gpus, d.error("gpus").is_some()))}
                     on_commit={on_commit(state, "gpus")} />
             }
         </form>
+    }
+}
+
+/// The hint under "Ranks per node": the shape shown, named as the last
+/// valid setting while the typed value is refused.
+fn gpus_hint(p: usize, gpus: usize, refused: bool) -> String {
+    let nodes = p / gpus.max(1);
+    if refused {
+        format!("showing {nodes} nodes of {gpus} ranks, the last valid setting")
+    } else {
+        format!("divides p: {nodes} nodes of {gpus}")
     }
 }

@@ -139,7 +139,13 @@ pub fn CollectivesView(props: &ViewProps) -> Html {
                   labelled with the chunks it carries and whether the receiver adds (reduce) or overwrites (copy)."}
             </p>
             <CollectivesControls state={state.clone()} />
-            {state.drafts.orphans_html(&["p", "size", "bw", "alpha"])}
+            // `gpus` has its own field (and its error under it) only for the
+            // algorithms that follow nodes.
+            {state.drafts.orphans_html(if alg.needs_nodes() {
+                &["p", "size", "bw", "alpha", "gpus"]
+            } else {
+                &["p", "size", "bw", "alpha"]
+            })}
             <PhaseStrip {alg} trace={trace.clone()} {step} />
             <div class="status">
                 <p class={classes!("phase", fold.then_some("fold"))} id="phase">{phase_label.clone()}</p>

@@ -6,7 +6,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::core::collectives::{Algorithm, AlgorithmSummary};
-use crate::core::units::{format_bytes_short, format_time, group_thousands};
+use crate::core::units::{format_bytes_short, format_signed_time, format_time, group_thousands};
 
 /// Props of [`SummaryTable`].
 #[derive(Properties, PartialEq)]
@@ -27,11 +27,14 @@ fn agree_cell(row: &AlgorithmSummary) -> Html {
     if row.agrees() {
         return html! {"✓"};
     }
-    let d = row.executed_time - row.closed_form.time;
+    let d = format_signed_time(row.excess());
+    let text = if row.agrees_to_shown_digits() {
+        format!("✓ to 4 digits ({d})")
+    } else {
+        format!("differs by {d}")
+    };
     html! {
-        <span title={row.difference.clone().unwrap_or_default()}>
-            {format!("differs by {}{}", if d >= 0.0 { "+" } else { "−" }, format_time(d.abs()))}
-        </span>
+        <span title={row.difference.clone().unwrap_or_default()}>{text}</span>
     }
 }
 

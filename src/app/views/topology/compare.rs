@@ -60,7 +60,10 @@ pub fn Compare(props: &CompareProps) -> Html {
                     if r.fastest { <span class="badge">{" fastest"}</span> }
                 </th>
                 <td class="time">{r.time.clone()}</td>
-                <td class="closed">{r.closed.clone()}</td>
+                <td class="closed" title={r.closed.starts_with("none").then_some(
+                    "No exact closed form is claimed on this topology: the fold-in/out rounds of recursive doubling \
+                     among a non-power-of-two number of leaders only add time, so the cost model gives a lower bound.")}>
+                    {r.closed.clone()}</td>
                 <td class="nic">{r.nic.clone()}</td>
                 <td class="core">{r.core.clone()}</td>
                 <td class="startups">{r.startups.clone()}</td>

@@ -41,7 +41,11 @@ pub fn compare(topo: &Topology, n: u64, inter_bw: f64) -> (Vec<CompareRow>, Stri
             Ok(r) => CompareRow {
                 alg: *a,
                 time: format_time(r.time),
-                closed: r.closed_form.map_or_else(|| "—".into(), format_time),
+                // Only `hier_rd` has none: its non-power-of-two fold rounds
+                // make its time a lower bound, not a closed form.
+                closed: r
+                    .closed_form
+                    .map_or_else(|| "none (only a lower bound)".into(), format_time),
                 nic: b(r.max_nic_bytes as f64),
                 core: if topo.racks() > 1 {
                     b(r.core_bytes as f64)

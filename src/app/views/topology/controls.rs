@@ -4,7 +4,7 @@
 use yew::prelude::*;
 
 use crate::app::components::field::{Drafts, TextField};
-use crate::core::units::format_size;
+use crate::core::units::{format_size, group_thousands};
 use crate::params::topology::{TensorSize, TopoAlg, TopologyParams};
 
 /// Props of [`Controls`].
@@ -57,11 +57,11 @@ pub fn Controls(props: &ControlsProps) -> Html {
     let bytes_hint = format!(
         "{} = {} f32 elements",
         format_size(p.size.bytes()),
-        p.elements()
+        group_thousands(p.elements())
     );
     html! {
         <form class="controls topo-controls" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
-            <div class={classes!("field", d.error("alg").is_some().then_some("invalid"))}>
+            <div class={classes!("field", "full-row", d.error("alg").is_some().then_some("invalid"))}>
                 <label for="f-alg">{"Algorithm"}</label>
                 <select id="f-alg" name="alg" onchange={on_alg}>
                     { for TopoAlg::ALL.iter().map(|a| html! {
