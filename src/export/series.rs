@@ -386,9 +386,66 @@ pub fn schedule_times(caption: &str, rows: &[(&str, usize, f64)]) -> DataTable {
     t
 }
 
+/// The gossip view's "Round r" panel (`app::views::gossip::numbers`) at
+/// `round` (clamped to the last computed round): one row per quantity the
+/// panel lists — mean, disagreement ‖x − x̄1‖₂, ρʳ‖x₀ − x̄1‖₂, spread
+/// max − min ([`crate::core::consensus::spread`]), ρ, the spectral gap 1 − ρ
+/// and the predicted and measured rounds to shrink the disagreement by the
+/// run's factor. Missing values (no ρ, not reached) are empty. All values
+/// are unitless (node values have the unit of x).
+pub fn gossip_round_numbers(run: &crate::core::consensus::GossipRun, round: usize) -> DataTable {
+    let mut t = DataTable::new(format!("Round {round}"), &["quantity", "value"]);
+    let Some(state) = run.rounds.get(round).or(run.rounds.last()) else {
+        return t;
+    };
+    let spec = &run.spectrum;
+    let opt = |v: Option<usize>| v.map_or(f64::NAN, |r| r as f64);
+    let rows: [(String, f64); 8] = [
+        ("mean x̄".into(), state.mean),
+        ("disagreement ‖x − x̄1‖₂".into(), state.disagreement),
+        ("ρʳ‖x₀ − x̄1‖₂".into(), state.bound.unwrap_or(f64::NAN)),
+        (
+            "spread max − min".into(),
+            crate::core::consensus::spread(&state.values),
+        ),
+        ("ρ".into(), spec.rho),
+        ("spectral gap 1 − ρ".into(), spec.gap),
+        (
+            format!("rounds for {}× (predicted)", run.factor),
+            opt(run.predicted_rounds),
+        ),
+        (
+            format!("rounds for {}× (measured)", run.factor),
+            opt(run.measured_rounds),
+        ),
+    ];
+    for (q, v) in rows {
+        t.rows.push(vec![Cell::Text(q), Cell::Num(v)]);
+    }
+    t
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn gossip_round_numbers_match_the_course_round_one() {
+        // The course's ring of 4, x₀ = (0, 3, 6, 9): after one round
+        // x₁ = (4, 3, 6, 5), mean 4.5, disagreement √5, spread 6 − 3 = 3.
+        let run = crate::core::consensus::course_ring_run();
+        let t = gossip_round_numbers(&run, 1);
+        assert_eq!(t.caption, "Round 1");
+        let csv = t.to_csv();
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines[0], "quantity,value");
+        assert_eq!(lines[1], "mean x̄,4.5");
+        assert_eq!(lines[2], "disagreement ‖x − x̄1‖₂,2.23606797749979");
+        assert_eq!(lines[4], "spread max − min,3");
+        assert_eq!(t.rows.len(), 8);
+        // Past the last computed round: the last one, not a panic.
+        assert_eq!(gossip_round_numbers(&run, usize::MAX).rows.len(), 8);
+    }
 
     #[test]
     fn schedule_times_rows_in_seconds() {
