@@ -142,6 +142,19 @@ async fn every_chart_of_the_gossip_and_sgd_views_has_data_and_downloads() {
 }
 
 #[wasm_bindgen_test]
+async fn ring_view_bytes_per_rank_table_has_a_csv_button_under_it() {
+    let app = Mounted::new("view=ring&p=4").await;
+    assert_eq!(app.count("#counters-h"), 1, "the bytes-per-rank panel");
+    assert_eq!(
+        app.count(
+            "section[aria-labelledby='counters-h'] .table-scroll + .downloads button[aria-label$='as CSV']"
+        ),
+        1,
+        "one CSV button right under the bytes-per-rank table"
+    );
+}
+
+#[wasm_bindgen_test]
 async fn copy_link_copies_or_shows_the_url_with_the_step() {
     let app = Mounted::new("view=gossip&graph=ring&p=4&init=0,3,6,9&round=2").await;
     app.click("#copy-link").await;

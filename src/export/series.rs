@@ -299,9 +299,311 @@ pub fn sgd_strategies(lab: &Lab, step: usize) -> DataTable {
     t
 }
 
+/// The bytes-per-rank counters of the ring and collectives views
+/// (`app::components::byte_counters`): one row per rank (all ranks, not only
+/// the ones listed on the page) with the `before` columns, bytes sent and
+/// received so far, then the `after` columns; every count in bytes. Missing
+/// counts are 0, as the panel shows them.
+pub fn byte_counters(
+    sent: &[u64],
+    recv: &[u64],
+    before: &[(String, Vec<u64>)],
+    after: &[(String, Vec<u64>)],
+) -> DataTable {
+    let mut cols: Vec<String> = vec!["rank".into()];
+    cols.extend(before.iter().map(|(h, _)| format!("{h} (B)")));
+    cols.extend(["sent (B)".into(), "received (B)".into()]);
+    cols.extend(after.iter().map(|(h, _)| format!("{h} (B)")));
+    let mut t = DataTable {
+        caption: "Bytes per rank so far".into(),
+        columns: cols,
+        rows: Vec::with_capacity(sent.len()),
+    };
+    let at = |v: &[u64], r: usize| Cell::Num(v.get(r).copied().unwrap_or(0) as f64);
+    for r in 0..sent.len() {
+        let mut row = vec![Cell::Num(r as f64)];
+        row.extend(before.iter().map(|(_, v)| at(v, r)));
+        row.push(at(sent, r));
+        row.push(at(recv, r));
+        row.extend(after.iter().map(|(_, v)| at(v, r)));
+        t.rows.push(row);
+    }
+    t
+}
+
+/// The collectives view's "All algorithms" table
+/// (`app::views::collectives::summary`): one row per
+/// [`crate::core::collectives::AlgorithmSummary`] of the core's
+/// `summary_table`, with rounds, the most bytes one rank sends, the executed
+/// α–β time and the closed form (seconds), their difference and whether they
+/// agree (relative 1e-9).
+pub fn collectives_summary(
+    table: &[crate::core::collectives::AlgorithmSummary],
+    p: usize,
+    bytes: u64,
+) -> DataTable {
+    let mut t = DataTable::new(
+        format!("All algorithms at p = {p}, n = {bytes} B"),
+        &[
+            "algorithm",
+            "collective",
+            "rounds",
+            "most bytes sent by one rank (B)",
+            "time executed (s)",
+            "time closed form (s)",
+            "executed − closed form (s)",
+            "agree",
+        ],
+    );
+    for row in table {
+        t.rows.push(vec![
+            Cell::Text(row.alg.label().to_string()),
+            Cell::Text(row.alg.collective_name().to_string()),
+            Cell::Num(row.rounds as f64),
+            Cell::Num(row.max_sent_bytes as f64),
+            Cell::Num(row.executed_time),
+            Cell::Num(row.closed_form.time),
+            Cell::Num(row.excess()),
+            Cell::Text(if row.agrees() { "yes" } else { "no" }.into()),
+        ]);
+    }
+    t
+}
+
+/// The ring view's "Ring vs naive root" table
+/// (`app::views::ring::comparison`): one row per schedule with its label,
+/// number of rounds and executed α–β time in seconds
+/// ([`crate::core::timing::executed_time`]), as the panel lists them.
+pub fn schedule_times(caption: &str, rows: &[(&str, usize, f64)]) -> DataTable {
+    let mut t = DataTable::new(caption, &["schedule", "rounds", "time (s)"]);
+    for &(label, rounds, time) in rows {
+        t.rows.push(vec![
+            Cell::Text(label.to_string()),
+            Cell::Num(rounds as f64),
+            Cell::Num(time),
+        ]);
+    }
+    t
+}
+
+/// The gossip view's "Round r" panel (`app::views::gossip::numbers`) at
+/// `round` (clamped to the last computed round): one row per quantity the
+/// panel lists — mean, disagreement ‖x − x̄1‖₂, ρʳ‖x₀ − x̄1‖₂, spread
+/// max − min ([`crate::core::consensus::spread`]), ρ, the spectral gap 1 − ρ
+/// and the predicted and measured rounds to shrink the disagreement by the
+/// run's factor. Missing values (no ρ, not reached) are empty. All values
+/// are unitless (node values have the unit of x).
+pub fn gossip_round_numbers(run: &crate::core::consensus::GossipRun, round: usize) -> DataTable {
+    let mut t = DataTable::new(format!("Round {round}"), &["quantity", "value"]);
+    let Some(state) = run.rounds.get(round).or(run.rounds.last()) else {
+        return t;
+    };
+    let spec = &run.spectrum;
+    let opt = |v: Option<usize>| v.map_or(f64::NAN, |r| r as f64);
+    let rows: [(String, f64); 8] = [
+        ("mean x̄".into(), state.mean),
+        ("disagreement ‖x − x̄1‖₂".into(), state.disagreement),
+        ("ρʳ‖x₀ − x̄1‖₂".into(), state.bound.unwrap_or(f64::NAN)),
+        (
+            "spread max − min".into(),
+            crate::core::consensus::spread(&state.values),
+        ),
+        ("ρ".into(), spec.rho),
+        ("spectral gap 1 − ρ".into(), spec.gap),
+        (
+            format!("rounds for {}× (predicted)", run.factor),
+            opt(run.predicted_rounds),
+        ),
+        (
+            format!("rounds for {}× (measured)", run.factor),
+            opt(run.measured_rounds),
+        ),
+    ];
+    for (q, v) in rows {
+        t.rows.push(vec![Cell::Text(q), Cell::Num(v)]);
+    }
+    t
+}
+
+/// The topology view's "All algorithms on this topology" table
+/// (`app::views::topology::compare`): one row per algorithm of the core's
+/// [`crate::core::topology::analysis::row`] — executed time and closed form
+/// (seconds; empty when none), bytes per NIC (busiest direction) and over the
+/// core (B), inter-node start-ups, the busiest link with its bytes (B) and busy
+/// time (s), algbw and busbw (bytes per second, nccl-tests' PERFORMANCE.md).
+/// An algorithm that does not apply keeps its reason in the last column.
+pub fn topology_compare(
+    results: &[(
+        &str,
+        Result<crate::core::topology::analysis::TopoRow, String>,
+    )],
+) -> DataTable {
+    let mut t = DataTable::new(
+        "All algorithms on this topology",
+        &[
+            "algorithm",
+            "executed time (s)",
+            "closed form (s)",
+            "bytes per NIC, busiest direction (B)",
+            "bytes over the core (B)",
+            "inter-node start-ups",
+            "busiest link",
+            "busiest link bytes (B)",
+            "busiest link busy time (s)",
+            "algbw (B/s)",
+            "busbw (B/s)",
+            "does not apply",
+        ],
+    );
+    for (label, r) in results {
+        let row = match r {
+            Ok(r) => vec![
+                Cell::Text((*label).to_string()),
+                Cell::Num(r.time),
+                Cell::Num(r.closed_form.unwrap_or(f64::NAN)),
+                Cell::Num(r.max_nic_bytes as f64),
+                Cell::Num(r.core_bytes as f64),
+                Cell::Num(r.inter_startups as f64),
+                Cell::Text(r.busiest_link.clone()),
+                Cell::Num(r.busiest_bytes as f64),
+                Cell::Num(r.busiest_time),
+                Cell::Num(r.algbw),
+                Cell::Num(r.busbw),
+                Cell::Text(String::new()),
+            ],
+            Err(e) => {
+                let mut v = vec![Cell::Text((*label).to_string())];
+                v.extend(std::iter::repeat_n(Cell::Num(f64::NAN), 10));
+                v.push(Cell::Text(e.clone()));
+                v
+            }
+        };
+        t.rows.push(row);
+    }
+    t
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn topology_compare_rows_keep_the_core_values() {
+        let r = crate::core::topology::analysis::TopoRow {
+            alg: "flat",
+            label: "flat ring",
+            time: 0.03,
+            closed_form: None,
+            max_nic_bytes: 24,
+            core_bytes: 0,
+            inter_startups: 6,
+            busiest_link: "node 0 NIC 0 out".into(),
+            busiest_bytes: 24,
+            busiest_time: 0.0125,
+            algbw: 533.3333333333334,
+            busbw: 800.0,
+            verified: true,
+        };
+        let t = topology_compare(&[("flat ring", Ok(r)), ("hier", Err("needs 2 nodes".into()))]);
+        let csv = t.to_csv();
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(
+            lines[1],
+            "flat ring,0.03,,24,0,6,node 0 NIC 0 out,24,0.0125,533.3333333333334,800,"
+        );
+        assert_eq!(lines[2], "hier,,,,,,,,,,,needs 2 nodes");
+    }
+
+    #[test]
+    fn gossip_round_numbers_match_the_course_round_one() {
+        // The course's ring of 4, x₀ = (0, 3, 6, 9): after one round
+        // x₁ = (4, 3, 6, 5), mean 4.5, disagreement √5, spread 6 − 3 = 3.
+        let run = crate::core::consensus::course_ring_run();
+        let t = gossip_round_numbers(&run, 1);
+        assert_eq!(t.caption, "Round 1");
+        let csv = t.to_csv();
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines[0], "quantity,value");
+        assert_eq!(lines[1], "mean x̄,4.5");
+        assert_eq!(lines[2], "disagreement ‖x − x̄1‖₂,2.23606797749979");
+        assert_eq!(lines[4], "spread max − min,3");
+        assert_eq!(t.rows.len(), 8);
+        // Past the last computed round: the last one, not a panic.
+        assert_eq!(gossip_round_numbers(&run, usize::MAX).rows.len(), 8);
+    }
+
+    #[test]
+    fn schedule_times_rows_in_seconds() {
+        // Ring all-reduce, p = 4, 16 B, α = 1 s, β = 1 s/B: 6 rounds of
+        // α + 4 B × β = 5 s, 30 s in all.
+        let ring = crate::core::collectives::summarize(
+            Algorithm::named("ring"),
+            4,
+            4,
+            4,
+            CostParams::new(1.0, 1.0),
+        )
+        .expect("valid");
+        let t = schedule_times(
+            "Ring vs naive root",
+            &[("ring all-reduce", ring.rounds, ring.executed_time)],
+        );
+        assert_eq!(
+            t.to_csv(),
+            "schedule,rounds,time (s)\nring all-reduce,6,30\n"
+        );
+    }
+
+    #[test]
+    fn collectives_summary_has_the_ring_row() {
+        // Ring all-reduce, p = 4, 4 f32 (16 B), α = 1 s, β = 1 s/B: 2(p − 1) = 6
+        // rounds, each α + one 4 B chunk × β = 5 s, so 30 s; each rank sends
+        // 6 chunks = 24 B.
+        let rows = crate::core::collectives::summary_table(4, 4, 4, CostParams::new(1.0, 1.0))
+            .expect("valid");
+        let t = collectives_summary(&rows, 4, 16);
+        assert_eq!(t.caption, "All algorithms at p = 4, n = 16 B");
+        assert_eq!(t.rows.len(), rows.len());
+        let ring = Algorithm::named("ring");
+        let i = rows.iter().position(|r| r.alg == ring).expect("ring row");
+        let csv = t.to_csv();
+        let line = csv.lines().nth(i + 1).unwrap_or_default();
+        assert_eq!(
+            line,
+            format!(
+                "{},{},6,24,30,30,0,yes",
+                crate::export::csv_field(ring.label()),
+                crate::export::csv_field(ring.collective_name())
+            ),
+            "{csv}"
+        );
+    }
+
+    #[test]
+    fn byte_counters_rows_hold_every_rank_in_bytes() {
+        // Ring all-reduce of 4 ranks, 16 B (chunks of 4 B), finished: each rank
+        // sends 2(p−1) = 6 chunks = 24 B and receives 24 B.
+        let t = byte_counters(
+            &[24, 24, 24, 24],
+            &[24, 24, 24, 24],
+            &[("reduce-scatter".into(), vec![12, 12, 12, 12])],
+            &[],
+        );
+        assert_eq!(
+            t.columns,
+            ["rank", "reduce-scatter (B)", "sent (B)", "received (B)"]
+        );
+        assert_eq!(t.rows.len(), 4);
+        assert_eq!(
+            t.to_csv().lines().nth(2),
+            Some("1,12,24,24"),
+            "{}",
+            t.to_csv()
+        );
+        // A missing count is 0, as the panel shows it.
+        let short = byte_counters(&[5, 7], &[3], &[], &[]);
+        assert_eq!(short.to_csv(), "rank,sent (B),received (B)\n0,5,3\n1,7,0\n");
+    }
 
     #[test]
     fn course_gossip_history_holds_the_worked_norms() {

@@ -1,7 +1,12 @@
 //! Bytes per rank so far, shared by the ring and collectives views: what the
 //! executed schedule's transfers moved up to the current step.
 
+use std::rc::Rc;
+
 use yew::prelude::*;
+
+use super::downloads::Downloads;
+use crate::export::series::byte_counters;
 
 use crate::core::units::{format_bytes_short, group_thousands};
 
@@ -45,6 +50,12 @@ pub fn ByteCounters(props: &ByteCountersProps) -> Html {
             .map(|(h, _)| html! { <th scope="col">{h.clone()}</th> })
             .collect()
     };
+    let table = Rc::new(byte_counters(
+        &props.sent,
+        &props.recv,
+        &props.before,
+        &props.after,
+    ));
     let rows = (0..p.min(COUNTER_ROWS)).map(|r| {
         let sent = props.sent[r];
         let recv = props.recv.get(r).copied().unwrap_or(0);
@@ -70,6 +81,7 @@ pub fn ByteCounters(props: &ByteCountersProps) -> Html {
                     <tbody>{ for rows }</tbody>
                 </table>
             </div>
+            <Downloads table={Some(table)} />
             if p > COUNTER_ROWS {
                 <p class="muted">{format!("Showing ranks 0–{} of {p}.", COUNTER_ROWS - 1)}</p>
             }

@@ -5,8 +5,10 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use crate::app::components::downloads::Downloads;
 use crate::core::collectives::{Algorithm, AlgorithmSummary};
 use crate::core::units::{format_bytes_short, format_signed_time, format_time, group_thousands};
+use crate::export::series::collectives_summary;
 
 /// Props of [`SummaryTable`].
 #[derive(Properties, PartialEq)]
@@ -79,6 +81,7 @@ pub fn SummaryTable(props: &SummaryTableProps) -> Html {
                     <tbody>{ for rows }</tbody>
                 </table>
             </div>
+            <Downloads table={Some(Rc::new(collectives_summary(&props.table, props.p, props.bytes)))} />
             if !differing.is_empty() {
                 <ul class="muted" id="differences">
                     { for differing.iter().map(|(a, why)| html! { <li>{format!("{a}: {why}")}</li> }) }

@@ -1,10 +1,14 @@
 //! The numbers of the current round: values, mean, disagreement, the ρʳ bound, ρ, the gap and the rounds to reach the target.
 
+use std::rc::Rc;
+
 use yew::prelude::*;
 
 use super::SharedRun;
+use crate::app::components::downloads::Downloads;
 use crate::core::consensus::{fmt_rate, fmt_small, spread};
 use crate::core::units::format_exact_or_approx;
+use crate::export::series::gossip_round_numbers;
 
 /// Props of [`RoundNumbers`].
 #[derive(Properties, PartialEq)]
@@ -66,6 +70,7 @@ pub fn RoundNumbers(props: &RoundNumbersProps) -> Html {
                     <tr><th scope="row">{format!("rounds for {}× (measured)", run.factor)}</th><td id="measured">{measured}</td></tr>
                 </tbody>
             </table>
+            <Downloads table={Some(Rc::new(gossip_round_numbers(run, round)))} />
         </section>
     }
 }

@@ -1,13 +1,17 @@
 //! The ring view's time panel: the executed ring all-reduce against the
 //! naive root schedule on the same link, both timed by the core.
 
+use std::rc::Rc;
+
 use yew::prelude::*;
 
 use super::run::RingRun;
+use crate::app::components::downloads::Downloads;
 use crate::app::components::time_panel::TimePanel;
 use crate::core::collectives::naive_root;
 use crate::core::timing::{executed_time, explain};
 use crate::core::units::{format_exact_or_approx, format_time, Bandwidth};
+use crate::export::series::schedule_times;
 use crate::params::ring::ELEM_BYTES;
 
 /// Props of [`RingVsNaive`].
@@ -31,6 +35,13 @@ pub fn RingVsNaive(props: &RingVsNaiveProps) -> Html {
     };
     let (ring_t, ring_explained) = run.time(alpha, beta);
     let naive_t = executed_time(&naive, alpha, beta);
+    let csv = Rc::new(schedule_times(
+        "Ring vs naive root",
+        &[
+            ("ring all-reduce", run.rounds(), ring_t),
+            ("naive root (serialised)", naive.num_rounds(), naive_t),
+        ],
+    ));
     html! {
         <TimePanel title="Ring vs naive root" bw={props.bw} {alpha}>
             <table class="numbers">
@@ -40,6 +51,7 @@ pub fn RingVsNaive(props: &RingVsNaiveProps) -> Html {
                     <tr><th scope="row">{"naive root (serialised)"}</th><td>{naive.num_rounds()}</td><td id="naive-time">{format_time(naive_t)}</td></tr>
                 </tbody>
             </table>
+            <Downloads table={Some(csv)} />
             <p>{"Ring: "}<code>{ring_explained}</code></p>
             <p>{"Naive root: "}<code>{explain(&naive, alpha, beta)}</code></p>
             <p id="ratio">{format!("The naive root takes {}× as long as the ring here.", format_exact_or_approx(naive_t / ring_t.max(f64::MIN_POSITIVE)))}</p>

@@ -3,7 +3,12 @@
 //! core, inter-node start-ups, busiest link, algbw, busbw) and the
 //! sentence naming the bottleneck. Every cell comes from the core.
 
+use std::rc::Rc;
+
 use yew::prelude::*;
+
+use crate::app::components::downloads::Downloads;
+use crate::export::DataTable;
 
 use crate::params::topology::TopoAlg;
 
@@ -37,6 +42,8 @@ pub struct CompareRow {
 pub struct CompareProps {
     /// Rows in table order.
     pub rows: Vec<CompareRow>,
+    /// The same rows at full precision, for the CSV download.
+    pub table: Rc<DataTable>,
     /// The algorithm being stepped.
     pub current: TopoAlg,
     /// The bottleneck sentence.
@@ -92,6 +99,7 @@ pub fn Compare(props: &CompareProps) -> Html {
                     <tbody>{for rows}</tbody>
                 </table>
             </div>
+            <Downloads table={Some(props.table.clone())} />
             <p id="bottleneck">{props.bottleneck.clone()}</p>
             <p class="muted">{"algbw = tensor bytes ÷ executed time; busbw = algbw × 2(p−1)/p (nccl-tests, PERFORMANCE.md)."}</p>
         </section>

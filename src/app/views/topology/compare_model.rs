@@ -6,7 +6,7 @@ use crate::core::topology::analysis::{
 };
 use crate::core::topology::Topology;
 use crate::core::units::{format_bandwidth, format_bytes_short, format_time};
-use crate::export::series::xy_series;
+use crate::export::series::{topology_compare, xy_series};
 use crate::export::DataTable;
 use crate::params::ring::ELEM_BYTES;
 use crate::params::topology::TopoAlg;
@@ -20,7 +20,11 @@ fn b(x: f64) -> String {
 
 /// The comparison rows (an algorithm that does not apply says why), the
 /// bottleneck sentence and the busbw sentence of the caveats.
-pub fn compare(topo: &Topology, n: u64, inter_bw: f64) -> (Vec<CompareRow>, String, String) {
+pub fn compare(
+    topo: &Topology,
+    n: u64,
+    inter_bw: f64,
+) -> (Vec<CompareRow>, String, String, DataTable) {
     let results: Vec<(TopoAlg, Result<TopoRow, String>)> = TopoAlg::ALL
         .iter()
         .map(|a| {
@@ -81,6 +85,11 @@ pub fn compare(topo: &Topology, n: u64, inter_bw: f64) -> (Vec<CompareRow>, Stri
             },
         })
         .collect();
+    let labelled: Vec<(&str, Result<TopoRow, String>)> = results
+        .iter()
+        .map(|(a, r)| (a.label(), r.clone()))
+        .collect();
+    let table = topology_compare(&labelled);
     let sentence = bottleneck_sentence(&ok);
     let two_level = ok
         .iter()
@@ -97,7 +106,7 @@ pub fn compare(topo: &Topology, n: u64, inter_bw: f64) -> (Vec<CompareRow>, Stri
         ),
         None => String::new(),
     };
-    (rows, sentence, busbw)
+    (rows, sentence, busbw, table)
 }
 
 fn lines(series: Vec<Series>) -> Vec<Line> {

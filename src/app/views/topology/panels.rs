@@ -122,7 +122,7 @@ pub fn SummaryPanels(props: &SummaryPanelsProps) -> Html {
     });
     let summary = use_memo(key, |k| {
         let topo = k.topology().ok()?;
-        let (rows, sentence, busbw) =
+        let (rows, sentence, busbw, table) =
             compare(&topo, k.elements(), k.inter_bw.value.bytes_per_second);
         let max_g = k
             .node_sizes()
@@ -132,16 +132,24 @@ pub fn SummaryPanels(props: &SummaryPanelsProps) -> Html {
             .max(8)
             .min(MAX_GPUS as usize);
         let (g, s) = sweeps(&topo, k.elements(), max_g);
-        Some((topo, rows, sentence, busbw, Rc::new(g), Rc::new(s)))
+        Some((
+            topo,
+            rows,
+            sentence,
+            busbw,
+            Rc::new(table),
+            Rc::new(g),
+            Rc::new(s),
+        ))
     });
-    let Some((_, rows, sentence, busbw, g, s)) = summary.as_ref() else {
+    let Some((_, rows, sentence, busbw, table, g, s)) = summary.as_ref() else {
         return html! {};
     };
     let (items, note) = (&extra.0, &extra.1);
     html! {
         <div class="panels">
             <Course items={items.clone()} />
-            <Compare rows={rows.clone()} current={p.alg} bottleneck={AttrValue::from(sentence.clone())} on_pick={props.on_pick.clone()} />
+            <Compare rows={rows.clone()} table={table.clone()} current={p.alg} bottleneck={AttrValue::from(sentence.clone())} on_pick={props.on_pick.clone()} />
             <Sweeps gpus={g.clone()} sizes={s.clone()} />
             <Caveats busbw_sentence={AttrValue::from(format!("This run ({}): {note} {busbw}", p.alg.label()))} />
         </div>
