@@ -39,7 +39,7 @@ const READY_PROBE = `
   (() => {
     const ours = () => {
       const m = document.querySelector('main');
-      return !!m && !!m.querySelector('svg, table, article') && !document.querySelector('[aria-busy="true"]');
+      return !!m && !!m.querySelector('svg, table, article, textarea') && !document.querySelector('[aria-busy="true"]');
     };
     const peer = () => !!document.querySelector('canvas');
     const check = () => {

@@ -70,5 +70,5 @@ export const VIEWS = [
   { view: 'sgd', large: 'view=sgd&steps=1000' },
   { view: 'topology', large: 'view=topology&nodes=8&gpus=8' },
   { view: 'practice', large: 'view=practice&set=drill&seed=7' },
-  { view: 'measure', large: 'view=measure' },
+  { view: 'measure', large: 'view=measure&example=outliers' },
 ];
