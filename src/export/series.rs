@@ -483,6 +483,54 @@ pub fn topology_compare(
     t
 }
 
+/// A table whose cells are already text (the topology view's per-NIC,
+/// per-rank and per-worker tables, the gossip checks on W): `head` holds the
+/// column headers, the first over the row labels; each row is its label and
+/// its cells, as shown.
+pub fn text_table(caption: &str, head: &[String], rows: &[(String, Vec<String>)]) -> DataTable {
+    let cols: Vec<&str> = head.iter().map(String::as_str).collect();
+    let mut t = DataTable::new(caption, &cols);
+    for (label, cells) in rows {
+        let mut row = vec![Cell::Text(label.clone())];
+        row.extend(cells.iter().map(|c| Cell::Text(c.clone())));
+        t.rows.push(row);
+    }
+    t
+}
+
+/// The sgd view's "Two objectives, two optima" table: per objective, the
+/// closed-form optimum w★ (one column per component) and its global loss.
+pub fn sgd_optima(lab: &Lab) -> DataTable {
+    let d = lab.sample_weighted_optimum.len();
+    let mut head: Vec<String> = vec!["objective".into()];
+    head.extend((1..=d).map(|i| format!("w★{i}")));
+    head.push("global loss F at w★".into());
+    let cols: Vec<&str> = head.iter().map(String::as_str).collect();
+    let mut t = DataTable::new("Two objectives, two optima", &cols);
+    let mut push = |name: &str, w: &[f64], loss: Option<f64>| {
+        let mut row = vec![Cell::Text(name.into())];
+        row.extend(w.iter().map(|&v| Cell::Num(v)));
+        row.push(loss.map_or(Cell::Text(String::new()), Cell::Num));
+        t.rows.push(row);
+    };
+    push(
+        "sample-weighted Σ (n_k/N) L_k",
+        &lab.sample_weighted_optimum,
+        Some(lab.optimal_loss),
+    );
+    push(
+        "equal-worker (1/m) Σ L_k",
+        &lab.equal_worker_optimum,
+        Some(lab.equal_worker_loss),
+    );
+    if !lab.doubly_stochastic {
+        if let Some(w) = &lab.mixing_weighted_optimum {
+            push("this mixing matrix's weights Σ π_k L_k", w, None);
+        }
+    }
+    t
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -677,5 +725,15 @@ mod tests {
             .find(|r| r[0] == Cell::Text("ring".into()))
             .expect("a ring row");
         assert_eq!(ring[6].shown(), "0.012");
+    }
+
+    #[test]
+    fn text_tables_keep_their_cells_as_shown() {
+        let t = text_table(
+            "Traffic per NIC",
+            &["NIC".into(), "out".into()],
+            &[("node 0 lane 0".into(), vec!["250 MB".into()])],
+        );
+        assert_eq!(t.to_csv(), "NIC,out\nnode 0 lane 0,250 MB\n");
     }
 }

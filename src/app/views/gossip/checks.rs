@@ -1,9 +1,13 @@
 //! Checks on W: stochasticity, symmetry, connectivity, the limit and π.
 
+use std::rc::Rc;
+
 use yew::prelude::*;
 
 use super::SharedRun;
+use crate::app::components::downloads::Downloads;
 use crate::core::units::format_exact_or_approx;
+use crate::export::series::text_table;
 
 /// Props of [`ChecksPanel`].
 #[derive(Properties, PartialEq)]
@@ -38,6 +42,29 @@ pub fn ChecksPanel(props: &ChecksPanelProps) -> Html {
                 if p > 16 { ", …" } else { "" }
             )
         });
+    let flags = [
+        ("rows sum to 1 (weighted averages)", checks.row_stochastic),
+        ("columns sum to 1", checks.column_stochastic),
+        ("doubly stochastic", checks.doubly_stochastic),
+        ("symmetric (W = Wᵀ)", checks.symmetric),
+        ("graph connected", checks.connected),
+        ("arithmetic mean preserved", checks.column_stochastic),
+    ];
+    let mut csv_rows: Vec<(String, Vec<String>)> = flags
+        .iter()
+        .map(|(q, b)| ((*q).to_string(), vec![yes_no(*b).to_string()]))
+        .collect();
+    csv_rows.push((
+        "values converge to".into(),
+        vec![run
+            .limit
+            .map_or_else(|| "unknown".into(), |v| v.to_string())],
+    ));
+    let csv = Rc::new(text_table(
+        "Checks on W",
+        &["check".into(), "result".into()],
+        &csv_rows,
+    ));
     html! {
         <section class="panel" aria-labelledby="checks-h">
             <h2 class="panel-h" id="checks-h">{"Checks on W"}</h2>
@@ -52,6 +79,7 @@ pub fn ChecksPanel(props: &ChecksPanelProps) -> Html {
                     <tr><th scope="row">{"values converge to"}</th><td id="limit">{limit_text.clone()}</td></tr>
                 </tbody>
             </table>
+            <Downloads table={Some(csv)} />
             { for checks.notes.iter().map(|n| html! { <p class="notice">{n.clone()}</p> }) }
             if let Some(t) = pi_text {
                 <p>{"The limit is the π-weighted mean Σ πᵢ xᵢ(0), where πᵀW = πᵀ: "}<code id="pi">{t}</code>

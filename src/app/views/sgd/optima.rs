@@ -1,10 +1,14 @@
 //! Two objectives, two optima: the closed-form sample-weighted and equal-worker optima, and the trap line
 
+use std::rc::Rc;
+
 use yew::prelude::*;
 
 use super::{vec_text, SharedLab};
+use crate::app::components::downloads::Downloads;
 use crate::core::sgd::narrate::trap_line;
 use crate::core::units::{equation, format_exact_or_approx};
+use crate::export::series::sgd_optima;
 
 /// Props of [`OptimaPanel`].
 #[derive(Properties, PartialEq)]
@@ -36,6 +40,7 @@ pub fn OptimaPanel(props: &OptimaPanelProps) -> Html {
                     }
                 </tbody>
             </table>
+            <Downloads table={Some(Rc::new(sgd_optima(lab)))} />
             <p id="trap">{trap_line(lab)}</p>
             <p class="muted">{"Both optima solve normal equations (Σ c_k A_k) w = Σ c_k b_k with A_k = X_kᵀX_k/n_k and b_k = X_kᵀy_k/n_k (least squares, loss ½(xᵀw − y)²)."}</p>
         </section>

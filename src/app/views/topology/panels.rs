@@ -63,7 +63,7 @@ pub fn StepPanels(props: &StepPanelsProps) -> Html {
         <div class="panels">
             <section class="panel wide" aria-labelledby="topo-links-h">
                 <h2 class="panel-h" id="topo-links-h">{format!("Bytes on every NIC and the core (after round {step} of {rounds})")}</h2>
-                <NumbersTable id="links"
+                <NumbersTable id="links" caption="Traffic per link"
                     head={vec!["link".into(), "out, this round".into(), "in, this round".into(), "out, so far".into(), "in, so far".into()]}
                     rows={shown}
                     note={(n_links > MAX_ROWS).then(|| format!("Showing {MAX_ROWS} of {n_links} links."))} />
@@ -71,7 +71,7 @@ pub fn StepPanels(props: &StepPanelsProps) -> Html {
             if let Some((rows, lines)) = flex {
                 <section class="panel wide" aria-labelledby="topo-flex-h" id="flex-counts">
                     <h2 class="panel-h" id="topo-flex-h">{"FlexReduce: entries per worker (from the executed schedule)"}</h2>
-                    <NumbersTable id="flex"
+                    <NumbersTable id="flex" caption="FlexReduce workers"
                         head={vec!["worker".into(), "reduced inside subtree".into(), "responsible for".into(), "partial sums fetched".into(), "partial sums sent".into()]}
                         {rows} />
                     <ul>{for lines.into_iter().map(|l| html! { <li>{l}</li> })}</ul>
@@ -79,7 +79,7 @@ pub fn StepPanels(props: &StepPanelsProps) -> Html {
             }
             <section class="panel" aria-labelledby="topo-ranks-h">
                 <h2 class="panel-h" id="topo-ranks-h">{"Bytes per rank so far"}</h2>
-                <NumbersTable id="ranks" head={vec!["rank".into(), "sent".into(), "received".into()]}
+                <NumbersTable id="ranks" caption="Bytes per rank" head={vec!["rank".into(), "sent".into(), "received".into()]}
                     rows={rank_rows(run, step, topo)}
                     note={(topo.p() > MAX_ROWS).then(|| format!("Showing ranks 0–{}.", MAX_ROWS - 1))} />
             </section>

@@ -2,7 +2,12 @@
 //! used for the per-NIC traffic, the per-rank bytes and the per-worker
 //! counts. The cells arrive formatted: this component computes nothing.
 
+use std::rc::Rc;
+
 use yew::prelude::*;
+
+use crate::app::components::downloads::Downloads;
+use crate::export::series::text_table;
 
 /// One row: its label, an element id (optional) and the cells.
 #[derive(Clone, Debug, PartialEq)]
@@ -27,6 +32,9 @@ pub struct NumbersTableProps {
     /// Shown under the table when rows were left out.
     #[prop_or_default]
     pub note: Option<String>,
+    /// What the table holds; names the CSV file (default: the table id).
+    #[prop_or_default]
+    pub caption: Option<AttrValue>,
 }
 
 /// The table, scrolled sideways on narrow screens.
@@ -52,6 +60,11 @@ pub fn NumbersTable(props: &NumbersTableProps) -> Html {
             if let Some(n) = &props.note {
                 <p class="muted">{n.clone()}</p>
             }
+            <Downloads table={Some(Rc::new(text_table(
+                props.caption.as_deref().unwrap_or(&props.id),
+                &props.head,
+                &props.rows.iter().map(|r| (r.label.clone(), r.cells.clone())).collect::<Vec<_>>(),
+            )))} />
         </>
     }
 }
