@@ -5,26 +5,13 @@
 use std::hint::black_box;
 
 use collective_lab::core::measure::analysis::{analyse, Settings};
-use collective_lab::core::measure::synthetic::{generate, Sizes, Spec};
+use collective_lab::core::measure::synthetic::{generate, Spec};
 use collective_lab::core::measure::Model;
 use collective_lab::plot::measure::{draw_bandwidths, draw_time};
 use criterion::{criterion_group, criterion_main, Criterion};
 
 fn big_log() -> String {
-    generate(&Spec {
-        model: Model::Ring,
-        p: 16,
-        alpha: 5e-6,
-        beta: 0.08e-9,
-        noise: 0.01,
-        outliers: 3,
-        seed: 7,
-        sizes: Sizes::Linear {
-            start: 8,
-            step: 1 << 16,
-            count: 10_000,
-        },
-    })
+    generate(&Spec::benchmark_log())
 }
 
 fn parse_and_fit(c: &mut Criterion) {
@@ -85,37 +72,11 @@ fn parse_and_fit(c: &mut Criterion) {
         return;
     };
     let log = &imp.logs[0];
-    let times: Vec<(String, Vec<(f64, f64)>)> = log
-        .series
-        .iter()
-        .map(|sr| {
-            (
-                sr.label.clone(),
-                sr.rows
-                    .iter()
-                    .map(|r| (r.size.value, r.time.value))
-                    .collect(),
-            )
-        })
-        .collect();
+    let times = log.time_points();
     c.bench_function("measure: chart time vs size (20,000 points)", |b| {
         b.iter(|| black_box(draw_time(&times, la.curves.as_ref())))
     });
-    let bw: Vec<(String, Vec<(f64, f64)>)> = log
-        .series
-        .iter()
-        .zip(&la.checks.rows)
-        .map(|(sr, rc)| {
-            (
-                sr.label.clone(),
-                sr.rows
-                    .iter()
-                    .zip(rc)
-                    .map(|(r, c)| (r.size.value, c.busbw))
-                    .collect(),
-            )
-        })
-        .collect();
+    let bw = log.check_points(&la.checks, |c| c.busbw);
     c.bench_function("measure: chart bandwidths (20,000 points)", |b| {
         b.iter(|| black_box(draw_bandwidths(&bw, &bw, None)))
     });

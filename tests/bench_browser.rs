@@ -70,22 +70,8 @@ fn time_it(label: &str, runs: usize, f: impl FnMut()) {
 #[wasm_bindgen_test]
 fn measure() {
     use collective_lab::core::measure::analysis::{analyse, Settings};
-    use collective_lab::core::measure::synthetic::{generate, Sizes, Spec};
-    use collective_lab::core::measure::Model;
-    let text = generate(&Spec {
-        model: Model::Ring,
-        p: 16,
-        alpha: 5e-6,
-        beta: 0.08e-9,
-        noise: 0.01,
-        outliers: 3,
-        seed: 7,
-        sizes: Sizes::Linear {
-            start: 8,
-            step: 1 << 16,
-            count: 10_000,
-        },
-    });
+    use collective_lab::core::measure::synthetic::{generate, Spec};
+    let text = generate(&Spec::benchmark_log());
     let s = Settings::default();
     time_it("measure: parse + check + fit a 10,000-row log", 5, || {
         black_box(analyse(&text, &s));

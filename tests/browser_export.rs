@@ -8,7 +8,7 @@
 mod common;
 
 use collective_lab::app::components::downloads::{csv_data_url, png_data_url, svg_data_url};
-use collective_lab::core::consensus::{GossipRun, GraphKind, InitPattern, WeightRule};
+use collective_lab::core::consensus::GossipRun;
 use collective_lab::export::series::gossip_rounds;
 use collective_lab::plot::gossip::draw_disagreement;
 use common::Mounted;
@@ -21,16 +21,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 /// The course's ring of 4 (weights 1/3, initial 0, 3, 6, 9), rounds 0 to 2.
 fn course_run() -> GossipRun {
-    GossipRun::new(
-        GraphKind::Ring,
-        4,
-        0,
-        WeightRule::Uniform,
-        &InitPattern::List(vec![0.0, 3.0, 6.0, 9.0]),
-        2,
-        100.0,
-    )
-    .expect("the course's ring")
+    collective_lab::core::consensus::course_ring_run()
 }
 
 /// Waits `ms` milliseconds (the `toggle` of `<details>` and the clipboard

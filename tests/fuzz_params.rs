@@ -1449,19 +1449,7 @@ fn fuzz_measure_import() {
             if let (Ok(imp), Some(la)) = (&a.import, &a.log) {
                 catch_unwind(AssertUnwindSafe(|| {
                     if let Some(log) = imp.logs.get(la.index) {
-                        let times: Vec<plot::measure::Points> = log
-                            .series
-                            .iter()
-                            .map(|sr| {
-                                (
-                                    sr.label.clone(),
-                                    sr.rows
-                                        .iter()
-                                        .map(|r| (r.size.value, r.time.value))
-                                        .collect(),
-                                )
-                            })
-                            .collect();
+                        let times = log.time_points();
                         let _ = plot::measure::draw_time(&times, la.curves.as_ref());
                         let _ = xy_series("t", "size (B)", "time (s)", &times).to_csv();
                     }

@@ -20,8 +20,7 @@ use crate::core::units::{format_bandwidth, format_decimal, format_time};
 /// Chart size in SVG pixels.
 pub const SIZE: (u32, u32) = (760, 420);
 
-/// A measured series: its label and `(size B, value)` points.
-pub type Points = (String, Vec<(f64, f64)>);
+pub use crate::core::measure::Points;
 
 /// A label from a log, reduced to at most 40 printable characters.
 pub fn label(s: &str) -> String {

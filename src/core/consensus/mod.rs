@@ -389,9 +389,9 @@ mod proptests {
 
 /// The course's gossip example, for tests: a ring of 4 ranks with uniform
 /// weights 1/3, initial values 0, 3, 6, 9, run for 2 rounds (disagreement
-/// √45 ≈ 6.708, √5 ≈ 2.236, √5/3 ≈ 0.7454).
-#[cfg(test)]
-pub(crate) fn course_ring_run() -> GossipRun {
+/// √45 ≈ 6.708, √5 ≈ 2.236, √5/3 ≈ 0.7454). A fixture of the native and
+/// in-browser tests.
+pub fn course_ring_run() -> GossipRun {
     GossipRun::new(
         GraphKind::Ring,
         4,

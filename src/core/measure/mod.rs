@@ -230,6 +230,45 @@ pub struct Log {
     pub notes: Vec<String>,
 }
 
+/// A measured series for a chart or a data table: its label and
+/// `(size B, value)` points.
+pub type Points = (String, Vec<(f64, f64)>);
+
+impl Log {
+    /// Every series as `(size B, time s)` points, in log order.
+    pub fn time_points(&self) -> Vec<Points> {
+        self.series
+            .iter()
+            .map(|sr| {
+                let pts = sr.rows.iter().map(|r| (r.size.value, r.time.value));
+                (sr.label.clone(), pts.collect())
+            })
+            .collect()
+    }
+
+    /// Every series as `(size B, value)` points, the value taken by `value`
+    /// from the row's recomputed check (`checks.rows` runs parallel to the
+    /// series and their rows), e.g. `|c| c.algbw` for algbw in B/s.
+    pub fn check_points(
+        &self,
+        checks: &checks::Checks,
+        value: fn(&checks::RowCheck) -> f64,
+    ) -> Vec<Points> {
+        self.series
+            .iter()
+            .zip(&checks.rows)
+            .map(|(sr, rc)| {
+                let pts = sr
+                    .rows
+                    .iter()
+                    .zip(rc)
+                    .map(|(r, c)| (r.size.value, value(c)));
+                (sr.label.clone(), pts.collect())
+            })
+            .collect()
+    }
+}
+
 impl Log {
     /// A log of one table read by a column parser (OSU or generic columns):
     /// no side-by-side part and no printed average; the rank count as

@@ -68,6 +68,28 @@ pub struct Spec {
     pub sizes: Sizes,
 }
 
+impl Spec {
+    /// The benchmarks' large log: a ring all-reduce on 16 ranks (α = 5 µs,
+    /// β = 0.08 ns/B, 1 % noise, 3 outliers, seed 7) at 10,000 sizes from
+    /// 8 B in steps of 64 KiB.
+    pub fn benchmark_log() -> Spec {
+        Spec {
+            model: Model::Ring,
+            p: 16,
+            alpha: 5e-6,
+            beta: 0.08e-9,
+            noise: 0.01,
+            outliers: 3,
+            seed: 7,
+            sizes: Sizes::Linear {
+                start: 8,
+                step: 1 << 16,
+                count: 10_000,
+            },
+        }
+    }
+}
+
 /// A named example for the view's "Load an example" menu.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Example {

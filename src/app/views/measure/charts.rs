@@ -57,37 +57,9 @@ pub fn MeasureCharts(props: &MeasureChartsProps) -> Html {
     let Some(log) = imp.logs.get(la.index) else {
         return html! {};
     };
-    let times: Vec<Points> = log
-        .series
-        .iter()
-        .map(|sr| {
-            (
-                sr.label.clone(),
-                sr.rows
-                    .iter()
-                    .map(|r| (r.size.value, r.time.value))
-                    .collect(),
-            )
-        })
-        .collect();
-    let pick = |f: fn(&crate::core::measure::checks::RowCheck) -> f64| -> Vec<Points> {
-        log.series
-            .iter()
-            .zip(&la.checks.rows)
-            .map(|(sr, rc)| {
-                (
-                    sr.label.clone(),
-                    sr.rows
-                        .iter()
-                        .zip(rc)
-                        .map(|(r, c)| (r.size.value, f(c)))
-                        .collect(),
-                )
-            })
-            .collect()
-    };
-    let alg = pick(|c| c.algbw);
-    let bus = pick(|c| c.busbw);
+    let times = log.time_points();
+    let alg = log.check_points(&la.checks, |c| c.algbw);
+    let bus = log.check_points(&la.checks, |c| c.busbw);
     // The data tables: measured points, then the fitted curve and every
     // model's prediction (time); algbw then busbw (bandwidths).
     let mut time_data = times.clone();
