@@ -2,7 +2,7 @@
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    collective_lab::app::start();
+    collective_lab::app::start(collective_lab::app::View::render);
 }
 
 #[cfg(not(target_arch = "wasm32"))]

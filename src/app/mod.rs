@@ -15,18 +15,29 @@ pub mod url;
 pub mod views;
 
 /// Mounts the app into `#app` (or `<body>`) after installing the panic hook.
-pub fn start() {
+///
+/// `pages` renders the selected view: [`View::render`] holds every view;
+/// the per-view binaries pass a function that names one view only, so the
+/// linker drops the code of the others (see `src/bin/`).
+pub fn start(pages: Pages) {
     install_panic_hook();
+    let props = AppProps { query: None, pages };
     let root = gloo::utils::document().get_element_by_id("app");
     match root {
         Some(el) => {
-            yew::Renderer::<App>::with_root(el).render();
+            yew::Renderer::<App>::with_root_and_props(el, props).render();
         }
         None => {
-            yew::Renderer::<App>::new().render();
+            if let Some(body) = gloo::utils::document().body() {
+                yew::Renderer::<App>::with_root_and_props(body.into(), props).render();
+            }
         }
     }
 }
+
+/// Renders the page of a view opened with a query: [`View::render`] (every
+/// view) or one of the one-view functions in [`views::only`].
+pub type Pages = fn(View, Query, url::UrlCtx) -> Html;
 
 /// Replaces the default panic behaviour: logs the message and shows a visible
 /// error box instead of leaving a silently dead page.
@@ -50,12 +61,33 @@ fn install_panic_hook() {
 }
 
 /// Props of [`App`]: the query to start from (tests pass one; the browser
-/// reads `location.search` when it is `None`).
-#[derive(Properties, PartialEq, Default)]
+/// reads `location.search` when it is `None`) and the views it can render.
+#[derive(Properties)]
 pub struct AppProps {
     /// Query string to use instead of the page URL.
     #[prop_or_default]
     pub query: Option<String>,
+    /// The pages this build holds.
+    pub pages: Pages,
+}
+
+impl PartialEq for AppProps {
+    /// Equal when the queries are: a build holds one set of pages for its
+    /// whole life, so the function is not compared (function addresses are
+    /// not meaningful to compare).
+    fn eq(&self, other: &Self) -> bool {
+        self.query == other.query
+    }
+}
+
+impl Default for AppProps {
+    /// Every view, reading the page URL.
+    fn default() -> Self {
+        AppProps {
+            query: None,
+            pages: View::render,
+        }
+    }
 }
 
 /// The app shell: header with the view list (hidden with `embed=1`) and the
@@ -109,7 +141,7 @@ pub fn App(props: &AppProps) -> Html {
             </p>
         }
     });
-    let body = view.render(query.clone(), ctx);
+    let body = (props.pages)(view, query.clone(), ctx);
     html! {
         <div class={classes!("shell", embed.then_some("embed"))}>
             {nav}

@@ -27,6 +27,7 @@ impl Mounted {
             root.clone(),
             AppProps {
                 query: Some(query.to_string()),
+                ..AppProps::default()
             },
         )
         .render();

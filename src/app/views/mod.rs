@@ -136,3 +136,45 @@ impl View {
         }
     }
 }
+
+/// One-view page functions for the per-view binaries in `src/bin/`: each
+/// names one page component only, so a binary that passes it to
+/// [`crate::app::start`] links that view's code and no other. `index.html`
+/// loads the binary of the view named in `?view=`; a view this binary does
+/// not hold (which that loader never asks for) gets a link to its page.
+pub mod only {
+    use super::*;
+
+    macro_rules! one_view {
+        ($($fn_name:ident => $variant:ident, $component:path;)*) => {$(
+            #[doc = concat!("The `", stringify!($variant), "` view only.")]
+            pub fn $fn_name(view: View, query: Query, ctx: UrlCtx) -> Html {
+                if view == View::$variant {
+                    html! { <$component {query} {ctx} /> }
+                } else {
+                    elsewhere(view)
+                }
+            }
+        )*};
+    }
+
+    one_view! {
+        ring => Ring, ring::RingView;
+        collectives => Collectives, collectives::CollectivesView;
+        cost => Cost, cost::CostView;
+        gossip => Gossip, gossip::GossipView;
+        sgd => Sgd, sgd::SgdView;
+        topology => Topology, topology::TopologyView;
+        practice => Practice, practice::PracticeView;
+        measure => Measure, measure::MeasureView;
+    }
+
+    /// A link to the page of a view this binary does not hold.
+    fn elsewhere(view: View) -> Html {
+        html! {
+            <p class="boot-note">
+                <a href={format!("?view={}", view.key())}>{format!("Open the {} view", view.title())}</a>
+            </p>
+        }
+    }
+}
