@@ -1,35 +1,46 @@
 #!/usr/bin/env bash
 # Download size of the release build and where its wasm bytes go.
 #
-#   bash scripts/size.sh            # after `. scripts/setup.sh && trunk build --release`
+#   bash scripts/size.sh [view]     # after `. scripts/setup.sh && trunk build --release`
 #
-# 1. Raw and `gzip -9` bytes of every file in dist/ and their total (what a
-#    browser downloads; the issue-12 target is ≤ 145 KB gzipped in total).
-# 2. When twiggy is installed (`cargo install twiggy`): the wasm-bindgen
-#    output before wasm-opt (target/wasm-bindgen/release/*_bg.wasm, which
-#    keeps the names section) grouped by crate and module, shallow bytes.
-#    wasm-opt shrinks the code by about a tenth afterwards; the shares hold.
+# 1. Raw and `gzip -9` bytes of every file in dist/.
+# 2. What one page downloads, per view: its wasm binary and JS glue (one per
+#    view, see src/bin/), the CSS, index.html and the icon. The issue-12
+#    target is ≤ 145 KB gzipped for a page.
+# 3. When twiggy is installed (`cargo install twiggy`): the wasm-bindgen
+#    output of one view's binary before wasm-opt (default: ring; it keeps the
+#    names section) grouped by crate and module, shallow bytes. wasm-opt
+#    shrinks the code by about a third afterwards; the shares hold.
 # It builds nothing and is not part of scripts/test.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
+VIEW="${1:-ring}"
 
 [ -d dist ] || { echo "no dist/: run '. scripts/setup.sh && trunk build --release' first" >&2; exit 1; }
-total_raw=0
-total_gz=0
-printf '%-48s %10s %10s\n' file raw gzip-9
+gz() { gzip -9c "$1" | wc -c; }
+printf '%-40s %10s %10s\n' file raw gzip-9
 for f in dist/*; do
   [ -f "$f" ] || continue
-  raw=$(wc -c <"$f")
-  gz=$(gzip -9c "$f" | wc -c)
-  total_raw=$((total_raw + raw))
-  total_gz=$((total_gz + gz))
-  printf '%-48s %10d %10d\n' "$(basename "$f")" "$raw" "$gz"
+  printf '%-40s %10d %10d\n' "$(basename "$f")" "$(wc -c <"$f")" "$(gz "$f")"
 done
-printf '%-48s %10d %10d\n' total "$total_raw" "$total_gz"
+shared=0
+for f in dist/index.html dist/style-*.css dist/favicon-*.svg; do
+  shared=$((shared + $(gz "$f")))
+done
+echo
+echo "one page, gzip -9 bytes (index.html + CSS + icon = $shared B, plus the view's JS and wasm):"
+for bin in src/bin/*.rs; do
+  v="$(basename "$bin" .rs)"
+  js="$(ls dist/"$v".js dist/"$v"-*.js 2>/dev/null | head -n 1 || true)"
+  wasm="$(ls dist/"$v"_bg.wasm dist/"$v"-*_bg.wasm 2>/dev/null | head -n 1 || true)"
+  [ -n "$js" ] && [ -n "$wasm" ] || { echo "$v: no binary in dist/" >&2; continue; }
+  page=$((shared + $(gz "$js") + $(gz "$wasm")))
+  printf '%-12s %8d B  (%.1f KB)\n' "$v" "$page" "$(echo "$page / 1000" | bc -l)"
+done
 
-named=$(ls target/wasm-bindgen/release/*_bg.wasm 2>/dev/null | head -n 1 || true)
-if ! command -v twiggy >/dev/null 2>&1 || [ -z "$named" ]; then
+named="target/wasm-bindgen/release/${VIEW}_bg.wasm"
+if ! command -v twiggy >/dev/null 2>&1 || [ ! -f "$named" ]; then
   echo "(twiggy or $named missing: no breakdown)"
   exit 0
 fi

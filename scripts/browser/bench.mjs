@@ -3,8 +3,9 @@
 //
 //   node scripts/browser/bench.mjs [--dist DIR] [--peer DIR] [--loads 5] [--steps 10]
 //
-// Prints, for the ring all-reduce at p = 4 and p = 64: gzipped transfer,
-// first contentful paint, ready, and one step (click → next frame), each as
+// Prints the gzipped transfer of one page of each view (each view loads its
+// own wasm binary) and of the peer; then, for the ring all-reduce at p = 4
+// and p = 64: first contentful paint, ready, and one step (click → next frame), each as
 // a median, with the ratio us / peer; then the ready time of every view at
 // its default and at a large drawn size. A benchmark, not a test: it never
 // fails on a time.
@@ -23,12 +24,25 @@ const PEER = path.resolve(opt('peer', path.join(REPO, '..', 'shared', 'peer', 'g
 const LOADS = Number(opt('loads', 5));
 const STEPS = Number(opt('steps', 10));
 
-const gz = (file) => zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length;
-function transfer(dir, exts) {
-  const files = fs.readdirSync(dir).filter((f) => exts.some((e) => f.endsWith(e)));
-  const out = {};
-  for (const e of exts) out[e] = 0;
-  for (const f of files) out[exts.find((e) => f.endsWith(e))] += gz(path.join(dir, f));
+// What one page load downloads, gzip -9 bytes per file type, from the
+// responses the browser received (each view loads its own wasm binary).
+async function transfer(browser, url) {
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  const bodies = [];
+  page.on('response', (r) => bodies.push(r.body().then((b) => [r.url(), b]).catch(() => null)));
+  await page.goto(url, { waitUntil: 'networkidle' });
+  const out = { wasm: 0, js: 0, css: 0, html: 0, other: 0 };
+  for (const got of await Promise.all(bodies)) {
+    if (!got) continue;
+    const [u, body] = got;
+    const file = new URL(u).pathname;
+    const kind = file.endsWith('.wasm') ? 'wasm' : file.endsWith('.js') ? 'js'
+      : file.endsWith('.css') ? 'css' : (file.endsWith('.html') || file.endsWith('/')) ? 'html' : 'other';
+    out[kind] += zlib.gzipSync(body, { level: 9 }).length;
+  }
+  out.all = out.wasm + out.js + out.css + out.html + out.other;
+  await ctx.close();
   return out;
 }
 
@@ -116,18 +130,18 @@ const main = async () => {
     console.error(`no ${DIST}/index.html: run \`trunk build --release\` first`);
     process.exit(2);
   }
-  const ours = transfer(DIST, ['.wasm', '.js', '.css', '.html']);
-  const peer = transfer(PEER, ['.js', '.html']);
-  const oursWasmJs = ours['.wasm'] + ours['.js'];
-  const oursAll = oursWasmJs + ours['.css'] + ours['.html'];
-  console.log('# gzipped transfer (gzip -9), bytes');
-  console.log(`us:   wasm ${ours['.wasm']} + js ${ours['.js']} = ${oursWasmJs}; + css ${ours['.css']} + html ${ours['.html']} = ${oursAll}`);
-  console.log(`peer: js ${peer['.js']}; + html ${peer['.html']} = ${peer['.js'] + peer['.html']}`);
-  console.log(`ratio (wasm+js / peer js): ${ratio(oursWasmJs, peer['.js'])}; (all / peer js): ${ratio(oursAll, peer['.js'])}; target ≤ 2× = ${2 * peer['.js']} B`);
-
   const us = await serve(DIST);
   const them = await serve(PEER);
   const browser = await launch();
+  const peer = await transfer(browser, `${them.url}/index.html?op=allreduce&alg=ring&gpu=4`);
+  console.log('# gzipped transfer of one page load (gzip -9 of every response), bytes');
+  console.log(`peer: js ${peer.js} + css ${peer.css} + html ${peer.html} + other ${peer.other} = ${peer.all}; target ≤ 2 × peer js = ${2 * peer.js}`);
+  console.log('| page | wasm | js | css | html | other | total | total / peer js |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+  for (const v of VIEWS) {
+    const t = await transfer(browser, `${us.url}/index.html?view=${v.view}`);
+    console.log(`| ${v.view} | ${t.wasm} | ${t.js} | ${t.css} | ${t.html} | ${t.other} | ${t.all} | ${ratio(t.all, peer.js)} |`);
+  }
   console.log(`# ${browser.version()}; medians of ${LOADS} loads and ${STEPS} steps; ms`);
   console.log('| ring all-reduce | peer | us | ratio |');
   console.log('| --- | --- | --- | --- |');

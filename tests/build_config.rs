@@ -1,0 +1,103 @@
+//! The per-view release binaries are listed in four places that no compiler
+//! links: `src/bin/<view>.rs`, the `one_view!` table in
+//! `src/app/views/mod.rs`, the rust links of `index.html` and the loader's
+//! list in `Trunk.toml`. These tests read the files and check that the four
+//! lists agree, so a new view cannot be built but never loaded (or loaded but
+//! never built).
+
+use std::collections::BTreeSet;
+use std::fs;
+
+/// The views that have a binary: the stems of `src/bin/*.rs`.
+fn bins() -> BTreeSet<String> {
+    fs::read_dir("src/bin")
+        .expect("src/bin")
+        .filter_map(|e| {
+            let name = e.ok()?.file_name().into_string().ok()?;
+            name.strip_suffix(".rs").map(str::to_string)
+        })
+        .collect()
+}
+
+/// Values of `attr="…"` on the lines of `text` that contain `marker`.
+fn attr_values(text: &str, marker: &str, attr: &str) -> Vec<String> {
+    let needle = format!("{attr}=\"");
+    text.lines()
+        .filter(|l| l.contains(marker))
+        .filter_map(|l| {
+            let rest = &l[l.find(&needle)? + needle.len()..];
+            Some(rest[..rest.find('"')?].to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn the_eight_views_have_a_binary() {
+    let want: BTreeSet<String> = [
+        "collectives",
+        "cost",
+        "gossip",
+        "measure",
+        "practice",
+        "ring",
+        "sgd",
+        "topology",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    assert_eq!(bins(), want);
+}
+
+#[test]
+fn index_html_builds_every_binary_and_ring_is_the_main_app() {
+    let html = fs::read_to_string("index.html").expect("index.html");
+    let main = attr_values(&html, "rel=\"rust\" data-bin", "data-bin");
+    assert_eq!(main, vec!["ring".to_string()]);
+    let workers: BTreeSet<String> = attr_values(&html, "data-type=\"worker\"", "data-bin")
+        .into_iter()
+        .collect();
+    let mut others = bins();
+    others.remove("ring");
+    assert_eq!(workers, others);
+    // Every worker is bound for the web (an ES module the loader imports).
+    assert_eq!(
+        html.matches("data-type=\"worker\" data-bindgen-target=\"web\"")
+            .count(),
+        others.len()
+    );
+}
+
+#[test]
+fn the_loader_knows_every_binary_but_ring() {
+    let toml = fs::read_to_string("Trunk.toml").expect("Trunk.toml");
+    let line = toml
+        .lines()
+        .find(|l| l.starts_with("const views = ["))
+        .expect("the loader's view list");
+    let listed: BTreeSet<String> = line
+        .split('"')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_string)
+        .collect();
+    let mut others = bins();
+    others.remove("ring");
+    assert_eq!(listed, others);
+}
+
+#[test]
+fn each_binary_renders_its_own_view_only() {
+    let table = fs::read_to_string("src/app/views/mod.rs").expect("views/mod.rs");
+    for view in bins() {
+        let bin = fs::read_to_string(format!("src/bin/{view}.rs")).expect("bin");
+        assert!(
+            bin.contains(&format!("app::views::only::{view})")),
+            "src/bin/{view}.rs must start app::views::only::{view}"
+        );
+        assert!(
+            table.contains(&format!("        {view} => ")),
+            "one_view! has no entry for {view}"
+        );
+    }
+}
