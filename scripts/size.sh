@@ -36,7 +36,7 @@ for bin in src/bin/*.rs; do
   wasm="$(ls dist/"$v"_bg.wasm dist/"$v"-*_bg.wasm 2>/dev/null | head -n 1 || true)"
   [ -n "$js" ] && [ -n "$wasm" ] || { echo "$v: no binary in dist/" >&2; continue; }
   page=$((shared + $(gz "$js") + $(gz "$wasm")))
-  printf '%-12s %8d B  (%.1f KB)\n' "$v" "$page" "$(echo "$page / 1000" | bc -l)"
+  awk -v v="$v" -v b="$page" 'BEGIN { printf "%-12s %8d B  (%.1f KB)\n", v, b, b / 1000 }' 
 done
 
 named="target/wasm-bindgen/release/${VIEW}_bg.wasm"

@@ -27,10 +27,8 @@ CHROMEDRIVER="$CHROMEDRIVER" WASM_BINDGEN_TEST_TIMEOUT=180 \
 step "trunk build --release"
 trunk build --release
 
-step "release sizes (gzipped)"
-for f in dist/*.wasm dist/*.js; do
-  printf '%-48s %8d B raw  %8d B gzip\n' "$f" "$(wc -c <"$f")" "$(gzip -9c "$f" | wc -c)"
-done
+step "release sizes (gzipped; one page loads one view's binary)"
+bash scripts/size.sh | sed -n '/^one page/,/^$/p'
 
 step "smoke test: dist/ served from a sub-folder"
 bash scripts/smoke.sh
