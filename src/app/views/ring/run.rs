@@ -6,11 +6,15 @@
 //! numbers (tested in the core); this type answers the view's questions
 //! from either.
 
+use crate::app::components::chunk_grid::CHUNK_GRID_MAX_P;
 use crate::app::components::transfer_log::{entries_of, round_entries, LogEntry};
 use crate::app::shared::Shared;
 use crate::app::views::collectives::trace::{checkpointed_collective, SharedTrace};
+use crate::app::views::ring::picture::RING_MAX_P;
 use crate::core::collectives::{flat, Algorithm};
-use crate::core::execute::{default_init, execute_streamed, narrate_round, Streamed, Verification};
+use crate::core::execute::{
+    chunk_grid, default_init, execute_streamed, narrate_round, ChunkGrid, Streamed, Verification,
+};
 use crate::core::schedule::chunk_range;
 use crate::core::schedule::ring::{ring_all_reduce_round, ring_all_reduce_rounds};
 use crate::core::schedule::Transfer;
@@ -49,6 +53,22 @@ impl RingRun {
         )
         .ok()
         .map(|s| RingRun::Numbers(Shared::new(s)))
+    }
+
+    /// The contributor counts of every rank's chunks and each round's
+    /// changes ([`chunk_grid`]) of the ring that ran, for the chunk grid
+    /// drawn when `RING_MAX_P < p ≤ CHUNK_GRID_MAX_P`; `None` otherwise.
+    /// The drawn trace's own schedule, or (numbers only) the same ring
+    /// rounds the streamed run executed, regenerated one at a time.
+    pub fn chunk_grid(&self) -> Option<ChunkGrid> {
+        let (p, n) = (self.p(), self.n());
+        if p <= RING_MAX_P || p > CHUNK_GRID_MAX_P {
+            return None;
+        }
+        match self {
+            RingRun::Drawn(t) => chunk_grid(p, n, &t.schedule.rounds).ok(),
+            RingRun::Numbers(_) => chunk_grid(p, n, ring_all_reduce_rounds(p, n)).ok(),
+        }
     }
 
     /// The drawn trace, when there is one.
