@@ -1414,6 +1414,49 @@ impl ChunkGrid {
         counts
     }
 
+    /// The grid of `steps[k]` = `counts[rank][chunk]` after `k` rounds
+    /// (`steps[0]` is the input), keeping the first step and, per round, the
+    /// cells that differ from the step before: e.g. the collectives view's
+    /// per-chunk counts ([`crate::core::collectives::narrate::chunk_counts`],
+    /// which also reads chunks that do not lie on segment cuts). Rows shorter
+    /// than `p` count as 0. `None` when there is no step.
+    pub fn from_steps(p: usize, steps: impl IntoIterator<Item = Vec<Vec<usize>>>) -> Option<Self> {
+        let flat = |rows: Vec<Vec<usize>>| -> Vec<u32> {
+            let mut out = vec![0u32; p * p];
+            for (r, row) in rows.into_iter().take(p).enumerate() {
+                for (c, v) in row.into_iter().take(p).enumerate() {
+                    out[r * p + c] = v as u32;
+                }
+            }
+            out
+        };
+        let mut steps = steps.into_iter().map(flat);
+        let initial = steps.next()?;
+        let mut last = initial.clone();
+        let mut changes = Vec::new();
+        for next in steps {
+            let round: Vec<CellChange> = last
+                .iter()
+                .zip(&next)
+                .enumerate()
+                .filter(|(_, (a, b))| a != b)
+                .map(|(i, (&before, &after))| CellChange {
+                    rank: (i / p) as u32,
+                    chunk: (i % p) as u32,
+                    before,
+                    after,
+                })
+                .collect();
+            changes.push(round);
+            last = next;
+        }
+        Some(ChunkGrid {
+            p,
+            initial,
+            changes,
+        })
+    }
+
     /// The cells to redraw to turn a picture of the state after `from`
     /// rounds into the state after `to` rounds, as `(rank, chunk, count at
     /// to)`; drawn in order, later entries win. Forward it lists the changes
@@ -2111,6 +2154,38 @@ mod tests {
             .iter()
             .all(|c| (c.before, c.after) == (1, 256)));
         assert_eq!(g.counts_after(510), vec![256; 256 * 256]);
+    }
+
+    #[test]
+    fn chunk_grid_from_steps_keeps_the_cells_that_differ() {
+        // p = 2: [[1, 1], [1, 1]] → [[1, 2], [2, 1]] → [[2, 2], [2, 2]]
+        let steps = vec![
+            vec![vec![1, 1], vec![1, 1]],
+            vec![vec![1, 2], vec![2, 1]],
+            vec![vec![2, 2], vec![2, 2]],
+        ];
+        let g = ChunkGrid::from_steps(2, steps).expect("steps");
+        assert_eq!(g.initial, vec![1, 1, 1, 1]);
+        assert_eq!(g.changes[0], vec![change(0, 1, 1, 2), change(1, 0, 1, 2)]);
+        assert_eq!(g.changes[1], vec![change(0, 0, 1, 2), change(1, 1, 1, 2)]);
+        assert_eq!(g.counts_after(2), vec![2; 4]);
+        assert!(ChunkGrid::from_steps(2, Vec::new()).is_none());
+        // the same grid as the ring's own, from the executed trace's counts
+        let s = ring_all_reduce(5, 20, 4).expect("valid");
+        let direct = chunk_grid(5, 20, &s.rounds).expect("runs");
+        let t = execute(&s, &default_init, ExecOptions::default()).expect("runs");
+        let counts = (0..=t.num_rounds())
+            .map(|k| crate::core::collectives::narrate::chunk_counts(&t, k).expect("kept"));
+        let g = ChunkGrid::from_steps(5, counts).expect("steps");
+        for k in 0..=t.num_rounds() {
+            assert_eq!(g.counts_after(k), direct.counts_after(k), "after {k}");
+        }
+        // the same cells change, listed row by row instead of by transfer
+        let mut a = g.changes[0].clone();
+        let mut b = direct.changes[0].clone();
+        a.sort_by_key(|c| (c.rank, c.chunk));
+        b.sort_by_key(|c| (c.rank, c.chunk));
+        assert_eq!(a, b);
     }
 
     #[test]

@@ -16,6 +16,11 @@ use super::rank_ring::{fill, FULL, RAMP};
 use crate::app::shared::Shared;
 use crate::core::execute::ChunkGrid;
 
+/// Largest p that the ring and collectives views draw as a ring of ranks;
+/// above it they draw this chunk grid (a ring of 64 boxes of 64 cells is
+/// slow to restyle on every step and too small to read).
+pub const RING_MAX_P: usize = 32;
+
 /// Largest p drawn as a chunk grid (65 536 cells); above it numbers only.
 pub const CHUNK_GRID_MAX_P: usize = 256;
 

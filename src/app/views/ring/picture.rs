@@ -6,7 +6,7 @@
 
 use yew::prelude::*;
 
-use crate::app::components::chunk_grid::{ChunkGridCanvas, CHUNK_GRID_MAX_P};
+use crate::app::components::chunk_grid::{ChunkGridCanvas, CHUNK_GRID_MAX_P, RING_MAX_P};
 use crate::app::components::rank_grid::{rank_picture, GRID_MAX_P};
 use crate::app::components::rank_ring::{RingArrow, RingCell};
 use crate::app::shared::Shared;
@@ -16,11 +16,6 @@ use crate::core::schedule::{chunk_range, Op};
 use crate::core::units::format_bytes_short;
 use crate::core::units::format_exact_or_approx;
 use crate::params::ring::{ELEM_BYTES, MAX_DRAWN_P};
-
-/// Largest p drawn as a ring of ranks; above it the [`ChunkGridCanvas`]
-/// (a ring of 64 boxes of 64 cells is slow to restyle on every step and
-/// too small to read).
-pub const RING_MAX_P: usize = 32;
 
 /// Props of [`RingPicture`].
 #[derive(Properties, PartialEq)]

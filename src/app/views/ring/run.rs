@@ -6,11 +6,10 @@
 //! numbers (tested in the core); this type answers the view's questions
 //! from either.
 
-use crate::app::components::chunk_grid::CHUNK_GRID_MAX_P;
+use crate::app::components::chunk_grid::{CHUNK_GRID_MAX_P, RING_MAX_P};
 use crate::app::components::transfer_log::{entries_of, round_entries, LogEntry};
 use crate::app::shared::Shared;
 use crate::app::views::collectives::trace::{checkpointed_collective, SharedTrace};
-use crate::app::views::ring::picture::RING_MAX_P;
 use crate::core::collectives::{flat, Algorithm};
 use crate::core::execute::{
     chunk_grid, default_init, execute_streamed, narrate_round, ChunkGrid, Streamed, Verification,
