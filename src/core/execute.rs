@@ -537,6 +537,98 @@ fn push_run(runs: &mut Vec<(usize, Vec<u64>)>, row: &[u64]) {
     }
 }
 
+/// The bytes of rounds produced one at a time, counted from their transfers
+/// without executing any value ([`count_streamed`]): the counters of a
+/// [`Streamed`] run (tested equal) for a page that does not yet show the
+/// final values, e.g. the ring view at p = 1024 before its last step.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StreamCounts {
+    /// Number of ranks.
+    pub p: usize,
+    /// Tensor length, elements.
+    pub n: u64,
+    /// Bytes per element.
+    pub elem_bytes: u64,
+    /// Bytes sent per rank, as runs `(rounds, sent[rank])` (as [`Streamed::sent`]).
+    pub sent: Vec<(usize, Vec<u64>)>,
+    /// Bytes received per rank, as runs like `sent`.
+    pub recv: Vec<(usize, Vec<u64>)>,
+    /// `round_max_bytes[round]`: the round's largest message, bytes.
+    pub round_max_bytes: Vec<u64>,
+    /// `transfers[round]`: number of messages in the round.
+    pub transfers: Vec<usize>,
+}
+
+impl StreamCounts {
+    /// Number of rounds counted.
+    pub fn num_rounds(&self) -> usize {
+        self.transfers.len()
+    }
+
+    /// Bytes each rank has sent after the first `rounds` rounds.
+    pub fn sent_after(&self, rounds: usize) -> Vec<u64> {
+        runs_cumulative(&self.sent, rounds, self.p)
+    }
+
+    /// Bytes each rank has received after the first `rounds` rounds.
+    pub fn recv_after(&self, rounds: usize) -> Vec<u64> {
+        runs_cumulative(&self.recv, rounds, self.p)
+    }
+
+    /// Total α–β time, seconds, as [`Counts::executed_time`].
+    pub fn executed_time(&self, alpha: f64, beta: f64) -> f64 {
+        rounds_time(&self.round_max_bytes, &self.transfers, alpha, beta)
+    }
+}
+
+/// Counts the bytes per rank of the rounds `rounds` yields one at a time
+/// (O(transfers) additions, no buffers, nothing verified): the counters of
+/// [`execute_streamed`] on the same rounds without its values.
+///
+/// # Errors
+/// [`MalformedSchedule`] when a transfer names a rank `≥ p` or a range
+/// outside `0..n`.
+pub fn count_streamed(
+    p: usize,
+    n: u64,
+    elem_bytes: u64,
+    rounds: impl IntoIterator<Item = Round>,
+) -> Result<StreamCounts, MalformedSchedule> {
+    let (mut sent, mut recv) = (Vec::new(), Vec::new());
+    let (mut sent_row, mut recv_row) = (vec![0u64; p], vec![0u64; p]);
+    let (mut round_max_bytes, mut transfers) = (Vec::new(), Vec::new());
+    for (i, round) in rounds.into_iter().enumerate() {
+        sent_row.fill(0);
+        recv_row.fill(0);
+        let mut max = 0;
+        for t in &round.transfers {
+            if t.src >= p || t.dst >= p || t.range.start > t.range.end || t.range.end > n {
+                return Err(MalformedSchedule(format!(
+                    "round {i}: transfer {} → {} of {:?} outside {p} ranks × {n} elements",
+                    t.src, t.dst, t.range
+                )));
+            }
+            let bytes = t.len() * elem_bytes;
+            sent_row[t.src] += bytes;
+            recv_row[t.dst] += bytes;
+            max = max.max(bytes);
+        }
+        push_run(&mut sent, &sent_row);
+        push_run(&mut recv, &recv_row);
+        round_max_bytes.push(max);
+        transfers.push(round.transfers.len());
+    }
+    Ok(StreamCounts {
+        p,
+        n,
+        elem_bytes,
+        sent,
+        recv,
+        round_max_bytes,
+        transfers,
+    })
+}
+
 /// Executes the all-reduce whose rounds `rounds` yields one at a time (e.g.
 /// [`crate::core::schedule::ring::ring_all_reduce_rounds`]) on `p` buffers of
 /// `n` elements initialised by `init`, with the same semantics as
@@ -2186,6 +2278,41 @@ mod tests {
         a.sort_by_key(|c| (c.rank, c.chunk));
         b.sort_by_key(|c| (c.rank, c.chunk));
         assert_eq!(a, b);
+    }
+
+    #[test]
+    fn count_streamed_equals_the_counters_of_execute_streamed() {
+        use crate::core::schedule::chunk_range;
+        use crate::core::schedule::ring::ring_all_reduce_rounds;
+        // p = 5, n = 13: chunks of 3, 3, 3, 2, 2 elements (4 B each)
+        let (p, n) = (5, 13);
+        let cuts: Vec<u64> = (0..p).map(|c| chunk_range(n, p, c).start).collect();
+        let run = execute_streamed(p, n, 4, &cuts, ring_all_reduce_rounds(p, n), &default_init)
+            .expect("runs");
+        let c = count_streamed(p, n, 4, ring_all_reduce_rounds(p, n)).expect("counts");
+        assert_eq!(c.sent, run.sent);
+        assert_eq!(c.recv, run.recv);
+        assert_eq!(c.round_max_bytes, run.round_max_bytes);
+        assert_eq!(c.transfers, run.transfers);
+        assert_eq!(c.num_rounds(), 8);
+        // rank 0 sends chunks 0, 4, 3, 2 (reduce-scatter) then 1, 0, 4, 3:
+        // 12 + 8 + 8 + 12 + 12 + 12 + 8 + 8 = 80 B
+        assert_eq!(c.sent_after(8)[0], 80);
+        assert_eq!(c.sent_after(8), run.sent_after(8));
+        assert_eq!(c.recv_after(3), run.recv_after(3));
+        assert_eq!(c.executed_time(1.0, 0.5), run.executed_time(1.0, 0.5));
+        let bad = Round {
+            phase: Phase::ReduceScatter,
+            note: String::new(),
+            transfers: vec![Transfer {
+                src: 0,
+                dst: 5,
+                range: 0..1,
+                op: Op::Reduce,
+                chunk: None,
+            }],
+        };
+        assert!(count_streamed(5, 13, 4, [bad]).is_err());
     }
 
     #[test]
