@@ -181,22 +181,58 @@ fn sgd() {
     }
 }
 
+/// Times 40 steps of the ring view at `query` (key press → DOM updated and
+/// laid out, so the time includes style and layout but not the paint).
+async fn ring_steps(query: &str, label: &str) {
+    let app = Mounted::new(query).await;
+    let mut samples = Vec::new();
+    for _ in 0..40 {
+        let t0 = now();
+        app.key("ArrowRight").await;
+        // Read layout so the time includes it.
+        black_box(app.root.get_bounding_client_rect());
+        samples.push(now() - t0);
+    }
+    report(label, samples);
+}
+
 #[wasm_bindgen_test]
 async fn ring_view_step() {
-    let app = Mounted::new("view=ring&p=64&size=64MB&embed=1").await;
-    let samples = {
-        let mut v = Vec::new();
-        for _ in 0..40 {
-            let t0 = now();
-            app.key("ArrowRight").await;
-            // Read layout so the time includes it.
-            black_box(app.root.get_bounding_client_rect());
-            v.push(now() - t0);
-        }
-        v
-    };
-    report(
+    ring_steps(
+        "view=ring&p=64&size=64MB&embed=1",
         "ring view: one step at p=64 (key press → DOM updated)",
-        samples,
-    );
+    )
+    .await;
+    ring_steps(
+        "view=ring&p=256&size=64MB&embed=1",
+        "ring view: one step at p=256 (key press → DOM updated)",
+    )
+    .await;
+}
+
+#[wasm_bindgen_test]
+async fn ring_view_ready() {
+    for (query, label) in [
+        (
+            "view=ring&p=1024&size=64MB&embed=1",
+            "ring view: mount at p=1024 (computation + first render)",
+        ),
+        (
+            "view=ring&p=256&size=64MB&embed=1",
+            "ring view: mount at p=256 (computation + first render)",
+        ),
+        (
+            "view=collectives&alg=rab&p=64&size=64MB&embed=1",
+            "collectives view: mount Rabenseifner at p=64",
+        ),
+    ] {
+        let mut samples = Vec::new();
+        for _ in 0..5 {
+            let t0 = now();
+            let app = Mounted::new(query).await;
+            black_box(app.root.get_bounding_client_rect());
+            samples.push(now() - t0);
+        }
+        report(label, samples);
+    }
 }

@@ -92,3 +92,45 @@ async fn large_p_is_numbers_only() {
     assert!(app.text(".notice").contains("not drawn"));
     assert!(app.text("#check").contains("Verified: all 128 ranks"));
 }
+
+/// Attribute `name` of the first match of `selector`, or "".
+fn attr(app: &Mounted, selector: &str, name: &str) -> String {
+    app.root
+        .query_selector(selector)
+        .ok()
+        .flatten()
+        .and_then(|e| e.get_attribute(name))
+        .unwrap_or_default()
+}
+
+#[wasm_bindgen_test]
+async fn chunk_grid_canvas_from_33_to_256_ranks() {
+    let app = Mounted::new("view=ring&p=128&size=1MB&step=3").await;
+    assert_eq!(app.count(".chunk-grid canvas[role='img']"), 1);
+    assert_eq!(
+        attr(&app, ".chunk-grid canvas", "width"),
+        "768",
+        "6 px × 128"
+    );
+    let label = attr(&app, ".chunk-grid canvas", "aria-label");
+    assert!(
+        label.contains(
+            "128 ranks × 128 chunks after 3 of 254 rounds (reduce-scatter, round 3 of 127)"
+        ),
+        "{label}"
+    );
+    let legend = app.text(".chunk-grid .legend");
+    assert!(
+        legend.contains("own data only") && legend.contains("complete sum"),
+        "{legend}"
+    );
+    assert!(app.text("#check").contains("3 of 254"), "numbers stay");
+    app.key("ArrowRight").await;
+    let label = attr(&app, ".chunk-grid canvas", "aria-label");
+    assert!(label.contains("after 4 of 254 rounds"), "{label}");
+    drop(app);
+    let app = Mounted::new("view=ring&p=257&size=1MB").await;
+    assert_eq!(app.count("canvas"), 0, "numbers only above 256");
+    assert!(app.text(".notice").contains("above 256"));
+    assert!(app.text("#check").contains("0 of 512 rounds"));
+}

@@ -178,3 +178,23 @@ async fn one_element_chunk_gap_reads_as_agreement_to_4_digits() {
     assert!(!agree.contains("differ:"), "{agree}");
     assert_eq!(app.text("#row-ring .agree"), "✓ to 4 digits (+1.067 ns)");
 }
+
+#[wasm_bindgen_test]
+async fn rabenseifner_p64_is_a_chunk_grid_canvas() {
+    let app = Mounted::new("view=collectives&alg=rab&p=64&size=64MB&step=3").await;
+    assert_eq!(app.count(".rank-ring"), 0, "no ring above 32 ranks");
+    assert_eq!(app.count(".chunk-grid canvas[role='img']"), 1);
+    let label = app
+        .root
+        .query_selector(".chunk-grid canvas")
+        .ok()
+        .flatten()
+        .and_then(|e| e.get_attribute("aria-label"))
+        .unwrap_or_default();
+    // Rabenseifner at p = 64: 6 halving rounds, then 6 doubling rounds
+    assert!(
+        label.contains("on 64 ranks × 64 chunks after 3 of 12 rounds"),
+        "{label}"
+    );
+    assert!(app.text(".chunk-grid .legend").contains("complete sum"));
+}

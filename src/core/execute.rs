@@ -537,6 +537,98 @@ fn push_run(runs: &mut Vec<(usize, Vec<u64>)>, row: &[u64]) {
     }
 }
 
+/// The bytes of rounds produced one at a time, counted from their transfers
+/// without executing any value ([`count_streamed`]): the counters of a
+/// [`Streamed`] run (tested equal) for a page that does not yet show the
+/// final values, e.g. the ring view at p = 1024 before its last step.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StreamCounts {
+    /// Number of ranks.
+    pub p: usize,
+    /// Tensor length, elements.
+    pub n: u64,
+    /// Bytes per element.
+    pub elem_bytes: u64,
+    /// Bytes sent per rank, as runs `(rounds, sent[rank])` (as [`Streamed::sent`]).
+    pub sent: Vec<(usize, Vec<u64>)>,
+    /// Bytes received per rank, as runs like `sent`.
+    pub recv: Vec<(usize, Vec<u64>)>,
+    /// `round_max_bytes[round]`: the round's largest message, bytes.
+    pub round_max_bytes: Vec<u64>,
+    /// `transfers[round]`: number of messages in the round.
+    pub transfers: Vec<usize>,
+}
+
+impl StreamCounts {
+    /// Number of rounds counted.
+    pub fn num_rounds(&self) -> usize {
+        self.transfers.len()
+    }
+
+    /// Bytes each rank has sent after the first `rounds` rounds.
+    pub fn sent_after(&self, rounds: usize) -> Vec<u64> {
+        runs_cumulative(&self.sent, rounds, self.p)
+    }
+
+    /// Bytes each rank has received after the first `rounds` rounds.
+    pub fn recv_after(&self, rounds: usize) -> Vec<u64> {
+        runs_cumulative(&self.recv, rounds, self.p)
+    }
+
+    /// Total α–β time, seconds, as [`Counts::executed_time`].
+    pub fn executed_time(&self, alpha: f64, beta: f64) -> f64 {
+        rounds_time(&self.round_max_bytes, &self.transfers, alpha, beta)
+    }
+}
+
+/// Counts the bytes per rank of the rounds `rounds` yields one at a time
+/// (O(transfers) additions, no buffers, nothing verified): the counters of
+/// [`execute_streamed`] on the same rounds without its values.
+///
+/// # Errors
+/// [`MalformedSchedule`] when a transfer names a rank `≥ p` or a range
+/// outside `0..n`.
+pub fn count_streamed(
+    p: usize,
+    n: u64,
+    elem_bytes: u64,
+    rounds: impl IntoIterator<Item = Round>,
+) -> Result<StreamCounts, MalformedSchedule> {
+    let (mut sent, mut recv) = (Vec::new(), Vec::new());
+    let (mut sent_row, mut recv_row) = (vec![0u64; p], vec![0u64; p]);
+    let (mut round_max_bytes, mut transfers) = (Vec::new(), Vec::new());
+    for (i, round) in rounds.into_iter().enumerate() {
+        sent_row.fill(0);
+        recv_row.fill(0);
+        let mut max = 0;
+        for t in &round.transfers {
+            if t.src >= p || t.dst >= p || t.range.start > t.range.end || t.range.end > n {
+                return Err(MalformedSchedule(format!(
+                    "round {i}: transfer {} → {} of {:?} outside {p} ranks × {n} elements",
+                    t.src, t.dst, t.range
+                )));
+            }
+            let bytes = t.len() * elem_bytes;
+            sent_row[t.src] += bytes;
+            recv_row[t.dst] += bytes;
+            max = max.max(bytes);
+        }
+        push_run(&mut sent, &sent_row);
+        push_run(&mut recv, &recv_row);
+        round_max_bytes.push(max);
+        transfers.push(round.transfers.len());
+    }
+    Ok(StreamCounts {
+        p,
+        n,
+        elem_bytes,
+        sent,
+        recv,
+        round_max_bytes,
+        transfers,
+    })
+}
+
 /// Executes the all-reduce whose rounds `rounds` yields one at a time (e.g.
 /// [`crate::core::schedule::ring::ring_all_reduce_rounds`]) on `p` buffers of
 /// `n` elements initialised by `init`, with the same semantics as
@@ -1363,6 +1455,221 @@ fn cumulative(per_round: &[Vec<u64>], rounds: usize, p: usize) -> Vec<u64> {
     acc
 }
 
+/// One cell of the p × p chunk grid (row = rank, column = chunk) whose
+/// contributor set a round changed, with the number of contributing ranks
+/// before and after that round ([`ChunkGrid::changes`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CellChange {
+    /// Rank (row), `0..p`.
+    pub rank: u32,
+    /// Chunk (column), `0..p`: the ring chunk `chunk_range(n, p, chunk)`.
+    pub chunk: u32,
+    /// Contributing ranks before the round, `0..=p`.
+    pub before: u32,
+    /// Contributing ranks after the round, `0..=p`.
+    pub after: u32,
+}
+
+/// The contributor counts of every rank's chunks over an executed
+/// all-reduce, kept as the input plus each round's changes: what a picture
+/// that repaints only the cells a step changed needs (O(changes) per step
+/// instead of O(p²)). A ring at p = 256 has 65 536 cells but each of its
+/// 510 rounds changes only 256 of them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChunkGrid {
+    /// Number of ranks (rows) and of chunks (columns).
+    pub p: usize,
+    /// `initial[rank · p + chunk]`: contributing ranks before round 1
+    /// (1 on every non-empty chunk of an all-reduce; 0 on an empty chunk,
+    /// which exists only when n < p).
+    pub initial: Vec<u32>,
+    /// `changes[round]`: the cells round `round` (0-based) changed, in the
+    /// order they were applied.
+    pub changes: Vec<Vec<CellChange>>,
+}
+
+impl ChunkGrid {
+    /// Number of rounds recorded.
+    pub fn num_rounds(&self) -> usize {
+        self.changes.len()
+    }
+
+    /// `counts[rank · p + chunk]` after the first `rounds` rounds (clamped
+    /// to the number of rounds): O(p² + changes).
+    pub fn counts_after(&self, rounds: usize) -> Vec<u32> {
+        let mut counts = self.initial.clone();
+        for ch in self.changes.iter().take(rounds).flatten() {
+            if let Some(c) = counts.get_mut(ch.rank as usize * self.p + ch.chunk as usize) {
+                *c = ch.after;
+            }
+        }
+        counts
+    }
+
+    /// The grid of `steps[k]` = `counts[rank][chunk]` after `k` rounds
+    /// (`steps[0]` is the input), keeping the first step and, per round, the
+    /// cells that differ from the step before: e.g. the collectives view's
+    /// per-chunk counts ([`crate::core::collectives::narrate::chunk_counts`],
+    /// which also reads chunks that do not lie on segment cuts). Rows shorter
+    /// than `p` count as 0. `None` when there is no step.
+    pub fn from_steps(p: usize, steps: impl IntoIterator<Item = Vec<Vec<usize>>>) -> Option<Self> {
+        let flat = |rows: Vec<Vec<usize>>| -> Vec<u32> {
+            let mut out = vec![0u32; p * p];
+            for (r, row) in rows.into_iter().take(p).enumerate() {
+                for (c, v) in row.into_iter().take(p).enumerate() {
+                    out[r * p + c] = v as u32;
+                }
+            }
+            out
+        };
+        let mut steps = steps.into_iter().map(flat);
+        let initial = steps.next()?;
+        let mut last = initial.clone();
+        let mut changes = Vec::new();
+        for next in steps {
+            let round: Vec<CellChange> = last
+                .iter()
+                .zip(&next)
+                .enumerate()
+                .filter(|(_, (a, b))| a != b)
+                .map(|(i, (&before, &after))| CellChange {
+                    rank: (i / p) as u32,
+                    chunk: (i % p) as u32,
+                    before,
+                    after,
+                })
+                .collect();
+            changes.push(round);
+            last = next;
+        }
+        Some(ChunkGrid {
+            p,
+            initial,
+            changes,
+        })
+    }
+
+    /// The cells to redraw to turn a picture of the state after `from`
+    /// rounds into the state after `to` rounds, as `(rank, chunk, count at
+    /// to)`; drawn in order, later entries win. Forward it lists the changes
+    /// of rounds `from..to` with their new counts, backward those of rounds
+    /// `to..from` in reverse with their old counts: O(changes between), not
+    /// O(p²). Rounds beyond the last are ignored.
+    pub fn repaint(&self, from: usize, to: usize) -> Vec<(usize, usize, u32)> {
+        let cell = |ch: &CellChange, count: u32| (ch.rank as usize, ch.chunk as usize, count);
+        let n = self.changes.len();
+        if from <= to {
+            self.changes[from.min(n)..to.min(n)]
+                .iter()
+                .flatten()
+                .map(|ch| cell(ch, ch.after))
+                .collect()
+        } else {
+            self.changes[to.min(n)..from.min(n)]
+                .iter()
+                .rev()
+                .flat_map(|round| round.iter().rev())
+                .map(|ch| cell(ch, ch.before))
+                .collect()
+        }
+    }
+}
+
+/// Runs the all-reduce whose rounds `rounds` yields on `p` ranks' buffers of
+/// `n` elements, tracking only which ranks' inputs each ring chunk holds
+/// (the contributor sets of [`execute`]: a `Reduce` unites them, a `Copy`
+/// overwrites them, and every transfer of a round reads the state from
+/// before the round), and records the [`ChunkGrid`]: the counts before
+/// round 1 and the cells each round changed. No values are summed and no
+/// state per round is kept, so a ring at p = 256 costs one pass over its
+/// 130 560 transfers and 65 536 bitsets of 4 words. The final counts equal
+/// the contributor counts of [`execute`] on the same schedule (tested).
+///
+/// # Errors
+/// [`MalformedSchedule`] when a transfer names a rank `≥ p`, or its range
+/// does not start and end on chunk bounds (`chunk_range(n, p, c)`) inside
+/// `0..n`.
+pub fn chunk_grid<R: std::borrow::Borrow<Round>>(
+    p: usize,
+    n: u64,
+    rounds: impl IntoIterator<Item = R>,
+) -> Result<ChunkGrid, MalformedSchedule> {
+    use super::schedule::chunk_range;
+    let words = p.div_ceil(64).max(1);
+    let chunks: Vec<Range<u64>> = (0..p).map(|c| chunk_range(n, p, c)).collect();
+    let starts: Vec<u64> = chunks.iter().map(|g| g.start).collect();
+    // the columns a range covers: chunks starting in [a, b), when a and b are cuts
+    let on_cut = |x: u64, c: usize| starts.get(c).map_or(x == n, |&s| s == x);
+    let span = |r: &Range<u64>| -> Option<Range<usize>> {
+        let lo = starts.partition_point(|&s| s < r.start);
+        let hi = starts.partition_point(|&s| s < r.end);
+        (r.start <= r.end && r.end <= n && on_cut(r.start, lo) && on_cut(r.end, hi))
+            .then_some(lo..hi)
+    };
+    // sets[(rank · p + chunk) · words ..][..words]: a bitset over ranks
+    let mut sets = vec![0u64; p * p * words];
+    let mut initial = vec![0u32; p * p];
+    for r in 0..p {
+        for (c, g) in chunks.iter().enumerate() {
+            if g.start < g.end {
+                sets[(r * p + c) * words + r / 64] |= 1 << (r % 64);
+                initial[r * p + c] = 1;
+            }
+        }
+    }
+    let count = |s: &[u64]| s.iter().map(|w| w.count_ones()).sum::<u32>();
+    let mut changes = Vec::new();
+    // (destination cell, op) and the sender's words, read before any is applied
+    let mut incoming: Vec<(usize, Op)> = Vec::new();
+    let mut scratch: Vec<u64> = Vec::new();
+    for (i, round) in rounds.into_iter().enumerate() {
+        incoming.clear();
+        scratch.clear();
+        for t in &round.borrow().transfers {
+            let cols = span(&t.range).filter(|_| t.src < p && t.dst < p).ok_or_else(|| {
+                MalformedSchedule(format!(
+                    "round {i}: transfer {} → {} of {:?} outside {p} ranks × {n} elements or off the chunk bounds",
+                    t.src, t.dst, t.range
+                ))
+            })?;
+            for c in cols.filter(|&c| chunks[c].start < chunks[c].end) {
+                let from = (t.src * p + c) * words;
+                scratch.extend_from_slice(&sets[from..from + words]);
+                incoming.push((t.dst * p + c, t.op));
+            }
+        }
+        let mut changed = Vec::new();
+        for (k, &(cell, op)) in incoming.iter().enumerate() {
+            let msg = &scratch[k * words..(k + 1) * words];
+            let dst = &mut sets[cell * words..(cell + 1) * words];
+            let before = count(dst);
+            let mut differs = false;
+            for (d, m) in dst.iter_mut().zip(msg) {
+                let w = match op {
+                    Op::Reduce => *d | m,
+                    Op::Copy => *m,
+                };
+                differs |= w != *d;
+                *d = w;
+            }
+            if differs {
+                changed.push(CellChange {
+                    rank: (cell / p) as u32,
+                    chunk: (cell % p) as u32,
+                    before,
+                    after: count(dst),
+                });
+            }
+        }
+        changes.push(changed);
+    }
+    Ok(ChunkGrid {
+        p,
+        initial,
+        changes,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1818,5 +2125,214 @@ mod tests {
             }],
         });
         assert!(execute(&s, &default_init, ExecOptions::default()).is_err());
+    }
+
+    fn change(rank: u32, chunk: u32, before: u32, after: u32) -> CellChange {
+        CellChange {
+            rank,
+            chunk,
+            before,
+            after,
+        }
+    }
+
+    #[test]
+    fn chunk_grid_round_1_of_a_p4_ring_reduce_scatter() {
+        // Round 1: rank r sends chunk r to rank r + 1, which adds it to its
+        // own copy: cell (r + 1, r) goes from {r + 1} to {r, r + 1}.
+        let s = ring_reduce_scatter(4, 4, 1).expect("valid");
+        let g = chunk_grid(4, 4, &s.rounds).expect("runs");
+        assert_eq!(g.num_rounds(), 3);
+        assert_eq!(g.initial, vec![1; 16]);
+        assert_eq!(
+            g.changes[0],
+            vec![
+                change(1, 0, 1, 2),
+                change(2, 1, 1, 2),
+                change(3, 2, 1, 2),
+                change(0, 3, 1, 2)
+            ]
+        );
+        // after round 3 rank r holds the complete chunk r + 1 (mod 4)
+        let after = g.counts_after(3);
+        for r in 0..4 {
+            assert_eq!(after[r * 4 + (r + 1) % 4], 4, "rank {r}");
+        }
+    }
+
+    #[test]
+    fn chunk_grid_first_all_gather_round_copies_complete_chunks() {
+        // p = 4: after the reduce-scatter rank r holds chunk r + 1 complete;
+        // all-gather round 1 copies it to rank r + 1, whose own chunk r + 1
+        // held only itself (it sent it in round 1): 1 → 4 contributors.
+        let s = ring_all_reduce(4, 8, 1).expect("valid");
+        let g = chunk_grid(4, 8, &s.rounds).expect("runs");
+        assert_eq!(
+            g.changes[3],
+            vec![
+                change(1, 1, 1, 4),
+                change(2, 2, 1, 4),
+                change(3, 3, 1, 4),
+                change(0, 0, 1, 4)
+            ]
+        );
+        assert_eq!(g.counts_after(6), vec![4; 16]);
+        assert_eq!(g.counts_after(99), vec![4; 16], "clamped");
+        // stepping 1 → 0 repaints round 1's cells with their old count
+        assert_eq!(
+            g.repaint(1, 0),
+            vec![(0, 3, 1), (3, 2, 1), (2, 1, 1), (1, 0, 1)]
+        );
+        assert_eq!(g.repaint(0, 1)[0], (1, 0, 2));
+        assert_eq!(g.repaint(3, 4).len(), 4);
+        assert!(g.repaint(2, 2).is_empty());
+    }
+
+    #[test]
+    fn chunk_grid_counts_equal_the_executed_contributors() {
+        use crate::core::schedule::chunk_range;
+        // n = 3 < p = 5 leaves two empty chunks (count 0 throughout)
+        for (p, n) in [(2, 2), (3, 7), (4, 100), (5, 3), (8, 64), (13, 1000)] {
+            let s = ring_all_reduce(p, n, 4).expect("valid");
+            let t = execute(&s, &default_init, ExecOptions::default()).expect("runs");
+            let g = chunk_grid(p, n, &s.rounds).expect("runs");
+            let mut painted = g.counts_after(0);
+            for k in 0..=t.num_rounds() {
+                let st = &t.states[k];
+                let want: Vec<u32> = (0..p)
+                    .flat_map(|r| (0..p).map(move |c| (r, c)))
+                    .map(|(r, c)| {
+                        let range = chunk_range(n, p, c);
+                        if range.is_empty() {
+                            0
+                        } else {
+                            st.contributors[r][t.segments_in(&range).start].len() as u32
+                        }
+                    })
+                    .collect();
+                assert_eq!(
+                    g.counts_after(k),
+                    want,
+                    "p = {p}, n = {n}, after {k} rounds"
+                );
+                // repainting step by step gives the same picture
+                if k > 0 {
+                    for (r, c, v) in g.repaint(k - 1, k) {
+                        painted[r * p + c] = v;
+                    }
+                }
+                assert_eq!(painted, want, "p = {p}, n = {n}, painted after {k}");
+            }
+            for k in (0..t.num_rounds()).rev() {
+                for (r, c, v) in g.repaint(k + 1, k) {
+                    painted[r * p + c] = v;
+                }
+                assert_eq!(painted, g.counts_after(k), "p = {p}, back to {k}");
+            }
+        }
+    }
+
+    #[test]
+    fn chunk_grid_at_p256_changes_256_cells_per_round() {
+        use crate::core::schedule::ring::ring_all_reduce_rounds;
+        let g = chunk_grid(256, 1024, ring_all_reduce_rounds(256, 1024)).expect("runs");
+        assert_eq!(g.num_rounds(), 510);
+        assert!(g.changes.iter().all(|c| c.len() == 256));
+        // in reduce-scatter round k (1-based) the partial sum received holds
+        // k ranks and the receiver's copy only itself: 1 → k + 1
+        assert!(g.changes[9].iter().all(|c| (c.before, c.after) == (1, 11)));
+        // all-gather round 1 overwrites a copy of 1 with the complete sum
+        assert!(g.changes[255]
+            .iter()
+            .all(|c| (c.before, c.after) == (1, 256)));
+        assert_eq!(g.counts_after(510), vec![256; 256 * 256]);
+    }
+
+    #[test]
+    fn chunk_grid_from_steps_keeps_the_cells_that_differ() {
+        // p = 2: [[1, 1], [1, 1]] → [[1, 2], [2, 1]] → [[2, 2], [2, 2]]
+        let steps = vec![
+            vec![vec![1, 1], vec![1, 1]],
+            vec![vec![1, 2], vec![2, 1]],
+            vec![vec![2, 2], vec![2, 2]],
+        ];
+        let g = ChunkGrid::from_steps(2, steps).expect("steps");
+        assert_eq!(g.initial, vec![1, 1, 1, 1]);
+        assert_eq!(g.changes[0], vec![change(0, 1, 1, 2), change(1, 0, 1, 2)]);
+        assert_eq!(g.changes[1], vec![change(0, 0, 1, 2), change(1, 1, 1, 2)]);
+        assert_eq!(g.counts_after(2), vec![2; 4]);
+        assert!(ChunkGrid::from_steps(2, Vec::new()).is_none());
+        // the same grid as the ring's own, from the executed trace's counts
+        let s = ring_all_reduce(5, 20, 4).expect("valid");
+        let direct = chunk_grid(5, 20, &s.rounds).expect("runs");
+        let t = execute(&s, &default_init, ExecOptions::default()).expect("runs");
+        let counts = (0..=t.num_rounds())
+            .map(|k| crate::core::collectives::narrate::chunk_counts(&t, k).expect("kept"));
+        let g = ChunkGrid::from_steps(5, counts).expect("steps");
+        for k in 0..=t.num_rounds() {
+            assert_eq!(g.counts_after(k), direct.counts_after(k), "after {k}");
+        }
+        // the same cells change, listed row by row instead of by transfer
+        let mut a = g.changes[0].clone();
+        let mut b = direct.changes[0].clone();
+        a.sort_by_key(|c| (c.rank, c.chunk));
+        b.sort_by_key(|c| (c.rank, c.chunk));
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn count_streamed_equals_the_counters_of_execute_streamed() {
+        use crate::core::schedule::chunk_range;
+        use crate::core::schedule::ring::ring_all_reduce_rounds;
+        // p = 5, n = 13: chunks of 3, 3, 3, 2, 2 elements (4 B each)
+        let (p, n) = (5, 13);
+        let cuts: Vec<u64> = (0..p).map(|c| chunk_range(n, p, c).start).collect();
+        let run = execute_streamed(p, n, 4, &cuts, ring_all_reduce_rounds(p, n), &default_init)
+            .expect("runs");
+        let c = count_streamed(p, n, 4, ring_all_reduce_rounds(p, n)).expect("counts");
+        assert_eq!(c.sent, run.sent);
+        assert_eq!(c.recv, run.recv);
+        assert_eq!(c.round_max_bytes, run.round_max_bytes);
+        assert_eq!(c.transfers, run.transfers);
+        assert_eq!(c.num_rounds(), 8);
+        // rank 0 sends chunks 0, 4, 3, 2 (reduce-scatter) then 1, 0, 4, 3:
+        // 12 + 8 + 8 + 12 + 12 + 12 + 8 + 8 = 80 B
+        assert_eq!(c.sent_after(8)[0], 80);
+        assert_eq!(c.sent_after(8), run.sent_after(8));
+        assert_eq!(c.recv_after(3), run.recv_after(3));
+        assert_eq!(c.executed_time(1.0, 0.5), run.executed_time(1.0, 0.5));
+        let bad = Round {
+            phase: Phase::ReduceScatter,
+            note: String::new(),
+            transfers: vec![Transfer {
+                src: 0,
+                dst: 5,
+                range: 0..1,
+                op: Op::Reduce,
+                chunk: None,
+            }],
+        };
+        assert!(count_streamed(5, 13, 4, [bad]).is_err());
+    }
+
+    #[test]
+    fn chunk_grid_rejects_a_range_off_the_chunk_bounds() {
+        let round = Round {
+            phase: Phase::ReduceScatter,
+            note: String::new(),
+            transfers: vec![Transfer {
+                src: 0,
+                dst: 1,
+                range: 0..3,
+                op: Op::Reduce,
+                chunk: None,
+            }],
+        };
+        // p = 2, n = 8: chunks [0, 4) and [4, 8); 3 is not a bound
+        assert!(chunk_grid(2, 8, [&round]).is_err());
+        let mut far = round.clone();
+        far.transfers[0].dst = 2;
+        far.transfers[0].range = 0..4;
+        assert!(chunk_grid(2, 8, [&far]).is_err());
     }
 }

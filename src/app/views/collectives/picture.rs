@@ -1,14 +1,19 @@
 //! The collectives view's picture: every rank's chunks at the current step
 //! (from the core's `chunk_states`) and this round's messages, drawn with
-//! the shared [`rank_picture`] (the ring, or a grid when narrow).
+//! the shared [`rank_picture`] (the ring, or a grid when narrow); above
+//! [`RING_MAX_P`] ranks the [`ChunkGridCanvas`] of the core's
+//! `chunk_counts`, repainted per step only where they changed.
 
 use yew::prelude::*;
 
 use super::trace::SharedTrace;
+use crate::app::components::chunk_grid::{ChunkGridCanvas, RING_MAX_P};
 use crate::app::components::rank_grid::{rank_picture, GRID_MAX_P};
 use crate::app::components::rank_ring::{RingArrow, RingCell};
+use crate::app::shared::Shared;
 use crate::core::collectives::narrate::{chunk_counts, chunk_states, range_label};
 use crate::core::collectives::Algorithm;
+use crate::core::execute::ChunkGrid;
 use crate::core::schedule::Op;
 use crate::core::units::format_exact_or_approx;
 
@@ -28,9 +33,36 @@ pub struct CollectivePictureProps {
 /// The ring of ranks with their chunks and this round's arrows.
 #[component]
 pub fn CollectivePicture(props: &CollectivePictureProps) -> Html {
+    let grid = use_memo(props.trace.clone(), |t| {
+        let (p, rounds) = (t.schedule.p, t.num_rounds());
+        (p > RING_MAX_P)
+            .then(|| {
+                let steps = (0..=rounds).map(|k| chunk_counts(t, k).unwrap_or_default());
+                ChunkGrid::from_steps(p, steps)
+            })
+            .flatten()
+            .map(Shared::new)
+    });
     let trace = &props.trace;
     let s = &trace.schedule;
     let p = s.p;
+    if let Some(grid) = (*grid).clone() {
+        let rounds = grid.num_rounds();
+        let rounds_done = props.step.min(rounds);
+        let label = format!(
+            "Chunk grid of {} on {p} ranks × {p} chunks after {rounds_done} of {rounds} rounds ({}): \
+             colour shows how many ranks' inputs each chunk holds, from own data only to the complete sum.",
+            props.alg.label(),
+            props.phase_label
+        );
+        return html! {
+            <>
+                <p class="notice">{format!("At p = {p} the ranks are drawn as a grid: one row per rank, one column per chunk; \
+                    this round's messages are listed in the transfer log.")}</p>
+                <ChunkGridCanvas {grid} {rounds_done} {label} />
+            </>
+        };
+    }
     let cells: Vec<Vec<RingCell>> = if p > GRID_MAX_P {
         // no text is drawn (neither ring nor grid): the colours need the contributor counts only
         chunk_counts(trace, props.step)

@@ -30,7 +30,7 @@ pub fn RingControls(props: &RingControlsProps) -> Html {
     let both = params.count == Accounting::SentAndReceived;
     html! {
         <form class="controls" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
-            <LinkFields drafts={d.clone()} p={params.p} p_hint="2 to 1024; drawn up to 64"
+            <LinkFields drafts={d.clone()} p={params.p} p_hint="2 to 1024; drawn up to 256"
                 size={(params.size.text.clone(), params.size.value)} bw={params.bw.text.clone()}
                 alpha={params.alpha.text.clone()} on_commit={on_commit_field(state)} />
             <div class="field checkbox">

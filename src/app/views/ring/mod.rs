@@ -76,6 +76,11 @@ pub fn RingView(props: &ViewProps) -> Html {
     let run = use_memo((params.p, params.size.value), |(p, bytes)| {
         RingRun::execute(*p, *bytes / ELEM_BYTES)
     });
+    let grid = use_memo((*run).clone(), |run| {
+        run.as_ref()
+            .and_then(RingRun::chunk_grid)
+            .map(crate::app::shared::Shared::new)
+    });
     let Some(run) = (*run).clone() else {
         return html! { <p class="field-error" role="alert">{"Could not build the ring schedule for these parameters."}</p> };
     };
@@ -146,7 +151,7 @@ pub fn RingView(props: &ViewProps) -> Html {
                 <p class="narration" id="narration" aria-live="polite">{narration}</p>
             </div>
             <StepControls {step} {last} on_step={on_step(&state, "step")} unit="Step" />
-            <RingPicture {p} trace={run.trace().cloned()} {step} {mean_step} {phase_label} />
+            <RingPicture {p} trace={run.trace().cloned()} {step} {mean_step} {phase_label} grid={(*grid).clone()} />
             <div class="panels">
                 <ByteCounters {sent} {recv} {after}>
                     <p id="total">

@@ -1,14 +1,17 @@
 //! The ring view's picture: every rank's chunks after the rounds run so far
 //! (or their means, at the mean step) and this round's messages, drawn with
-//! the shared [`rank_picture`] (the ring, or a grid when narrow); above
-//! [`MAX_DRAWN_P`] ranks a notice instead.
+//! the shared [`rank_picture`] (the ring, or a grid when narrow) up to
+//! [`RING_MAX_P`] ranks; above it, up to [`CHUNK_GRID_MAX_P`], the p × p
+//! [`ChunkGridCanvas`] of contributor counts; above that a notice.
 
 use yew::prelude::*;
 
+use crate::app::components::chunk_grid::{ChunkGridCanvas, CHUNK_GRID_MAX_P, RING_MAX_P};
 use crate::app::components::rank_grid::{rank_picture, GRID_MAX_P};
 use crate::app::components::rank_ring::{RingArrow, RingCell};
+use crate::app::shared::Shared;
 use crate::app::views::collectives::trace::SharedTrace;
-use crate::core::execute::{State, Trace};
+use crate::core::execute::{ChunkGrid, State, Trace};
 use crate::core::schedule::{chunk_range, Op};
 use crate::core::units::format_bytes_short;
 use crate::core::units::format_exact_or_approx;
@@ -26,6 +29,9 @@ pub struct RingPictureProps {
     pub step: usize,
     /// The step is the mean step.
     pub mean_step: bool,
+    /// The contributor counts and their changes, for
+    /// `RING_MAX_P < p ≤ CHUNK_GRID_MAX_P` (else `None`).
+    pub grid: Option<Shared<ChunkGrid>>,
     /// The phase line, for the caption.
     pub phase_label: AttrValue,
 }
@@ -76,10 +82,36 @@ fn cell(
     }
 }
 
-/// The ring of ranks, or the "not drawn" notice for large p.
+/// The ring of ranks, or the chunk grid, or the "not drawn" notice.
 #[component]
 pub fn RingPicture(props: &RingPictureProps) -> Html {
     let p = props.p;
+    if p > RING_MAX_P {
+        let grid = props.grid.as_ref().filter(|_| p <= CHUNK_GRID_MAX_P);
+        let notice = if grid.is_some() {
+            format!("At p = {p} the ring is not drawn: the grid below shows every rank's chunks instead, \
+                one row per rank. The schedule runs in full and every number comes from it.")
+        } else {
+            format!("p = {p} is above {CHUNK_GRID_MAX_P}, so the ring is not drawn: the schedule still runs in full \
+                and every number below comes from it.")
+        };
+        let Some(grid) = grid else {
+            return html! { <p class="notice">{notice}</p> };
+        };
+        let rounds = grid.num_rounds();
+        let rounds_done = props.step.min(rounds);
+        let label = format!(
+            "Chunk grid of {p} ranks × {p} chunks after {rounds_done} of {rounds} rounds ({}): \
+             colour shows how many ranks' inputs each chunk holds, from own data only to the complete sum.",
+            props.phase_label
+        );
+        return html! {
+            <>
+                <p class="notice">{notice}</p>
+                <ChunkGridCanvas grid={grid.clone()} {rounds_done} label={label} />
+            </>
+        };
+    }
     let Some(trace) = props.trace.as_ref().filter(|_| p <= MAX_DRAWN_P) else {
         return html! {
             <p class="notice">

@@ -4,13 +4,22 @@
 //! executes the rounds one at a time on real values and never holds the
 //! whole schedule (2 million transfers at p = 1024). Both give the same
 //! numbers (tested in the core); this type answers the view's questions
-//! from either.
+//! from either. Above [`MAX_DRAWN_P`] the byte counters come first, counted
+//! from the rounds without values ([`count_streamed`]); the values are
+//! executed once, when a step first shows them (the last round, the check
+//! and the mean).
 
+use std::cell::OnceCell;
+
+use crate::app::components::chunk_grid::{CHUNK_GRID_MAX_P, RING_MAX_P};
 use crate::app::components::transfer_log::{entries_of, round_entries, LogEntry};
 use crate::app::shared::Shared;
 use crate::app::views::collectives::trace::{checkpointed_collective, SharedTrace};
 use crate::core::collectives::{flat, Algorithm};
-use crate::core::execute::{default_init, execute_streamed, narrate_round, Streamed, Verification};
+use crate::core::execute::{
+    chunk_grid, count_streamed, default_init, execute_streamed, narrate_round, ChunkGrid, Mismatch,
+    StreamCounts, Streamed, Verification,
+};
 use crate::core::schedule::chunk_range;
 use crate::core::schedule::ring::{ring_all_reduce_round, ring_all_reduce_rounds};
 use crate::core::schedule::Transfer;
@@ -22,8 +31,63 @@ use crate::params::ring::{ELEM_BYTES, MAX_DRAWN_P};
 pub enum RingRun {
     /// Drawn: every state can be rebuilt, values are logged.
     Drawn(SharedTrace),
-    /// Numbers only: counters, final values and the verification.
-    Numbers(Shared<Streamed>),
+    /// Numbers only: counters, and the final values and the verification
+    /// once a step needs them.
+    Numbers(Shared<NumbersRun>),
+}
+
+/// The numbers-only run: the counters of the ring's rounds, and its
+/// [`Streamed`] execution on real values, run on first use.
+pub struct NumbersRun {
+    /// The bytes per rank and round, counted from the transfers.
+    pub counts: StreamCounts,
+    values: OnceCell<Streamed>,
+}
+
+impl NumbersRun {
+    /// The run on real values (executed on the first call).
+    pub fn values(&self) -> &Streamed {
+        let StreamCounts { p, n, .. } = self.counts;
+        self.values.get_or_init(|| {
+            let cuts: Vec<u64> = (0..p).map(|c| chunk_range(n, p, c).start).collect();
+            execute_streamed(
+                p,
+                n,
+                ELEM_BYTES,
+                &cuts,
+                ring_all_reduce_rounds(p, n),
+                &default_init,
+            )
+            .unwrap_or_else(|_| failed_run(&self.counts))
+        })
+    }
+}
+
+/// A run that could not execute (never expected: the same rounds were
+/// counted first): no values, and a verification that fails.
+fn failed_run(c: &StreamCounts) -> Streamed {
+    Streamed {
+        p: c.p,
+        n: c.n,
+        elem_bytes: c.elem_bytes,
+        sent: c.sent.clone(),
+        recv: c.recv.clone(),
+        round_max_bytes: c.round_max_bytes.clone(),
+        transfers: c.transfers.clone(),
+        segments: Vec::new(),
+        initial: Vec::new(),
+        last: Vec::new(),
+        expected: Vec::new(),
+        verification: Verification {
+            mismatches: vec![Mismatch {
+                rank: 0,
+                range: 0..c.n,
+                expected: f64::NAN,
+                got: f64::NAN,
+            }],
+            double_counts: Vec::new(),
+        },
+    }
 }
 
 impl RingRun {
@@ -38,17 +102,30 @@ impl RingRun {
         if elements == 0 {
             return None;
         }
-        let cuts: Vec<u64> = (0..p).map(|c| chunk_range(elements, p, c).start).collect();
-        execute_streamed(
-            p,
-            elements,
-            ELEM_BYTES,
-            &cuts,
-            ring_all_reduce_rounds(p, elements),
-            &default_init,
-        )
-        .ok()
-        .map(|s| RingRun::Numbers(Shared::new(s)))
+        count_streamed(p, elements, ELEM_BYTES, ring_all_reduce_rounds(p, elements))
+            .ok()
+            .map(|counts| {
+                RingRun::Numbers(Shared::new(NumbersRun {
+                    counts,
+                    values: OnceCell::new(),
+                }))
+            })
+    }
+
+    /// The contributor counts of every rank's chunks and each round's
+    /// changes ([`chunk_grid`]) of the ring that ran, for the chunk grid
+    /// drawn when `RING_MAX_P < p ≤ CHUNK_GRID_MAX_P`; `None` otherwise.
+    /// The drawn trace's own schedule, or (numbers only) the same ring
+    /// rounds the streamed run executed, regenerated one at a time.
+    pub fn chunk_grid(&self) -> Option<ChunkGrid> {
+        let (p, n) = (self.p(), self.n());
+        if p <= RING_MAX_P || p > CHUNK_GRID_MAX_P {
+            return None;
+        }
+        match self {
+            RingRun::Drawn(t) => chunk_grid(p, n, &t.schedule.rounds).ok(),
+            RingRun::Numbers(_) => chunk_grid(p, n, ring_all_reduce_rounds(p, n)).ok(),
+        }
     }
 
     /// The drawn trace, when there is one.
@@ -63,7 +140,7 @@ impl RingRun {
     pub fn p(&self) -> usize {
         match self {
             RingRun::Drawn(t) => t.schedule.p,
-            RingRun::Numbers(s) => s.p,
+            RingRun::Numbers(s) => s.counts.p,
         }
     }
 
@@ -71,7 +148,7 @@ impl RingRun {
     pub fn n(&self) -> u64 {
         match self {
             RingRun::Drawn(t) => t.schedule.n,
-            RingRun::Numbers(s) => s.n,
+            RingRun::Numbers(s) => s.counts.n,
         }
     }
 
@@ -79,7 +156,7 @@ impl RingRun {
     pub fn rounds(&self) -> usize {
         match self {
             RingRun::Drawn(t) => t.num_rounds(),
-            RingRun::Numbers(s) => s.num_rounds(),
+            RingRun::Numbers(s) => s.counts.num_rounds(),
         }
     }
 
@@ -87,7 +164,7 @@ impl RingRun {
     pub fn verification(&self) -> &Verification {
         match self {
             RingRun::Drawn(t) => &t.verification,
-            RingRun::Numbers(s) => &s.verification,
+            RingRun::Numbers(s) => &s.values().verification,
         }
     }
 
@@ -100,7 +177,7 @@ impl RingRun {
         };
         match self {
             RingRun::Drawn(t) => t.state_at(0).map(|s| first(&s.values)).unwrap_or_default(),
-            RingRun::Numbers(s) => first(&s.initial),
+            RingRun::Numbers(s) => first(&s.values().initial),
         }
     }
 
@@ -108,7 +185,7 @@ impl RingRun {
     pub fn sum(&self) -> f64 {
         let expected = match self {
             RingRun::Drawn(t) => &t.expected,
-            RingRun::Numbers(s) => &s.expected,
+            RingRun::Numbers(s) => &s.values().expected,
         };
         expected.first().copied().unwrap_or(0.0)
     }
@@ -117,7 +194,7 @@ impl RingRun {
     pub fn mean(&self) -> f64 {
         let means = match self {
             RingRun::Drawn(t) => t.final_mean(),
-            RingRun::Numbers(s) => s.final_mean(),
+            RingRun::Numbers(s) => s.values().final_mean(),
         };
         means
             .first()
@@ -129,7 +206,7 @@ impl RingRun {
     pub fn round_label(&self, i: usize) -> String {
         match self {
             RingRun::Drawn(t) => t.schedule.round_label(i),
-            RingRun::Numbers(s) => ring_all_reduce_round(s.p, s.n, i)
+            RingRun::Numbers(s) => ring_all_reduce_round(s.counts.p, s.counts.n, i)
                 .map(|(_, label)| label)
                 .unwrap_or_default(),
         }
@@ -140,15 +217,16 @@ impl RingRun {
         match self {
             RingRun::Drawn(t) => t.narrate(rounds_done),
             RingRun::Numbers(s) => {
-                let (p, rounds) = (s.p, s.num_rounds());
+                let c = &s.counts;
+                let (p, rounds) = (c.p, c.num_rounds());
                 let Some(i) = rounds_done.checked_sub(1) else {
-                    return narrate_round(p, None, "", s.elem_bytes, None, None);
+                    return narrate_round(p, None, "", c.elem_bytes, None, None);
                 };
-                let Some((round, label)) = ring_all_reduce_round(p, s.n, i) else {
+                let Some((round, label)) = ring_all_reduce_round(p, c.n, i) else {
                     return String::new();
                 };
-                let done = (rounds_done == rounds).then(|| s.verification.ok());
-                narrate_round(p, Some(&round), &label, s.elem_bytes, None, done)
+                let done = (rounds_done == rounds).then(|| s.values().verification.ok());
+                narrate_round(p, Some(&round), &label, c.elem_bytes, None, done)
             }
         }
     }
@@ -157,7 +235,7 @@ impl RingRun {
     pub fn sent_after(&self, rounds: usize) -> Vec<u64> {
         match self {
             RingRun::Drawn(t) => t.sent_after(rounds),
-            RingRun::Numbers(s) => s.sent_after(rounds),
+            RingRun::Numbers(s) => s.counts.sent_after(rounds),
         }
     }
 
@@ -165,7 +243,7 @@ impl RingRun {
     pub fn recv_after(&self, rounds: usize) -> Vec<u64> {
         match self {
             RingRun::Drawn(t) => t.recv_after(rounds),
-            RingRun::Numbers(s) => s.recv_after(rounds),
+            RingRun::Numbers(s) => s.counts.recv_after(rounds),
         }
     }
 
@@ -176,7 +254,7 @@ impl RingRun {
         };
         match self {
             RingRun::Drawn(t) => t.schedule.rounds.get(i).map_or(0, |r| r.transfers.len()),
-            RingRun::Numbers(s) => s.transfers.get(i).copied().unwrap_or(0),
+            RingRun::Numbers(s) => s.counts.transfers.get(i).copied().unwrap_or(0),
         }
     }
 
@@ -186,8 +264,8 @@ impl RingRun {
             RingRun::Drawn(t) => round_entries(t, step, what),
             RingRun::Numbers(s) => step
                 .checked_sub(1)
-                .and_then(|i| ring_all_reduce_round(s.p, s.n, i))
-                .map(|(round, _)| entries_of(&round, s.elem_bytes, &[], what))
+                .and_then(|i| ring_all_reduce_round(s.counts.p, s.counts.n, i))
+                .map(|(round, _)| entries_of(&round, s.counts.elem_bytes, &[], what))
                 .unwrap_or_default(),
         }
     }
@@ -201,8 +279,8 @@ impl RingRun {
                 explain(&t.schedule, alpha, beta),
             ),
             RingRun::Numbers(s) => (
-                s.executed_time(alpha, beta),
-                explain_counted(&s.round_max_bytes, &s.transfers, alpha, beta),
+                s.counts.executed_time(alpha, beta),
+                explain_counted(&s.counts.round_max_bytes, &s.counts.transfers, alpha, beta),
             ),
         }
     }
