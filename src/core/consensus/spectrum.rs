@@ -247,11 +247,13 @@ pub fn circulant_eigenvalues(
         .iter()
         .map(|&(j, v)| (j / cols, j % cols, v))
         .collect();
-    let mut dense: Vec<Option<f64>> = vec![None; p];
-    for &(j, v) in m.rows.first()? {
+    // W = d·I + b·(J − I) is invariant under every permutation: no check
+    let verify = m.complete_form().is_none();
+    let mut dense: Vec<Option<f64>> = vec![None; if verify { p } else { 0 }];
+    for &(j, v) in m.rows.first()?.iter().filter(|_| verify) {
         *dense.get_mut(j)? = Some(v);
     }
-    for (i, row) in m.rows.iter().enumerate() {
+    for (i, row) in m.rows.iter().enumerate().filter(|_| verify) {
         if row.len() != stencil.len() {
             return None;
         }
@@ -276,15 +278,32 @@ pub fn circulant_eigenvalues(
         })
         .collect();
     let mut out = Vec::with_capacity(p);
-    for k in 0..rows {
-        for l in 0..cols {
+    // (a·k) mod rows and (b·l) mod cols of every stencil entry, stepped by
+    // addition instead of two divisions per term (the same table entries)
+    let mut ak = vec![0usize; stencil.len()];
+    let mut bl = vec![0usize; stencil.len()];
+    for _k in 0..rows {
+        bl.iter_mut().for_each(|x| *x = 0);
+        for _l in 0..cols {
             let (mut re, mut im) = (0.0, 0.0);
-            for &(a, b, v) in &stencil {
-                let (c, s) = *table.get(((a * k) % rows) * cols + (b * l) % cols)?;
+            for ((&(_, _, v), &x), &y) in stencil.iter().zip(&ak).zip(&bl) {
+                let (c, s) = *table.get(x * cols + y)?;
                 re += v * c;
                 im += v * s;
             }
             out.push(Eigenvalue { re, im });
+            for (y, &(_, b, _)) in bl.iter_mut().zip(&stencil) {
+                *y += b;
+                if *y >= cols {
+                    *y -= cols;
+                }
+            }
+        }
+        for (x, &(a, _, _)) in ak.iter_mut().zip(&stencil) {
+            *x += a;
+            if *x >= rows {
+                *x -= rows;
+            }
         }
     }
     Some(out)
@@ -646,12 +665,19 @@ pub fn rho_lanczos(m: &MixingMatrix) -> Result<RhoEstimate, ConsensusError> {
     let norm = |a: &[f64]| dot(a, a).sqrt();
     let top_norm = norm(&scale);
     let mut basis: Vec<Vec<f64>> = vec![scale.iter().map(|v| v / top_norm).collect()];
-    // orthogonalize against the whole basis twice ("twice is enough")
+    // orthogonalize against the whole basis; a second pass only when the
+    // first removed more than 1 − 1/√2 of the norm, i.e. cancellation may
+    // have left a component behind (Kahan's "twice is enough" test; Parlett
+    // 1998, "The Symmetric Eigenvalue Problem", §6.9)
     let reorth = |w: &mut Vec<f64>, basis: &[Vec<f64>]| {
         for _ in 0..2 {
+            let before = norm(w);
             for q in basis {
                 let c = dot(w, q);
                 w.iter_mut().zip(q).for_each(|(x, y)| *x -= c * y);
+            }
+            if norm(w) >= std::f64::consts::FRAC_1_SQRT_2 * before {
+                break;
             }
         }
     };
@@ -678,6 +704,13 @@ pub fn rho_lanczos(m: &MixingMatrix) -> Result<RhoEstimate, ConsensusError> {
         let mut w = apply(&q);
         let a = dot(&w, &q);
         alpha.push(a);
+        // the three-term recurrence first, so that the full reorthogonalization
+        // only removes rounding errors (and rarely needs a second pass)
+        let b_prev = beta.last().copied().unwrap_or(0.0);
+        let prev = basis.len().checked_sub(2).and_then(|i| basis.get(i));
+        for (i, x) in w.iter_mut().enumerate() {
+            *x -= a * q[i] + prev.map_or(0.0, |v| b_prev * v[i]);
+        }
         reorth(&mut w, &basis);
         let b = norm(&w);
         let invariant = b <= 1e-12 || basis.len() >= p;
@@ -994,6 +1027,45 @@ mod tests {
             (s.method, s.eigenvalues.len()),
             (SpectrumMethod::Circulant, 100)
         );
+    }
+
+    #[test]
+    fn complete_graph_spectrum_is_the_closed_form_a_i_plus_b_j() {
+        // W = d·I + b·(J − I): eigenvalues d + (p − 1)b (once) and d − b
+        // (p − 1 times), because J = 11ᵀ has eigenvalues p and 0.
+        for p in [2, 3, 4, 9, 16, 33, 64] {
+            let g = Graph::new(GraphKind::Complete, p, 0).expect("complete");
+            for rule in [
+                WeightRule::Uniform,
+                WeightRule::Metropolis,
+                WeightRule::Lazy,
+                WeightRule::MaxDegree,
+            ] {
+                let fast = mixing_matrix(&g, rule).expect("w");
+                let (d, b) = fast.complete_form().expect("complete form");
+                let slow = super::super::weights::general_matrix(&g, rule).expect("w");
+                // skipping the symmetry check changes no bit of the result
+                assert_eq!(
+                    spectrum(&g, &fast).expect("fast"),
+                    spectrum(&g, &slow).expect("slow")
+                );
+                let s = spectrum(&g, &fast).expect("fast");
+                let top = d + (p - 1) as f64 * b;
+                assert!((s.eigenvalues[0].re - top).abs() < 1e-12);
+                for e in &s.eigenvalues[1..] {
+                    assert!((e.re - (d - b)).abs() < 1e-12 && e.im == 0.0);
+                }
+                assert!((s.rho - (d - b).abs()).abs() < 1e-12);
+                let mut dense = symmetric_eigenvalues(&fast.w).expect("nalgebra");
+                dense.sort_by(|a, b| b.total_cmp(a));
+                for (e, x) in s.eigenvalues.iter().zip(&dense) {
+                    assert!((e.re - x).abs() < 1e-9, "p={p} {rule}: {} vs {x}", e.re);
+                }
+            }
+        }
+        // by hand, p = 4 lazy: d = 5/8, b = 1/8 → 1 and 1/2 (×3), ρ = 1/2
+        let s = spec(GraphKind::Complete, 4, WeightRule::Lazy);
+        assert!((s.rho - 0.5).abs() < 1e-15 && (s.eigenvalues[0].re - 1.0).abs() < 1e-15);
     }
 
     #[test]
