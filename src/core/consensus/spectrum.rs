@@ -494,48 +494,50 @@ pub fn symmetric_tridiagonal_eigenvalues(d: &mut [f64], e: &mut [f64]) -> bool {
             m += 1;
         }
         let mut iter = 0;
-        while m > l {
-            iter += 1;
-            if iter > 30 {
-                return false;
-            }
-            // Wilkinson-type shift from the leading 2 × 2 block
-            let s = e2[l].sqrt();
-            let g = d[l];
-            let p = (d[l + 1] - g) / (2.0 * s);
-            let r = fast_hypot(p, 1.0);
-            d[l] = s / (p + r.copysign(p));
-            let h = g - d[l];
-            d[l + 1..].iter_mut().for_each(|x| *x -= h);
-            f += h;
-            // the rational QL sweep from m up to l
-            let mut g = d[m];
-            if g == 0.0 {
-                g = b;
-            }
-            let mut h = g;
-            let mut s = 0.0;
-            for i in (l..m).rev() {
-                let p = g * h;
-                let r = p + e2[i];
-                e2[i + 1] = s * r;
-                s = e2[i] / r;
-                d[i + 1] = h + s * (h + d[i]);
-                g = d[i] - e2[i] / g;
+        if m > l {
+            loop {
+                iter += 1;
+                if iter > 30 {
+                    return false;
+                }
+                // Wilkinson-type shift from the leading 2 × 2 block
+                let s = e2[l].sqrt();
+                let g = d[l];
+                let p = (d[l + 1] - g) / (2.0 * s);
+                let r = fast_hypot(p, 1.0);
+                d[l] = s / (p + r.copysign(p));
+                let h = g - d[l];
+                d[l + 1..].iter_mut().for_each(|x| *x -= h);
+                f += h;
+                // the rational QL sweep from m up to l
+                let mut g = d[m];
                 if g == 0.0 {
                     g = b;
                 }
-                h = g * p / r;
-            }
-            e2[l] = s * g;
-            d[l] = h;
-            // converged (with a guard against underflow in the test)
-            if h == 0.0 || e2[l].abs() <= (c / h).abs() {
-                break;
-            }
-            e2[l] *= h;
-            if e2[l] == 0.0 {
-                break;
+                let mut h = g;
+                let mut s = 0.0;
+                for i in (l..m).rev() {
+                    let p = g * h;
+                    let r = p + e2[i];
+                    e2[i + 1] = s * r;
+                    s = e2[i] / r;
+                    d[i + 1] = h + s * (h + d[i]);
+                    g = d[i] - e2[i] / g;
+                    if g == 0.0 {
+                        g = b;
+                    }
+                    h = g * p / r;
+                }
+                e2[l] = s * g;
+                d[l] = h;
+                // converged (with a guard against underflow in the test)
+                if h == 0.0 || e2[l].abs() <= (c / h).abs() {
+                    break;
+                }
+                e2[l] *= h;
+                if e2[l] == 0.0 {
+                    break;
+                }
             }
         }
         // insert the eigenvalue into the sorted d[..l]

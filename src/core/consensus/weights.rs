@@ -84,8 +84,9 @@ impl fmt::Display for WeightRule {
 /// `w` is the dense matrix (row i = the weights node i gives to the values it
 /// reads); `rows` holds the same non-zeros sparsely, `(j, W_ij)` sorted by j,
 /// so [`MixingMatrix::apply`] costs O(number of edges). A matrix of the form
-/// W = a·I + b·J (the complete graph under every weight rule) also records
-/// its two weights (see [`MixingMatrix::complete_form`]) and applies in O(p).
+/// W = d·I + b·(J − I) (the complete graph under every weight rule) also
+/// records its two weights (see [`MixingMatrix::complete_form`]) and applies
+/// in O(p).
 #[derive(Clone, Debug, PartialEq)]
 pub struct MixingMatrix {
     /// Dense W (p × p).
