@@ -153,6 +153,7 @@ fn spectra_p1024(c: &mut Criterion) {
             GraphKind::Complete,
             WeightRule::Metropolis,
         ),
+        ("complete_lazy", GraphKind::Complete, WeightRule::Lazy),
         (
             "hypercube_metropolis",
             GraphKind::Hypercube,
@@ -182,5 +183,60 @@ fn spectra_p1024(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, spectra, whole_view, spectra_p1024);
+/// What the gossip view computes at p = 1024 for every graph it offers: the
+/// run (W, checks, spectrum or ρ, rounds to the target) and the rounds to the
+/// suggested horizon, as `GossipParams::run_fast` does for the page.
+fn view_p1024(c: &mut Criterion) {
+    let mut group = c.benchmark_group("gossip_view_p1024");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(2));
+    let cases = [
+        ("ring_uniform", GraphKind::Ring, WeightRule::Uniform),
+        ("path_uniform", GraphKind::Path, WeightRule::Uniform),
+        ("path_metropolis", GraphKind::Path, WeightRule::Metropolis),
+        ("star_metropolis", GraphKind::Star, WeightRule::Metropolis),
+        ("complete_uniform", GraphKind::Complete, WeightRule::Uniform),
+        ("complete_lazy", GraphKind::Complete, WeightRule::Lazy),
+        (
+            "torus_32x32_uniform",
+            GraphKind::Torus { rows: 32, cols: 32 },
+            WeightRule::Uniform,
+        ),
+        (
+            "hypercube_uniform",
+            GraphKind::Hypercube,
+            WeightRule::Uniform,
+        ),
+        ("exp_exp", GraphKind::Exponential, WeightRule::Exponential),
+        ("random_uniform", GraphKind::Random, WeightRule::Uniform),
+        (
+            "random_metropolis",
+            GraphKind::Random,
+            WeightRule::Metropolis,
+        ),
+    ];
+    for (name, kind, rule) in cases {
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let mut r = GossipRun::with_dense_limit(
+                    kind,
+                    black_box(1024),
+                    1,
+                    rule,
+                    &InitPattern::Random(2),
+                    (0, 100.0),
+                    DENSE_LIST_MAX_P,
+                )
+                .expect("run");
+                let h = r.suggested_horizon();
+                r.extend_to(h);
+                r
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, spectra, whole_view, spectra_p1024, view_p1024);
 criterion_main!(benches);

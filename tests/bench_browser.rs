@@ -18,8 +18,11 @@ use collective_lab::core::consensus::{
 use collective_lab::core::cost::{log_sizes, sweep_sizes, CostParams};
 use collective_lab::core::execute::{default_init, execute_owned, ExecOptions};
 use collective_lab::core::schedule::ring::ring_all_reduce;
+use collective_lab::params::gossip::GossipParams;
 use collective_lab::params::sgd::SgdParams;
+use collective_lab::params::Query;
 use collective_lab::plot::cost::{draw_time_vs_p, draw_time_vs_size, draw_winner_map};
+use collective_lab::plot::gossip::{draw_disagreement, draw_eigenvalues};
 use collective_lab::plot::sgd::{draw_consensus, draw_loss, draw_loss_vs_bytes, draw_trajectories};
 use common::Mounted;
 use wasm_bindgen_test::*;
@@ -137,6 +140,45 @@ fn gossip() {
             black_box(spectrum(&g, &w).ok());
         });
     }
+    // What the view computes at p = 1024 for every graph it offers (its
+    // default weights), and the view itself mounted (compute + render).
+    for (graph, rule) in GOSSIP_P1024 {
+        let (q, errs) = GossipParams::from_query(
+            &Query::parse(&format!(
+                "graph={graph}&p=1024&weights={rule}&init=random:2"
+            )),
+            &GossipParams::default(),
+        );
+        if !errs.is_empty() {
+            console_log!("gossip {graph} {rule}: bad parameters");
+            continue;
+        }
+        time_it(
+            &format!("gossip view computation p=1024: {graph}, {rule} (run + horizon)"),
+            3,
+            || {
+                black_box(q.run_fast(0).ok().map(|mut r| {
+                    let h = r.suggested_horizon();
+                    r.extend_to(h);
+                    r
+                }));
+            },
+        );
+        if let Ok(mut r) = q.run_fast(0) {
+            let h = r.suggested_horizon();
+            r.extend_to(h);
+            time_it(
+                &format!("gossip charts p=1024: {graph}, {rule} (eigenvalues + disagreement SVG)"),
+                3,
+                || {
+                    black_box((
+                        draw_eigenvalues(&r.spectrum).ok(),
+                        draw_disagreement(&r.rounds, 0, r.spectrum.bound_guaranteed, 100.0).ok(),
+                    ));
+                },
+            );
+        }
+    }
     time_it(
         "gossip view computation: ring p=1024 (W, checks, spectrum, 200 rounds)",
         3,
@@ -155,6 +197,51 @@ fn gossip() {
             );
         },
     );
+}
+
+/// Every graph the gossip view offers, at p = 1024: (graph, weights).
+const GOSSIP_P1024: [(&str, &str); 15] = [
+    ("ring", "uniform"),
+    ("ring", "metropolis"),
+    ("path", "uniform"),
+    ("path", "metropolis"),
+    ("star", "uniform"),
+    ("star", "metropolis"),
+    ("complete", "uniform"),
+    ("complete", "metropolis"),
+    ("complete", "lazy"),
+    ("torus", "uniform"),
+    ("hypercube", "uniform"),
+    ("exp", "uniform"),
+    ("exp", "exp"),
+    ("random", "uniform"),
+    ("random", "metropolis"),
+];
+
+/// The gossip view mounted at p = 1024 for every graph (and the default
+/// p = 4 ring): from mounting to the rendered DOM (compute + render, no
+/// download), the part of "ready" this build controls.
+#[wasm_bindgen_test]
+async fn gossip_view_mount() {
+    let mut cases: Vec<String> = vec!["view=gossip&embed=1".into()];
+    cases.extend(
+        GOSSIP_P1024.iter().map(|(g, w)| {
+            format!("view=gossip&graph={g}&p=1024&weights={w}&init=random:2&embed=1")
+        }),
+    );
+    // one unmeasured mount first, so the first case does not pay the warm-up
+    drop(Mounted::new("view=gossip&embed=1").await);
+    for query in cases {
+        let mut samples = Vec::new();
+        for _ in 0..3 {
+            let t0 = now();
+            let app = Mounted::new(&query).await;
+            black_box(app.root.get_bounding_client_rect());
+            samples.push(now() - t0);
+            drop(app);
+        }
+        report(&format!("gossip view mounted: {query}"), samples);
+    }
 }
 
 #[wasm_bindgen_test]

@@ -100,8 +100,10 @@ pub fn rounds_to_factor(
     }
     let target = d0 / factor;
     let mut x = x0.to_vec();
+    let mut next = Vec::with_capacity(x.len());
     for r in 1..=max_rounds.min(MAX_MEASURED_ROUNDS) {
-        x = m.apply(&x);
+        m.apply_into(&x, &mut next);
+        std::mem::swap(&mut x, &mut next);
         // relative slack so an exact hit (e.g. 1/F reached exactly) counts
         if disagreement(&x) <= target * (1.0 + 1e-12) {
             return Some(r);

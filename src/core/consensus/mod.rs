@@ -38,6 +38,7 @@ pub use spectrum::{
     predicted_rounds, rho_lanczos, spectrum, spectrum_or_rho, star_eigenvalues,
     symmetric_eigenvalues, symmetric_tridiagonal_eigenvalues, tridiagonal_w_eigenvalues,
     Eigenvalue, RhoEstimate, Spectrum, SpectrumMethod, DENSE_LIST_MAX_P, DENSE_MAX_P,
+    LANCZOS_FULL_MAX_P,
 };
 pub use weights::{check_rule, mixing_matrix, Checks, MixingMatrix, WeightRule, CHECK_TOL};
 

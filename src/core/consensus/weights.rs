@@ -83,13 +83,18 @@ impl fmt::Display for WeightRule {
 ///
 /// `w` is the dense matrix (row i = the weights node i gives to the values it
 /// reads); `rows` holds the same non-zeros sparsely, `(j, W_ij)` sorted by j,
-/// so [`MixingMatrix::apply`] costs O(number of edges).
+/// so [`MixingMatrix::apply`] costs O(number of edges). A matrix of the form
+/// W = d·I + b·(J − I) (the complete graph under every weight rule) also
+/// records its two weights (see [`MixingMatrix::complete_form`]) and applies
+/// in O(p).
 #[derive(Clone, Debug, PartialEq)]
 pub struct MixingMatrix {
     /// Dense W (p × p).
     pub w: DMatrix<f64>,
     /// Sparse rows: `rows[i]` = `(j, W_ij)` for W_ij ≠ 0, sorted by j.
     pub rows: Vec<Vec<(usize, f64)>>,
+    /// `(d, b)` when every diagonal entry is d and every off-diagonal entry b.
+    complete: Option<(f64, f64)>,
 }
 
 impl MixingMatrix {
@@ -119,7 +124,11 @@ impl MixingMatrix {
                     .collect()
             })
             .collect();
-        Ok(MixingMatrix { w, rows })
+        Ok(MixingMatrix {
+            w,
+            rows,
+            complete: None,
+        })
     }
 
     fn from_rows(p: usize, rows: Vec<Vec<(usize, f64)>>) -> MixingMatrix {
@@ -129,7 +138,35 @@ impl MixingMatrix {
                 w[(i, j)] = v;
             }
         }
-        MixingMatrix { w, rows }
+        MixingMatrix {
+            w,
+            rows,
+            complete: None,
+        }
+    }
+
+    /// W = d·I + b·(J − I) on p nodes, its rows and dense form written
+    /// directly (no sorting, no zero fill).
+    fn complete(p: usize, d: f64, b: f64) -> MixingMatrix {
+        let at = |i: usize, j: usize| if i == j { d } else { b };
+        MixingMatrix {
+            w: DMatrix::from_fn(p, p, at),
+            rows: (0..p)
+                .map(|i| (0..p).map(|j| (j, at(i, j))).collect())
+                .collect(),
+            complete: Some((d, b)),
+        }
+    }
+
+    /// `(d, b)` when W = d·I + b·(J − I) with J the all-ones matrix: every
+    /// diagonal entry d, every off-diagonal entry b (the complete graph under
+    /// every weight rule; b = 1/p and d = 1 − (p − 1)/p for uniform,
+    /// Metropolis–Hastings and max-degree weights, (d + 1)/2 and b/2 for the
+    /// lazy rule). Its eigenvalues are d + (p − 1)b (consensus, eigenvector 1)
+    /// and d − b (p − 1 times), since J has eigenvalues p and 0 (Xiao & Boyd
+    /// 2004, §2). `None` for any other W.
+    pub fn complete_form(&self) -> Option<(f64, f64)> {
+        self.complete
     }
 
     /// Number of nodes p.
@@ -145,15 +182,35 @@ impl MixingMatrix {
     /// One gossip round on scalar values: returns W x (length p). Entries of
     /// `x` beyond p are ignored and missing ones count as 0; use
     /// [`MixingMatrix::try_apply`] to have a length mismatch reported.
+    ///
+    /// O(non-zeros of W); O(p) when W = d·I + b·(J − I)
+    /// ([`MixingMatrix::complete_form`]): y_i = t + (d − b)·x_i with
+    /// t = Σ_j b·x_j summed in the order of a sparse row, so when d = b (uniform
+    /// weights at any p; every rule but the lazy one when p is a power of two)
+    /// the result is bit for bit the sparse product, and otherwise within a
+    /// few units in the last place of it.
     pub fn apply(&self, x: &[f64]) -> Vec<f64> {
-        self.rows
-            .iter()
-            .map(|row| {
-                row.iter()
-                    .map(|&(j, v)| v * x.get(j).copied().unwrap_or(0.0))
-                    .sum()
-            })
-            .collect()
+        let mut out = Vec::with_capacity(self.p());
+        self.apply_into(x, &mut out);
+        out
+    }
+
+    /// [`MixingMatrix::apply`] writing W x into `out` (cleared first), so a
+    /// loop of rounds reuses two buffers instead of allocating one per round.
+    pub fn apply_into(&self, x: &[f64], out: &mut Vec<f64>) {
+        let at = |j: usize| x.get(j).copied().unwrap_or(0.0);
+        out.clear();
+        if let Some((d, b)) = self.complete {
+            let p = self.p();
+            let t: f64 = (0..p).map(|j| b * at(j)).sum();
+            out.extend((0..p).map(|i| t + (d - b) * at(i)));
+            return;
+        }
+        out.extend(
+            self.rows
+                .iter()
+                .map(|row| row.iter().map(|&(j, v)| v * at(j)).sum::<f64>()),
+        );
     }
 
     /// [`MixingMatrix::apply`] with a length check.
@@ -208,6 +265,10 @@ impl MixingMatrix {
     /// The lazy version (I + W)/2.
     pub fn lazy(&self) -> MixingMatrix {
         let p = self.p();
+        if let Some((d, b)) = self.complete {
+            // the same operations as on the rows below: v/2, then + 0.5 on the diagonal
+            return MixingMatrix::complete(p, d / 2.0 + 0.5, b / 2.0);
+        }
         let rows = self
             .rows
             .iter()
@@ -229,6 +290,9 @@ impl MixingMatrix {
 
     /// Row sums Σ_j W_ij (each 1 for a row-stochastic W).
     pub fn row_sums(&self) -> Vec<f64> {
+        if let Some((d, b)) = self.complete {
+            return complete_sums(self.p(), d, b);
+        }
         self.rows
             .iter()
             .map(|r| r.iter().map(|e| e.1).sum())
@@ -237,6 +301,10 @@ impl MixingMatrix {
 
     /// Column sums Σ_i W_ij (each 1 when W preserves the arithmetic mean).
     pub fn col_sums(&self) -> Vec<f64> {
+        if let Some((d, b)) = self.complete {
+            // W is symmetric and column j is added in row order, exactly as row j
+            return complete_sums(self.p(), d, b);
+        }
         let mut s = vec![0.0; self.p()];
         for row in &self.rows {
             for &(j, v) in row {
@@ -250,6 +318,10 @@ impl MixingMatrix {
 
     /// Largest |W_ij − W_ji|.
     pub fn symmetry_error(&self) -> f64 {
+        if self.complete.is_some() {
+            // every entry is d or b, bit for bit: W = Wᵀ exactly
+            return 0.0;
+        }
         let mut e: f64 = 0.0;
         for (i, row) in self.rows.iter().enumerate() {
             for &(j, v) in row {
@@ -257,6 +329,14 @@ impl MixingMatrix {
             }
         }
         e
+    }
+
+    /// True when no entry of W is negative. O(p) for W = d·I + b·(J − I).
+    pub fn is_nonnegative(&self) -> bool {
+        match self.complete {
+            Some((d, b)) => d >= 0.0 && b >= 0.0,
+            None => self.rows.iter().flatten().all(|e| e.1 >= 0.0),
+        }
     }
 
     /// True when |W_ij − W_ji| ≤ [`CHECK_TOL`] everywhere.
@@ -371,6 +451,48 @@ pub fn check_rule(graph: &Graph, rule: WeightRule) -> Result<(), ConsensusError>
 /// weights are asked for on the directed exponential graph, or the
 /// exponential-graph weights on any other graph.
 pub fn mixing_matrix(graph: &Graph, rule: WeightRule) -> Result<MixingMatrix, ConsensusError> {
+    check_rule(graph, rule)?;
+    if graph.kind == GraphKind::Complete && graph.p >= 2 {
+        return Ok(complete_matrix(graph.p, rule));
+    }
+    general_matrix(graph, rule)
+}
+
+/// W of the complete graph on p ≥ 2 nodes under `rule` (not the exponential
+/// rule): every node has degree p − 1, so every rule gives one off-diagonal
+/// weight b and one diagonal weight d. The floating-point operations are those
+/// of [`general_matrix`] (tested bit for bit), in O(p) plus writing W.
+fn complete_matrix(p: usize, rule: WeightRule) -> MixingMatrix {
+    let deg = (p - 1) as f64;
+    // W_ii = 1 − Σ_j W_ij, summed in row order as `row_with_diag` does
+    let diag = |b: f64| 1.0 - (1..p).map(|_| b).sum::<f64>();
+    let (d, b) = match rule {
+        WeightRule::Uniform | WeightRule::Exponential => {
+            let w = 1.0 / (deg + 1.0);
+            (w, w)
+        }
+        WeightRule::Metropolis | WeightRule::Lazy => {
+            let b = 1.0 / (1.0 + deg.max(deg));
+            (diag(b), b)
+        }
+        WeightRule::MaxDegree => {
+            let b = 1.0 / (deg + 1.0);
+            (diag(b), b)
+        }
+    };
+    let m = MixingMatrix::complete(p, d, b);
+    if rule == WeightRule::Lazy {
+        m.lazy()
+    } else {
+        m
+    }
+}
+
+/// W from the graph's neighbour lists, any graph.
+pub(super) fn general_matrix(
+    graph: &Graph,
+    rule: WeightRule,
+) -> Result<MixingMatrix, ConsensusError> {
     let p = graph.p;
     let deg = |i: usize| graph.degree(i) as f64;
     let row_with_diag = |i: usize, off: Vec<(usize, f64)>| {
@@ -434,6 +556,18 @@ pub fn mixing_matrix(graph: &Graph, rule: WeightRule) -> Result<MixingMatrix, Co
     })
 }
 
+/// Row sums of W = d·I + b·(J − I) (equal to its column sums), each added in
+/// row order like [`MixingMatrix::row_sums`]: O(p) when d = b, otherwise p
+/// sums of p terms without reading W.
+fn complete_sums(p: usize, d: f64, b: f64) -> Vec<f64> {
+    if d.to_bits() == b.to_bits() {
+        return vec![(0..p).map(|_| b).sum(); p];
+    }
+    (0..p)
+        .map(|i| (0..p).map(|j| if j == i { d } else { b }).sum())
+        .collect()
+}
+
 /// The checks shown next to a mixing matrix.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Checks {
@@ -469,7 +603,7 @@ impl Checks {
         let row_stochastic = row_sums.iter().all(|s| (s - 1.0).abs() <= CHECK_TOL);
         let column_stochastic = col_sums.iter().all(|s| (s - 1.0).abs() <= CHECK_TOL);
         let symmetric = m.is_symmetric();
-        let nonnegative = m.w.iter().all(|&v| v >= 0.0);
+        let nonnegative = m.is_nonnegative();
         let connected = graph.is_connected();
         let stationary = m.stationary().ok();
         let mut notes = Vec::new();
@@ -611,6 +745,92 @@ mod tests {
         assert!(c.doubly_stochastic && !c.symmetric);
         assert!(mixing_matrix(&e, WeightRule::Metropolis).is_err());
         assert!(mixing_matrix(&g, WeightRule::Exponential).is_err());
+    }
+
+    const CLOSED_RULES: [WeightRule; 4] = [
+        WeightRule::Uniform,
+        WeightRule::Metropolis,
+        WeightRule::Lazy,
+        WeightRule::MaxDegree,
+    ];
+
+    #[test]
+    fn complete_graph_w_is_the_general_construction_bit_for_bit() {
+        for p in 2..=40 {
+            let g = Graph::new(GraphKind::Complete, p, 0).expect("complete");
+            for rule in CLOSED_RULES {
+                let fast = mixing_matrix(&g, rule).expect("w");
+                let slow = general_matrix(&g, rule).expect("w");
+                assert!(slow.complete_form().is_none());
+                let (d, b) = fast.complete_form().expect("d·I + b·(J − I)");
+                assert_eq!(fast.rows, slow.rows, "p={p} {rule}");
+                assert_eq!(fast.w, slow.w, "p={p} {rule}");
+                assert_eq!((fast.weight(0, 0), fast.weight(p - 1, 0)), (d, b));
+                // the checks read the same numbers as from the sparse rows
+                assert_eq!(fast.row_sums(), slow.row_sums(), "p={p} {rule}");
+                assert_eq!(fast.col_sums(), slow.col_sums(), "p={p} {rule}");
+                assert_eq!(fast.symmetry_error(), slow.symmetry_error());
+                assert!(fast.is_nonnegative() && slow.is_nonnegative());
+                assert_eq!(Checks::new(&g, &fast), Checks::new(&g, &slow));
+            }
+        }
+        // by hand, p = 4: uniform and Metropolis–Hastings give 1/4 everywhere;
+        // lazy: d = 1/4·1/2 + 1/2 = 5/8, b = 1/8
+        let g = Graph::new(GraphKind::Complete, 4, 0).expect("complete");
+        let w = |rule| mixing_matrix(&g, rule).expect("w").complete_form();
+        assert_eq!(w(WeightRule::Uniform), Some((0.25, 0.25)));
+        assert_eq!(w(WeightRule::Metropolis), Some((0.25, 0.25)));
+        assert_eq!(w(WeightRule::Lazy), Some((0.625, 0.125)));
+        let ring = Graph::new(GraphKind::Ring, 4, 0).expect("ring");
+        let m = mixing_matrix(&ring, WeightRule::Uniform).expect("w");
+        assert!(m.complete_form().is_none() && m.lazy().complete_form().is_none());
+    }
+
+    #[test]
+    fn complete_graph_rounds_equal_the_sparse_and_dense_products() {
+        for p in [2, 3, 5, 7, 16, 31, 64, 100, 257] {
+            let g = Graph::new(GraphKind::Complete, p, 0).expect("complete");
+            let x = crate::core::consensus::InitPattern::Random(p as u64)
+                .values(p)
+                .expect("x");
+            for rule in CLOSED_RULES {
+                let fast = mixing_matrix(&g, rule).expect("w");
+                let slow = general_matrix(&g, rule).expect("w");
+                let (d, b) = fast.complete_form().expect("complete form");
+                let dense = &slow.w * nalgebra::DVector::from_column_slice(&x);
+                let (mut xf, mut xs) = (x.clone(), x.clone());
+                for round in 1..=5 {
+                    xf = fast.apply(&xf);
+                    xs = slow.apply(&xs);
+                    if d.to_bits() == b.to_bits() {
+                        // uniform weights (any p), or d = b exactly: bit for bit
+                        assert_eq!(xf, xs, "p={p} {rule} round {round}");
+                    }
+                    for (a, c) in xf.iter().zip(&xs) {
+                        assert!(
+                            (a - c).abs() <= 1e-13 * (1.0 + c.abs()),
+                            "p={p} {rule}: {a} vs {c}"
+                        );
+                    }
+                    if round == 1 {
+                        for (a, c) in xf.iter().zip(dense.iter()) {
+                            assert!((a - c).abs() <= 1e-13 * (1.0 + c.abs()));
+                        }
+                    }
+                }
+                let mut into = vec![7.0; 3];
+                fast.apply_into(&x, &mut into);
+                assert_eq!(into, fast.apply(&x));
+            }
+        }
+        // p = 4, x = (0, 3, 6, 9): uniform averages in one round to 4.5;
+        // lazy: 5/8·x_i + 1/8·(18 − x_i) = x_i/2 + 2.25
+        let g = Graph::new(GraphKind::Complete, 4, 0).expect("complete");
+        let x = [0.0, 3.0, 6.0, 9.0];
+        let uniform = mixing_matrix(&g, WeightRule::Uniform).expect("w");
+        assert_eq!(uniform.apply(&x), vec![4.5; 4]);
+        let lazy = mixing_matrix(&g, WeightRule::Lazy).expect("w");
+        assert_eq!(lazy.apply(&x), vec![2.25, 3.75, 5.25, 6.75]);
     }
 
     #[test]
