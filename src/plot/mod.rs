@@ -18,7 +18,7 @@ use plotters::coord::{CoordTranslate, Shift};
 use plotters::drawing::DrawingArea;
 use plotters::element::PathElement;
 use plotters::prelude::{Cartesian2d, DrawingBackend, IntoFont, SVGBackend, TextStyle};
-use plotters::style::{Color, RGBColor, ShapeStyle, TRANSPARENT, WHITE};
+use plotters::style::{Color, FontFamily, RGBColor, ShapeStyle, TRANSPARENT, WHITE};
 
 pub mod collectives;
 pub mod cost;
@@ -65,8 +65,11 @@ pub(crate) fn err<E: std::fmt::Display>(e: E) -> String {
 }
 
 /// The chart font: sans-serif at `size` px in the theme colour [`FG`].
+/// Named by its [`FontFamily`] variant: plotters' `From<&str>` would
+/// lower-case the name and link the Unicode case tables into every binary
+/// that draws a chart.
 pub(crate) fn font(size: u32) -> TextStyle<'static> {
-    ("sans-serif", size).into_font().color(&FG)
+    (FontFamily::SansSerif, size).into_font().color(&FG)
 }
 
 /// The chart frame on `root`: a 12 px margin and label areas of `x_area`
