@@ -6,6 +6,8 @@
 //! without colour. Text goes in as it is: plotters' SVG backend escapes
 //! `<`, `>`, `&` and quotes in every text it writes (a test checks it).
 
+use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint};
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
 use super::{err, finish_svg, font, frame, int_tick, legend, mesh, PALETTE};
@@ -62,67 +64,98 @@ fn draw(lines: &[Line], caption: &str, x_desc: &str, log_x: bool) -> Result<Stri
     }
     let x_hi = if x_hi > x_lo { x_hi } else { x_lo + 1.0 };
     let (y_lo, y_hi) = (t_lo * 0.7, t_hi * 1.6);
+    let x_axis = if log_x {
+        XAxis::Log((x_lo..x_hi).log_scale().into())
+    } else {
+        XAxis::Lin((x_lo..x_hi).into())
+    };
+    let size_tick = |v: &f64| format_decimal(*v);
+    let x_tick: &dyn Fn(&f64) -> String = if log_x { &size_tick } else { &int_tick };
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
         let mut builder = frame(&root, 40, 76);
         builder.caption(caption, font(15));
-        macro_rules! finish {
-            ($chart:expr, $xfmt:expr) => {{
-                let mut chart = $chart;
-                mesh(&mut chart, 12, 13)
-                    .x_desc(x_desc)
-                    .y_desc("executed time (log scale)")
-                    .x_label_formatter($xfmt)
-                    .y_label_formatter(&time_tick)
-                    .draw()
-                    .map_err(err)?;
-                for (i, l) in lines.iter().enumerate() {
-                    let col = PALETTE[i % PALETTE.len()];
-                    let pts: Vec<(f64, f64)> = l
-                        .points
-                        .iter()
-                        .copied()
-                        .filter(|(x, t)| x.is_finite() && t.is_finite() && *t > 0.0 && *x > 0.0)
-                        .collect();
-                    chart
-                        .draw_series(LineSeries::new(pts.clone(), col.stroke_width(2)))
-                        .map_err(err)?
-                        .label(l.label.as_str())
-                        .legend(move |(x, y)| {
-                            EmptyElement::at((x + 9, y))
-                                + PathElement::new([(-9, 0), (9, 0)], col.stroke_width(2))
-                                + marker(i, col)
-                        });
-                    chart
-                        .draw_series(
-                            pts.into_iter()
-                                .map(|pt| EmptyElement::at(pt) + marker(i, col)),
-                        )
-                        .map_err(err)?;
-                }
-                legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
-            }};
+        let mut chart = builder
+            .build_cartesian_2d(x_axis, (y_lo..y_hi).log_scale())
+            .map_err(err)?;
+        mesh(&mut chart, 12, 13)
+            .x_desc(x_desc)
+            .y_desc("executed time (log scale)")
+            .x_label_formatter(x_tick)
+            .y_label_formatter(&time_tick)
+            .draw()
+            .map_err(err)?;
+        for (i, l) in lines.iter().enumerate() {
+            let col = PALETTE[i % PALETTE.len()];
+            let pts: Vec<(f64, f64)> = l
+                .points
+                .iter()
+                .copied()
+                .filter(|(x, t)| x.is_finite() && t.is_finite() && *t > 0.0 && *x > 0.0)
+                .collect();
+            chart
+                .draw_series(LineSeries::new(pts.clone(), col.stroke_width(2)))
+                .map_err(err)?
+                .label(l.label.as_str())
+                .legend(move |(x, y)| {
+                    EmptyElement::at((x + 9, y))
+                        + PathElement::new([(-9, 0), (9, 0)], col.stroke_width(2))
+                        + marker(i, col)
+                });
+            chart
+                .draw_series(
+                    pts.into_iter()
+                        .map(|pt| EmptyElement::at(pt) + marker(i, col)),
+                )
+                .map_err(err)?;
         }
-        if log_x {
-            let size_tick = |v: &f64| format_decimal(*v);
-            finish!(
-                builder
-                    .build_cartesian_2d((x_lo..x_hi).log_scale(), (y_lo..y_hi).log_scale())
-                    .map_err(err)?,
-                &size_tick
-            );
-        } else {
-            finish!(
-                builder
-                    .build_cartesian_2d(x_lo..x_hi, (y_lo..y_hi).log_scale())
-                    .map_err(err)?,
-                &int_tick
-            );
-        }
+        legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
         root.present().map_err(err)?;
     }
     Ok(finish_svg(svg))
+}
+
+/// The x axis of both charts: linear (GPUs per node) or logarithmic
+/// (message size) in one type, so plotters' chart code is compiled once for
+/// the two charts instead of once per axis type. Every method is the
+/// wrapped axis's own.
+enum XAxis {
+    Lin(RangedCoordf64),
+    Log(LogCoord<f64>),
+}
+
+impl Ranged for XAxis {
+    type FormatOption = DefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
+        match self {
+            XAxis::Lin(c) => c.map(value, limit),
+            XAxis::Log(c) => c.map(value, limit),
+        }
+    }
+
+    fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
+        match self {
+            XAxis::Lin(c) => c.key_points(hint),
+            XAxis::Log(c) => c.key_points(hint),
+        }
+    }
+
+    fn range(&self) -> std::ops::Range<f64> {
+        match self {
+            XAxis::Lin(c) => c.range(),
+            XAxis::Log(c) => c.range(),
+        }
+    }
+
+    fn axis_pixel_range(&self, limit: (i32, i32)) -> std::ops::Range<i32> {
+        match self {
+            XAxis::Lin(c) => c.axis_pixel_range(limit),
+            XAxis::Log(c) => c.axis_pixel_range(limit),
+        }
+    }
 }
 
 /// A marker shape per line index: circle, triangle, square, cross, diamond-ish.
