@@ -6,11 +6,9 @@
 //! without colour. Text goes in as it is: plotters' SVG backend escapes
 //! `<`, `>`, `&` and quotes in every text it writes (a test checks it).
 
-use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint};
-use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
-use super::{err, finish_svg, font, frame, int_tick, legend, mesh, PALETTE};
+use super::{err, finish_svg, font, frame, int_tick, legend, mesh, Axis, PALETTE};
 use crate::core::units::{format_decimal, format_time};
 
 /// Chart size in SVG pixels (scaled to the container by [`finish_svg`]).
@@ -64,10 +62,11 @@ fn draw(lines: &[Line], caption: &str, x_desc: &str, log_x: bool) -> Result<Stri
     }
     let x_hi = if x_hi > x_lo { x_hi } else { x_lo + 1.0 };
     let (y_lo, y_hi) = (t_lo * 0.7, t_hi * 1.6);
+    // one axis type for both charts: plotters' chart code is compiled once
     let x_axis = if log_x {
-        XAxis::Log((x_lo..x_hi).log_scale().into())
+        Axis::log(x_lo, x_hi)
     } else {
-        XAxis::Lin((x_lo..x_hi).into())
+        Axis::lin(x_lo, x_hi)
     };
     let size_tick = |v: &f64| format_decimal(*v);
     let x_tick: &dyn Fn(&f64) -> String = if log_x { &size_tick } else { &int_tick };
@@ -114,48 +113,6 @@ fn draw(lines: &[Line], caption: &str, x_desc: &str, log_x: bool) -> Result<Stri
         root.present().map_err(err)?;
     }
     Ok(finish_svg(svg))
-}
-
-/// The x axis of both charts: linear (GPUs per node) or logarithmic
-/// (message size) in one type, so plotters' chart code is compiled once for
-/// the two charts instead of once per axis type. Every method is the
-/// wrapped axis's own.
-enum XAxis {
-    Lin(RangedCoordf64),
-    Log(LogCoord<f64>),
-}
-
-impl Ranged for XAxis {
-    type FormatOption = DefaultFormatting;
-    type ValueType = f64;
-
-    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
-        match self {
-            XAxis::Lin(c) => c.map(value, limit),
-            XAxis::Log(c) => c.map(value, limit),
-        }
-    }
-
-    fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
-        match self {
-            XAxis::Lin(c) => c.key_points(hint),
-            XAxis::Log(c) => c.key_points(hint),
-        }
-    }
-
-    fn range(&self) -> std::ops::Range<f64> {
-        match self {
-            XAxis::Lin(c) => c.range(),
-            XAxis::Log(c) => c.range(),
-        }
-    }
-
-    fn axis_pixel_range(&self, limit: (i32, i32)) -> std::ops::Range<i32> {
-        match self {
-            XAxis::Lin(c) => c.axis_pixel_range(limit),
-            XAxis::Log(c) => c.axis_pixel_range(limit),
-        }
-    }
 }
 
 /// A marker shape per line index: circle, triangle, square, cross, diamond-ish.
