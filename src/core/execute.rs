@@ -1386,12 +1386,15 @@ fn complete_sentence(complete: Option<f64>) -> String {
         .unwrap_or_default()
 }
 
+/// `s` with its first letter in upper case. Every label starts with an
+/// ASCII letter, so ASCII upper-casing is enough and keeps the Unicode case
+/// tables out of the wasm binaries.
 fn capitalise(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
-        None => String::new(),
+    let mut out = s.to_string();
+    if let Some(first) = out.get_mut(..1) {
+        first.make_ascii_uppercase();
     }
+    out
 }
 
 /// Runs `schedule` element by element on the given per-rank buffers

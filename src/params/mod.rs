@@ -27,12 +27,13 @@ impl Query {
     pub fn parse(search: &str) -> Self {
         let s = search.strip_prefix('?').unwrap_or(search);
         let pairs: Vec<(String, String)> = serde_urlencoded::from_str(s).unwrap_or_default();
-        Query(
-            pairs
-                .into_iter()
-                .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
-                .collect(),
-        )
+        // One insert per pair (a later value replaces an earlier one): unlike
+        // `collect`, this instantiates no sort (smaller wasm binaries).
+        let mut map = BTreeMap::new();
+        for (k, v) in pairs {
+            map.insert(k.trim().to_ascii_lowercase(), v.trim().to_string());
+        }
+        Query(map)
     }
 
     /// The raw value of `key`, if present and non-empty.

@@ -4,7 +4,9 @@
 
 use plotters::prelude::*;
 
-use super::{err, exp_tick, finish_svg, font, frame, int_tick, key, legend, mesh, FG, PALETTE};
+use super::{
+    err, exp_tick, finish_svg, font, frame, int_tick, key, legend, mesh, Axis, FG, PALETTE,
+};
 use crate::core::consensus::{fmt_num, fmt_rate, fmt_small, RoundState, Spectrum};
 use crate::core::units::equation;
 
@@ -50,7 +52,7 @@ pub fn draw_disagreement(
         let y_hi = d0 * 2.0;
         let r_max = rounds.last().map_or(1, |s| s.r).max(1);
         let mut chart = frame(&root, 36, 64)
-            .build_cartesian_2d(0f64..r_max as f64, (y_lo..y_hi).log_scale())
+            .build_cartesian_2d(0f64..r_max as f64, Axis::log(y_lo, y_hi))
             .map_err(err)?;
         mesh(&mut chart, 13, 13)
             .x_desc("round r")
@@ -154,7 +156,7 @@ fn draw_real_line(s: &Spectrum) -> Result<String, String> {
     {
         let root = SVGBackend::with_string(&mut svg, (640, 200)).into_drawing_area();
         let mut chart = frame(&root, 36, 0)
-            .build_cartesian_2d(-1.1f64..1.1f64, -1f64..2.2f64)
+            .build_cartesian_2d(-1.1f64..1.1f64, Axis::lin(-1.0, 2.2))
             .map_err(err)?;
         mesh(&mut chart, 13, 13)
             .disable_y_mesh()
@@ -232,7 +234,7 @@ fn draw_complex_plane(s: &Spectrum) -> Result<String, String> {
     {
         let root = SVGBackend::with_string(&mut svg, (440, 440)).into_drawing_area();
         let mut chart = frame(&root, 36, 44)
-            .build_cartesian_2d(-1.15f64..1.15f64, -1.15f64..1.15f64)
+            .build_cartesian_2d(-1.15f64..1.15f64, Axis::lin(-1.15, 1.15))
             .map_err(err)?;
         mesh(&mut chart, 13, 13)
             .x_desc("Re λ")

@@ -13,12 +13,14 @@
 //! per coordinate type rather than once per chart.
 
 use plotters::chart::{ChartBuilder, ChartContext, MeshStyle, SeriesLabelPosition};
-use plotters::coord::ranged1d::{Ranged, ValueFormatter};
+use plotters::coord::combinators::{IntoLogRange, LogCoord};
+use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged, ValueFormatter};
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::{CoordTranslate, Shift};
 use plotters::drawing::DrawingArea;
 use plotters::element::PathElement;
 use plotters::prelude::{Cartesian2d, DrawingBackend, IntoFont, SVGBackend, TextStyle};
-use plotters::style::{Color, RGBColor, ShapeStyle, TRANSPARENT, WHITE};
+use plotters::style::{Color, FontFamily, RGBColor, ShapeStyle, TRANSPARENT, WHITE};
 
 pub mod collectives;
 pub mod cost;
@@ -64,9 +66,66 @@ pub(crate) fn err<E: std::fmt::Display>(e: E) -> String {
     e.to_string()
 }
 
+/// A linear or logarithmic axis in one type. A chart's code is compiled once
+/// per coordinate type, so charts that differ only in an axis scale share
+/// one copy when they use this type. Every method is the wrapped axis's own,
+/// so the SVG is the same as with the wrapped axis.
+pub(crate) enum Axis {
+    Lin(RangedCoordf64),
+    Log(LogCoord<f64>),
+}
+
+impl Axis {
+    /// A linear axis from `lo` to `hi`.
+    pub(crate) fn lin(lo: f64, hi: f64) -> Axis {
+        Axis::Lin((lo..hi).into())
+    }
+
+    /// A logarithmic axis from `lo` to `hi` (both positive).
+    pub(crate) fn log(lo: f64, hi: f64) -> Axis {
+        Axis::Log((lo..hi).log_scale().into())
+    }
+}
+
+impl Ranged for Axis {
+    type FormatOption = DefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
+        match self {
+            Axis::Lin(c) => c.map(value, limit),
+            Axis::Log(c) => c.map(value, limit),
+        }
+    }
+
+    fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
+        match self {
+            Axis::Lin(c) => c.key_points(hint),
+            Axis::Log(c) => c.key_points(hint),
+        }
+    }
+
+    fn range(&self) -> std::ops::Range<f64> {
+        match self {
+            Axis::Lin(c) => c.range(),
+            Axis::Log(c) => c.range(),
+        }
+    }
+
+    fn axis_pixel_range(&self, limit: (i32, i32)) -> std::ops::Range<i32> {
+        match self {
+            Axis::Lin(c) => c.axis_pixel_range(limit),
+            Axis::Log(c) => c.axis_pixel_range(limit),
+        }
+    }
+}
+
 /// The chart font: sans-serif at `size` px in the theme colour [`FG`].
+/// Named by its [`FontFamily`] variant: plotters' `From<&str>` would
+/// lower-case the name and link the Unicode case tables into every binary
+/// that draws a chart.
 pub(crate) fn font(size: u32) -> TextStyle<'static> {
-    ("sans-serif", size).into_font().color(&FG)
+    (FontFamily::SansSerif, size).into_font().color(&FG)
 }
 
 /// The chart frame on `root`: a 12 px margin and label areas of `x_area`

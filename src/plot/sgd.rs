@@ -13,8 +13,8 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::{
-    err, exp_tick, finish_svg, fixed2_tick, font, frame, int_tick, key, legend, mesh, FG, GRID,
-    PALETTE,
+    err, exp_tick, finish_svg, fixed2_tick, font, frame, int_tick, key, legend, mesh, Axis, FG,
+    GRID, PALETTE,
 };
 use crate::core::sgd::Strategy;
 use crate::core::sgd::{Lab, Objective, StrategyTrace};
@@ -73,7 +73,7 @@ fn step_chart<'a, 'b>(
     y_desc: &str,
 ) -> Result<StepChart<'a, 'b>, String> {
     let mut chart = frame(root, 36, 64)
-        .build_cartesian_2d(0f64..t_max, (lo..hi).log_scale())
+        .build_cartesian_2d(0f64..t_max, Axis::log(lo, hi))
         .map_err(err)?;
     mesh(&mut chart, 13, 13)
         .x_desc("step t")
@@ -86,8 +86,7 @@ fn step_chart<'a, 'b>(
 }
 
 /// A chart against the step, with a log-scale y axis.
-type StepChart<'a, 'b> =
-    ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, LogCoord<f64>>>;
+type StepChart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, Axis>>;
 
 /// The last step of the longest trace (at least 1): the right end of the
 /// step axis.
@@ -103,7 +102,7 @@ fn last_step(lab: &Lab) -> f64 {
 /// Ends a chart against the step: a vertical line at `current` (at most
 /// `t_max`) from `lo` to `hi`, then the legend at the upper right.
 fn current_step<'a, 'b: 'a>(
-    chart: &mut ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, LogCoord<f64>>>,
+    chart: &mut ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, Axis>>,
     current: usize,
     t_max: f64,
     (lo, hi): (f64, f64),
@@ -296,7 +295,7 @@ pub fn draw_loss_vs_bytes(lab: &Lab, current: usize) -> Result<String, String> {
     {
         let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
         let mut chart = frame(&root, 36, 64)
-            .build_cartesian_2d(-0.02 * b_max..b_max * 1.02, (lo..hi).log_scale())
+            .build_cartesian_2d(-0.02 * b_max..b_max * 1.02, Axis::log(lo, hi))
             .map_err(err)?;
         mesh(&mut chart, 13, 13)
             .x_desc("bytes sent by the busiest worker (cumulative)")
@@ -397,7 +396,7 @@ fn draw_plane(
     yr: (f64, f64),
 ) -> Result<(), String> {
     let mut chart = frame(root, 36, 56)
-        .build_cartesian_2d(xr.0..xr.1, yr.0..yr.1)
+        .build_cartesian_2d(xr.0..xr.1, Axis::lin(yr.0, yr.1))
         .map_err(err)?;
     mesh(&mut chart, 13, 13)
         .x_desc("w₁")
@@ -508,7 +507,7 @@ pub fn draw_sample_weights(o: &Objective) -> Result<String, String> {
     {
         let root = SVGBackend::with_string(&mut svg, (W, 240)).into_drawing_area();
         let mut chart = frame(&root, 36, 56)
-            .build_cartesian_2d(-0.5f64..m as f64 - 0.5, 0f64..top)
+            .build_cartesian_2d(-0.5f64..m as f64 - 0.5, Axis::lin(0.0, top))
             .map_err(err)?;
         mesh(&mut chart, 13, 13)
             .disable_x_mesh()

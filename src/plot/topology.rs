@@ -8,7 +8,7 @@
 
 use plotters::prelude::*;
 
-use super::{err, finish_svg, font, frame, int_tick, legend, mesh, PALETTE};
+use super::{err, finish_svg, font, frame, int_tick, legend, mesh, Axis, PALETTE};
 use crate::core::units::{format_decimal, format_time};
 
 /// Chart size in SVG pixels (scaled to the container by [`finish_svg`]).
@@ -62,64 +62,54 @@ fn draw(lines: &[Line], caption: &str, x_desc: &str, log_x: bool) -> Result<Stri
     }
     let x_hi = if x_hi > x_lo { x_hi } else { x_lo + 1.0 };
     let (y_lo, y_hi) = (t_lo * 0.7, t_hi * 1.6);
+    // one axis type for both charts: plotters' chart code is compiled once
+    let x_axis = if log_x {
+        Axis::log(x_lo, x_hi)
+    } else {
+        Axis::lin(x_lo, x_hi)
+    };
+    let size_tick = |v: &f64| format_decimal(*v);
+    let x_tick: &dyn Fn(&f64) -> String = if log_x { &size_tick } else { &int_tick };
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
         let mut builder = frame(&root, 40, 76);
         builder.caption(caption, font(15));
-        macro_rules! finish {
-            ($chart:expr, $xfmt:expr) => {{
-                let mut chart = $chart;
-                mesh(&mut chart, 12, 13)
-                    .x_desc(x_desc)
-                    .y_desc("executed time (log scale)")
-                    .x_label_formatter($xfmt)
-                    .y_label_formatter(&time_tick)
-                    .draw()
-                    .map_err(err)?;
-                for (i, l) in lines.iter().enumerate() {
-                    let col = PALETTE[i % PALETTE.len()];
-                    let pts: Vec<(f64, f64)> = l
-                        .points
-                        .iter()
-                        .copied()
-                        .filter(|(x, t)| x.is_finite() && t.is_finite() && *t > 0.0 && *x > 0.0)
-                        .collect();
-                    chart
-                        .draw_series(LineSeries::new(pts.clone(), col.stroke_width(2)))
-                        .map_err(err)?
-                        .label(l.label.as_str())
-                        .legend(move |(x, y)| {
-                            EmptyElement::at((x + 9, y))
-                                + PathElement::new([(-9, 0), (9, 0)], col.stroke_width(2))
-                                + marker(i, col)
-                        });
-                    chart
-                        .draw_series(
-                            pts.into_iter()
-                                .map(|pt| EmptyElement::at(pt) + marker(i, col)),
-                        )
-                        .map_err(err)?;
-                }
-                legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
-            }};
+        let mut chart = builder
+            .build_cartesian_2d(x_axis, (y_lo..y_hi).log_scale())
+            .map_err(err)?;
+        mesh(&mut chart, 12, 13)
+            .x_desc(x_desc)
+            .y_desc("executed time (log scale)")
+            .x_label_formatter(x_tick)
+            .y_label_formatter(&time_tick)
+            .draw()
+            .map_err(err)?;
+        for (i, l) in lines.iter().enumerate() {
+            let col = PALETTE[i % PALETTE.len()];
+            let pts: Vec<(f64, f64)> = l
+                .points
+                .iter()
+                .copied()
+                .filter(|(x, t)| x.is_finite() && t.is_finite() && *t > 0.0 && *x > 0.0)
+                .collect();
+            chart
+                .draw_series(LineSeries::new(pts.clone(), col.stroke_width(2)))
+                .map_err(err)?
+                .label(l.label.as_str())
+                .legend(move |(x, y)| {
+                    EmptyElement::at((x + 9, y))
+                        + PathElement::new([(-9, 0), (9, 0)], col.stroke_width(2))
+                        + marker(i, col)
+                });
+            chart
+                .draw_series(
+                    pts.into_iter()
+                        .map(|pt| EmptyElement::at(pt) + marker(i, col)),
+                )
+                .map_err(err)?;
         }
-        if log_x {
-            let size_tick = |v: &f64| format_decimal(*v);
-            finish!(
-                builder
-                    .build_cartesian_2d((x_lo..x_hi).log_scale(), (y_lo..y_hi).log_scale())
-                    .map_err(err)?,
-                &size_tick
-            );
-        } else {
-            finish!(
-                builder
-                    .build_cartesian_2d(x_lo..x_hi, (y_lo..y_hi).log_scale())
-                    .map_err(err)?,
-                &int_tick
-            );
-        }
+        legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
         root.present().map_err(err)?;
     }
     Ok(finish_svg(svg))

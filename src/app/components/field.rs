@@ -10,11 +10,13 @@ use yew::prelude::*;
 
 use crate::params::FieldError;
 
-/// Typed-but-not-accepted texts and their messages, per field key.
+/// Typed-but-not-accepted texts and their messages, per field key. The keys
+/// are `String`s, like [`crate::params::Query`]'s, so the wasm binaries hold
+/// one copy of the map code.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Drafts {
-    text: BTreeMap<&'static str, String>,
-    errors: BTreeMap<&'static str, String>,
+    text: BTreeMap<String, String>,
+    errors: BTreeMap<String, String>,
 }
 
 impl Drafts {
@@ -22,9 +24,9 @@ impl Drafts {
     pub fn from_errors(errs: &[FieldError], raw: impl Fn(&str) -> Option<String>) -> Self {
         let mut d = Drafts::default();
         for e in errs {
-            d.errors.insert(e.field, e.message.clone());
+            d.errors.insert(e.field.to_string(), e.message.clone());
             if let Some(t) = raw(e.field) {
-                d.text.insert(e.field, t);
+                d.text.insert(e.field.to_string(), t);
             }
         }
         d
@@ -32,8 +34,8 @@ impl Drafts {
 
     /// Records a bad value for `field`.
     pub fn reject(&mut self, field: &'static str, text: String, message: String) {
-        self.text.insert(field, text);
-        self.errors.insert(field, message);
+        self.text.insert(field.to_string(), text);
+        self.errors.insert(field.to_string(), message);
     }
 
     /// Clears `field` after a good value was accepted.
@@ -60,7 +62,7 @@ impl Drafts {
     pub fn orphans(&self, on_screen: &[&str]) -> Vec<String> {
         self.errors
             .iter()
-            .filter(|(k, _)| !on_screen.contains(k))
+            .filter(|(k, _)| !on_screen.contains(&k.as_str()))
             .map(|(_, v)| v.clone())
             .collect()
     }

@@ -116,18 +116,19 @@ fn cell_paths(
     let tenths = |v: f64| (v * 10.0).round() as i64;
     let (w, h) = (tenths(cell_w - 1.0), tenths(cell_h - 1.0));
     let tail = format!("h{w}v{h}h-{w}z");
-    // (fill, path data) in first-seen order; at most 8 colours
+    // (fill, path data) sorted by fill (kept sorted on insert: no sort code
+    // in the binary); at most 8 colours
     let mut layers: Vec<(&'static str, String)> = Vec::new();
     for (chunks, (x0, y0)) in cells.iter().zip(origins) {
         for (c, cell) in chunks.iter().enumerate() {
             let x = tenths(x0 + (c % cols) as f64 * cell_w);
             let y = tenths(y0 + (c / cols) as f64 * cell_h);
             let (bg, _) = fill(cell.count, p);
-            let i = match layers.iter().position(|(f, _)| *f == bg) {
-                Some(i) => i,
-                None => {
-                    layers.push((bg, String::with_capacity(24 * cells.len())));
-                    layers.len() - 1
+            let i = match layers.binary_search_by(|(f, _)| f.cmp(&bg)) {
+                Ok(i) => i,
+                Err(i) => {
+                    layers.insert(i, (bg, String::with_capacity(24 * cells.len())));
+                    i
                 }
             };
             if let Some((_, d)) = layers.get_mut(i) {
@@ -137,7 +138,6 @@ fn cell_paths(
         }
     }
     // keyed by colour, so a step patches only the layers whose cells moved
-    layers.sort_by_key(|(f, _)| *f);
     let paths = layers.into_iter().map(|(bg, d)| {
         html! {
             <path key={bg} {d} class="cell-rect" style={format!("fill:{bg};stroke-width:10")} />

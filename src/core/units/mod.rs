@@ -41,6 +41,23 @@ pub use time::*;
 
 use std::fmt;
 
+/// A unit name in lower case for matching, as `str::to_lowercase` gives it
+/// for every unit the parsers accept: ASCII letters, the Kelvin sign `K`
+/// (U+212A, which lower-cases to `k`) and capital Greek mu `Μ` (U+039C, to
+/// `μ`). Other characters are kept: no unit contains them, and their
+/// `to_lowercase` never gives an ASCII letter, `µ` or `μ`, so matching
+/// accepts and rejects exactly what it did with `to_lowercase`. It keeps the
+/// Unicode case tables (about 10 KB gzipped) out of every wasm binary.
+pub(super) fn unit_lowercase(unit: &str) -> String {
+    unit.chars()
+        .map(|c| match c {
+            '\u{212a}' => 'k',
+            '\u{39c}' => '\u{3bc}',
+            c => c.to_ascii_lowercase(),
+        })
+        .collect()
+}
+
 /// The largest accepted size: 1 PiB = 2⁵⁰ B = 1,125,899,906,842,624 B.
 pub const MAX_SIZE_BYTES: u64 = 1 << 50;
 

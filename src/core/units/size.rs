@@ -71,7 +71,7 @@ pub(super) const BINARY_UNITS: [SizeUnit; 5] = [
 
 /// Looks up a size unit; returns (family, index into the family's table).
 pub(super) fn size_unit(unit: &str) -> Result<(Prefix, usize), UnitError> {
-    let lower = unit.to_lowercase();
+    let lower = unit_lowercase(unit);
     let has_upper = unit.chars().any(char::is_uppercase);
     // "Mb", "Gb", "Kib": an upper-case prefix with a lower-case b means bits.
     if lower.ends_with("bit") || lower.ends_with("bits") || (has_upper && unit.ends_with('b')) {

@@ -296,6 +296,44 @@ mod unit_tests {
     }
 }
 
+/// `unit_lowercase` matches units exactly as `str::to_lowercase` did.
+mod unit_case {
+    use super::*;
+
+    #[test]
+    fn unit_lowercase_is_to_lowercase_on_units() {
+        for u in [
+            "B",
+            "KB",
+            "kB",
+            "Kb",
+            "MIB",
+            "GiB",
+            "TIB",
+            "Bytes",
+            "MBit",
+            "S",
+            "MS",
+            "Us",
+            "NS",
+            "PS",
+            "\u{b5}S",
+            "\u{3bc}s",
+            "\u{39c}S",
+            "\u{212a}B",
+            "\u{212a}IB",
+        ] {
+            assert_eq!(unit_lowercase(u), u.to_lowercase(), "{u}");
+        }
+        // The Kelvin sign is a kilo prefix and capital mu a micro prefix, as before.
+        assert_eq!(parse_size("2\u{212a}B").map(|s| s.bytes), Ok(2000));
+        assert_eq!(parse_time("5\u{39c}S"), Ok(5e-6));
+        // Other non-ASCII letters stay as typed: the unit is unknown either way.
+        assert_eq!(unit_lowercase("\u{130}B"), "\u{130}b");
+        assert!(parse_size("2\u{130}B").is_err());
+    }
+}
+
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod proptests {
     use super::*;

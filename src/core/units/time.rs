@@ -9,7 +9,7 @@ use super::*;
 /// Time units per second (the value is divided by it, so `5us` gives the
 /// correctly rounded 5e-6); `ps` only when `allow_ps` (β accepts ps/B).
 pub(super) fn time_per_second(unit: &str, allow_ps: bool) -> Option<f64> {
-    match unit.to_lowercase().as_str() {
+    match unit_lowercase(unit).as_str() {
         "s" => Some(1.0),
         "ms" => Some(1e3),
         "us" | "\u{b5}s" | "\u{3bc}s" => Some(1e6),
