@@ -7,6 +7,7 @@
 pub mod byte_counters;
 pub mod chart_box;
 pub mod check_panel;
+pub mod computing;
 pub mod copy_link;
 pub mod data_table;
 pub mod downloads;
