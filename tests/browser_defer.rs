@@ -146,6 +146,41 @@ async fn sgd_with_32_workers_paints_the_placeholder_then_the_training() {
     assert_eq!(app.count(".view-sgd .chart-box svg"), 4);
 }
 
+/// The large SGD case of `browser_layout.rs`, which now paints the
+/// placeholder first: once ready, the page still fits a 375 px phone.
+#[wasm_bindgen_test]
+async fn sgd_with_12_workers_fits_a_phone_once_ready() {
+    let doc = gloo::utils::document();
+    if doc.get_element_by_id("app-css").is_none() {
+        let style = doc.create_element("style").expect("style");
+        style.set_id("app-css");
+        style.set_text_content(Some(include_str!("../static/style.css")));
+        doc.head()
+            .expect("head")
+            .append_child(&style)
+            .expect("append");
+    }
+    let app = Mounted::new(
+        "view=sgd&shards=900,800,700,600,500,400,300,200,100,90,80,70&\
+         losses=0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1.0,1.1,1.2&steps=1000",
+    )
+    .await;
+    assert!(busy(&app));
+    until_ready(&app).await;
+    assert_eq!(
+        app.text("#phase"),
+        "Step 1000 of 1000 · narrating all-reduce SGD"
+    );
+    app.root
+        .set_attribute("style", "width:375px")
+        .expect("style");
+    let (scroll, client) = (app.root.scroll_width(), app.root.client_width());
+    assert!(
+        scroll <= client + 1,
+        "scrollWidth {scroll} > clientWidth {client}"
+    );
+}
+
 #[wasm_bindgen_test]
 async fn gossip_on_256_nodes_paints_the_placeholder_then_the_rounds() {
     let app = Mounted::new("view=gossip&graph=random&p=256").await;

@@ -123,17 +123,19 @@ pub struct SgdShape {
     pub batch: u64,
 }
 
-/// Nanoseconds of a training step that do not scale with the workers
-/// (recording the step for three strategies; measured: 1,000 steps of the
-/// default three workers in 25 ms).
-const SGD_STEP_NS: u64 = 20_000;
+/// Nanoseconds per step and worker of what the sgd view builds from a run
+/// besides the arithmetic: the step record, its points in the four step
+/// charts and the rows of their data tables (measured: the whole page of
+/// 1,000 steps is ready about 150 ms later with 3 workers, 400 ms with 12
+/// and 850 ms with 32 than the default 200 steps of 3 workers).
+const SGD_POINT_NS: u64 = 25_000;
 
-/// The sgd view's run and its step charts: per step, 20 µs of bookkeeping
-/// plus, for each worker and each of the three strategies, a gradient
-/// (b · d, or d² for the whole shard), its loss (d²) and the mixing with
-/// its neighbours (m · d), at 1 ns each.
+/// The sgd view's run and what is drawn from it: T steps × m workers, each
+/// with 25 µs of records, chart points and table rows, plus, for each of the
+/// three strategies, a gradient (b · d, or d² for the whole shard), its loss
+/// (d²) and the mixing with its neighbours (m · d) at 1 ns each.
 /// E.g. the defaults (m = 3, d = 2, T = 200, b = 16):
-/// 200 × (20,000 + 3 × 3 × (32 + 4 + 6)) = 4,075,600 ns.
+/// 200 × 3 × (25,000 + 3 × (32 + 4 + 6)) = 15,075,600 ns (not deferred).
 pub fn sgd_run(s: SgdShape) -> Work {
     let d = s.d.max(1);
     let grad = if s.batch == 0 {
@@ -141,9 +143,9 @@ pub fn sgd_run(s: SgdShape) -> Work {
     } else {
         mul(s.batch, d)
     };
-    let per_worker = mul(3, grad + mul(d, d) + mul(s.workers, d));
-    let per_step = SGD_STEP_NS.saturating_add(mul(s.workers, per_worker));
-    Work(mul(s.steps, per_step))
+    let arithmetic = mul(3, grad + mul(d, d) + mul(s.workers, d));
+    let per_worker = SGD_POINT_NS.saturating_add(arithmetic);
+    Work(mul(mul(s.steps, s.workers), per_worker))
 }
 
 #[cfg(test)]
@@ -197,33 +199,43 @@ mod tests {
     }
 
     #[test]
-    fn sgd_defaults_are_light_and_the_largest_run_is_heavy() {
+    fn sgd_defaults_are_light_and_a_thousand_steps_are_heavy() {
         let defaults = SgdShape {
             workers: 3,
             d: 2,
             steps: 200,
             batch: 16,
         };
-        assert_eq!(sgd_run(defaults), Work(4_075_600));
+        assert_eq!(sgd_run(defaults), Work(15_075_600));
         assert!(!sgd_run(defaults).defer());
-        // 12 workers, d = 2, 1,000 steps: 1000 × (20,000 + 12 × 3 × (32 + 4 + 24))
+        // 300 steps: 22,613,400 (not deferred); 400 steps: 30,151,200.
+        assert!(!sgd_run(SgdShape {
+            steps: 300,
+            ..defaults
+        })
+        .defer());
+        assert!(sgd_run(SgdShape {
+            steps: 400,
+            ..defaults
+        })
+        .defer());
+        // 12 workers, 1,000 steps: 12,000 × (25,000 + 3 × (32 + 4 + 24))
         let twelve = SgdShape {
             workers: 12,
             steps: 1_000,
             ..defaults
         };
-        assert_eq!(sgd_run(twelve), Work(22_160_000));
-        assert!(!sgd_run(twelve).defer());
+        assert_eq!(sgd_run(twelve), Work(302_160_000));
+        assert!(sgd_run(twelve).defer());
         // 32 workers, d = 10, 1,000 steps, b = 16:
-        // 1000 × (20,000 + 32 × 3 × (160 + 100 + 320)) = 75,680,000
+        // 32,000 × (25,000 + 3 × (160 + 100 + 320)) = 855,680,000
         let largest = SgdShape {
             workers: 32,
             d: 10,
             steps: 1_000,
             batch: 16,
         };
-        assert_eq!(sgd_run(largest), Work(75_680_000));
-        assert!(sgd_run(largest).defer());
+        assert_eq!(sgd_run(largest), Work(855_680_000));
     }
 
     #[test]
@@ -234,8 +246,8 @@ mod tests {
             steps: 1,
             batch: 0,
         };
-        // 20,000 + 2 × 3 × (9 + 9 + 6)
-        assert_eq!(sgd_run(s), Work(20_144));
+        // 2 × (25,000 + 3 × (9 + 9 + 6))
+        assert_eq!(sgd_run(s), Work(50_144));
     }
 
     #[test]
