@@ -323,3 +323,83 @@ async fn ring_view_ready() {
         report(label, samples);
     }
 }
+
+/// The computation each view runs before it can draw, at its largest
+/// parameters (what `use_deferred` moves after the first paint), so the
+/// estimates of `core::work` can be set against real times.
+#[wasm_bindgen_test]
+fn view_work() {
+    use collective_lab::app::views::collectives::trace::collective_trace;
+    use collective_lab::app::views::ring::run::RingRun;
+    use collective_lab::app::views::topology::run_for;
+    use collective_lab::core::collectives::{summary_table_on, Algorithm};
+    use collective_lab::core::cost::CostParams;
+    use collective_lab::params::collectives::CollectivesParams;
+    use collective_lab::params::gossip::GossipParams;
+    use collective_lab::params::topology::TopologyParams;
+    use collective_lab::params::Query;
+    for p in [64, 256, 512, 1024] {
+        time_it(&format!("work: ring p={p}, 64 MB"), 3, || {
+            black_box(RingRun::execute(p, 16_000_000));
+        });
+    }
+    for p in [16, 64] {
+        let q = Query::parse(&format!("view=collectives&alg=rab&p={p}&size=64MB"));
+        let (c, _) = CollectivesParams::from_query(&q, &CollectivesParams::default());
+        let topo = c.topology();
+        time_it(&format!("work: collectives rab p={p} trace"), 3, || {
+            black_box(collective_trace(c.alg, &topo, 64_000_000));
+        });
+        time_it(&format!("work: collectives p={p} summary table"), 3, || {
+            black_box(summary_table_on(&topo, 16_000_000, 4, CostParams::course_example()).ok());
+        });
+    }
+    let _ = Algorithm::RING;
+    for q in [
+        "nodes=8&gpus=8",
+        "nodes=16&gpus=16",
+        "nodes=16&gpus=16&alg=flat",
+        "nodes=16&gpus=16&alg=multilane&lanes=4",
+        "nodes=16&gpus=16&alg=rat&racks=4",
+    ] {
+        let (t, _) = TopologyParams::from_query(&Query::parse(q), &TopologyParams::default());
+        time_it(&format!("work: topology {q}"), 3, || {
+            black_box(run_for(&t).ok());
+        });
+    }
+    let shards32: Vec<String> = (0..32).map(|k| (400 + 100 * k).to_string()).collect();
+    for q in [
+        String::from("steps=1000"),
+        format!("shards={}&d=10&steps=1000", shards32.join(",")),
+        format!("shards={}&d=10&steps=1000&batch=0", shards32.join(",")),
+    ] {
+        let (s, _) = SgdParams::from_query(&Query::parse(&q), &SgdParams::default());
+        time_it(&format!("work: sgd {}", &q[..q.len().min(40)]), 3, || {
+            black_box(s.run().ok());
+        });
+    }
+    for q in [
+        "graph=random&p=256",
+        "graph=random&p=1024",
+        "graph=ring&p=1024",
+    ] {
+        let (g, _) = GossipParams::from_query(&Query::parse(q), &GossipParams::default());
+        time_it(&format!("work: gossip {q} (run to the horizon)"), 3, || {
+            black_box(g.run_fast(0).ok().map(|mut r| {
+                let h = r.suggested_horizon();
+                r.extend_to(h);
+                r
+            }));
+        });
+    }
+    for p in [1024, 65_536] {
+        let c = CostParams::course_example();
+        time_it(&format!("work: cost p={p}, 3 charts (64 MiB)"), 3, || {
+            black_box((
+                draw_time_vs_size(p, c, 67_108_864.0).ok(),
+                draw_time_vs_p(67_108_864.0, c, p).ok(),
+                draw_winner_map(c, 67_108_864.0, p).ok(),
+            ));
+        });
+    }
+}

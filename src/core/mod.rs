@@ -14,3 +14,4 @@ pub mod sgd;
 pub mod timing;
 pub mod topology;
 pub mod units;
+pub mod work;

@@ -8,6 +8,7 @@ pub mod byte_counters;
 pub mod chart_box;
 pub mod check_panel;
 pub mod chunk_grid;
+pub mod computing;
 pub mod copy_link;
 pub mod data_table;
 pub mod downloads;

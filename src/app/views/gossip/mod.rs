@@ -11,11 +11,13 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::ViewProps;
+use crate::app::components::computing::pending_page;
 use crate::app::components::step_controls::StepControls;
-use crate::app::hooks::{on_step, use_view_state, Commit};
+use crate::app::hooks::{on_step, use_deferred, use_view_state, Commit};
 use crate::app::shared::Shared;
 use crate::core::consensus::{GossipRun, NodeUpdate, WeightRule};
 use crate::core::units::{equation, format_exact_or_approx};
+use crate::core::work::gossip_view;
 use crate::params::gossip::{GossipParams, GraphChoice, MAX_ROUND};
 use crate::plot::gossip::draw_eigenvalues;
 
@@ -116,16 +118,22 @@ pub fn GossipView(props: &ViewProps) -> Html {
 
     // The core computation, cached per parameter set: run to the suggested
     // horizon; the eigenvalue chart depends on W only.
-    let base: Rc<Result<SharedRun, String>> = use_memo(without_round(params), |k| {
+    // Large p: computed after the first paint, behind a placeholder.
+    let base = use_deferred(without_round(params), gossip_view(params.p as u64), |k| {
         k.run_fast(0).map_err(|e| e.to_string()).map(|mut r| {
             let h = r.suggested_horizon();
             r.extend_to(h);
             Shared::new(r)
         })
     });
+    let pending = base.ready().is_none();
+    let base: Rc<Result<SharedRun, String>> = base
+        .ready()
+        .cloned()
+        .unwrap_or_else(|| Rc::new(Err(String::new())));
     let eig_svg: Rc<String> = {
         let base = base.clone();
-        use_memo(without_round(params), move |_| match &*base {
+        use_memo((without_round(params), pending), move |_| match &*base {
             // ρ only (Lanczos, large p): no eigenvalue list, so no chart
             Ok(r) if r.spectrum.eigenvalues.is_empty() => String::new(),
             Ok(r) => draw_eigenvalues(&r.spectrum).unwrap_or_else(|e| format!("<p>{e}</p>")),
@@ -138,15 +146,18 @@ pub fn GossipView(props: &ViewProps) -> Html {
     // Stepping past the horizon extends a copy of the run (never mutated in place).
     let run: Rc<Result<SharedRun, String>> = {
         let base = base.clone();
-        use_memo((without_round(params), last), move |(_, last)| {
-            let r = (*base).clone()?;
-            if r.rounds.len() > *last {
-                return Ok(r);
-            }
-            let mut longer = GossipRun::clone(&r);
-            longer.extend_to(*last);
-            Ok(Shared::new(longer))
-        })
+        use_memo(
+            (without_round(params), last, pending),
+            move |(_, last, _)| {
+                let r = (*base).clone()?;
+                if r.rounds.len() > *last {
+                    return Ok(r);
+                }
+                let mut longer = GossipRun::clone(&r);
+                longer.extend_to(*last);
+                Ok(Shared::new(longer))
+            },
+        )
     };
 
     let controls = html! {
@@ -157,6 +168,14 @@ pub fn GossipView(props: &ViewProps) -> Html {
     };
     let run = match &*run {
         Ok(r) => r.clone(),
+        Err(_) if pending => {
+            let what = format!(
+                "the spectrum and rounds of gossip on a {} graph of p = {} nodes",
+                params.graph.label(),
+                params.p
+            );
+            return pending_page("view-gossip", "Gossip consensus", controls, what.into());
+        }
         Err(e) => {
             return html! {
                 <div class="view view-gossip">

@@ -10,12 +10,14 @@ use yew::prelude::*;
 use super::ViewProps;
 use crate::app::components::byte_counters::ByteCounters;
 use crate::app::components::check_panel::{Check, CheckPanel};
+use crate::app::components::computing::pending_page;
 use crate::app::components::step_controls::StepControls;
 use crate::app::components::transfer_log::TransferLog;
-use crate::app::hooks::{on_step, use_view_state, Commit};
+use crate::app::hooks::{on_step, use_deferred, use_view_state, Commit};
 use crate::core::timing::{ring_bytes_counted, ring_bytes_per_rank};
 use crate::core::units::format_exact_or_approx;
 use crate::core::units::{format_bytes_short, group_thousands};
+use crate::core::work::ring_all_reduce;
 use crate::params::ring::{Accounting, RingParams, ELEM_BYTES};
 
 pub mod comparison;
@@ -73,15 +75,31 @@ fn check(run: &RingRun, rounds_done: usize, mean_step: bool) -> Check {
 pub fn RingView(props: &ViewProps) -> Html {
     let state = use_view_state::<RingParams>(props);
     let params = &state.params;
-    let run = use_memo((params.p, params.size.value), |(p, bytes)| {
+    let work = ring_all_reduce(params.p as u64);
+    let run = use_deferred((params.p, params.size.value), work, |(p, bytes)| {
         RingRun::execute(*p, *bytes / ELEM_BYTES)
     });
-    let grid = use_memo((*run).clone(), |run| {
+    // The chunk grid (32 < p ≤ 256) of the run, once the run is there.
+    let grid = use_memo(run.ready().map(|r| (**r).clone()), |run| {
         run.as_ref()
+            .and_then(Option::as_ref)
             .and_then(RingRun::chunk_grid)
             .map(crate::app::shared::Shared::new)
     });
-    let Some(run) = (*run).clone() else {
+    let Some(run) = run.ready() else {
+        let what = format!(
+            "the ring all-reduce of {} on p = {} ranks",
+            format_bytes_short(params.size.value as f64),
+            params.p
+        );
+        return pending_page(
+            "view-ring",
+            "Ring all-reduce",
+            html! { <RingControls state={state.clone()} /> },
+            what.into(),
+        );
+    };
+    let Some(run) = (**run).clone() else {
         return html! { <p class="field-error" role="alert">{"Could not build the ring schedule for these parameters."}</p> };
     };
     let p = params.p;

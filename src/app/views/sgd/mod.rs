@@ -4,18 +4,18 @@
 //! mini-batches. Every number comes from [`crate::core::sgd`]; the page picks
 //! the step and lays out the panels, one component per file.
 
-use std::rc::Rc;
-
 use nalgebra::DMatrix;
 use yew::prelude::*;
 
 use super::ViewProps;
+use crate::app::components::computing::Computing;
 use crate::app::components::step_controls::StepControls;
-use crate::app::hooks::{on_step, use_view_state, Commit};
+use crate::app::hooks::{on_step, use_deferred, use_view_state, Commit, Deferred};
 use crate::app::shared::Shared;
 use crate::core::sgd::narrate::{compare_step, narrate_step};
 use crate::core::sgd::{Lab, Problem, Strategy};
 use crate::core::units::format_exact_or_approx;
+use crate::core::work::{sgd_run, SgdShape, Work};
 use crate::params::sgd::SgdParams;
 
 pub mod bytes;
@@ -53,6 +53,29 @@ fn run_key(p: &SgdParams) -> SgdParams {
     k
 }
 
+/// The core's estimate of the training run's work (deferred past the
+/// first paint when large).
+fn work(p: &SgdParams) -> Work {
+    sgd_run(SgdShape {
+        workers: p.shards.len() as u64,
+        d: p.d as u64,
+        steps: p.steps as u64,
+        batch: p.batch as u64,
+    })
+}
+
+/// What the placeholder says while the run waits for the first paint.
+fn computing_text(p: &SgdParams) -> AttrValue {
+    format!(
+        "{} training steps × 3 strategies ({} workers, {} samples, d = {})",
+        p.steps,
+        p.shards.len(),
+        p.shards.iter().sum::<u64>(),
+        p.d
+    )
+    .into()
+}
+
 /// A model vector with four significant digits: "(1.2, 3.4)".
 pub(crate) fn vec_text(w: &[f64]) -> String {
     let inner: Vec<String> = w.iter().map(|v| format_exact_or_approx(*v)).collect();
@@ -64,8 +87,8 @@ pub(crate) fn vec_text(w: &[f64]) -> String {
 pub fn SgdView(props: &ViewProps) -> Html {
     let state = use_view_state::<SgdParams>(props);
     let params = &state.params;
-    let run: Rc<Result<SharedLab, String>> =
-        use_memo(run_key(params), |k| k.run().map(Shared::new));
+    let run: Deferred<Result<SharedLab, String>> =
+        use_deferred(run_key(params), work(params), |k| k.run().map(Shared::new));
     let controls = html! {
         <>
             <SgdControls state={state.clone()} />
@@ -74,9 +97,15 @@ pub fn SgdView(props: &ViewProps) -> Html {
             ])}
         </>
     };
-    let body = match &*run {
-        Ok(run) => training(run, params, controls, on_step(&state, "step")),
-        Err(e) => html! {
+    let body = match run.ready().map(|r| &**r) {
+        None => html! {
+            <>
+                {controls}
+                <Computing what={computing_text(params)} />
+            </>
+        },
+        Some(Ok(run)) => training(run, params, controls, on_step(&state, "step")),
+        Some(Err(e)) => html! {
             <>
                 {controls}
                 <p class="field-error" role="alert" id="run-error">{format!("Training cannot run with these parameters: {e}")}</p>

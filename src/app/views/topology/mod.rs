@@ -11,11 +11,15 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::ViewProps;
+use crate::app::components::computing::Computing;
 use crate::app::components::step_controls::StepControls;
+use crate::app::hooks::use_deferred;
 use crate::app::url;
 use crate::core::topology::analysis::{run, TopoRun};
 use crate::core::topology::view_model::layout;
 use crate::core::topology::{LinkClass, Topology};
+use crate::core::units::format_bytes_short;
+use crate::core::work::topology_run;
 use crate::params::ring::ELEM_BYTES;
 use crate::params::topology::TopologyParams;
 
@@ -64,13 +68,19 @@ pub fn TopologyView(props: &ViewProps) -> Html {
         let ctx = props.ctx.clone();
         use_effect_with(params.clone(), move |p| url::replace(&ctx, &p.to_pairs()));
     }
-    let result: Rc<Result<(Topology, TopoRun), String>> = use_memo(run_key(&params), run_for);
+    let work = topology_run(params.p() as u64);
+    let deferred = use_deferred(run_key(&params), work, run_for);
+    let pending = deferred.ready().is_none();
+    let result: Rc<Result<(Topology, TopoRun), String>> = deferred
+        .ready()
+        .cloned()
+        .unwrap_or_else(|| Rc::new(Err(String::new())));
     let last = result.as_ref().as_ref().map_or(0, |(_, r)| r.num_rounds());
     let step = params.step.min(last);
     {
         let dispatch = state.dispatcher();
-        use_effect_with((params.step, last), move |(s, last)| {
-            if s > last {
+        use_effect_with((params.step, last, pending), move |(s, last, pending)| {
+            if !pending && s > last {
                 dispatch.dispatch(TopoAction::Step { s: *s, last: *last });
             }
         });
@@ -161,8 +171,12 @@ pub fn TopologyView(props: &ViewProps) -> Html {
             <presets::Presets {on_preset} />
             <controls::Controls params={run_key(&params)} drafts={state.drafts.clone()} {on_commit} />
             {orphans}
-            {body}
-            <SummaryPanels params={run_key(&params)} run={panels::RunResult(result.clone())} {on_pick} />
+            if pending {
+                <Computing what={format!("the {} all-reduce of {} on p = {} ranks ({} nodes)", params.alg.label(), format_bytes_short(params.size.bytes() as f64), params.p(), params.node_count())} />
+            } else {
+                {body}
+                <SummaryPanels params={run_key(&params)} run={panels::RunResult(result.clone())} {on_pick} />
+            }
         </div>
     }
 }

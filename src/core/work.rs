@@ -1,0 +1,266 @@
+//! Cheap estimates of how much work a view's computation is, so the page can
+//! paint its shell, its controls and a placeholder first and run the work
+//! after that paint when it is large ([`Work::defer`]).
+//!
+//! A [`Work`] is an estimate in *nanoseconds of the shipped WebAssembly*
+//! (`opt-level = "z"`, headless Chromium on a 2-core machine): a closed form
+//! of the parameters that counts the computation's inner-loop steps (one
+//! transfer applied to one contributor-set word, one multiply-add of a
+//! training step, one entry of a dense eigen-decomposition) times a weight
+//! per step measured with `tests/bench_browser.rs` (`view_work`). No schedule
+//! is generated to count it. The estimates are monotone in every size and
+//! deliberately rough: all they must do is tell work that fits in a couple
+//! of frames from work that does not. [`DEFER_ABOVE`] is the line.
+
+use std::fmt;
+
+use super::consensus::DENSE_LIST_MAX_P;
+
+/// An estimated cost in nanoseconds (see the module doc).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Work(pub u64);
+
+/// Work estimated above 30 ms runs after the first paint, behind a
+/// "Computing …" placeholder; work at or below it runs before the first
+/// paint, as it always did.
+///
+/// Below the line a placeholder would flash for a frame or two and cost an
+/// extra render; the margin to the ~50 ms at which a page feels stuck
+/// covers the roughness of the estimates.
+pub const DEFER_ABOVE: Work = Work(30_000_000);
+
+impl Work {
+    /// True when the work should run after the first paint.
+    pub fn defer(self) -> bool {
+        self > DEFER_ABOVE
+    }
+}
+
+impl fmt::Display for Work {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "≈ {} ns", self.0)
+    }
+}
+
+/// `a · b` saturating at `u64::MAX` (estimates never overflow).
+fn mul(a: u64, b: u64) -> u64 {
+    a.saturating_mul(b)
+}
+
+/// Contributor-set words per segment for `p` ranks: a set of ranks is a
+/// bitset of ⌈p / 64⌉ words ([`crate::core::execute::RankSet`]).
+fn set_words(p: u64) -> u64 {
+    p.div_ceil(64).max(1)
+}
+
+/// Nanoseconds per transfer-word of an executed ring (measured: p = 256 in
+/// 9.8 ms, p = 512 in 106 ms, p = 1024 in 306 ms).
+const RING_NS: u64 = 10;
+
+/// The ring all-reduce on `p` ranks, executed: 2(p − 1) rounds of p
+/// transfers (Thakur, Rabenseifner & Gropp 2005), each reading and uniting a
+/// contributor set of ⌈p / 64⌉ words plus a constant 4 for the value and the
+/// bookkeeping, at 10 ns each.
+/// E.g. p = 256: 130,560 transfers × (4 + 4) × 10 ns ≈ 10.4 ms (not
+/// deferred); p = 1024: 2,095,104 × (16 + 4) × 10 ns ≈ 419 ms.
+pub fn ring_all_reduce(p: u64) -> Work {
+    let transfers = mul(mul(2, p.saturating_sub(1)), p);
+    Work(mul(mul(transfers, set_words(p) + 4), RING_NS))
+}
+
+/// Nanoseconds per kept state word of a topology run (measured: the flat
+/// ring on 16 × 16 ranks, with its per-round states, in 4.1 s).
+const TOPOLOGY_NS: u64 = 30;
+
+/// The topology view on `p` ranks: the chosen algorithm executed keeping
+/// the state after every round (up to 2(p − 1) rounds, the flat ring's, of
+/// p ranks × p segments × ⌈p / 64⌉ words), then the comparison table and
+/// the sweeps, which run every algorithm again. The flat ring bounds them:
+/// 2p · p · p · ⌈p / 64⌉ words at 30 ns.
+/// E.g. p = 64 (8 nodes × 8): 524,288 × 30 ns ≈ 15.7 ms (not deferred);
+/// p = 256: 134,217,728 × 30 ns ≈ 4.0 s.
+pub fn topology_run(p: u64) -> Work {
+    let words = mul(mul(mul(mul(2, p), p), p), set_words(p));
+    Work(mul(words, TOPOLOGY_NS))
+}
+
+/// Nanoseconds per p³ entry of a dense eigen-decomposition (measured: a
+/// random graph at p = 256 with its whole spectrum in 49 ms).
+const DENSE_NS: u64 = 3;
+
+/// Nanoseconds per p² entry of the gossip view above [`DENSE_LIST_MAX_P`],
+/// where ρ alone comes from Lanczos (measured: a random graph at p = 1024
+/// in 100 ms).
+const SPARSE_NS: u64 = 100;
+
+/// The gossip view on `p` nodes: the mixing matrix, its spectrum and the
+/// rounds to the horizon. Up to [`DENSE_LIST_MAX_P`] the whole spectrum is
+/// listed: a dense symmetric eigen-decomposition, about p³ multiply-adds
+/// (Golub & Van Loan, tridiagonal reduction and QR) at 3 ns. Above it ρ
+/// alone: p² at 100 ns.
+/// E.g. p = 64: 786,432 ns (not deferred); p = 256: ≈ 50.3 ms;
+/// p = 1024: ≈ 105 ms.
+pub fn gossip_view(p: u64) -> Work {
+    if p <= DENSE_LIST_MAX_P as u64 {
+        Work(mul(mul(mul(p, p), p), DENSE_NS))
+    } else {
+        Work(mul(mul(p, p), SPARSE_NS))
+    }
+}
+
+/// Shape of a distributed SGD run (the sgd view): `workers` shards,
+/// dimension `d`, `steps` steps, local mini-batches of `batch` samples
+/// (0 = the whole shard).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SgdShape {
+    /// Workers m (one shard each).
+    pub workers: u64,
+    /// Model dimension d.
+    pub d: u64,
+    /// Training steps T.
+    pub steps: u64,
+    /// Local mini-batch size b (0: the whole shard's precomputed gradient).
+    pub batch: u64,
+}
+
+/// Nanoseconds per step and worker of what the sgd view builds from a run
+/// besides the arithmetic: the step record, its points in the four step
+/// charts and the rows of their data tables (measured: the whole page of
+/// 1,000 steps is ready about 150 ms later with 3 workers, 400 ms with 12
+/// and 850 ms with 32 than the default 200 steps of 3 workers).
+const SGD_POINT_NS: u64 = 25_000;
+
+/// The sgd view's run and what is drawn from it: T steps × m workers, each
+/// with 25 µs of records, chart points and table rows, plus, for each of the
+/// three strategies, a gradient (b · d, or d² for the whole shard), its loss
+/// (d²) and the mixing with its neighbours (m · d) at 1 ns each.
+/// E.g. the defaults (m = 3, d = 2, T = 200, b = 16):
+/// 200 × 3 × (25,000 + 3 × (32 + 4 + 6)) = 15,075,600 ns (not deferred).
+pub fn sgd_run(s: SgdShape) -> Work {
+    let d = s.d.max(1);
+    let grad = if s.batch == 0 {
+        mul(d, d)
+    } else {
+        mul(s.batch, d)
+    };
+    let arithmetic = mul(3, grad + mul(d, d) + mul(s.workers, d));
+    let per_worker = SGD_POINT_NS.saturating_add(arithmetic);
+    Work(mul(mul(s.steps, s.workers), per_worker))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ring_counts_two_p_minus_one_rounds_of_p_transfers() {
+        // p = 4: 2 · 3 · 4 = 24 transfers, (1 set word + 4) × 10 ns each.
+        assert_eq!(ring_all_reduce(4), Work(1_200));
+        // p = 64: 8,064 transfers × 5 × 10.
+        assert_eq!(ring_all_reduce(64), Work(403_200));
+        // p = 1024: 2,095,104 transfers × (16 + 4) × 10.
+        assert_eq!(ring_all_reduce(1024), Work(419_020_800));
+    }
+
+    #[test]
+    fn ring_is_deferred_above_p_256() {
+        assert!(!ring_all_reduce(64).defer());
+        // 130,560 × 8 × 10 = 10,444,800
+        assert!(!ring_all_reduce(256).defer());
+        // 523,264 × 12 × 10 = 62,791,680
+        assert!(ring_all_reduce(512).defer());
+        assert!(ring_all_reduce(1024).defer());
+    }
+
+    #[test]
+    fn topology_grows_as_p_cubed() {
+        // 2 · 4³ · 1 word × 30 ns
+        assert_eq!(topology_run(4), Work(3_840));
+        assert_eq!(topology_run(64), Work(15_728_640));
+        // 2 · 256³ · 4 words × 30 ns
+        assert_eq!(topology_run(256), Work(4_026_531_840));
+        assert!(!topology_run(64).defer());
+        // 16 nodes × 8: 2 · 128³ · 2 × 30 = 251,658,240
+        assert!(topology_run(128).defer());
+    }
+
+    #[test]
+    fn gossip_lists_the_spectrum_up_to_256_and_uses_rho_alone_above() {
+        // 3 · 64³
+        assert_eq!(gossip_view(64), Work(786_432));
+        assert!(!gossip_view(64).defer());
+        // 3 · 256³ = 50,331,648
+        assert_eq!(gossip_view(256), Work(50_331_648));
+        assert!(gossip_view(256).defer());
+        // above the dense list: 100 · 257² = 6,604,900, cheaper than p = 256
+        assert_eq!(gossip_view(257), Work(6_604_900));
+        assert_eq!(gossip_view(1024), Work(104_857_600));
+        assert!(gossip_view(1024).defer());
+    }
+
+    #[test]
+    fn sgd_defaults_are_light_and_a_thousand_steps_are_heavy() {
+        let defaults = SgdShape {
+            workers: 3,
+            d: 2,
+            steps: 200,
+            batch: 16,
+        };
+        assert_eq!(sgd_run(defaults), Work(15_075_600));
+        assert!(!sgd_run(defaults).defer());
+        // 300 steps: 22,613,400 (not deferred); 400 steps: 30,151,200.
+        assert!(!sgd_run(SgdShape {
+            steps: 300,
+            ..defaults
+        })
+        .defer());
+        assert!(sgd_run(SgdShape {
+            steps: 400,
+            ..defaults
+        })
+        .defer());
+        // 12 workers, 1,000 steps: 12,000 × (25,000 + 3 × (32 + 4 + 24))
+        let twelve = SgdShape {
+            workers: 12,
+            steps: 1_000,
+            ..defaults
+        };
+        assert_eq!(sgd_run(twelve), Work(302_160_000));
+        assert!(sgd_run(twelve).defer());
+        // 32 workers, d = 10, 1,000 steps, b = 16:
+        // 32,000 × (25,000 + 3 × (160 + 100 + 320)) = 855,680,000
+        let largest = SgdShape {
+            workers: 32,
+            d: 10,
+            steps: 1_000,
+            batch: 16,
+        };
+        assert_eq!(sgd_run(largest), Work(855_680_000));
+    }
+
+    #[test]
+    fn whole_shard_gradients_cost_d_squared() {
+        let s = SgdShape {
+            workers: 2,
+            d: 3,
+            steps: 1,
+            batch: 0,
+        };
+        // 2 × (25,000 + 3 × (9 + 9 + 6))
+        assert_eq!(sgd_run(s), Work(50_144));
+    }
+
+    #[test]
+    fn estimates_saturate_instead_of_overflowing() {
+        assert_eq!(topology_run(u64::MAX), Work(u64::MAX));
+        assert_eq!(ring_all_reduce(u64::MAX), Work(u64::MAX));
+        assert!(Work(u64::MAX).defer());
+    }
+
+    #[test]
+    fn the_line_itself_is_not_deferred() {
+        assert!(!DEFER_ABOVE.defer());
+        assert!(Work(DEFER_ABOVE.0 + 1).defer());
+        assert_eq!(Work(7).to_string(), "≈ 7 ns");
+    }
+}

@@ -1,0 +1,205 @@
+//! In-browser tests of first paint before computation
+//! (`app::hooks::use_deferred`): a large case first shows the controls and
+//! a "Computing …" placeholder marked `aria-busy`, then, after the browser
+//! painted, the same content as a page that computed at once; a small case
+//! shows its content in the first render.
+#![cfg(target_arch = "wasm32")]
+
+mod common;
+
+use common::{set_field, Mounted};
+use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// True while the placeholder is on the page.
+fn busy(app: &Mounted) -> bool {
+    app.count(r#"#computing[aria-busy="true"]"#) == 1
+}
+
+/// Waits `ms` milliseconds (a later task), then flushes Yew.
+async fn sleep(ms: i32) {
+    let p = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = gloo::utils::window()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+    });
+    let _ = JsFuture::from(p).await;
+    yew::scheduler::flush().await;
+}
+
+/// Waits (in 20 ms slices, at most 60 s) until the placeholder is gone.
+async fn until_ready(app: &Mounted) {
+    for _ in 0..3000 {
+        if !busy(app) {
+            return;
+        }
+        sleep(20).await;
+    }
+    panic!("still computing after 60 s");
+}
+
+// The large cases are the smallest the core defers (`core::work`): this
+// suite runs the unoptimised debug build, tens of times slower than the
+// release, and the test driver gives up on a page blocked for 30 s.
+
+#[wasm_bindgen_test]
+async fn ring_at_p_400_paints_the_placeholder_then_the_numbers() {
+    let app = Mounted::new("view=ring&p=400&size=64MB").await;
+    // First render: the controls and the placeholder, nothing computed.
+    assert!(busy(&app));
+    assert_eq!(
+        app.text("#computing .computing-line"),
+        "Computing the ring all-reduce of 64 MB on p = 400 ranks …"
+    );
+    assert_eq!(app.count("#computing progress"), 1);
+    assert_eq!(app.count("#f-p"), 1);
+    assert_eq!(app.count("#phase"), 0);
+    until_ready(&app).await;
+    assert_eq!(app.count("#computing"), 0);
+    assert_eq!(app.count(r#"[aria-busy="true"]"#), 0);
+    assert_eq!(app.text("#phase"), "Initial buffers (before round 1)");
+    let total = app.text("#total");
+    assert!(total.contains("2 × 399/400 × 64 MB"), "{total}");
+}
+
+#[wasm_bindgen_test]
+async fn ring_at_p_64_shows_its_content_in_the_first_render() {
+    let app = Mounted::new("view=ring&p=64&size=64MB").await;
+    assert!(!busy(&app));
+    assert_eq!(app.count("#computing"), 0);
+    assert_eq!(app.text("#phase"), "Initial buffers (before round 1)");
+    assert!(app.text("#total").contains("2 × 63/64 × 64 MB"));
+}
+
+#[wasm_bindgen_test]
+async fn the_newest_parameters_win_while_work_waits() {
+    let app = Mounted::new("view=ring&p=500&size=64MB").await;
+    assert!(busy(&app));
+    // Changed before the first computation ran: p = 400 is computed instead.
+    set_field(&app, "p", "400").await;
+    assert!(busy(&app));
+    assert!(app.text("#computing").contains("p = 400 ranks"));
+    until_ready(&app).await;
+    let total = app.text("#total");
+    assert!(total.contains("2 × 399/400 × 64 MB"), "{total}");
+    // Back to a small case: computed at once.
+    set_field(&app, "p", "8").await;
+    assert!(!busy(&app));
+    assert!(app.text("#total").contains("2 × 7/8 × 64 MB"));
+}
+
+#[wasm_bindgen_test]
+async fn topology_of_72_ranks_paints_the_placeholder_then_the_rounds() {
+    let app = Mounted::new("view=topology&nodes=9&gpus=8&step=2").await;
+    assert!(busy(&app));
+    let line = app.text("#computing");
+    assert!(
+        line.starts_with("Computing the hierarchical (ring among leaders) all-reduce of"),
+        "{line}"
+    );
+    assert!(line.contains("on p = 72 ranks (9 nodes)"), "{line}");
+    until_ready(&app).await;
+    // The step from the URL survives the wait (it is not clamped to 0).
+    let phase = app.text("#phase");
+    assert!(
+        !phase.is_empty() && !phase.contains("initial buffers"),
+        "{phase}"
+    );
+    assert_eq!(app.count(r#"[aria-busy="true"]"#), 0);
+}
+
+#[wasm_bindgen_test]
+async fn sgd_defaults_show_the_training_at_once() {
+    let app = Mounted::new("view=sgd").await;
+    assert!(!busy(&app));
+    assert_eq!(
+        app.text("#phase"),
+        "Step 200 of 200 · narrating all-reduce SGD"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn sgd_with_32_workers_paints_the_placeholder_then_the_training() {
+    let shards: Vec<String> = (1..=32).map(|k| (100 * k).to_string()).collect();
+    let losses = vec!["0.5"; 32].join(",");
+    let app = Mounted::new(&format!(
+        "view=sgd&shards={}&losses={losses}&d=10&steps=1000",
+        shards.join(",")
+    ))
+    .await;
+    assert!(busy(&app));
+    // 100 + 200 + … + 3200 = 52,800 samples
+    assert_eq!(
+        app.text("#computing .computing-line"),
+        "Computing 1000 training steps × 3 strategies (32 workers, 52800 samples, d = 10) …"
+    );
+    // The shard calculator and the controls are there at once.
+    assert_eq!(app.count("#f-steps"), 1);
+    until_ready(&app).await;
+    assert_eq!(
+        app.text("#phase"),
+        "Step 1000 of 1000 · narrating all-reduce SGD"
+    );
+    // sample-weight bars + loss, consensus, loss-vs-bytes (trajectories
+    // are drawn for d = 2 only)
+    assert_eq!(app.count(".view-sgd .chart-box svg"), 4);
+}
+
+/// The large SGD case of `browser_layout.rs`, which now paints the
+/// placeholder first: once ready, the page still fits a 375 px phone.
+#[wasm_bindgen_test]
+async fn sgd_with_12_workers_fits_a_phone_once_ready() {
+    let doc = gloo::utils::document();
+    if doc.get_element_by_id("app-css").is_none() {
+        let style = doc.create_element("style").expect("style");
+        style.set_id("app-css");
+        style.set_text_content(Some(include_str!("../static/style.css")));
+        doc.head()
+            .expect("head")
+            .append_child(&style)
+            .expect("append");
+    }
+    let app = Mounted::new(
+        "view=sgd&shards=900,800,700,600,500,400,300,200,100,90,80,70&\
+         losses=0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1.0,1.1,1.2&steps=1000",
+    )
+    .await;
+    assert!(busy(&app));
+    until_ready(&app).await;
+    assert_eq!(
+        app.text("#phase"),
+        "Step 1000 of 1000 · narrating all-reduce SGD"
+    );
+    app.root
+        .set_attribute("style", "width:375px")
+        .expect("style");
+    let (scroll, client) = (app.root.scroll_width(), app.root.client_width());
+    assert!(
+        scroll <= client + 1,
+        "scrollWidth {scroll} > clientWidth {client}"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn gossip_on_256_nodes_paints_the_placeholder_then_the_rounds() {
+    let app = Mounted::new("view=gossip&graph=random&p=256").await;
+    assert!(busy(&app));
+    assert_eq!(
+        app.text("#computing .computing-line"),
+        "Computing the spectrum and rounds of gossip on a random connected graph of p = 256 nodes …"
+    );
+    until_ready(&app).await;
+    let phase = app.text("#phase");
+    assert!(
+        phase.starts_with("Round ") && phase.contains("p = 256"),
+        "{phase}"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn gossip_on_64_nodes_shows_its_rounds_at_once() {
+    let app = Mounted::new("view=gossip&graph=random&p=64").await;
+    assert!(!busy(&app));
+    assert!(app.text("#phase").contains("p = 64"));
+}
