@@ -332,7 +332,7 @@ fn view_work() {
     use collective_lab::app::views::collectives::trace::collective_trace;
     use collective_lab::app::views::ring::run::RingRun;
     use collective_lab::app::views::topology::run_for;
-    use collective_lab::core::collectives::{summary_table_on, Algorithm};
+    use collective_lab::core::collectives::summary_table_on;
     use collective_lab::core::cost::CostParams;
     use collective_lab::params::collectives::CollectivesParams;
     use collective_lab::params::gossip::GossipParams;
@@ -354,7 +354,6 @@ fn view_work() {
             black_box(summary_table_on(&topo, 16_000_000, 4, CostParams::course_example()).ok());
         });
     }
-    let _ = Algorithm::RING;
     for q in [
         "nodes=8&gpus=8",
         "nodes=16&gpus=16",

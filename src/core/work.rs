@@ -163,10 +163,14 @@ mod tests {
     }
 
     #[test]
-    fn ring_is_deferred_above_p_256() {
+    fn ring_is_deferred_from_p_385() {
         assert!(!ring_all_reduce(64).defer());
         // 130,560 × 8 × 10 = 10,444,800
         assert!(!ring_all_reduce(256).defer());
+        // 2 · 383 · 384 × (6 + 4) × 10 = 29,414,400
+        assert!(!ring_all_reduce(384).defer());
+        // 2 · 384 · 385 × (7 + 4) × 10 = 32,524,800
+        assert!(ring_all_reduce(385).defer());
         // 523,264 × 12 × 10 = 62,791,680
         assert!(ring_all_reduce(512).defer());
         assert!(ring_all_reduce(1024).defer());
@@ -180,6 +184,8 @@ mod tests {
         // 2 · 256³ · 4 words × 30 ns
         assert_eq!(topology_run(256), Work(4_026_531_840));
         assert!(!topology_run(64).defer());
+        // 2 · 65³ · 2 × 30 = 32,955,000
+        assert!(topology_run(65).defer());
         // 16 nodes × 8: 2 · 128³ · 2 × 30 = 251,658,240
         assert!(topology_run(128).defer());
     }
@@ -189,11 +195,17 @@ mod tests {
         // 3 · 64³
         assert_eq!(gossip_view(64), Work(786_432));
         assert!(!gossip_view(64).defer());
+        // 3 · 215³ = 29,815,125; 3 · 216³ = 30,233,088
+        assert!(!gossip_view(215).defer());
+        assert!(gossip_view(216).defer());
         // 3 · 256³ = 50,331,648
         assert_eq!(gossip_view(256), Work(50_331_648));
         assert!(gossip_view(256).defer());
         // above the dense list: 100 · 257² = 6,604,900, cheaper than p = 256
         assert_eq!(gossip_view(257), Work(6_604_900));
+        // 100 · 547² = 29,920,900; 100 · 548² = 30,030,400
+        assert!(!gossip_view(547).defer());
+        assert!(gossip_view(548).defer());
         assert_eq!(gossip_view(1024), Work(104_857_600));
         assert!(gossip_view(1024).defer());
     }
