@@ -124,6 +124,11 @@ async fn chunk_grid_canvas_from_33_to_256_ranks() {
         legend.contains("own data only") && legend.contains("complete sum"),
         "{legend}"
     );
+    // the lightest colour covers counts 1 to 26: (26 − 1)·5 / 126 < 1 ≤ (27 − 1)·5 / 126
+    assert!(
+        legend.contains("1–26 ranks") && legend.contains("27–"),
+        "{legend}"
+    );
     assert!(app.text("#check").contains("3 of 254"), "numbers stay");
     app.key("ArrowRight").await;
     let label = attr(&app, ".chunk-grid canvas", "aria-label");
