@@ -16,8 +16,10 @@ use collective_lab::core::consensus::{
     mixing_matrix, spectrum, GossipRun, Graph, GraphKind, InitPattern, WeightRule,
 };
 use collective_lab::core::cost::{log_sizes, sweep_sizes, CostParams};
-use collective_lab::core::execute::{default_init, execute_owned, ExecOptions};
-use collective_lab::core::schedule::ring::ring_all_reduce;
+use collective_lab::core::execute::{
+    chunk_grid, count_streamed, default_init, execute_checkpointed, execute_owned, ExecOptions,
+};
+use collective_lab::core::schedule::ring::{ring_all_reduce, ring_all_reduce_rounds};
 use collective_lab::params::gossip::GossipParams;
 use collective_lab::params::sgd::SgdParams;
 use collective_lab::params::Query;
@@ -89,6 +91,43 @@ fn ring_and_cost() {
             s.and_then(|s| execute_owned(s, &default_init, ExecOptions { keep_states: true }).ok());
         black_box(t);
     });
+    if let Some(t) = ring_all_reduce(64, 64_000_000 / 4, 4)
+        .ok()
+        .and_then(|s| execute_checkpointed(s, &default_init, 8).ok())
+    {
+        let mut k = 0;
+        time_batch(
+            "ring p=64: one step's core calls (narrate, round log, counters)",
+            9,
+            20,
+            || {
+                k = k % 126 + 1;
+                black_box((t.narrate(k), t.round_log(k - 1), t.sent_after(k)));
+            },
+        );
+    }
+    time_it(
+        "ring p=256: chunk grid (contributor changes per round)",
+        5,
+        || {
+            black_box(chunk_grid(256, 16_000_000, ring_all_reduce_rounds(256, 16_000_000)).ok());
+        },
+    );
+    time_it(
+        "ring p=1024: byte counts without values (count_streamed)",
+        5,
+        || {
+            black_box(
+                count_streamed(
+                    1024,
+                    16_000_000,
+                    4,
+                    ring_all_reduce_rounds(1024, 16_000_000),
+                )
+                .ok(),
+            );
+        },
+    );
     let c = CostParams::course_example();
     let sizes = log_sizes(1.0, 4.0 * 1_073_741_824.0, 1000);
     time_batch("cost: sweep 1000 sizes × 5 algorithms", 9, 200, || {

@@ -124,6 +124,11 @@ async fn chunk_grid_canvas_from_33_to_256_ranks() {
         legend.contains("own data only") && legend.contains("complete sum"),
         "{legend}"
     );
+    // the lightest colour covers counts 1 to 26: (26 − 1)·5 / 126 < 1 ≤ (27 − 1)·5 / 126
+    assert!(
+        legend.contains("1–26 ranks") && legend.contains("27–"),
+        "{legend}"
+    );
     assert!(app.text("#check").contains("3 of 254"), "numbers stay");
     app.key("ArrowRight").await;
     let label = attr(&app, ".chunk-grid canvas", "aria-label");
@@ -133,4 +138,21 @@ async fn chunk_grid_canvas_from_33_to_256_ranks() {
     assert_eq!(app.count("canvas"), 0, "numbers only above 256");
     assert!(app.text(".notice").contains("above 256"));
     assert!(app.text("#check").contains("0 of 512 rounds"));
+}
+
+#[wasm_bindgen_test]
+async fn ring_p1024_counts_first_and_verifies_at_the_last_step() {
+    let app = Mounted::new("view=ring&p=1024&size=4MB").await;
+    assert_eq!(app.count("canvas"), 0, "numbers only");
+    assert!(app.text("#check").contains("0 of 2046 rounds"));
+    app.key("ArrowRight").await;
+    // round 1: every rank sends one chunk of 1,000,000 / 1024 elements
+    // (977 or 976 of them, 4 B each): rank 0 sends chunk 0, 3,908 B
+    assert_eq!(app.text("#sent-0"), "3.908 kB");
+    app.click("button[aria-label='Last step']").await;
+    assert!(
+        app.text("#check").contains("Verified: all 1024 ranks"),
+        "{}",
+        app.text("#check")
+    );
 }

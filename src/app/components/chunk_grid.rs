@@ -12,7 +12,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 use yew::prelude::*;
 
-use super::rank_ring::{fill, FULL, RAMP};
+use super::rank_ring::fill;
 use crate::app::shared::Shared;
 use crate::core::execute::ChunkGrid;
 
@@ -31,6 +31,32 @@ const EMPTY: &str = "#9aa3ad";
 /// Side of one cell, canvas pixels: about 768 px in all, at least 2.
 fn cell_px(p: usize) -> usize {
     (768 / p.max(1)).clamp(2, 48)
+}
+
+/// The colour key at this p: each colour of the ring's ramp ([`fill`])
+/// with the contributor counts it stands for (e.g. at p = 128 the lightest
+/// covers 1–26 ranks), the complete sum last.
+fn key(p: usize) -> Vec<(&'static str, String)> {
+    let mut runs: Vec<(&'static str, usize, usize)> = Vec::new();
+    for count in 1..=p {
+        let colour = fill(count, p).0;
+        match runs.last_mut() {
+            Some((c, _, hi)) if *c == colour => *hi = count,
+            _ => runs.push((colour, count, count)),
+        }
+    }
+    runs.into_iter()
+        .map(|(colour, lo, hi)| {
+            let text = match (lo, hi) {
+                (l, _) if l == p => format!("all {p} ranks: complete sum"),
+                (1, 1) => "1 rank: own data only".to_string(),
+                (1, h) => format!("1–{h} ranks (1 = own data only)"),
+                (l, h) if l == h => format!("{l} ranks"),
+                (l, h) => format!("{l}–{h} ranks"),
+            };
+            (colour, text)
+        })
+        .collect()
 }
 
 /// Props of [`ChunkGridCanvas`].
@@ -217,9 +243,9 @@ pub fn ChunkGridCanvas(props: &ChunkGridProps) -> Html {
             </p>
             <canvas ref={canvas} width={size.clone()} height={size} role="img" aria-label={props.label.clone()} />
             <figcaption class="legend">
-                <span class="key"><span class="swatch" style={format!("background:{}", RAMP[0])}></span>{"own data only"}</span>
-                <span class="key"><span class="swatch" style={format!("background:{}", RAMP[3])}></span>{"partial sum (darker = more ranks)"}</span>
-                <span class="key"><span class="swatch" style={format!("background:{FULL}")}></span>{"complete sum (all ranks)"}</span>
+                { for key(p).into_iter().map(|(colour, text)| html! {
+                    <span class="key"><span class="swatch" style={format!("background:{colour}")}></span>{text}</span>
+                }) }
                 if roomy(p) {
                     <span class="key"><span class="swatch dot"></span>{"dot: changed by this round"}</span>
                 }
