@@ -44,13 +44,13 @@ async fn until_ready(app: &Mounted) {
 // release, and the test driver gives up on a page blocked for 30 s.
 
 #[wasm_bindgen_test]
-async fn ring_at_p_400_paints_the_placeholder_then_the_numbers() {
-    let app = Mounted::new("view=ring&p=400&size=64MB").await;
+async fn ring_at_p_800_paints_the_placeholder_then_the_numbers() {
+    let app = Mounted::new("view=ring&p=800&size=64MB").await;
     // First render: the controls and the placeholder, nothing computed.
     assert!(busy(&app));
     assert_eq!(
         app.text("#computing .computing-line"),
-        "Computing the ring all-reduce of 64 MB on p = 400 ranks …"
+        "Computing the ring all-reduce of 64 MB on p = 800 ranks …"
     );
     assert_eq!(app.count("#computing progress"), 1);
     assert_eq!(app.count("#f-p"), 1);
@@ -60,7 +60,7 @@ async fn ring_at_p_400_paints_the_placeholder_then_the_numbers() {
     assert_eq!(app.count(r#"[aria-busy="true"]"#), 0);
     assert_eq!(app.text("#phase"), "Initial buffers (before round 1)");
     let total = app.text("#total");
-    assert!(total.contains("2 × 399/400 × 64 MB"), "{total}");
+    assert!(total.contains("2 × 799/800 × 64 MB"), "{total}");
 }
 
 #[wasm_bindgen_test]
@@ -74,15 +74,15 @@ async fn ring_at_p_64_shows_its_content_in_the_first_render() {
 
 #[wasm_bindgen_test]
 async fn the_newest_parameters_win_while_work_waits() {
-    let app = Mounted::new("view=ring&p=500&size=64MB").await;
+    let app = Mounted::new("view=ring&p=900&size=64MB").await;
     assert!(busy(&app));
-    // Changed before the first computation ran: p = 400 is computed instead.
-    set_field(&app, "p", "400").await;
+    // Changed before the first computation ran: p = 800 is computed instead.
+    set_field(&app, "p", "800").await;
     assert!(busy(&app));
-    assert!(app.text("#computing").contains("p = 400 ranks"));
+    assert!(app.text("#computing").contains("p = 800 ranks"));
     until_ready(&app).await;
     let total = app.text("#total");
-    assert!(total.contains("2 × 399/400 × 64 MB"), "{total}");
+    assert!(total.contains("2 × 799/800 × 64 MB"), "{total}");
     // Back to a small case: computed at once.
     set_field(&app, "p", "8").await;
     assert!(!busy(&app));
@@ -181,20 +181,14 @@ async fn sgd_with_12_workers_fits_a_phone_once_ready() {
     );
 }
 
+// No gossip view the parameters allow is deferred any more (`core::work`:
+// the structured and Lanczos spectra made p = 1024 take about 17 ms).
 #[wasm_bindgen_test]
-async fn gossip_on_256_nodes_paints_the_placeholder_then_the_rounds() {
-    let app = Mounted::new("view=gossip&graph=random&p=256").await;
-    assert!(busy(&app));
-    assert_eq!(
-        app.text("#computing .computing-line"),
-        "Computing the spectrum and rounds of gossip on a random connected graph of p = 256 nodes …"
-    );
-    until_ready(&app).await;
-    let phase = app.text("#phase");
-    assert!(
-        phase.starts_with("Round ") && phase.contains("p = 256"),
-        "{phase}"
-    );
+async fn gossip_on_1024_nodes_shows_its_rounds_at_once() {
+    let app = Mounted::new("view=gossip&graph=random&p=1024").await;
+    assert!(!busy(&app));
+    assert_eq!(app.count("#computing"), 0);
+    assert!(app.text("#phase").contains("p = 1024"));
 }
 
 #[wasm_bindgen_test]

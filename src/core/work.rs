@@ -53,19 +53,21 @@ fn set_words(p: u64) -> u64 {
     p.div_ceil(64).max(1)
 }
 
-/// Nanoseconds per transfer-word of an executed ring (measured: p = 256 in
-/// 9.8 ms, p = 512 in 106 ms, p = 1024 in 306 ms).
-const RING_NS: u64 = 10;
+/// Nanoseconds per transfer of the ring view's run (measured in the release
+/// wasm with `bash scripts/bench-browser.sh view_work`: p = 512 in 15.7 ms,
+/// p = 1024 in 52.9 ms). Above 64 ranks the view counts bytes from the
+/// rounds without executing values (`core::execute::count_streamed`); up
+/// to 64 it executes values and keeps every state (p = 64: 12 ms, well
+/// under [`DEFER_ABOVE`] however it is counted).
+const RING_NS: u64 = 25;
 
-/// The ring all-reduce on `p` ranks, executed: 2(p − 1) rounds of p
-/// transfers (Thakur, Rabenseifner & Gropp 2005), each reading and uniting a
-/// contributor set of ⌈p / 64⌉ words plus a constant 4 for the value and the
-/// bookkeeping, at 10 ns each.
-/// E.g. p = 256: 130,560 transfers × (4 + 4) × 10 ns ≈ 10.4 ms (not
-/// deferred); p = 1024: 2,095,104 × (16 + 4) × 10 ns ≈ 419 ms.
+/// The ring all-reduce on `p` ranks: 2(p − 1) rounds of p transfers
+/// (Thakur, Rabenseifner & Gropp 2005), at 25 ns each.
+/// E.g. p = 512: 523,264 transfers × 25 ns ≈ 13.1 ms (not deferred);
+/// p = 1024: 2,095,104 × 25 ns ≈ 52.4 ms.
 pub fn ring_all_reduce(p: u64) -> Work {
     let transfers = mul(mul(2, p.saturating_sub(1)), p);
-    Work(mul(mul(transfers, set_words(p) + 4), RING_NS))
+    Work(mul(transfers, RING_NS))
 }
 
 /// Nanoseconds per kept state word of a topology run (measured: the flat
@@ -84,22 +86,24 @@ pub fn topology_run(p: u64) -> Work {
     Work(mul(words, TOPOLOGY_NS))
 }
 
-/// Nanoseconds per p³ entry of a dense eigen-decomposition (measured: a
-/// random graph at p = 256 with its whole spectrum in 49 ms).
-const DENSE_NS: u64 = 3;
+/// Nanoseconds per p³ entry of a dense eigen-decomposition (measured in the
+/// release wasm: a random graph at p = 256 with its whole spectrum and the
+/// rounds to the horizon in 14.0 ms).
+const DENSE_NS: u64 = 1;
 
 /// Nanoseconds per p² entry of the gossip view above [`DENSE_LIST_MAX_P`],
-/// where ρ alone comes from Lanczos (measured: a random graph at p = 1024
-/// in 100 ms).
-const SPARSE_NS: u64 = 100;
+/// where ρ alone comes from Lanczos (measured in the release wasm: a random
+/// graph at p = 1024 in 16.9 ms, the ring in 12.4 ms).
+const SPARSE_NS: u64 = 16;
 
 /// The gossip view on `p` nodes: the mixing matrix, its spectrum and the
 /// rounds to the horizon. Up to [`DENSE_LIST_MAX_P`] the whole spectrum is
 /// listed: a dense symmetric eigen-decomposition, about p³ multiply-adds
-/// (Golub & Van Loan, tridiagonal reduction and QR) at 3 ns. Above it ρ
-/// alone: p² at 100 ns.
-/// E.g. p = 64: 786,432 ns (not deferred); p = 256: ≈ 50.3 ms;
-/// p = 1024: ≈ 105 ms.
+/// (Golub & Van Loan, tridiagonal reduction and QR) at 1 ns. Above it ρ
+/// alone: p² at 16 ns.
+/// E.g. p = 256: ≈ 16.8 ms; p = 1024: ≈ 16.8 ms. No gossip view the
+/// parameters allow (p ≤ 1024) is deferred since the structured and
+/// Lanczos spectra (`core::consensus`) made them fast.
 pub fn gossip_view(p: u64) -> Work {
     if p <= DENSE_LIST_MAX_P as u64 {
         Work(mul(mul(mul(p, p), p), DENSE_NS))
@@ -154,25 +158,21 @@ mod tests {
 
     #[test]
     fn ring_counts_two_p_minus_one_rounds_of_p_transfers() {
-        // p = 4: 2 · 3 · 4 = 24 transfers, (1 set word + 4) × 10 ns each.
-        assert_eq!(ring_all_reduce(4), Work(1_200));
-        // p = 64: 8,064 transfers × 5 × 10.
-        assert_eq!(ring_all_reduce(64), Work(403_200));
-        // p = 1024: 2,095,104 transfers × (16 + 4) × 10.
-        assert_eq!(ring_all_reduce(1024), Work(419_020_800));
+        // p = 4: 2 · 3 · 4 = 24 transfers × 25 ns.
+        assert_eq!(ring_all_reduce(4), Work(600));
+        // p = 64: 8,064 transfers × 25.
+        assert_eq!(ring_all_reduce(64), Work(201_600));
+        // p = 1024: 2,095,104 transfers × 25.
+        assert_eq!(ring_all_reduce(1024), Work(52_377_600));
     }
 
     #[test]
-    fn ring_is_deferred_from_p_385() {
-        assert!(!ring_all_reduce(64).defer());
-        // 130,560 × 8 × 10 = 10,444,800
-        assert!(!ring_all_reduce(256).defer());
-        // 2 · 383 · 384 × (6 + 4) × 10 = 29,414,400
-        assert!(!ring_all_reduce(384).defer());
-        // 2 · 384 · 385 × (7 + 4) × 10 = 32,524,800
-        assert!(ring_all_reduce(385).defer());
-        // 523,264 × 12 × 10 = 62,791,680
-        assert!(ring_all_reduce(512).defer());
+    fn ring_is_deferred_from_p_776() {
+        assert!(!ring_all_reduce(512).defer());
+        // 2 · 774 · 775 × 25 = 29,992,500
+        assert!(!ring_all_reduce(775).defer());
+        // 2 · 775 · 776 × 25 = 30,070,000
+        assert!(ring_all_reduce(776).defer());
         assert!(ring_all_reduce(1024).defer());
     }
 
@@ -192,22 +192,17 @@ mod tests {
 
     #[test]
     fn gossip_lists_the_spectrum_up_to_256_and_uses_rho_alone_above() {
-        // 3 · 64³
-        assert_eq!(gossip_view(64), Work(786_432));
-        assert!(!gossip_view(64).defer());
-        // 3 · 215³ = 29,815,125; 3 · 216³ = 30,233,088
-        assert!(!gossip_view(215).defer());
-        assert!(gossip_view(216).defer());
-        // 3 · 256³ = 50,331,648
-        assert_eq!(gossip_view(256), Work(50_331_648));
-        assert!(gossip_view(256).defer());
-        // above the dense list: 100 · 257² = 6,604,900, cheaper than p = 256
-        assert_eq!(gossip_view(257), Work(6_604_900));
-        // 100 · 547² = 29,920,900; 100 · 548² = 30,030,400
-        assert!(!gossip_view(547).defer());
-        assert!(gossip_view(548).defer());
-        assert_eq!(gossip_view(1024), Work(104_857_600));
-        assert!(gossip_view(1024).defer());
+        // 64³ × 1 ns
+        assert_eq!(gossip_view(64), Work(262_144));
+        // 256³ = 16,777,216
+        assert_eq!(gossip_view(256), Work(16_777_216));
+        // above the dense list: 16 · 257² = 1,056,784, cheaper than p = 256
+        assert_eq!(gossip_view(257), Work(1_056_784));
+        // 16 · 1024² = 16,777,216: no allowed size is deferred
+        assert_eq!(gossip_view(1024), Work(16_777_216));
+        assert!((2..=1024).all(|p| !gossip_view(p).defer()));
+        // beyond what the view allows it would be
+        assert!(gossip_view(1370).defer());
     }
 
     #[test]
