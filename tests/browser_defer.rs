@@ -8,35 +8,17 @@
 mod common;
 
 use common::{set_field, Mounted};
-use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
 /// True while the placeholder is on the page.
 fn busy(app: &Mounted) -> bool {
-    app.count(r#"#computing[aria-busy="true"]"#) == 1
+    app.busy()
 }
 
-/// Waits `ms` milliseconds (a later task), then flushes Yew.
-async fn sleep(ms: i32) {
-    let p = js_sys::Promise::new(&mut |resolve, _| {
-        let _ = gloo::utils::window()
-            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
-    });
-    let _ = JsFuture::from(p).await;
-    yew::scheduler::flush().await;
-}
-
-/// Waits (in 20 ms slices, at most 60 s) until the placeholder is gone.
 async fn until_ready(app: &Mounted) {
-    for _ in 0..3000 {
-        if !busy(app) {
-            return;
-        }
-        sleep(20).await;
-    }
-    panic!("still computing after 60 s");
+    app.until_computed().await;
 }
 
 // The large cases are the smallest the core defers (`core::work`): this

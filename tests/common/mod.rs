@@ -15,6 +15,23 @@ pub struct Mounted {
 }
 
 impl Mounted {
+    /// True while the view shows its "Computing …" placeholder: work the
+    /// core estimated as heavy (`core::work`) waits for the first paint.
+    pub fn busy(&self) -> bool {
+        self.count(r#"#computing[aria-busy="true"]"#) == 1
+    }
+
+    /// Waits (in 20 ms slices, at most 60 s) until the placeholder is gone.
+    pub async fn until_computed(&self) {
+        for _ in 0..3000 {
+            if !self.busy() {
+                return;
+            }
+            sleep(20).await;
+        }
+        panic!("still computing after 60 s");
+    }
+
     /// Mounts the app with `query` (no leading `?`).
     pub async fn new(query: &str) -> Self {
         let doc = gloo::utils::document();
@@ -105,5 +122,15 @@ pub async fn set_field(app: &Mounted, name: &str, value: &str) {
     input.set_value(value);
     let ev = web_sys::Event::new("change").expect("event");
     input.dispatch_event(&ev).expect("dispatch");
+    yew::scheduler::flush().await;
+}
+
+/// Waits `ms` milliseconds (a later task), then flushes Yew.
+pub async fn sleep(ms: i32) {
+    let p = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = gloo::utils::window()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(p).await;
     yew::scheduler::flush().await;
 }
