@@ -23,6 +23,8 @@ views=(
   "ring|view=ring&p=4&size=100MB&step=2"
   "ring-end|view=ring&p=4&size=100MB&step=6"
   "ring-p16|view=ring&p=16&size=64MB&step=20"
+  "ring-p128|view=ring&p=128&size=64MB&step=70"
+  "collectives-p64|view=collectives&alg=rab&p=64&size=64MB&step=3"
   "collectives|view=collectives&alg=rab&p=8&size=64MB&step=2"
   "collectives-rd6|view=collectives&alg=rd&p=6&size=64MB&step=1"
   "cost|view=cost&p=16&alpha=5us&bw=100Gb/s&size=8KiB"
