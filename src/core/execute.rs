@@ -428,21 +428,9 @@ pub fn count_rounds(
 /// rows of 1 024 ranks).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Streamed {
-    /// Number of ranks.
-    pub p: usize,
-    /// Tensor length, elements.
-    pub n: u64,
-    /// Bytes per element.
-    pub elem_bytes: u64,
-    /// Bytes sent per rank, as runs `(rounds, sent[rank])` of consecutive
-    /// rounds that each send the same (read with [`Streamed::sent_in`]).
-    pub sent: Vec<(usize, Vec<u64>)>,
-    /// Bytes received per rank, as runs like `sent`.
-    pub recv: Vec<(usize, Vec<u64>)>,
-    /// `round_max_bytes[round]`: the round's largest message, bytes.
-    pub round_max_bytes: Vec<u64>,
-    /// `transfers[round]`: number of messages in the round.
-    pub transfers: Vec<usize>,
+    /// The bytes per rank and round, counted as the rounds ran (the same
+    /// counters [`count_streamed`] gives without values).
+    pub counts: StreamCounts,
     /// Element range of each segment.
     pub segments: Vec<Range<u64>>,
     /// `initial[rank][segment]`: the input (as `Trace::states[0].values`).
@@ -456,44 +444,9 @@ pub struct Streamed {
 }
 
 impl Streamed {
-    /// Number of rounds executed.
-    pub fn num_rounds(&self) -> usize {
-        self.transfers.len()
-    }
-
-    /// Bytes each rank sent in round `round` (0-based; as [`Counts::sent`]).
-    pub fn sent_in(&self, round: usize) -> Option<&[u64]> {
-        run_row(&self.sent, round)
-    }
-
-    /// Bytes each rank received in round `round` (0-based).
-    pub fn recv_in(&self, round: usize) -> Option<&[u64]> {
-        run_row(&self.recv, round)
-    }
-
-    /// Bytes each rank has sent after the first `rounds` rounds.
-    pub fn sent_after(&self, rounds: usize) -> Vec<u64> {
-        runs_cumulative(&self.sent, rounds, self.p)
-    }
-
-    /// Bytes each rank has received after the first `rounds` rounds.
-    pub fn recv_after(&self, rounds: usize) -> Vec<u64> {
-        runs_cumulative(&self.recv, rounds, self.p)
-    }
-
-    /// Total α–β time, seconds, as [`Counts::executed_time`].
-    pub fn executed_time(&self, alpha: f64, beta: f64) -> f64 {
-        rounds_time(&self.round_max_bytes, &self.transfers, alpha, beta)
-    }
-
-    /// Rounds grouped by their largest message, as [`Counts::breakdown`].
-    pub fn breakdown(&self) -> Vec<crate::core::timing::RoundGroup> {
-        rounds_breakdown(&self.round_max_bytes)
-    }
-
     /// The final buffers divided by `p`, as [`Trace::final_mean`].
     pub fn final_mean(&self) -> Vec<Vec<f64>> {
-        let p = self.p as f64;
+        let p = self.counts.p as f64;
         self.last
             .iter()
             .map(|row| row.iter().map(|v| v / p).collect())
@@ -549,7 +502,8 @@ pub struct StreamCounts {
     pub n: u64,
     /// Bytes per element.
     pub elem_bytes: u64,
-    /// Bytes sent per rank, as runs `(rounds, sent[rank])` (as [`Streamed::sent`]).
+    /// Bytes sent per rank, as runs `(rounds, sent[rank])` of consecutive
+    /// rounds that each send the same (read with [`StreamCounts::sent_in`]).
     pub sent: Vec<(usize, Vec<u64>)>,
     /// Bytes received per rank, as runs like `sent`.
     pub recv: Vec<(usize, Vec<u64>)>,
@@ -563,6 +517,21 @@ impl StreamCounts {
     /// Number of rounds counted.
     pub fn num_rounds(&self) -> usize {
         self.transfers.len()
+    }
+
+    /// Bytes each rank sent in round `round` (0-based; as [`Counts::sent`]).
+    pub fn sent_in(&self, round: usize) -> Option<&[u64]> {
+        run_row(&self.sent, round)
+    }
+
+    /// Bytes each rank received in round `round` (0-based).
+    pub fn recv_in(&self, round: usize) -> Option<&[u64]> {
+        run_row(&self.recv, round)
+    }
+
+    /// Rounds grouped by their largest message, as [`Counts::breakdown`].
+    pub fn breakdown(&self) -> Vec<crate::core::timing::RoundGroup> {
+        rounds_breakdown(&self.round_max_bytes)
     }
 
     /// Bytes each rank has sent after the first `rounds` rounds.
@@ -594,13 +563,8 @@ pub fn count_streamed(
     elem_bytes: u64,
     rounds: impl IntoIterator<Item = Round>,
 ) -> Result<StreamCounts, MalformedSchedule> {
-    let (mut sent, mut recv) = (Vec::new(), Vec::new());
-    let (mut sent_row, mut recv_row) = (vec![0u64; p], vec![0u64; p]);
-    let (mut round_max_bytes, mut transfers) = (Vec::new(), Vec::new());
+    let mut tally = Tally::new(p, n, elem_bytes);
     for (i, round) in rounds.into_iter().enumerate() {
-        sent_row.fill(0);
-        recv_row.fill(0);
-        let mut max = 0;
         for t in &round.transfers {
             if t.src >= p || t.dst >= p || t.range.start > t.range.end || t.range.end > n {
                 return Err(MalformedSchedule(format!(
@@ -608,25 +572,59 @@ pub fn count_streamed(
                     t.src, t.dst, t.range
                 )));
             }
-            let bytes = t.len() * elem_bytes;
-            sent_row[t.src] += bytes;
-            recv_row[t.dst] += bytes;
-            max = max.max(bytes);
+            tally.add(t);
         }
-        push_run(&mut sent, &sent_row);
-        push_run(&mut recv, &recv_row);
-        round_max_bytes.push(max);
-        transfers.push(round.transfers.len());
+        tally.end_round(round.transfers.len());
     }
-    Ok(StreamCounts {
-        p,
-        n,
-        elem_bytes,
-        sent,
-        recv,
-        round_max_bytes,
-        transfers,
-    })
+    Ok(tally.counts)
+}
+
+/// The counters of rounds run one at a time ([`count_streamed`],
+/// [`execute_streamed`]): this round's bytes per rank and largest message,
+/// pushed into [`StreamCounts`] when the round ends.
+struct Tally {
+    counts: StreamCounts,
+    sent_row: Vec<u64>,
+    recv_row: Vec<u64>,
+    max: u64,
+}
+
+impl Tally {
+    fn new(p: usize, n: u64, elem_bytes: u64) -> Self {
+        Tally {
+            counts: StreamCounts {
+                p,
+                n,
+                elem_bytes,
+                sent: Vec::new(),
+                recv: Vec::new(),
+                round_max_bytes: Vec::new(),
+                transfers: Vec::new(),
+            },
+            sent_row: vec![0; p],
+            recv_row: vec![0; p],
+            max: 0,
+        }
+    }
+
+    /// Counts one validated transfer of this round.
+    fn add(&mut self, t: &crate::core::schedule::Transfer) {
+        let bytes = t.len() * self.counts.elem_bytes;
+        self.sent_row[t.src] += bytes;
+        self.recv_row[t.dst] += bytes;
+        self.max = self.max.max(bytes);
+    }
+
+    /// Closes the round of `transfers` messages and starts the next.
+    fn end_round(&mut self, transfers: usize) {
+        push_run(&mut self.counts.sent, &self.sent_row);
+        push_run(&mut self.counts.recv, &self.recv_row);
+        self.counts.round_max_bytes.push(self.max);
+        self.counts.transfers.push(transfers);
+        self.sent_row.fill(0);
+        self.recv_row.fill(0);
+        self.max = 0;
+    }
 }
 
 /// Executes the all-reduce whose rounds `rounds` yields one at a time (e.g.
@@ -665,15 +663,10 @@ pub fn execute_streamed(
     let expected: Vec<f64> = (0..segments.len())
         .map(|si| values.iter().map(|row| row[si]).sum())
         .collect();
-    let (mut sent, mut recv) = (Vec::new(), Vec::new());
-    let (mut sent_row, mut recv_row) = (vec![0u64; p], vec![0u64; p]);
-    let (mut round_max_bytes, mut transfers) = (Vec::new(), Vec::new());
+    let mut tally = Tally::new(p, n, elem_bytes);
     // (destination, segment, op, value), read before any is applied
     let mut incoming: Vec<(usize, usize, Op, f64)> = Vec::new();
     for (i, round) in rounds.into_iter().enumerate() {
-        sent_row.fill(0);
-        recv_row.fill(0);
-        let mut max = 0;
         incoming.clear();
         // index of the previous range's end: consecutive transfers often
         // continue where the last one stopped (a ring's chunks r, r + 1, …)
@@ -702,10 +695,7 @@ pub fn execute_streamed(
                 }
             };
             hint = span.end;
-            let bytes = t.len() * elem_bytes;
-            sent_row[t.src] += bytes;
-            recv_row[t.dst] += bytes;
-            max = max.max(bytes);
+            tally.add(t);
             for si in span {
                 incoming.push((t.dst, si, t.op, values[t.src][si]));
             }
@@ -716,10 +706,7 @@ pub fn execute_streamed(
                 Op::Copy => values[dst][si] = v,
             }
         }
-        push_run(&mut sent, &sent_row);
-        push_run(&mut recv, &recv_row);
-        round_max_bytes.push(max);
-        transfers.push(round.transfers.len());
+        tally.end_round(round.transfers.len());
     }
     let tolerance = |x: f64| 1e-9 * x.abs().max(1.0);
     let mut mismatches = Vec::new();
@@ -736,13 +723,7 @@ pub fn execute_streamed(
         }
     }
     Ok(Streamed {
-        p,
-        n,
-        elem_bytes,
-        sent,
-        recv,
-        round_max_bytes,
-        transfers,
+        counts: tally.counts,
         segments,
         initial,
         last: values,
@@ -2007,23 +1988,23 @@ mod tests {
             let c = count_only(&s).expect("counts");
             for (i, (sent, recv)) in c.sent.iter().zip(&c.recv).enumerate() {
                 assert_eq!(
-                    st.sent_in(i),
+                    st.counts.sent_in(i),
                     Some(sent.as_slice()),
                     "p={p} n={n} round {i}"
                 );
-                assert_eq!(st.recv_in(i), Some(recv.as_slice()));
+                assert_eq!(st.counts.recv_in(i), Some(recv.as_slice()));
             }
-            assert_eq!(st.sent_in(c.sent.len()), None);
-            assert_eq!(st.round_max_bytes, c.round_max_bytes);
-            assert_eq!(st.transfers, c.transfers);
-            assert_eq!(st.num_rounds(), t.num_rounds());
+            assert_eq!(st.counts.sent_in(c.sent.len()), None);
+            assert_eq!(st.counts.round_max_bytes, c.round_max_bytes);
+            assert_eq!(st.counts.transfers, c.transfers);
+            assert_eq!(st.counts.num_rounds(), t.num_rounds());
             for k in [0, 1, p - 1, p, 2 * (p - 1), 2 * p] {
-                assert_eq!(st.sent_after(k), t.sent_after(k));
-                assert_eq!(st.recv_after(k), t.recv_after(k));
+                assert_eq!(st.counts.sent_after(k), t.sent_after(k));
+                assert_eq!(st.counts.recv_after(k), t.recv_after(k));
             }
-            assert_eq!(st.breakdown(), c.breakdown());
+            assert_eq!(st.counts.breakdown(), c.breakdown());
             assert_eq!(
-                st.executed_time(5e-6, 8e-11).to_bits(),
+                st.counts.executed_time(5e-6, 8e-11).to_bits(),
                 c.executed_time(5e-6, 8e-11).to_bits()
             );
             assert_eq!(st.segments, t.segments);
@@ -2046,7 +2027,7 @@ mod tests {
         assert!(st.verification.ok());
         assert!(st.last.iter().flatten().all(|&v| v == 10.0));
         assert_eq!(st.final_mean()[3][0], 2.5);
-        assert_eq!(st.sent_after(6)[0], 60);
+        assert_eq!(st.counts.sent_after(6)[0], 60);
         // equal chunks (p = 4 divides n = 8): every round sends the same, one run
         let st = execute_streamed(
             4,
@@ -2057,8 +2038,8 @@ mod tests {
             &default_init,
         )
         .expect("runs");
-        assert_eq!(st.sent, vec![(6, vec![8; 4])]);
-        assert_eq!(st.sent_after(6), vec![48; 4]);
+        assert_eq!(st.counts.sent, vec![(6, vec![8; 4])]);
+        assert_eq!(st.counts.sent_after(6), vec![48; 4]);
         // the all-gather re-adding is caught by the values
         let bad = ring_all_reduce_rounds(4, 8).map(|mut r| {
             for t in &mut r.transfers {
@@ -2293,17 +2274,20 @@ mod tests {
         let run = execute_streamed(p, n, 4, &cuts, ring_all_reduce_rounds(p, n), &default_init)
             .expect("runs");
         let c = count_streamed(p, n, 4, ring_all_reduce_rounds(p, n)).expect("counts");
-        assert_eq!(c.sent, run.sent);
-        assert_eq!(c.recv, run.recv);
-        assert_eq!(c.round_max_bytes, run.round_max_bytes);
-        assert_eq!(c.transfers, run.transfers);
+        assert_eq!(c.sent, run.counts.sent);
+        assert_eq!(c.recv, run.counts.recv);
+        assert_eq!(c.round_max_bytes, run.counts.round_max_bytes);
+        assert_eq!(c.transfers, run.counts.transfers);
         assert_eq!(c.num_rounds(), 8);
         // rank 0 sends chunks 0, 4, 3, 2 (reduce-scatter) then 1, 0, 4, 3:
         // 12 + 8 + 8 + 12 + 12 + 12 + 8 + 8 = 80 B
         assert_eq!(c.sent_after(8)[0], 80);
-        assert_eq!(c.sent_after(8), run.sent_after(8));
-        assert_eq!(c.recv_after(3), run.recv_after(3));
-        assert_eq!(c.executed_time(1.0, 0.5), run.executed_time(1.0, 0.5));
+        assert_eq!(c.sent_after(8), run.counts.sent_after(8));
+        assert_eq!(c.recv_after(3), run.counts.recv_after(3));
+        assert_eq!(
+            c.executed_time(1.0, 0.5),
+            run.counts.executed_time(1.0, 0.5)
+        );
         let bad = Round {
             phase: Phase::ReduceScatter,
             note: String::new(),

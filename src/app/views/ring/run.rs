@@ -67,13 +67,7 @@ impl NumbersRun {
 /// counted first): no values, and a verification that fails.
 fn failed_run(c: &StreamCounts) -> Streamed {
     Streamed {
-        p: c.p,
-        n: c.n,
-        elem_bytes: c.elem_bytes,
-        sent: c.sent.clone(),
-        recv: c.recv.clone(),
-        round_max_bytes: c.round_max_bytes.clone(),
-        transfers: c.transfers.clone(),
+        counts: c.clone(),
         segments: Vec::new(),
         initial: Vec::new(),
         last: Vec::new(),
