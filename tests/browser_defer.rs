@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{set_field, Mounted};
+use common::{load_stylesheet, set_field, Mounted};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -132,16 +132,7 @@ async fn sgd_with_32_workers_paints_the_placeholder_then_the_training() {
 /// placeholder first: once ready, the page still fits a 375 px phone.
 #[wasm_bindgen_test]
 async fn sgd_with_12_workers_fits_a_phone_once_ready() {
-    let doc = gloo::utils::document();
-    if doc.get_element_by_id("app-css").is_none() {
-        let style = doc.create_element("style").expect("style");
-        style.set_id("app-css");
-        style.set_text_content(Some(include_str!("../static/style.css")));
-        doc.head()
-            .expect("head")
-            .append_child(&style)
-            .expect("append");
-    }
+    load_stylesheet();
     let app = Mounted::new(
         "view=sgd&shards=900,800,700,600,500,400,300,200,100,90,80,70&\
          losses=0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1.0,1.1,1.2&steps=1000",

@@ -13,7 +13,7 @@
 
 mod common;
 
-use common::Mounted;
+use common::{load_stylesheet, Mounted};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlElement};
@@ -29,21 +29,6 @@ const CHECKED: &str = ".panel, .panels, .chart-box, .controls, .table-scroll, ma
 
 /// A deliberate horizontal scroller: focusable, named, styled with the cue.
 const SCROLLER: &str = ".table-scroll[tabindex='0'][aria-label]";
-
-/// Puts the app's stylesheet into the test page once.
-fn load_stylesheet() {
-    let doc = gloo::utils::document();
-    if doc.get_element_by_id("app-css").is_some() {
-        return;
-    }
-    let style = doc.create_element("style").expect("style");
-    style.set_id("app-css");
-    style.set_text_content(Some(include_str!("../static/style.css")));
-    doc.head()
-        .expect("head")
-        .append_child(&style)
-        .expect("append");
-}
 
 /// A short name of `el` for the failure message.
 fn describe(el: &Element) -> String {

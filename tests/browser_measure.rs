@@ -12,6 +12,14 @@ use web_sys::HtmlTextAreaElement;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+/// The number of a fitted α shown as "≈ 5.000 µs" or "2 µs", µs.
+fn micros(text: &str) -> f64 {
+    text.trim_start_matches("≈ ")
+        .trim_end_matches(" µs")
+        .parse()
+        .expect("α in µs")
+}
+
 /// Sets "Paste a log" to `text` and fires `input`, as typing or pasting does.
 async fn paste(app: &Mounted, text: &str) {
     let ta: HtmlTextAreaElement = app
@@ -59,11 +67,7 @@ async fn pasting_a_log_shows_the_fitted_alpha_and_bandwidth() {
     );
     let alpha = app.text("#fit-alpha");
     // A fitted α is not a short decimal: shown as "≈ 5.000 µs" (4 significant digits).
-    let v: f64 = alpha
-        .trim_start_matches("≈ ")
-        .trim_end_matches(" µs")
-        .parse()
-        .expect("α in µs");
+    let v = micros(&alpha);
     assert!((v - 5.0).abs() < 0.05, "{alpha}");
     let bw = app.text("#fit-bw");
     assert!(
@@ -181,11 +185,7 @@ async fn an_example_is_fitted_under_its_own_model() {
     // "Recursive doubling, p = 8, α = 2 µs, 50 GB/s": the fit recovers both.
     let app = Mounted::new("view=measure&example=rd").await;
     let alpha = app.text("#fit-alpha");
-    let v: f64 = alpha
-        .trim_start_matches("≈ ")
-        .trim_end_matches(" µs")
-        .parse()
-        .expect("α in µs");
+    let v = micros(&alpha);
     assert!((v - 2.0).abs() < 0.1, "{alpha}");
     let bw = app.text("#fit-bw");
     let g: f64 = bw

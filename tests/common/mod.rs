@@ -134,3 +134,19 @@ pub async fn sleep(ms: i32) {
     let _ = wasm_bindgen_futures::JsFuture::from(p).await;
     yew::scheduler::flush().await;
 }
+
+/// Puts the app's stylesheet (`static/style.css`) into the test page once,
+/// for tests that measure layout.
+pub fn load_stylesheet() {
+    let doc = gloo::utils::document();
+    if doc.get_element_by_id("app-css").is_some() {
+        return;
+    }
+    let style = doc.create_element("style").expect("style");
+    style.set_id("app-css");
+    style.set_text_content(Some(include_str!("../../static/style.css")));
+    doc.head()
+        .expect("head")
+        .append_child(&style)
+        .expect("append");
+}
