@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::Mounted;
+use common::{url_written, Mounted};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
@@ -123,6 +123,7 @@ async fn drill_seed_round_trips_through_the_url() {
     let app = Mounted::new("view=practice&set=drill&q=ring-bytes&seed=42").await;
     assert_eq!(app.count("article.question"), 5);
     let first = app.text("#q-0 .question-text");
+    url_written().await;
     assert!(
         search().contains("set=drill&q=ring-bytes&seed=42"),
         "{}",
@@ -132,6 +133,7 @@ async fn drill_seed_round_trips_through_the_url() {
     assert_eq!(again.text("#q-0 .question-text"), first);
     drop(again);
     app.click("#next-seed").await;
+    url_written().await;
     assert!(search().contains("seed=43"), "{}", search());
     assert_ne!(app.text("#q-0 .question-text"), first);
     let other = Mounted::new("view=practice&set=drill&q=ring-bytes&seed=43").await;

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{set_field, Mounted};
+use common::{set_field, url_written, Mounted};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -120,6 +120,7 @@ async fn url_round_trip_and_row_switch() {
         "view=topology&alg=rat&nodes=4&gpus=2&racks=2&size=64MiB&inter_bw=100Gb/s&step=3",
     )
     .await;
+    url_written().await;
     let s = search();
     for part in [
         "view=topology",
@@ -138,10 +139,12 @@ async fn url_round_trip_and_row_switch() {
         .starts_with("reduce-scatter inside each rack"));
     // Picking the flat ring row switches the algorithm and the URL.
     app.click("#row-flat button").await;
+    url_written().await;
     assert!(search().contains("alg=flat"), "{}", search());
     assert!(app.text("#phase").contains("initial buffers"));
     // A preset fills the URL.
     app.click("#preset-course-flex").await;
+    url_written().await;
     let s = search();
     assert!(
         s.contains("alg=flex") && s.contains("groups=2%2C3") && s.contains("n=12"),
@@ -163,6 +166,7 @@ async fn bad_values_keep_the_last_good_state() {
     assert!(app.text("#f-racks-err").contains("divide the 2 nodes"));
     set_field(&app, "gpus", "2").await;
     assert_eq!(app.count(".topo-full g.rank"), 4);
+    url_written().await;
     assert!(search().contains("gpus=2"));
 }
 

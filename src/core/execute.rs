@@ -423,9 +423,8 @@ pub fn count_rounds(
 /// numbers-only mode of large p, e.g. the ring at p = 1024, whose 2 million
 /// transfers take about 110 MB as a [`Schedule`]. Contributor sets are not
 /// tracked (as with `keep_states = false`), so only value mismatches are
-/// reported. The per-round byte counts are kept as runs of equal rounds (a
-/// ring whose chunks are equal has one run per counter instead of 2 046
-/// rows of 1 024 ranks).
+/// reported. The per-rank byte counts are kept every [`CHECKPOINT_ROUNDS`]
+/// rounds ([`StreamCounts`]), not as 2 046 rows of 1 024 ranks.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Streamed {
     /// The bytes per rank and round, counted as the rounds ran (the same
@@ -454,46 +453,20 @@ impl Streamed {
     }
 }
 
-/// The row of round `round` in runs of equal rows.
-fn run_row(runs: &[(usize, Vec<u64>)], mut round: usize) -> Option<&[u64]> {
-    for (count, row) in runs {
-        if round < *count {
-            return Some(row);
-        }
-        round -= count;
-    }
-    None
-}
-
-/// Σ of the first `rounds` rows of runs of equal rows: O(runs · p).
-fn runs_cumulative(runs: &[(usize, Vec<u64>)], rounds: usize, p: usize) -> Vec<u64> {
-    let mut acc = vec![0u64; p];
-    let mut left = rounds;
-    for (count, row) in runs {
-        let k = (*count).min(left) as u64;
-        for (a, b) in acc.iter_mut().zip(row) {
-            *a += b * k;
-        }
-        left -= k as usize;
-        if left == 0 {
-            break;
-        }
-    }
-    acc
-}
-
-/// Appends `row` to runs of equal rows (a new run when it differs from the last).
-fn push_run(runs: &mut Vec<(usize, Vec<u64>)>, row: &[u64]) {
-    match runs.last_mut() {
-        Some((count, last)) if last.as_slice() == row => *count += 1,
-        _ => runs.push((1, row.to_vec())),
-    }
-}
+/// Rounds between two checkpoints of [`StreamCounts`]: the bytes after any
+/// round are a checkpoint plus at most this many rounds replayed.
+pub const CHECKPOINT_ROUNDS: usize = 32;
 
 /// The bytes of rounds produced one at a time, counted from their transfers
 /// without executing any value ([`count_streamed`]): the counters of a
 /// [`Streamed`] run (tested equal) for a page that does not yet show the
 /// final values, e.g. the ring view at p = 1024 before its last step.
+///
+/// Per-rank totals are kept only every [`CHECKPOINT_ROUNDS`] rounds: a row
+/// per round would take 2 046 rows of 1 024 ranks for the ring at p = 1024
+/// (33 MB for both counters, and most of the counting time). The totals
+/// after any other round add the rounds since the last checkpoint, which
+/// the caller regenerates ([`StreamCounts::sent_after`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct StreamCounts {
     /// Number of ranks.
@@ -502,11 +475,12 @@ pub struct StreamCounts {
     pub n: u64,
     /// Bytes per element.
     pub elem_bytes: u64,
-    /// Bytes sent per rank, as runs `(rounds, sent[rank])` of consecutive
-    /// rounds that each send the same (read with [`StreamCounts::sent_in`]).
-    pub sent: Vec<(usize, Vec<u64>)>,
-    /// Bytes received per rank, as runs like `sent`.
-    pub recv: Vec<(usize, Vec<u64>)>,
+    /// `sent_at[k][rank]`: bytes `rank` has sent after the first
+    /// `k · CHECKPOINT_ROUNDS` rounds (`sent_at[0]` is all zero; the last
+    /// entry is after every round, even when that is not a multiple).
+    pub sent_at: Vec<Vec<u64>>,
+    /// `recv_at[k][rank]`: bytes received, at the same checkpoints.
+    pub recv_at: Vec<Vec<u64>>,
     /// `round_max_bytes[round]`: the round's largest message, bytes.
     pub round_max_bytes: Vec<u64>,
     /// `transfers[round]`: number of messages in the round.
@@ -519,29 +493,54 @@ impl StreamCounts {
         self.transfers.len()
     }
 
-    /// Bytes each rank sent in round `round` (0-based; as [`Counts::sent`]).
-    pub fn sent_in(&self, round: usize) -> Option<&[u64]> {
-        run_row(&self.sent, round)
-    }
-
-    /// Bytes each rank received in round `round` (0-based).
-    pub fn recv_in(&self, round: usize) -> Option<&[u64]> {
-        run_row(&self.recv, round)
-    }
-
     /// Rounds grouped by their largest message, as [`Counts::breakdown`].
     pub fn breakdown(&self) -> Vec<crate::core::timing::RoundGroup> {
         rounds_breakdown(&self.round_max_bytes)
     }
 
-    /// Bytes each rank has sent after the first `rounds` rounds.
-    pub fn sent_after(&self, rounds: usize) -> Vec<u64> {
-        runs_cumulative(&self.sent, rounds, self.p)
+    /// Bytes each rank has sent after the first `rounds` rounds (clamped to
+    /// the rounds counted): the checkpoint at or before `rounds`, plus the
+    /// rounds after it, which `round_at(i)` must regenerate as the `i`-th
+    /// (0-based) of the rounds that were counted. At most
+    /// [`CHECKPOINT_ROUNDS`] − 1 rounds are regenerated. A round that
+    /// `round_at` cannot give, or a transfer outside the `p` ranks, adds
+    /// nothing.
+    pub fn sent_after(&self, rounds: usize, round_at: impl Fn(usize) -> Option<Round>) -> Vec<u64> {
+        self.after(rounds, round_at).0
     }
 
-    /// Bytes each rank has received after the first `rounds` rounds.
-    pub fn recv_after(&self, rounds: usize) -> Vec<u64> {
-        runs_cumulative(&self.recv, rounds, self.p)
+    /// Bytes each rank has received after the first `rounds` rounds, as
+    /// [`StreamCounts::sent_after`].
+    pub fn recv_after(&self, rounds: usize, round_at: impl Fn(usize) -> Option<Round>) -> Vec<u64> {
+        self.after(rounds, round_at).1
+    }
+
+    /// `(sent, recv)` per rank after the first `rounds` rounds.
+    fn after(
+        &self,
+        rounds: usize,
+        round_at: impl Fn(usize) -> Option<Round>,
+    ) -> (Vec<u64>, Vec<u64>) {
+        let rounds = rounds.min(self.num_rounds());
+        if rounds == self.num_rounds() {
+            if let (Some(s), Some(r)) = (self.sent_at.last(), self.recv_at.last()) {
+                return (s.clone(), r.clone());
+            }
+        }
+        let k = (rounds / CHECKPOINT_ROUNDS).min(self.sent_at.len().saturating_sub(1));
+        let zeros = || vec![0; self.p];
+        let mut sent = self.sent_at.get(k).cloned().unwrap_or_else(zeros);
+        let mut recv = self.recv_at.get(k).cloned().unwrap_or_else(zeros);
+        for round in (k * CHECKPOINT_ROUNDS..rounds).filter_map(&round_at) {
+            for t in &round.transfers {
+                let bytes = t.len() * self.elem_bytes;
+                if let (Some(s), Some(r)) = (sent.get_mut(t.src), recv.get_mut(t.dst)) {
+                    *s += bytes;
+                    *r += bytes;
+                }
+            }
+        }
+        (sent, recv)
     }
 
     /// Total α–β time, seconds, as [`Counts::executed_time`].
@@ -576,16 +575,17 @@ pub fn count_streamed(
         }
         tally.end_round(round.transfers.len());
     }
-    Ok(tally.counts)
+    Ok(tally.finish())
 }
 
 /// The counters of rounds run one at a time ([`count_streamed`],
-/// [`execute_streamed`]): this round's bytes per rank and largest message,
-/// pushed into [`StreamCounts`] when the round ends.
+/// [`execute_streamed`]): running totals per rank, copied into
+/// [`StreamCounts`] every [`CHECKPOINT_ROUNDS`] rounds, and each round's
+/// largest message.
 struct Tally {
     counts: StreamCounts,
-    sent_row: Vec<u64>,
-    recv_row: Vec<u64>,
+    sent: Vec<u64>,
+    recv: Vec<u64>,
     max: u64,
 }
 
@@ -596,13 +596,13 @@ impl Tally {
                 p,
                 n,
                 elem_bytes,
-                sent: Vec::new(),
-                recv: Vec::new(),
+                sent_at: vec![vec![0; p]],
+                recv_at: vec![vec![0; p]],
                 round_max_bytes: Vec::new(),
                 transfers: Vec::new(),
             },
-            sent_row: vec![0; p],
-            recv_row: vec![0; p],
+            sent: vec![0; p],
+            recv: vec![0; p],
             max: 0,
         }
     }
@@ -610,20 +610,30 @@ impl Tally {
     /// Counts one validated transfer of this round.
     fn add(&mut self, t: &crate::core::schedule::Transfer) {
         let bytes = t.len() * self.counts.elem_bytes;
-        self.sent_row[t.src] += bytes;
-        self.recv_row[t.dst] += bytes;
+        self.sent[t.src] += bytes;
+        self.recv[t.dst] += bytes;
         self.max = self.max.max(bytes);
     }
 
     /// Closes the round of `transfers` messages and starts the next.
     fn end_round(&mut self, transfers: usize) {
-        push_run(&mut self.counts.sent, &self.sent_row);
-        push_run(&mut self.counts.recv, &self.recv_row);
         self.counts.round_max_bytes.push(self.max);
         self.counts.transfers.push(transfers);
-        self.sent_row.fill(0);
-        self.recv_row.fill(0);
         self.max = 0;
+        if self.counts.num_rounds().is_multiple_of(CHECKPOINT_ROUNDS) {
+            self.counts.sent_at.push(self.sent.clone());
+            self.counts.recv_at.push(self.recv.clone());
+        }
+    }
+
+    /// The counters, with the totals after the last round as the last
+    /// checkpoint.
+    fn finish(mut self) -> StreamCounts {
+        if !self.counts.num_rounds().is_multiple_of(CHECKPOINT_ROUNDS) {
+            self.counts.sent_at.push(self.sent);
+            self.counts.recv_at.push(self.recv);
+        }
+        self.counts
     }
 }
 
@@ -723,7 +733,7 @@ pub fn execute_streamed(
         }
     }
     Ok(Streamed {
-        counts: tally.counts,
+        counts: tally.finish(),
         segments,
         initial,
         last: values,
@@ -1986,22 +1996,20 @@ mod tests {
             )
             .expect("runs");
             let c = count_only(&s).expect("counts");
-            for (i, (sent, recv)) in c.sent.iter().zip(&c.recv).enumerate() {
+            let round_at = |i: usize| s.rounds.get(i).cloned();
+            // after every round (p = 65: 128 rounds, four checkpoints and a
+            // replay of up to 31 rounds), and past the end
+            for k in 0..=2 * p {
                 assert_eq!(
-                    st.counts.sent_in(i),
-                    Some(sent.as_slice()),
-                    "p={p} n={n} round {i}"
+                    st.counts.sent_after(k, round_at),
+                    t.sent_after(k),
+                    "p={p} n={n} after {k}"
                 );
-                assert_eq!(st.counts.recv_in(i), Some(recv.as_slice()));
+                assert_eq!(st.counts.recv_after(k, round_at), t.recv_after(k));
             }
-            assert_eq!(st.counts.sent_in(c.sent.len()), None);
             assert_eq!(st.counts.round_max_bytes, c.round_max_bytes);
             assert_eq!(st.counts.transfers, c.transfers);
             assert_eq!(st.counts.num_rounds(), t.num_rounds());
-            for k in [0, 1, p - 1, p, 2 * (p - 1), 2 * p] {
-                assert_eq!(st.counts.sent_after(k), t.sent_after(k));
-                assert_eq!(st.counts.recv_after(k), t.recv_after(k));
-            }
             assert_eq!(st.counts.breakdown(), c.breakdown());
             assert_eq!(
                 st.counts.executed_time(5e-6, 8e-11).to_bits(),
@@ -2027,7 +2035,7 @@ mod tests {
         assert!(st.verification.ok());
         assert!(st.last.iter().flatten().all(|&v| v == 10.0));
         assert_eq!(st.final_mean()[3][0], 2.5);
-        assert_eq!(st.counts.sent_after(6)[0], 60);
+        assert_eq!(st.counts.sent_after(6, |_| None)[0], 60);
         // equal chunks (p = 4 divides n = 8): every round sends the same, one run
         let st = execute_streamed(
             4,
@@ -2038,8 +2046,14 @@ mod tests {
             &default_init,
         )
         .expect("runs");
-        assert_eq!(st.counts.sent, vec![(6, vec![8; 4])]);
-        assert_eq!(st.counts.sent_after(6), vec![48; 4]);
+        // six rounds: the checkpoint before any round and the one after the last
+        assert_eq!(st.counts.sent_at, vec![vec![0; 4], vec![48; 4]]);
+        assert_eq!(st.counts.sent_after(6, |_| None), vec![48; 4]);
+        // after 2 rounds: replayed from the first checkpoint, 8 B a round
+        let round_at = |i| ring_all_reduce_rounds(4, 8).nth(i);
+        assert_eq!(st.counts.sent_after(2, round_at), vec![16; 4]);
+        // a round that cannot be regenerated adds nothing
+        assert_eq!(st.counts.recv_after(2, |_| None), vec![0; 4]);
         // the all-gather re-adding is caught by the values
         let bad = ring_all_reduce_rounds(4, 8).map(|mut r| {
             for t in &mut r.transfers {
@@ -2274,16 +2288,16 @@ mod tests {
         let run = execute_streamed(p, n, 4, &cuts, ring_all_reduce_rounds(p, n), &default_init)
             .expect("runs");
         let c = count_streamed(p, n, 4, ring_all_reduce_rounds(p, n)).expect("counts");
-        assert_eq!(c.sent, run.counts.sent);
-        assert_eq!(c.recv, run.counts.recv);
-        assert_eq!(c.round_max_bytes, run.counts.round_max_bytes);
-        assert_eq!(c.transfers, run.counts.transfers);
+        assert_eq!(c, run.counts);
         assert_eq!(c.num_rounds(), 8);
         // rank 0 sends chunks 0, 4, 3, 2 (reduce-scatter) then 1, 0, 4, 3:
         // 12 + 8 + 8 + 12 + 12 + 12 + 8 + 8 = 80 B
-        assert_eq!(c.sent_after(8)[0], 80);
-        assert_eq!(c.sent_after(8), run.counts.sent_after(8));
-        assert_eq!(c.recv_after(3), run.counts.recv_after(3));
+        let round_at = |i| ring_all_reduce_rounds(p, n).nth(i);
+        assert_eq!(c.sent_after(8, round_at)[0], 80);
+        // after 3 rounds: 12 + 8 + 8 = 28 B
+        assert_eq!(c.sent_after(3, round_at)[0], 28);
+        // rank 1 receives rank 0's chunks 0, 4, 3: the same 28 B
+        assert_eq!(c.recv_after(3, round_at)[1], 28);
         assert_eq!(
             c.executed_time(1.0, 0.5),
             run.counts.executed_time(1.0, 0.5)

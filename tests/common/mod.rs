@@ -126,6 +126,12 @@ pub async fn set_field(app: &Mounted, name: &str, value: &str) {
 }
 
 /// Waits `ms` milliseconds (a later task), then flushes Yew.
+/// Waits until the app's URL write has happened (views write the URL
+/// `URL_WRITE_DELAY_MS` after their last change).
+pub async fn url_written() {
+    sleep(collective_lab::app::url::URL_WRITE_DELAY_MS as i32 + 50).await;
+}
+
 pub async fn sleep(ms: i32) {
     let p = js_sys::Promise::new(&mut |resolve, _| {
         let _ = gloo::utils::window()

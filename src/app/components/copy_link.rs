@@ -8,8 +8,10 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use yew::prelude::*;
 
-/// The current page URL (`location.href`), or "" outside a browser window.
+/// The current page URL (`location.href`, after any waiting URL write), or
+/// "" outside a browser window.
 pub fn current_href() -> String {
+    crate::app::url::flush();
     web_sys::window()
         .and_then(|w| w.location().href().ok())
         .unwrap_or_default()

@@ -45,6 +45,12 @@ pub struct NumbersRun {
 }
 
 impl NumbersRun {
+    /// Round `i` (0-based) of the ring that was counted, regenerated
+    /// alone (the byte totals between checkpoints replay a few rounds).
+    fn round_at(&self, i: usize) -> Option<crate::core::schedule::Round> {
+        ring_all_reduce_round(self.counts.p, self.counts.n, i).map(|(round, _)| round)
+    }
+
     /// The run on real values (executed on the first call).
     pub fn values(&self) -> &Streamed {
         let StreamCounts { p, n, .. } = self.counts;
@@ -229,7 +235,7 @@ impl RingRun {
     pub fn sent_after(&self, rounds: usize) -> Vec<u64> {
         match self {
             RingRun::Drawn(t) => t.sent_after(rounds),
-            RingRun::Numbers(s) => s.counts.sent_after(rounds),
+            RingRun::Numbers(s) => s.counts.sent_after(rounds, |i| s.round_at(i)),
         }
     }
 
@@ -237,7 +243,7 @@ impl RingRun {
     pub fn recv_after(&self, rounds: usize) -> Vec<u64> {
         match self {
             RingRun::Drawn(t) => t.recv_after(rounds),
-            RingRun::Numbers(s) => s.counts.recv_after(rounds),
+            RingRun::Numbers(s) => s.counts.recv_after(rounds, |i| s.round_at(i)),
         }
     }
 
