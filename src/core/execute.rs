@@ -564,16 +564,7 @@ pub fn count_streamed(
 ) -> Result<StreamCounts, MalformedSchedule> {
     let mut tally = Tally::new(p, n, elem_bytes);
     for (i, round) in rounds.into_iter().enumerate() {
-        for t in &round.transfers {
-            if t.src >= p || t.dst >= p || t.range.start > t.range.end || t.range.end > n {
-                return Err(MalformedSchedule(format!(
-                    "round {i}: transfer {} → {} of {:?} outside {p} ranks × {n} elements",
-                    t.src, t.dst, t.range
-                )));
-            }
-            tally.add(t);
-        }
-        tally.end_round(round.transfers.len());
+        tally.count_round(i, &round)?;
     }
     Ok(tally.finish())
 }
@@ -607,7 +598,33 @@ impl Tally {
         }
     }
 
+    /// Validates and counts round `i`, and closes it. Not inlined, on
+    /// purpose: the browser first runs WebAssembly from a quick baseline
+    /// compile and swaps in optimised code only for later calls of a
+    /// function, so a counting loop of 2 046 calls speeds up after the first
+    /// few, where one long inlined loop would not.
+    ///
+    /// # Errors
+    /// [`MalformedSchedule`] when a transfer names a rank `≥ p` or a range
+    /// outside `0..n`.
+    #[inline(never)]
+    fn count_round(&mut self, i: usize, round: &Round) -> Result<(), MalformedSchedule> {
+        let (p, n) = (self.counts.p, self.counts.n);
+        for t in &round.transfers {
+            if t.src >= p || t.dst >= p || t.range.start > t.range.end || t.range.end > n {
+                return Err(MalformedSchedule(format!(
+                    "round {i}: transfer {} → {} of {:?} outside {p} ranks × {n} elements",
+                    t.src, t.dst, t.range
+                )));
+            }
+            self.add(t);
+        }
+        self.end_round(round.transfers.len());
+        Ok(())
+    }
+
     /// Counts one validated transfer of this round.
+    #[inline]
     fn add(&mut self, t: &crate::core::schedule::Transfer) {
         let bytes = t.len() * self.counts.elem_bytes;
         self.sent[t.src] += bytes;

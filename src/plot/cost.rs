@@ -13,7 +13,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::{err, finish_svg, font, frame, int_tick, key, legend, mesh, FG, PALETTE};
+use super::{err, finish_svg, font, frame, int_tick, key, mesh, Legend, FG, PALETTE};
 use crate::core::collectives::Algorithm;
 use crate::core::cost::{
     best_at, envelope_crossovers, log_sizes, sweep_ranks, sweep_sizes, CostParams,
@@ -128,11 +128,12 @@ struct Chosen {
 /// One line per compared algorithm through `(xs[i], times[i][slot])`, then
 /// the chosen x as a dashed vertical line, a dot per algorithm at its time
 /// for (`chosen.p`, `chosen.n`) and `chosen.label` at the top.
-fn draw_curves(
-    chart: &mut ChartContext<'_, SVGBackend<'_>, Cartesian2d<LogCoord<f64>, LogCoord<f64>>>,
+fn draw_curves<'b>(
+    chart: &mut ChartContext<'_, SVGBackend<'b>, Cartesian2d<LogCoord<f64>, LogCoord<f64>>>,
     xs: &[f64],
     times: &[Vec<f64>],
     (y_lo, y_hi): (f64, f64),
+    keys: &mut Legend<'b, SVGBackend<'b>>,
     c: CostParams,
     chosen: Chosen,
 ) -> Result<(), String> {
@@ -145,9 +146,8 @@ fn draw_curves(
             .collect();
         chart
             .draw_series(LineSeries::new(pts, col.stroke_width(2)))
-            .map_err(err)?
-            .label(a.short_label())
-            .legend(key(col.stroke_width(2)));
+            .map_err(err)?;
+        keys.add(a.short_label(), key(col.stroke_width(2)));
     }
     let x = chosen.x;
     chart
@@ -196,6 +196,7 @@ fn time_chart(
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        let mut keys = Legend::default();
         let mut chart = frame(&root, 40, 72)
             .caption(axis.caption.as_str(), font(15))
             .build_cartesian_2d((x_lo..x_hi).log_scale(), (y_lo..y_hi).log_scale())
@@ -207,9 +208,9 @@ fn time_chart(
             .y_label_formatter(&time_tick)
             .draw()
             .map_err(err)?;
-        draw_curves(&mut chart, xs, times, (y_lo, y_hi), c, chosen)?;
+        draw_curves(&mut chart, xs, times, (y_lo, y_hi), &mut keys, c, chosen)?;
         extra(&mut chart)?;
-        legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
+        keys.draw(&chart, SeriesLabelPosition::UpperLeft)?;
         root.present().map_err(err)?;
     }
     Ok(finish_svg(svg))

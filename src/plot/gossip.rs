@@ -5,7 +5,7 @@
 use plotters::prelude::*;
 
 use super::{
-    err, exp_tick, finish_svg, font, frame, int_tick, key, legend, mesh, Axis, FG, PALETTE,
+    err, exp_tick, finish_svg, font, frame, int_tick, key, mesh, Axis, Legend, FG, PALETTE,
 };
 use crate::core::consensus::{fmt_num, fmt_rate, fmt_small, RoundState, Spectrum};
 use crate::core::units::equation;
@@ -40,6 +40,7 @@ pub fn draw_disagreement(
             drop(root);
             return Ok(finish_svg(svg));
         }
+        let mut keys = Legend::default();
         let floor = d0 * 1e-15;
         let clamp = |v: f64| if v.is_finite() { v.max(floor) } else { floor };
         let lowest = rounds
@@ -74,13 +75,15 @@ pub fn draw_disagreement(
                     4,
                     bound_colour.stroke_width(2),
                 ))
-                .map_err(err)?
-                .label(if bound_guaranteed {
+                .map_err(err)?;
+            keys.add(
+                if bound_guaranteed {
                     "ρ^r·‖x₀ − x̄1‖₂ (bound)"
                 } else {
                     "ρ^r·‖x₀ − x̄1‖₂ (rate only, not a bound here)"
-                })
-                .legend(key(bound_colour.stroke_width(2)));
+                },
+                key(bound_colour.stroke_width(2)),
+            );
         }
         if factor > 1.0 && factor.is_finite() {
             let t = d0 / factor;
@@ -91,9 +94,11 @@ pub fn draw_disagreement(
                     4,
                     PALETTE[2].stroke_width(1),
                 ))
-                .map_err(err)?
-                .label(format!("target: initial / {}", fmt_num(factor)))
-                .legend(key(PALETTE[2].stroke_width(1)));
+                .map_err(err)?;
+            keys.add(
+                format!("target: initial / {}", fmt_num(factor)),
+                key(PALETTE[2].stroke_width(1)),
+            );
         }
         let measured: Vec<(f64, f64)> = rounds
             .iter()
@@ -102,9 +107,8 @@ pub fn draw_disagreement(
         let colour = PALETTE[5];
         chart
             .draw_series(LineSeries::new(measured.clone(), colour.stroke_width(2)))
-            .map_err(err)?
-            .label("measured ‖x_r − x̄1‖₂")
-            .legend(key(colour.stroke_width(2)));
+            .map_err(err)?;
+        keys.add("measured ‖x_r − x̄1‖₂", key(colour.stroke_width(2)));
         if rounds.len() <= 200 {
             chart
                 .draw_series(measured.iter().map(|&p| Circle::new(p, 3, colour.filled())))
@@ -114,7 +118,7 @@ pub fn draw_disagreement(
         chart
             .draw_series(LineSeries::new([(c, y_lo), (c, y_hi)], FG.stroke_width(1)))
             .map_err(err)?;
-        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+        keys.draw(&chart, SeriesLabelPosition::UpperRight)?;
         root.present().map_err(err)?;
     }
     Ok(finish_svg(svg))
@@ -233,6 +237,7 @@ fn draw_complex_plane(s: &Spectrum) -> Result<String, String> {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (440, 440)).into_drawing_area();
+        let mut keys = Legend::default();
         let mut chart = frame(&root, 36, 44)
             .build_cartesian_2d(-1.15f64..1.15f64, Axis::lin(-1.15, 1.15))
             .map_err(err)?;
@@ -251,30 +256,28 @@ fn draw_complex_plane(s: &Spectrum) -> Result<String, String> {
         };
         chart
             .draw_series(LineSeries::new(circle(1.0), FG.stroke_width(1)))
-            .map_err(err)?
-            .label("unit circle")
-            .legend(key(FG.stroke_width(1)));
+            .map_err(err)?;
+        keys.add("unit circle", key(FG.stroke_width(1)));
         let rho = s.rho.clamp(0.0, 1.0);
         let pts: Vec<(f64, f64)> = circle(rho).collect();
         chart
             .draw_series(DashedLineSeries::new(pts, 5, 3, PALETTE[3].stroke_width(2)))
-            .map_err(err)?
-            .label(format!(
-                "|λ| = ρ = {} (gap {})",
-                fmt_num(s.rho),
-                fmt_num(s.gap)
-            ))
-            .legend(key(PALETTE[3].stroke_width(2)));
+            .map_err(err)?;
+        keys.add(
+            format!("|λ| = ρ = {} (gap {})", fmt_num(s.rho), fmt_num(s.gap)),
+            key(PALETTE[3].stroke_width(2)),
+        );
         chart
             .draw_series(
                 s.eigenvalues
                     .iter()
                     .map(|e| Circle::new((e.re, e.im), 4, PALETTE[5].filled())),
             )
-            .map_err(err)?
-            .label("eigenvalues of W")
-            .legend(|(x, y)| Circle::new((x + 9, y), 4, PALETTE[5].filled()));
-        legend(&mut chart, SeriesLabelPosition::LowerLeft)?;
+            .map_err(err)?;
+        keys.add("eigenvalues of W", |(x, y)| {
+            Circle::new((x + 9, y), 4, PALETTE[5].filled())
+        });
+        keys.draw(&chart, SeriesLabelPosition::LowerLeft)?;
         root.present().map_err(err)?;
     }
     Ok(finish_svg(svg))

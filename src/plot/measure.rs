@@ -12,7 +12,7 @@
 use plotters::coord::combinators::WithKeyPoints;
 use plotters::prelude::*;
 
-use super::{err, finish_svg, font, frame, key, legend, mesh, FG, PALETTE};
+use super::{err, finish_svg, font, frame, key, mesh, Legend, FG, PALETTE};
 use crate::core::measure::fit::Curves;
 use crate::core::measure::Model;
 use crate::core::units::{format_bandwidth, format_decimal, format_time};
@@ -141,6 +141,7 @@ pub fn draw_time(measured: &[Points], curves: Option<&Curves>) -> Result<String,
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        let mut keys = Legend::default();
         let mut chart = frame(&root, 40, 72)
             .caption("Measured time vs size, with the fitted model", font(15))
             .build_cartesian_2d(log_axis(x0, x1), log_axis(y0, y1))
@@ -163,15 +164,16 @@ pub fn draw_time(measured: &[Points], curves: Option<&Curves>) -> Result<String,
                 let col = model_colour(*m);
                 chart
                     .draw_series(DashedLineSeries::new(clip(pts), 5, 4, col.stroke_width(1)))
-                    .map_err(err)?
-                    .label(format!("{} at fitted α, β", m.name()))
-                    .legend(key(col.stroke_width(1)));
+                    .map_err(err)?;
+                keys.add(
+                    format!("{} at fitted α, β", m.name()),
+                    key(col.stroke_width(1)),
+                );
             }
             chart
                 .draw_series(LineSeries::new(clip(&c.fitted), FG.stroke_width(2)))
-                .map_err(err)?
-                .label("fitted model")
-                .legend(key(FG.stroke_width(2)));
+                .map_err(err)?;
+            keys.add("fitted model", key(FG.stroke_width(2)));
             for &b in &c.breaks {
                 chart
                     .draw_series(DashedLineSeries::new(
@@ -235,17 +237,19 @@ pub fn draw_time(measured: &[Points], curves: Option<&Curves>) -> Result<String,
                             }
                         }),
                 )
-                .map_err(err)?
-                .label(format!("measured, {}", label(name)))
-                .legend(move |(x, y)| -> DynElement<'static, _, _> {
+                .map_err(err)?;
+            keys.add(
+                format!("measured, {}", label(name)),
+                move |(x, y)| -> DynElement<'static, _, _> {
                     if shape % 2 == 0 {
                         Circle::new((x + 9, y), 3, col.filled()).into_dyn()
                     } else {
                         TriangleMarker::new((x + 9, y), 4, col.filled()).into_dyn()
                     }
-                });
+                },
+            );
         }
-        legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
+        keys.draw(&chart, SeriesLabelPosition::UpperLeft)?;
         root.present().map_err(err)?;
     }
     Ok(finish_svg(svg))
@@ -273,6 +277,7 @@ pub fn draw_bandwidths(
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        let mut keys = Legend::default();
         let mut chart = frame(&root, 40, 80)
             .caption("algbw and busbw vs size (nccl-tests definitions)", font(15))
             .build_cartesian_2d(log_axis(x0, x1), log_axis(y0, y1))
@@ -292,9 +297,10 @@ pub fn draw_bandwidths(
                         .filter(|p| p.1 > 0.0)
                         .map(|&p| Circle::new(p, 3, col.filled())),
                 )
-                .map_err(err)?
-                .label(format!("algbw, {}", label(name)))
-                .legend(move |(x, y)| Circle::new((x + 9, y), 3, col.filled()));
+                .map_err(err)?;
+            keys.add(format!("algbw, {}", label(name)), move |(x, y)| {
+                Circle::new((x + 9, y), 3, col.filled())
+            });
         }
         for (i, (name, pts)) in busbw.iter().enumerate() {
             let col = PALETTE[(2 * i + 1) % PALETTE.len()];
@@ -303,9 +309,8 @@ pub fn draw_bandwidths(
                     pts.iter().copied().filter(|p| p.1 > 0.0),
                     col.stroke_width(2),
                 ))
-                .map_err(err)?
-                .label(format!("busbw, {}", label(name)))
-                .legend(key(col.stroke_width(2)));
+                .map_err(err)?;
+            keys.add(format!("busbw, {}", label(name)), key(col.stroke_width(2)));
         }
         if let Some(r) = line_rate.filter(|r| *r > 0.0 && r.is_finite()) {
             chart
@@ -315,11 +320,13 @@ pub fn draw_bandwidths(
                     4,
                     FG.stroke_width(1),
                 ))
-                .map_err(err)?
-                .label(format!("line rate {}", format_bandwidth(r)))
-                .legend(key(FG.stroke_width(1)));
+                .map_err(err)?;
+            keys.add(
+                format!("line rate {}", format_bandwidth(r)),
+                key(FG.stroke_width(1)),
+            );
         }
-        legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
+        keys.draw(&chart, SeriesLabelPosition::UpperLeft)?;
         root.present().map_err(err)?;
     }
     Ok(finish_svg(svg))

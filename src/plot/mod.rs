@@ -8,7 +8,7 @@
 //!
 //! One chart shape: every chart is a themed [`frame`] (margins and label
 //! areas), a themed [`mesh`] (grid, axes, tick and description fonts), its
-//! series with [`key`] legend swatches, and the themed [`legend`]. These
+//! series with [`key`] legend swatches, and the themed [`Legend`]. These
 //! helpers are shared, so plotters' generic chart code is instantiated once
 //! per coordinate type rather than once per chart.
 
@@ -18,9 +18,10 @@ use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged, ValueFo
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::{CoordTranslate, Shift};
 use plotters::drawing::DrawingArea;
-use plotters::element::PathElement;
+use plotters::element::{DynElement, IntoDynElement, PathElement, Rectangle, Text};
 use plotters::prelude::{Cartesian2d, DrawingBackend, IntoFont, SVGBackend, TextStyle};
-use plotters::style::{Color, FontFamily, RGBColor, ShapeStyle, TRANSPARENT, WHITE};
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters::style::{FontFamily, RGBColor, ShapeStyle, TRANSPARENT};
 
 pub mod collectives;
 pub mod cost;
@@ -164,25 +165,115 @@ where
     m
 }
 
-/// The themed series legend of `chart` at `pos`: a [`GRID`] border, no
-/// background, 12 px labels.
-pub(crate) fn legend<'a, DB, CT>(
-    chart: &mut ChartContext<'a, DB, CT>,
-    pos: SeriesLabelPosition,
-) -> Result<(), String>
-where
-    DB: DrawingBackend + 'a,
-    CT: CoordTranslate,
-    DB::ErrorType: 'static,
-{
-    chart
-        .configure_series_labels()
-        .position(pos)
-        .border_style(GRID)
-        .background_style(WHITE.mix(0.0))
-        .label_font(font(12))
-        .draw()
-        .map_err(err)
+/// Estimated width of one character of a 12 px legend label, px (a little
+/// over half the font size: sans-serif text averages about 0.5 em).
+const LEGEND_CHAR_PX: f64 = 6.6;
+/// Height of a legend line, px (1.25 × the 12 px font, as plotters).
+const LEGEND_LINE_PX: i32 = 15;
+/// Padding inside the legend box, px (plotters' default).
+const LEGEND_MARGIN_PX: i32 = 10;
+/// Width of the swatch column, px (plotters' default).
+const LEGEND_KEY_PX: i32 = 30;
+
+/// A swatch drawn at a legend line's left middle point.
+type Swatch<'a, DB> = Box<dyn Fn((i32, i32)) -> DynElement<'a, DB, (i32, i32)> + 'a>;
+
+/// The series legend of a chart: each series' label and swatch, gathered
+/// while the series are drawn, then drawn by [`Legend::draw`].
+///
+/// Not plotters' own series legend: in a browser plotters measures each
+/// label by adding it to the page and reading its size, which forces a
+/// layout of the whole page per label (about 60 ms of the gossip view's
+/// first paint at p = 1024, in a profile). Here label widths are
+/// estimated from their length, the same in a browser and in native tests.
+pub(crate) struct Legend<'a, DB: DrawingBackend>(Vec<(String, Swatch<'a, DB>)>);
+
+impl<'a, DB: DrawingBackend> Default for Legend<'a, DB> {
+    fn default() -> Self {
+        Legend(Vec::new())
+    }
+}
+
+impl<'a, DB: DrawingBackend + 'a> Legend<'a, DB> {
+    /// Adds a series: its label and the swatch drawn at a point (e.g. [`key`]).
+    pub(crate) fn add<E, F>(&mut self, label: impl Into<String>, swatch: F)
+    where
+        E: IntoDynElement<'a, DB, (i32, i32)>,
+        F: Fn((i32, i32)) -> E + 'a,
+    {
+        self.0
+            .push((label.into(), Box::new(move |at| swatch(at).into_dyn())));
+    }
+
+    /// Draws the legend inside `chart`'s plotting area at `pos`: a [`GRID`]
+    /// border, no background, a swatch and a 12 px label per series, laid
+    /// out as plotters lays out its series legend.
+    ///
+    /// # Errors
+    /// A message when plotters fails.
+    pub(crate) fn draw<CT>(
+        &self,
+        chart: &ChartContext<'_, DB, CT>,
+        pos: SeriesLabelPosition,
+    ) -> Result<(), String>
+    where
+        CT: CoordTranslate,
+        DB::ErrorType: 'static,
+    {
+        if self.0.is_empty() {
+            return Ok(());
+        }
+        let area = chart.plotting_area().strip_coord_spec();
+        let widest = self
+            .0
+            .iter()
+            .map(|(label, _)| (label.chars().count() as f64 * LEGEND_CHAR_PX).ceil() as i32)
+            .max()
+            .unwrap_or(0);
+        let lines = i32::try_from(self.0.len()).unwrap_or(i32::MAX);
+        let w = widest + LEGEND_KEY_PX + 2 * LEGEND_MARGIN_PX;
+        let h = lines.saturating_mul(LEGEND_LINE_PX) + 2 * LEGEND_MARGIN_PX;
+        let (x, y) = legend_corner(&pos, (w, h), area.dim_in_pixel());
+        area.draw(&Rectangle::new([(x, y), (x + w, y + h)], GRID))
+            .map_err(err)?;
+        let label_font = font(12).pos(Pos::new(HPos::Left, VPos::Center));
+        let mut mid = y + LEGEND_MARGIN_PX + LEGEND_LINE_PX / 2;
+        for (label, swatch) in &self.0 {
+            area.draw(&swatch((x + LEGEND_MARGIN_PX, mid)))
+                .map_err(err)?;
+            area.draw(&Text::new(
+                label.as_str(),
+                (x + LEGEND_MARGIN_PX + LEGEND_KEY_PX, mid),
+                &label_font,
+            ))
+            .map_err(err)?;
+            mid += LEGEND_LINE_PX;
+        }
+        Ok(())
+    }
+}
+
+/// Top-left corner of a `(w, h)` legend at `pos` in an `area` of pixels: 5
+/// px from the named edges, as plotters places its series legend.
+fn legend_corner(pos: &SeriesLabelPosition, (w, h): (i32, i32), area: (u32, u32)) -> (i32, i32) {
+    use SeriesLabelPosition::*;
+    let (aw, ah) = (
+        i32::try_from(area.0).unwrap_or(i32::MAX),
+        i32::try_from(area.1).unwrap_or(i32::MAX),
+    );
+    let x = match pos {
+        UpperLeft | MiddleLeft | LowerLeft => 5,
+        UpperMiddle | MiddleMiddle | LowerMiddle => (aw - w) / 2,
+        UpperRight | MiddleRight | LowerRight => aw - w - 5,
+        Coordinate(x, _) => *x,
+    };
+    let y = match pos {
+        UpperLeft | UpperMiddle | UpperRight => 5,
+        MiddleLeft | MiddleMiddle | MiddleRight => (ah - h) / 2,
+        LowerLeft | LowerMiddle | LowerRight => ah - h - 5,
+        Coordinate(_, y) => *y,
+    };
+    (x, y)
 }
 
 /// A legend swatch: an 18 px line in `style` (one closure type for every
@@ -204,4 +295,71 @@ pub(crate) fn exp_tick(v: &f64) -> String {
 /// Tick label: two decimals ("0.25").
 pub(crate) fn fixed2_tick(v: &f64) -> String {
     format!("{v:.2}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plotters::prelude::{IntoDrawingArea, LineSeries};
+
+    #[test]
+    fn the_legend_sits_5_px_from_the_named_edges() {
+        let dim = (70, 35);
+        let area = (400, 300);
+        assert_eq!(
+            legend_corner(&SeriesLabelPosition::UpperLeft, dim, area),
+            (5, 5)
+        );
+        // 400 − 70 − 5 = 325; 300 − 35 − 5 = 260
+        assert_eq!(
+            legend_corner(&SeriesLabelPosition::UpperRight, dim, area),
+            (325, 5)
+        );
+        assert_eq!(
+            legend_corner(&SeriesLabelPosition::LowerLeft, dim, area),
+            (5, 260)
+        );
+        // (400 − 70) / 2 = 165; (300 − 35) / 2 = 132
+        assert_eq!(
+            legend_corner(&SeriesLabelPosition::MiddleMiddle, dim, area),
+            (165, 132)
+        );
+    }
+
+    #[test]
+    fn the_legend_box_fits_the_estimated_labels() {
+        let mut svg = String::new();
+        {
+            let root = SVGBackend::with_string(&mut svg, (400, 300)).into_drawing_area();
+            let mut chart = ChartBuilder::on(&root)
+                .build_cartesian_2d(0f64..1.0, 0f64..1.0)
+                .expect("chart");
+            let mut keys = Legend::default();
+            for (label, colour) in [("ring", PALETTE[0]), ("tree or doubling", PALETTE[1])] {
+                chart
+                    .draw_series(LineSeries::new([(0.0, 0.0), (1.0, 1.0)], colour))
+                    .expect("series");
+                keys.add(label, key(colour.into()));
+            }
+            keys.draw(&chart, SeriesLabelPosition::UpperLeft)
+                .expect("legend");
+            root.present().expect("svg");
+        }
+        // widest label: 16 characters × 6.6 px = 105.6 → 106 px, plus the
+        // 30 px swatch column and 2 × 10 px padding = 156 px; two 15 px
+        // lines and the padding = 50 px; 5 px from the top left
+        assert!(
+            svg.contains(r#"<rect x="5" y="5" width="156" height="50""#),
+            "{svg}"
+        );
+        // labels start after the swatch column (5 + 10 + 30 = 45 px), one
+        // line apart, centred on their line (5 + 10 + 7 = 22 px, then 37)
+        assert!(svg.contains(r#"x="45" y="22""#) && svg.contains(r#"x="45" y="37""#));
+        assert!(svg.contains("tree or doubling"), "{svg}");
+        // the swatches: 18 px lines from x = 15 on the same middles
+        assert!(
+            svg.contains("15,22 33,22") && svg.contains("15,37 33,37"),
+            "{svg}"
+        );
+    }
 }

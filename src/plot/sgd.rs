@@ -13,7 +13,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::{
-    err, exp_tick, finish_svg, fixed2_tick, font, frame, int_tick, key, legend, mesh, Axis, FG,
+    err, exp_tick, finish_svg, fixed2_tick, font, frame, int_tick, key, mesh, Axis, Legend, FG,
     GRID, PALETTE,
 };
 use crate::core::sgd::Strategy;
@@ -100,9 +100,10 @@ fn last_step(lab: &Lab) -> f64 {
 }
 
 /// Ends a chart against the step: a vertical line at `current` (at most
-/// `t_max`) from `lo` to `hi`, then the legend at the upper right.
+/// `t_max`) from `lo` to `hi`, then the legend `keys` at the upper right.
 fn current_step<'a, 'b: 'a>(
     chart: &mut ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, Axis>>,
+    keys: &Legend<'b, SVGBackend<'b>>,
     current: usize,
     t_max: f64,
     (lo, hi): (f64, f64),
@@ -111,7 +112,7 @@ fn current_step<'a, 'b: 'a>(
     chart
         .draw_series(LineSeries::new([(c, lo), (c, hi)], FG.stroke_width(1)))
         .map_err(err)?;
-    legend(chart, SeriesLabelPosition::UpperRight)
+    keys.draw(chart, SeriesLabelPosition::UpperRight)
 }
 
 fn excess(v: f64, opt: f64) -> f64 {
@@ -157,6 +158,7 @@ pub fn draw_loss(lab: &Lab, current: usize) -> Result<String, String> {
     let clamp = |v: f64| if v.is_finite() { v.clamp(lo, hi) } else { hi };
     {
         let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
+        let mut keys = Legend::default();
         let mut chart = step_chart(
             &root,
             t_max,
@@ -171,9 +173,11 @@ pub fn draw_loss(lab: &Lab, current: usize) -> Result<String, String> {
                     4,
                     FG.mix(0.6).stroke_width(1),
                 ))
-                .map_err(err)?
-                .label("excess loss of the equal-worker optimum")
-                .legend(key(GRID.stroke_width(1)));
+                .map_err(err)?;
+            keys.add(
+                "excess loss of the equal-worker optimum",
+                key(GRID.stroke_width(1)),
+            );
         }
         for t in &lab.traces {
             let c = strategy_colour(t.strategy);
@@ -184,9 +188,11 @@ pub fn draw_loss(lab: &Lab, current: usize) -> Result<String, String> {
                 .collect();
             chart
                 .draw_series(LineSeries::new(pts, c.stroke_width(2)))
-                .map_err(err)?
-                .label(format!("{} at w̄", t.strategy.label()))
-                .legend(key(c.stroke_width(2)));
+                .map_err(err)?;
+            keys.add(
+                format!("{} at w̄", t.strategy.label()),
+                key(c.stroke_width(2)),
+            );
             if t.strategy != Strategy::AllReduce {
                 let local: Vec<(f64, f64)> = t
                     .steps
@@ -199,7 +205,7 @@ pub fn draw_loss(lab: &Lab, current: usize) -> Result<String, String> {
                     .map_err(err)?;
             }
         }
-        current_step(&mut chart, current, t_max, (lo, hi))?;
+        current_step(&mut chart, &keys, current, t_max, (lo, hi))?;
         root.present().map_err(err)?;
     }
     Ok(finish_svg(svg))
@@ -227,6 +233,7 @@ pub fn draw_consensus(lab: &Lab, current: usize) -> Result<String, String> {
     let t_max = last_step(lab);
     {
         let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
+        let mut keys = Legend::default();
         let mut chart = step_chart(&root, t_max, (lo, hi), "(1/m) Σ‖w_k − w̄‖²")?;
         for t in &lab.traces {
             let c = strategy_colour(t.strategy);
@@ -253,11 +260,10 @@ pub fn draw_consensus(lab: &Lab, current: usize) -> Result<String, String> {
             };
             chart
                 .draw_series(LineSeries::new(pts, c.stroke_width(2)))
-                .map_err(err)?
-                .label(label)
-                .legend(key(c.stroke_width(2)));
+                .map_err(err)?;
+            keys.add(label, key(c.stroke_width(2)));
         }
-        current_step(&mut chart, current, t_max, (lo, hi))?;
+        current_step(&mut chart, &keys, current, t_max, (lo, hi))?;
         root.present().map_err(err)?;
     }
     Ok(finish_svg(svg))
@@ -294,6 +300,7 @@ pub fn draw_loss_vs_bytes(lab: &Lab, current: usize) -> Result<String, String> {
     let clamp = |v: f64| if v.is_finite() { v.clamp(lo, hi) } else { hi };
     {
         let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
+        let mut keys = Legend::default();
         let mut chart = frame(&root, 36, 64)
             .build_cartesian_2d(-0.02 * b_max..b_max * 1.02, Axis::log(lo, hi))
             .map_err(err)?;
@@ -313,9 +320,8 @@ pub fn draw_loss_vs_bytes(lab: &Lab, current: usize) -> Result<String, String> {
                 .collect();
             chart
                 .draw_series(LineSeries::new(pts, c.stroke_width(2)))
-                .map_err(err)?
-                .label(t.strategy.label())
-                .legend(key(c.stroke_width(2)));
+                .map_err(err)?;
+            keys.add(t.strategy.label(), key(c.stroke_width(2)));
             if let Some(s) = t.steps.get(current.min(t.steps.len().saturating_sub(1))) {
                 chart
                     .draw_series([Circle::new(
@@ -326,7 +332,7 @@ pub fn draw_loss_vs_bytes(lab: &Lab, current: usize) -> Result<String, String> {
                     .map_err(err)?;
             }
         }
-        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+        keys.draw(&chart, SeriesLabelPosition::UpperRight)?;
         root.present().map_err(err)?;
     }
     Ok(finish_svg(svg))
@@ -395,6 +401,7 @@ fn draw_plane(
     xr: (f64, f64),
     yr: (f64, f64),
 ) -> Result<(), String> {
+    let mut keys = Legend::default();
     let mut chart = frame(root, 36, 56)
         .build_cartesian_2d(xr.0..xr.1, Axis::lin(yr.0, yr.1))
         .map_err(err)?;
@@ -429,9 +436,11 @@ fn draw_plane(
         let last = path.last().copied();
         chart
             .draw_series(LineSeries::new(path, c.stroke_width(3)))
-            .map_err(err)?
-            .label(format!("{}: w̄ path", t.strategy.label()))
-            .legend(key(c.stroke_width(3)));
+            .map_err(err)?;
+        keys.add(
+            format!("{}: w̄ path", t.strategy.label()),
+            key(c.stroke_width(3)),
+        );
         if let Some(p) = last {
             chart
                 .draw_series([Circle::new(p, 6, c.filled())])
@@ -476,16 +485,18 @@ fn draw_plane(
     let ws = pt(&lab.sample_weighted_optimum);
     chart
         .draw_series([Cross::new(ws, 9, SAMPLE_OPT_COLOUR.stroke_width(3))])
-        .map_err(err)?
-        .label("optimum of Σ (n_k/N) L_k (sample-weighted)")
-        .legend(|(x, y)| Cross::new((x + 9, y), 6, SAMPLE_OPT_COLOUR.stroke_width(3)));
+        .map_err(err)?;
+    keys.add("optimum of Σ (n_k/N) L_k (sample-weighted)", |(x, y)| {
+        Cross::new((x + 9, y), 6, SAMPLE_OPT_COLOUR.stroke_width(3))
+    });
     let we = pt(&lab.equal_worker_optimum);
     chart
         .draw_series([TriangleMarker::new(we, 9, EQUAL_OPT_COLOUR.filled())])
-        .map_err(err)?
-        .label("optimum of (1/m) Σ L_k (equal-worker)")
-        .legend(|(x, y)| TriangleMarker::new((x + 9, y), 6, EQUAL_OPT_COLOUR.filled()));
-    legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
+        .map_err(err)?;
+    keys.add("optimum of (1/m) Σ L_k (equal-worker)", |(x, y)| {
+        TriangleMarker::new((x + 9, y), 6, EQUAL_OPT_COLOUR.filled())
+    });
+    keys.draw(&chart, SeriesLabelPosition::UpperLeft)?;
     Ok(())
 }
 
@@ -506,6 +517,7 @@ pub fn draw_sample_weights(o: &Objective) -> Result<String, String> {
     let top = o.weights.iter().copied().fold(plain, f64::max) * 1.15;
     {
         let root = SVGBackend::with_string(&mut svg, (W, 240)).into_drawing_area();
+        let mut keys = Legend::default();
         let mut chart = frame(&root, 36, 56)
             .build_cartesian_2d(-0.5f64..m as f64 - 0.5, Axis::lin(0.0, top))
             .map_err(err)?;
@@ -530,9 +542,10 @@ pub fn draw_sample_weights(o: &Objective) -> Result<String, String> {
             .draw_series(o.weights.iter().enumerate().map(|(k, &w)| {
                 Rectangle::new([(k as f64 - 0.35, 0.0), (k as f64 + 0.35, w)], c.filled())
             }))
-            .map_err(err)?
-            .label("n_k / N (sample weight)")
-            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 14, y + 5)], c.filled()));
+            .map_err(err)?;
+        keys.add("n_k / N (sample weight)", move |(x, y)| {
+            Rectangle::new([(x, y - 5), (x + 14, y + 5)], c.filled())
+        });
         if m <= 16 {
             chart
                 .draw_series(o.weights.iter().enumerate().map(|(k, &w)| {
@@ -552,10 +565,12 @@ pub fn draw_sample_weights(o: &Objective) -> Result<String, String> {
                 4,
                 pc.stroke_width(2),
             ))
-            .map_err(err)?
-            .label(format!("1/m = {plain:.3} (plain average)"))
-            .legend(key(pc.stroke_width(2)));
-        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+            .map_err(err)?;
+        keys.add(
+            format!("1/m = {plain:.3} (plain average)"),
+            key(pc.stroke_width(2)),
+        );
+        keys.draw(&chart, SeriesLabelPosition::UpperRight)?;
         root.present().map_err(err)?;
     }
     Ok(finish_svg(svg))

@@ -8,7 +8,7 @@
 
 use plotters::prelude::*;
 
-use super::{err, finish_svg, font, frame, int_tick, legend, mesh, Axis, PALETTE};
+use super::{err, finish_svg, font, frame, int_tick, mesh, Axis, Legend, PALETTE};
 use crate::core::units::{format_decimal, format_time};
 
 /// Chart size in SVG pixels (scaled to the container by [`finish_svg`]).
@@ -73,6 +73,7 @@ fn draw(lines: &[Line], caption: &str, x_desc: &str, log_x: bool) -> Result<Stri
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        let mut keys = Legend::default();
         let mut builder = frame(&root, 40, 76);
         builder.caption(caption, font(15));
         let mut chart = builder
@@ -95,13 +96,12 @@ fn draw(lines: &[Line], caption: &str, x_desc: &str, log_x: bool) -> Result<Stri
                 .collect();
             chart
                 .draw_series(LineSeries::new(pts.clone(), col.stroke_width(2)))
-                .map_err(err)?
-                .label(l.label.as_str())
-                .legend(move |(x, y)| {
-                    EmptyElement::at((x + 9, y))
-                        + PathElement::new([(-9, 0), (9, 0)], col.stroke_width(2))
-                        + marker(i, col)
-                });
+                .map_err(err)?;
+            keys.add(l.label.as_str(), move |(x, y)| {
+                EmptyElement::at((x + 9, y))
+                    + PathElement::new([(-9, 0), (9, 0)], col.stroke_width(2))
+                    + marker(i, col)
+            });
             chart
                 .draw_series(
                     pts.into_iter()
@@ -109,7 +109,7 @@ fn draw(lines: &[Line], caption: &str, x_desc: &str, log_x: bool) -> Result<Stri
                 )
                 .map_err(err)?;
         }
-        legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
+        keys.draw(&chart, SeriesLabelPosition::UpperLeft)?;
         root.present().map_err(err)?;
     }
     Ok(finish_svg(svg))
