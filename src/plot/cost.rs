@@ -13,7 +13,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::{err, finish_svg, font, frame, int_tick, key, mesh, Legend, FG, PALETTE};
+use super::{err, finish_svg, font, frame, int_tick, key, mesh, titled, Legend, FG, PALETTE};
 use crate::core::collectives::Algorithm;
 use crate::core::cost::{
     best_at, envelope_crossovers, log_sizes, sweep_ranks, sweep_sizes, CostParams,
@@ -197,8 +197,9 @@ fn time_chart(
     {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
         let mut keys = Legend::default();
-        let mut chart = frame(&root, 40, 72)
-            .caption(axis.caption.as_str(), font(15))
+        let area = titled(&root, axis.caption.as_str())?;
+
+        let mut chart = frame(&area, 40, 72)
             .build_cartesian_2d((x_lo..x_hi).log_scale(), (y_lo..y_hi).log_scale())
             .map_err(err)?;
         mesh(&mut chart, 12, 13)
@@ -365,9 +366,10 @@ pub fn draw_winner_map(c: CostParams, n_chosen: f64, p_chosen: usize) -> Result<
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
-        let mut chart = frame(&root, 40, 56)
+        let area = titled(&root, "Fastest all-reduce by message size and ranks")?;
+
+        let mut chart = frame(&area, 40, 56)
             .margin_right(172)
-            .caption("Fastest all-reduce by message size and ranks", font(15))
             .build_cartesian_2d(
                 (MIN_SIZE..hi).log_scale(),
                 (2.0f64..p_hi as f64).log_scale(),

@@ -12,7 +12,7 @@
 use plotters::coord::combinators::WithKeyPoints;
 use plotters::prelude::*;
 
-use super::{err, finish_svg, font, frame, key, mesh, Legend, FG, PALETTE};
+use super::{err, finish_svg, font, frame, key, mesh, titled, Legend, FG, PALETTE};
 use crate::core::measure::fit::Curves;
 use crate::core::measure::Model;
 use crate::core::units::{format_bandwidth, format_decimal, format_time};
@@ -142,8 +142,9 @@ pub fn draw_time(measured: &[Points], curves: Option<&Curves>) -> Result<String,
     {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
         let mut keys = Legend::default();
-        let mut chart = frame(&root, 40, 72)
-            .caption("Measured time vs size, with the fitted model", font(15))
+        let area = titled(&root, "Measured time vs size, with the fitted model")?;
+
+        let mut chart = frame(&area, 40, 72)
             .build_cartesian_2d(log_axis(x0, x1), log_axis(y0, y1))
             .map_err(err)?;
         mesh(&mut chart, 12, 13)
@@ -278,8 +279,9 @@ pub fn draw_bandwidths(
     {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
         let mut keys = Legend::default();
-        let mut chart = frame(&root, 40, 80)
-            .caption("algbw and busbw vs size (nccl-tests definitions)", font(15))
+        let area = titled(&root, "algbw and busbw vs size (nccl-tests definitions)")?;
+
+        let mut chart = frame(&area, 40, 80)
             .build_cartesian_2d(log_axis(x0, x1), log_axis(y0, y1))
             .map_err(err)?;
         mesh(&mut chart, 12, 13)

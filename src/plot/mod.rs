@@ -143,6 +143,30 @@ pub(crate) fn frame<'a, 'b>(
     b
 }
 
+/// Height of the band a chart caption takes above the frame, px: the 15 px
+/// caption with 5 px above and a little below, as plotters' `caption`.
+const CAPTION_PX: u32 = 28;
+
+/// Draws `caption` (15 px, centred) at the top of `root`, below where
+/// [`frame`]'s 12 px margin starts, and returns the area under it for
+/// [`frame`]. Not plotters' `ChartBuilder::caption`: in a browser that
+/// measures the caption by adding it to the page, a forced layout of the
+/// whole page per chart.
+///
+/// # Errors
+/// A message when plotters fails.
+pub(crate) fn titled<'b>(
+    root: &DrawingArea<SVGBackend<'b>, Shift>,
+    caption: &str,
+) -> Result<DrawingArea<SVGBackend<'b>, Shift>, String> {
+    let (w, _) = root.dim_in_pixel();
+    let centre = i32::try_from(w / 2).unwrap_or(0);
+    let style = font(15).pos(Pos::new(HPos::Center, VPos::Top));
+    root.draw(&Text::new(caption, (centre, 17), &style))
+        .map_err(err)?;
+    Ok(root.split_vertically(CAPTION_PX).1)
+}
+
 /// The themed mesh of `chart`: grid lines in [`GRID`], no light lines, axes
 /// in [`FG`], tick labels at `label` px and axis descriptions at `desc` px.
 /// The caller sets the descriptions and formatters and draws it.
@@ -324,6 +348,22 @@ mod tests {
             legend_corner(&SeriesLabelPosition::MiddleMiddle, dim, area),
             (165, 132)
         );
+    }
+
+    #[test]
+    fn a_caption_is_centred_above_the_frame() {
+        let mut svg = String::new();
+        {
+            let root = SVGBackend::with_string(&mut svg, (400, 300)).into_drawing_area();
+            let area = titled(&root, "Time vs size").expect("caption");
+            // the area under the caption starts 28 px down and is 272 px tall
+            assert_eq!(area.get_base_pixel(), (0, 28));
+            assert_eq!(area.dim_in_pixel(), (400, 272));
+            root.present().expect("svg");
+        }
+        // centred on x = 400 / 2, its top 17 px down (the 12 px frame margin + 5)
+        assert!(svg.contains(r#"x="200" y="17""#), "{svg}");
+        assert!(svg.contains(r#"text-anchor="middle""#) && svg.contains("Time vs size"));
     }
 
     #[test]

@@ -8,7 +8,7 @@
 
 use plotters::prelude::*;
 
-use super::{err, finish_svg, font, frame, int_tick, mesh, Axis, Legend, PALETTE};
+use super::{err, finish_svg, frame, int_tick, mesh, titled, Axis, Legend, PALETTE};
 use crate::core::units::{format_decimal, format_time};
 
 /// Chart size in SVG pixels (scaled to the container by [`finish_svg`]).
@@ -74,9 +74,8 @@ fn draw(lines: &[Line], caption: &str, x_desc: &str, log_x: bool) -> Result<Stri
     {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
         let mut keys = Legend::default();
-        let mut builder = frame(&root, 40, 76);
-        builder.caption(caption, font(15));
-        let mut chart = builder
+        let area = titled(&root, caption)?;
+        let mut chart = frame(&area, 40, 76)
             .build_cartesian_2d(x_axis, (y_lo..y_hi).log_scale())
             .map_err(err)?;
         mesh(&mut chart, 12, 13)

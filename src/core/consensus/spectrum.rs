@@ -583,7 +583,10 @@ pub fn dense_eigenvalues(
             .ok_or_else(failed)
     };
     if m.is_symmetric() {
-        return Ok((symmetric_of(m.w.clone())?, SpectrumMethod::SymmetricEigen));
+        return Ok((
+            symmetric_of(m.dense().clone())?,
+            SpectrumMethod::SymmetricEigen,
+        ));
     }
     if let Ok(pi) = m.stationary() {
         let reversible = pi.iter().all(|&v| v > 0.0)
@@ -593,7 +596,7 @@ pub fn dense_eigenvalues(
             });
         if reversible {
             let sq: Vec<f64> = pi.iter().map(|v| v.sqrt()).collect();
-            let mut s = m.w.clone();
+            let mut s = m.dense().clone();
             for i in 0..p {
                 for j in 0..p {
                     s[(i, j)] *= sq[i] / sq[j];
@@ -604,7 +607,7 @@ pub fn dense_eigenvalues(
             return Ok((symmetric_of(s)?, SpectrumMethod::Symmetrised));
         }
     }
-    let schur = Schur::try_new(m.w.clone(), f64::EPSILON, max_iter).ok_or_else(failed)?;
+    let schur = Schur::try_new(m.dense().clone(), f64::EPSILON, max_iter).ok_or_else(failed)?;
     let eig = schur
         .complex_eigenvalues()
         .iter()
@@ -1146,7 +1149,7 @@ mod tests {
                     assert!((e.re - (d - b)).abs() < 1e-12 && e.im == 0.0);
                 }
                 assert!((s.rho - (d - b).abs()).abs() < 1e-12);
-                let mut dense = symmetric_eigenvalues(&fast.w).expect("nalgebra");
+                let mut dense = symmetric_eigenvalues(fast.dense()).expect("nalgebra");
                 dense.sort_by(|a, b| b.total_cmp(a));
                 for (e, x) in s.eigenvalues.iter().zip(&dense) {
                     assert!((e.re - x).abs() < 1e-9, "p={p} {rule}: {} vs {x}", e.re);
@@ -1196,13 +1199,15 @@ mod tests {
                 );
                 // nalgebra itself: symmetric eigenvalues, or the Schur form for directed W
                 let dense: Vec<Eigenvalue> = if m.is_symmetric() {
-                    m.w.clone()
+                    m.dense()
+                        .clone()
                         .symmetric_eigenvalues()
                         .iter()
                         .map(|&re| Eigenvalue { re, im: 0.0 })
                         .collect()
                 } else {
-                    m.w.complex_eigenvalues()
+                    m.dense()
+                        .complex_eigenvalues()
                         .iter()
                         .map(|c| Eigenvalue { re: c.re, im: c.im })
                         .collect()

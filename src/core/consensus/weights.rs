@@ -1,6 +1,7 @@
 //! Weight rules, the mixing matrix W and its checks (row and column sums,
 //! symmetry, connectivity, preserved mean, the limit's weighting π).
 
+use std::cell::OnceCell;
 use std::fmt;
 
 use nalgebra::{DMatrix, DVector};
@@ -81,20 +82,29 @@ impl fmt::Display for WeightRule {
 
 /// A p × p mixing matrix: one gossip round is x ← W x.
 ///
-/// `w` is the dense matrix (row i = the weights node i gives to the values it
-/// reads); `rows` holds the same non-zeros sparsely, `(j, W_ij)` sorted by j,
-/// so [`MixingMatrix::apply`] costs O(number of edges). A matrix of the form
+/// `rows` holds the non-zeros, `(j, W_ij)` sorted by j (row i = the weights
+/// node i gives to the values it reads), so [`MixingMatrix::apply`] costs
+/// O(number of edges); the dense matrix ([`MixingMatrix::dense`]) is built
+/// on first use only (8 MB at p = 1 024, which the rounds and the Lanczos
+/// estimate never need). A matrix of the form
 /// W = d·I + b·(J − I) (the complete graph under every weight rule) also
 /// records its two weights (see [`MixingMatrix::complete_form`]) and applies
 /// in O(p).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct MixingMatrix {
-    /// Dense W (p × p).
-    pub w: DMatrix<f64>,
+    /// Dense W (p × p), once asked for.
+    w: OnceCell<DMatrix<f64>>,
     /// Sparse rows: `rows[i]` = `(j, W_ij)` for W_ij ≠ 0, sorted by j.
     pub rows: Vec<Vec<(usize, f64)>>,
     /// `(d, b)` when every diagonal entry is d and every off-diagonal entry b.
     complete: Option<(f64, f64)>,
+}
+
+/// Equal when the weights are equal, whether or not the dense form was built.
+impl PartialEq for MixingMatrix {
+    fn eq(&self, other: &Self) -> bool {
+        self.rows == other.rows && self.complete == other.complete
+    }
 }
 
 impl MixingMatrix {
@@ -125,32 +135,42 @@ impl MixingMatrix {
             })
             .collect();
         Ok(MixingMatrix {
-            w,
+            w: OnceCell::from(w),
             rows,
             complete: None,
         })
     }
 
-    fn from_rows(p: usize, rows: Vec<Vec<(usize, f64)>>) -> MixingMatrix {
-        let mut w = DMatrix::zeros(p, p);
-        for (i, row) in rows.iter().enumerate() {
-            for &(j, v) in row {
-                w[(i, j)] = v;
-            }
-        }
+    fn from_rows(rows: Vec<Vec<(usize, f64)>>) -> MixingMatrix {
         MixingMatrix {
-            w,
+            w: OnceCell::new(),
             rows,
             complete: None,
         }
     }
 
-    /// W = d·I + b·(J − I) on p nodes, its rows and dense form written
-    /// directly (no sorting, no zero fill).
+    /// The dense W (p × p), built from the rows on the first call.
+    pub fn dense(&self) -> &DMatrix<f64> {
+        self.w.get_or_init(|| {
+            let p = self.p();
+            let mut w = DMatrix::zeros(p, p);
+            for (i, row) in self.rows.iter().enumerate() {
+                for &(j, v) in row {
+                    if let Some(e) = w.get_mut((i, j)) {
+                        *e = v;
+                    }
+                }
+            }
+            w
+        })
+    }
+
+    /// W = d·I + b·(J − I) on p nodes, its rows written directly (no
+    /// sorting).
     fn complete(p: usize, d: f64, b: f64) -> MixingMatrix {
         let at = |i: usize, j: usize| if i == j { d } else { b };
         MixingMatrix {
-            w: DMatrix::from_fn(p, p, at),
+            w: OnceCell::new(),
             rows: (0..p)
                 .map(|i| (0..p).map(|j| (j, at(i, j))).collect())
                 .collect(),
@@ -176,7 +196,13 @@ impl MixingMatrix {
 
     /// W_ij (0 when out of range).
     pub fn weight(&self, i: usize, j: usize) -> f64 {
-        self.w.get((i, j)).copied().unwrap_or(0.0)
+        let Some(row) = self.rows.get(i) else {
+            return 0.0;
+        };
+        row.binary_search_by_key(&j, |&(k, _)| k)
+            .ok()
+            .and_then(|k| row.get(k))
+            .map_or(0.0, |&(_, v)| v)
     }
 
     /// One gossip round on scalar values: returns W x (length p). Entries of
@@ -285,7 +311,7 @@ impl MixingMatrix {
                 r
             })
             .collect();
-        MixingMatrix::from_rows(p, rows)
+        MixingMatrix::from_rows(rows)
     }
 
     /// Row sums Σ_j W_ij (each 1 for a row-stochastic W).
@@ -396,7 +422,7 @@ impl MixingMatrix {
                 return Ok(pi);
             }
         }
-        let mut a = self.w.transpose() - DMatrix::identity(p, p);
+        let mut a = self.dense().transpose() - DMatrix::identity(p, p);
         for j in 0..p {
             a[(p - 1, j)] = 1.0;
         }
@@ -548,7 +574,7 @@ pub(super) fn general_matrix(
                 .collect()
         }
     };
-    let m = MixingMatrix::from_rows(p, rows);
+    let m = MixingMatrix::from_rows(rows);
     Ok(if rule == WeightRule::Lazy {
         m.lazy()
     } else {
@@ -672,6 +698,29 @@ mod tests {
     }
 
     #[test]
+    fn weights_come_from_the_rows_and_the_dense_form_is_built_on_demand() {
+        // star on 4 nodes, Metropolis–Hastings: hub degree 3, leaves 1, so
+        // every edge weighs 1/(1 + 3) = 1/4; the hub keeps 1 − 3/4 = 1/4 and
+        // each leaf 1 − 1/4 = 3/4
+        let g = Graph::new(GraphKind::Star, 4, 0).expect("star");
+        let m = mixing_matrix(&g, WeightRule::Metropolis).expect("W");
+        let fresh = m.clone();
+        assert_eq!(m.weight(0, 0), 0.25);
+        assert_eq!(m.weight(0, 3), 0.25);
+        assert_eq!(m.weight(2, 2), 0.75);
+        assert_eq!(m.weight(2, 3), 0.0, "leaves are not neighbours");
+        assert_eq!(m.weight(4, 0), 0.0, "out of range");
+        let dense = m.dense();
+        for i in 0..4 {
+            for j in 0..4 {
+                assert_eq!(dense[(i, j)], m.weight(i, j), "({i}, {j})");
+            }
+        }
+        // equal whether or not the dense form exists
+        assert_eq!(m, fresh);
+    }
+
+    #[test]
     fn uniform_ring_p4_is_one_third_everywhere_it_can_be() {
         let g = Graph::new(GraphKind::Ring, 4, 0).expect("ring");
         let m = mixing_matrix(&g, WeightRule::Uniform).expect("uniform");
@@ -764,7 +813,7 @@ mod tests {
                 assert!(slow.complete_form().is_none());
                 let (d, b) = fast.complete_form().expect("d·I + b·(J − I)");
                 assert_eq!(fast.rows, slow.rows, "p={p} {rule}");
-                assert_eq!(fast.w, slow.w, "p={p} {rule}");
+                assert_eq!(fast.dense(), slow.dense(), "p={p} {rule}");
                 assert_eq!((fast.weight(0, 0), fast.weight(p - 1, 0)), (d, b));
                 // the checks read the same numbers as from the sparse rows
                 assert_eq!(fast.row_sums(), slow.row_sums(), "p={p} {rule}");
@@ -797,7 +846,7 @@ mod tests {
                 let fast = mixing_matrix(&g, rule).expect("w");
                 let slow = general_matrix(&g, rule).expect("w");
                 let (d, b) = fast.complete_form().expect("complete form");
-                let dense = &slow.w * nalgebra::DVector::from_column_slice(&x);
+                let dense = slow.dense() * nalgebra::DVector::from_column_slice(&x);
                 let (mut xf, mut xs) = (x.clone(), x.clone());
                 for round in 1..=5 {
                     xf = fast.apply(&xf);

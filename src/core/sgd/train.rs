@@ -326,7 +326,7 @@ pub fn mixing_for(
     };
     let g = consensus::Graph::new(kind, m, seed).map_err(|e| TrainError::Graph(e.to_string()))?;
     let w = consensus::mixing_matrix(&g, rule).map_err(|e| TrainError::Graph(e.to_string()))?;
-    Ok(w.w)
+    Ok(w.dense().clone())
 }
 
 /// The uniform m × m mixing matrix of the complete graph (every entry 1/m).

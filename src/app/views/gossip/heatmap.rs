@@ -35,7 +35,7 @@ pub fn MixingHeatmap(props: &MixingHeatmapProps) -> Html {
     };
     let pad = if numbered { 28.0 } else { 4.0 };
     let size = pad + cell * p as f64 + if numbered { 44.0 } else { 4.0 };
-    let wmax = m.w.iter().copied().fold(0.0, f64::max).max(1e-12);
+    let wmax = m.dense().iter().copied().fold(0.0, f64::max).max(1e-12);
     let row_sums = &checks.row_sums;
     let col_sums = &checks.col_sums;
     let cells = (0..p).flat_map(|i| (0..p).map(move |j| (i, j))).map(|(i, j)| {
