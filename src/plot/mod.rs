@@ -189,9 +189,11 @@ where
     m
 }
 
-/// Estimated width of one character of a 12 px legend label, px (a little
-/// over half the font size: sans-serif text averages about 0.5 em).
-const LEGEND_CHAR_PX: f64 = 6.6;
+/// Estimated width of one character of a legend label, px. plotters' SVG
+/// backend writes a 12 px font as 12 / 1.24 ≈ 9.7 px; sans-serif letters
+/// and digits average about 0.5 em of that, so 0.54 em ≈ 5.2 px leaves a
+/// little room (the box has 10 px of padding on each side as well).
+const LEGEND_CHAR_PX: f64 = 5.2;
 /// Height of a legend line, px (1.25 × the 12 px font, as plotters).
 const LEGEND_LINE_PX: i32 = 15;
 /// Padding inside the legend box, px (plotters' default).
@@ -385,11 +387,11 @@ mod tests {
                 .expect("legend");
             root.present().expect("svg");
         }
-        // widest label: 16 characters × 6.6 px = 105.6 → 106 px, plus the
-        // 30 px swatch column and 2 × 10 px padding = 156 px; two 15 px
+        // widest label: 16 characters × 5.2 px = 83.2 → 84 px, plus the
+        // 30 px swatch column and 2 × 10 px padding = 134 px; two 15 px
         // lines and the padding = 50 px; 5 px from the top left
         assert!(
-            svg.contains(r#"<rect x="5" y="5" width="156" height="50""#),
+            svg.contains(r#"<rect x="5" y="5" width="134" height="50""#),
             "{svg}"
         );
         // labels start after the swatch column (5 + 10 + 30 = 45 px), one
