@@ -533,7 +533,7 @@ impl StreamCounts {
         let mut recv = self.recv_at.get(k).cloned().unwrap_or_else(zeros);
         for round in (k * CHECKPOINT_ROUNDS..rounds).filter_map(&round_at) {
             for t in &round.transfers {
-                let bytes = t.len() * self.elem_bytes;
+                let bytes = t.bytes(self.elem_bytes);
                 if let (Some(s), Some(r)) = (sent.get_mut(t.src), recv.get_mut(t.dst)) {
                     *s += bytes;
                     *r += bytes;
@@ -626,7 +626,7 @@ impl Tally {
     /// Counts one validated transfer of this round.
     #[inline]
     fn add(&mut self, t: &crate::core::schedule::Transfer) {
-        let bytes = t.len() * self.counts.elem_bytes;
+        let bytes = t.bytes(self.counts.elem_bytes);
         self.sent[t.src] += bytes;
         self.recv[t.dst] += bytes;
         self.max = self.max.max(bytes);
@@ -768,7 +768,7 @@ fn round_bytes(round: &Round, p: usize, elem_bytes: u64) -> (Vec<u64>, Vec<u64>,
     let mut r_row = vec![0u64; p];
     let mut max = 0;
     for t in &round.transfers {
-        let bytes = t.len() * elem_bytes;
+        let bytes = t.bytes(elem_bytes);
         if let Some(s) = s_row.get_mut(t.src) {
             *s += bytes;
         }
@@ -1269,7 +1269,7 @@ impl Trace {
                     dst: t.dst,
                     chunk: t.chunk,
                     range: t.range.clone(),
-                    bytes: t.len() * self.schedule.elem_bytes,
+                    bytes: t.bytes(self.schedule.elem_bytes),
                     op: t.op,
                     values,
                 }
@@ -1442,7 +1442,7 @@ pub fn run_on_buffers(
                     t.src, t.dst, t.range
                 )));
             }
-            sent[t.src] += t.len() * schedule.elem_bytes;
+            sent[t.src] += t.bytes(schedule.elem_bytes);
             incoming.push((t.dst, t.op, lo, bufs[t.src][lo..hi].to_vec()));
         }
         for (dst, op, lo, vals) in incoming.drain(..) {
@@ -1887,7 +1887,7 @@ mod tests {
                 assert_eq!(c.num_rounds(), t.num_rounds());
                 assert_eq!(c.max_sent_per_rank(), t.max_sent_per_rank());
                 for (i, r) in s.rounds.iter().enumerate() {
-                    let max = r.transfers.iter().map(|t| t.len() * 4).max().unwrap_or(0);
+                    let max = r.transfers.iter().map(|t| t.bytes(4)).max().unwrap_or(0);
                     assert_eq!(c.round_max_bytes[i], max);
                     assert_eq!(c.transfers[i], r.transfers.len());
                 }

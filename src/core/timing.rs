@@ -26,7 +26,7 @@ pub fn executed_round_times(schedule: &Schedule, c: CostParams) -> Vec<f64> {
                 .transfers
                 .iter()
                 .map(|t| {
-                    let bytes = (t.len() * schedule.elem_bytes) as f64;
+                    let bytes = t.bytes(schedule.elem_bytes) as f64;
                     let g = if t.op == Op::Reduce { c.gamma } else { 0.0 };
                     c.alpha + bytes * (c.beta + g)
                 })
@@ -67,7 +67,7 @@ pub fn breakdown(schedule: &Schedule) -> Vec<RoundGroup> {
         let bytes = r
             .transfers
             .iter()
-            .map(|t| t.len() * schedule.elem_bytes)
+            .map(|t| t.bytes(schedule.elem_bytes))
             .max()
             .unwrap_or(0);
         match groups.iter_mut().find(|g| g.bytes == bytes) {

@@ -145,7 +145,7 @@ pub fn entries_of(
             src: t.src,
             dst: t.dst,
             what: what(t),
-            bytes: t.len() * elem_bytes,
+            bytes: t.bytes(elem_bytes),
             op: t.op,
             values: match lines.get(i) {
                 None => LogValues::Unknown,

@@ -552,8 +552,8 @@ pub fn summarize_on(
     let mut sent = vec![0u64; p];
     let mut recv = vec![0u64; p];
     for t in s.rounds.iter().flat_map(|r| &r.transfers) {
-        sent[t.src] += t.len() * elem_bytes;
-        recv[t.dst] += t.len() * elem_bytes;
+        sent[t.src] += t.bytes(elem_bytes);
+        recv[t.dst] += t.bytes(elem_bytes);
     }
     let verified = execute(&s, &default_init, ExecOptions { keep_states: false })
         .is_ok_and(|t| t.verification.ok());

@@ -250,7 +250,7 @@ pub fn sent_by_phase(schedule: &Schedule, rounds: usize) -> Vec<(Phase, Vec<u64>
         };
         for t in &round.transfers {
             if let Some(x) = out[idx].1.get_mut(t.src) {
-                *x += t.len() * schedule.elem_bytes;
+                *x += t.bytes(schedule.elem_bytes);
             }
         }
     }

@@ -56,6 +56,12 @@ impl Transfer {
         self.range.end - self.range.start
     }
 
+    /// Bytes moved: the number of elements × `elem_bytes` (bytes per
+    /// element). Every byte counter and α–β time uses this product.
+    pub fn bytes(&self, elem_bytes: u64) -> u64 {
+        self.len() * elem_bytes
+    }
+
     /// True when the range is empty (possible when `n < p`).
     pub fn is_empty(&self) -> bool {
         self.len() == 0
@@ -141,7 +147,7 @@ impl Round {
     pub fn largest_bytes(&self, elem_bytes: u64) -> u64 {
         self.transfers
             .iter()
-            .map(|t| t.len() * elem_bytes)
+            .map(|t| t.bytes(elem_bytes))
             .max()
             .unwrap_or(0)
     }
@@ -251,7 +257,7 @@ impl Schedule {
         let mut sent = vec![0u64; self.p];
         for t in self.rounds.iter().flat_map(|r| &r.transfers) {
             if let Some(s) = sent.get_mut(t.src) {
-                *s += t.len() * self.elem_bytes;
+                *s += t.bytes(self.elem_bytes);
             }
         }
         sent
@@ -309,6 +315,19 @@ impl Schedule {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_transfer_moves_its_elements_times_their_size() {
+        // elements 3..10 (7 of them) of 4-byte floats: 28 B
+        let t = Transfer {
+            src: 0,
+            dst: 1,
+            range: 3..10,
+            op: Op::Copy,
+            chunk: None,
+        };
+        assert_eq!((t.len(), t.bytes(4), t.bytes(1)), (7, 28, 7));
+    }
 
     #[test]
     fn chunks_cover_the_tensor_with_unequal_sizes() {

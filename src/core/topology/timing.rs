@@ -143,7 +143,7 @@ pub fn round_times(schedule: &Schedule, topo: &Topology, gamma: f64) -> Vec<f64>
                 .collect();
             for (t, rs) in round.transfers.iter().zip(&res) {
                 for r in rs {
-                    *load.entry(*r).or_insert(0) += t.len() * eb;
+                    *load.entry(*r).or_insert(0) += t.bytes(eb);
                 }
             }
             round
@@ -151,7 +151,7 @@ pub fn round_times(schedule: &Schedule, topo: &Topology, gamma: f64) -> Vec<f64>
                 .iter()
                 .zip(&res)
                 .map(|(t, rs)| {
-                    let bytes = (t.len() * eb) as f64;
+                    let bytes = t.bytes(eb) as f64;
                     let g = if t.op == Op::Reduce { gamma } else { 0.0 };
                     let link = topo.link(topo.class_between(t.src, t.dst));
                     if let Topology::Flat { .. } = topo {
@@ -318,7 +318,7 @@ pub fn round_traffic(schedule: &Schedule, topo: &Topology) -> Vec<Traffic> {
                 if t.src >= p || t.dst >= p {
                     continue;
                 }
-                let bytes = t.len() * eb;
+                let bytes = t.bytes(eb);
                 let class = topo.class_between(t.src, t.dst);
                 tr.by_class.add(class, bytes);
                 tr.sent[t.src] += bytes;
@@ -369,7 +369,7 @@ pub fn resource_totals(schedule: &Schedule, topo: &Topology) -> Vec<(Resource, u
     let mut load: HashMap<Resource, u64> = HashMap::new();
     for t in schedule.rounds.iter().flat_map(|r| &r.transfers) {
         for r in resources(topo, t.src, t.dst) {
-            *load.entry(r).or_insert(0) += t.len() * schedule.elem_bytes;
+            *load.entry(r).or_insert(0) += t.bytes(schedule.elem_bytes);
         }
     }
     let mut v: Vec<(Resource, u64, f64)> = load

@@ -57,7 +57,7 @@ pub fn arrows(run: &TopoRun, step: usize) -> Vec<PicArrow> {
                     t.dst,
                     t.range.start,
                     t.range.end.saturating_sub(1),
-                    b(t.len() * eb),
+                    b(t.bytes(eb)),
                     t.op.name(),
                     class.label()
                 ),
