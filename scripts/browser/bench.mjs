@@ -6,7 +6,8 @@
 // Prints the gzipped transfer of one page of each view (each view loads its
 // own wasm binary) and of the peer; then, for the ring all-reduce at p = 4
 // and p = 64: first contentful paint, ready, and one step (click → next frame), each as
-// a median, with the ratio us / peer; then the ready time of every view at
+// a median, with the ratio us / peer, and the floor of the step measure (a
+// blank page that changes one number); then the ready time of every view at
 // its default and at a large drawn size. A benchmark, not a test: it never
 // fails on a time.
 import fs from 'node:fs';
@@ -105,6 +106,19 @@ async function steps(page, selector, resetSelector, n) {
   return median(times);
 }
 
+// The floor of the step measure: a blank page whose "Step forward" button
+// changes one number. Click → next frame waits for the next frame, on
+// average half a frame at 60 Hz, before any rendering, so no page can score
+// below this; a step's own work is its time above the floor.
+async function floor(browser) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await ctx.newPage();
+  await page.setContent('<button aria-label="Step forward" onclick="this.nextElementSibling.textContent = String(Number(this.nextElementSibling.textContent) + 1)">step</button><p>0</p>');
+  const t = await steps(page, 'button[aria-label="Step forward"]', null, STEPS);
+  await ctx.close();
+  return t;
+}
+
 async function measure(browser, base, q, isPeer) {
   const fcp = [], ready = [];
   let step = NaN;
@@ -155,6 +169,10 @@ const main = async () => {
   {
     const b = await measure(browser, us.url, 'view=ring&p=256&size=100MB', false);
     console.log(`| step, click → next frame, p = 256 | – | ${fmt(b.step)} | – |`);
+  }
+  {
+    const f = await floor(browser);
+    console.log(`| step floor: the same measure on a page whose button changes one number | ${fmt(f)} | ${fmt(f)} | – |`);
   }
   console.log('\n# ready time of every view (median of loads), ms');
   console.log('| view | default | large | large query |');
