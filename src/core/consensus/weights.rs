@@ -497,11 +497,9 @@ fn complete_matrix(p: usize, rule: WeightRule) -> MixingMatrix {
             let w = 1.0 / (deg + 1.0);
             (w, w)
         }
-        WeightRule::Metropolis | WeightRule::Lazy => {
-            let b = 1.0 / (1.0 + deg.max(deg));
-            (diag(b), b)
-        }
-        WeightRule::MaxDegree => {
+        // Metropolis–Hastings 1/(1 + max(d_i, d_j)) and max-degree 1/(Δ + 1)
+        // are both 1/(p − 1 + 1) here (IEEE addition commutes: the same bits)
+        WeightRule::Metropolis | WeightRule::Lazy | WeightRule::MaxDegree => {
             let b = 1.0 / (deg + 1.0);
             (diag(b), b)
         }

@@ -264,8 +264,8 @@ impl RingRun {
             RingRun::Drawn(t) => round_entries(t, step, what),
             RingRun::Numbers(s) => step
                 .checked_sub(1)
-                .and_then(|i| ring_all_reduce_round(s.counts.p, s.counts.n, i))
-                .map(|(round, _)| entries_of(&round, s.counts.elem_bytes, &[], what))
+                .and_then(|i| s.round_at(i))
+                .map(|round| entries_of(&round, s.counts.elem_bytes, &[], what))
                 .unwrap_or_default(),
         }
     }
