@@ -236,13 +236,38 @@ pub(crate) fn check_args(p: usize, n: u64, elem_bytes: u64) -> Result<(), Schedu
 ///
 /// Panics never; `parts` of 0 is treated as 1.
 pub fn chunk_range(n: u64, parts: usize, c: usize) -> Range<u64> {
-    let parts = parts.max(1) as u64;
-    let c = c as u64;
-    let base = n / parts;
-    let extra = n % parts;
-    let lo = c * base + c.min(extra);
-    let len = base + u64::from(c < extra);
-    lo..lo + len
+    Chunks::new(n, parts).range(c)
+}
+
+/// The split of `n` elements into `parts` nearly equal chunks of
+/// [`chunk_range`], with its two divisions done once: a generator that
+/// needs the ranges of many chunks (a ring round at p = 1024 names 1 024)
+/// asks [`Chunks::range`], which only multiplies and adds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Chunks {
+    /// ⌊n / parts⌋: elements in a short chunk.
+    base: u64,
+    /// n mod parts: how many chunks (the first ones) hold one more.
+    extra: u64,
+}
+
+impl Chunks {
+    /// `n` elements in `parts` chunks (`parts` of 0 is treated as 1).
+    pub fn new(n: u64, parts: usize) -> Chunks {
+        let parts = parts.max(1) as u64;
+        Chunks {
+            base: n / parts,
+            extra: n % parts,
+        }
+    }
+
+    /// Element range of chunk `c`, equal to `chunk_range(n, parts, c)`.
+    pub fn range(self, c: usize) -> Range<u64> {
+        let c = c as u64;
+        let lo = c * self.base + c.min(self.extra);
+        let len = self.base + u64::from(c < self.extra);
+        lo..lo + len
+    }
 }
 
 impl Schedule {
