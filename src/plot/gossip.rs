@@ -5,7 +5,8 @@
 use plotters::prelude::*;
 
 use super::{
-    err, exp_tick, finish_svg, font, frame, int_tick, key, mesh, Axis, Legend, FG, PALETTE,
+    err, exp_tick, finish_svg, font, frame, int_tick, key, mesh, top_for_legend, Axis, Legend, FG,
+    PALETTE,
 };
 use crate::core::consensus::{fmt_num, fmt_rate, fmt_small, RoundState, Spectrum};
 use crate::core::units::equation;
@@ -50,7 +51,13 @@ pub fn draw_disagreement(
             .fold(d0, f64::min)
             .min(if factor > 1.0 { d0 / factor } else { d0 });
         let y_lo = (lowest * 0.5).max(floor);
-        let y_hi = d0 * 2.0;
+        // the legend (bound, target, measured) sits above the lines: the
+        // plotting area is the 320 px chart less 2 × 12 px margins and the
+        // 36 px x labels
+        let keys_n = 1
+            + usize::from(first.bound.is_some())
+            + usize::from(factor > 1.0 && factor.is_finite());
+        let y_hi = top_for_legend(y_lo, d0 * 1.15, keys_n, 320 - 2 * 12 - 36, true);
         let r_max = rounds.last().map_or(1, |s| s.r).max(1);
         let mut chart = frame(&root, 36, 64)
             .build_cartesian_2d(0f64..r_max as f64, Axis::log(y_lo, y_hi))

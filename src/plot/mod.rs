@@ -70,7 +70,7 @@ pub(crate) fn err<E: std::fmt::Display>(e: E) -> String {
 /// A linear or logarithmic axis in one type. A chart's code is compiled once
 /// per coordinate type, so charts that differ only in an axis scale share
 /// one copy when they use this type. Every method is the wrapped axis's own,
-/// so the SVG is the same as with the wrapped axis.
+/// except that a log axis thins plotters' ticks ([`thin_log_ticks`]).
 pub(crate) enum Axis {
     Lin(RangedCoordf64),
     Log(LogCoord<f64>),
@@ -102,7 +102,7 @@ impl Ranged for Axis {
     fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
         match self {
             Axis::Lin(c) => c.key_points(hint),
-            Axis::Log(c) => c.key_points(hint),
+            Axis::Log(c) => thin_log_ticks(c.key_points(hint)),
         }
     }
 
@@ -118,6 +118,47 @@ impl Ranged for Axis {
             Axis::Lin(c) => c.axis_pixel_range(limit),
             Axis::Log(c) => c.axis_pixel_range(limit),
         }
+    }
+}
+
+/// The ticks of a log axis at 1, 2 and 5 times a power of ten, from the
+/// ticks plotters chose. When plotters' log axis has room for more than its
+/// powers of ten it ticks every 1, 2, …, 9 × 10^k, and the tick of the next
+/// power twice; on a short axis those crowd into overlapping labels (9, 8,
+/// 7 ms a few pixels apart). Powers of ten alone are kept as they are.
+fn thin_log_ticks(ticks: Vec<f64>) -> Vec<f64> {
+    let mut out: Vec<f64> = Vec::with_capacity(ticks.len());
+    for v in ticks {
+        let mantissa = v / 10f64.powf(v.log10().floor());
+        let kept = [1.0, 2.0, 5.0, 10.0]
+            .iter()
+            .any(|m| (mantissa - m).abs() <= 1e-9 * m);
+        let repeated = out.last().is_some_and(|&u| (v - u).abs() <= 1e-9 * v.abs());
+        if kept && !repeated {
+            out.push(v);
+        }
+    }
+    out
+}
+
+/// The top of a y axis from `lo` to `hi` raised so that a [`Legend`] of
+/// `lines` series at the top of a plotting area `plot_px` pixels tall sits
+/// above every point: the data keep the lower part of the area. On a log
+/// axis (`log`) the headroom is a share of the decades, on a linear one of
+/// the span. The legend takes at most half the height.
+pub(crate) fn top_for_legend(lo: f64, hi: f64, lines: usize, plot_px: u32, log: bool) -> f64 {
+    let legend = f64::from(
+        i32::try_from(lines)
+            .unwrap_or(i32::MAX)
+            .saturating_mul(LEGEND_LINE_PX)
+            .saturating_add(2 * LEGEND_MARGIN_PX + 10),
+    );
+    let share = (legend / f64::from(plot_px.max(1))).min(0.5);
+    let grow = share / (1.0 - share);
+    if log {
+        (hi.ln() + (hi.ln() - lo.ln()) * grow).exp()
+    } else {
+        hi + (hi - lo) * grow
     }
 }
 
@@ -145,7 +186,7 @@ pub(crate) fn frame<'a, 'b>(
 
 /// Height of the band a chart caption takes above the frame, px: the 15 px
 /// caption with 5 px above and a little below, as plotters' `caption`.
-const CAPTION_PX: u32 = 28;
+pub(crate) const CAPTION_PX: u32 = 28;
 
 /// Draws `caption` (15 px, centred) at the top of `root`, below where
 /// [`frame`]'s 12 px margin starts, and returns the area under it for
@@ -326,6 +367,39 @@ pub(crate) fn fixed2_tick(v: &f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_log_axis_ticks_1_2_and_5_times_powers_of_ten() {
+        // plotters' dense ticks on 0.7..17 ms: 1, 2, …, 9, 10 ms and 10 ms again
+        let dense: Vec<f64> = (1..=10)
+            .map(|k| f64::from(k) * 1e-3)
+            .chain([1e-2])
+            .collect();
+        let got = thin_log_ticks(dense);
+        assert_eq!(got.len(), 4);
+        for (g, want) in got.iter().zip([1e-3, 2e-3, 5e-3, 1e-2]) {
+            assert!((g - want).abs() < 1e-15, "{got:?}");
+        }
+        // powers of ten alone stay
+        assert_eq!(
+            thin_log_ticks(vec![1.0, 10.0, 100.0]),
+            vec![1.0, 10.0, 100.0]
+        );
+    }
+
+    #[test]
+    fn the_axis_top_leaves_room_for_the_legend() {
+        // 6 series: 6 × 15 + 2 × 10 + 10 = 120 px of a 300 px area is 0.4,
+        // so the data take 0.6 of the axis: the top grows by 0.4 / 0.6 of it.
+        let top = top_for_legend(0.0, 6.0, 6, 300, false);
+        assert!((top - 10.0).abs() < 1e-12, "{top}");
+        // on a log axis the same share of decades: 1..10 becomes 1..10^(5/3)
+        let top = top_for_legend(1.0, 10.0, 6, 300, true);
+        assert!((top.log10() - 5.0 / 3.0).abs() < 1e-12, "{top}");
+        // a legend taller than half the area takes half: the axis doubles
+        let top = top_for_legend(0.0, 1.0, 40, 300, false);
+        assert!((top - 2.0).abs() < 1e-12, "{top}");
+    }
     use plotters::prelude::{IntoDrawingArea, LineSeries};
 
     #[test]

@@ -8,11 +8,17 @@
 
 use plotters::prelude::*;
 
-use super::{err, finish_svg, frame, int_tick, mesh, titled, Axis, Legend, PALETTE};
+use super::{
+    err, finish_svg, frame, int_tick, mesh, titled, top_for_legend, Axis, Legend, CAPTION_PX,
+    PALETTE,
+};
 use crate::core::units::{format_decimal, format_time};
 
 /// Chart size in SVG pixels (scaled to the container by [`finish_svg`]).
 pub const SIZE: (u32, u32) = (760, 400);
+
+/// Height of the x label area, px.
+const X_LABELS_PX: u32 = 40;
 
 /// One line: its label and `(x, time in seconds)` points.
 #[derive(Clone, Debug, PartialEq)]
@@ -61,7 +67,11 @@ fn draw(lines: &[Line], caption: &str, x_desc: &str, log_x: bool) -> Result<Stri
         return Err("no finite, positive times to plot".into());
     }
     let x_hi = if x_hi > x_lo { x_hi } else { x_lo + 1.0 };
-    let (y_lo, y_hi) = (t_lo * 0.7, t_hi * 1.6);
+    // the legend sits above the lines: the plotting area is the chart
+    // less its caption band, its 12 px margins and the x label area
+    let plot_px = SIZE.1.saturating_sub(CAPTION_PX + 2 * 12 + X_LABELS_PX);
+    let y_lo = t_lo * 0.7;
+    let y_hi = top_for_legend(y_lo, t_hi * 1.15, lines.len(), plot_px, true);
     // one axis type for both charts: plotters' chart code is compiled once
     let x_axis = if log_x {
         Axis::log(x_lo, x_hi)
@@ -75,8 +85,8 @@ fn draw(lines: &[Line], caption: &str, x_desc: &str, log_x: bool) -> Result<Stri
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
         let mut keys = Legend::default();
         let area = titled(&root, caption)?;
-        let mut chart = frame(&area, 40, 76)
-            .build_cartesian_2d(x_axis, (y_lo..y_hi).log_scale())
+        let mut chart = frame(&area, X_LABELS_PX, 76)
+            .build_cartesian_2d(x_axis, Axis::log(y_lo, y_hi))
             .map_err(err)?;
         mesh(&mut chart, 12, 13)
             .x_desc(x_desc)
