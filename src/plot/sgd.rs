@@ -13,8 +13,8 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::{
-    err, exp_tick, finish_svg, fixed2_tick, font, frame, int_tick, key, mesh, Axis, Legend, FG,
-    GRID, PALETTE,
+    err, exp_tick, finish_svg, fixed2_tick, font, frame, int_tick, key, mesh, top_for_legend, Axis,
+    Legend, FG, GRID, PALETTE,
 };
 use crate::core::sgd::Strategy;
 use crate::core::sgd::{Lab, Objective, StrategyTrace};
@@ -41,9 +41,10 @@ const H: u32 = 320;
 
 /// Log axis range [lo, hi] covering the positive finite values, with values
 /// ≤ 0 drawn at `lo` (the floor, 10⁻¹² of the largest value at the lowest).
-/// The top is `headroom` times the largest value, leaving the upper band free
-/// for the legend.
-fn log_range(values: impl Iterator<Item = f64>, headroom: f64) -> Option<(f64, f64)> {
+/// The top leaves the upper band free for a legend of `legend_lines`
+/// series ([`top_for_legend`]: the plotting area is the chart's height less
+/// its 12 px margins and 36 px x labels).
+fn log_range(values: impl Iterator<Item = f64>, legend_lines: usize) -> Option<(f64, f64)> {
     let (mut lo, mut hi) = (f64::INFINITY, 0.0f64);
     for v in values.filter(|v| v.is_finite() && *v > 0.0) {
         lo = lo.min(v);
@@ -53,7 +54,10 @@ fn log_range(values: impl Iterator<Item = f64>, headroom: f64) -> Option<(f64, f
         return None;
     }
     let lo = lo.max(hi * 1e-12) * 0.5;
-    Some((lo, hi * headroom))
+    Some((
+        lo,
+        top_for_legend(lo, hi * 1.5, legend_lines, H - 2 * 12 - 36, true),
+    ))
 }
 
 fn message(svg: &mut String, text: &str) -> Result<(), String> {
@@ -147,7 +151,8 @@ pub fn draw_loss(lab: &Lab, current: usize) -> Result<String, String> {
         .chain(lab.traces.iter().flat_map(mean_local))
         .chain(std::iter::once(eq_gap));
     let mut svg = String::new();
-    let Some((lo, hi)) = log_range(all, 300.0) else {
+    let legend_lines = lab.traces.len() + usize::from(eq_gap > 0.0);
+    let Some((lo, hi)) = log_range(all, legend_lines) else {
         message(
             &mut svg,
             "Every model sits at the optimum: nothing to plot.",
@@ -223,7 +228,7 @@ pub fn draw_consensus(lab: &Lab, current: usize) -> Result<String, String> {
         .iter()
         .flat_map(|t| t.steps.iter().map(|s| s.consensus_distance));
     let mut svg = String::new();
-    let Some((lo, hi)) = log_range(all, 60.0) else {
+    let Some((lo, hi)) = log_range(all, lab.traces.len()) else {
         message(
             &mut svg,
             "Consensus distance is exactly 0 for every strategy: all models are equal.",
@@ -283,7 +288,7 @@ pub fn draw_loss_vs_bytes(lab: &Lab, current: usize) -> Result<String, String> {
         .iter()
         .flat_map(|t| t.steps.iter().map(move |s| s.loss_at_average - opt));
     let mut svg = String::new();
-    let Some((lo, hi)) = log_range(all, 60.0) else {
+    let Some((lo, hi)) = log_range(all, lab.traces.len()) else {
         message(
             &mut svg,
             "Every model sits at the optimum: nothing to plot.",
