@@ -418,8 +418,14 @@ fn view_work() {
     }
     for q in [
         "graph=random&p=256",
-        "graph=random&p=1024",
         "graph=ring&p=1024",
+        "graph=path&p=1024",
+        "graph=star&p=1024",
+        "graph=complete&p=1024",
+        "graph=torus&p=1024",
+        "graph=hypercube&p=1024",
+        "graph=exp&p=1024",
+        "graph=random&p=1024",
     ] {
         let (g, _) = GossipParams::from_query(&Query::parse(q), &GossipParams::default());
         time_it(&format!("work: gossip {q} (run to the horizon)"), 3, || {

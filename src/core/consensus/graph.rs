@@ -1,6 +1,7 @@
 //! Communication graphs for gossip: ring, path, star, complete, 2-D torus,
 //! hypercube, the static exponential graph and a seeded random connected graph.
 
+use std::cell::OnceCell;
 use std::collections::BTreeSet;
 use std::fmt;
 
@@ -81,7 +82,7 @@ impl fmt::Display for GraphKind {
 /// i reads in one gossip round. For undirected graphs this is the ordinary
 /// neighbour set and the relation is symmetric; for the exponential graph an
 /// edge i → j means "j reads i", so `in_neighbours[j]` contains i.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Graph {
     /// The shape.
     pub kind: GraphKind,
@@ -91,8 +92,21 @@ pub struct Graph {
     pub seed: u64,
     /// True for the directed exponential graph.
     pub directed: bool,
-    /// Sorted in-neighbours of every node, excluding the node itself.
-    pub in_neighbours: Vec<Vec<usize>>,
+    /// Sorted in-neighbours of every node, excluding the node itself
+    /// ([`Graph::in_neighbours`]); for the complete graph written on first
+    /// use (p(p − 1) entries, 4 MB at p = 1 024, which its weights, checks
+    /// and spectrum never read).
+    in_neighbours: OnceCell<Vec<Vec<usize>>>,
+}
+
+/// Equal when the shape and the neighbour lists are equal, whether or not
+/// the complete graph's lists were written.
+impl PartialEq for Graph {
+    fn eq(&self, other: &Self) -> bool {
+        (self.kind, self.p, self.seed, self.directed)
+            == (other.kind, other.p, other.seed, other.directed)
+            && (self.kind == GraphKind::Complete || self.in_neighbours() == other.in_neighbours())
+    }
 }
 
 impl Graph {
@@ -109,20 +123,13 @@ impl Graph {
             )));
         }
         if kind == GraphKind::Complete {
-            // p(p − 1) sorted neighbour lists written directly: at p = 1024
-            // half a million set insertions took longer than all the rest
+            // every other node: the lists are written when first asked for
             return Ok(Graph {
                 kind,
                 p,
                 seed,
                 directed: false,
-                in_neighbours: (0..p)
-                    .map(|i| {
-                        let mut row = Vec::with_capacity(p - 1);
-                        row.extend((0..i).chain(i + 1..p));
-                        row
-                    })
-                    .collect(),
+                in_neighbours: OnceCell::new(),
             });
         }
         let mut adj: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); p];
@@ -199,14 +206,40 @@ impl Graph {
             p,
             seed,
             directed,
-            in_neighbours: adj.into_iter().map(|s| s.into_iter().collect()).collect(),
+            in_neighbours: OnceCell::from(
+                adj.into_iter()
+                    .map(|s| s.into_iter().collect::<Vec<usize>>())
+                    .collect::<Vec<_>>(),
+            ),
         })
     }
 
     /// Degree of node i: its number of in-neighbours (for undirected graphs,
     /// its ordinary degree). 0 for an out-of-range i.
     pub fn degree(&self, i: usize) -> usize {
-        self.in_neighbours.get(i).map_or(0, Vec::len)
+        if self.kind == GraphKind::Complete {
+            return if i < self.p { self.p - 1 } else { 0 };
+        }
+        self.in_neighbours().get(i).map_or(0, Vec::len)
+    }
+
+    /// `in_neighbours()[i]`: the nodes whose values node i reads, sorted,
+    /// without i (for undirected graphs, its neighbours). The complete
+    /// graph's p(p − 1) entries are written on the first call.
+    pub fn in_neighbours(&self) -> &[Vec<usize>] {
+        self.in_neighbours.get_or_init(|| {
+            if self.kind != GraphKind::Complete {
+                return Vec::new();
+            }
+            let p = self.p;
+            (0..p)
+                .map(|i| {
+                    let mut row = Vec::with_capacity(p - 1);
+                    row.extend((0..i).chain(i + 1..p));
+                    row
+                })
+                .collect()
+        })
     }
 
     /// Largest degree Δ.
@@ -218,7 +251,7 @@ impl Graph {
     /// once), `(src, dst)` for the directed exponential graph.
     pub fn edges(&self) -> Vec<(usize, usize)> {
         let mut out = Vec::new();
-        for (dst, ins) in self.in_neighbours.iter().enumerate() {
+        for (dst, ins) in self.in_neighbours().iter().enumerate() {
             for &src in ins {
                 if self.directed || src < dst {
                     out.push((src, dst));
@@ -240,7 +273,7 @@ impl Graph {
             let mut stack = vec![0usize];
             seen[0] = true;
             let mut outs: Vec<Vec<usize>> = vec![Vec::new(); self.p];
-            for (dst, ins) in self.in_neighbours.iter().enumerate() {
+            for (dst, ins) in self.in_neighbours().iter().enumerate() {
                 for &src in ins {
                     if forward {
                         outs[src].push(dst);
@@ -328,27 +361,57 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_complete_graph_writes_its_lists_only_when_asked_for() {
+        // the gossip view's whole run at p = 1024 never reads the 1024 × 1023 entries
+        let run = super::super::GossipRun::with_dense_limit(
+            GraphKind::Complete,
+            1024,
+            1,
+            super::super::WeightRule::Metropolis,
+            &super::super::InitPattern::Linear,
+            (10, 100.0),
+            super::super::DENSE_LIST_MAX_P,
+        )
+        .expect("run");
+        let g = &run.graph;
+        assert!(g.in_neighbours.get().is_none(), "lists written");
+        assert_eq!(
+            (g.degree(0), g.degree(1023), g.degree(1024)),
+            (1023, 1023, 0)
+        );
+        assert_eq!(g.max_degree(), 1023);
+        assert!(g.is_connected());
+        assert!(g.in_neighbours.get().is_none(), "lists written");
+        // written on demand: node 2 of 5 reads 0, 1, 3, 4; equal either way
+        let small = Graph::new(GraphKind::Complete, 5, 0).expect("complete");
+        let written = small.clone();
+        assert_eq!(written.in_neighbours()[2], vec![0, 1, 3, 4]);
+        assert_eq!(written, small);
+        assert_eq!(written.edges().len(), 10);
+    }
+
+    #[test]
     fn shapes_have_the_expected_degrees() {
         let ring = Graph::new(GraphKind::Ring, 4, 0).expect("ring");
-        assert_eq!(ring.in_neighbours[0], vec![1, 3]);
+        assert_eq!(ring.in_neighbours()[0], vec![1, 3]);
         assert_eq!(ring.edges().len(), 4);
         let ring2 = Graph::new(GraphKind::Ring, 2, 0).expect("ring p=2");
-        assert_eq!(ring2.in_neighbours[0], vec![1]);
+        assert_eq!(ring2.in_neighbours()[0], vec![1]);
         let star = Graph::new(GraphKind::Star, 5, 0).expect("star");
         assert_eq!((star.degree(0), star.degree(3)), (4, 1));
         let path = Graph::new(GraphKind::Path, 5, 0).expect("path");
         assert_eq!((path.degree(0), path.degree(2)), (1, 2));
         let torus = Graph::new(GraphKind::Torus { rows: 3, cols: 4 }, 12, 0).expect("torus");
         assert!((0..12).all(|i| torus.degree(i) == 4));
-        assert_eq!(torus.in_neighbours[0], vec![1, 3, 4, 8]);
+        assert_eq!(torus.in_neighbours()[0], vec![1, 3, 4, 8]);
         let cube = Graph::new(GraphKind::Hypercube, 8, 0).expect("cube");
-        assert_eq!(cube.in_neighbours[5], vec![1, 4, 7]);
+        assert_eq!(cube.in_neighbours()[5], vec![1, 4, 7]);
         let complete = Graph::new(GraphKind::Complete, 6, 0).expect("complete");
         assert_eq!(complete.edges().len(), 15);
-        assert_eq!(complete.in_neighbours[2], vec![0, 1, 3, 4, 5]);
+        assert_eq!(complete.in_neighbours()[2], vec![0, 1, 3, 4, 5]);
         assert!(!complete.directed && complete.is_connected());
         let two = Graph::new(GraphKind::Complete, 2, 0).expect("complete");
-        assert_eq!(two.in_neighbours, vec![vec![1], vec![0]]);
+        assert_eq!(two.in_neighbours(), vec![vec![1], vec![0]]);
         assert!(Graph::new(GraphKind::Complete, 1, 0).is_err());
     }
 
@@ -360,7 +423,7 @@ mod tests {
         let g = Graph::new(GraphKind::Exponential, 8, 0).expect("exp");
         assert!(g.directed);
         // node 0 reads from 0−1, 0−2, 0−4 (mod 8)
-        assert_eq!(g.in_neighbours[0], vec![4, 6, 7]);
+        assert_eq!(g.in_neighbours()[0], vec![4, 6, 7]);
         assert_eq!(g.edges().len(), 24);
         assert!(g.is_connected());
     }
@@ -380,7 +443,7 @@ mod tests {
         let b = Graph::new(GraphKind::Random, 30, 7).expect("random");
         let c = Graph::new(GraphKind::Random, 30, 8).expect("random");
         assert_eq!(a, b);
-        assert_ne!(a.in_neighbours, c.in_neighbours);
+        assert_ne!(a.in_neighbours(), c.in_neighbours());
         assert!(a.is_connected() && c.is_connected());
         // at least the spanning tree's p − 1 edges, at most p − 1 + p
         let e = a.edges().len();

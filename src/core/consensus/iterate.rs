@@ -178,7 +178,7 @@ impl NodeUpdate {
         if x.len() != p {
             return None;
         }
-        let row = m.rows.get(node)?;
+        let row = m.row(node)?;
         let offset = |j: usize| {
             let d = (j + p - node) % p;
             if 2 * d > p {

@@ -159,7 +159,7 @@ impl GossipRun {
         let spectrum = spectrum_or_rho(&graph, &matrix, dense_max_p)?;
         let rs = iterate(&matrix, &x0, rounds, Some(spectrum.rho))?;
         let predicted = predicted_rounds(spectrum.rho, factor);
-        let nnz: usize = matrix.rows.iter().map(Vec::len).sum::<usize>().max(1);
+        let nnz: usize = matrix.nnz().max(1);
         let cap = rounds
             .max(predicted.map_or(0, |r| r.saturating_mul(10)))
             .max(1000)
@@ -223,7 +223,7 @@ impl GossipRun {
             .first()
             .map(|s| s.values.clone())
             .unwrap_or_default();
-        let nnz: usize = self.matrix.rows.iter().map(Vec::len).sum();
+        let nnz: usize = self.matrix.nnz();
         let gossip = if let Some(s) = self.rounds.get(ring_rounds) {
             Some(s.values.clone())
         } else if nnz.saturating_mul(ring_rounds) <= MEASURE_BUDGET {

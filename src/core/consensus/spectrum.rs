@@ -245,18 +245,19 @@ pub fn circulant_eigenvalues(
     }
     // stencil: offsets (a, b) with weight c_{a,b} = W_{0, a·cols + b}
     let stencil: Vec<(usize, usize, f64)> = m
-        .rows
-        .first()?
+        .row(0)?
         .iter()
         .map(|&(j, v)| (j / cols, j % cols, v))
         .collect();
     // W = d·I + b·(J − I) is invariant under every permutation: no check
+    // (and its other rows are never written)
     let verify = m.complete_form().is_none();
     let mut dense: Vec<Option<f64>> = vec![None; if verify { p } else { 0 }];
-    for &(j, v) in m.rows.first()?.iter().filter(|_| verify) {
+    let checked: &[Vec<(usize, f64)>] = if verify { m.rows() } else { &[] };
+    for &(j, v) in checked.first().map_or(&[][..], Vec::as_slice) {
         *dense.get_mut(j)? = Some(v);
     }
-    for (i, row) in m.rows.iter().enumerate().filter(|_| verify) {
+    for (i, row) in checked.iter().enumerate() {
         if row.len() != stencil.len() {
             return None;
         }
@@ -288,19 +289,7 @@ pub fn circulant_eigenvalues(
     for _k in 0..rows {
         bl.iter_mut().for_each(|x| *x = 0);
         for _l in 0..cols {
-            let (mut re, mut im) = (0.0, 0.0);
-            for ((&(_, _, v), &x), &y) in stencil.iter().zip(&ak).zip(&bl) {
-                let (c, s) = *table.get(x * cols + y)?;
-                re += v * c;
-                im += v * s;
-            }
-            out.push(Eigenvalue { re, im });
-            for (y, &(_, b, _)) in bl.iter_mut().zip(&stencil) {
-                *y += b;
-                if *y >= cols {
-                    *y -= cols;
-                }
-            }
+            out.push(circulant_eigenvalue(&stencil, &ak, &mut bl, &table, cols)?);
         }
         for (x, &(a, _, _)) in ak.iter_mut().zip(&stencil) {
             *x += a;
@@ -312,6 +301,39 @@ pub fn circulant_eigenvalues(
     Some(out)
 }
 
+/// One eigenvalue of [`circulant_eigenvalues`]: the stencil's weights times
+/// the table's cos and sin at `(a·k mod rows)·cols + (b·l mod cols)`,
+/// summed in stencil order; then `bl` steps to the next l. `None` when an
+/// index falls outside the table.
+///
+/// Not inlined, on purpose: the browser first runs WebAssembly from a quick
+/// baseline compile and only later calls of a function get its optimised
+/// code, so one call per eigenvalue (1 024 calls of 1 024 terms for the
+/// complete graph at p = 1 024) speeds up after the first few, where one
+/// long loop would run in baseline code to the end. The sums are the same.
+#[inline(never)]
+fn circulant_eigenvalue(
+    stencil: &[(usize, usize, f64)],
+    ak: &[usize],
+    bl: &mut [usize],
+    table: &[(f64, f64)],
+    cols: usize,
+) -> Option<Eigenvalue> {
+    let (mut re, mut im) = (0.0, 0.0);
+    for ((&(_, _, v), &x), &y) in stencil.iter().zip(ak).zip(bl.iter()) {
+        let (c, s) = *table.get(x * cols + y)?;
+        re += v * c;
+        im += v * s;
+    }
+    for (y, &(_, b, _)) in bl.iter_mut().zip(stencil) {
+        *y += b;
+        if *y >= cols {
+            *y -= cols;
+        }
+    }
+    Some(Eigenvalue { re, im })
+}
+
 /// Closed-form eigenvalues of a W on the hypercube with W_{i, i⊕s} = c_s for
 /// every i; see [`SpectrumMethod::Hypercube`]. `None` when p is not a power
 /// of two or W lacks the symmetry.
@@ -320,12 +342,12 @@ pub fn hypercube_eigenvalues(m: &MixingMatrix) -> Option<Vec<Eigenvalue>> {
     if !p.is_power_of_two() {
         return None;
     }
-    let stencil = m.rows.first()?.clone();
+    let stencil = m.rows().first()?.clone();
     let mut dense: Vec<Option<f64>> = vec![None; p];
     for &(j, v) in &stencil {
         *dense.get_mut(j)? = Some(v);
     }
-    for (i, row) in m.rows.iter().enumerate() {
+    for (i, row) in m.rows().iter().enumerate() {
         if row.len() != stencil.len() {
             return None;
         }
@@ -359,7 +381,7 @@ pub fn path_eigenvalues(m: &MixingMatrix) -> Option<Vec<Eigenvalue>> {
         return None;
     }
     let c = m.weight(0, 1);
-    for (i, row) in m.rows.iter().enumerate() {
+    for (i, row) in m.rows().iter().enumerate() {
         let deg = usize::from(i > 0) + usize::from(i + 1 < p);
         for &(j, v) in row {
             let want = if j == i {
@@ -400,7 +422,7 @@ pub fn star_eigenvalues(m: &MixingMatrix) -> Option<Vec<Eigenvalue>> {
         m.weight(1, 1),
     );
     let same = |x: f64, y: f64| (x - y).abs() <= 1e-15;
-    for (i, row) in m.rows.iter().enumerate() {
+    for (i, row) in m.rows().iter().enumerate() {
         for &(j, v) in row {
             let want = match (i, j) {
                 (0, 0) => a,
@@ -439,7 +461,7 @@ pub fn star_eigenvalues(m: &MixingMatrix) -> Option<Vec<Eigenvalue>> {
 /// converge.
 pub fn tridiagonal_w_eigenvalues(m: &MixingMatrix) -> Option<Vec<Eigenvalue>> {
     let p = m.p();
-    if m.rows
+    if m.rows()
         .iter()
         .enumerate()
         .any(|(i, row)| row.iter().any(|&(j, _)| i.abs_diff(j) > 1))
@@ -590,7 +612,7 @@ pub fn dense_eigenvalues(
     }
     if let Ok(pi) = m.stationary() {
         let reversible = pi.iter().all(|&v| v > 0.0)
-            && m.rows.iter().enumerate().all(|(i, row)| {
+            && m.rows().iter().enumerate().all(|(i, row)| {
                 row.iter()
                     .all(|&(j, v)| (pi[i] * v - pi[j] * m.weight(j, i)).abs() <= CHECK_TOL)
             });
@@ -676,7 +698,7 @@ pub fn rho_lanczos(m: &MixingMatrix) -> Result<RhoEstimate, ConsensusError> {
             .stationary()
             .map_err(|_| failed("W has no stationary distribution"))?;
         let reversible = pi.iter().all(|&v| v > 0.0)
-            && m.rows.iter().enumerate().all(|(i, row)| {
+            && m.rows().iter().enumerate().all(|(i, row)| {
                 row.iter()
                     .all(|&(j, v)| (pi[i] * v - pi[j] * m.weight(j, i)).abs() <= CHECK_TOL)
             });
@@ -686,7 +708,7 @@ pub fn rho_lanczos(m: &MixingMatrix) -> Result<RhoEstimate, ConsensusError> {
         pi.iter().map(|v| v.sqrt()).collect()
     };
     let apply = |x: &[f64]| -> Vec<f64> {
-        m.rows
+        m.rows()
             .iter()
             .enumerate()
             .map(|(i, row)| scale[i] * row.iter().map(|&(j, v)| v * x[j] / scale[j]).sum::<f64>())

@@ -1,6 +1,7 @@
 //! Weight rules, the mixing matrix W and its checks (row and column sums,
 //! symmetry, connectivity, preserved mean, the limit's weighting π).
 
+use std::borrow::Cow;
 use std::cell::OnceCell;
 use std::fmt;
 
@@ -82,28 +83,36 @@ impl fmt::Display for WeightRule {
 
 /// A p × p mixing matrix: one gossip round is x ← W x.
 ///
-/// `rows` holds the non-zeros, `(j, W_ij)` sorted by j (row i = the weights
-/// node i gives to the values it reads), so [`MixingMatrix::apply`] costs
-/// O(number of edges); the dense matrix ([`MixingMatrix::dense`]) is built
-/// on first use only (8 MB at p = 1 024, which the rounds and the Lanczos
-/// estimate never need). A matrix of the form
-/// W = d·I + b·(J − I) (the complete graph under every weight rule) also
-/// records its two weights (see [`MixingMatrix::complete_form`]) and applies
-/// in O(p).
+/// [`MixingMatrix::rows`] holds the non-zeros, `(j, W_ij)` sorted by j (row
+/// i = the weights node i gives to the values it reads), so
+/// [`MixingMatrix::apply`] costs O(number of edges); the dense matrix
+/// ([`MixingMatrix::dense`]) is built on first use only (8 MB at p = 1 024,
+/// which the rounds and the Lanczos estimate never need). A matrix of the
+/// form W = d·I + b·(J − I) (the complete graph under every weight rule)
+/// records its two weights instead (see [`MixingMatrix::complete_form`]):
+/// it applies in O(p), its checks and spectrum read the two weights, and its
+/// p² rows are written only when something asks for all of them (16 MB at
+/// p = 1 024, which the gossip view's first paint never needs).
 #[derive(Clone, Debug)]
 pub struct MixingMatrix {
+    /// Number of nodes p.
+    p: usize,
     /// Dense W (p × p), once asked for.
     w: OnceCell<DMatrix<f64>>,
-    /// Sparse rows: `rows[i]` = `(j, W_ij)` for W_ij ≠ 0, sorted by j.
-    pub rows: Vec<Vec<(usize, f64)>>,
+    /// Sparse rows: `rows[i]` = `(j, W_ij)` for W_ij ≠ 0, sorted by j;
+    /// for W = d·I + b·(J − I), written on first use.
+    rows: OnceCell<Vec<Vec<(usize, f64)>>>,
     /// `(d, b)` when every diagonal entry is d and every off-diagonal entry b.
     complete: Option<(f64, f64)>,
 }
 
-/// Equal when the weights are equal, whether or not the dense form was built.
+/// Equal when the weights are equal, whether or not the dense form or the
+/// rows of W = d·I + b·(J − I) were built.
 impl PartialEq for MixingMatrix {
     fn eq(&self, other: &Self) -> bool {
-        self.rows == other.rows && self.complete == other.complete
+        self.p == other.p
+            && self.complete == other.complete
+            && (self.complete.is_some() || self.rows() == other.rows())
     }
 }
 
@@ -126,7 +135,7 @@ impl MixingMatrix {
                 "a mixing matrix entry is not finite".into(),
             ));
         }
-        let rows = (0..w.nrows())
+        let rows: Vec<Vec<(usize, f64)>> = (0..w.nrows())
             .map(|i| {
                 (0..w.ncols())
                     .filter(|&j| w[(i, j)] != 0.0)
@@ -135,18 +144,48 @@ impl MixingMatrix {
             })
             .collect();
         Ok(MixingMatrix {
+            p: rows.len(),
             w: OnceCell::from(w),
-            rows,
+            rows: OnceCell::from(rows),
             complete: None,
         })
     }
 
     fn from_rows(rows: Vec<Vec<(usize, f64)>>) -> MixingMatrix {
         MixingMatrix {
+            p: rows.len(),
             w: OnceCell::new(),
-            rows,
+            rows: OnceCell::from(rows),
             complete: None,
         }
+    }
+
+    /// The sparse rows: `rows()[i]` = `(j, W_ij)` for W_ij ≠ 0, sorted by j
+    /// (for W = d·I + b·(J − I) every entry, d and b included, written on
+    /// the first call).
+    pub fn rows(&self) -> &[Vec<(usize, f64)>] {
+        self.rows.get_or_init(|| match self.complete {
+            Some((d, b)) => (0..self.p).map(|i| complete_row(self.p, d, b, i)).collect(),
+            None => Vec::new(),
+        })
+    }
+
+    /// Row `i` as [`MixingMatrix::rows`] gives it, without writing the other
+    /// rows of W = d·I + b·(J − I). `None` when `i ≥ p`.
+    pub fn row(&self, i: usize) -> Option<Cow<'_, [(usize, f64)]>> {
+        match (self.complete, self.rows.get()) {
+            (Some((d, b)), None) => (i < self.p).then(|| Cow::Owned(complete_row(self.p, d, b, i))),
+            _ => self.rows().get(i).map(|r| Cow::Borrowed(r.as_slice())),
+        }
+    }
+
+    /// Number of stored non-zeros: p² for W = d·I + b·(J − I), whose
+    /// [`MixingMatrix::apply`] nevertheless costs O(p).
+    pub fn nnz(&self) -> usize {
+        if self.complete.is_some() {
+            return self.p.saturating_mul(self.p);
+        }
+        self.rows().iter().map(Vec::len).sum()
     }
 
     /// The dense W (p × p), built from the rows on the first call.
@@ -154,7 +193,7 @@ impl MixingMatrix {
         self.w.get_or_init(|| {
             let p = self.p();
             let mut w = DMatrix::zeros(p, p);
-            for (i, row) in self.rows.iter().enumerate() {
+            for (i, row) in self.rows().iter().enumerate() {
                 for &(j, v) in row {
                     if let Some(e) = w.get_mut((i, j)) {
                         *e = v;
@@ -168,12 +207,10 @@ impl MixingMatrix {
     /// W = d·I + b·(J − I) on p nodes, its rows written directly (no
     /// sorting).
     fn complete(p: usize, d: f64, b: f64) -> MixingMatrix {
-        let at = |i: usize, j: usize| if i == j { d } else { b };
         MixingMatrix {
+            p,
             w: OnceCell::new(),
-            rows: (0..p)
-                .map(|i| (0..p).map(|j| (j, at(i, j))).collect())
-                .collect(),
+            rows: OnceCell::new(),
             complete: Some((d, b)),
         }
     }
@@ -191,12 +228,19 @@ impl MixingMatrix {
 
     /// Number of nodes p.
     pub fn p(&self) -> usize {
-        self.rows.len()
+        self.p
     }
 
     /// W_ij (0 when out of range).
     pub fn weight(&self, i: usize, j: usize) -> f64 {
-        let Some(row) = self.rows.get(i) else {
+        if let Some((d, b)) = self.complete {
+            return match (i < self.p && j < self.p, i == j) {
+                (false, _) => 0.0,
+                (true, true) => d,
+                (true, false) => b,
+            };
+        }
+        let Some(row) = self.rows().get(i) else {
             return 0.0;
         };
         row.binary_search_by_key(&j, |&(k, _)| k)
@@ -233,7 +277,7 @@ impl MixingMatrix {
             return;
         }
         out.extend(
-            self.rows
+            self.rows()
                 .iter()
                 .map(|row| row.iter().map(|&(j, v)| v * at(j)).sum::<f64>()),
         );
@@ -274,7 +318,7 @@ impl MixingMatrix {
             });
         }
         Ok(self
-            .rows
+            .rows()
             .iter()
             .map(|row| {
                 let mut acc = vec![0.0; d];
@@ -296,7 +340,7 @@ impl MixingMatrix {
             return MixingMatrix::complete(p, d / 2.0 + 0.5, b / 2.0);
         }
         let rows = self
-            .rows
+            .rows()
             .iter()
             .enumerate()
             .map(|(i, row)| {
@@ -319,7 +363,7 @@ impl MixingMatrix {
         if let Some((d, b)) = self.complete {
             return complete_sums(self.p(), d, b);
         }
-        self.rows
+        self.rows()
             .iter()
             .map(|r| r.iter().map(|e| e.1).sum())
             .collect()
@@ -332,7 +376,7 @@ impl MixingMatrix {
             return complete_sums(self.p(), d, b);
         }
         let mut s = vec![0.0; self.p()];
-        for row in &self.rows {
+        for row in self.rows() {
             for &(j, v) in row {
                 if let Some(c) = s.get_mut(j) {
                     *c += v;
@@ -349,7 +393,7 @@ impl MixingMatrix {
             return 0.0;
         }
         let mut e: f64 = 0.0;
-        for (i, row) in self.rows.iter().enumerate() {
+        for (i, row) in self.rows().iter().enumerate() {
             for &(j, v) in row {
                 e = e.max((v - self.weight(j, i)).abs());
             }
@@ -361,7 +405,7 @@ impl MixingMatrix {
     pub fn is_nonnegative(&self) -> bool {
         match self.complete {
             Some((d, b)) => d >= 0.0 && b >= 0.0,
-            None => self.rows.iter().flatten().all(|e| e.1 >= 0.0),
+            None => self.rows().iter().flatten().all(|e| e.1 >= 0.0),
         }
     }
 
@@ -401,7 +445,7 @@ impl MixingMatrix {
         }
         let residual = |pi: &[f64]| {
             let mut left = vec![0.0; p];
-            for (i, row) in self.rows.iter().enumerate() {
+            for (i, row) in self.rows().iter().enumerate() {
                 for &(j, v) in row {
                     if let Some(l) = left.get_mut(j) {
                         *l += pi[i] * v;
@@ -484,6 +528,12 @@ pub fn mixing_matrix(graph: &Graph, rule: WeightRule) -> Result<MixingMatrix, Co
     general_matrix(graph, rule)
 }
 
+/// Row `i` of W = d·I + b·(J − I) on `p` nodes: `(j, d)` for j = i and
+/// `(j, b)` for every other j, in order.
+fn complete_row(p: usize, d: f64, b: f64, i: usize) -> Vec<(usize, f64)> {
+    (0..p).map(|j| (j, if i == j { d } else { b })).collect()
+}
+
 /// W of the complete graph on p ≥ 2 nodes under `rule` (not the exponential
 /// rule): every node has degree p − 1, so every rule gives one off-diagonal
 /// weight b and one diagonal weight d. The floating-point operations are those
@@ -531,7 +581,7 @@ pub(super) fn general_matrix(
             .map(|i| {
                 let w = 1.0 / (deg(i) + 1.0);
                 let mut r: Vec<(usize, f64)> =
-                    graph.in_neighbours[i].iter().map(|&j| (j, w)).collect();
+                    graph.in_neighbours()[i].iter().map(|&j| (j, w)).collect();
                 r.push((i, w));
                 r.sort_by_key(by_node);
                 r
@@ -541,7 +591,7 @@ pub(super) fn general_matrix(
             check_rule(graph, rule)?;
             (0..p)
                 .map(|i| {
-                    let off = graph.in_neighbours[i]
+                    let off = graph.in_neighbours()[i]
                         .iter()
                         .map(|&j| (j, 1.0 / (1.0 + deg(i).max(deg(j)))))
                         .collect();
@@ -553,7 +603,7 @@ pub(super) fn general_matrix(
             let w = 1.0 / (graph.max_degree() as f64 + 1.0);
             (0..p)
                 .map(|i| {
-                    let off = graph.in_neighbours[i].iter().map(|&j| (j, w)).collect();
+                    let off = graph.in_neighbours()[i].iter().map(|&j| (j, w)).collect();
                     row_with_diag(i, off)
                 })
                 .collect()
@@ -564,7 +614,7 @@ pub(super) fn general_matrix(
             (0..p)
                 .map(|i| {
                     let mut r: Vec<(usize, f64)> =
-                        graph.in_neighbours[i].iter().map(|&j| (j, w)).collect();
+                        graph.in_neighbours()[i].iter().map(|&j| (j, w)).collect();
                     r.push((i, w));
                     r.sort_by_key(by_node);
                     r
@@ -640,7 +690,7 @@ impl Checks {
                 fmt_weight(smin)
             ));
             if graph
-                .in_neighbours
+                .in_neighbours()
                 .iter()
                 .any(|n| n.len() != graph.degree(0))
             {
@@ -810,7 +860,7 @@ mod tests {
                 let slow = general_matrix(&g, rule).expect("w");
                 assert!(slow.complete_form().is_none());
                 let (d, b) = fast.complete_form().expect("d·I + b·(J − I)");
-                assert_eq!(fast.rows, slow.rows, "p={p} {rule}");
+                assert_eq!(fast.rows(), slow.rows(), "p={p} {rule}");
                 assert_eq!(fast.dense(), slow.dense(), "p={p} {rule}");
                 assert_eq!((fast.weight(0, 0), fast.weight(p - 1, 0)), (d, b));
                 // the checks read the same numbers as from the sparse rows
@@ -831,6 +881,42 @@ mod tests {
         let ring = Graph::new(GraphKind::Ring, 4, 0).expect("ring");
         let m = mixing_matrix(&ring, WeightRule::Uniform).expect("w");
         assert!(m.complete_form().is_none() && m.lazy().complete_form().is_none());
+    }
+
+    #[test]
+    fn the_complete_graph_writes_its_rows_only_when_all_are_asked_for() {
+        // the gossip view's whole run at p = 1024 never needs the 1024² entries
+        let run = super::super::GossipRun::with_dense_limit(
+            GraphKind::Complete,
+            1024,
+            1,
+            WeightRule::Uniform,
+            &super::super::InitPattern::Linear,
+            (10, 100.0),
+            super::super::DENSE_LIST_MAX_P,
+        )
+        .expect("run");
+        let m = &run.matrix;
+        assert!(m.rows.get().is_none(), "rows written");
+        assert_eq!((m.p(), m.nnz()), (1024, 1024 * 1024));
+        // one row on its own: 1/1024 everywhere (d = b for uniform weights)
+        let row = m.row(5).expect("row 5");
+        assert_eq!(row.len(), 1024);
+        assert_eq!((row[5], row[6]), ((5, 1.0 / 1024.0), (6, 1.0 / 1024.0)));
+        assert!(m.row(1024).is_none());
+        assert_eq!(m.weight(3, 3), 1.0 / 1024.0);
+        assert_eq!(m.weight(3, 1024), 0.0);
+        assert!(m.rows.get().is_none(), "a row or a weight writes no rows");
+        // equal to a copy whose rows were written, and to the dense form
+        let written = m.clone();
+        assert_eq!(written.rows()[5].as_slice(), &row[..]);
+        assert_eq!(&written, m);
+        // lazy weights on 6 nodes (d ≠ b): a row on its own is the written row
+        let g = Graph::new(GraphKind::Complete, 6, 0).expect("complete");
+        let lazy = mixing_matrix(&g, WeightRule::Lazy).expect("w");
+        let row = lazy.row(2).expect("row 2");
+        assert_eq!(row.as_ref(), lazy.rows()[2].as_slice());
+        assert_eq!(row[2].1, lazy.complete_form().expect("form").0);
     }
 
     #[test]
