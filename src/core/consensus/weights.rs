@@ -166,6 +166,7 @@ impl MixingMatrix {
     pub fn rows(&self) -> &[Vec<(usize, f64)>] {
         self.rows.get_or_init(|| match self.complete {
             Some((d, b)) => (0..self.p).map(|i| complete_row(self.p, d, b, i)).collect(),
+            // every other constructor sets the rows
             None => Vec::new(),
         })
     }
@@ -204,8 +205,8 @@ impl MixingMatrix {
         })
     }
 
-    /// W = d·I + b·(J − I) on p nodes, its rows written directly (no
-    /// sorting).
+    /// W = d·I + b·(J − I) on p nodes: the two weights; the rows are
+    /// written on first use ([`MixingMatrix::rows`]).
     fn complete(p: usize, d: f64, b: f64) -> MixingMatrix {
         MixingMatrix {
             p,
