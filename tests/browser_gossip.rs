@@ -109,3 +109,19 @@ async fn bad_values_show_a_message_and_keep_the_state() {
     assert!(app.text(".field-error").contains("power of two"));
     assert_eq!(app.count(".gossip-graph g.node"), 4);
 }
+
+#[wasm_bindgen_test]
+async fn the_complete_graph_at_p_1024_is_measured_and_mixes_to_one_value() {
+    // lazy weights: W = (I + J/1024)/2, ρ = 1/2, so the disagreement halves
+    // each round: 7 rounds for 100× (1/128 ≤ 1/100 < 1/64), predicted and
+    // measured; a round costs 2p multiply-adds, so nothing stops early
+    let app = Mounted::new("view=gossip&graph=complete&p=1024&weights=lazy").await;
+    assert_eq!(app.text("#predicted"), "7");
+    assert_eq!(app.text("#measured"), "7");
+    let contrast = app.text("#contrast");
+    assert!(contrast.contains("2(p − 1) = 2046 rounds"), "{contrast}");
+    assert!(
+        contrast.contains("every value is equal (spread 0, from 3069 at the start)"),
+        "{contrast}"
+    );
+}

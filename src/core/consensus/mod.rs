@@ -107,7 +107,7 @@ pub struct GossipRun {
     /// within `measured_cap` rounds.
     pub measured_rounds: Option<usize>,
     /// How many rounds were tried for `measured_rounds`: max(rounds,
-    /// 10·predicted, 1000), but at most [`MEASURE_BUDGET`] / (non-zeros of W)
+    /// 10·predicted, 1000), but at most [`MEASURE_BUDGET`] / [`MixingMatrix::round_cost`]
     /// so the view stays responsive (ring p = 1024: 1627 rounds).
     pub measured_cap: usize,
 }
@@ -159,11 +159,11 @@ impl GossipRun {
         let spectrum = spectrum_or_rho(&graph, &matrix, dense_max_p)?;
         let rs = iterate(&matrix, &x0, rounds, Some(spectrum.rho))?;
         let predicted = predicted_rounds(spectrum.rho, factor);
-        let nnz: usize = matrix.nnz().max(1);
+        let per_round = matrix.round_cost().max(1);
         let cap = rounds
             .max(predicted.map_or(0, |r| r.saturating_mul(10)))
             .max(1000)
-            .min((MEASURE_BUDGET / nnz).max(rounds).max(1));
+            .min((MEASURE_BUDGET / per_round).max(rounds).max(1));
         let measured = rounds_to_factor(&matrix, &x0, factor, cap);
         Ok(GossipRun {
             limit: checks.limit(&x0),
@@ -214,7 +214,8 @@ impl GossipRun {
     /// all-reduce takes 2(p − 1) rounds and leaves every rank with the exact
     /// mean; this reports where the same number of gossip rounds leaves the
     /// values. The gossip part is skipped (`None`) when it would cost more
-    /// than [`MEASURE_BUDGET`] multiply-adds (e.g. the complete graph at p = 1024).
+    /// than [`MEASURE_BUDGET`] multiply-adds ([`MixingMatrix::round_cost`]
+    /// per round; e.g. the ring at p = 1024: 2 046 rounds × 3 072).
     pub fn all_reduce_contrast(&self) -> AllReduceContrast {
         let p = self.graph.p;
         let ring_rounds = 2 * (p - 1);
@@ -223,10 +224,10 @@ impl GossipRun {
             .first()
             .map(|s| s.values.clone())
             .unwrap_or_default();
-        let nnz: usize = self.matrix.nnz();
+        let per_round = self.matrix.round_cost();
         let gossip = if let Some(s) = self.rounds.get(ring_rounds) {
             Some(s.values.clone())
-        } else if nnz.saturating_mul(ring_rounds) <= MEASURE_BUDGET {
+        } else if per_round.saturating_mul(ring_rounds) <= MEASURE_BUDGET {
             let mut x = x0.clone();
             for _ in 0..ring_rounds {
                 x = self.matrix.apply(&x);
@@ -427,6 +428,36 @@ mod tests {
         assert_eq!(run.measured_cap, 1000);
         assert_eq!(run.limit, Some(4.5));
         assert!((run.spectrum.rho - 1.0 / 3.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_complete_graph_is_measured_at_its_o_p_cost_per_round() {
+        // lazy weights on 1024 nodes: W = (I + J/1024)/2 has eigenvalues 1
+        // and 1/2, so every round halves the disagreement exactly:
+        // predicted ⌈ln 100 / ln 2⌉ = 7, and (1/2)^7 = 1/128 ≤ 1/100 < 1/64
+        let run = GossipRun::new(
+            GraphKind::Complete,
+            1024,
+            1,
+            WeightRule::Lazy,
+            &InitPattern::Linear,
+            0,
+            100.0,
+        )
+        .expect("run");
+        assert!((run.spectrum.rho - 0.5).abs() < 1e-12);
+        assert_eq!(run.predicted_rounds, Some(7));
+        // a round costs 2 · 1024 multiply-adds, not 1024²: the cap is the
+        // usual 1000 rounds (5,000,000 / 2048 = 2441 would allow more)
+        assert_eq!(run.matrix.round_cost(), 2048);
+        assert_eq!(run.measured_cap, 1000);
+        assert_eq!(run.measured_rounds, Some(7));
+        // 2046 gossip rounds (4,190,208 multiply-adds) fit the budget: after
+        // them only rounding is left of the initial disagreement (≈ 2.8e4)
+        let c = run.all_reduce_contrast();
+        assert_eq!(c.ring_rounds, 2046);
+        assert!(c.gossip_disagreement.is_some_and(|d| d < 1e-9), "{c:?}");
+        assert!(c.gossip_spread.is_some_and(|s| s < 1e-9), "{c:?}");
     }
 
     #[test]

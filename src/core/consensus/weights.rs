@@ -180,11 +180,12 @@ impl MixingMatrix {
         }
     }
 
-    /// Number of stored non-zeros: p² for W = d·I + b·(J − I), whose
-    /// [`MixingMatrix::apply`] nevertheless costs O(p).
-    pub fn nnz(&self) -> usize {
+    /// Multiply-adds of one round ([`MixingMatrix::apply`]): one per
+    /// non-zero, or 2p for W = d·I + b·(J − I) (the sum Σ b·x_j, then
+    /// t + (d − b)·x_i per node). The work budgets of a run count these.
+    pub fn round_cost(&self) -> usize {
         if self.complete.is_some() {
-            return self.p.saturating_mul(self.p);
+            return self.p.saturating_mul(2);
         }
         self.rows().iter().map(Vec::len).sum()
     }
@@ -899,7 +900,7 @@ mod tests {
         .expect("run");
         let m = &run.matrix;
         assert!(m.rows.get().is_none(), "rows written");
-        assert_eq!((m.p(), m.nnz()), (1024, 1024 * 1024));
+        assert_eq!((m.p(), m.round_cost()), (1024, 2 * 1024));
         // one row on its own: 1/1024 everywhere (d = b for uniform weights)
         let row = m.row(5).expect("row 5");
         assert_eq!(row.len(), 1024);

@@ -21,7 +21,8 @@ pub fn AllReduceContrast(props: &AllReduceContrastProps) -> Html {
     let run = &props.run;
     let round = props.round;
     let state = &run.rounds[round.min(run.rounds.len() - 1)];
-    let c = run.all_reduce_contrast();
+    // up to MEASURE_BUDGET multiply-adds: once per run, not once per step
+    let c = use_memo(run.clone(), |r| r.all_reduce_contrast());
     html! {
         <section class="panel" aria-labelledby="contrast-h">
             <h2 class="panel-h" id="contrast-h">{"Gossip is not all-reduce"}</h2>
@@ -29,6 +30,12 @@ pub fn AllReduceContrast(props: &AllReduceContrastProps) -> Html {
                 {format!("One ring all-reduce takes 2(p − 1) = {} rounds and leaves every rank with the exact mean {} (sum ÷ p). ",
                     c.ring_rounds, format_exact_or_approx(c.exact_mean))}
                 {match (c.gossip_spread, c.gossip_disagreement) {
+                    (Some(0.0), Some(0.0)) => format!(
+                        "After the same {} gossip rounds on this graph every value is equal (spread 0, from {} at the start) and ‖x − x̄1‖₂ = 0. ",
+                        c.ring_rounds, format_exact_or_approx(c.initial_spread)),
+                    (Some(0.0), Some(dn)) => format!(
+                        "After the same {} gossip rounds on this graph every value is equal (spread 0, from {} at the start), with {} left by rounding. ",
+                        c.ring_rounds, format_exact_or_approx(c.initial_spread), equation("‖x − x̄1‖₂", &format_exact_or_approx(dn))),
                     (Some(s), Some(dn)) => format!(
                         "After the same {} gossip rounds on this graph the values still spread over {} (from {} at the start), with {}. ",
                         c.ring_rounds, format_exact_or_approx(s), format_exact_or_approx(c.initial_spread), equation("‖x − x̄1‖₂", &format_exact_or_approx(dn))),
