@@ -5,11 +5,16 @@
 use plotters::prelude::*;
 
 use super::{
-    err, exp_tick, finish_svg, font, frame, int_tick, key, mesh, top_for_legend, Axis, Legend, FG,
-    PALETTE,
+    err, exp_tick, finish_svg, font, frame, int_tick, key, mesh, plot_height, top_for_legend, Axis,
+    Legend, FG, PALETTE,
 };
 use crate::core::consensus::{fmt_num, fmt_rate, fmt_small, RoundState, Spectrum};
 use crate::core::units::equation;
+
+/// Height of the disagreement chart, px.
+const H: u32 = 320;
+/// Height of its x label area, px.
+const X_LABELS_PX: u32 = 36;
 
 /// Log-scale plot of ‖x_r − x̄1‖₂ against r (points and line), the line
 /// ρ^r‖x_0 − x̄1‖₂ (dashed; labelled a bound only when `bound_guaranteed`),
@@ -29,7 +34,7 @@ pub fn draw_disagreement(
     let d0 = first.disagreement;
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (640, 320)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (640, H)).into_drawing_area();
         if d0 <= 0.0 || !d0.is_finite() {
             root.draw(&Text::new(
                 "The initial values are already equal: nothing to mix.",
@@ -51,15 +56,12 @@ pub fn draw_disagreement(
             .fold(d0, f64::min)
             .min(if factor > 1.0 { d0 / factor } else { d0 });
         let y_lo = (lowest * 0.5).max(floor);
-        // the legend (bound, target, measured) sits above the lines: the
-        // plotting area is the 320 px chart less 2 × 12 px margins and the
-        // 36 px x labels
-        let keys_n = 1
-            + usize::from(first.bound.is_some())
-            + usize::from(factor > 1.0 && factor.is_finite());
-        let y_hi = top_for_legend(y_lo, d0 * 1.15, keys_n, 320 - 2 * 12 - 36, true);
+        // the legend (bound, target, measured) sits above the lines
+        let (has_bound, has_target) = (first.bound.is_some(), factor > 1.0 && factor.is_finite());
+        let keys_n = 1 + usize::from(has_bound) + usize::from(has_target);
+        let y_hi = top_for_legend(y_lo, d0 * 1.15, keys_n, plot_height(H, X_LABELS_PX), true);
         let r_max = rounds.last().map_or(1, |s| s.r).max(1);
-        let mut chart = frame(&root, 36, 64)
+        let mut chart = frame(&root, X_LABELS_PX, 64)
             .build_cartesian_2d(0f64..r_max as f64, Axis::log(y_lo, y_hi))
             .map_err(err)?;
         mesh(&mut chart, 13, 13)
@@ -70,7 +72,7 @@ pub fn draw_disagreement(
             .draw()
             .map_err(err)?;
         let bound_colour = PALETTE[3];
-        if first.bound.is_some() {
+        if has_bound {
             let pts: Vec<(f64, f64)> = rounds
                 .iter()
                 .filter_map(|s| s.bound.map(|b| (s.r as f64, clamp(b))))
@@ -92,7 +94,7 @@ pub fn draw_disagreement(
                 key(bound_colour.stroke_width(2)),
             );
         }
-        if factor > 1.0 && factor.is_finite() {
+        if has_target {
             let t = d0 / factor;
             chart
                 .draw_series(DashedLineSeries::new(

@@ -147,12 +147,8 @@ fn thin_log_ticks(ticks: Vec<f64>) -> Vec<f64> {
 /// axis (`log`) the headroom is a share of the decades, on a linear one of
 /// the span. The legend takes at most half the height.
 pub(crate) fn top_for_legend(lo: f64, hi: f64, lines: usize, plot_px: u32, log: bool) -> f64 {
-    let legend = f64::from(
-        i32::try_from(lines)
-            .unwrap_or(i32::MAX)
-            .saturating_mul(LEGEND_LINE_PX)
-            .saturating_add(2 * LEGEND_MARGIN_PX + 10),
-    );
+    // the box, plus the 5 px it sits from the top and 5 px of air below it
+    let legend = f64::from(legend_height(lines).saturating_add(10));
     let share = (legend / f64::from(plot_px.max(1))).min(0.5);
     let grow = share / (1.0 - share);
     if log {
@@ -170,6 +166,9 @@ pub(crate) fn font(size: u32) -> TextStyle<'static> {
     (FontFamily::SansSerif, size).into_font().color(&FG)
 }
 
+/// The margin of a chart [`frame`] on every side, px.
+const FRAME_MARGIN_PX: u32 = 12;
+
 /// The chart frame on `root`: a 12 px margin and label areas of `x_area`
 /// (below) and `y_area` (left) pixels; the caller adds a caption or margins.
 pub(crate) fn frame<'a, 'b>(
@@ -178,10 +177,18 @@ pub(crate) fn frame<'a, 'b>(
     y_area: u32,
 ) -> ChartBuilder<'a, 'b, SVGBackend<'b>> {
     let mut b = ChartBuilder::on(root);
-    b.margin(12)
+    b.margin(FRAME_MARGIN_PX)
         .x_label_area_size(x_area)
         .y_label_area_size(y_area);
     b
+}
+
+/// Height of the plotting area of a [`frame`] drawn on an area `area_h`
+/// pixels tall with an x label area of `x_area` pixels: the area less the
+/// two margins and the labels (before the chart is built, e.g. for
+/// [`top_for_legend`]).
+pub(crate) fn plot_height(area_h: u32, x_area: u32) -> u32 {
+    area_h.saturating_sub(2 * FRAME_MARGIN_PX + x_area)
 }
 
 /// Height of the band a chart caption takes above the frame, px: the 15 px
@@ -297,9 +304,8 @@ impl<'a, DB: DrawingBackend + 'a> Legend<'a, DB> {
             .map(|(label, _)| (label.chars().count() as f64 * LEGEND_CHAR_PX).ceil() as i32)
             .max()
             .unwrap_or(0);
-        let lines = i32::try_from(self.0.len()).unwrap_or(i32::MAX);
         let w = widest + LEGEND_KEY_PX + 2 * LEGEND_MARGIN_PX;
-        let h = lines.saturating_mul(LEGEND_LINE_PX) + 2 * LEGEND_MARGIN_PX;
+        let h = legend_height(self.0.len());
         let (x, y) = legend_corner(&pos, (w, h), area.dim_in_pixel());
         area.draw(&Rectangle::new([(x, y), (x + w, y + h)], GRID))
             .map_err(err)?;
@@ -318,6 +324,15 @@ impl<'a, DB: DrawingBackend + 'a> Legend<'a, DB> {
         }
         Ok(())
     }
+}
+
+/// Height of a [`Legend`] box of `lines` series, px: a line each and the
+/// padding above and below.
+fn legend_height(lines: usize) -> i32 {
+    i32::try_from(lines)
+        .unwrap_or(i32::MAX)
+        .saturating_mul(LEGEND_LINE_PX)
+        .saturating_add(2 * LEGEND_MARGIN_PX)
 }
 
 /// Top-left corner of a `(w, h)` legend at `pos` in an `area` of pixels: 5
@@ -367,6 +382,7 @@ pub(crate) fn fixed2_tick(v: &f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use plotters::prelude::{IntoDrawingArea, LineSeries};
 
     #[test]
     fn a_log_axis_ticks_1_2_and_5_times_powers_of_ten() {
@@ -400,7 +416,6 @@ mod tests {
         let top = top_for_legend(0.0, 1.0, 40, 300, false);
         assert!((top - 2.0).abs() < 1e-12, "{top}");
     }
-    use plotters::prelude::{IntoDrawingArea, LineSeries};
 
     #[test]
     fn the_legend_sits_5_px_from_the_named_edges() {

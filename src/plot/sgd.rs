@@ -13,8 +13,8 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::{
-    err, exp_tick, finish_svg, fixed2_tick, font, frame, int_tick, key, mesh, top_for_legend, Axis,
-    Legend, FG, GRID, PALETTE,
+    err, exp_tick, finish_svg, fixed2_tick, font, frame, int_tick, key, mesh, plot_height,
+    top_for_legend, Axis, Legend, FG, GRID, PALETTE,
 };
 use crate::core::sgd::Strategy;
 use crate::core::sgd::{Lab, Objective, StrategyTrace};
@@ -38,12 +38,13 @@ pub const EQUAL_OPT_COLOUR: RGBColor = PALETTE[4];
 
 const W: u32 = 640;
 const H: u32 = 320;
+/// Height of the x label area of every chart here, px.
+const X_LABELS_PX: u32 = 36;
 
 /// Log axis range [lo, hi] covering the positive finite values, with values
 /// ≤ 0 drawn at `lo` (the floor, 10⁻¹² of the largest value at the lowest).
 /// The top leaves the upper band free for a legend of `legend_lines`
-/// series ([`top_for_legend`]: the plotting area is the chart's height less
-/// its 12 px margins and 36 px x labels).
+/// series ([`top_for_legend`] in the plotting area of a [`step_chart`]).
 fn log_range(values: impl Iterator<Item = f64>, legend_lines: usize) -> Option<(f64, f64)> {
     let (mut lo, mut hi) = (f64::INFINITY, 0.0f64);
     for v in values.filter(|v| v.is_finite() && *v > 0.0) {
@@ -56,7 +57,13 @@ fn log_range(values: impl Iterator<Item = f64>, legend_lines: usize) -> Option<(
     let lo = lo.max(hi * 1e-12) * 0.5;
     Some((
         lo,
-        top_for_legend(lo, hi * 1.5, legend_lines, H - 2 * 12 - 36, true),
+        top_for_legend(
+            lo,
+            hi * 1.5,
+            legend_lines,
+            plot_height(H, X_LABELS_PX),
+            true,
+        ),
     ))
 }
 
@@ -76,7 +83,7 @@ fn step_chart<'a, 'b>(
     (lo, hi): (f64, f64),
     y_desc: &str,
 ) -> Result<StepChart<'a, 'b>, String> {
-    let mut chart = frame(root, 36, 64)
+    let mut chart = frame(root, X_LABELS_PX, 64)
         .build_cartesian_2d(0f64..t_max, Axis::log(lo, hi))
         .map_err(err)?;
     mesh(&mut chart, 13, 13)
@@ -151,7 +158,8 @@ pub fn draw_loss(lab: &Lab, current: usize) -> Result<String, String> {
         .chain(lab.traces.iter().flat_map(mean_local))
         .chain(std::iter::once(eq_gap));
     let mut svg = String::new();
-    let legend_lines = lab.traces.len() + usize::from(eq_gap > 0.0);
+    let draws_eq_gap = eq_gap > 0.0;
+    let legend_lines = lab.traces.len() + usize::from(draws_eq_gap);
     let Some((lo, hi)) = log_range(all, legend_lines) else {
         message(
             &mut svg,
@@ -170,7 +178,7 @@ pub fn draw_loss(lab: &Lab, current: usize) -> Result<String, String> {
             (lo, hi),
             "F(w) − F★ (global loss above optimum)",
         )?;
-        if eq_gap > 0.0 {
+        if draws_eq_gap {
             chart
                 .draw_series(DashedLineSeries::new(
                     [(0.0, clamp(eq_gap)), (t_max, clamp(eq_gap))],
@@ -306,7 +314,7 @@ pub fn draw_loss_vs_bytes(lab: &Lab, current: usize) -> Result<String, String> {
     {
         let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
         let mut keys = Legend::default();
-        let mut chart = frame(&root, 36, 64)
+        let mut chart = frame(&root, X_LABELS_PX, 64)
             .build_cartesian_2d(-0.02 * b_max..b_max * 1.02, Axis::log(lo, hi))
             .map_err(err)?;
         mesh(&mut chart, 13, 13)
@@ -407,7 +415,7 @@ fn draw_plane(
     yr: (f64, f64),
 ) -> Result<(), String> {
     let mut keys = Legend::default();
-    let mut chart = frame(root, 36, 56)
+    let mut chart = frame(root, X_LABELS_PX, 56)
         .build_cartesian_2d(xr.0..xr.1, Axis::lin(yr.0, yr.1))
         .map_err(err)?;
     mesh(&mut chart, 13, 13)
@@ -523,7 +531,7 @@ pub fn draw_sample_weights(o: &Objective) -> Result<String, String> {
     {
         let root = SVGBackend::with_string(&mut svg, (W, 240)).into_drawing_area();
         let mut keys = Legend::default();
-        let mut chart = frame(&root, 36, 56)
+        let mut chart = frame(&root, X_LABELS_PX, 56)
             .build_cartesian_2d(-0.5f64..m as f64 - 0.5, Axis::lin(0.0, top))
             .map_err(err)?;
         mesh(&mut chart, 13, 13)

@@ -9,8 +9,8 @@
 use plotters::prelude::*;
 
 use super::{
-    err, finish_svg, frame, int_tick, mesh, titled, top_for_legend, Axis, Legend, CAPTION_PX,
-    PALETTE,
+    err, finish_svg, frame, int_tick, mesh, plot_height, titled, top_for_legend, Axis, Legend,
+    CAPTION_PX, PALETTE,
 };
 use crate::core::units::{format_decimal, format_time};
 
@@ -67,9 +67,8 @@ fn draw(lines: &[Line], caption: &str, x_desc: &str, log_x: bool) -> Result<Stri
         return Err("no finite, positive times to plot".into());
     }
     let x_hi = if x_hi > x_lo { x_hi } else { x_lo + 1.0 };
-    // the legend sits above the lines: the plotting area is the chart
-    // less its caption band, its 12 px margins and the x label area
-    let plot_px = SIZE.1.saturating_sub(CAPTION_PX + 2 * 12 + X_LABELS_PX);
+    // the legend sits above the lines, in the area under the caption band
+    let plot_px = plot_height(SIZE.1.saturating_sub(CAPTION_PX), X_LABELS_PX);
     let y_lo = t_lo * 0.7;
     let y_hi = top_for_legend(y_lo, t_hi * 1.15, lines.len(), plot_px, true);
     // one axis type for both charts: plotters' chart code is compiled once
