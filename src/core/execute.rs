@@ -404,10 +404,7 @@ pub fn count_rounds(
             .iter()
             .find(|t| t.src >= p || t.dst >= p || t.range.start > t.range.end || t.range.end > n)
         {
-            return Err(MalformedSchedule(format!(
-                "round {i}: transfer {} → {} of {:?} outside {p} ranks × {n} elements",
-                t.src, t.dst, t.range
-            )));
+            return Err(malformed(i, t, p, n));
         }
         let (s_row, r_row, max) = round_bytes(&round, p, elem_bytes);
         counts.sent.push(s_row);
@@ -531,13 +528,10 @@ impl StreamCounts {
         let zeros = || vec![0; self.p];
         let mut sent = self.sent_at.get(k).cloned().unwrap_or_else(zeros);
         let mut recv = self.recv_at.get(k).cloned().unwrap_or_else(zeros);
+        let mut max = 0;
         for round in (k * CHECKPOINT_ROUNDS..rounds).filter_map(&round_at) {
             for t in &round.transfers {
-                let bytes = t.bytes(self.elem_bytes);
-                if let (Some(s), Some(r)) = (sent.get_mut(t.src), recv.get_mut(t.dst)) {
-                    *s += bytes;
-                    *r += bytes;
-                }
+                add_transfer(&mut sent, &mut recv, &mut max, t, self.elem_bytes);
             }
         }
         (sent, recv)
@@ -575,6 +569,27 @@ fn malformed(i: usize, t: &crate::core::schedule::Transfer, p: usize, n: u64) ->
         "round {i}: transfer {} → {} of {:?} outside {p} ranks × {n} elements",
         t.src, t.dst, t.range
     ))
+}
+
+/// Adds transfer `t`'s bytes (`elem_bytes` each element) to its sender's
+/// total in `sent`, its receiver's in `recv`, and to the largest message
+/// `max`. Adds nothing and returns false when a rank is outside the totals.
+#[inline]
+fn add_transfer(
+    sent: &mut [u64],
+    recv: &mut [u64],
+    max: &mut u64,
+    t: &crate::core::schedule::Transfer,
+    elem_bytes: u64,
+) -> bool {
+    let (Some(s), Some(r)) = (sent.get_mut(t.src), recv.get_mut(t.dst)) else {
+        return false;
+    };
+    let bytes = t.bytes(elem_bytes);
+    *s += bytes;
+    *r += bytes;
+    *max = (*max).max(bytes);
+    true
 }
 
 /// The counters of rounds run one at a time ([`count_streamed`],
@@ -624,16 +639,10 @@ impl Tally {
         let (sent, recv) = (&mut self.sent[..], &mut self.recv[..]);
         let mut max = self.max;
         for t in &round.transfers {
-            let (Some(s), Some(r)) = (sent.get_mut(t.src), recv.get_mut(t.dst)) else {
-                return Err(malformed(i, t, p, n));
-            };
-            if t.range.start > t.range.end || t.range.end > n {
+            let in_range = t.range.start <= t.range.end && t.range.end <= n;
+            if !(in_range && add_transfer(sent, recv, &mut max, t, eb)) {
                 return Err(malformed(i, t, p, n));
             }
-            let bytes = t.bytes(eb);
-            *s += bytes;
-            *r += bytes;
-            max = max.max(bytes);
         }
         self.max = max;
         self.end_round(round.transfers.len());
@@ -643,10 +652,8 @@ impl Tally {
     /// Counts one validated transfer of this round.
     #[inline]
     fn add(&mut self, t: &crate::core::schedule::Transfer) {
-        let bytes = t.bytes(self.counts.elem_bytes);
-        self.sent[t.src] += bytes;
-        self.recv[t.dst] += bytes;
-        self.max = self.max.max(bytes);
+        let eb = self.counts.elem_bytes;
+        add_transfer(&mut self.sent, &mut self.recv, &mut self.max, t, eb);
     }
 
     /// Closes the round of `transfers` messages and starts the next.

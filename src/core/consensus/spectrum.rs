@@ -244,17 +244,15 @@ pub fn circulant_eigenvalues(
         return None;
     }
     // stencil: offsets (a, b) with weight c_{a,b} = W_{0, a·cols + b}
-    let stencil: Vec<(usize, usize, f64)> = m
-        .row(0)?
-        .iter()
-        .map(|&(j, v)| (j / cols, j % cols, v))
-        .collect();
+    let row0 = m.row(0)?;
+    let stencil: Vec<(usize, usize, f64)> =
+        row0.iter().map(|&(j, v)| (j / cols, j % cols, v)).collect();
     // W = d·I + b·(J − I) is invariant under every permutation: no check
     // (and its other rows are never written)
     let verify = m.complete_form().is_none();
     let mut dense: Vec<Option<f64>> = vec![None; if verify { p } else { 0 }];
     let checked: &[Vec<(usize, f64)>] = if verify { m.rows() } else { &[] };
-    for &(j, v) in checked.first().map_or(&[][..], Vec::as_slice) {
+    for &(j, v) in row0.iter().filter(|_| verify) {
         *dense.get_mut(j)? = Some(v);
     }
     for (i, row) in checked.iter().enumerate() {
