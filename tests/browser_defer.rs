@@ -38,6 +38,41 @@ async fn ring_at_p_1024_shows_its_numbers_in_the_first_render() {
     assert!(total.contains("2 × 1023/1024 × 64 MB"), "{total}");
 }
 
+// Above the drawn size the ring runs its values only when a step shows
+// them; from p = 434 (`core::work::ring_values`) that waits for a paint,
+// behind a busy line in the check panel, and then checks the same sum.
+#[wasm_bindgen_test]
+async fn ring_at_p_434_executes_its_values_after_the_last_step_paints() {
+    let app = Mounted::new("view=ring&p=434&size=1MB").await;
+    assert!(!busy(&app));
+    app.click("button[aria-label='Last step']").await;
+    assert_eq!(app.count(r#"#check[aria-busy="true"]"#), 1);
+    assert_eq!(
+        app.text("#check"),
+        "Checking: executing the values of 866 rounds on p = 434 ranks …"
+    );
+    assert_eq!(app.text("#phase"), "all-gather, round 433 of 433");
+    for _ in 0..3000 {
+        if app.count(r#"[aria-busy="true"]"#) == 0 {
+            break;
+        }
+        common::sleep(20).await;
+    }
+    // 1 + 2 + … + 434 = 434 · 435 / 2 = 94,395
+    assert_eq!(
+        app.text("#check"),
+        "✓ Verified: all 434 ranks hold the element-wise sum 1 + 2 + … + 434 = 94395 in every element."
+    );
+    assert!(app
+        .text("#narration")
+        .ends_with("Done: the result is verified on every rank."));
+    // One step back shows counters only; the values stay executed.
+    app.click("button[aria-label='Step back']").await;
+    assert_eq!(app.text("#check"), "Not finished: 865 of 866 rounds run.");
+    app.click("button[aria-label='Step forward']").await;
+    assert_eq!(app.count(r#"[aria-busy="true"]"#), 0);
+}
+
 #[wasm_bindgen_test]
 async fn ring_at_p_64_shows_its_content_in_the_first_render() {
     let app = Mounted::new("view=ring&p=64&size=64MB").await;

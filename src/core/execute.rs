@@ -711,9 +711,16 @@ pub fn execute_streamed(
         .map(|r| segments.iter().map(|g| init(r, g.start)).collect())
         .collect();
     let initial = values.clone();
-    let expected: Vec<f64> = (0..segments.len())
-        .map(|si| values.iter().map(|row| row[si]).sum())
-        .collect();
+    // Each segment's sum over the ranks in rank order, added row by row
+    // (one pass over memory instead of a strided walk per segment); -0.0
+    // is the start of `Iterator::sum` for f64, so the sums are the same
+    // bit for bit.
+    let mut expected = vec![-0.0; segments.len()];
+    for row in &values {
+        for (e, v) in expected.iter_mut().zip(row) {
+            *e += v;
+        }
+    }
     let mut tally = Tally::new(p, n, elem_bytes);
     // (destination, segment, op, value), read before any is applied
     let mut incoming: Vec<(usize, usize, Op, f64)> = Vec::new();

@@ -74,6 +74,23 @@ pub fn ring_all_reduce(p: u64) -> Work {
     Work(mul(transfers, RING_NS))
 }
 
+/// Nanoseconds per transfer of the ring's run on real values above the
+/// drawn size (`core::execute::execute_streamed`: every transfer reads and
+/// writes a segment of p × p values that no cache holds, and the buffers,
+/// their copy and the sums are written first). Measured in the release wasm
+/// when the last step first shows the check: p = 1024 in 150–200 ms, about
+/// 80 ns a transfer.
+const RING_VALUES_NS: u64 = 80;
+
+/// The ring all-reduce on `p` ranks executed on real values (the numbers-
+/// only run's check, sum and mean, [`ring_all_reduce`]'s transfers at
+/// 80 ns each). E.g. p = 256: 130,560 transfers ≈ 10.4 ms, at once;
+/// p = 1024: 2,095,104 ≈ 168 ms, after a paint behind a note.
+pub fn ring_values(p: u64) -> Work {
+    let transfers = mul(mul(2, p.saturating_sub(1)), p);
+    Work(mul(transfers, RING_VALUES_NS))
+}
+
 /// Nanoseconds per kept state word of a topology run (measured: the flat
 /// ring on 16 × 16 ranks, with its per-round states, in 4.1 s).
 const TOPOLOGY_NS: u64 = 30;
@@ -179,6 +196,18 @@ mod tests {
         assert!(!ring_all_reduce(1225).defer());
         // 2 · 1225 · 1226 × 10 = 30,037,000
         assert!(ring_all_reduce(1226).defer());
+    }
+
+    #[test]
+    fn the_ring_values_wait_for_a_paint_from_p_434() {
+        // p = 256: 2 · 255 · 256 = 130,560 transfers × 80 ns
+        assert_eq!(ring_values(256), Work(10_444_800));
+        assert!(!ring_values(256).defer());
+        // p = 1024: 2,095,104 × 80
+        assert_eq!(ring_values(1024), Work(167_608_320));
+        // 2 · 432 · 433 × 80 = 29,928,960; 2 · 433 · 434 × 80 = 30,067,520
+        assert!(!ring_values(433).defer());
+        assert!(ring_values(434).defer());
     }
 
     #[test]

@@ -13,6 +13,10 @@ pub enum Check {
         /// Rounds of the schedule.
         rounds: usize,
     },
+    /// All rounds have run, and their values are being executed after a
+    /// paint; the text names the work with its size, e.g. "the values of
+    /// 2046 rounds on p = 1024 ranks".
+    Executing(String),
     /// Verified; the text says what holds.
     Verified(String),
     /// Not verified; the text says what is wrong.
@@ -32,6 +36,12 @@ pub fn CheckPanel(props: &CheckPanelProps) -> Html {
     let line = match &props.check {
         Check::Pending { done, rounds } => html! {
             <p class="check pending" id="check">{format!("Not finished: {done} of {rounds} rounds run.")}</p>
+        },
+        Check::Executing(what) => html! {
+            <p class="check pending" id="check" role="status" aria-busy="true">
+                {format!("Checking: executing {what} …")}
+                <progress aria-label={format!("Executing {what}")}></progress>
+            </p>
         },
         Check::Verified(what) => {
             html! { <p class="check ok" id="check">{format!("✓ Verified: {what}")}</p> }

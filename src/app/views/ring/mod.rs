@@ -17,7 +17,7 @@ use crate::app::hooks::{on_step, use_deferred, use_view_state, Commit};
 use crate::core::timing::{ring_bytes_counted, ring_bytes_per_rank};
 use crate::core::units::format_exact_or_approx;
 use crate::core::units::{format_bytes_short, group_thousands};
-use crate::core::work::ring_all_reduce;
+use crate::core::work::{ring_all_reduce, ring_values, Work};
 use crate::params::ring::{Accounting, RingParams, ELEM_BYTES};
 
 pub mod comparison;
@@ -86,6 +86,22 @@ pub fn RingView(props: &ViewProps) -> Html {
             .and_then(RingRun::chunk_grid)
             .map(crate::app::shared::Shared::new)
     });
+    // Above the drawn size the values run the first time a step shows them
+    // (the last round and the mean step), after a paint when that is heavy.
+    let values_to_run = run
+        .ready()
+        .and_then(|r| r.as_ref().as_ref())
+        .and_then(|r| r.values_to_run(params.step.min(params.last_step())));
+    let values_work = values_to_run
+        .as_ref()
+        .map_or(Work(0), |_| ring_values(params.p as u64));
+    let executing = use_deferred(values_to_run, values_work, |run| {
+        if let Some(run) = run {
+            run.values();
+        }
+    })
+    .ready()
+    .is_none();
     let Some(run) = run.ready() else {
         let what = format!(
             "the ring all-reduce of {} on p = {} ranks",
@@ -116,7 +132,9 @@ pub fn RingView(props: &ViewProps) -> Html {
     } else {
         run.round_label(step - 1)
     };
-    let narration = if mean_step {
+    let narration = if mean_step && executing {
+        format!("Each rank divides its sum by p = {p} on its own. No bytes move in this step.")
+    } else if mean_step {
         format!(
             "Each rank divides its sum by p = {p} on its own: {} / {p} = {}. No bytes move in this step.",
             format_exact_or_approx(run.sum()),
@@ -182,7 +200,11 @@ pub fn RingView(props: &ViewProps) -> Html {
                     }
                 </ByteCounters>
                 <TransferLog {round} entries={run.entries(step, |t| format!("chunk {}", t.chunk.unwrap_or(0)))} {total} idle={idle} />
-                <CheckPanel check={check(&run, rounds_done, mean_step)} />
+                <CheckPanel check={if executing {
+                    Check::Executing(format!("the values of {rounds} rounds on p = {p} ranks"))
+                } else {
+                    check(&run, rounds_done, mean_step)
+                }} />
                 <RingVsNaive run={run.clone()} bw={params.bw.value} alpha={params.alpha.value} />
             </div>
         </div>

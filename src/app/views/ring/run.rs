@@ -51,6 +51,11 @@ impl NumbersRun {
         ring_all_reduce_round(self.counts.p, self.counts.n, i).map(|(round, _)| round)
     }
 
+    /// The run on real values, if it has been executed.
+    pub fn executed(&self) -> Option<&Streamed> {
+        self.values.get()
+    }
+
     /// The run on real values (executed on the first call).
     pub fn values(&self) -> &Streamed {
         let StreamCounts { p, n, .. } = self.counts;
@@ -125,6 +130,19 @@ impl RingRun {
         match self {
             RingRun::Drawn(t) => chunk_grid(p, n, &t.schedule.rounds).ok(),
             RingRun::Numbers(_) => chunk_grid(p, n, ring_all_reduce_rounds(p, n)).ok(),
+        }
+    }
+
+    /// The numbers-only run whose values step `step` shows (the last
+    /// round and the mean step: the check, the sum and the mean) and that
+    /// has not executed them yet; `None` for a drawn run, whose values ran
+    /// with it, and for earlier steps, which show counters only.
+    pub fn values_to_run(&self, step: usize) -> Option<Shared<NumbersRun>> {
+        match self {
+            RingRun::Numbers(s) if step >= self.rounds() && s.executed().is_none() => {
+                Some(s.clone())
+            }
+            _ => None,
         }
     }
 
@@ -225,7 +243,10 @@ impl RingRun {
                 let Some((round, label)) = ring_all_reduce_round(p, c.n, i) else {
                     return String::new();
                 };
-                let done = (rounds_done == rounds).then(|| s.values().verification.ok());
+                // the verdict once the values have run (never runs them)
+                let done = (rounds_done == rounds)
+                    .then(|| s.executed().map(|v| v.verification.ok()))
+                    .flatten();
                 narrate_round(p, Some(&round), &label, c.elem_bytes, None, done)
             }
         }
