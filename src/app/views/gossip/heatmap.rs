@@ -83,7 +83,7 @@ pub fn MixingHeatmap(props: &MixingHeatmapProps) -> Html {
         <section class="panel" aria-labelledby="w-h">
             <h2 class="panel-h" id="w-h">{"Mixing matrix W"}</h2>
             <p class="muted"><code>{props.weights.formula()}</code></p>
-            <svg viewBox={format!("0 0 {size:.0} {size:.0}")} width="100%" style={if numbered { "max-width:640px" } else { "max-width:480px" }} role="img"
+            <svg class="matrix" viewBox={format!("0 0 {size:.0} {size:.0}")} width="100%" style={if numbered { "max-width:640px" } else { "max-width:480px" }} role="img"
                 aria-label={format!("Heatmap of the {p}×{p} mixing matrix")}>
                 { for cells }
                 { for sums }
