@@ -152,6 +152,11 @@ async fn ring_p1024_counts_first_and_verifies_at_the_last_step() {
     // (977 or 976 of them, 4 B each): rank 0 sends chunk 0, 3,908 B
     assert_eq!(app.text("#sent-0"), "3.908 kB");
     app.click("button[aria-label='Last step']").await;
+    // the values run after a paint (core::work::ring_values: about 170 ms)
+    assert!(app
+        .text("#check")
+        .starts_with("Checking: executing the values of 2046 rounds"));
+    app.until_idle().await;
     assert!(
         app.text("#check").contains("Verified: all 1024 ranks"),
         "{}",

@@ -32,6 +32,18 @@ impl Mounted {
         panic!("still computing after 60 s");
     }
 
+    /// Waits (in 20 ms slices, at most 60 s) until nothing on the page is
+    /// marked `aria-busy` (the placeholder, or a panel's deferred check).
+    pub async fn until_idle(&self) {
+        for _ in 0..3000 {
+            if self.count(r#"[aria-busy="true"]"#) == 0 {
+                return;
+            }
+            sleep(20).await;
+        }
+        panic!("still busy after 60 s");
+    }
+
     /// Mounts the app with `query` (no leading `?`).
     pub async fn new(query: &str) -> Self {
         let doc = gloo::utils::document();
