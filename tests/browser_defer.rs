@@ -149,8 +149,10 @@ async fn sgd_with_32_workers_paints_the_placeholder_then_the_training() {
         "Step 1000 of 1000 · narrating all-reduce SGD"
     );
     // sample-weight bars + loss, consensus, loss-vs-bytes (trajectories
-    // are drawn for d = 2 only)
-    assert_eq!(app.count(".view-sgd .chart-box svg"), 4);
+    // are drawn for d = 2 only); the last three with the step's marks in a
+    // second SVG
+    assert_eq!(app.count(".view-sgd .chart-box"), 4);
+    assert_eq!(app.count(".view-sgd .chart-box svg"), 7);
 }
 
 /// The large SGD case of `browser_layout.rs`, which now paints the

@@ -23,8 +23,12 @@ async fn issue_url_shows_the_course_numbers_and_the_plots() {
         .text("#over-weighting")
         .starts_with("Shard 3 holds 10% of the samples"));
     assert!(app.text("#grad-unequal").contains("give 0.36"));
-    // sample-weight bars + loss, consensus, loss-vs-bytes, trajectories
-    assert_eq!(app.count(".view-sgd .chart-box svg"), 5);
+    // sample-weight bars + loss, consensus, loss-vs-bytes, trajectories;
+    // the three charts against the step carry the step's marks in a second
+    // SVG over the first
+    assert_eq!(app.count(".view-sgd .chart-box"), 5);
+    assert_eq!(app.count(".view-sgd .chart-box svg"), 8);
+    assert_eq!(app.count(".view-sgd .chart-stack > svg + svg"), 3);
     assert_eq!(app.text("#identical-allreduce"), "yes (bit-identical)");
     assert_eq!(app.text("#consensus-allreduce"), "0");
     assert_eq!(app.text("#identical-gossip"), "no");

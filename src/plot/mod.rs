@@ -62,6 +62,29 @@ pub fn finish_svg(svg: String) -> String {
         )
 }
 
+/// One chart from two layers drawn on the same size and coordinates: the
+/// shapes of `marks` (an SVG from [`finish_svg`], or `""` for none) are
+/// appended to those of `base`, as if one drawing had drawn both in turn.
+/// A view shows the layers stacked instead, so a step that moves only the
+/// marks replaces only their SVG; a download takes this one chart.
+pub fn stack(base: &str, marks: &str) -> String {
+    let inner = marks
+        .find('>')
+        .zip(marks.rfind("</svg>"))
+        .and_then(|(open, close)| marks.get(open + 1..close));
+    match (inner, base.rfind("</svg>")) {
+        (Some(inner), Some(close)) => {
+            format!(
+                "{}{}{}",
+                &base[..close],
+                inner.trim_start_matches('\n'),
+                &base[close..]
+            )
+        }
+        _ => base.to_string(),
+    }
+}
+
 /// A chart error as the message shown at the UI edge.
 pub(crate) fn err<E: std::fmt::Display>(e: E) -> String {
     e.to_string()
@@ -383,6 +406,18 @@ pub(crate) fn fixed2_tick(v: &f64) -> String {
 mod tests {
     use super::*;
     use plotters::prelude::{IntoDrawingArea, LineSeries};
+
+    #[test]
+    fn stack_appends_the_marks_shapes_before_the_close() {
+        let base = "<svg class=\"chart\" width=\"2\">\n<line a=\"1\"/>\n</svg>\n";
+        let marks = "<svg class=\"chart\" width=\"2\">\n<circle b=\"2\"/>\n</svg>\n";
+        assert_eq!(
+            stack(base, marks),
+            "<svg class=\"chart\" width=\"2\">\n<line a=\"1\"/>\n<circle b=\"2\"/>\n</svg>\n"
+        );
+        // no marks (a chart that is only a note): the base alone
+        assert_eq!(stack(base, ""), base);
+    }
 
     #[test]
     fn a_log_axis_ticks_1_2_and_5_times_powers_of_ten() {

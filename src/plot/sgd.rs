@@ -75,17 +75,33 @@ fn message(svg: &mut String, text: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// The frame and mesh of a chart against the step: x = step t from 0 to
-/// `t_max`, y on a log scale from `lo` to `hi`, described as `y_desc`.
+/// Which layer of a step chart to draw ([`super::stack`] joins them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layer {
+    /// What does not move with the step: the frame, the mesh and the
+    /// series. Drawn once per run.
+    Base,
+    /// What the step at index `.0` moves, with the legend drawn over it:
+    /// a transparent SVG of the same size and coordinates as the base.
+    Marks(usize),
+}
+
+/// The frame of a chart against the step: x = step t from 0 to `t_max`, y
+/// on a log scale from `lo` to `hi`, described as `y_desc`; the mesh and
+/// its labels only on the [`Layer::Base`].
 fn step_chart<'a, 'b>(
     root: &'a DrawingArea<SVGBackend<'b>, Shift>,
     t_max: f64,
     (lo, hi): (f64, f64),
     y_desc: &str,
+    layer: Layer,
 ) -> Result<StepChart<'a, 'b>, String> {
     let mut chart = frame(root, X_LABELS_PX, 64)
         .build_cartesian_2d(0f64..t_max, Axis::log(lo, hi))
         .map_err(err)?;
+    if layer != Layer::Base {
+        return Ok(chart);
+    }
     mesh(&mut chart, 13, 13)
         .x_desc("step t")
         .y_desc(y_desc)
@@ -140,6 +156,18 @@ fn excess(v: f64, opt: f64) -> f64 {
 /// # Errors
 /// A message when plotters fails; a chart with a note when nothing is positive.
 pub fn draw_loss(lab: &Lab, current: usize) -> Result<String, String> {
+    Ok(super::stack(
+        &draw_loss_layer(lab, Layer::Base)?,
+        &draw_loss_layer(lab, Layer::Marks(current))?,
+    ))
+}
+
+/// One [`Layer`] of [`draw_loss`]: the curves, or the step's line and the
+/// legend (`""` when the chart is only a note).
+///
+/// # Errors
+/// As [`draw_loss`].
+pub fn draw_loss_layer(lab: &Lab, layer: Layer) -> Result<String, String> {
     let opt = lab.optimal_loss;
     let eq_gap = excess(lab.equal_worker_loss, opt);
     let mean_local = |t: &StrategyTrace| -> Vec<f64> {
@@ -161,14 +189,11 @@ pub fn draw_loss(lab: &Lab, current: usize) -> Result<String, String> {
     let draws_eq_gap = eq_gap > 0.0;
     let legend_lines = lab.traces.len() + usize::from(draws_eq_gap);
     let Some((lo, hi)) = log_range(all, legend_lines) else {
-        message(
-            &mut svg,
-            "Every model sits at the optimum: nothing to plot.",
-        )?;
-        return Ok(finish_svg(svg));
+        return note(layer, "Every model sits at the optimum: nothing to plot.");
     };
     let t_max = last_step(lab);
     let clamp = |v: f64| if v.is_finite() { v.clamp(lo, hi) } else { hi };
+    let base = layer == Layer::Base;
     {
         let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
         let mut keys = Legend::default();
@@ -177,16 +202,19 @@ pub fn draw_loss(lab: &Lab, current: usize) -> Result<String, String> {
             t_max,
             (lo, hi),
             "F(w) − F★ (global loss above optimum)",
+            layer,
         )?;
         if draws_eq_gap {
-            chart
-                .draw_series(DashedLineSeries::new(
-                    [(0.0, clamp(eq_gap)), (t_max, clamp(eq_gap))],
-                    2,
-                    4,
-                    FG.mix(0.6).stroke_width(1),
-                ))
-                .map_err(err)?;
+            if base {
+                chart
+                    .draw_series(DashedLineSeries::new(
+                        [(0.0, clamp(eq_gap)), (t_max, clamp(eq_gap))],
+                        2,
+                        4,
+                        FG.mix(0.6).stroke_width(1),
+                    ))
+                    .map_err(err)?;
+            }
             keys.add(
                 "excess loss of the equal-worker optimum",
                 key(GRID.stroke_width(1)),
@@ -194,6 +222,13 @@ pub fn draw_loss(lab: &Lab, current: usize) -> Result<String, String> {
         }
         for t in &lab.traces {
             let c = strategy_colour(t.strategy);
+            keys.add(
+                format!("{} at w̄", t.strategy.label()),
+                key(c.stroke_width(2)),
+            );
+            if !base {
+                continue;
+            }
             let pts: Vec<(f64, f64)> = t
                 .steps
                 .iter()
@@ -202,10 +237,6 @@ pub fn draw_loss(lab: &Lab, current: usize) -> Result<String, String> {
             chart
                 .draw_series(LineSeries::new(pts, c.stroke_width(2)))
                 .map_err(err)?;
-            keys.add(
-                format!("{} at w̄", t.strategy.label()),
-                key(c.stroke_width(2)),
-            );
             if t.strategy != Strategy::AllReduce {
                 let local: Vec<(f64, f64)> = t
                     .steps
@@ -218,9 +249,22 @@ pub fn draw_loss(lab: &Lab, current: usize) -> Result<String, String> {
                     .map_err(err)?;
             }
         }
-        current_step(&mut chart, &keys, current, t_max, (lo, hi))?;
+        if let Layer::Marks(current) = layer {
+            current_step(&mut chart, &keys, current, t_max, (lo, hi))?;
+        }
         root.present().map_err(err)?;
     }
+    Ok(finish_svg(svg))
+}
+
+/// The note a chart shows instead when there is nothing to plot, on the
+/// [`Layer::Base`]; the marks layer is then empty (`""`).
+fn note(layer: Layer, text: &str) -> Result<String, String> {
+    if layer != Layer::Base {
+        return Ok(String::new());
+    }
+    let mut svg = String::new();
+    message(&mut svg, text)?;
     Ok(finish_svg(svg))
 }
 
@@ -231,26 +275,45 @@ pub fn draw_loss(lab: &Lab, current: usize) -> Result<String, String> {
 /// # Errors
 /// A message when plotters fails.
 pub fn draw_consensus(lab: &Lab, current: usize) -> Result<String, String> {
+    Ok(super::stack(
+        &draw_consensus_layer(lab, Layer::Base)?,
+        &draw_consensus_layer(lab, Layer::Marks(current))?,
+    ))
+}
+
+/// One [`Layer`] of [`draw_consensus`].
+///
+/// # Errors
+/// As [`draw_consensus`].
+pub fn draw_consensus_layer(lab: &Lab, layer: Layer) -> Result<String, String> {
     let all = lab
         .traces
         .iter()
         .flat_map(|t| t.steps.iter().map(|s| s.consensus_distance));
     let mut svg = String::new();
     let Some((lo, hi)) = log_range(all, lab.traces.len()) else {
-        message(
-            &mut svg,
+        return note(
+            layer,
             "Consensus distance is exactly 0 for every strategy: all models are equal.",
-        )?;
-        return Ok(finish_svg(svg));
+        );
     };
     let t_max = last_step(lab);
     {
         let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
         let mut keys = Legend::default();
-        let mut chart = step_chart(&root, t_max, (lo, hi), "(1/m) Σ‖w_k − w̄‖²")?;
+        let mut chart = step_chart(&root, t_max, (lo, hi), "(1/m) Σ‖w_k − w̄‖²", layer)?;
         for t in &lab.traces {
             let c = strategy_colour(t.strategy);
             let zero = t.steps.iter().all(|s| s.consensus_distance == 0.0);
+            let label = if zero {
+                format!("{}: exactly 0 (drawn on the floor)", t.strategy.label())
+            } else {
+                t.strategy.label().to_string()
+            };
+            keys.add(label, key(c.stroke_width(2)));
+            if layer != Layer::Base {
+                continue;
+            }
             let pts: Vec<(f64, f64)> = t
                 .steps
                 .iter()
@@ -266,17 +329,13 @@ pub fn draw_consensus(lab: &Lab, current: usize) -> Result<String, String> {
                     )
                 })
                 .collect();
-            let label = if zero {
-                format!("{}: exactly 0 (drawn on the floor)", t.strategy.label())
-            } else {
-                t.strategy.label().to_string()
-            };
             chart
                 .draw_series(LineSeries::new(pts, c.stroke_width(2)))
                 .map_err(err)?;
-            keys.add(label, key(c.stroke_width(2)));
         }
-        current_step(&mut chart, &keys, current, t_max, (lo, hi))?;
+        if let Layer::Marks(current) = layer {
+            current_step(&mut chart, &keys, current, t_max, (lo, hi))?;
+        }
         root.present().map_err(err)?;
     }
     Ok(finish_svg(svg))
@@ -290,6 +349,18 @@ pub fn draw_consensus(lab: &Lab, current: usize) -> Result<String, String> {
 /// # Errors
 /// A message when plotters fails.
 pub fn draw_loss_vs_bytes(lab: &Lab, current: usize) -> Result<String, String> {
+    Ok(super::stack(
+        &draw_loss_vs_bytes_layer(lab, Layer::Base)?,
+        &draw_loss_vs_bytes_layer(lab, Layer::Marks(current))?,
+    ))
+}
+
+/// One [`Layer`] of [`draw_loss_vs_bytes`]: the curves, or the step's dots
+/// and the legend.
+///
+/// # Errors
+/// As [`draw_loss_vs_bytes`].
+pub fn draw_loss_vs_bytes_layer(lab: &Lab, layer: Layer) -> Result<String, String> {
     let opt = lab.optimal_loss;
     let all = lab
         .traces
@@ -297,11 +368,7 @@ pub fn draw_loss_vs_bytes(lab: &Lab, current: usize) -> Result<String, String> {
         .flat_map(|t| t.steps.iter().map(move |s| s.loss_at_average - opt));
     let mut svg = String::new();
     let Some((lo, hi)) = log_range(all, lab.traces.len()) else {
-        message(
-            &mut svg,
-            "Every model sits at the optimum: nothing to plot.",
-        )?;
-        return Ok(finish_svg(svg));
+        return note(layer, "Every model sits at the optimum: nothing to plot.");
     };
     let b_max = lab
         .traces
@@ -317,35 +384,45 @@ pub fn draw_loss_vs_bytes(lab: &Lab, current: usize) -> Result<String, String> {
         let mut chart = frame(&root, X_LABELS_PX, 64)
             .build_cartesian_2d(-0.02 * b_max..b_max * 1.02, Axis::log(lo, hi))
             .map_err(err)?;
-        mesh(&mut chart, 13, 13)
-            .x_desc("bytes sent by the busiest worker (cumulative)")
-            .y_desc("F(w̄) − F★")
-            .y_label_formatter(&exp_tick)
-            .x_label_formatter(&|v| fmt_bytes(*v))
-            .draw()
-            .map_err(err)?;
-        for t in &lab.traces {
-            let c = strategy_colour(t.strategy);
-            let pts: Vec<(f64, f64)> = t
-                .steps
-                .iter()
-                .map(|s| (s.max_bytes_sent(), clamp(s.loss_at_average - opt)))
-                .collect();
-            chart
-                .draw_series(LineSeries::new(pts, c.stroke_width(2)))
-                .map_err(err)?;
-            keys.add(t.strategy.label(), key(c.stroke_width(2)));
-            if let Some(s) = t.steps.get(current.min(t.steps.len().saturating_sub(1))) {
-                chart
-                    .draw_series([Circle::new(
-                        (s.max_bytes_sent(), clamp(s.loss_at_average - opt)),
-                        5,
-                        c.filled(),
-                    )])
+        match layer {
+            Layer::Base => {
+                mesh(&mut chart, 13, 13)
+                    .x_desc("bytes sent by the busiest worker (cumulative)")
+                    .y_desc("F(w̄) − F★")
+                    .y_label_formatter(&exp_tick)
+                    .x_label_formatter(&|v| fmt_bytes(*v))
+                    .draw()
                     .map_err(err)?;
+                for t in &lab.traces {
+                    let pts: Vec<(f64, f64)> = t
+                        .steps
+                        .iter()
+                        .map(|s| (s.max_bytes_sent(), clamp(s.loss_at_average - opt)))
+                        .collect();
+                    let style = strategy_colour(t.strategy).stroke_width(2);
+                    chart
+                        .draw_series(LineSeries::new(pts, style))
+                        .map_err(err)?;
+                }
+            }
+            Layer::Marks(current) => {
+                for t in &lab.traces {
+                    let c = strategy_colour(t.strategy);
+                    keys.add(t.strategy.label(), key(c.stroke_width(2)));
+                    let at = current.min(t.steps.len().saturating_sub(1));
+                    if let Some(s) = t.steps.get(at) {
+                        chart
+                            .draw_series([Circle::new(
+                                (s.max_bytes_sent(), clamp(s.loss_at_average - opt)),
+                                5,
+                                c.filled(),
+                            )])
+                            .map_err(err)?;
+                    }
+                }
+                keys.draw(&chart, SeriesLabelPosition::UpperRight)?;
             }
         }
-        keys.draw(&chart, SeriesLabelPosition::UpperRight)?;
         root.present().map_err(err)?;
     }
     Ok(finish_svg(svg))
@@ -594,6 +671,7 @@ mod tests {
     use super::*;
     use crate::core::sgd::train::complete_uniform_mixing;
     use crate::core::sgd::{objective, run_lab, Problem, ProblemConfig, TrainConfig};
+    use crate::plot::stack;
 
     fn lab(d: usize) -> Lab {
         let p = Problem::generate(&ProblemConfig {
@@ -631,6 +709,24 @@ mod tests {
         let bytes = draw_loss_vs_bytes(&l, 60).expect("renders");
         assert!(is_svg(&bytes));
         assert!(bytes.contains("busiest worker"));
+    }
+
+    #[test]
+    fn a_step_moves_only_the_marks_layer() {
+        let l = lab(2);
+        let base = draw_loss_layer(&l, Layer::Base).expect("renders");
+        let at_10 = draw_loss_layer(&l, Layer::Marks(10)).expect("renders");
+        let at_30 = draw_loss_layer(&l, Layer::Marks(30)).expect("renders");
+        // the axes and curves are in the base; the legend is with the marks
+        assert!(base.contains("step t") && !at_10.contains("step t"));
+        assert!(at_10.contains("all-reduce SGD at w̄") && !base.contains("all-reduce SGD at w̄"));
+        assert_ne!(at_10, at_30);
+        assert_eq!(stack(&base, &at_30), draw_loss(&l, 30).expect("renders"));
+        // the dots of the bytes chart move; its curves do not
+        let b = draw_loss_vs_bytes_layer(&l, Layer::Base).expect("renders");
+        let dots = draw_loss_vs_bytes_layer(&l, Layer::Marks(5)).expect("renders");
+        assert_eq!(b.matches("<circle").count(), 0);
+        assert_eq!(dots.matches("<circle").count(), 3);
     }
 
     #[test]

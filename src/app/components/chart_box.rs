@@ -14,6 +14,10 @@ pub struct ChartBoxProps {
     /// The chart's SVG markup, as drawn by a `plot::draw_*` function (every
     /// string in it is escaped there).
     pub svg: AttrValue,
+    /// A second SVG of the same size drawn over `svg` (a step's marks,
+    /// `plot::sgd::Layer::Marks`), so a step replaces only this one.
+    #[prop_or_default]
+    pub overlay: Option<AttrValue>,
     /// Element id of the box, when a test or link needs one.
     #[prop_or_default]
     pub id: Option<AttrValue>,
@@ -29,7 +33,14 @@ pub fn ChartBox(props: &ChartBoxProps) -> Html {
     html! {
         <div id={props.id.clone()} class="chart-box table-scroll" role="region" tabindex="0"
             style={props.style.clone()} aria-label={format!("{} (chart)", props.label)}>
-            {Html::from_html_unchecked(props.svg.clone())}
+            if let Some(overlay) = props.overlay.clone() {
+                <div class="chart-stack">
+                    {Html::from_html_unchecked(props.svg.clone())}
+                    {Html::from_html_unchecked(overlay)}
+                </div>
+            } else {
+                {Html::from_html_unchecked(props.svg.clone())}
+            }
         </div>
     }
 }

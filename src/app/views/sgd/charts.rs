@@ -11,7 +11,10 @@ use super::SharedLab;
 use crate::app::components::data_table::DataTableView;
 use crate::export::series::{sgd_chart, SgdChart};
 use crate::export::DataTable;
-use crate::plot::sgd::{draw_consensus, draw_loss, draw_loss_vs_bytes, draw_trajectories};
+use crate::plot::sgd::{
+    draw_consensus_layer, draw_loss_layer, draw_loss_vs_bytes_layer, draw_trajectories, Layer,
+};
+use crate::plot::stack;
 
 /// The chart, then its "Data" table with the downloads.
 fn svg_box(svg: String, id: &'static str, table: Rc<DataTable>) -> Html {
@@ -20,6 +23,18 @@ fn svg_box(svg: String, id: &'static str, table: Rc<DataTable>) -> Html {
         <>
             <ChartBox label={table.caption.clone()} svg={svg.clone()} />
             <DataTableView {id} {table} svg={Some(svg)} />
+        </>
+    }
+}
+
+/// A chart drawn in two layers: the `base` of the run, unchanged by a step,
+/// with the step's `marks` over it; the downloads take the joined chart.
+fn layered_box(base: &AttrValue, marks: &str, id: &'static str, table: Rc<DataTable>) -> Html {
+    let joined = AttrValue::from(stack(base, marks));
+    html! {
+        <>
+            <ChartBox label={table.caption.clone()} svg={base.clone()} overlay={AttrValue::from(marks.to_string())} />
+            <DataTableView {id} {table} svg={Some(joined)} />
         </>
     }
 }
@@ -37,13 +52,25 @@ pub struct SgdChartsProps {
 #[component]
 pub fn SgdCharts(props: &SgdChartsProps) -> Html {
     let (problem, _, _) = &*props.run;
-    let charts = use_memo((props.run.clone(), props.step), |(run, step)| {
+    let or_msg = |r: Result<String, String>| r.unwrap_or_else(|e| format!("<p>{e}</p>"));
+    // What a step does not move, drawn once per run.
+    let bases = use_memo(props.run.clone(), move |run| {
         let (_, _, lab) = &**run;
-        let or_msg = |r: Result<String, String>| r.unwrap_or_else(|e| format!("<p>{e}</p>"));
         [
-            or_msg(draw_loss(lab, *step)),
-            or_msg(draw_consensus(lab, *step)),
-            or_msg(draw_loss_vs_bytes(lab, *step)),
+            draw_loss_layer(lab, Layer::Base),
+            draw_consensus_layer(lab, Layer::Base),
+            draw_loss_vs_bytes_layer(lab, Layer::Base),
+        ]
+        .map(|r| AttrValue::from(or_msg(r)))
+    });
+    let [loss_base, cons_base, bytes_base] = &*bases;
+    let charts = use_memo((props.run.clone(), props.step), move |(run, step)| {
+        let (_, _, lab) = &**run;
+        let marks = Layer::Marks(*step);
+        [
+            draw_loss_layer(lab, marks).unwrap_or_default(),
+            draw_consensus_layer(lab, marks).unwrap_or_default(),
+            draw_loss_vs_bytes_layer(lab, marks).unwrap_or_default(),
             if lab.sample_weighted_optimum.len() == 2 {
                 or_msg(draw_trajectories(lab, *step))
             } else {
@@ -78,16 +105,16 @@ pub fn SgdCharts(props: &SgdChartsProps) -> Html {
         <>
             <section class="panel wide" aria-labelledby="loss-h">
                 <h3 id="loss-h">{"Global loss above the optimum, per step (log scale)"}</h3>
-                {svg_box(loss.clone(), "loss-data", t_loss.clone())}
+                {layered_box(loss_base, loss, "loss-data", t_loss.clone())}
                 <p class="muted">{"Solid: at the average model w̄. Dashed: the mean of F at the workers' own models. Dotted: where the equal-worker optimum sits."}</p>
             </section>
             <section class="panel wide" aria-labelledby="cons-h">
                 <h3 id="cons-h">{"Consensus distance (1/m) Σ‖w_k − w̄‖², per step (log scale)"}</h3>
-                {svg_box(cons.clone(), "cons-data", t_cons.clone())}
+                {layered_box(cons_base, cons, "cons-data", t_cons.clone())}
             </section>
             <section class="panel wide" aria-labelledby="lb-h">
                 <h3 id="lb-h">{"Global loss against bytes sent"}</h3>
-                {svg_box(bytes.clone(), "bytes-data", t_bytes.clone())}
+                {layered_box(bytes_base, bytes, "bytes-data", t_bytes.clone())}
             </section>
             <section class="panel wide" aria-labelledby="traj-h">
                 <h3 id="traj-h">{"Parameter trajectories"}</h3>
