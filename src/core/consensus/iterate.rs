@@ -206,7 +206,11 @@ impl NodeUpdate {
 
     /// The update as one line of arithmetic with node labels `x{i}`:
     /// equal weights 1/k give `x0 ← (9 + 0 + 3)/3 = 4`; otherwise
-    /// `x0 ← 1/4·9 + 1/2·0 + 1/4·3 = 3`.
+    /// `x0 ← 1/4·9 + 1/2·0 + 1/4·3 = 3`. Above [`MAX_LISTED_TERMS`] terms
+    /// (a node of the complete graph on 1024 nodes has 1024) the sum shows
+    /// its first three and last two terms around "…", and says how many
+    /// there are: `x0 ← (1 + 2 + 3 + … + 1023 + 1024)/1024 = 512.5`.
+    /// The result is always the whole sum.
     pub fn text(&self) -> String {
         let k = self.terms.len();
         let equal = k > 0
@@ -214,20 +218,32 @@ impl NodeUpdate {
                 .terms
                 .iter()
                 .all(|t| (t.weight - 1.0 / k as f64).abs() <= 1e-12);
-        let rhs = if equal {
-            let sum: Vec<String> = self.terms.iter().map(|t| fmt_num(t.value)).collect();
-            format!("({})/{k}", sum.join(" + "))
+        let term = |t: &UpdateTerm| {
+            if equal {
+                fmt_num(t.value)
+            } else {
+                format!("{}·{}", fmt_weight(t.weight), fmt_num(t.value))
+            }
+        };
+        let sum = if k > MAX_LISTED_TERMS {
+            let head: Vec<String> = self.terms[..3].iter().map(term).collect();
+            let tail: Vec<String> = self.terms[k - 2..].iter().map(term).collect();
+            format!("{} + … + {}", head.join(" + "), tail.join(" + "))
         } else {
-            let parts: Vec<String> = self
-                .terms
-                .iter()
-                .map(|t| format!("{}·{}", fmt_weight(t.weight), fmt_num(t.value)))
-                .collect();
-            parts.join(" + ")
+            self.terms.iter().map(term).collect::<Vec<_>>().join(" + ")
+        };
+        let rhs = match (equal, k > MAX_LISTED_TERMS) {
+            (true, _) => format!("({sum})/{k}"),
+            (false, true) => format!("{sum} ({k} terms)"),
+            (false, false) => sum,
         };
         format!("x{} ← {} = {}", self.node, rhs, fmt_num(self.result))
     }
 }
+
+/// The most terms [`NodeUpdate::text`] writes out; a longer sum shows its
+/// ends around "…".
+pub const MAX_LISTED_TERMS: usize = 16;
 
 /// One decentralised SGD step computed three ways from the same x and
 /// gradients g (all evaluated at the current local models x).
@@ -421,6 +437,36 @@ mod tests {
         let u = NodeUpdate::new(&mh, &[0.0, 3.0, 6.0, 9.0], 1).expect("leaf");
         assert_eq!(u.text(), "x1 ← 1/4·0 + 3/4·3 = 2.25");
         assert!(NodeUpdate::new(&m, &[0.0; 4], 9).is_none());
+    }
+
+    #[test]
+    fn long_sums_show_their_ends() {
+        // complete graph, uniform weights 1/p; x_i = i + 1. Node 0's terms
+        // run by offset −(p−1)/2 … +(p−1)/2: nodes p/2+1 … p−1, 0, 1 … p/2.
+        let values = |p: usize| (1..=p).map(|v| v as f64).collect::<Vec<_>>();
+        let complete = |p| {
+            let g = Graph::new(GraphKind::Complete, p, 0).expect("complete");
+            mixing_matrix(&g, WeightRule::Uniform).expect("uniform")
+        };
+        // 16 terms are listed: 10 … 16, 1 … 9 (node 9 … 15, 0 … 8); 136/16
+        let u = NodeUpdate::new(&complete(16), &values(16), 0).expect("node 0");
+        assert_eq!(
+            u.text(),
+            "x0 ← (10 + 11 + 12 + 13 + 14 + 15 + 16 + 1 + 2 + 3 + 4 + 5 + 6 + 7 + 8 + 9)/16 = 8.5"
+        );
+        // 17: 10 … 17, 1 … 9, summed whole: 153/17 = 9
+        let u = NodeUpdate::new(&complete(17), &values(17), 0).expect("node 0");
+        assert_eq!(u.text(), "x0 ← (10 + 11 + 12 + … + 8 + 9)/17 = 9");
+        // unequal weights say how many terms there are: lazy Metropolis on
+        // the complete graph of 17 keeps (1 + 1/17)/2 = 9/17 and gives each
+        // other node 1/34: 9/17 · 1 + (2 + … + 17)/34 = (18 + 152)/34 = 5
+        let g = Graph::new(GraphKind::Complete, 17, 0).expect("complete");
+        let lazy = mixing_matrix(&g, WeightRule::Lazy).expect("lazy");
+        let u = NodeUpdate::new(&lazy, &values(17), 0).expect("node 0");
+        assert_eq!(
+            u.text(),
+            "x0 ← 1/34·10 + 1/34·11 + 1/34·12 + … + 1/34·8 + 1/34·9 (17 terms) = 5"
+        );
     }
 
     #[test]
