@@ -124,9 +124,12 @@ async fn chunk_grid_canvas_from_33_to_256_ranks() {
         legend.contains("own data only") && legend.contains("complete sum"),
         "{legend}"
     );
-    // the lightest colour covers counts 1 to 26: (26 − 1)·5 / 126 < 1 ≤ (27 − 1)·5 / 126
+    // own data has the lightest colour alone; partial sums of 2 … 127 ranks
+    // take five bins: 1 + ⌊(c − 2)·5 / 126⌋ is 1 up to c = 27, 2 from c = 28
     assert!(
-        legend.contains("1–26 ranks") && legend.contains("27–"),
+        legend.contains("1 rank: own data only")
+            && legend.contains("2–27 ranks")
+            && legend.contains("28–52 ranks"),
         "{legend}"
     );
     assert!(app.text("#check").contains("3 of 254"), "numbers stay");
@@ -138,6 +141,19 @@ async fn chunk_grid_canvas_from_33_to_256_ranks() {
     assert_eq!(app.count("canvas"), 0, "numbers only above 256");
     assert!(app.text(".notice").contains("above 256"));
     assert!(app.text("#check").contains("0 of 512 rounds"));
+}
+
+// Above 8 ranks the ring's cells are colour only, so the colour must tell
+// a partial sum from a rank's own data however large p is.
+#[wasm_bindgen_test]
+async fn partial_sums_never_share_the_own_data_colour() {
+    let app = Mounted::new("view=ring&p=16&size=1MB&step=2").await;
+    assert_eq!(app.text("#phase"), "reduce-scatter, round 2 of 15");
+    // after 2 rounds each rank holds chunks of 1, 2 and 3 ranks' inputs:
+    // own data #fde725, and 2 or 3 ranks 1 + ⌊(c − 2)·5 / 14⌋ = 1: #b5de2b
+    assert_eq!(app.count(r##".rank-ring path[style^="fill:#fde725"]"##), 1);
+    assert_eq!(app.count(r##".rank-ring path[style^="fill:#b5de2b"]"##), 1);
+    assert_eq!(app.count(r##".rank-ring path[style^="fill:#6ece58"]"##), 0);
 }
 
 #[wasm_bindgen_test]

@@ -34,8 +34,8 @@ fn cell_px(p: usize) -> usize {
 }
 
 /// The colour key at this p: each colour of the ring's ramp ([`fill`])
-/// with the contributor counts it stands for (e.g. at p = 128 the lightest
-/// covers 1–26 ranks), the complete sum last.
+/// with the contributor counts it stands for (e.g. at p = 128: 1 rank, then
+/// 2–27, 28–52, 53–77, 78–102 and 103–127 ranks), the complete sum last.
 fn key(p: usize) -> Vec<(&'static str, String)> {
     let mut runs: Vec<(&'static str, usize, usize)> = Vec::new();
     for count in 1..=p {

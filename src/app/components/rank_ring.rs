@@ -60,6 +60,10 @@ pub(crate) const RAMP: [&str; 8] = [
 /// Colour of a chunk that holds the complete sum.
 pub(crate) const FULL: &str = "#440154";
 
+/// `(cell colour, text colour)` of a chunk holding the inputs of `count` of
+/// `p` ranks: none (empty), one (own data only: the lightest colour, and
+/// only it), a partial sum of 2 … p − 1 (the next five colours of the ramp,
+/// in bins of equal width: darker = more ranks) or all p (the complete sum).
 pub(crate) fn fill(count: usize, p: usize) -> (&'static str, &'static str) {
     if count == 0 {
         return ("var(--empty-cell)", "var(--fg)");
@@ -68,12 +72,12 @@ pub(crate) fn fill(count: usize, p: usize) -> (&'static str, &'static str) {
         return (FULL, "#ffffff");
     }
     // Partial sums use the lighter part of the ramp so they never look like
-    // the complete sum.
+    // the complete sum, and never the colour of a rank's own data.
     const PARTIAL: usize = 5;
-    let idx = if p <= 2 {
+    let idx = if count == 1 {
         0
     } else {
-        ((count - 1) * PARTIAL) / (p - 2).max(1)
+        1 + ((count - 2) * PARTIAL) / (p - 2)
     };
     let c = RAMP[idx.min(PARTIAL)];
     let text = if idx >= 4 { "#ffffff" } else { "#000000" };
