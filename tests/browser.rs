@@ -143,6 +143,26 @@ async fn chunk_grid_canvas_from_33_to_256_ranks() {
     assert!(app.text("#check").contains("0 of 512 rounds"));
 }
 
+// A step button just clicked keeps the focus; the arrows still step, and
+// space stays the button's own key.
+#[wasm_bindgen_test]
+async fn arrow_keys_step_while_a_step_button_has_focus() {
+    let app = Mounted::new("view=ring&p=4").await;
+    app.click("button[aria-label='Step forward']").await;
+    assert_eq!(app.text("#phase"), "reduce-scatter, round 1 of 3");
+    app.key_on("button[aria-label='Step forward']", "ArrowRight")
+        .await;
+    assert_eq!(app.text("#phase"), "reduce-scatter, round 2 of 3");
+    app.key_on("button[aria-label='Step forward']", "Home")
+        .await;
+    assert_eq!(app.text("#phase"), "Initial buffers (before round 1)");
+    app.key_on("button[aria-label='Play']", " ").await;
+    assert_eq!(
+        attr(&app, "button[aria-label='Play']", "aria-pressed"),
+        "false"
+    );
+}
+
 // Above 8 ranks the ring's cells are colour only, so the colour must tell
 // a partial sum from a rank's own data however large p is.
 #[wasm_bindgen_test]

@@ -99,6 +99,23 @@ impl Mounted {
         yew::scheduler::flush().await;
     }
 
+    /// Dispatches a keydown of `key` on the element `selector` (it bubbles
+    /// to the document) and flushes.
+    pub async fn key_on(&self, selector: &str, key: &str) {
+        let init = KeyboardEventInit::new();
+        init.set_key(key);
+        init.set_bubbles(true);
+        let ev = KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).expect("event");
+        self.root
+            .query_selector(selector)
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| panic!("no element {selector}"))
+            .dispatch_event(&ev)
+            .expect("dispatch");
+        yew::scheduler::flush().await;
+    }
+
     /// Dispatches a keydown of `key` on the document and flushes.
     pub async fn key(&self, key: &str) {
         let init = KeyboardEventInit::new();

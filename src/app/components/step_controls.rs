@@ -91,17 +91,15 @@ pub fn StepControls(props: &StepControlsProps) -> Html {
                     if ev.alt_key() || ev.ctrl_key() || ev.meta_key() {
                         return;
                     }
-                    let typing = ev
+                    let tag = ev
                         .target()
                         .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                        .map(|el| {
-                            matches!(
-                                el.tag_name().as_str(),
-                                "INPUT" | "SELECT" | "TEXTAREA" | "BUTTON"
-                            )
-                        })
-                        .unwrap_or(false);
-                    if typing && ev.key() != "Escape" {
+                        .map(|el| el.tag_name())
+                        .unwrap_or_default();
+                    // Form fields keep every key; a focused button (e.g. "▶"
+                    // just clicked) keeps only space, which presses it.
+                    let typing = matches!(tag.as_str(), "INPUT" | "SELECT" | "TEXTAREA");
+                    if (typing && ev.key() != "Escape") || (tag == "BUTTON" && ev.key() == " ") {
                         return;
                     }
                     let (s, last, is_playing) = *current.borrow();
