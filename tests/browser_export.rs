@@ -72,7 +72,7 @@ async fn svg_download_parses_as_svg() {
 #[wasm_bindgen_test]
 async fn csv_download_has_a_header_and_the_plotted_values() {
     let run = course_run();
-    let table = gossip_rounds(&run.rounds[..3]);
+    let table = gossip_rounds(&run.rounds[..3], run.spectrum.bound_guaranteed);
     let csv = payload(&csv_data_url(&table), "data:text/csv;charset=utf-8,");
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(lines[0], "round,x0,x1,x2,x3,mean,disagreement,ρ^r bound");

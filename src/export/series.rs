@@ -35,9 +35,12 @@ pub fn xy_series(
 
 /// The gossip round history up to `rounds.last()`: round r, the node
 /// values x_r (one column per node up to [`MAX_NODE_COLUMNS`] nodes), the
-/// mean, the disagreement ‖x_r − x̄1‖₂ and ρ^r‖x₀ − x̄1‖₂ (empty when no ρ).
+/// mean, the disagreement ‖x_r − x̄1‖₂ and ρ^r‖x₀ − x̄1‖₂ (empty when no ρ),
+/// headed "ρ^r bound" when `bound_guaranteed` (W doubly stochastic and
+/// normal, [`crate::core::consensus::Spectrum::bound_guaranteed`]) and
+/// "ρ^r rate (not a bound)" otherwise.
 /// Drawn by [`crate::plot::gossip::draw_disagreement`] (disagreement and bound).
-pub fn gossip_rounds(rounds: &[RoundState]) -> DataTable {
+pub fn gossip_rounds(rounds: &[RoundState], bound_guaranteed: bool) -> DataTable {
     let p = rounds.first().map_or(0, |r| r.values.len());
     let per_node = p <= MAX_NODE_COLUMNS;
     let mut cols: Vec<String> = vec!["round".into()];
@@ -46,7 +49,12 @@ pub fn gossip_rounds(rounds: &[RoundState]) -> DataTable {
     } else {
         cols.push(format!("x (first {MAX_NODE_COLUMNS} of {p} nodes)"));
     }
-    cols.extend(["mean".into(), "disagreement".into(), "ρ^r bound".into()]);
+    let rate = if bound_guaranteed {
+        "ρ^r bound"
+    } else {
+        "ρ^r rate (not a bound)"
+    };
+    cols.extend(["mean".into(), "disagreement".into(), rate.into()]);
     let mut t = DataTable {
         caption: "Round history".into(),
         columns: cols,
@@ -656,7 +664,7 @@ mod tests {
     #[test]
     fn course_gossip_history_holds_the_worked_norms() {
         let run = crate::core::consensus::course_ring_run();
-        let t = gossip_rounds(&run.rounds[..3]);
+        let t = gossip_rounds(&run.rounds[..3], run.spectrum.bound_guaranteed);
         assert_eq!(
             t.columns,
             [
@@ -686,6 +694,10 @@ mod tests {
             panic!("a number")
         };
         assert!((bound - 45f64.sqrt() / 9.0).abs() < 1e-12, "{bound}");
+        // without the guarantee (e.g. uniform weights on a star) the same
+        // column is only a rate, and says so
+        let t = gossip_rounds(&run.rounds[..3], false);
+        assert_eq!(t.columns[7], "ρ^r rate (not a bound)");
     }
 
     #[test]

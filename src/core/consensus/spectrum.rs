@@ -202,10 +202,17 @@ pub fn spectrum_or_rho(
     })
 }
 
+/// Sorts the eigenvalues, finds ρ and the gap. A real or imaginary part of
+/// at most 1e-12 is rounding error (every |λ| ≤ 1 here, and the sums that
+/// give λ carry errors of about p · 2⁻⁵³) and is set to 0: W = J/p then
+/// has ρ = 0, not 5.6e-17.
 fn finish(mut eig: Vec<Eigenvalue>, method: SpectrumMethod, bound_guaranteed: bool) -> Spectrum {
     for e in &mut eig {
         if e.im.abs() <= 1e-12 {
             e.im = 0.0;
+        }
+        if e.re.abs() <= 1e-12 {
+            e.re = 0.0;
         }
     }
     eig.sort_by(|a, b| b.re.total_cmp(&a.re).then(b.im.total_cmp(&a.im)));
@@ -852,6 +859,10 @@ mod tests {
     fn complete_uniform_reaches_consensus_in_one_round() {
         let s = spec(GraphKind::Complete, 6, WeightRule::Uniform);
         assert!(s.rho.abs() < 1e-12);
+        // W = J/5 on the complete graph of 5: every other eigenvalue is 0,
+        // exactly (the closed form's sums leave about 5.6e-17)
+        let s = spec(GraphKind::Complete, 5, WeightRule::Uniform);
+        assert_eq!((s.rho, s.gap), (0.0, 1.0));
         assert_eq!(predicted_rounds(0.0, 100.0), Some(1));
         assert_eq!(predicted_rounds(0.1, 100.0), Some(2));
         assert_eq!(predicted_rounds(1.0, 100.0), None);

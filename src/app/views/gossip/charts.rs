@@ -37,7 +37,7 @@ pub fn GossipCharts(props: &GossipChartsProps) -> Html {
     let tables = use_memo((run.clone(), last), |(run, last)| {
         let shown = &run.rounds[..=(*last).min(run.rounds.len() - 1)];
         (
-            Rc::new(gossip_rounds(shown)),
+            Rc::new(gossip_rounds(shown, run.spectrum.bound_guaranteed)),
             Rc::new(gossip_eigenvalues(&run.spectrum)),
         )
     });

@@ -25,7 +25,10 @@ pub struct RoundHistoryProps {
 pub fn RoundHistory(props: &RoundHistoryProps) -> Html {
     let table = use_memo((props.run.clone(), props.round), |(run, round)| {
         let upto = (*round).min(run.rounds.len().saturating_sub(1));
-        Rc::new(gossip_rounds(run.rounds.get(..=upto).unwrap_or_default()))
+        Rc::new(gossip_rounds(
+            run.rounds.get(..=upto).unwrap_or_default(),
+            run.spectrum.bound_guaranteed,
+        ))
     });
     html! {
         <section class="panel wide" aria-labelledby="history-h">
