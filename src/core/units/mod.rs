@@ -294,6 +294,10 @@ pub(super) fn split_quantity(s: &str, q: Quantity) -> Result<(&str, &str), UnitE
         });
     }
     if unit.is_empty() {
+        // "-5": the sign is the first thing wrong, not the missing unit
+        if num.starts_with('-') {
+            return Err(UnitError::Negative(q));
+        }
         return Err(UnitError::MissingUnit(q));
     }
     Ok((num, unit))

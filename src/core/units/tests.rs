@@ -49,6 +49,9 @@ mod unit_tests {
         let e = parse_size("-3MB").expect_err("negative");
         assert_eq!(e, UnitError::Negative(Quantity::Size));
         assert_eq!(e.to_string(), "size must not be negative");
+        // a negative number without a unit is told it is negative first
+        assert_eq!(parse_size("-5"), Err(UnitError::Negative(Quantity::Size)));
+        assert_eq!(parse_time("-5"), Err(UnitError::Negative(Quantity::Time)));
         let e = parse_size("100").expect_err("no unit");
         assert_eq!(e, UnitError::MissingUnit(Quantity::Size));
         assert_eq!(e.to_string(), "size needs a unit such as 64MiB or 100MB");

@@ -193,7 +193,11 @@ pub fn RingView(props: &ViewProps) -> Html {
                     <p id="total">
                         {format!("Per rank at the end: {volume_text}")}
                         {if both { format!(" sent, {} sent + received.", format_bytes_short(target)) } else { " sent.".to_string() }}
-                        {format!(" Largest so far: {} ({} B).", format_bytes_short(max_counted as f64), group_thousands(max_counted))}
+                        {if max_counted == 0 {
+                            " Nothing sent yet.".to_string()
+                        } else {
+                            format!(" Largest so far: {} ({} B).", format_bytes_short(max_counted as f64), group_thousands(max_counted))
+                        }}
                     </p>
                     if !run.n().is_multiple_of(p as u64) {
                         <p class="muted">{"n does not divide by p, so chunks differ by one element and ranks send slightly different amounts."}</p>
