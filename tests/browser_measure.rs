@@ -115,6 +115,9 @@ async fn an_unrecognised_paste_names_the_formats_and_an_example_loads() {
     paste(&app, "hello\nworld").await;
     let msg = app.text("#import-error");
     assert!(msg.contains("nccl-tests") && msg.contains("OSU"), "{msg}");
+    // the formats are listed once, and no message is numbered "line 0"
+    assert_eq!(app.text("#parse-report").matches("OSU").count(), 1);
+    assert!(!app.text("#parse-report").contains("line 0"));
     app.click("#load-example").await;
     assert!(app.text("#log-source").contains("synthetic"));
     assert!(!app.text("#fit-alpha").is_empty());

@@ -7,7 +7,17 @@ use yew::prelude::*;
 
 use super::state::{select_value, Action, PanelProps};
 use crate::app::components::field::TextField;
-use crate::core::measure::Collective;
+use crate::core::measure::{Collective, LineMessage, FORMATS};
+
+/// A message as a list item's text: "line 12: …", or for the whole input
+/// (line 0, e.g. no header found) the reason alone.
+fn message_text(m: &LineMessage) -> String {
+    if m.line == 0 {
+        m.reason.clone()
+    } else {
+        format!("line {}: {}", m.line, m.reason)
+    }
+}
 
 /// What was read, with the rank count and line-rate fields.
 #[component]
@@ -18,14 +28,19 @@ pub fn ParseReport(props: &PanelProps) -> Html {
         Ok(imp) => imp,
         Err(e) => {
             let msgs = match e {
-                crate::core::measure::ImportError::Unrecognised { messages } => messages.clone(),
+                // the error already lists the formats read: not again
+                crate::core::measure::ImportError::Unrecognised { messages } => messages
+                    .iter()
+                    .filter(|m| !m.reason.contains(FORMATS))
+                    .cloned()
+                    .collect(),
                 crate::core::measure::ImportError::Empty => Vec::new(),
             };
             return html! {
                 <section class="panel wide" id="parse-report">
                     <h2>{"What was read"}</h2>
                     <p id="import-error" class={classes!((!s.text.is_empty()).then_some("field-error"))} role="status">{e.to_string()}</p>
-                    <ul class="line-messages">{ for msgs.iter().take(20).map(|m| html!{ <li>{format!("line {}: {}", m.line, m.reason)}</li> }) }</ul>
+                    <ul class="line-messages">{ for msgs.iter().take(20).map(|m| html!{ <li>{message_text(m)}</li> }) }</ul>
                 </section>
             };
         }
@@ -91,7 +106,7 @@ pub fn ParseReport(props: &PanelProps) -> Html {
             if !imp.messages.is_empty() {
                 <details open={imp.messages.len() <= 10} id="line-messages">
                     <summary>{format!("{} line{} not read", imp.messages.len(), if imp.messages.len() == 1 { "" } else { "s" })}</summary>
-                    <ul class="line-messages">{ for imp.messages.iter().map(|m| html!{ <li>{format!("line {}: {}", m.line, m.reason)}</li> }) }</ul>
+                    <ul class="line-messages">{ for imp.messages.iter().map(|m| html!{ <li>{message_text(m)}</li> }) }</ul>
                 </details>
             }
         </section>
