@@ -114,12 +114,15 @@ pub fn check(n: &Numeric, input: &str) -> Feedback {
     } else {
         "too small"
     };
+    // a plain number (a count of rounds, a ratio) has no units to check
+    let check = if n.kind == Kind::Number {
+        "Check each step."
+    } else {
+        "Check each step and its units."
+    };
     Feedback {
         verdict: Verdict::Wrong,
-        message: format!(
-            "Not yet: {} is {direction}. Check each step and its units.",
-            in_unit(n, value)
-        ),
+        message: format!("Not yet: {} is {direction}. {check}", in_unit(n, value)),
     }
 }
 

@@ -552,6 +552,36 @@ mod props {
         }
     }
 
+    #[test]
+    fn a_wrong_plain_number_is_not_told_to_check_units() {
+        let size = size_part(112e6);
+        let f = check(&size, "150 MB");
+        assert_eq!(f.verdict, Verdict::Wrong);
+        assert!(
+            f.message
+                .ends_with("is too large. Check each step and its units."),
+            "{}",
+            f.message
+        );
+        let rounds = Numeric {
+            label: "rounds".into(),
+            value: 6.0,
+            kind: Kind::Number,
+            unit: Unit {
+                symbol: "",
+                factor: 1.0,
+            },
+            ..size
+        };
+        let f = check(&rounds, "8");
+        assert_eq!(f.verdict, Verdict::Wrong);
+        assert!(
+            f.message.ends_with("is too large. Check each step."),
+            "{}",
+            f.message
+        );
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(400))]
 
