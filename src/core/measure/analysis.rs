@@ -3,7 +3,7 @@
 
 use super::checks::{check, resolve, Checks, Resolved};
 use super::export::{data_url, fit_csv, table_csv};
-use super::fit::{curves, fit, Curves, Fit, FitError, FitOptions};
+use super::fit::{curves, fit_printed, Curves, Fit, FitError, FitOptions};
 use super::{import, Import, ImportError, ImportOptions, Model};
 use crate::core::units::sig;
 
@@ -94,16 +94,9 @@ pub fn analyse(text: &str, s: &Settings) -> Analysis {
         let p = resolved.p.p;
         let checks = check(l, p, resolved.unknown_bw, s.line_rate);
         let series = s.series.min(l.series.len().saturating_sub(1));
-        let pts: Vec<(f64, f64)> = l
-            .series
-            .get(series)
-            .map(|sr| {
-                sr.rows
-                    .iter()
-                    .map(|r| (r.size.value, r.time.value))
-                    .collect()
-            })
-            .unwrap_or_default();
+        let rows = l.series.get(series).map(|sr| &sr.rows[..]).unwrap_or(&[]);
+        let pts: Vec<(f64, f64)> = rows.iter().map(|r| (r.size.value, r.time.value)).collect();
+        let halves: Vec<f64> = rows.iter().map(|r| r.time.half_ulp).collect();
         let opts = FitOptions {
             model: s.model,
             collective: l.collective,
@@ -112,7 +105,7 @@ pub fn analyse(text: &str, s: &Settings) -> Analysis {
             max_size: s.max_size,
             breaks: s.breaks,
         };
-        let fit = fit(&pts, opts);
+        let fit = fit_printed(&pts, &halves, opts);
         let (lo, hi) = pts.iter().fold((f64::INFINITY, 0.0f64), |(a, b), p| {
             (a.min(p.0), b.max(p.0))
         });

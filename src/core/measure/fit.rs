@@ -21,7 +21,10 @@
 //! sizes into 1, 2 or 3 segments by weighted least squares (exhaustive over
 //! up to 120 candidate cuts, O(1) per segment from prefix sums), each segment
 //! then refitted robustly. The suggested number of breaks minimises the
-//! Bayesian information criterion (Schwarz 1978) with 3 parameters per break.
+//! Bayesian information criterion (Schwarz 1978) with 3 parameters per break,
+//! with each candidate's residual sum floored at what the printed precision
+//! of the times alone explains (`rounding_floor`): a log that is a straight
+//! line up to its last printed digit gets no breakpoint.
 
 use nalgebra::{Matrix2, Vector2};
 
@@ -286,6 +289,32 @@ impl Prefix {
     }
 }
 
+/// Largest sum of squared relative residuals, Σ (rᵢ / tᵢ)² (dimensionless),
+/// that rounding the times to their printed digits can cause on its own:
+/// `Σ (hᵢ / tᵢ)²` with `hᵢ` the half-unit in the last printed digit of time
+/// `tᵢ` (seconds, [`super::Printed::half_ulp`]; nccl-tests prints the time
+/// in µs with 2 decimals below 100 µs, 1 below 10 ms and none above, so `hᵢ`
+/// is 0.005, 0.05 or 0.5 µs).
+///
+/// Why it bounds the residual: if the true times lie exactly on a line (or
+/// on one line per segment), the printed `tᵢ` differ from them by
+/// `eᵢ` with `|eᵢ| ≤ hᵢ`. The least-squares residual is the projection of
+/// `e` onto the complement of the fitted lines (in the weighted norm
+/// `Σ (·/tᵢ)²` that [`Prefix`] uses), and a projection does not lengthen a
+/// vector, so its SSE is at most `Σ (eᵢ/tᵢ)² ≤ Σ (hᵢ/tᵢ)²`. An SSE below
+/// this floor therefore says nothing about the data, and the BIC compares
+/// `max(SSE, floor)`: extra segments that only fit the rounding tie with
+/// one line and lose on the penalty. Sizes are taken as exact (nccl-tests
+/// and OSU print whole bytes). `half_ulp` missing or shorter than `pts`
+/// counts as 0 (exact times).
+fn rounding_floor(pts: &[(f64, f64)], half_ulp: &[f64]) -> f64 {
+    pts.iter()
+        .zip(half_ulp.iter().chain(std::iter::repeat(&0.0)))
+        .map(|(&(_, t), &h)| (h.max(0.0) / t).powi(2))
+        .filter(|v| v.is_finite())
+        .sum()
+}
+
 /// Best cut positions (indices where a new segment starts) for `k` breaks,
 /// with their total SSE.
 fn best_cuts(pre: &Prefix, cands: &[usize], n: usize, k: usize) -> Option<(Vec<usize>, f64)> {
@@ -319,15 +348,55 @@ fn best_cuts(pre: &Prefix, cands: &[usize], n: usize, k: usize) -> Option<(Vec<u
     }
 }
 
-/// Fits α and β to `points` = `(size in bytes, time in seconds)` (see the
-/// module docs). Points outside `[min_size, max_size]`, or with a
-/// non-positive or non-finite size or time, are left out.
+/// `(breaks k, cut indices, BIC)` of the best split for k = 0, 1, 2 (those
+/// the point count allows). BIC = n·ln(max(SSE, floor) / n) + (3k + 2)·ln n
+/// (Schwarz 1978; 2 parameters per line, 3 more per break) with `floor` the
+/// rounding bound of the printed times ([`rounding_floor`]; `half_ulp` in
+/// seconds, parallel to `pts`), and SSE / n at least 1e-14 (a relative rms of
+/// 1e-7 per point: the f64 round-off of the prefix-sum SSE for exact times).
+fn break_options(
+    pts: &[(f64, f64)],
+    half_ulp: &[f64],
+    pre: &Prefix,
+    cands: &[usize],
+) -> Vec<(usize, Vec<usize>, f64)> {
+    let n = pts.len();
+    let floor = rounding_floor(pts, half_ulp);
+    let nf = n as f64;
+    (0..=2)
+        .filter_map(|k| {
+            let (cuts, sse) = best_cuts(pre, cands, n, k)?;
+            let bic = nf * (sse.max(floor) / nf).max(1e-14).ln() + (3.0 * k as f64 + 2.0) * nf.ln();
+            Some((k, cuts, bic))
+        })
+        .collect()
+}
+
+/// Fits α and β to `points` = `(size in bytes, time in seconds)` taken as
+/// exact (see the module docs and [`fit_printed`]). Points outside
+/// `[min_size, max_size]`, or with a non-positive or non-finite size or time,
+/// are left out.
 ///
 /// # Errors
 /// [`FitError::NoModel`] when the model has no closed form for the
 /// collective (or p < 2); [`FitError::TooFewPoints`] with fewer than
 /// [`MIN_SEGMENT`] usable points or a single distinct size.
 pub fn fit(points: &[(f64, f64)], o: FitOptions) -> Result<Fit, FitError> {
+    fit_printed(points, &[], o)
+}
+
+/// [`fit`] of times read from a log: `time_half_ulp[i]` is the half-unit in
+/// the last printed digit of `points[i].1`, seconds. It sets the floor below
+/// which a smaller residual is not evidence for a breakpoint
+/// (`rounding_floor`: Σ (half-unit / time)²); missing entries count as 0.
+///
+/// # Errors
+/// As [`fit`].
+pub fn fit_printed(
+    points: &[(f64, f64)],
+    time_half_ulp: &[f64],
+    o: FitOptions,
+) -> Result<Fit, FitError> {
     let factors = o.model.factors(o.collective, o.p).ok_or_else(|| {
         FitError::NoModel(if o.p < 2 {
             "the fit needs p ≥ 2 ranks".to_string()
@@ -363,15 +432,11 @@ pub fn fit(points: &[(f64, f64)], o: FitOptions) -> Result<Fit, FitError> {
     let all_cuts: Vec<usize> = (1..n).filter(|&i| pts[i].0 > pts[i - 1].0).collect();
     let stride = all_cuts.len().div_ceil(MAX_CANDIDATES).max(1);
     let cands: Vec<usize> = all_cuts.iter().copied().step_by(stride).collect();
-    // Suggested break count by BIC.
-    let nf = n as f64;
-    let mut options = Vec::new();
-    for k in 0..=2 {
-        if let Some((cuts, sse)) = best_cuts(&pre, &cands, n, k) {
-            let bic = nf * (sse / nf).max(1e-14).ln() + (3.0 * k as f64 + 2.0) * nf.ln();
-            options.push((k, cuts, bic));
-        }
-    }
+    let halves: Vec<f64> = idx
+        .iter()
+        .map(|&i| time_half_ulp.get(i).copied().unwrap_or(0.0))
+        .collect();
+    let options = break_options(&pts, &halves, &pre, &cands);
     let suggested = options
         .iter()
         .min_by(|a, b| a.2.total_cmp(&b.2))

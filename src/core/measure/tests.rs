@@ -619,3 +619,109 @@ fn a_poor_fit_says_the_model_does_not_explain_the_data() {
         .expect("fit");
     assert_eq!(g.poor_fit_warning(), None);
 }
+
+/// An all_reduce_perf table (out-of-place = in-place) with the rows
+/// `(size B, time as printed µs, algbw, busbw)`, p = 8 from `nGpus 8`.
+fn nccl_allreduce_8(rows: &[(u64, &str, &str, &str)]) -> String {
+    let mut s = String::from(
+        "# nThread 1 nGpus 8 minBytes 1024 maxBytes 268435456 step: 4(factor) warmup iters: 5 iters: 20\n\
+#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n\
+#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)\n",
+    );
+    for &(n, t, a, b) in rows {
+        s += &format!(
+            "{n:>12} {:>13}     float     sum      -1  {t:>7}  {a:>6}  {b:>6}      0  {t:>7}  {a:>6}  {b:>6}      0\n",
+            n / 4
+        );
+    }
+    s
+}
+
+#[test]
+fn a_straight_line_up_to_the_printed_digits_suggests_no_breakpoint() {
+    use super::analysis::{analyse, Settings};
+    // Ring all-reduce, p = 8, α = 10 µs, 20 GB/s: start-ups 2(p−1) = 14 and
+    // byte factor 2(p−1)/p = 1.75, so t(n) = 140 µs + 1.75·n / (20 000 B/µs)
+    // = 140 µs + 0.0875 ns·n. Sizes 1 KiB·4^k, k = 0..9, printed the way
+    // nccl-tests prints times (2 decimals below 100 µs, 1 below 10 ms, 0
+    // above; half-units h = 0.005, 0.05, 0.5 µs):
+    //   1024 B: 140.0896 → 140.1   (rounding e = +0.0104 µs)
+    //   4096 B: 140.3584 → 140.4   (+0.0416)
+    //  16384 B: 141.4336 → 141.4   (−0.0336)
+    //  65536 B: 145.7344 → 145.7   (−0.0344)
+    // 262144 B: 162.9376 → 162.9   (−0.0376)
+    //   1 MiB:  231.7504 → 231.8   (+0.0496)
+    //   4 MiB:  507.0016 → 507.0   (−0.0016)
+    //  16 MiB: 1608.0064 → 1608.0  (−0.0064)
+    //  64 MiB: 6012.0256 → 6012.0  (−0.0256)
+    // 256 MiB: 23628.1024 → 23628  (−0.1024)
+    // Every |e| ≤ h, so the one-line SSE of relative residuals is at most
+    // Σ (h/t)² = 3·(0.05/~140.6)² + (0.05/145.7)² + (0.05/162.9)²
+    // + (0.05/231.8)² + … ≈ 6.49e-7: no residual below that is evidence.
+    // Before the floor, SSE = 2.99e-7 (one line) vs 5.78e-8 (three) made the
+    // BIC pick 2 breaks: 10·ln(2.99e-7 / 5.78e-8) = 16.4 > 6·ln 10 = 13.8.
+    let line = nccl_allreduce_8(&[
+        (1024, "140.1", "0.01", "0.01"),
+        (4096, "140.4", "0.03", "0.05"),
+        (16384, "141.4", "0.12", "0.20"),
+        (65536, "145.7", "0.45", "0.79"),
+        (262144, "162.9", "1.61", "2.82"),
+        (1048576, "231.8", "4.52", "7.92"),
+        (4194304, "507.0", "8.27", "14.48"),
+        (16777216, "1608.0", "10.43", "18.26"),
+        (67108864, "6012.0", "11.16", "19.53"),
+        (268435456, "23628", "11.36", "19.88"),
+    ]);
+    let f = analyse(&line, &Settings::default())
+        .log
+        .and_then(|l| l.fit.ok())
+        .expect("fit");
+    assert_eq!(f.options.p, 8);
+    assert_eq!(f.suggested, (0, vec![]));
+    assert!((f.alpha / 10e-6 - 1.0).abs() < 1e-3, "α {}", f.alpha);
+    assert!(
+        (1.0 / f.beta / 20e9 - 1.0).abs() < 1e-3,
+        "bw {}",
+        1.0 / f.beta
+    );
+    // The same line with exact (unprinted) times: no breakpoint either.
+    let exact: Vec<(f64, f64)> = (0..10)
+        .map(|k| {
+            let n = 1024.0 * 4f64.powi(k);
+            (n, 140e-6 + 0.0875e-9 * n)
+        })
+        .collect();
+    let o = FitOptions {
+        model: Model::Ring,
+        collective: Collective::AllReduce,
+        p: 8,
+        min_size: 0.0,
+        max_size: f64::INFINITY,
+        breaks: 0,
+    };
+    assert_eq!(fit(&exact, o).expect("fit").suggested, (0, vec![]));
+
+    // A genuine switch: up to 64 KiB α = 2 µs and 10 GB/s, so t = 28 µs +
+    // 1.75·n / (10 000 B/µs): 28.1792 → 28.18, 28.7168 → 28.72,
+    // 30.8672 → 30.87, 39.4688 → 39.47; from 256 KiB on the line above.
+    // One line through both cannot fit (at 1 KiB the large-size line gives
+    // 140.09 µs for a measured 28.18, a relative residual of −80 %), far above
+    // the rounding bound Σ (h/t)² ≈ 2.56e-7, so one break at 256 KiB.
+    let switch = nccl_allreduce_8(&[
+        (1024, "28.18", "0.04", "0.06"),
+        (4096, "28.72", "0.14", "0.25"),
+        (16384, "30.87", "0.53", "0.93"),
+        (65536, "39.47", "1.66", "2.91"),
+        (262144, "162.9", "1.61", "2.82"),
+        (1048576, "231.8", "4.52", "7.92"),
+        (4194304, "507.0", "8.27", "14.48"),
+        (16777216, "1608.0", "10.43", "18.26"),
+        (67108864, "6012.0", "11.16", "19.53"),
+        (268435456, "23628", "11.36", "19.88"),
+    ]);
+    let g = analyse(&switch, &Settings::default())
+        .log
+        .and_then(|l| l.fit.ok())
+        .expect("fit");
+    assert_eq!(g.suggested, (1, vec![262144.0]));
+}
