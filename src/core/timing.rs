@@ -84,10 +84,18 @@ pub fn breakdown(schedule: &Schedule) -> Vec<RoundGroup> {
 pub fn explain(schedule: &Schedule, alpha: f64, beta: f64) -> String {
     explain_groups(
         &breakdown(schedule),
-        executed_time(schedule, alpha, beta),
+        &format_time(executed_time(schedule, alpha, beta)),
         alpha,
         beta,
     )
+}
+
+/// [`explain`] ending in `shown_total` instead of [`format_time`] of the
+/// executed time: for a view that prints the executed time the way it
+/// prints a value compared with it
+/// ([`crate::core::collectives::ShownTimes`]), so both read the same digits.
+pub fn explain_shown(schedule: &Schedule, alpha: f64, beta: f64, shown_total: &str) -> String {
+    explain_groups(&breakdown(schedule), shown_total, alpha, beta)
 }
 
 /// [`explain`] of a schedule known only by the largest message
@@ -105,13 +113,13 @@ pub fn explain_counted(
 ) -> String {
     explain_groups(
         &rounds_breakdown(round_max_bytes),
-        rounds_time(round_max_bytes, transfers, alpha, beta),
+        &format_time(rounds_time(round_max_bytes, transfers, alpha, beta)),
         alpha,
         beta,
     )
 }
 
-fn explain_groups(groups: &[RoundGroup], total: f64, alpha: f64, beta: f64) -> String {
+fn explain_groups(groups: &[RoundGroup], total: &str, alpha: f64, beta: f64) -> String {
     let terms: Vec<String> = groups
         .iter()
         .map(|g| {
@@ -125,7 +133,7 @@ fn explain_groups(groups: &[RoundGroup], total: f64, alpha: f64, beta: f64) -> S
             )
         })
         .collect();
-    format!("{} = {}", terms.join(" + "), format_time(total))
+    format!("{} = {total}", terms.join(" + "))
 }
 
 /// Bytes each rank sends in a ring all-reduce of `n_bytes` over `p` ranks

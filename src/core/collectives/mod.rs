@@ -61,7 +61,7 @@ use crate::core::execute::{default_init, execute, ExecOptions};
 use crate::core::schedule::{Phase, Schedule, ScheduleError};
 use crate::core::timing::executed_time;
 use crate::core::topology::{Link, Topology, TopologyError};
-use crate::core::units::group_thousands;
+use crate::core::units::{format_signed_time, format_time, format_time_sig, group_thousands};
 
 pub mod flat_topo;
 pub mod flex;
@@ -472,13 +472,19 @@ impl AlgorithmSummary {
         times_agree(self.executed_time, self.closed_form.time)
     }
 
-    /// True when the executed time and the closed form print the same at
-    /// the 4 significant digits the views show
-    /// ([`crate::core::units::format_time`]), even if they are not equal:
-    /// chunks that differ by one element add a sub-nanosecond gap.
+    /// True when the executed time and the closed form agree to the 4
+    /// significant digits the views show: within the relative
+    /// [`SHOWN_AGREEMENT`] (5·10⁻⁵), the rule of the ✓ in
+    /// [`ShownTimes`]. Chunks that differ by one element add such a
+    /// sub-nanosecond gap; [`Self::agrees`] implies this.
     pub fn agrees_to_shown_digits(&self) -> bool {
-        crate::core::units::format_time(self.executed_time)
-            == crate::core::units::format_time(self.closed_form.time)
+        times_within(self.executed_time, self.closed_form.time, SHOWN_AGREEMENT)
+    }
+
+    /// The executed time and the closed form as the views print them, with
+    /// the verdict ([`ShownTimes::new`]).
+    pub fn shown(&self) -> ShownTimes {
+        ShownTimes::new(self.executed_time, self.closed_form.time)
     }
 
     /// The executed time minus the closed form, seconds.
@@ -489,7 +495,125 @@ impl AlgorithmSummary {
 
 /// True when two times in seconds agree to a relative 1e-9 (or both are 0).
 pub fn times_agree(a: f64, b: f64) -> bool {
-    (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1e-30)
+    times_within(a, b, 1e-9)
+}
+
+/// True when `|a − b| ≤ rel · max(|a|, |b|)` (or both are 0).
+fn times_within(a: f64, b: f64, rel: f64) -> bool {
+    (a - b).abs() <= rel * a.abs().max(b.abs()).max(1e-30)
+}
+
+/// The relative tolerance of the ✓ beside an executed time and its closed
+/// form: 5·10⁻⁵, never more than half a unit in the 4th significant digit
+/// (half a unit is 5·10⁻⁵ of a value whose digits are 9.999… and 5·10⁻⁴ of
+/// one whose digits are 1.000…), so two times within it agree to the 4
+/// digits [`crate::core::units::format_time`] shows.
+pub const SHOWN_AGREEMENT: f64 = 5e-5;
+
+/// How an executed time compares with its closed form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeAgreement {
+    /// Equal up to floating-point error (relative 10⁻⁹, [`times_agree`]).
+    Equal,
+    /// Not equal, but within the relative [`SHOWN_AGREEMENT`]: the same to
+    /// the 4 digits shown (e.g. chunks that differ by one element).
+    ToShownDigits,
+    /// Further apart than [`SHOWN_AGREEMENT`].
+    Differ,
+}
+
+/// An executed time and its closed form as the views print them, with the
+/// verdict, so that the numbers and the verdict never contradict each other.
+///
+/// The rule, one relative tolerance everywhere: the two agree (✓) when
+/// `|executed − closed| ≤ 5·10⁻⁵ · max(executed, closed)`
+/// ([`SHOWN_AGREEMENT`]); the ✓ says "to 4 digits" with the exact gap
+/// unless they are also equal up to floating-point error (relative 10⁻⁹).
+///
+/// - Agreeing times print the same digits on both sides: both show
+///   [`format_time`] of the larger of the two. Two times within the
+///   tolerance that round differently lie on either side of a 4-digit
+///   rounding boundary (e.g. 35.875 ms computed as 35.87499… and
+///   35.87500…), and the larger one rounds that boundary half up:
+///   both show 35.88 ms.
+/// - Times that differ print with the fewest significant digits (at least
+///   4) at which they print differently, and the verdict gives the gap.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShownTimes {
+    /// The verdict.
+    pub agreement: TimeAgreement,
+    /// The executed time as shown.
+    pub executed: String,
+    /// The closed form as shown.
+    pub closed_form: String,
+    /// The executed time minus the closed form, signed
+    /// ([`format_signed_time`]): "+0.3200 ns".
+    pub gap: String,
+}
+
+impl ShownTimes {
+    /// Compares `executed` with `closed` (seconds) by the rule above.
+    pub fn new(executed: f64, closed: f64) -> Self {
+        let agreement = if times_agree(executed, closed) {
+            TimeAgreement::Equal
+        } else if times_within(executed, closed, SHOWN_AGREEMENT) {
+            TimeAgreement::ToShownDigits
+        } else {
+            TimeAgreement::Differ
+        };
+        let (executed_shown, closed_shown) = if agreement == TimeAgreement::Differ {
+            (4..=17)
+                .map(|d| (format_time_sig(executed, d), format_time_sig(closed, d)))
+                .find(|(e, c)| e != c)
+                .unwrap_or_else(|| (format_time(executed), format_time(closed)))
+        } else {
+            let both = format_time(executed.max(closed));
+            (both.clone(), both)
+        };
+        ShownTimes {
+            agreement,
+            executed: executed_shown,
+            closed_form: closed_shown,
+            gap: format_signed_time(executed - closed),
+        }
+    }
+
+    /// True for the ✓: within the relative [`SHOWN_AGREEMENT`].
+    pub fn agrees(&self) -> bool {
+        self.agreement != TimeAgreement::Differ
+    }
+
+    /// The verdict in a table cell: "✓", "✓ to 4 digits (+1.067 ns)" or
+    /// "differs by +4.000 s".
+    pub fn cell(&self) -> String {
+        match self.agreement {
+            TimeAgreement::Equal => "✓".into(),
+            TimeAgreement::ToShownDigits => format!("✓ to 4 digits ({})", self.gap),
+            TimeAgreement::Differ => format!("differs by {}", self.gap),
+        }
+    }
+
+    /// The verdict as a sentence, ending in "Why: {why}" unless `why` is
+    /// empty (the reason of [`AlgorithmSummary::difference`]).
+    pub fn sentence(&self, why: &str) -> String {
+        let why = if why.is_empty() {
+            String::new()
+        } else {
+            format!(" Why: {why}")
+        };
+        match self.agreement {
+            TimeAgreement::Equal => "✓ The executed schedule and the closed form agree.".into(),
+            TimeAgreement::ToShownDigits => format!(
+                "✓ Executed and closed form both show {}: they agree to 4 significant digits; \
+                 the exact difference is {}.{why}",
+                self.executed, self.gap
+            ),
+            TimeAgreement::Differ => format!(
+                "≠ They differ by {}: executed {} vs closed form {}.{why}",
+                self.gap, self.executed, self.closed_form
+            ),
+        }
+    }
 }
 
 /// Explains why an executed schedule's time can differ from the closed form,
@@ -654,6 +778,159 @@ mod tests {
         )
         .expect("valid");
         assert!(row.agrees() && row.agrees_to_shown_digits());
+    }
+
+    /// The course's link: α = 5 µs, 12.5 GB/s (β = 0.08 ns/B).
+    const COURSE: CostParams = CostParams {
+        alpha: 5e-6,
+        beta: 8e-11,
+        gamma: 0.0,
+    };
+
+    #[test]
+    fn exact_ties_print_the_same_on_both_sides() {
+        // Recursive doubling, p = 40, 64 MB (16,000,000 f32): 8 ranks fold
+        // in, log₂ 32 = 5 doubling rounds, 8 unfold, every message the whole
+        // 64 MB: 7 × (5 µs + 64e6 B × 0.08 ns/B) = 7 × 5.125 ms = 35.875 ms
+        // exactly, a tie at 4 digits, rounded half up on both sides.
+        let row = summarize(Algorithm::named("rd"), 40, 16_000_000, 4, COURSE).expect("valid");
+        assert!((row.closed_form.time - 0.035_875).abs() < 1e-15);
+        assert!(row.agrees());
+        let shown = row.shown();
+        assert_eq!(shown.agreement, TimeAgreement::Equal);
+        assert_eq!(shown.executed, "35.88 ms");
+        assert_eq!(shown.closed_form, "35.88 ms");
+        assert_eq!(shown.cell(), "✓");
+        assert_eq!(
+            shown.sentence(""),
+            "✓ The executed schedule and the closed form agree."
+        );
+        let s = generate(Algorithm::named("rd"), 40, 16_000_000, 4).expect("valid");
+        assert_eq!(
+            crate::core::timing::explain_shown(&s, 5e-6, 8e-11, &shown.executed),
+            "7 rounds × (5.000 µs + 64 MB × 0.08 ns/B) = 35.88 ms"
+        );
+        // Naive root, 2(p − 1) rounds of 5.125 ms: p = 12 gives 22 × 5.125 =
+        // 112.75 ms, p = 24 gives 46 × 5.125 = 235.75 ms.
+        for (p, both) in [(12, "112.8 ms"), (24, "235.8 ms")] {
+            let shown = summarize(Algorithm::named("naive"), p, 16_000_000, 4, COURSE)
+                .expect("valid")
+                .shown();
+            assert_eq!(shown.agreement, TimeAgreement::Equal, "p = {p}");
+            assert_eq!(
+                (shown.executed.as_str(), shown.closed_form.as_str()),
+                (both, both)
+            );
+        }
+        // Every row at the default size, p = 2..64: a ✓ prints one value.
+        for p in 2..=64 {
+            for row in summary_table(p, 16_000_000, 4, COURSE).expect("valid") {
+                let shown = row.shown();
+                assert!(shown.agrees(), "{} p = {p}", row.alg.key());
+                assert_eq!(
+                    shown.executed,
+                    shown.closed_form,
+                    "{} p = {p}",
+                    row.alg.key()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn recursive_halving_p3_and_p6_get_the_same_rule() {
+        // p = 3, 64 MB = 16,000,000 f32 in chunks of 5,333,334, 5,333,333 and
+        // 5,333,333 elements; p′ = 2 with one extra rank. Closed form
+        // (log₂p′ + 2)α + (1 + S/p + 1/p)·nβ with S = 2: 15 µs + 2 × 5.12 ms
+        // = 10.255 ms. Executed: fold-in 64 MB, the halving round's largest
+        // message chunks 0 + 1 = 42,666,668 B, the extra rank's chunk 0 =
+        // 21,333,336 B: 15 µs + 128,000,004 B × 0.08 ns/B = 10.25500032 ms,
+        // 4 B × 0.08 ns/B = 0.32 ns more (relative 3.1·10⁻⁸ ≤ 5·10⁻⁵).
+        // The two straddle 10.255: both print the larger, 10.26 ms.
+        let rh = Algorithm::named("rh");
+        let row = summarize(rh, 3, 16_000_000, 4, COURSE).expect("valid");
+        assert!((row.closed_form.time - 0.010_255).abs() < 1e-15);
+        assert!((row.excess() - 0.32e-9).abs() < 1e-15, "{}", row.excess());
+        let shown = row.shown();
+        assert_eq!(shown.agreement, TimeAgreement::ToShownDigits);
+        assert!(row.agrees_to_shown_digits() && !row.agrees());
+        assert_eq!(
+            (shown.executed.as_str(), shown.closed_form.as_str()),
+            ("10.26 ms", "10.26 ms")
+        );
+        assert_eq!(shown.cell(), "✓ to 4 digits (+0.3200 ns)");
+        // p = 6: chunks of 2,666,667 (four) and 2,666,666 (two); p′ = 4 with
+        // two extra ranks, S = (2 + 2) + (1 + 1) = 6 chunks. Closed form
+        // 4α + (1 + 6/6 + 1/6)·nβ = 20 µs + 13/6 × 5.12 ms = 11.113333… ms.
+        // Executed: the largest messages are 4, 2 and 1 chunks of 2,666,667
+        // elements, 16/3 + 8/3 + 4/3 = 28/3 B more than 4n/6, 2n/6 and n/6:
+        // 28/3 B × 0.08 ns/B ≈ 0.7467 ns (relative 6.7·10⁻⁸). Same rule, same
+        // verdict; both print 11.11 ms.
+        let row = summarize(rh, 6, 16_000_000, 4, COURSE).expect("valid");
+        assert!((row.closed_form.time - (20e-6 + 13.0 / 6.0 * 5.12e-3)).abs() < 1e-15);
+        assert!(
+            (row.excess() - 28.0 / 3.0 * 8e-11).abs() < 1e-15,
+            "{}",
+            row.excess()
+        );
+        let shown = row.shown();
+        assert_eq!(shown.agreement, TimeAgreement::ToShownDigits);
+        assert_eq!(
+            (shown.executed.as_str(), shown.closed_form.as_str()),
+            ("11.11 ms", "11.11 ms")
+        );
+        assert_eq!(shown.cell(), "✓ to 4 digits (+0.7467 ns)");
+        assert_eq!(
+            shown.sentence("why"),
+            "✓ Executed and closed form both show 11.11 ms: they agree to 4 significant \
+             digits; the exact difference is +0.7467 ns. Why: why"
+        );
+        // p = 3 with n = 4 f32 (16 B), α = 0, β = 1 s/B: chunks 2, 1, 1.
+        // Closed form 2nβ = 32 s; executed 16 + 12 (chunks 0 + 1) + 8 (chunk
+        // 0) = 36 s: 4 s more, relative 0.11 > 5·10⁻⁵, so they differ.
+        let row = summarize(rh, 3, 4, 4, CostParams::new(0.0, 1.0)).expect("valid");
+        let shown = row.shown();
+        assert_eq!(shown.agreement, TimeAgreement::Differ);
+        assert!(!row.agrees_to_shown_digits());
+        assert_eq!(
+            (shown.executed.as_str(), shown.closed_form.as_str()),
+            ("36.00 s", "32.00 s")
+        );
+        assert_eq!(shown.cell(), "differs by +4.000 s");
+        assert_eq!(
+            shown.sentence(""),
+            "≠ They differ by +4.000 s: executed 36.00 s vs closed form 32.00 s."
+        );
+    }
+
+    #[test]
+    fn the_tolerance_is_relative_and_differing_times_print_differently() {
+        // 5·10⁻⁵ of the larger value: 1 ms and 1.000049 ms agree (both show
+        // the larger, 1.000 ms); 1 ms and 1.0001 ms (relative ≈ 10⁻⁴) differ
+        // and are shown with 5 digits, 1.0000 ms vs 1.0001 ms.
+        let near = ShownTimes::new(1.000_049e-3, 1e-3);
+        assert_eq!(near.agreement, TimeAgreement::ToShownDigits);
+        assert_eq!(
+            (near.executed.as_str(), near.closed_form.as_str()),
+            ("1.000 ms", "1.000 ms")
+        );
+        let apart = ShownTimes::new(1.0001e-3, 1e-3);
+        assert_eq!(apart.agreement, TimeAgreement::Differ);
+        assert_eq!(
+            (apart.executed.as_str(), apart.closed_form.as_str()),
+            ("1.0001 ms", "1.0000 ms")
+        );
+        assert_eq!(apart.cell(), "differs by +100.0 ns");
+        // The same relative gap at another magnitude gets the same verdict.
+        assert_eq!(
+            ShownTimes::new(1.000_049e3, 1e3).agreement,
+            TimeAgreement::ToShownDigits
+        );
+        assert_eq!(
+            ShownTimes::new(1.0001e3, 1e3).agreement,
+            TimeAgreement::Differ
+        );
+        assert_eq!(ShownTimes::new(0.0, 0.0).cell(), "✓");
     }
 
     #[test]

@@ -223,19 +223,29 @@ pub fn format_size(bytes: u64) -> String {
 /// trailing zeros: 2.262e-5 → `"22.62 µs"`, 0.012 → `"12.00 ms"`,
 /// 1.5112e-4 → `"151.1 µs"`, 0 → `"0 s"`. Uses µ (U+00B5).
 pub fn format_time(seconds: f64) -> String {
+    format_time_sig(seconds, 4)
+}
+
+/// [`format_time`] with `digits` significant figures (clamped to 1..=17)
+/// instead of 4, trailing zeros kept: `format_time_sig(8.5833344e-3, 7)` =
+/// `"8.583334 ms"`, `format_time_sig(8.5833333e-3, 7)` = `"8.583333 ms"`.
+/// For two times that differ by less than 4 digits show: printed with enough
+/// digits, they print differently.
+pub fn format_time_sig(seconds: f64, digits: usize) -> String {
     if !seconds.is_finite() {
         return format!("{seconds} s");
     }
     if seconds == 0.0 {
         return "0 s".to_string();
     }
+    let digits = digits.clamp(1, 17);
     let sign = if seconds < 0.0 { "-" } else { "" };
     let a = seconds.abs();
-    let r = round_sig(a, 4);
+    let r = round_sig(a, digits);
     // From 10⁶ s (11.6 days) up and below 1 ps: scientific notation in
     // seconds ("8.053e18 s", "1.000e-24 s"), never a long run of digits.
     if !(1e-12..1e6).contains(&r) {
-        return format!("{sign}{} s", sci(a, 4, false));
+        return format!("{sign}{} s", sci(a, digits, false));
     }
     let (scale, unit) = if r >= 1.0 {
         (1.0, "s")
@@ -246,7 +256,7 @@ pub fn format_time(seconds: f64) -> String {
     } else {
         (1e9, "ns")
     };
-    format!("{sign}{} {unit}", sig(a * scale, 4))
+    format!("{sign}{} {unit}", sig(a * scale, digits))
 }
 
 /// A signed time difference, [`format_time`] with an explicit sign:

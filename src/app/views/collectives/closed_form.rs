@@ -5,11 +5,11 @@ use yew::prelude::*;
 
 use super::trace::SharedTrace;
 use crate::app::components::time_panel::TimePanel;
-use crate::core::collectives::{Algorithm, AlgorithmSummary};
+use crate::core::collectives::{Algorithm, AlgorithmSummary, ShownTimes};
 use crate::core::cost::CostParams;
-use crate::core::timing::explain;
+use crate::core::timing::{executed_time, explain_shown};
 use crate::core::topology::Topology;
-use crate::core::units::{format_signed_time, format_time, Bandwidth};
+use crate::core::units::Bandwidth;
 
 /// Props of [`ClosedFormPanel`].
 #[derive(Properties, PartialEq)]
@@ -20,7 +20,8 @@ pub struct ClosedFormPanelProps {
     pub topo: Topology,
     /// Its executed schedule.
     pub trace: SharedTrace,
-    /// Its row of the summary table, if the table has one.
+    /// Its row of the summary table, if the table has one (for the reason
+    /// of a difference).
     pub row: Option<AlgorithmSummary>,
     /// Link bandwidth.
     pub bw: Bandwidth,
@@ -38,34 +39,25 @@ pub fn ClosedFormPanel(props: &ClosedFormPanelProps) -> Html {
         s.total_bytes() as f64,
         CostParams::new(alpha, beta),
     );
-    let agreement = match &props.row {
-        Some(row) if row.agrees() => {
-            html! { <p class="check ok" id="agree">{"✓ The executed schedule and the closed form agree."}</p> }
-        }
-        Some(row) if row.agrees_to_shown_digits() => html! {
-            <p class="check ok" id="agree">
-                {format!("≈ Executed {} vs closed form {}: they agree to 4 significant digits; \
-                    the exact difference is {}. Why: {}",
-                    format_time(row.executed_time), format_time(row.closed_form.time),
-                    format_signed_time(row.excess()),
-                    row.difference.clone().unwrap_or_default())}
-            </p>
-        },
-        Some(row) => html! {
-            <p class="check bad" id="agree">
-                {format!("≠ They differ: executed {} vs closed form {}. Why: {}",
-                    format_time(row.executed_time), format_time(row.closed_form.time),
-                    row.difference.clone().unwrap_or_default())}
-            </p>
-        },
-        None => html! {},
+    // One comparison for both lines and the verdict, so they never
+    // contradict each other (the rule: `ShownTimes`).
+    let shown = ShownTimes::new(executed_time(s, alpha, beta), formula.time);
+    let why = props
+        .row
+        .as_ref()
+        .and_then(|r| r.difference.clone())
+        .unwrap_or_default();
+    let class = if shown.agrees() {
+        "check ok"
+    } else {
+        "check bad"
     };
     html! {
         <TimePanel title="Time: executed schedule vs closed form" bw={props.bw} {alpha}>
-            <p>{"Executed (each round: α + its largest message × β): "}<code id="executed">{explain(s, alpha, beta)}</code></p>
+            <p>{"Executed (each round: α + its largest message × β): "}<code id="executed">{explain_shown(s, alpha, beta, &shown.executed)}</code></p>
             <p>{format!("Closed form ({}, {}): ", formula.name, formula.label)}<code>{format!("T = {}", formula.expression)}</code>
-                {" = "}<strong id="closed">{format_time(formula.time)}</strong></p>
-            {agreement}
+                {" = "}<strong id="closed">{shown.closed_form.clone()}</strong></p>
+            <p {class} id="agree">{shown.sentence(&why)}</p>
             <p class="muted">{"An empty message (possible when n < p) still pays α, as in the cost model."}</p>
         </TimePanel>
     }

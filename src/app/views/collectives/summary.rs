@@ -6,8 +6,8 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::app::components::downloads::Downloads;
-use crate::core::collectives::{Algorithm, AlgorithmSummary};
-use crate::core::units::{format_bytes_short, format_signed_time, format_time, group_thousands};
+use crate::core::collectives::{Algorithm, AlgorithmSummary, ShownTimes, TimeAgreement};
+use crate::core::units::{format_bytes_short, group_thousands};
 use crate::export::series::collectives_summary;
 
 /// Props of [`SummaryTable`].
@@ -25,18 +25,12 @@ pub struct SummaryTableProps {
     pub on_pick: Callback<Algorithm>,
 }
 
-fn agree_cell(row: &AlgorithmSummary) -> Html {
-    if row.agrees() {
-        return html! {"✓"};
+fn agree_cell(shown: &ShownTimes, row: &AlgorithmSummary) -> Html {
+    if shown.agreement == TimeAgreement::Equal {
+        return html! {{shown.cell()}};
     }
-    let d = format_signed_time(row.excess());
-    let text = if row.agrees_to_shown_digits() {
-        format!("✓ to 4 digits ({d})")
-    } else {
-        format!("differs by {d}")
-    };
     html! {
-        <span title={row.difference.clone().unwrap_or_default()}>{text}</span>
+        <span title={row.difference.clone().unwrap_or_default()}>{shown.cell()}</span>
     }
 }
 
@@ -47,6 +41,8 @@ pub fn SummaryTable(props: &SummaryTableProps) -> Html {
         let a = row.alg;
         let here = a == props.alg;
         let pick = props.on_pick.reform(move |_: MouseEvent| a);
+        // Both times and the verdict from one comparison (`ShownTimes`).
+        let shown = row.shown();
         html! {
             <tr key={a.key()} id={format!("row-{}", a.key())} class={classes!(here.then_some("winner"))}>
                 <th scope="row">
@@ -55,9 +51,9 @@ pub fn SummaryTable(props: &SummaryTableProps) -> Html {
                 <td>{a.collective_name()}</td>
                 <td class="rounds">{row.rounds}</td>
                 <td class="bytes" title={format!("{} B", group_thousands(row.max_sent_bytes))}>{format_bytes_short(row.max_sent_bytes as f64)}</td>
-                <td class="time">{format_time(row.executed_time)}</td>
-                <td>{format_time(row.closed_form.time)}</td>
-                <td class="agree">{agree_cell(row)}</td>
+                <td class="time">{shown.executed.clone()}</td>
+                <td>{shown.closed_form.clone()}</td>
+                <td class="agree">{agree_cell(&shown, row)}</td>
             </tr>
         }
     });
