@@ -1413,13 +1413,15 @@ pub fn narrate_round(
 }
 
 /// " After it, 75% of all rank-held elements hold the complete sum." for a
-/// complete fraction of 0.75, with a leading space; empty when unknown.
+/// complete fraction of 0.75, with a leading space; empty when unknown. The
+/// percentage is exact when it is ("12.5%" at 1/8) and marked "≈" when not
+/// ("≈ 33.33%" at 1/3).
 fn complete_sentence(complete: Option<f64>) -> String {
     complete
         .map(|f| {
             format!(
-                " After it, {:.0}% of all rank-held elements hold the complete sum.",
-                f * 100.0
+                " After it, {}% of all rank-held elements hold the complete sum.",
+                crate::core::units::format_exact_or_approx(f * 100.0)
             )
         })
         .unwrap_or_default()
@@ -1720,6 +1722,23 @@ mod tests {
     use crate::core::schedule::{Round, Transfer};
 
     const MB: u64 = 1_000_000;
+
+    #[test]
+    fn the_complete_share_is_exact_or_marked() {
+        assert_eq!(
+            complete_sentence(Some(0.125)),
+            " After it, 12.5% of all rank-held elements hold the complete sum."
+        );
+        assert_eq!(
+            complete_sentence(Some(0.75)),
+            " After it, 75% of all rank-held elements hold the complete sum."
+        );
+        assert_eq!(
+            complete_sentence(Some(1.0 / 3.0)),
+            " After it, ≈ 33.33% of all rank-held elements hold the complete sum."
+        );
+        assert_eq!(complete_sentence(None), "");
+    }
 
     #[test]
     fn course_ring_p4_100mb() {

@@ -366,8 +366,8 @@ pub fn narrate(alg: Algorithm, trace: &Trace, step: usize) -> String {
             .complete_fraction(step)
             .map(|f| {
                 format!(
-                    " Now {:.0}% of all rank-held elements hold the complete sum.",
-                    f * 100.0
+                    " Now {}% of all rank-held elements hold the complete sum.",
+                    crate::core::units::format_exact_or_approx(f * 100.0)
                 )
             })
             .unwrap_or_default()

@@ -9,7 +9,8 @@ use super::state::{select_value, Action, PanelProps};
 use crate::app::components::field::TextField;
 use crate::core::measure::Model;
 use crate::core::units::{
-    format_bandwidth, format_beta, format_bit_rate, format_decimal, format_exact_or_approx,
+    equation, format_bandwidth, format_beta, format_bit_rate, format_decimal,
+    format_exact_or_approx,
 };
 
 fn us(t: f64) -> String {
@@ -77,7 +78,7 @@ pub fn FitPanel(props: &PanelProps) -> Html {
                 }
                 if f.segments.len() > 1 {
                     <ul id="fit-segments">{ for f.segments.iter().map(|sg| html!{
-                        <li>{format!("{} – {}: α = {}, bandwidth {} ({} points)", format_decimal(sg.from), format_decimal(sg.to), us(sg.alpha), bw_text(sg.beta), sg.points)}</li>
+                        <li>{format!("{} – {}: {}, bandwidth {} ({} points)", format_decimal(sg.from), format_decimal(sg.to), equation("α", &us(sg.alpha)), bw_text(sg.beta), sg.points)}</li>
                     }) }</ul>
                 }
                 <p id="fit-suggested">{ match f.suggested.0 {

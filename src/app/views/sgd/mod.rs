@@ -144,7 +144,7 @@ fn training(run: &SharedLab, params: &SgdParams, controls: Html, on_step: Callba
         <>
             <h2>{"Training side by side"}</h2>
             <p class="muted">{format!(
-                "{} workers, {} samples, d = {}, {} shards; least squares with label noise σ = 0.1. Plain gradient steps are stable for η below about {} (2 / the largest curvature).",
+                "{} workers, {} samples, d = {}, {} shards; least squares with label noise σ = 0.1. Plain gradient steps are stable for η below {} (2 / the largest curvature).",
                 problem.m(), problem.total(), problem.d(), if params.iid { "IID" } else { "non-IID" }, format_exact_or_approx(stable))}</p>
             {controls}
             <div class="status">

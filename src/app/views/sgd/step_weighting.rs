@@ -5,7 +5,7 @@
 use yew::prelude::*;
 
 use crate::core::sgd::combine_gradients;
-use crate::core::units::format_exact_or_approx;
+use crate::core::units::{equation, format_exact_or_approx};
 
 /// Props of [`StepWeighting`].
 #[derive(Properties, PartialEq)]
@@ -40,8 +40,8 @@ pub fn StepWeighting(props: &StepWeightingProps) -> Html {
                 <p class="muted">{"Read the L_k column as each worker's local mean gradient g_k (one parameter)."}</p>
                 <ul>
                     <li id="grad-equal">{format!(
-                        "Equal local mini-batches ({b} samples each): the step's mean gradient weights every worker 1/{m}: Σ g_k / {m} = {}.",
-                        format_exact_or_approx(eq.sample_weighted[0]))}</li>
+                        "Equal local mini-batches ({b} samples each): the step's mean gradient weights every worker 1/{m}: {}.",
+                        equation(&format!("Σ g_k / {m}"), &format_exact_or_approx(eq.sample_weighted[0])))}</li>
                     <li id="grad-unequal">{format!(
                         "Unequal mini-batches (b_k = n_k, the whole shards): weights b_k/B = n_k/N give {}; the plain mean would give {}.",
                         format_exact_or_approx(uneq.sample_weighted[0]), format_exact_or_approx(uneq.plain_mean[0]))}</li>
