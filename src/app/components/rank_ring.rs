@@ -9,6 +9,8 @@ use std::f64::consts::PI;
 
 use yew::prelude::*;
 
+use super::rank_grid::GRID_MAX_P;
+
 /// One chunk of one rank's buffer.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RingCell {
@@ -152,6 +154,83 @@ fn cell_paths(
     }
 }
 
+/// An axis-aligned rectangle `[x0, y0, x1, y1]` in user units.
+type Rect = [f64; 4];
+
+/// Font size of an arrow label (`.arrow-label` in the stylesheet).
+const ARROW_FONT: f64 = 20.0;
+
+/// Estimated width of `text` in the bold sans-serif of the labels.
+fn text_width(text: &str, font: f64) -> f64 {
+    text.chars().count() as f64 * font * 0.62
+}
+
+/// Area of the intersection of two rectangles.
+fn overlap(a: &Rect, b: &Rect) -> f64 {
+    let w = a[2].min(b[2]) - a[0].max(b[0]);
+    let h = a[3].min(b[3]) - a[1].max(b[1]);
+    if w > 0.0 && h > 0.0 {
+        w * h
+    } else {
+        0.0
+    }
+}
+
+fn inside(r: &Rect, (x, y): (f64, f64)) -> bool {
+    x > r[0] && x < r[2] && y > r[1] && y < r[3]
+}
+
+/// Where the ray from `o` (inside the box) towards `q` leaves the box of
+/// half-size `hw` × `hh` centred at `c`.
+fn box_exit(c: (f64, f64), o: (f64, f64), q: (f64, f64), hw: f64, hh: f64) -> (f64, f64) {
+    let (ux, uy) = (q.0 - o.0, q.1 - o.1);
+    let tx = if ux > 1e-9 {
+        (c.0 + hw - o.0) / ux
+    } else if ux < -1e-9 {
+        (c.0 - hw - o.0) / ux
+    } else {
+        f64::INFINITY
+    };
+    let ty = if uy > 1e-9 {
+        (c.1 + hh - o.1) / uy
+    } else if uy < -1e-9 {
+        (c.1 - hh - o.1) / uy
+    } else {
+        f64::INFINITY
+    };
+    let t = tx.min(ty);
+    (o.0 + ux * t, o.1 + uy * t)
+}
+
+/// A transfer arrow: the quadratic curve `from` → `to` with control point
+/// `ctrl`; `side` is the unit normal its curve is offset towards.
+struct Curve {
+    from: (f64, f64),
+    ctrl: (f64, f64),
+    to: (f64, f64),
+    side: (f64, f64),
+    /// Between neighbouring ranks.
+    near: bool,
+}
+
+impl Curve {
+    fn at(&self, t: f64) -> (f64, f64) {
+        let (w0, w1, w2) = ((1.0 - t) * (1.0 - t), 2.0 * t * (1.0 - t), t * t);
+        (
+            w0 * self.from.0 + w1 * self.ctrl.0 + w2 * self.to.0,
+            w0 * self.from.1 + w1 * self.ctrl.1 + w2 * self.to.1,
+        )
+    }
+
+    /// Unit tangent at `t`.
+    fn tangent(&self, t: f64) -> (f64, f64) {
+        let x = (1.0 - t) * (self.ctrl.0 - self.from.0) + t * (self.to.0 - self.ctrl.0);
+        let y = (1.0 - t) * (self.ctrl.1 - self.from.1) + t * (self.to.1 - self.ctrl.1);
+        let len = (x * x + y * y).sqrt().max(1e-9);
+        (x / len, y / len)
+    }
+}
+
 /// The ring picture.
 #[component]
 pub fn RankRing(props: &RankRingProps) -> Html {
@@ -222,17 +301,34 @@ pub fn RankRing(props: &RankRingProps) -> Html {
 
     // Rank labels go in their own layer, above every box, so a neighbour's
     // box never covers them.
-    let labels = (0..p).filter(|r| p <= 16 || r % (p / 16).max(1) == 0).map(|r| {
-        let (cx, cy) = polar(radius, angle(r, p));
-        let y0 = cy - box_h / 2.0;
-        // Label above the box (below it for the bottom half of a small ring).
-        let below = row_layout && cy > 1.0;
-        let (lx, ly) = if row_layout {
-            (cx, if below { y0 + box_h + 30.0 } else { y0 - 12.0 })
-        } else {
-            let (x, y) = polar((radius + box_h / 2.0 + 24.0).min(480.0), angle(r, p));
-            (x, y + 8.0)
-        };
+    let label_font = if p > GRID_MAX_P { 32.0 } else { 26.0 };
+    let rank_labels: Vec<(usize, f64, f64)> = (0..p)
+        .filter(|r| p <= 16 || r % (p / 16).max(1) == 0)
+        .map(|r| {
+            let (cx, cy) = polar(radius, angle(r, p));
+            let y0 = cy - box_h / 2.0;
+            // Label above the box (below it for the bottom half of a small ring).
+            let below = row_layout && cy > 1.0;
+            let (lx, ly) = if row_layout {
+                (cx, if below { y0 + box_h + 30.0 } else { y0 - 12.0 })
+            } else {
+                let (x, y) = polar((radius + box_h / 2.0 + 24.0).min(480.0), angle(r, p));
+                (x, y + 8.0)
+            };
+            (r, lx, ly)
+        })
+        .collect();
+    // Estimated extent of a rank label (text-anchor middle, baseline ly).
+    let label_rect = |r: usize, lx: f64, ly: f64| -> Rect {
+        let hw = text_width(&format!("rank {r}"), label_font) / 2.0;
+        [
+            lx - hw,
+            ly - label_font * 0.95,
+            lx + hw,
+            ly + label_font * 0.3,
+        ]
+    };
+    let labels = rank_labels.iter().map(|&(r, lx, ly)| {
         html! {
             <text key={format!("label-{r}")} x={format!("{lx:.1}")} y={format!("{ly:.1}")} text-anchor="middle" class="rank-label">
                 {format!("rank {r}")}
@@ -240,46 +336,166 @@ pub fn RankRing(props: &RankRingProps) -> Html {
         }
     });
 
-    let inner = radius - box_h / 2.0 - 14.0;
+    // Outline of each rank's box (as drawn by `.rank-box`).
+    let (box_hw, box_hh) = (box_w / 2.0 + 3.0, box_h / 2.0 + 3.0);
+    let centres: Vec<(f64, f64)> = (0..p).map(|r| polar(radius, angle(r, p))).collect();
+    let mut obstacles: Vec<Rect> = centres
+        .iter()
+        .map(|&(cx, cy)| [cx - box_hw, cy - box_hh, cx + box_hw, cy + box_hh])
+        .collect();
+    obstacles.extend(rank_labels.iter().map(|&(r, lx, ly)| label_rect(r, lx, ly)));
+
+    // The view box holds every box and rank label (a label beside a box on
+    // the left or right of a large ring reaches past x = ±500).
+    let half_w = obstacles
+        .iter()
+        .fold(500.0_f64, |m, b| m.max(-b[0] + 6.0).max(b[2] + 6.0));
     let half_h = if row_layout {
         (radius + box_h / 2.0 + 45.0).min(500.0)
     } else {
         500.0
     };
-    let view_box = format!("-500 {:.0} 1000 {:.0}", -half_h, 2.0 * half_h);
-    let arrows = props.arrows.iter().enumerate().map(|(i, a)| {
-        let (ts, td) = (angle(a.src, p), angle(a.dst, p));
-        let (sx, sy) = polar(inner, ts);
-        let (dx, dy) = polar(inner, td);
-        let gap = ((a.dst + p - a.src) % p).min((a.src + p - a.dst) % p);
-        // Neighbours: a shallow inward bow; distant partners: through the middle.
-        let (mx, my) = ((sx + dx) / 2.0, (sy + dy) / 2.0);
-        let pull = if gap <= 1 { 0.78 } else { 0.25 };
-        let (cx, cy) = (mx * pull, my * pull);
-        // Offset the two directions of an exchange so they don't overlap.
-        let (nx, ny) = {
+    let half_h = obstacles
+        .iter()
+        .fold(half_h, |m, b| m.max(-b[1] + 6.0).max(b[3] + 6.0));
+    let view_box = format!(
+        "{:.0} {:.0} {:.0} {:.0}",
+        -half_w,
+        -half_h,
+        2.0 * half_w,
+        2.0 * half_h
+    );
+
+    // Arrow geometry: a quadratic curve between the two boxes. It starts and
+    // ends on the box outlines (plus a gap for the arrowhead), where the line
+    // from the box towards the curve's control point leaves the box, so a
+    // head never covers a chunk's digits.
+    let inner = radius - box_h / 2.0 - 14.0;
+    let curves: Vec<Curve> = props
+        .arrows
+        .iter()
+        .map(|a| {
+            let (ts, td) = (angle(a.src, p), angle(a.dst, p));
+            let (sx, sy) = polar(inner, ts);
+            let (dx, dy) = polar(inner, td);
+            let gap = ((a.dst + p - a.src) % p).min((a.src + p - a.dst) % p);
+            // Neighbours: a shallow inward bow; distant partners: through the middle.
+            let (mx, my) = ((sx + dx) / 2.0, (sy + dy) / 2.0);
+            let pull = if gap <= 1 { 0.78 } else { 0.25 };
+            // Offset the two directions of an exchange so they don't overlap.
             let (vx, vy) = (dx - sx, dy - sy);
             let len = (vx * vx + vy * vy).sqrt().max(1e-9);
+            let side = (-vy / len, vx / len);
             let off = if gap <= 1 { 10.0 } else { 40.0 };
-            (-vy / len * off, vx / len * off)
+            let q = (mx * pull + side.0 * off, my * pull + side.1 * off);
+            // The two directions of an exchange also meet a box at
+            // different points.
+            let shift = (box_hh * 0.3).min(12.0);
+            let end = |c: (f64, f64), q: (f64, f64), margin: f64| {
+                let o = (c.0 + side.0 * shift, c.1 + side.1 * shift);
+                box_exit(c, o, q, box_hw + margin, box_hh + margin)
+            };
+            let (from, to) = (end(centres[a.src], q, 4.0), end(centres[a.dst], q, 8.0));
+            // Neighbours: bow by two fifths of the gap between the two box
+            // edges (not of the distance between centres: a hook), inwards.
+            let q = if gap <= 1 {
+                let (mx, my) = ((from.0 + to.0) / 2.0, (from.1 + to.1) / 2.0);
+                let m = (mx * mx + my * my).sqrt().max(1e-9);
+                let chord = ((to.0 - from.0).powi(2) + (to.1 - from.1).powi(2)).sqrt();
+                let k = (1.0 - 0.4 * chord / m).max(0.0);
+                (mx * k + side.0 * off, my * k + side.1 * off)
+            } else {
+                q
+            };
+            let (from, to) = (end(centres[a.src], q, 4.0), end(centres[a.dst], q, 8.0));
+            Curve {
+                from,
+                ctrl: q,
+                to,
+                side,
+                near: gap <= 1,
+            }
+        })
+        .collect();
+
+    // Labels: each beside its own arrow, on the side its curve is offset
+    // to (so the two directions of an exchange label opposite sides), at
+    // the point along it nearest the preferred spot (the middle, or near
+    // the sender for an arrow through the crowded middle) where the label
+    // covers no other label, box or rank label and crosses few arrows.
+    let show_labels = p <= 16;
+    // points along every arrow
+    let samples: Vec<(f64, f64)> = curves
+        .iter()
+        .flat_map(|c| (0..=16).map(move |k| c.at(k as f64 / 16.0)))
+        .collect();
+    let view = [-half_w, -half_h, half_w, half_h];
+    let mut placed: Vec<Rect> = Vec::new();
+    let mut label_at: Vec<(f64, f64)> = Vec::new();
+    for (a, c) in props.arrows.iter().zip(&curves).filter(|_| show_labels) {
+        let (hw, hh) = (
+            text_width(&a.label, ARROW_FONT) / 2.0 + 3.0,
+            ARROW_FONT * 0.6,
+        );
+        // Through the middle, the middle is crowded: start near the sender.
+        let ts = if c.near {
+            [0.5, 0.4, 0.6, 0.3, 0.7, 0.22, 0.78]
+        } else {
+            [0.3, 0.22, 0.4, 0.5, 0.6, 0.7, 0.78]
         };
-        let (cx, cy) = (cx + nx, cy + ny);
+        let mut best = (f64::INFINITY, (0.0, 0.0));
+        let candidates = [1.0, -1.0, 0.0]
+            .into_iter()
+            .flat_map(|sign| ts.map(|t| (sign, t)));
+        for (rank, (sign, t)) in candidates.enumerate() {
+            let (bx, by) = c.at(t);
+            let (tx, ty) = c.tangent(t);
+            // unit normal towards the preferred side
+            let (mut nx, mut ny) = (-ty, tx);
+            if nx * c.side.0 + ny * c.side.1 < 0.0 {
+                (nx, ny) = (-nx, -ny);
+            }
+            let d = sign * (nx.abs() * hw + ny.abs() * hh + 4.0);
+            let (lx, ly) = (bx + nx * d, by + ny * d);
+            let r = [lx - hw, ly - hh, lx + hw, ly + hh];
+            let area = (r[2] - r[0]) * (r[3] - r[1]);
+            // Covering a label, box or the edge is ruled out; crossing an
+            // arrow (the label has a halo) costs about as much as moving one
+            // candidate further from the preferred spot.
+            let cost = 10.0
+                * placed
+                    .iter()
+                    .chain(&obstacles)
+                    .map(|o| overlap(&r, o))
+                    .sum::<f64>()
+                + 10.0 * (area - overlap(&r, &view))
+                + 10.0 * samples.iter().filter(|s| inside(&r, **s)).count() as f64
+                + 15.0 * rank as f64;
+            if cost < best.0 {
+                best = (cost, (lx, ly));
+            }
+        }
+        let (lx, ly) = best.1;
+        placed.push([lx - hw, ly - hh, lx + hw, ly + hh]);
+        label_at.push((lx, ly));
+    }
+
+    let arrows = props.arrows.iter().zip(&curves).enumerate().map(|(i, (a, c))| {
+        let ((sx, sy), (cx, cy), (dx, dy)) = (c.from, c.ctrl, c.to);
         let path = format!("M{sx:.1},{sy:.1} Q{cx:.1},{cy:.1} {dx:.1},{dy:.1}");
-        // Label a third of the way from the sender, so the two directions of
-        // an exchange (and partners across the ring) don't share a spot.
-        let t = if gap <= 1 { 0.5 } else { 0.3 };
-        let (w0, w1, w2) = ((1.0 - t) * (1.0 - t), 2.0 * t * (1.0 - t), t * t);
-        let (lx, ly) = (w0 * sx + w1 * cx + w2 * dx, w0 * sy + w1 * cy + w2 * dy);
         let cls = if a.reduce { "arrow reduce" } else { "arrow copy" };
         let marker = if a.reduce { "url(#head-reduce)" } else { "url(#head-copy)" };
+        let label = label_at.get(i).map(|&(lx, ly)| {
+            html! {
+                <text x={format!("{lx:.1}")} y={format!("{:.1}", ly + ARROW_FONT * 0.35)} text-anchor="middle" class="arrow-label">
+                    {a.label.clone()}
+                </text>
+            }
+        });
         html! {
             <g key={format!("a{i}-{}-{}", a.src, a.dst)} class={cls}>
                 <path d={path} marker-end={marker} />
-                if p <= 16 {
-                    <text x={format!("{lx:.1}")} y={format!("{:.1}", ly + 5.0)} text-anchor="middle" class="arrow-label">
-                        {a.label.clone()}
-                    </text>
-                }
+                { for label }
             </g>
         }
     });
