@@ -231,6 +231,174 @@ impl Curve {
     }
 }
 
+/// Where each shown rank label goes, `(rank, x, baseline y)`, and its
+/// estimated extent (text-anchor middle), for rank boxes `box_h` high on a
+/// ring of `radius`: above the box (below it for the bottom half of a small
+/// ring, `row_layout`), or outside the ring for the compact boxes; above 16
+/// ranks every (p / 16)-th rank is labelled.
+fn rank_label_spots(
+    p: usize,
+    radius: f64,
+    box_h: f64,
+    row_layout: bool,
+) -> Vec<(usize, f64, f64, Rect)> {
+    let label_font = if p > GRID_MAX_P { 32.0 } else { 26.0 };
+    (0..p)
+        .filter(|r| p <= 16 || r % (p / 16).max(1) == 0)
+        .map(|r| {
+            let (cx, cy) = polar(radius, angle(r, p));
+            let y0 = cy - box_h / 2.0;
+            let below = row_layout && cy > 1.0;
+            let (lx, ly) = if row_layout {
+                (cx, if below { y0 + box_h + 30.0 } else { y0 - 12.0 })
+            } else {
+                let (x, y) = polar((radius + box_h / 2.0 + 24.0).min(480.0), angle(r, p));
+                (x, y + 8.0)
+            };
+            let hw = text_width(&format!("rank {r}"), label_font) / 2.0;
+            let extent = [
+                lx - hw,
+                ly - label_font * 0.95,
+                lx + hw,
+                ly + label_font * 0.3,
+            ];
+            (r, lx, ly, extent)
+        })
+        .collect()
+}
+
+/// The curve of each arrow ([`Curve`]) between the rank boxes centred at
+/// `centres` on a ring of `radius` (`box_h` the box height; `box_hw` ×
+/// `box_hh` the half-size of a box with its outline): a quadratic curve that
+/// starts and ends on the box outlines (plus a gap for the arrowhead), where
+/// the line from the box towards the curve's control point leaves the box,
+/// so a head never covers a chunk's digits.
+fn arrow_curves(
+    arrows: &[RingArrow],
+    centres: &[(f64, f64)],
+    p: usize,
+    radius: f64,
+    box_h: f64,
+    (box_hw, box_hh): (f64, f64),
+) -> Vec<Curve> {
+    let inner = radius - box_h / 2.0 - 14.0;
+    arrows
+        .iter()
+        .map(|a| {
+            let (ts, td) = (angle(a.src, p), angle(a.dst, p));
+            let (sx, sy) = polar(inner, ts);
+            let (dx, dy) = polar(inner, td);
+            let gap = ((a.dst + p - a.src) % p).min((a.src + p - a.dst) % p);
+            // Neighbours: a shallow inward bow; distant partners: through the middle.
+            let (mx, my) = ((sx + dx) / 2.0, (sy + dy) / 2.0);
+            let pull = if gap <= 1 { 0.78 } else { 0.25 };
+            // Offset the two directions of an exchange so they don't overlap.
+            let (vx, vy) = (dx - sx, dy - sy);
+            let len = (vx * vx + vy * vy).sqrt().max(1e-9);
+            let side = (-vy / len, vx / len);
+            let off = if gap <= 1 { 10.0 } else { 40.0 };
+            let q = (mx * pull + side.0 * off, my * pull + side.1 * off);
+            // The two directions of an exchange also meet a box at
+            // different points.
+            let shift = (box_hh * 0.3).min(12.0);
+            let end = |c: (f64, f64), q: (f64, f64), margin: f64| {
+                let o = (c.0 + side.0 * shift, c.1 + side.1 * shift);
+                box_exit(c, o, q, box_hw + margin, box_hh + margin)
+            };
+            let (from, to) = (end(centres[a.src], q, 4.0), end(centres[a.dst], q, 8.0));
+            // Neighbours: bow by two fifths of the gap between the two box
+            // edges (not of the distance between centres: a hook), inwards.
+            let q = if gap <= 1 {
+                let (mx, my) = ((from.0 + to.0) / 2.0, (from.1 + to.1) / 2.0);
+                let m = (mx * mx + my * my).sqrt().max(1e-9);
+                let chord = ((to.0 - from.0).powi(2) + (to.1 - from.1).powi(2)).sqrt();
+                let k = (1.0 - 0.4 * chord / m).max(0.0);
+                (mx * k + side.0 * off, my * k + side.1 * off)
+            } else {
+                q
+            };
+            let (from, to) = (end(centres[a.src], q, 4.0), end(centres[a.dst], q, 8.0));
+            Curve {
+                from,
+                ctrl: q,
+                to,
+                side,
+                near: gap <= 1,
+            }
+        })
+        .collect()
+}
+
+/// Where each arrow's label goes (its centre), given the arrows' `curves`,
+/// the boxes and rank labels as `obstacles` and the picture's `view`: beside
+/// its own arrow, on the side its curve is offset to (so the two directions
+/// of an exchange label opposite sides), at the point along it nearest the
+/// preferred spot (the middle, or near the sender for an arrow through the
+/// crowded middle) where it covers no other label, box or rank label and
+/// crosses few arrows.
+fn place_labels(
+    arrows: &[RingArrow],
+    curves: &[Curve],
+    obstacles: &[Rect],
+    view: Rect,
+) -> Vec<(f64, f64)> {
+    // points along every arrow
+    let samples: Vec<(f64, f64)> = curves
+        .iter()
+        .flat_map(|c| (0..=16).map(move |k| c.at(k as f64 / 16.0)))
+        .collect();
+    let mut placed: Vec<Rect> = Vec::new();
+    let mut label_at: Vec<(f64, f64)> = Vec::new();
+    for (a, c) in arrows.iter().zip(curves) {
+        let (hw, hh) = (
+            text_width(&a.label, ARROW_FONT) / 2.0 + 3.0,
+            ARROW_FONT * 0.6,
+        );
+        // Through the middle, the middle is crowded: start near the sender.
+        let ts = if c.near {
+            [0.5, 0.4, 0.6, 0.3, 0.7, 0.22, 0.78]
+        } else {
+            [0.3, 0.22, 0.4, 0.5, 0.6, 0.7, 0.78]
+        };
+        let mut best = (f64::INFINITY, (0.0, 0.0));
+        let candidates = [1.0, -1.0, 0.0]
+            .into_iter()
+            .flat_map(|sign| ts.map(|t| (sign, t)));
+        for (rank, (sign, t)) in candidates.enumerate() {
+            let (bx, by) = c.at(t);
+            let (tx, ty) = c.tangent(t);
+            // unit normal towards the preferred side
+            let (mut nx, mut ny) = (-ty, tx);
+            if nx * c.side.0 + ny * c.side.1 < 0.0 {
+                (nx, ny) = (-nx, -ny);
+            }
+            let d = sign * (nx.abs() * hw + ny.abs() * hh + 4.0);
+            let (lx, ly) = (bx + nx * d, by + ny * d);
+            let r = [lx - hw, ly - hh, lx + hw, ly + hh];
+            let area = (r[2] - r[0]) * (r[3] - r[1]);
+            // Covering a label, box or the edge is ruled out; crossing an
+            // arrow (the label has a halo) costs about as much as moving one
+            // candidate further from the preferred spot.
+            let cost = 10.0
+                * placed
+                    .iter()
+                    .chain(obstacles)
+                    .map(|o| overlap(&r, o))
+                    .sum::<f64>()
+                + 10.0 * (area - overlap(&r, &view))
+                + 10.0 * samples.iter().filter(|s| inside(&r, **s)).count() as f64
+                + 15.0 * rank as f64;
+            if cost < best.0 {
+                best = (cost, (lx, ly));
+            }
+        }
+        let (lx, ly) = best.1;
+        placed.push([lx - hw, ly - hh, lx + hw, ly + hh]);
+        label_at.push((lx, ly));
+    }
+    label_at
+}
+
 /// The ring picture.
 #[component]
 pub fn RankRing(props: &RankRingProps) -> Html {
@@ -301,34 +469,8 @@ pub fn RankRing(props: &RankRingProps) -> Html {
 
     // Rank labels go in their own layer, above every box, so a neighbour's
     // box never covers them.
-    let label_font = if p > GRID_MAX_P { 32.0 } else { 26.0 };
-    let rank_labels: Vec<(usize, f64, f64)> = (0..p)
-        .filter(|r| p <= 16 || r % (p / 16).max(1) == 0)
-        .map(|r| {
-            let (cx, cy) = polar(radius, angle(r, p));
-            let y0 = cy - box_h / 2.0;
-            // Label above the box (below it for the bottom half of a small ring).
-            let below = row_layout && cy > 1.0;
-            let (lx, ly) = if row_layout {
-                (cx, if below { y0 + box_h + 30.0 } else { y0 - 12.0 })
-            } else {
-                let (x, y) = polar((radius + box_h / 2.0 + 24.0).min(480.0), angle(r, p));
-                (x, y + 8.0)
-            };
-            (r, lx, ly)
-        })
-        .collect();
-    // Estimated extent of a rank label (text-anchor middle, baseline ly).
-    let label_rect = |r: usize, lx: f64, ly: f64| -> Rect {
-        let hw = text_width(&format!("rank {r}"), label_font) / 2.0;
-        [
-            lx - hw,
-            ly - label_font * 0.95,
-            lx + hw,
-            ly + label_font * 0.3,
-        ]
-    };
-    let labels = rank_labels.iter().map(|&(r, lx, ly)| {
+    let rank_labels = rank_label_spots(p, radius, box_h, row_layout);
+    let labels = rank_labels.iter().map(|&(r, lx, ly, _)| {
         html! {
             <text key={format!("label-{r}")} x={format!("{lx:.1}")} y={format!("{ly:.1}")} text-anchor="middle" class="rank-label">
                 {format!("rank {r}")}
@@ -343,7 +485,7 @@ pub fn RankRing(props: &RankRingProps) -> Html {
         .iter()
         .map(|&(cx, cy)| [cx - box_hw, cy - box_hh, cx + box_hw, cy + box_hh])
         .collect();
-    obstacles.extend(rank_labels.iter().map(|&(r, lx, ly)| label_rect(r, lx, ly)));
+    obstacles.extend(rank_labels.iter().map(|l| l.3));
 
     // The view box holds every box and rank label (a label beside a box on
     // the left or right of a large ring reaches past x = ±500).
@@ -366,119 +508,16 @@ pub fn RankRing(props: &RankRingProps) -> Html {
         2.0 * half_h
     );
 
-    // Arrow geometry: a quadratic curve between the two boxes. It starts and
-    // ends on the box outlines (plus a gap for the arrowhead), where the line
-    // from the box towards the curve's control point leaves the box, so a
-    // head never covers a chunk's digits.
-    let inner = radius - box_h / 2.0 - 14.0;
-    let curves: Vec<Curve> = props
-        .arrows
-        .iter()
-        .map(|a| {
-            let (ts, td) = (angle(a.src, p), angle(a.dst, p));
-            let (sx, sy) = polar(inner, ts);
-            let (dx, dy) = polar(inner, td);
-            let gap = ((a.dst + p - a.src) % p).min((a.src + p - a.dst) % p);
-            // Neighbours: a shallow inward bow; distant partners: through the middle.
-            let (mx, my) = ((sx + dx) / 2.0, (sy + dy) / 2.0);
-            let pull = if gap <= 1 { 0.78 } else { 0.25 };
-            // Offset the two directions of an exchange so they don't overlap.
-            let (vx, vy) = (dx - sx, dy - sy);
-            let len = (vx * vx + vy * vy).sqrt().max(1e-9);
-            let side = (-vy / len, vx / len);
-            let off = if gap <= 1 { 10.0 } else { 40.0 };
-            let q = (mx * pull + side.0 * off, my * pull + side.1 * off);
-            // The two directions of an exchange also meet a box at
-            // different points.
-            let shift = (box_hh * 0.3).min(12.0);
-            let end = |c: (f64, f64), q: (f64, f64), margin: f64| {
-                let o = (c.0 + side.0 * shift, c.1 + side.1 * shift);
-                box_exit(c, o, q, box_hw + margin, box_hh + margin)
-            };
-            let (from, to) = (end(centres[a.src], q, 4.0), end(centres[a.dst], q, 8.0));
-            // Neighbours: bow by two fifths of the gap between the two box
-            // edges (not of the distance between centres: a hook), inwards.
-            let q = if gap <= 1 {
-                let (mx, my) = ((from.0 + to.0) / 2.0, (from.1 + to.1) / 2.0);
-                let m = (mx * mx + my * my).sqrt().max(1e-9);
-                let chord = ((to.0 - from.0).powi(2) + (to.1 - from.1).powi(2)).sqrt();
-                let k = (1.0 - 0.4 * chord / m).max(0.0);
-                (mx * k + side.0 * off, my * k + side.1 * off)
-            } else {
-                q
-            };
-            let (from, to) = (end(centres[a.src], q, 4.0), end(centres[a.dst], q, 8.0));
-            Curve {
-                from,
-                ctrl: q,
-                to,
-                side,
-                near: gap <= 1,
-            }
-        })
-        .collect();
-
-    // Labels: each beside its own arrow, on the side its curve is offset
-    // to (so the two directions of an exchange label opposite sides), at
-    // the point along it nearest the preferred spot (the middle, or near
-    // the sender for an arrow through the crowded middle) where the label
-    // covers no other label, box or rank label and crosses few arrows.
-    let show_labels = p <= 16;
-    // points along every arrow
-    let samples: Vec<(f64, f64)> = curves
-        .iter()
-        .flat_map(|c| (0..=16).map(move |k| c.at(k as f64 / 16.0)))
-        .collect();
+    // Arrow geometry: a quadratic curve between the two boxes, ending on
+    // the box outlines ([`arrow_curves`]).
+    let curves = arrow_curves(&props.arrows, &centres, p, radius, box_h, (box_hw, box_hh));
+    // Labels beside their arrows, up to 16 ranks ([`place_labels`]).
     let view = [-half_w, -half_h, half_w, half_h];
-    let mut placed: Vec<Rect> = Vec::new();
-    let mut label_at: Vec<(f64, f64)> = Vec::new();
-    for (a, c) in props.arrows.iter().zip(&curves).filter(|_| show_labels) {
-        let (hw, hh) = (
-            text_width(&a.label, ARROW_FONT) / 2.0 + 3.0,
-            ARROW_FONT * 0.6,
-        );
-        // Through the middle, the middle is crowded: start near the sender.
-        let ts = if c.near {
-            [0.5, 0.4, 0.6, 0.3, 0.7, 0.22, 0.78]
-        } else {
-            [0.3, 0.22, 0.4, 0.5, 0.6, 0.7, 0.78]
-        };
-        let mut best = (f64::INFINITY, (0.0, 0.0));
-        let candidates = [1.0, -1.0, 0.0]
-            .into_iter()
-            .flat_map(|sign| ts.map(|t| (sign, t)));
-        for (rank, (sign, t)) in candidates.enumerate() {
-            let (bx, by) = c.at(t);
-            let (tx, ty) = c.tangent(t);
-            // unit normal towards the preferred side
-            let (mut nx, mut ny) = (-ty, tx);
-            if nx * c.side.0 + ny * c.side.1 < 0.0 {
-                (nx, ny) = (-nx, -ny);
-            }
-            let d = sign * (nx.abs() * hw + ny.abs() * hh + 4.0);
-            let (lx, ly) = (bx + nx * d, by + ny * d);
-            let r = [lx - hw, ly - hh, lx + hw, ly + hh];
-            let area = (r[2] - r[0]) * (r[3] - r[1]);
-            // Covering a label, box or the edge is ruled out; crossing an
-            // arrow (the label has a halo) costs about as much as moving one
-            // candidate further from the preferred spot.
-            let cost = 10.0
-                * placed
-                    .iter()
-                    .chain(&obstacles)
-                    .map(|o| overlap(&r, o))
-                    .sum::<f64>()
-                + 10.0 * (area - overlap(&r, &view))
-                + 10.0 * samples.iter().filter(|s| inside(&r, **s)).count() as f64
-                + 15.0 * rank as f64;
-            if cost < best.0 {
-                best = (cost, (lx, ly));
-            }
-        }
-        let (lx, ly) = best.1;
-        placed.push([lx - hw, ly - hh, lx + hw, ly + hh]);
-        label_at.push((lx, ly));
-    }
+    let label_at = if p <= 16 {
+        place_labels(&props.arrows, &curves, &obstacles, view)
+    } else {
+        Vec::new()
+    };
 
     let arrows = props.arrows.iter().zip(&curves).enumerate().map(|(i, (a, c))| {
         let ((sx, sy), (cx, cy), (dx, dy)) = (c.from, c.ctrl, c.to);
