@@ -16,6 +16,7 @@ async fn ring_p4_runs_to_150_mb_and_verifies() {
     assert_eq!(app.count(".rank-ring g.rank"), 4, "4 ranks drawn");
     assert!(app.text("#phase").contains("Initial"));
     assert_eq!(app.text("#sent-0"), "0 B");
+    assert!(app.text("#total").ends_with(" sent. Nothing sent yet."));
     app.click("button[aria-label='Last step']").await;
     assert_eq!(app.text("#phase"), "all-gather, round 3 of 3");
     for r in 0..4 {

@@ -23,6 +23,10 @@ async fn issue_url_shows_the_course_numbers_and_the_plots() {
         .text("#over-weighting")
         .starts_with("Shard 3 holds 10% of the samples"));
     assert!(app.text("#grad-unequal").contains("give 0.36"));
+    // (0.2 + 0.5 + 0.9) / 3 = 0.5333…: approximate, so "≈" and not "= ≈"
+    assert!(app
+        .text("#grad-equal")
+        .ends_with("weights every worker 1/3: Σ g_k / 3 ≈ 0.5333."));
     // sample-weight bars + loss, consensus, loss-vs-bytes, trajectories;
     // the three charts against the step carry the step's marks in a second
     // SVG over the first
