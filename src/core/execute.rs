@@ -1418,13 +1418,17 @@ pub fn narrate_round(
 /// ("≈ 33.33%" at 1/3).
 fn complete_sentence(complete: Option<f64>) -> String {
     complete
-        .map(|f| {
-            format!(
-                " After it, {}% of all rank-held elements hold the complete sum.",
-                crate::core::units::format_exact_or_approx(f * 100.0)
-            )
-        })
+        .map(|f| format!(" After it, {}", complete_share(f)))
         .unwrap_or_default()
+}
+
+/// "12.5% of all rank-held elements hold the complete sum." for a complete
+/// fraction `f` (0.125): the percentage exact, or marked "≈" when it is not.
+pub(crate) fn complete_share(f: f64) -> String {
+    format!(
+        "{}% of all rank-held elements hold the complete sum.",
+        crate::core::units::format_exact_or_approx(f * 100.0)
+    )
 }
 
 /// `s` with its first letter in upper case. Every label starts with an

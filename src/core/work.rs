@@ -70,8 +70,12 @@ const RING_NS: u64 = 10;
 /// p = 1024: 2,095,104 × 10 ns ≈ 21 ms. Neither is deferred: the ring's
 /// largest p ([`crate::params::ring::MAX_P`]) paints with its numbers.
 pub fn ring_all_reduce(p: u64) -> Work {
-    let transfers = mul(mul(2, p.saturating_sub(1)), p);
-    Work(mul(transfers, RING_NS))
+    Work(mul(ring_transfers(p), RING_NS))
+}
+
+/// Transfers of the ring all-reduce on `p` ranks: 2(p − 1) rounds of p.
+fn ring_transfers(p: u64) -> u64 {
+    mul(mul(2, p.saturating_sub(1)), p)
 }
 
 /// Nanoseconds per transfer of the ring's run on real values above the
@@ -87,8 +91,7 @@ const RING_VALUES_NS: u64 = 80;
 /// 80 ns each). E.g. p = 256: 130,560 transfers ≈ 10.4 ms, at once;
 /// p = 1024: 2,095,104 ≈ 168 ms, after a paint behind a note.
 pub fn ring_values(p: u64) -> Work {
-    let transfers = mul(mul(2, p.saturating_sub(1)), p);
-    Work(mul(transfers, RING_VALUES_NS))
+    Work(mul(ring_transfers(p), RING_VALUES_NS))
 }
 
 /// Nanoseconds per kept state word of a topology run (measured: the flat

@@ -89,8 +89,7 @@ pub(crate) fn fill(count: usize, p: usize) -> (&'static str, &'static str) {
 /// The contributor label if it fits the cell, else the count "k/p" (the
 /// tooltip keeps the full list).
 fn fit_who(who: &str, count: usize, p: usize, cell_w: f64, font: f64) -> String {
-    let width = who.chars().count() as f64 * font * 0.62;
-    if width <= cell_w - 4.0 || count == 0 {
+    if text_width(who, font) <= cell_w - 4.0 || count == 0 {
         who.to_string()
     } else {
         format!("{count}/{p}")
@@ -184,20 +183,17 @@ fn inside(r: &Rect, (x, y): (f64, f64)) -> bool {
 /// half-size `hw` × `hh` centred at `c`.
 fn box_exit(c: (f64, f64), o: (f64, f64), q: (f64, f64), hw: f64, hh: f64) -> (f64, f64) {
     let (ux, uy) = (q.0 - o.0, q.1 - o.1);
-    let tx = if ux > 1e-9 {
-        (c.0 + hw - o.0) / ux
-    } else if ux < -1e-9 {
-        (c.0 - hw - o.0) / ux
-    } else {
-        f64::INFINITY
+    // the ray's parameter where it crosses the side it heads for, on one axis
+    let cross = |u: f64, centre: f64, half: f64, from: f64| {
+        if u > 1e-9 {
+            (centre + half - from) / u
+        } else if u < -1e-9 {
+            (centre - half - from) / u
+        } else {
+            f64::INFINITY
+        }
     };
-    let ty = if uy > 1e-9 {
-        (c.1 + hh - o.1) / uy
-    } else if uy < -1e-9 {
-        (c.1 - hh - o.1) / uy
-    } else {
-        f64::INFINITY
-    };
+    let (tx, ty) = (cross(ux, c.0, hw, o.0), cross(uy, c.1, hh, o.1));
     let t = tx.min(ty);
     (o.0 + ux * t, o.1 + uy * t)
 }

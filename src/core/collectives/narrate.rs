@@ -364,12 +364,7 @@ pub fn narrate(alg: Algorithm, trace: &Trace, step: usize) -> String {
     let progress = if matches!(s.collective, Collective::AllReduce) {
         trace
             .complete_fraction(step)
-            .map(|f| {
-                format!(
-                    " Now {}% of all rank-held elements hold the complete sum.",
-                    crate::core::units::format_exact_or_approx(f * 100.0)
-                )
-            })
+            .map(|f| format!(" Now {}", crate::core::execute::complete_share(f)))
             .unwrap_or_default()
     } else {
         String::new()

@@ -660,17 +660,23 @@ fn a_straight_line_up_to_the_printed_digits_suggests_no_breakpoint() {
     // + (0.05/231.8)² + … ≈ 6.49e-7: no residual below that is evidence.
     // Before the floor, SSE = 2.99e-7 (one line) vs 5.78e-8 (three) made the
     // BIC pick 2 breaks: 10·ln(2.99e-7 / 5.78e-8) = 16.4 > 6·ln 10 = 13.8.
-    let line = nccl_allreduce_8(&[
-        (1024, "140.1", "0.01", "0.01"),
-        (4096, "140.4", "0.03", "0.05"),
-        (16384, "141.4", "0.12", "0.20"),
-        (65536, "145.7", "0.45", "0.79"),
+    // from 256 KiB on, the line's rows (the switch below shares them)
+    let large = [
         (262144, "162.9", "1.61", "2.82"),
         (1048576, "231.8", "4.52", "7.92"),
         (4194304, "507.0", "8.27", "14.48"),
         (16777216, "1608.0", "10.43", "18.26"),
         (67108864, "6012.0", "11.16", "19.53"),
         (268435456, "23628", "11.36", "19.88"),
+    ];
+    let with_large = |small: [(u64, &'static str, &'static str, &'static str); 4]| {
+        nccl_allreduce_8(&[&small[..], &large[..]].concat())
+    };
+    let line = with_large([
+        (1024, "140.1", "0.01", "0.01"),
+        (4096, "140.4", "0.03", "0.05"),
+        (16384, "141.4", "0.12", "0.20"),
+        (65536, "145.7", "0.45", "0.79"),
     ]);
     let f = analyse(&line, &Settings::default())
         .log
@@ -707,17 +713,11 @@ fn a_straight_line_up_to_the_printed_digits_suggests_no_breakpoint() {
     // One line through both cannot fit (at 1 KiB the large-size line gives
     // 140.09 µs for a measured 28.18, a relative residual of −80 %), far above
     // the rounding bound Σ (h/t)² ≈ 2.56e-7, so one break at 256 KiB.
-    let switch = nccl_allreduce_8(&[
+    let switch = with_large([
         (1024, "28.18", "0.04", "0.06"),
         (4096, "28.72", "0.14", "0.25"),
         (16384, "30.87", "0.53", "0.93"),
         (65536, "39.47", "1.66", "2.91"),
-        (262144, "162.9", "1.61", "2.82"),
-        (1048576, "231.8", "4.52", "7.92"),
-        (4194304, "507.0", "8.27", "14.48"),
-        (16777216, "1608.0", "10.43", "18.26"),
-        (67108864, "6012.0", "11.16", "19.53"),
-        (268435456, "23628", "11.36", "19.88"),
     ]);
     let g = analyse(&switch, &Settings::default())
         .log
