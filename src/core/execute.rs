@@ -16,6 +16,7 @@ use std::fmt;
 use std::ops::Range;
 
 use super::schedule::{Collective, Op, Phase, Round, Schedule};
+use super::timing::lockstep::{rounds_breakdown, rounds_time};
 use super::units::format_decimal;
 
 /// A set of ranks, as a bitset over `0..p`. Ranks 0–63 live inline, so for
@@ -323,30 +324,6 @@ impl Counts {
             .max()
             .unwrap_or(0)
     }
-}
-
-/// Total α–β time (γ = 0) of rounds known by their largest message
-/// (`round_max_bytes[i]`, bytes) and message count (`transfers[i]`):
-/// α + bytes·β per non-empty round, seconds ([`Counts::executed_time`]).
-pub fn rounds_time(round_max_bytes: &[u64], transfers: &[usize], alpha: f64, beta: f64) -> f64 {
-    round_max_bytes
-        .iter()
-        .zip(transfers)
-        .map(|(&b, &k)| if k == 0 { 0.0 } else { alpha + b as f64 * beta })
-        .sum()
-}
-
-/// Rounds grouped by their largest message, in first-seen order
-/// ([`Counts::breakdown`]).
-pub fn rounds_breakdown(round_max_bytes: &[u64]) -> Vec<crate::core::timing::RoundGroup> {
-    let mut groups: Vec<crate::core::timing::RoundGroup> = Vec::new();
-    for &bytes in round_max_bytes {
-        match groups.iter_mut().find(|g| g.bytes == bytes) {
-            Some(g) => g.count += 1,
-            None => groups.push(crate::core::timing::RoundGroup { count: 1, bytes }),
-        }
-    }
-    groups
 }
 
 /// Counts the bytes of `schedule` per rank and round without executing it:

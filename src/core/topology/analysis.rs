@@ -1,5 +1,5 @@
 //! What the topology view shows, computed once: run a topology-aware
-//! all-reduce on a [`Topology`], time it with [`super::timing`], count its
+//! all-reduce on a [`Topology`], time it with [`crate::core::timing::lockstep`], count its
 //! bytes per link, compare the algorithms, sweep GPUs per node and message
 //! size, and the course's §10 numbers.
 //!
@@ -11,8 +11,9 @@
 
 use std::fmt;
 
-use super::timing::{
-    cumulative_traffic, resource_totals, round_times, round_traffic, transfer_classes, Traffic,
+use crate::core::timing::lockstep::round_times;
+use crate::core::timing::traffic::{
+    cumulative_traffic, resource_totals, round_traffic, transfer_classes, Traffic,
 };
 use super::{Link, LinkClass, Topology, TopologyError};
 use crate::core::collectives::pieces::Split;

@@ -18,17 +18,17 @@
 //! - [`LinkClass::Core`]: between racks: through both NICs and the shared
 //!   rack core.
 //!
-//! The timing rule over these links (bytes sharing one resource in a round
-//! add up) lives in [`timing`]; the counters and the comparison the
+//! The timing rules over these links live in [`crate::core::timing`]
+//! (resources, lock-step and dataflow); the counters and the comparison the
 //! topology view shows live in [`analysis`].
 //!
 //! # Entry points
-//! - [`timing::round_times`] / [`timing::executed_time_on`]: a schedule's
+//! - [`crate::core::timing::lockstep::round_times`] / [`crate::core::timing::lockstep::executed_time_on`]: a schedule's
 //!   time on a topology (on a flat topology bit-identical to
 //!   [`crate::core::timing::executed_time_with`]);
-//!   [`timing::round_traffic`] / [`timing::cumulative_traffic`]: bytes per
+//!   [`crate::core::timing::traffic::round_traffic`] / [`crate::core::timing::traffic::cumulative_traffic`]: bytes per
 //!   link class, per NIC lane and direction, per rack core direction and per
-//!   rank; [`timing::transfer_classes`]: the class of every transfer.
+//!   rank; [`crate::core::timing::traffic::transfer_classes`]: the class of every transfer.
 //! - [`analysis::run`]: one topology-aware all-reduce (`flat`, `hier`,
 //!   `hier_rd`, `multilane`, `rat`, `flex`) executed on a topology with
 //!   states, times, closed form, lower bound, traffic and level titles;
@@ -47,7 +47,6 @@ use std::fmt;
 use std::ops::Range;
 
 pub mod analysis;
-pub mod timing;
 
 /// One kind of link: start-up latency and the time per byte.
 ///

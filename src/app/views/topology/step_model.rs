@@ -4,7 +4,7 @@
 
 use crate::core::schedule::Op;
 use crate::core::topology::analysis::TopoRun;
-use crate::core::topology::timing::Traffic;
+use crate::core::timing::traffic::Traffic;
 use crate::core::topology::view_model::Layout;
 use crate::core::topology::{LinkClass, Topology};
 use crate::core::units::format_bytes_short;

@@ -1,6 +1,8 @@
 use proptest::prelude::*;
 
 use super::*;
+use crate::core::schedule::Op;
+use crate::core::timing::lockstep::{executed_time_on, round_times};
 use crate::core::collectives::{generate, Algorithm};
 use crate::core::cost::CostParams;
 use crate::core::schedule::{Collective, Round, Transfer};

@@ -1,113 +1,14 @@
-//! Executed time and byte counters of a schedule on a [`Topology`].
-//!
-//! # The rule (the project's "Topology timing model")
-//! A round lasts as long as its slowest transfer. A transfer costs
-//!
-//! `α(class) + max over the resources it uses of (bytes on that resource this round × β of the resource)`
-//!
-//! plus `bytes × γ` when it is a reduce. `class` is the link class the
-//! transfer crosses ([`Topology::class_between`]); a zero-byte transfer still
-//! pays α; a round without transfers costs 0.
-//!
-//! # Resources (bytes on one resource in one round add up)
-//! - **Intra-node** transfers use the sender's egress port and the
-//!   receiver's ingress port (each `intra` bandwidth).
-//! - **Inter-node** transfers ([`LinkClass::Nic`] and [`LinkClass::Core`])
-//!   use the sender's NIC *out* direction and the receiver's NIC *in*
-//!   direction, each at `inter` bandwidth. Local rank `g` uses NIC
-//!   `g mod lanes` of its node. NICs are full duplex.
-//! - **Rack core** ([`LinkClass::Core`] only): "per direction in aggregate"
-//!   is taken as one *uplink* per source rack (all bytes leaving rack `k`
-//!   this round share it) and one *downlink* per destination rack (all bytes
-//!   entering rack `k` share it), each at `core_bw`. With two racks this is
-//!   exactly one shared pipe per direction. The core's α is the NIC's α.
-//! - **Flat** topology: no shared resource; every transfer costs
-//!   `α + bytes·(β + γ)`, the same floating-point expression as
-//!   [`crate::core::timing::executed_round_times`], so the two agree bit for bit.
-//!
-//! Not modelled: pipelining inside a message, protocol switches, failures,
-//! traffic from other jobs.
+//! Byte counters of a schedule on a [`Topology`]: bytes per link class, per
+//! NIC lane and direction, per rack-core direction and per rank, round by
+//! round and cumulated, and each resource's total load. The timing rules
+//! that read the same resources are in [`super::lockstep`] and
+//! [`super::dataflow`]; the resources themselves in [`super::resources`].
 
 use std::collections::HashMap;
 
-use super::{LinkClass, Topology};
-use crate::core::schedule::{Op, Schedule};
-
-/// A physical resource that transfers of one round share.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Resource {
-    /// Egress port of a GPU (rank) inside its node.
-    PortOut(usize),
-    /// Ingress port of a GPU (rank) inside its node.
-    PortIn(usize),
-    /// NIC `lane` of `node`, outgoing direction.
-    NicOut {
-        /// Node index.
-        node: usize,
-        /// NIC index inside the node, `0..lanes`.
-        lane: usize,
-    },
-    /// NIC `lane` of `node`, incoming direction.
-    NicIn {
-        /// Node index.
-        node: usize,
-        /// NIC index inside the node, `0..lanes`.
-        lane: usize,
-    },
-    /// The core uplink of a rack: bytes leaving the rack.
-    CoreOut(usize),
-    /// The core downlink of a rack: bytes entering the rack.
-    CoreIn(usize),
-}
-
-impl Resource {
-    /// Label for tables, e.g. "node 1 NIC 0 out", "rack 0 core uplink",
-    /// "rank 3 egress".
-    pub fn label(&self) -> String {
-        match self {
-            Resource::PortOut(r) => format!("rank {r} egress port"),
-            Resource::PortIn(r) => format!("rank {r} ingress port"),
-            Resource::NicOut { node, lane } => format!("node {node} NIC {lane} out"),
-            Resource::NicIn { node, lane } => format!("node {node} NIC {lane} in"),
-            Resource::CoreOut(k) => format!("rack {k} core uplink"),
-            Resource::CoreIn(k) => format!("rack {k} core downlink"),
-        }
-    }
-
-    /// β of this resource on `topo`, seconds per byte.
-    pub fn beta(&self, topo: &Topology) -> f64 {
-        match self {
-            Resource::PortOut(_) | Resource::PortIn(_) => topo.link(LinkClass::Intra).beta,
-            Resource::NicOut { .. } | Resource::NicIn { .. } => topo.link(LinkClass::Nic).beta,
-            Resource::CoreOut(_) | Resource::CoreIn(_) => topo.core_beta(),
-        }
-    }
-}
-
-/// The resources a transfer from `src` to `dst` uses (empty on a flat topology).
-pub fn resources(topo: &Topology, src: usize, dst: usize) -> Vec<Resource> {
-    match topo.class_between(src, dst) {
-        LinkClass::Flat => Vec::new(),
-        LinkClass::Intra => vec![Resource::PortOut(src), Resource::PortIn(dst)],
-        class => {
-            let mut v = vec![
-                Resource::NicOut {
-                    node: topo.node_of(src),
-                    lane: topo.lane_of(src),
-                },
-                Resource::NicIn {
-                    node: topo.node_of(dst),
-                    lane: topo.lane_of(dst),
-                },
-            ];
-            if class == LinkClass::Core {
-                v.push(Resource::CoreOut(topo.rack_of(src)));
-                v.push(Resource::CoreIn(topo.rack_of(dst)));
-            }
-            v
-        }
-    }
-}
+use super::resources::{resources, Resource};
+use crate::core::schedule::Schedule;
+use crate::core::topology::{LinkClass, Topology};
 
 /// The link class of every transfer: `classes[round][transfer]`, same shape
 /// as `schedule.rounds[round].transfers`.
@@ -122,60 +23,6 @@ pub fn transfer_classes(schedule: &Schedule, topo: &Topology) -> Vec<Vec<LinkCla
                 .collect()
         })
         .collect()
-}
-
-/// Time of every round of `schedule` on `topo`, seconds (the rule in the
-/// module doc). `gamma` is the reduction cost, seconds per byte (0 to ignore).
-pub fn round_times(schedule: &Schedule, topo: &Topology, gamma: f64) -> Vec<f64> {
-    let eb = schedule.elem_bytes;
-    // one map for all rounds: cleared, it keeps its capacity (no rehashing
-    // as it grows again every round)
-    let mut load: HashMap<Resource, u64> = HashMap::new();
-    schedule
-        .rounds
-        .iter()
-        .map(|round| {
-            load.clear();
-            let res: Vec<Vec<Resource>> = round
-                .transfers
-                .iter()
-                .map(|t| resources(topo, t.src, t.dst))
-                .collect();
-            for (t, rs) in round.transfers.iter().zip(&res) {
-                for r in rs {
-                    *load.entry(*r).or_insert(0) += t.bytes(eb);
-                }
-            }
-            round
-                .transfers
-                .iter()
-                .zip(&res)
-                .map(|(t, rs)| {
-                    let bytes = t.bytes(eb) as f64;
-                    let g = if t.op == Op::Reduce { gamma } else { 0.0 };
-                    let link = topo.link(topo.class_between(t.src, t.dst));
-                    if let Topology::Flat { .. } = topo {
-                        // Exactly today's expression (crate::core::timing).
-                        link.alpha + bytes * (link.beta + g)
-                    } else {
-                        let wire = rs
-                            .iter()
-                            .map(|r| load.get(r).copied().unwrap_or(0) as f64 * r.beta(topo))
-                            .fold(0.0, f64::max);
-                        link.alpha + wire + bytes * g
-                    }
-                })
-                .fold(0.0, f64::max)
-        })
-        .collect()
-}
-
-/// Total executed time of `schedule` on `topo`, seconds: the sum of
-/// [`round_times`]. On a flat topology built with
-/// [`Topology::flat`]`(p, α, β)` it equals
-/// [`crate::core::timing::executed_time_with`] with the same α, β, γ.
-pub fn executed_time_on(schedule: &Schedule, topo: &Topology, gamma: f64) -> f64 {
-    round_times(schedule, topo, gamma).iter().sum()
 }
 
 /// Bytes per link class, one counter per [`LinkClass`].

@@ -1,38 +1,52 @@
-//! The α–β time of an *executed* schedule.
+//! Time: the one home of every timing rule.
 //!
-//! Each round costs the maximum over its transfers of `α + bytes·β`
-//! (Hockney 1994's model applied per round; all transfers of a round run
-//! concurrently on separate links), plus `bytes·γ` for a reduce when γ > 0. Empty transfers (possible when `n < p`)
-//! still pay α. The closed forms in [`crate::core::cost`] must agree with this
-//! for the schedules they describe; tests hold the two together.
+//! - [`resources`]: the ports, NIC lanes and rack core that messages share;
+//! - [`lockstep`]: every round starts when the last rank is ready, the rule
+//!   of every closed form (Hockney 1994's α + bytes·β per message, the
+//!   round lasting as long as its slowest message);
+//! - [`dataflow`]: per-rank clocks without a barrier, fair sharing of
+//!   resources, segments (pipelining), late, slow and failed ranks;
+//! - [`clock`]: the two modes' shared entry point ([`clock::run`]) and
+//!   output (per-rank finish, busy and waiting time, messages, critical
+//!   path, whether the collective completes);
+//! - [`trace`]: the clock as CSV and as Chrome trace-event JSON;
+//! - [`traffic`]: the byte counters per link class, NIC and rack core.
+//!
+//! This module itself holds the flat topology's executed time of a
+//! schedule and its written-out explanation. Each round costs the maximum
+//! over its transfers of `α + bytes·β` (all transfers of a round run at
+//! once, each rank sending and receiving through its own port), plus
+//! `bytes·γ` for a reduce when γ > 0. Empty transfers (possible when
+//! `n < p`) still pay α. The closed forms in [`crate::core::cost`] must
+//! agree with this for the schedules they describe; tests hold the two
+//! together.
 
+pub mod clock;
+pub mod dataflow;
+pub mod lockstep;
+pub mod resources;
+pub mod trace;
+pub mod traffic;
+
+use self::lockstep::{round_times_on, rounds_breakdown, rounds_time};
+use self::resources::Network;
 use super::cost::CostParams;
 #[cfg(doc)]
 use super::execute::Counts;
-use super::execute::{rounds_breakdown, rounds_time};
-use super::schedule::{Op, Schedule};
+use super::schedule::Schedule;
+use super::topology::Topology;
 use super::units::{format_beta, format_decimal, format_time};
 
-/// The time of every round of `schedule`, seconds: each round costs the
-/// maximum over its transfers of `α + bytes·β` (+ `bytes·γ` for a `Reduce`,
-/// the reduction compute cost). A zero-byte transfer (possible when `n < p`)
-/// is still a message and pays α; a round without transfers costs 0.
+/// The time of every round of `schedule` on the flat topology, seconds:
+/// each round costs the maximum over its transfers of `α + bytes·β`
+/// (+ `bytes·γ` for a `Reduce`, the reduction compute cost), where the
+/// bytes are those on the transfer's busier port when a rank sends or
+/// receives several messages in one round ([`lockstep`]). A zero-byte
+/// transfer (possible when `n < p`) is still a message and pays α; a round
+/// without transfers costs 0.
 pub fn executed_round_times(schedule: &Schedule, c: CostParams) -> Vec<f64> {
-    schedule
-        .rounds
-        .iter()
-        .map(|round| {
-            round
-                .transfers
-                .iter()
-                .map(|t| {
-                    let bytes = t.bytes(schedule.elem_bytes) as f64;
-                    let g = if t.op == Op::Reduce { c.gamma } else { 0.0 };
-                    c.alpha + bytes * (c.beta + g)
-                })
-                .fold(0.0, f64::max)
-        })
-        .collect()
+    let topo = Topology::flat(schedule.p, c.alpha, c.beta);
+    round_times_on(schedule, &Network::new(&topo, &[]), c.gamma)
 }
 
 /// Total α–β(–γ) time of the schedule, seconds: the sum of
