@@ -182,7 +182,9 @@ pub fn topo_time(topo: &Topology, n: u64, elem_bytes: u64, s: Split) -> Option<f
     }
     if k >= 2 {
         let exch = if let Topology::Flat { .. } = topo {
-            piece(1) * eb * inter.beta
+            // every rank is a group of one: its port receives (then sends)
+            // its part from each of the k − 1 others
+            (k as f64 - 1.0) * piece(1) * eb * inter.beta
         } else {
             let nic = sizes
                 .iter()
@@ -254,23 +256,36 @@ impl CollectiveAlgorithm for FlexReduce {
         let mut sorted = sizes.clone();
         sorted.sort_unstable();
         let smax = sorted.last().copied().unwrap_or(1);
-        let mut rs = 0.0;
+        let smin = sorted.first().copied().unwrap_or(1).max(1) as f64;
+        // In-group round r: each worker of the smallest group still in its
+        // ring sends one piece of every part (k pieces of L/s through its
+        // port, n/s in all); a reduce adds one piece, L/s.
+        let (mut rs_bytes, mut rs_gamma) = (0.0, 0.0);
         for r in 0..smax.saturating_sub(1) {
-            let smallest = sorted.iter().copied().find(|&s| s - 1 > r).unwrap_or(smax);
-            rs += 1.0 / (k * smallest as f64);
+            let smallest = sorted.iter().copied().find(|&s| s - 1 > r).unwrap_or(smax) as f64;
+            rs_bytes += 1.0 / smallest;
+            rs_gamma += 1.0 / (k * smallest);
         }
-        let (startups, cross) = if sorted.len() >= 2 {
+        // Exchange: a worker of the smallest group receives its range
+        // (L/s_min) from each of the k − 1 other groups through its port,
+        // then sends it back; the largest overlap is L/s₍₂₎.
+        let (startups, cross_bytes, cross_gamma) = if sorted.len() >= 2 {
             (
                 2.0 * (smax as f64 - 1.0) + 2.0,
+                (k - 1.0) / (k * smin),
                 1.0 / (k * sorted[1] as f64),
             )
         } else {
-            (2.0 * (smax as f64 - 1.0), 0.0)
+            (2.0 * (smax as f64 - 1.0), 0.0, 0.0)
         };
         flat_formula(
             self.descriptor().label,
-            "2·Σᵣ(α + L/sᵣ·β) + 2(α + L/s₍₂₎·β) + (Σᵣ L/sᵣ + L/s₍₂₎)·γ, L = n/k",
-            [startups, 2.0 * (rs + cross), rs + cross],
+            "2·Σᵣ(α + n/sᵣ·β) + 2(α + (k−1)·L/s₍₁₎·β) + (Σᵣ L/sᵣ + L/s₍₂₎)·γ, L = n/k",
+            [
+                startups,
+                2.0 * (rs_bytes + cross_bytes),
+                rs_gamma + cross_gamma,
+            ],
             n_bytes,
             c,
             format!("k = {} groups of sizes {:?}", sizes.len(), sizes),
@@ -305,21 +320,24 @@ mod tests {
     fn unequal_groups_2_3_flat_model_by_hand() {
         use crate::core::cost::CostParams;
         use crate::core::topology::{Link, Topology};
-        // Groups 2 and 3, 12 entries of 1 B, α = 1 s, β = 1 s/B: parts of 6;
-        // in-group round 1: pieces 3 (2-group) and 2 → 1 + 3; round 2 (only
-        // the 3-group): 1 + 2; fetch and return: largest overlap 2 → 1 + 2
-        // each; all-gather 4 + 3: 4 + 3 + 3 + 3 + 4 + 3 = 20 s.
+        // Groups 2 and 3, 12 entries of 1 B, α = 1 s, β = 1 s/B: parts of 6.
+        // Every rank has one port, so a worker's pieces of both parts share
+        // it: in-group round 1: 2 × 3 B (2-group) and 2 × 2 B → 1 + 6;
+        // round 2 (only the 3-group): 2 × 2 B → 1 + 4; fetch and return: a
+        // 2-group worker's range of 3 B arrives from the other group (then
+        // leaves again) → 1 + 3 each; all-gather 7 + 5:
+        // 7 + 5 + 4 + 4 + 7 + 5 = 32 s (20 s when ports did not add up).
         let l = Link::new(0.0, 1.0);
         let topo = Topology::unequal(vec![2, 3], 1, 1, l, l, 1.0).expect("valid");
         let alg = super::super::Algorithm::FLEX;
         assert_eq!(alg.equal_parts(&topo), 12);
         let s = alg.generate_on(&topo, 12, 1).expect("valid");
         let exec = crate::core::timing::executed_time(&s, 1.0, 1.0);
-        assert_eq!(exec, 20.0);
+        assert_eq!(exec, 32.0);
         assert_eq!(
             alg.closed_form_on(&topo, 12.0, CostParams::new(1.0, 1.0))
                 .time,
-            20.0
+            32.0
         );
     }
 }

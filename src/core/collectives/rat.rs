@@ -119,7 +119,8 @@ pub fn rat(topo: &Topology, n: u64, elem_bytes: u64) -> Result<Schedule, Schedul
 /// 2009); in the crossing rounds rack 0's downlink carries `(K − 1)·n` and
 /// each NIC of rack 0 receives `K − 1` slices per rank on it.
 /// Without racks each node plays a rack (`M = 1`, `K = N`, no core term).
-/// On a flat topology every message costs `α + m·β`. `None` for unequal nodes.
+/// On a flat topology every rank has one port, so each crossing round costs
+/// `α + (K − 1)·(n/R)·β`. `None` for unequal nodes.
 ///
 /// With [`Split::EXACT`] this is the closed form; with [`Split::FLOOR`]
 /// (every piece rounded down) a lower bound on the executed time.
@@ -148,7 +149,8 @@ pub fn topo_time(topo: &Topology, n: u64, elem_bytes: u64, s: Split) -> Option<f
     let cross = if k < 2 {
         0.0
     } else if flat {
-        inter.alpha + c * inter.beta
+        // rank j of group 0 receives (then sends) K − 1 slices through its port
+        inter.alpha + (k as f64 - 1.0) * c * inter.beta
     } else {
         let whole = r as f64 * c;
         let nic = ceil_div(g, topo.lanes()) as f64 * c * inter.beta;
@@ -186,20 +188,23 @@ impl CollectiveAlgorithm for RackAware {
     fn generate(&self, topo: &Topology, n: u64, elem: u64) -> Result<Schedule, ScheduleError> {
         rat(topo, n, elem)
     }
-    /// Flat model (every message `α + m·β`): `R` ranks per rack, `K` racks:
-    /// `2(R−1)(α + n/R·β) + 2(α + n/R·β)` (the crossing rounds only when
-    /// `K ≥ 2`) plus `((R−1)/R + 1/R)·nγ`; ring reduce-scatter/all-gather
-    /// inside the rack (Patarasuk & Yuan 2009).
+    /// Flat model (every rank one full-duplex port; messages sharing a
+    /// port add up): `R` ranks per rack, `K` racks:
+    /// `2(R−1)(α + n/R·β) + 2(α + (K−1)·n/R·β)` (the crossing rounds only
+    /// when `K ≥ 2`: rank j of rack 0 receives `K − 1` slices at once, then
+    /// sends `K − 1` back) plus `((R−1)/R + 1/R)·nγ`; ring
+    /// reduce-scatter/all-gather inside the rack (Patarasuk & Yuan 2009).
     fn closed_form(&self, topo: &Topology, n_bytes: f64, c: CostParams) -> Formula {
         let gs = groups(topo);
         let k = gs.len();
         let r = gs.first().map_or(1, Vec::len).max(1) as f64;
         let cross = if k >= 2 { 1.0 } else { 0.0 };
         let gamma = (r - 1.0) / r + cross / r;
+        let bytes = 2.0 * (r - 1.0) / r + 2.0 * cross * (k as f64 - 1.0) / r;
         flat_formula(
             self.descriptor().label,
-            "2(R−1)(α + n/R·β) + 2(α + n/R·β) + ((R−1)/R + 1/R)·nγ",
-            [2.0 * (r - 1.0) + 2.0 * cross, 2.0 * gamma, gamma],
+            "2(R−1)(α + n/R·β) + 2(α + (K−1)·n/R·β) + ((R−1)/R + 1/R)·nγ",
+            [2.0 * (r - 1.0) + 2.0 * cross, bytes, gamma],
             n_bytes,
             c,
             format!("R = {r} ranks per rack, K = {k} racks"),
