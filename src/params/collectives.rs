@@ -239,7 +239,7 @@ mod tests {
         assert_eq!(e[0].field, "alg");
         assert!(e[0]
             .message
-            .contains("ring, tree, rd, rh, rab, naive, rs, ag"));
+            .contains("ring, tree, ptree, dbtree, rd, rh, rab, naive, rs, ag"));
         let (_, e) = parse("p=65");
         assert!(e[0].message.contains("from 2 to 64"));
     }
