@@ -77,9 +77,18 @@ pub fn binary_tree_rounds_per_phase(p: usize) -> u32 {
     (floor_log2(p) + ceil_log2(p)).saturating_sub(1)
 }
 
-/// The reduce rounds of the heap tree over `p` ranks, deepest level first:
-/// `(depth, side, (child, parent) pairs)`, empty rounds left out.
-fn reduce_levels(p: usize) -> Vec<(u32, Side, Vec<(usize, usize)>)> {
+/// One reduce round of the heap tree: the `side` children at `depth` and
+/// their parents.
+struct Level {
+    depth: u32,
+    side: Side,
+    /// `(child, parent)` rank pairs.
+    pairs: Vec<(usize, usize)>,
+}
+
+/// The reduce rounds of the heap tree over `p` ranks, deepest level first,
+/// empty rounds left out.
+fn reduce_levels(p: usize) -> Vec<Level> {
     let depth = floor_log2(p);
     let mut out = Vec::new();
     for d in (1..=depth).rev() {
@@ -92,7 +101,11 @@ fn reduce_levels(p: usize) -> Vec<(u32, Side, Vec<(usize, usize)>)> {
                 .map(|i| (i, (i - 1) / 2))
                 .collect();
             if !pairs.is_empty() {
-                out.push((d, side, pairs));
+                out.push(Level {
+                    depth: d,
+                    side,
+                    pairs,
+                });
             }
         }
     }
@@ -120,20 +133,30 @@ pub fn binary_tree(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule, Schedu
     };
     let mut rounds: Vec<Round> = levels
         .iter()
-        .map(|(d, side, pairs)| Round {
+        .map(|l| Round {
             phase: Phase::Reduce,
-            note: format!("{} children at depth {d} → their parents", side.name()),
-            transfers: pairs
+            note: format!(
+                "{} children at depth {} → their parents",
+                l.side.name(),
+                l.depth
+            ),
+            transfers: l
+                .pairs
                 .iter()
                 .map(|&(c, par)| transfer(c, par, Op::Reduce))
                 .collect(),
         })
         .collect();
-    rounds.extend(levels.iter().rev().map(|(d, side, pairs)| {
+    rounds.extend(levels.iter().rev().map(|l| {
         Round {
             phase: Phase::Broadcast,
-            note: format!("parents → their {} children at depth {d}", side.name()),
-            transfers: pairs
+            note: format!(
+                "parents → their {} children at depth {}",
+                l.side.name(),
+                l.depth
+            ),
+            transfers: l
+                .pairs
                 .iter()
                 .map(|&(c, par)| transfer(par, c, Op::Copy))
                 .collect(),

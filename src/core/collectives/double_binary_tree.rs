@@ -113,9 +113,17 @@ pub fn double_tree_rounds_per_phase(p: usize) -> u32 {
     ceil_log2(p) + ceil_log2(p.div_ceil(3))
 }
 
-/// Tree A's reduce slots over `p` ranks in order, empty ones left out:
-/// `(level k, second child?, (child, parent) pairs)`.
-fn reduce_slots(p: usize) -> Vec<(u32, bool, Vec<(usize, usize)>)> {
+/// One reduce slot of tree A: its first (or second) children of level
+/// `2^k` and their parents.
+struct Slot {
+    k: u32,
+    second: bool,
+    /// `(child, parent)` rank pairs of tree A.
+    pairs: Vec<(usize, usize)>,
+}
+
+/// Tree A's reduce slots over `p` ranks in order, empty ones left out.
+fn reduce_slots(p: usize) -> Vec<Slot> {
     let mut out = Vec::new();
     for k in 0..ceil_log2(p) {
         for second in [false, true] {
@@ -125,7 +133,7 @@ fn reduce_slots(p: usize) -> Vec<(u32, bool, Vec<(usize, usize)>)> {
                 .filter(|&(r, up)| (r > up) == second)
                 .collect();
             if !pairs.is_empty() {
-                out.push((k, second, pairs));
+                out.push(Slot { k, second, pairs });
             }
         }
     }
@@ -169,24 +177,24 @@ pub fn double_binary_tree(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule,
     let which = |second: bool| if second { "second" } else { "first" };
     let mut rounds: Vec<Round> = slots
         .iter()
-        .map(|(k, second, pairs)| Round {
+        .map(|sl| Round {
             phase: Phase::Reduce,
             note: format!(
                 "{} children of level {} → their parents, in both trees",
-                which(*second),
-                1usize << k
+                which(sl.second),
+                1usize << sl.k
             ),
-            transfers: both(pairs, true),
+            transfers: both(&sl.pairs, true),
         })
         .collect();
-    rounds.extend(slots.iter().rev().map(|(k, second, pairs)| Round {
+    rounds.extend(slots.iter().rev().map(|sl| Round {
         phase: Phase::Broadcast,
         note: format!(
             "parents → their {} children of level {}, in both trees",
-            which(*second),
-            1usize << k
+            which(sl.second),
+            1usize << sl.k
         ),
-        transfers: both(pairs, false),
+        transfers: both(&sl.pairs, false),
     }));
     Ok(Schedule {
         algorithm: "dbtree",
