@@ -39,14 +39,16 @@
 //! `R = ⌈log₂p⌉ + ⌈log₂⌈p/3⌉⌉` rounds (1 at p = 2, 2 at p = 3, 3 at p = 4,
 //! 5 at p = 7 and 8, 7 at p = 16).
 //!
-//! Tree B's slot is the image of tree A's, so both trees share every
-//! round: A's receivers are even ranks (its inner ranks) and B's odd ones
-//! (or rank 0 for odd `p`, which A's slot `(K, second)` and B's slot of A's
-//! rank `p − 1`, a first-child slot, never share), and a tree's senders of
-//! one level have one parity, the other tree's the other. So every rank
-//! sends at most one and receives at most one message per round (tested
-//! for p = 2..=64), and no round had to be split. The broadcast runs the
-//! same rounds in reverse, parents copying to children.
+//! Tree B's slots are the images of tree A's, so the two trees share every
+//! round and no round had to be split. In a reduce round the receivers are
+//! inner ranks, even in A and odd in B, except B's rank 0 for odd `p`: it
+//! receives only in a first-child slot, A's rank 0 (the root) only in the
+//! second-child slot `(K, second)`. The senders of one level are of one
+//! parity in A and of the other in B (A's root never sends up). So every
+//! rank sends at most one and receives at most one message per round
+//! (tested for p = 2..=64). The broadcast runs the same rounds in reverse,
+//! parents copying to children, so the same holds with sends and receives
+//! swapped.
 //!
 //! Closed form of this (unsegmented) schedule under the flat rule, with
 //! every message half the tensor:
@@ -266,10 +268,9 @@ impl CollectiveAlgorithm for DoubleBinaryTree {
     }
     fn describe(&self, round: &RoundFacts<'_>) -> String {
         if round.phase == Phase::Broadcast {
-            "in both trees at once, parents copy the finished sum of their tree's half to one child each"
-                .into()
+            "parents copy the finished sum of their tree's half to one child each".into()
         } else {
-            "in both trees at once, children send the partial sums of their tree's half (tree A the first, tree B the second) one level up, and each parent adds one child's"
+            "children send the partial sums of their tree's half (tree A the first half, tree B the second) one level up, and each parent adds one child's"
                 .into()
         }
     }
@@ -524,5 +525,31 @@ mod tests {
             (t - 5.0 * (2.0 * 2e-6 + 2004.0 * 2.1e-9)).abs() < 1e-15,
             "{t}"
         );
+    }
+
+    #[test]
+    fn narration_of_p4() {
+        // p = 4, n = 8 f32: halves of 4 f32 = 16 B. After round 3 rank 0
+        // holds the complete first half and rank 3 the complete second half:
+        // 8 of the 4 × 8 = 32 rank-held elements, 25 %.
+        use crate::core::collectives::{narrate::narrate, Algorithm};
+        let s = double_binary_tree(4, 8, 4).expect("valid");
+        let t = execute(&s, &default_init, ExecOptions::default()).expect("well formed");
+        let alg = Algorithm::DBTREE;
+        assert_eq!(
+            narrate(alg, &t, 1),
+            "Reduce along two binary trees, round 1 of 3: first children of level 1 → their \
+             parents, in both trees: children send the partial sums of their tree's half (tree A \
+             the first half, tree B the second) one level up, and each parent adds one child's. \
+             2 transfers at once, the largest 16 B. Now 0% of all rank-held elements hold the \
+             complete sum."
+        );
+        assert!(narrate(alg, &t, 3)
+            .ends_with("Now 25% of all rank-held elements hold the complete sum."));
+        assert!(narrate(alg, &t, 4).starts_with(
+            "Broadcast along two binary trees, round 1 of 3: parents → their second children of \
+             level 2, in both trees: parents copy the finished sum of their tree's half to one \
+             child each."
+        ));
     }
 }
