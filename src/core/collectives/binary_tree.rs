@@ -30,8 +30,8 @@
 //! every message into `k` segments. With `k` segments and per-rank
 //! full-duplex ports, as `k` grows:
 //! - the pipelined binary tree tends to `3nβ`: an inner rank receives `2n`
-//!   and sends `n` in the reduce, then the reverse in the broadcast, so over
-//!   both phases its busier port moves `3n` bytes;
+//!   and sends `n` in the reduce, then the reverse in the broadcast, so with
+//!   both phases overlapped each of its two ports moves `3n` bytes;
 //! - the double binary tree (`dbtree`, Sanders, Speck & Träff 2009) tends to
 //!   `2nβ`: every rank is inner in at most one of its two trees, each of
 //!   which carries half of the tensor;
