@@ -96,7 +96,7 @@ async fn bad_alg_keeps_the_default_and_says_why() {
     let app = Mounted::new("view=collectives&alg=bogus&p=8").await;
     assert!(app
         .text(".field-error")
-        .contains("ring, tree, rd, rh, rab, naive, rs, ag"));
+        .contains("ring, tree, ptree, dbtree, rd, rh, rab, naive, rs, ag"));
     assert_eq!(app.count(".rank-ring g.rank"), 8);
     assert!(app.text("#phase").contains("Rabenseifner"));
     set_field(&app, "p", "5").await;

@@ -781,7 +781,8 @@ const PARSERS: &[Spec] = &[
             (
                 "alg",
                 &[
-                    "ring", "tree", "rd", "rh", "rab", "naive", "rs", "ag", "hier",
+                    "ring", "tree", "ptree", "dbtree", "rd", "rh", "rab", "naive", "rs", "ag",
+                    "hier",
                 ],
             ),
             ("p", &["2", "3", "6", "8", "12", "64"]),
@@ -804,7 +805,10 @@ const PARSERS: &[Spec] = &[
             ("beta", &["0.08ns/B", "1s/B"]),
             ("size", &["8KiB", "1B", "1TiB", "100MB"]),
             ("gamma", &["0.01ns/B", "0"]),
-            ("alg", &["ring", "tree", "rd", "rab", "naive"]),
+            (
+                "alg",
+                &["ring", "tree", "ptree", "dbtree", "rd", "rab", "naive"],
+            ),
         ],
         run: cost_run,
     },

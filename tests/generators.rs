@@ -346,7 +346,7 @@ fn uneven_and_tiny_counts_are_explained() {
 }
 
 #[test]
-fn summary_table_lists_all_eight() {
+fn summary_table_lists_every_flat_algorithm() {
     let t = summary_table(8, 16 * MB, 4, course_cost()).expect("valid");
     let rounds: Vec<_> = t.iter().map(|r| (r.alg.key(), r.rounds)).collect();
     assert_eq!(
@@ -354,6 +354,8 @@ fn summary_table_lists_all_eight() {
         vec![
             ("ring", 14),
             ("tree", 6),
+            ("ptree", 10),
+            ("dbtree", 10),
             ("rd", 3),
             ("rh", 3),
             ("rab", 6),
@@ -363,6 +365,8 @@ fn summary_table_lists_all_eight() {
         ]
     );
     let sent: Vec<_> = t.iter().map(|r| r.max_sent_bytes / MB).collect();
-    // ring 112, tree root 3·64, rd 3·64, rh 56, rab 112, naive root 7·64, rs 56, ag 56.
-    assert_eq!(sent, vec![112, 192, 192, 56, 112, 448, 56, 56]);
+    // ring 112, tree root 3·64, ptree rank 1 (one send up, two down) 3·64,
+    // dbtree rank 2 (inner in tree A: 3·32, a leaf in tree B: 32) 4·32, rd
+    // 3·64, rh 56, rab 112, naive root 7·64, rs 56, ag 56.
+    assert_eq!(sent, vec![112, 192, 192, 128, 192, 56, 112, 448, 56, 56]);
 }

@@ -63,6 +63,8 @@ use crate::core::timing::executed_time;
 use crate::core::topology::{Link, Topology, TopologyError};
 use crate::core::units::{format_signed_time, format_time, format_time_sig, group_thousands};
 
+pub mod binary_tree;
+pub mod double_binary_tree;
 pub mod flat_topo;
 pub mod flex;
 mod hier;
@@ -94,6 +96,8 @@ pub use tree::{binomial_levels, binomial_tree, binomial_tree_allreduce};
 pub static REGISTRY: &[&dyn CollectiveAlgorithm] = &[
     &ring::RingAllReduce,
     &tree::BinomialTree,
+    &binary_tree::PipelinedBinaryTree,
+    &double_binary_tree::DoubleBinaryTree,
     &rd::RecursiveDoubling,
     &rh::RecursiveHalving,
     &rab::Rabenseifner,
@@ -197,6 +201,10 @@ impl Algorithm {
     pub const RING: Algorithm = Algorithm(&ring::RingAllReduce);
     /// Binomial-tree reduce + broadcast.
     pub const TREE: Algorithm = Algorithm(&tree::BinomialTree);
+    /// Pipelined binary-tree reduce + broadcast (unsegmented schedule).
+    pub const PTREE: Algorithm = Algorithm(&binary_tree::PipelinedBinaryTree);
+    /// Double binary tree all-reduce (two trees, half the tensor each).
+    pub const DBTREE: Algorithm = Algorithm(&double_binary_tree::DoubleBinaryTree);
     /// Recursive doubling all-reduce.
     pub const RD: Algorithm = Algorithm(&rd::RecursiveDoubling);
     /// Recursive halving reduce-scatter.
@@ -986,6 +994,8 @@ mod tests {
             [
                 "ring",
                 "tree",
+                "ptree",
+                "dbtree",
                 "rd",
                 "rh",
                 "rab",
@@ -1005,7 +1015,10 @@ mod tests {
         assert_eq!(Algorithm::from_key(" RAB "), Some(Algorithm::named("rab")));
         assert_eq!(Algorithm::from_key("bogus"), None);
         let compared: Vec<_> = Algorithm::compared().iter().map(|a| a.key()).collect();
-        assert_eq!(compared, ["ring", "tree", "rd", "rab", "naive"]);
+        assert_eq!(
+            compared,
+            ["ring", "tree", "ptree", "dbtree", "rd", "rab", "naive"]
+        );
     }
 
     #[test]
