@@ -361,17 +361,20 @@ impl Sim<'_> {
             live: true,
             flowing: false,
         };
-        let slot = match self.free.pop() {
+        // A reused slot keeps counting its versions, so that no stale event
+        // of the flow it held before can match the new one.
+        let (slot, ver) = match self.free.pop() {
             Some(s) => {
-                self.flows[s as usize] = flow;
-                s
+                let ver = self.flows[s as usize].ver.wrapping_add(1);
+                self.flows[s as usize] = Flow { ver, ..flow };
+                (s, ver)
             }
             None => {
                 self.flows.push(flow);
-                (self.flows.len() - 1) as u32
+                ((self.flows.len() - 1) as u32, 0)
             }
         };
-        self.push(self.now + route.alpha, Kind::Alpha(slot, 0));
+        self.push(self.now + route.alpha, Kind::Alpha(slot, ver));
     }
 
     fn alpha_done(&mut self, slot: u32, ver: u32) {
@@ -432,10 +435,9 @@ impl Sim<'_> {
         if !f.live || !f.flowing {
             return;
         }
+        // (at eff = 0, an infinitely fast link, the flow ends at once)
         if f.eff > 0.0 {
             f.remaining = (f.remaining - (now - f.last) / f.eff).max(0.0);
-        } else if f.ver > 0 || now > f.last {
-            f.remaining = 0.0;
         }
         f.eff = eff;
         f.last = now;

@@ -375,3 +375,57 @@ proptest! {
         }
     }
 }
+
+/// The busiest port of `s` over the whole schedule, bytes: the larger of a
+/// rank's total sent and total received. No schedule can finish faster
+/// than that many bytes × β through one port.
+fn busiest_port(s: &Schedule) -> u64 {
+    let mut out = vec![0u64; s.p];
+    let mut inn = vec![0u64; s.p];
+    for t in s.rounds.iter().flat_map(|r| &r.transfers) {
+        out[t.src] += t.bytes(s.elem_bytes);
+        inn[t.dst] += t.bytes(s.elem_bytes);
+    }
+    out.into_iter().chain(inn).max().unwrap_or(0)
+}
+
+#[test]
+fn pipelined_trees_approach_their_port_bounds_at_256_segments() {
+    // p = 16, 64 MB, 12.5 GB/s, α = 0: nβ = 64e6 × 0.08 ns = 5.12 ms.
+    // Port rule: an inner rank of one binary tree receives 2n (two
+    // children) and sends n in the reduce, then receives n and sends 2n in
+    // the broadcast: 3n through each direction of its port, so a pipelined
+    // binary tree takes at least 3nβ = 15.36 ms. In the double tree each
+    // tree carries n/2 and a rank is inner in at most one of them: 3n/2 +
+    // n/2 = 2n, at least 2nβ = 10.24 ms. The ring sends 2(p − 1)/p · n:
+    // 9.600 ms. The basic (binomial, unpipelined) tree formula:
+    // 2⌈log₂ 16⌉ (α + nβ) = 8 × 5.12 = 40.96 ms.
+    let n_bytes = 64e6;
+    let topo = Topology::flat(16, 0.0, BETA);
+    let o = ClockOptions {
+        segments: 256,
+        keep_events: false,
+        ..ClockOptions::new(Mode::Dataflow)
+    };
+    let nb = n_bytes * BETA;
+    for (alg, bound) in [(Algorithm::DBTREE, 2.0 * nb), (Algorithm::PTREE, 3.0 * nb)] {
+        let s = alg.generate_on(&topo, 16_000_000, 4).expect("valid");
+        assert_eq!(busiest_port(&s) as f64, bound / BETA, "{}", alg.key());
+        let c = run(&s, &topo, &o).expect("runs");
+        assert!(c.completes());
+        assert!(
+            c.end >= bound * (1.0 - 1e-9) && c.end <= 1.15 * bound,
+            "{}: {} ms against the bound {} ms",
+            alg.key(),
+            c.end / MS,
+            bound / MS
+        );
+    }
+    let ring = Algorithm::RING
+        .generate_on(&topo, 16_000_000, 4)
+        .expect("valid");
+    let c = run(&ring, &topo, &o).expect("runs");
+    assert!(close(c.end, 9.6 * MS), "{}", c.end);
+    let basic = Algorithm::TREE.cost(16, n_bytes, crate::core::cost::CostParams::new(0.0, BETA));
+    assert!(close(basic.time, 40.96 * MS));
+}
