@@ -51,6 +51,8 @@ pub enum Command {
     Run(Options),
     /// Print the help text and exit 0.
     Help,
+    /// Print one line per registry algorithm (`key collective layout`) and exit 0.
+    List,
 }
 
 /// The help text (the hidden `--break-reduce` is not listed).
@@ -74,6 +76,7 @@ pub fn usage() -> String {
          --baseline           also time MPI_Allreduce (the library's own choice) at the same sizes\n\
          --ranks-per-node G   treat every G consecutive ranks as a node (default: the layout MPI\n\
          \x20                    reports with MPI_Comm_split_type SHARED)\n\
+         --list               one line per algorithm: key, collective, flat or nodes\n\
          --help               this text",
         keys.join(", ")
     )
@@ -164,6 +167,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         };
         match flag {
             "--help" | "-h" => return Ok(Command::Help),
+            "--list" => return Ok(Command::List),
             "--alg" => {
                 let v = value()?;
                 alg = Some(Algorithm::from_key(&v).ok_or_else(|| {
@@ -224,6 +228,16 @@ pub fn iterations(o: &Options, bytes: u64) -> (usize, usize) {
     (warmup, iters)
 }
 
+/// The `--list` lines: `key collective layout`, e.g. `ring all-reduce flat`.
+pub fn list() -> Vec<String> {
+    Algorithm::all()
+        .map(|a| {
+            let layout = if a.needs_nodes() { "nodes" } else { "flat" };
+            format!("{} {} {layout}", a.key(), a.collective_name())
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -256,14 +270,16 @@ mod tests {
 
     #[test]
     fn bad_sizes_are_refused_with_a_reason() {
-        assert!(parse_sizes("0B:8B").unwrap_err().contains("is 0"));
-        assert!(parse_sizes("0:8B").unwrap_err().contains("is 0"));
-        assert!(parse_sizes("6B").unwrap_err().contains("4-byte"));
+        assert!(parse_sizes("0B:8B")
+            .expect_err("an error")
+            .contains("greater than zero"));
+        assert!(parse_sizes("0:8B").expect_err("an error").contains("is 0"));
+        assert!(parse_sizes("6B").expect_err("an error").contains("4-byte"));
         assert!(parse_sizes("64MiB:8B")
-            .unwrap_err()
+            .expect_err("an error")
             .contains("FROM is larger"));
         assert!(parse_sizes("8Mb").is_err());
-        assert!(parse_sizes("8GiB").unwrap_err().contains("limit"));
+        assert!(parse_sizes("8GiB").expect_err("an error").contains("limit"));
     }
 
     #[test]
@@ -284,8 +300,17 @@ mod tests {
     }
 
     #[test]
+    fn the_list_names_every_algorithm_once() {
+        let l = list();
+        assert_eq!(l.len(), Algorithm::all().count());
+        assert_eq!(l[0], "ring all-reduce flat");
+        assert!(l.contains(&"hier all-reduce nodes".to_string()));
+        assert!(l.contains(&"rs reduce-scatter flat".to_string()));
+    }
+
+    #[test]
     fn bad_arguments_say_what_is_wrong() {
-        let err = |s: &str| parse(&args(s)).unwrap_err();
+        let err = |s: &str| parse(&args(s)).expect_err("an error");
         assert!(err("--alg nope --sizes 8B").contains("unknown algorithm “nope”"));
         assert!(err("--sizes 8B").contains("--alg KEY is required"));
         assert!(err("--alg ring").contains("--sizes"));
@@ -294,5 +319,6 @@ mod tests {
         assert!(err("--alg ring --sizes 8B --frobnicate").contains("unknown argument"));
         assert!(err("--alg").contains("needs a value"));
         assert_eq!(parse(&args("--help")), Ok(Command::Help));
+        assert_eq!(parse(&args("--list")), Ok(Command::List));
     }
 }

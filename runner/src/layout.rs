@@ -100,7 +100,7 @@ mod tests {
     fn consecutive_leaders_make_nodes() {
         assert_eq!(node_sizes(&[0, 0, 2, 2, 2]), Ok(vec![2, 3]));
         assert_eq!(node_sizes(&[0, 0, 0, 0]), Ok(vec![4]));
-        let err = node_sizes(&[0, 1, 0, 1]).unwrap_err();
+        let err = node_sizes(&[0, 1, 0, 1]).expect_err("an error");
         assert!(
             err.contains("rank 2 is back on the node of rank 0"),
             "{err}"

@@ -31,6 +31,7 @@ use std::ops::Range;
 
 use collective_lab::core::cost::nccl::CollectiveKind;
 use collective_lab::core::execute::default_init;
+use collective_lab::core::topology::Topology;
 use mpi::datatype::PartitionMut;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
@@ -242,8 +243,82 @@ fn say(lines: &[String]) {
     let _ = out.flush();
 }
 
-// One run from argv to the summary, read top to bottom.
-#[allow(clippy::too_many_lines)]
+/// Every rank's trace events, indexed by rank.
+type RankEvents = Vec<Vec<Event>>;
+
+/// One size: generate, time, self-check, optionally time the baseline and
+/// trace one iteration (every rank takes part). The trace events are
+/// `Some` on rank 0 only.
+fn measure(
+    world: &SimpleCommunicator,
+    o: &Options,
+    topo: &Topology,
+    bytes: u64,
+    want_trace: bool,
+) -> Result<(Row, Option<RankEvents>), Failure> {
+    let p = world.size() as usize;
+    let me = world.rank() as usize;
+    let kind = o.alg.collective();
+    let n = bytes / ELEM_BYTES;
+    let mut seg = Segmented::generate(o.alg, topo, n, ELEM_BYTES, o.segments)
+        .map_err(|e| usage(format!("{} at {bytes} B: {e}", o.alg.key())))?;
+    if o.break_reduce {
+        seg.break_reduce();
+    }
+    let plan = seg.plan(me).map_err(|e| Failure {
+        code: EXIT_INTERNAL,
+        msg: format!("malformed schedule: {e}"),
+    })?;
+    let owned: Vec<Vec<Range<usize>>> = (0..p).map(|r| seg.owned(r)).collect();
+    let input = initial(kind, n as usize, me, &owned[me]);
+    let mut buf = input.clone();
+    let mut scratch = vec![0f32; plan.scratch];
+    let (warmup, iters) = args::iterations(o, bytes);
+    let mean = time_loop(world, warmup, iters, |timed| {
+        if timed {
+            exec::run_once(world, &plan, &mut buf, &mut scratch, None, 0.0);
+        } else {
+            buf.copy_from_slice(&input);
+        }
+    });
+    // `buf` holds the last iteration's result (each starts from `input`).
+    let ours = gather_timing(world, mean);
+    let mut reference = check::Reference::new(kind, &input, owned, me, p);
+    reference.run(world);
+    let diff = check::combine(world, reference.diff(&buf));
+    let baseline = o.baseline.then(|| {
+        let mean = time_loop(world, warmup, iters, |timed| {
+            if timed {
+                reference.run(world);
+            }
+        });
+        gather_timing(world, mean)
+    });
+    let events = if want_trace {
+        traced(world, &plan, &input, &mut buf, &mut scratch)
+    } else {
+        None
+    };
+    let count = if kind == CollectiveKind::AllReduce {
+        n
+    } else {
+        (0..p)
+            .map(|r| seg.owned(r).iter().map(Range::len).sum::<usize>())
+            .max()
+            .unwrap_or(0) as u64
+    };
+    let row = Row {
+        bytes,
+        count,
+        iters,
+        ours,
+        baseline,
+        diff,
+    };
+    Ok((row, events))
+}
+
+/// One run, from argv to the summary; `Ok` carries the exit code.
 fn drive(world: &SimpleCommunicator) -> Result<i32, Failure> {
     let rank0 = world.rank() == 0;
     let argv: Vec<String> = std::env::args().skip(1).collect();
@@ -254,10 +329,15 @@ fn drive(world: &SimpleCommunicator) -> Result<i32, Failure> {
             }
             return Ok(0);
         }
+        Command::List => {
+            if rank0 {
+                say(&args::list());
+            }
+            return Ok(0);
+        }
         Command::Run(o) => o,
     };
     let p = world.size() as usize;
-    let me = world.rank() as usize;
     if p < 2 {
         return Err(usage(format!(
             "a collective needs at least 2 ranks (got p = {p}); start it with mpirun -n P, P ≥ 2"
@@ -321,61 +401,12 @@ fn drive(world: &SimpleCommunicator) -> Result<i32, Failure> {
     let mut trace_events = None;
     let mut trace_bytes = 0;
     for (si, &bytes) in o.sizes.iter().enumerate() {
-        let n = bytes / ELEM_BYTES;
-        let mut seg = Segmented::generate(o.alg, &topo, n, ELEM_BYTES, o.segments)
-            .map_err(|e| usage(format!("{} at {bytes} B: {e}", o.alg.key())))?;
-        if o.break_reduce {
-            seg.break_reduce();
-        }
-        let plan = seg.plan(me).map_err(|e| Failure {
-            code: EXIT_INTERNAL,
-            msg: format!("malformed schedule: {e}"),
-        })?;
-        let owned: Vec<Vec<Range<usize>>> = (0..p).map(|r| seg.owned(r)).collect();
-        let input = initial(kind, n as usize, me, &owned[me]);
-        let mut buf = input.clone();
-        let mut scratch = vec![0f32; plan.scratch];
-        let (warmup, iters) = args::iterations(&o, bytes);
-        let mean = time_loop(world, warmup, iters, |timed| {
-            if timed {
-                exec::run_once(world, &plan, &mut buf, &mut scratch, None, 0.0);
-            } else {
-                buf.copy_from_slice(&input);
-            }
-        });
-        // `buf` holds the last iteration's result (each starts from `input`).
-        let ours = gather_timing(world, mean);
-        let mut reference = check::Reference::new(kind, &input, owned, me, p);
-        reference.run(world);
-        let diff = check::combine(world, reference.diff(&buf));
-        let baseline = o.baseline.then(|| {
-            let mean = time_loop(world, warmup, iters, |timed| {
-                if timed {
-                    reference.run(world);
-                }
-            });
-            gather_timing(world, mean)
-        });
-        if o.trace.is_some() && si + 1 == o.sizes.len() {
-            trace_events = traced(world, &plan, &input, &mut buf, &mut scratch);
+        let want_trace = o.trace.is_some() && si + 1 == o.sizes.len();
+        let (row, events) = measure(world, &o, &topo, bytes, want_trace)?;
+        if want_trace {
+            trace_events = events;
             trace_bytes = bytes;
         }
-        let count = if kind == CollectiveKind::AllReduce {
-            n
-        } else {
-            (0..p)
-                .map(|r| seg.owned(r).iter().map(Range::len).sum::<usize>())
-                .max()
-                .unwrap_or(0) as u64
-        };
-        let row = Row {
-            bytes,
-            count,
-            iters,
-            ours,
-            baseline,
-            diff,
-        };
         if rank0 {
             match o.format {
                 args::Format::Osu => say(&[report::osu_row(&row)]),

@@ -98,6 +98,7 @@ impl Segmented {
     }
 
     /// Number of rounds over all segments.
+    #[cfg(test)]
     pub fn num_rounds(&self) -> usize {
         self.parts.iter().map(|(_, s)| s.num_rounds()).sum()
     }

@@ -303,7 +303,7 @@ pub fn check_summary(h: &Header, rows: &[Row]) -> Vec<String> {
         )
     };
     let mut out = vec![format!(
-        "# self-check against {} on the same inputs: {verdict}; largest |ours − MPI| = {}, {bits}; tolerance p·ε·|value| = {}·2⁻²³·|value|",
+        "# self-check against {} on the same inputs: {verdict}; largest absolute difference = {}, {bits}; tolerance p·ε relative = {}·2⁻²³",
         h.reference,
         number(all.max_abs),
         h.p
@@ -315,7 +315,7 @@ pub fn check_summary(h: &Header, rows: &[Row]) -> Vec<String> {
             "within p·ε: the summation order differs".into()
         };
         out.push(format!(
-            "#   {}: largest |ours − MPI| = {}, {what}",
+            "#   {}: largest absolute difference = {}, {what}",
             format_size(r.bytes),
             number(r.diff.max_abs)
         ));
@@ -324,8 +324,8 @@ pub fn check_summary(h: &Header, rows: &[Row]) -> Vec<String> {
 }
 
 fn number(x: f64) -> String {
-    if x == 0.0 {
-        "0".into()
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        format!("{x:.0}")
     } else {
         format!("{x:.3e}")
     }
@@ -411,12 +411,12 @@ mod tests {
         );
         let r = Row {
             baseline: None,
-            ..row(1024, 12.345)
+            ..row(1024, 12.5)
         };
-        // 10 + 18 + 18 + 18 + 12 columns: 12.35, 6.17, 24.69 µs.
+        // 10 + 18 + 18 + 18 + 12 columns: 12.50, 6.25, 25.00 µs.
         assert_eq!(
             osu_row(&r),
-            "1024                   12.35              6.17             24.69          10"
+            "1024                   12.50              6.25             25.00          10"
         );
     }
 
@@ -431,17 +431,17 @@ mod tests {
 
     #[test]
     fn nccl_rows_carry_algbw_and_busbw() {
-        // 1 MiB in 100 µs: algbw = 1048576 / 1e-4 / 1e9 = 10.49 GB/s,
+        // 1 MiB in 200 µs: algbw = 1048576 / 2e-4 / 1e9 = 5.24 GB/s,
         // busbw = algbw · 2·3/4 = 7.86 GB/s.
         let h = header(false);
         let r = Row {
             baseline: None,
-            ..row(1 << 20, 100.0)
+            ..row(1 << 20, 200.0)
         };
         let (line, buses) = nccl_row(&h, &r);
         assert_eq!(
             line,
-            "     1048576        262144     float     sum      -1    100.0   10.49    7.86      0"
+            "     1048576        262144     float     sum      -1    200.0    5.24    7.86      0"
         );
         assert!((buses[0] - 7.86432).abs() < 1e-9);
         let t = nccl_trailer(0, &[7.86432, 1.0]);
@@ -459,8 +459,9 @@ mod tests {
     fn the_summary_says_when_bits_differ() {
         let h = header(false);
         let mut rows = vec![row(8, 1.0), row(16, 1.0)];
-        assert!(check_summary(&h, &rows)[0]
-            .contains("all 2 sizes agree; largest |ours − MPI| = 0, bitwise equal at every size"));
+        assert!(check_summary(&h, &rows)[0].contains(
+            "all 2 sizes agree; largest absolute difference = 0, bitwise equal at every size"
+        ));
         rows[1].diff = Diff {
             max_abs: 9.5367431640625e-7,
             wrong: 0,
@@ -470,10 +471,13 @@ mod tests {
         assert!(s[0].contains("bitwise equal at 1 of 2 sizes (a different summation order"));
         assert_eq!(
             s[1],
-            "#   16 B: largest |ours − MPI| = 9.537e-7, within p·ε: the summation order differs"
+            "#   16 B: largest absolute difference = 9.537e-7, within p·ε: the summation order differs"
         );
         rows[0].diff.wrong = 3;
-        assert!(check_summary(&h, &rows)[0].contains("WRONG at 1 of 2 sizes"));
+        let s = check_summary(&h, &rows);
+        assert!(s[0].contains("WRONG at 1 of 2 sizes"));
+        // No bar: a bar splits the baseline's side-by-side tables.
+        assert!(s.iter().all(|l| !l.contains('|')));
     }
 
     #[test]
