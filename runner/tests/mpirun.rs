@@ -39,6 +39,8 @@ fn a_ring_at_three_ranks_verifies_at_sizes_that_do_not_divide() {
     assert!(out.status.success(), "{so}\n{}", text(&out.stderr));
     let lines: Vec<&str> = so.lines().collect();
     assert_eq!(lines[0], "# collective-lab-run alg=ring p=3");
+    // Rank 0 prints; the other two print nothing.
+    assert_eq!(so.matches("# collective-lab-run alg=").count(), 1, "{so}");
     assert!(lines.iter().any(|l| l.starts_with("28 ")));
     assert!(lines.iter().any(|l| l.starts_with("56 ")));
     assert!(so.contains("all 2 sizes agree"), "{so}");
@@ -119,5 +121,47 @@ fn bad_arguments_exit_2_with_one_message() {
         assert_eq!(se.matches("collective-lab-run: ").count(), 1, "{se}");
         assert!(se.contains(why), "{se}");
         assert!(!se.contains("MPI_ABORT"), "{se}");
+    }
+}
+
+#[test]
+fn a_trace_holds_every_ranks_rounds_as_chrome_events() {
+    // Ring at p = 2 on 16 B: 2(p − 1) = 2 rounds; per rank and round one
+    // recv post, one send post, one wait and one reduce (or copy): 8 events
+    // per rank, 16 in all.
+    let path = std::env::temp_dir().join(format!("clr-trace-{}.json", std::process::id()));
+    let file = path.to_string_lossy().into_owned();
+    let args = [
+        "--alg", "ring", "--sizes", "16B", "--iters", "2", "--trace", &file,
+    ];
+    let Some(out) = mpirun(2, &args) else {
+        return;
+    };
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let json = std::fs::read_to_string(&path).expect("the trace file");
+    let _ = std::fs::remove_file(&path);
+    let v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    assert_eq!(v["displayTimeUnit"], "ms");
+    let evs = v["traceEvents"].as_array().expect("traceEvents");
+    assert_eq!(evs.len(), 16);
+    for rank in 0..2 {
+        let mine: Vec<_> = evs.iter().filter(|e| e["tid"] == rank).collect();
+        let cats: Vec<&str> = mine.iter().filter_map(|e| e["cat"].as_str()).collect();
+        for c in ["send", "recv", "wait", "reduce"] {
+            assert_eq!(
+                cats.iter().filter(|&&x| x == c).count(),
+                2,
+                "rank {rank} {c}"
+            );
+        }
+        let peer = 1 - rank;
+        let send = mine.iter().find(|e| e["cat"] == "send").expect("a send");
+        assert_eq!(send["name"], format!("send → {peer}"));
+        assert_eq!(send["args"]["peer"], peer);
+        assert_eq!(send["args"]["bytes"], 8, "half of 16 B per round");
+        assert!(mine.iter().all(|e| e["ph"] == "X" && e["pid"] == 0));
+        assert!(mine
+            .iter()
+            .all(|e| e["ts"].as_f64().is_some_and(|t| t >= 0.0)));
     }
 }
