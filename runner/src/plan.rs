@@ -2,6 +2,7 @@
 //! per-rank lists of sends and receives with MPI tags, ready to post. Pure
 //! (no MPI), so it is tested natively.
 
+use std::collections::HashMap;
 use std::ops::Range;
 
 use collective_lab::core::collectives::Algorithm;
@@ -153,7 +154,9 @@ impl Segmented {
     pub fn plan(&self, me: usize) -> Result<RankPlan, String> {
         let mut rounds = Vec::new();
         let mut index = 0usize;
-        let mut pair_count: Vec<usize> = Vec::new();
+        // Messages so far in the round per (sender, receiver): a map, not a
+        // p × p table, so that a round at p = 1024 costs its transfers only.
+        let mut pair_count: HashMap<(usize, usize), usize> = HashMap::new();
         for (off, s) in &self.parts {
             for (i, round) in s.rounds.iter().enumerate() {
                 let mut rp = RoundPlan {
@@ -162,7 +165,6 @@ impl Segmented {
                 };
                 index += 1;
                 pair_count.clear();
-                pair_count.resize(self.p * self.p, 0);
                 for t in &round.transfers {
                     if t.src >= self.p || t.dst >= self.p || t.src == t.dst {
                         return Err(format!(
@@ -179,7 +181,7 @@ impl Segmented {
                     if t.is_empty() {
                         continue;
                     }
-                    let k = &mut pair_count[t.src * self.p + t.dst];
+                    let k = pair_count.entry((t.src, t.dst)).or_insert(0);
                     if *k > MAX_TAG {
                         return Err(format!(
                             "round {i}: more than {MAX_TAG} messages {} → {}",
@@ -281,6 +283,19 @@ mod tests {
         assert_eq!(plan.rounds[0].recvs[0].op, Op::Reduce);
         assert_eq!(plan.rounds[3].recvs[0].op, Op::Copy);
         assert_eq!(plan.scratch, 3);
+    }
+
+    #[test]
+    fn a_ring_at_a_thousand_ranks_plans_one_neighbour_each_way() {
+        // p = 1024: 2(p − 1) = 2046 rounds; rank 5 sends to 6, receives from 4.
+        let seg = Segmented::generate(Algorithm::RING, &flat(1024), 4096, 4, 1).expect("ring");
+        let plan = seg.plan(5).expect("plan");
+        assert_eq!(plan.rounds.len(), 2046);
+        assert!(plan.rounds.iter().all(|r| r.sends.len() == 1
+            && r.recvs.len() == 1
+            && r.sends[0].peer == 6
+            && r.recvs[0].peer == 4));
+        assert_eq!(plan.scratch, 4);
     }
 
     #[test]
