@@ -11,6 +11,8 @@
 #   - Debian's chromium and chromium-driver (browser tests, screenshots)
 #   - playwright-core and axe-core from npm into scripts/browser/ (benchmark,
 #     URL sweep, accessibility and layout audit; they drive /usr/bin/chromium)
+#   - Debian's openmpi-bin, libopenmpi-dev and libclang-dev (the MPI runner,
+#     runner/: rsmpi's bindings are generated with libclang)
 set -euo pipefail
 
 LAB_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -53,6 +55,13 @@ if [ ! -d "$LAB_ROOT/scripts/browser/node_modules/playwright-core" ] || [ ! -d "
   # Not needed by scripts/test.sh, so a failure here only disables those scripts.
   (cd "$LAB_ROOT/scripts/browser" && npm ci --no-audit --no-fund --silent) \
     || say "npm ci failed: scripts/browser/*.mjs will not run until it succeeds"
+fi
+
+if ! command -v mpirun >/dev/null 2>&1 || ! dpkg -s libopenmpi-dev >/dev/null 2>&1 \
+  || ! dpkg -s libclang-dev >/dev/null 2>&1; then
+  say "installing openmpi-bin, libopenmpi-dev and libclang-dev (the MPI runner)"
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openmpi-bin libopenmpi-dev libclang-dev >/dev/null
 fi
 
 export CHROMEDRIVER="${CHROMEDRIVER:-$(command -v chromedriver)}"

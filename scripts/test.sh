@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # README command 2: install what is missing, then run every check:
-# fmt, clippy (native and wasm32), native tests, in-browser tests in headless
-# Chromium, the release build, and a smoke test of dist/ served from a sub-folder.
+# fmt, clippy (native and wasm32), native tests, the MPI runner (build, clippy,
+# tests, an mpirun sweep), in-browser tests in headless Chromium, the release
+# build, and a smoke test of dist/ served from a sub-folder.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/setup.sh
@@ -19,6 +20,16 @@ cargo clippy --target wasm32-unknown-unknown --lib --bins --tests -- -D warnings
 
 step "native tests"
 cargo test
+
+# The runner is a workspace member: the lines above cover only the root
+# package, so it is built, linted and tested here (never for wasm32).
+step "MPI runner: cargo build, clippy and test -p collective-lab-run"
+cargo build -p collective-lab-run
+cargo clippy -p collective-lab-run --all-targets -- -D warnings
+cargo test -p collective-lab-run
+
+step "MPI runner: mpirun -n 2..5, every registry algorithm, self-checked"
+bash scripts/runner_check.sh
 
 step "in-browser tests (wasm-bindgen-test, headless Chromium)"
 CHROMEDRIVER="$CHROMEDRIVER" WASM_BINDGEN_TEST_TIMEOUT=180 \
