@@ -275,8 +275,9 @@ pub fn clock(
             (Outcome::Stalled { at, blocked }, at)
         }
     };
+    let failed_at = faults.fail_of(p);
     for (r, rc) in ranks.iter_mut().enumerate() {
-        rc.failed_at = faults.fail_of(p)[r];
+        rc.failed_at = failed_at[r];
         rc.finish = match outcome {
             Outcome::Complete => Some(rc.busy_end().max(rc.entered)),
             Outcome::Stalled { .. } => None,
