@@ -5,10 +5,12 @@
 
 use yew::prelude::*;
 
+use crate::params::embed::Embed;
 use crate::params::Query;
 pub use views::View;
 
 pub mod components;
+pub mod embed;
 pub mod hooks;
 pub mod shared;
 pub mod url;
@@ -106,7 +108,10 @@ pub fn App(props: &AppProps) -> Html {
     let requested = query.get("view").map(View::from_key);
     let known = !matches!(requested, Some(None));
     let view = requested.flatten().unwrap_or(View::DEFAULT);
-    let ctx = url::UrlCtx { view, embed };
+    let (frame, frame_errors) = Embed::from_query(&query, view.panels());
+    let root = use_node_ref();
+    embed::use_auto_height(root.clone(), view.key(), embed && frame.autoheight);
+    let ctx = url::UrlCtx { view, embed, frame };
 
     let nav = if embed {
         html! {}
@@ -143,10 +148,13 @@ pub fn App(props: &AppProps) -> Html {
     });
     let body = (props.pages)(view, query.clone(), ctx);
     html! {
-        <div class={classes!("shell", embed.then_some("embed"))}>
+        <div class={classes!("shell", embed.then_some("embed"))} ref={root}>
             {nav}
             <main id="main">
                 {for warning}
+                { for frame_errors.into_iter().map(|e| html! {
+                    <p class="field-error" role="alert" id={format!("{}-error", e.field)}>{e.message}</p>
+                }) }
                 {body}
             </main>
             if !embed {
