@@ -36,7 +36,11 @@ async fn show_renders_only_the_chosen_panels_after_steps_too() {
     for _ in 0..3 {
         app.key("ArrowRight").await;
     }
-    assert!(app.text(".scrub span").contains("Step 3 of"), "{}", app.text(".scrub span"));
+    assert!(
+        app.text(".scrub span").contains("Step 3 of"),
+        "{}",
+        app.text(".scrub span")
+    );
     assert_eq!(panels(&app), ["steps", "picture"]);
     assert_eq!(app.count(".log"), 0);
 }
@@ -77,7 +81,10 @@ async fn show_and_autoheight_survive_the_url_rewrite() {
     let app = Mounted::new("view=ring&p=4&embed=1&show=picture,steps&autoheight=0").await;
     app.key("ArrowRight").await;
     url_written().await;
-    let search = gloo::utils::window().location().search().unwrap_or_default();
+    let search = gloo::utils::window()
+        .location()
+        .search()
+        .unwrap_or_default();
     assert!(search.contains("step=1"), "{search}");
     assert!(search.contains("embed=1"), "{search}");
     assert!(search.contains("show=steps%2Cpicture"), "{search}");
@@ -125,7 +132,7 @@ async fn the_height_is_posted_and_autoheight_0_posts_nothing() {
     let seen = on.seen.borrow().clone();
     assert!(!seen.is_empty(), "the height is posted at load");
     let msg = seen.last().expect("a message");
-    let keys: Vec<String> = js_sys::Object::keys(msg.unchecked_ref())
+    let keys: Vec<String> = js_sys::Object::keys(msg.unchecked_ref::<js_sys::Object>())
         .iter()
         .filter_map(|k| k.as_string())
         .collect();
