@@ -23,6 +23,8 @@ impl UrlCtx {
 
     /// `body` as the panel `name`, or nothing when `show=` left it out. The
     /// wrapper has `display: contents`, so the layout is the panel's own.
+    /// (Not inlined: the views call it about sixty times.)
+    #[inline(never)]
     pub fn panel(&self, name: &'static str, body: Html) -> Html {
         if self.shows(name) {
             html! { <div class="slot" data-panel={name}>{body}</div> }
