@@ -8,6 +8,8 @@ mod common;
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use collective_lab::app::embed::{watch_height, HeightWatch};
+use collective_lab::params::Query;
 use common::{sleep, url_written, Mounted};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
@@ -117,17 +119,26 @@ impl Listener {
     }
 }
 
+/// The app mounted with `query` and its height watched as
+/// `collective_lab::app::start` does on the page.
+async fn watched(query: &str) -> (Mounted, Option<HeightWatch>) {
+    let app = Mounted::new(query).await;
+    let watch = watch_height(&Query::parse(query), &app.root);
+    (app, watch)
+}
+
 #[wasm_bindgen_test]
 async fn the_height_is_posted_and_autoheight_0_posts_nothing() {
     let off = Listener::new();
-    let app = Mounted::new("view=ring&p=4&embed=1&autoheight=0").await;
+    let (app, watch) = watched("view=ring&p=4&embed=1&autoheight=0").await;
+    assert!(watch.is_none());
     app.key("ArrowRight").await;
     sleep(300).await;
     assert_eq!(off.seen.borrow().len(), 0, "autoheight=0 posts nothing");
     drop(app);
 
     let on = Listener::new();
-    let app = Mounted::new("view=ring&p=4&embed=1&show=picture,steps").await;
+    let (app, watch) = watched("view=ring&p=4&embed=1&show=picture,steps").await;
     sleep(300).await;
     let seen = on.seen.borrow().clone();
     assert!(!seen.is_empty(), "the height is posted at load");
@@ -141,10 +152,17 @@ async fn the_height_is_posted_and_autoheight_0_posts_nothing() {
     assert_eq!(get("type").as_string().as_deref(), Some("height"));
     assert_eq!(get("view").as_string().as_deref(), Some("ring"));
     assert!(get("height").as_f64().unwrap_or(0.0) > 0.0);
+    // A layout change posts again.
+    let before = on.seen.borrow().len();
+    app.key("End").await;
+    sleep(300).await;
+    assert!(on.seen.borrow().len() >= before);
+    drop(watch);
     drop(app);
 
     let plain = Listener::new();
-    let _app = Mounted::new("view=ring&p=4").await;
+    let (_app, watch) = watched("view=ring&p=4").await;
+    assert!(watch.is_none());
     sleep(300).await;
     assert_eq!(plain.seen.borrow().len(), 0, "not embedded: nothing posted");
 }

@@ -79,7 +79,8 @@ async function expectFit(page, when) {
 async function keyboard(page) {
   const ring = page.frames().find((fr) => fr.url().includes('view=ring'));
   if (!ring) { check(false, 'ring frame found'); return; }
-  await page.evaluate(() => { document.activeElement?.blur(); window.scrollTo(0, 0); });
+  // Tab from the lesson's heading (the start of sequential focus navigation).
+  await page.click('h1');
   await page.keyboard.press('Tab');
   const tab = await ring.evaluate(() => {
     const first = [...document.querySelectorAll('button, input, select, textarea, a[href], [tabindex]')]
@@ -94,14 +95,14 @@ async function keyboard(page) {
   check(tab.same && tab.inPanel, `first Tab stop in the ring frame is the first control of its panels (“${tab.label}”)`);
   await ring.click('#narration');
   const y0 = await page.evaluate(() => window.scrollY);
-  for (const key of ['ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowLeft', 'ArrowDown', 'ArrowUp', ' ', ' ']) {
+  for (const key of ['Home', 'ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowLeft', 'ArrowDown', 'ArrowUp', ' ', ' ']) {
     await page.keyboard.press(key);
     await sleep(60);
   }
   const y1 = await page.evaluate(() => window.scrollY);
   const label = await ring.textContent('.scrub span');
-  check(label.includes('Step 2 of'), `→ → → ← step the ring frame (“${label}”)`);
-  check(y0 === y1, `→, ←, ↓, ↑ and space leave the host page where it was (scrollY ${y0} → ${y1})`);
+  check(label.includes('Step 2 of'), `Home → → → ← step the ring frame (“${label}”)`);
+  check(y0 === y1, `Home, →, ←, ↓, ↑ and space leave the host page where it was (scrollY ${y0} → ${y1})`);
 }
 
 const server = await serve(DIST);

@@ -13,6 +13,9 @@ use wasm_bindgen::{JsCast, JsValue};
 use yew::prelude::*;
 
 use super::url::UrlCtx;
+use super::View;
+use crate::params::embed::Embed;
+use crate::params::Query;
 
 impl UrlCtx {
     /// Whether the page shows `panel` (every panel without `show=`).
@@ -89,24 +92,37 @@ fn post_height(view: &str) {
     }
 }
 
-/// Posts the content height to the parent page whenever the element of
-/// `root` changes size, while `on`.
-#[hook]
-pub fn use_auto_height(root: NodeRef, view: &'static str, on: bool) {
-    use_effect_with(on, move |on| {
-        let watch = on
-            .then(|| {
-                let el = root.cast::<web_sys::Element>()?;
-                let tell = Closure::<dyn FnMut()>::new(move || post_height(view));
-                let observer = web_sys::ResizeObserver::new(tell.as_ref().unchecked_ref()).ok()?;
-                observer.observe(&el);
-                Some((observer, tell))
-            })
-            .flatten();
-        move || {
-            if let Some((observer, _tell)) = watch {
-                observer.disconnect();
-            }
-        }
-    });
+/// With `embed=1` and without `autoheight=0` in `query`: posts the content
+/// height to the parent page whenever `root` (the app's root element)
+/// changes size, for as long as the returned observer lives (it is
+/// disconnected and dropped together with its callback). `None` otherwise.
+pub fn watch_height(query: &Query, root: &web_sys::Element) -> Option<HeightWatch> {
+    let on = query.flag("embed") && Embed::from_query(query, &[]).0.autoheight;
+    if !on {
+        return None;
+    }
+    let view = query
+        .get("view")
+        .and_then(View::from_key)
+        .unwrap_or(View::DEFAULT)
+        .key();
+    let tell = Closure::<dyn FnMut()>::new(move || post_height(view));
+    let observer = web_sys::ResizeObserver::new(tell.as_ref().unchecked_ref()).ok()?;
+    observer.observe(root);
+    Some(HeightWatch {
+        observer,
+        _tell: tell,
+    })
+}
+
+/// A running [`watch_height`]; dropping it stops the messages.
+pub struct HeightWatch {
+    observer: web_sys::ResizeObserver,
+    _tell: Closure<dyn FnMut()>,
+}
+
+impl Drop for HeightWatch {
+    fn drop(&mut self) {
+        self.observer.disconnect();
+    }
 }

@@ -27,6 +27,9 @@ pub fn start(pages: Pages) {
     let root = gloo::utils::document().get_element_by_id("app");
     match root {
         Some(el) => {
+            // With `embed=1`: the content height, posted to the parent page
+            // for the page's whole life.
+            std::mem::forget(embed::watch_height(&url::current_query(), &el));
             yew::Renderer::<App>::with_root_and_props(el, props).render();
         }
         None => {
@@ -109,8 +112,6 @@ pub fn App(props: &AppProps) -> Html {
     let known = !matches!(requested, Some(None));
     let view = requested.flatten().unwrap_or(View::DEFAULT);
     let (frame, frame_errors) = Embed::from_query(&query, view.panels());
-    let root = use_node_ref();
-    embed::use_auto_height(root.clone(), view.key(), embed && frame.autoheight);
     let ctx = url::UrlCtx { view, embed, frame };
 
     let nav = if embed {
@@ -148,7 +149,7 @@ pub fn App(props: &AppProps) -> Html {
     });
     let body = (props.pages)(view, query.clone(), ctx);
     html! {
-        <div class={classes!("shell", embed.then_some("embed"))} ref={root}>
+        <div class={classes!("shell", embed.then_some("embed"))}>
             {nav}
             <main id="main">
                 {for warning}
