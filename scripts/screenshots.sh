@@ -46,4 +46,13 @@ for v in "${views[@]}"; do
   shot "$name-375" 375 3200 "$q"
 done
 shot "ring-dark-1440" 1440 1800 "view=ring&p=8&size=64MB&step=9" --force-dark-mode --blink-settings=preferredColorScheme=0
+# The course-page example (dist/embed-example.html; README: docs/embed-example-*.png).
+page() { # name width height page
+  timeout 90 chromium --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
+    --disable-background-networking --no-first-run --hide-scrollbars --user-data-dir="$PROFILE" \
+    --virtual-time-budget=10000 --window-size="$2,$3" \
+    --screenshot="$OUT/$1.png" "http://127.0.0.1:$PORT/$4" >/dev/null 2>&1 || echo "failed: $1"
+}
+page "embed-example-1280" 1280 1300 "embed-example.html"
+page "embed-example-390" 390 1500 "embed-example.html"
 echo "screenshots in $OUT"

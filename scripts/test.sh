@@ -2,7 +2,8 @@
 # README command 2: install what is missing, then run every check:
 # fmt, clippy (native and wasm32), native tests, the MPI runner (build, clippy,
 # tests, an mpirun sweep), in-browser tests in headless Chromium, the release
-# build, and a smoke test of dist/ served from a sub-folder.
+# build, a smoke test of dist/ served from a sub-folder and the course-page
+# example's frame heights (scripts/browser/embed.mjs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/setup.sh
@@ -43,3 +44,10 @@ bash scripts/size.sh | sed -n '/^one page/,/^$/p'
 
 step "smoke test: dist/ served from a sub-folder"
 bash scripts/smoke.sh
+
+step "embed example: frame heights at 1280 and 390 px, keys in a frame"
+if [ -d scripts/browser/node_modules/playwright-core ]; then
+  node scripts/browser/embed.mjs
+else
+  echo "skipped: scripts/browser/node_modules is missing (npm ci in scripts/browser)"
+fi

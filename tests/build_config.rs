@@ -104,3 +104,24 @@ fn each_binary_renders_its_own_view_only() {
         );
     }
 }
+
+#[test]
+fn dist_gets_the_embed_example_and_the_licences() {
+    let html = fs::read_to_string("index.html").expect("index.html");
+    let copied = attr_values(&html, "rel=\"copy-file\"", "href");
+    assert_eq!(
+        copied,
+        ["docs/embed-example.html", "LICENSE-MIT", "LICENSE-APACHE"]
+    );
+    for f in &copied {
+        assert!(fs::metadata(f).is_ok(), "{f} is missing");
+    }
+    // The example's frames are embedded views, and its host snippet checks
+    // where each message came from.
+    let page = fs::read_to_string("docs/embed-example.html").expect("example");
+    let frames = attr_values(&page, "src=\"index.html?", "src");
+    assert_eq!(frames.len(), 3, "{frames:?}");
+    assert!(frames.iter().all(|s| s.contains("embed=1")), "{frames:?}");
+    assert!(page.contains("data.source !== \"collective-lab\""));
+    assert!(page.contains("frame.contentWindow === event.source"));
+}

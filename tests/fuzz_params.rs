@@ -43,6 +43,7 @@ use collective_lab::core::topology::view_model::layout;
 use collective_lab::export::series::xy_series;
 use collective_lab::params::collectives::CollectivesParams;
 use collective_lab::params::cost::CostViewParams;
+use collective_lab::params::embed::Embed;
 use collective_lab::params::gossip::GossipParams;
 use collective_lab::params::practice::PracticeParams;
 use collective_lab::params::ring::{Accounting, RingParams, ELEM_BYTES};
@@ -757,6 +758,65 @@ fn topology_run(q: &Query, spec: &Spec, ctx: &mut Ctx) -> Result<(), String> {
     run_view::<TopologyParams>(q, spec, ctx, topology_compute)
 }
 
+// --- embed: show= and autoheight=, read for every view's panels ------------
+
+/// Every view's panel names (what `show=` takes).
+const PANEL_LISTS: &[&[&str]] = &[
+    collective_lab::params::ring::PANELS,
+    collective_lab::params::collectives::PANELS,
+    collective_lab::params::cost::PANELS,
+    collective_lab::params::gossip::PANELS,
+    collective_lab::params::sgd::PANELS,
+    collective_lab::params::topology::PANELS,
+    collective_lab::params::practice::PANELS,
+    collective_lab::params::measure::PANELS,
+];
+
+/// `show` and `autoheight` read against every view's panels: no panic,
+/// errors name a key (a `show` message lists the view's panels), the
+/// canonical pairs read back to the same state, and the view's own parser
+/// (the ring's) is not disturbed by them.
+fn embed_run(q: &Query, spec: &Spec, ctx: &mut Ctx) -> Result<(), String> {
+    for panels in PANEL_LISTS {
+        let (e, errs) = catch_unwind(AssertUnwindSafe(|| Embed::from_query(q, panels)))
+            .map_err(|_| "Embed::from_query panicked".to_string())?;
+        for err in &errs {
+            if !spec.keys.contains(&err.field) {
+                return Err(format!("error names unknown field {:?}", err.field));
+            }
+            if err.field == "show" && !err.message.contains(&panels.join(", ")) {
+                return Err(format!("show message lists no panels: {}", err.message));
+            }
+        }
+        if errs.iter().any(|e| e.field == "show") && e.chosen() {
+            return Err("a bad show= still chose panels".into());
+        }
+        if !panels.iter().any(|p| e.shows(p)) {
+            return Err("no panel is shown".into());
+        }
+        if errs.is_empty() {
+            ctx.parsed_clean += 1;
+        } else {
+            ctx.with_errors += 1;
+        }
+        let pairs = e.to_pairs();
+        let again = Query::parse(&encode(&pairs));
+        let (back, errs2) = Embed::from_query(&again, panels);
+        if !errs2.is_empty() || back != e {
+            return Err(format!("round trip of {pairs:?} gave {back:?}, {errs2:?}"));
+        }
+    }
+    let (_, ring_errs) = RingParams::from_query(q, &RingParams::default());
+    if ring_errs
+        .iter()
+        .any(|e| e.field == "show" || e.field == "autoheight")
+    {
+        return Err("the ring parser reads show or autoheight".into());
+    }
+    ctx.computed_count += 1;
+    Ok(())
+}
+
 /// Every view's URL parser (the measure view has no URL parameters: its
 /// pasted logs and typed settings are fuzzed by [`fuzz_measure_import`]).
 const PARSERS: &[Spec] = &[
@@ -932,6 +992,30 @@ const PARSERS: &[Spec] = &[
         ],
         run: topology_run,
     },
+    Spec {
+        view: "embed",
+        keys: &["show", "autoheight"],
+        good: &[
+            (
+                "show",
+                &[
+                    "picture,steps",
+                    "picture,steps,counters",
+                    "steps,picture",
+                    "title",
+                    "Controls, check",
+                    "crossovers,size-chart",
+                    "graph,heatmap",
+                    "questions",
+                    "input,fit",
+                    "picture,,steps",
+                    "nosuch",
+                ],
+            ),
+            ("autoheight", &["0", "1", "off", "yes"]),
+        ],
+        run: embed_run,
+    },
 ];
 
 /// Runs [`CASES`] queries through one parser; panics with the first failing
@@ -1026,6 +1110,11 @@ fn fuzz_topology() {
 }
 
 #[test]
+fn fuzz_embed() {
+    fuzz("embed", 10);
+}
+
+#[test]
 fn every_parser_is_in_the_table() {
     let views: Vec<&str> = PARSERS.iter().map(|s| s.view).collect();
     assert_eq!(
@@ -1037,7 +1126,8 @@ fn every_parser_is_in_the_table() {
             "gossip",
             "sgd",
             "practice",
-            "topology"
+            "topology",
+            "embed"
         ]
     );
     for s in PARSERS {

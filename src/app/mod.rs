@@ -5,10 +5,12 @@
 
 use yew::prelude::*;
 
+use crate::params::embed::Embed;
 use crate::params::Query;
 pub use views::View;
 
 pub mod components;
+pub mod embed;
 pub mod hooks;
 pub mod shared;
 pub mod url;
@@ -25,6 +27,9 @@ pub fn start(pages: Pages) {
     let root = gloo::utils::document().get_element_by_id("app");
     match root {
         Some(el) => {
+            // With `embed=1`: the content height, posted to the parent page
+            // for the page's whole life.
+            std::mem::forget(embed::watch_height(&url::current_query(), &el));
             yew::Renderer::<App>::with_root_and_props(el, props).render();
         }
         None => {
@@ -106,7 +111,8 @@ pub fn App(props: &AppProps) -> Html {
     let requested = query.get("view").map(View::from_key);
     let known = !matches!(requested, Some(None));
     let view = requested.flatten().unwrap_or(View::DEFAULT);
-    let ctx = url::UrlCtx { view, embed };
+    let (frame, frame_errors) = Embed::from_query(&query, view.panels());
+    let ctx = url::UrlCtx { view, embed, frame };
 
     let nav = if embed {
         html! {}
@@ -147,6 +153,9 @@ pub fn App(props: &AppProps) -> Html {
             {nav}
             <main id="main">
                 {for warning}
+                { for frame_errors.into_iter().map(|e| html! {
+                    <p class="field-error" role="alert" id={format!("{}-error", e.field)}>{e.message}</p>
+                }) }
                 {body}
             </main>
             if !embed {

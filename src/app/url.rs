@@ -6,15 +6,19 @@ use std::cell::RefCell;
 use gloo::timers::callback::Timeout;
 
 use super::views::View;
+use crate::params::embed::Embed;
 use crate::params::{encode, Query};
 
-/// Where a view lives: its key and whether the page is embedded.
+/// Where a view lives: its key, whether the page is embedded and which
+/// panels it shows.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UrlCtx {
     /// The view (its key is the `view` parameter).
     pub view: View,
     /// `embed=1`: navigation hidden.
     pub embed: bool,
+    /// `show=` and `autoheight=` (written back with every URL).
+    pub frame: Embed,
 }
 
 /// The current `location.search`, parsed.
@@ -38,7 +42,7 @@ thread_local! {
     static TIMER: RefCell<Option<Timeout>> = const { RefCell::new(None) };
 }
 
-/// Writes `view`, the view's pairs and `embed` back into the URL without
+/// Writes `view`, the view's pairs, `embed`, `show` and `autoheight` back into the URL without
 /// reloading or adding a history entry, [`URL_WRITE_DELAY_MS`] after the
 /// last call (a newer call replaces a waiting one). Failures are ignored
 /// (the page still works; only the URL is stale).
@@ -48,6 +52,7 @@ pub fn replace(ctx: &UrlCtx, pairs: &[(&str, String)]) {
     if ctx.embed {
         all.push(("embed", "1".into()));
     }
+    all.extend(ctx.frame.to_pairs());
     PENDING.with(|p| *p.borrow_mut() = Some(format!("?{}", encode(&all))));
     let timer = Timeout::new(URL_WRITE_DELAY_MS, write_pending);
     TIMER.with(|t| *t.borrow_mut() = Some(timer));

@@ -15,6 +15,13 @@ use crate::core::collectives::{flat, nodes_of, Algorithm};
 use crate::core::topology::Topology;
 use crate::core::units::Bandwidth;
 
+/// The view's panels in the page's order: the names `show=` takes
+/// ([`super::embed::Embed`]).
+pub const PANELS: &[&str] = &[
+    "title", "controls", "phases", "steps", "picture", "counters", "log", "check", "formula",
+    "gossip", "summary",
+];
+
 /// Largest p the collectives view animates.
 pub const MAX_P: u64 = 64;
 

@@ -17,6 +17,21 @@ use crate::core::units::{
     parse_time, Bandwidth, ByteSize, Prefix,
 };
 
+/// The view's panels in the page's order: the names `show=` takes
+/// ([`super::embed::Embed`]).
+pub const PANELS: &[&str] = &[
+    "title",
+    "controls",
+    "table",
+    "calculation",
+    "crossovers",
+    "bandwidths",
+    "size-chart",
+    "p-chart",
+    "winner-map",
+    "assumptions",
+];
+
 /// Largest p the cost view accepts.
 pub const MAX_P: u64 = 65_536;
 

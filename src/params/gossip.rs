@@ -9,6 +9,13 @@ use crate::core::consensus::{
     DENSE_LIST_MAX_P, MAX_NODES,
 };
 
+/// The view's panels in the page's order: the names `show=` takes
+/// ([`super::embed::Embed`]).
+pub const PANELS: &[&str] = &[
+    "title", "controls", "steps", "graph", "numbers", "history", "checks", "heatmap", "charts",
+    "dsgd", "contrast",
+];
+
 /// Largest p accepted (numbers only above [`MAX_DRAWN_P`]).
 pub const MAX_P: u64 = MAX_NODES as u64;
 /// Largest p whose graph is drawn.

@@ -11,7 +11,9 @@ use std::collections::BTreeMap;
 
 pub mod collectives;
 pub mod cost;
+pub mod embed;
 pub mod gossip;
+pub mod measure;
 pub mod practice;
 pub mod ring;
 pub mod sgd;

@@ -15,6 +15,10 @@
 use super::{parse_int_in, FieldError, Query};
 use crate::core::practice::{Set, Template};
 
+/// The view's panels in the page's order: the names `show=` takes
+/// ([`super::embed::Embed`]).
+pub const PANELS: &[&str] = &["title", "settings", "score", "questions"];
+
 /// Largest accepted seed.
 pub const MAX_SEED: u64 = 1_000_000_000_000;
 

@@ -6,6 +6,19 @@ use crate::core::units::{
     check_link_bandwidth, parse_bandwidth, parse_size, parse_time, Bandwidth,
 };
 
+/// The view's panels in the page's order: the names `show=` takes
+/// ([`super::embed::Embed`]).
+pub const PANELS: &[&str] = &[
+    "title",
+    "controls",
+    "steps",
+    "picture",
+    "counters",
+    "log",
+    "check",
+    "comparison",
+];
+
 /// Largest p the ring view accepts (numbers only above [`MAX_DRAWN_P`]).
 pub const MAX_P: u64 = 1024;
 /// Largest p that is drawn and animated.

@@ -17,6 +17,20 @@ use crate::core::sgd::{
     TrainConfig,
 };
 
+/// The view's panels in the page's order: the names `show=` takes
+/// ([`super::embed::Embed`]).
+pub const PANELS: &[&str] = &[
+    "title",
+    "calculator",
+    "controls",
+    "steps",
+    "strategies",
+    "charts",
+    "optima",
+    "agreement",
+    "bytes",
+];
+
 /// Largest number of training steps the view runs.
 pub const MAX_STEPS: u64 = 1000;
 /// Largest local mini-batch size.

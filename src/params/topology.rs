@@ -20,6 +20,12 @@ use super::{parse_int_in, FieldError, Query};
 use crate::core::topology::{Link, Topology, TopologyError};
 use crate::core::units::{check_link_bandwidth, parse_bandwidth, parse_time, Bandwidth};
 
+/// The view's panels in the page's order: the names `show=` takes
+/// ([`super::embed::Embed`]).
+pub const PANELS: &[&str] = &[
+    "title", "presets", "controls", "steps", "picture", "legend", "round", "summary",
+];
+
 /// Largest node count.
 pub const MAX_NODES: u64 = 16;
 /// Largest number of ranks per node.

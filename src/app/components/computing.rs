@@ -27,15 +27,10 @@ pub fn Computing(props: &ComputingProps) -> Html {
 /// A view's page while its computation waits for the first paint: the
 /// heading, the controls (already usable) and the [`Computing`] placeholder.
 /// `class` is the view's class (e.g. `"view-ring"`).
-pub fn pending_page(
-    class: &'static str,
-    title: &'static str,
-    controls: Html,
-    what: AttrValue,
-) -> Html {
+pub fn pending_page(class: &'static str, title: Html, controls: Html, what: AttrValue) -> Html {
     html! {
         <div class={classes!("view", class)}>
-            <h1>{title}</h1>
+            {title}
             {controls}
             <Computing {what} />
         </div>

@@ -1,5 +1,6 @@
 //! Shared step controls: first, back, play/pause, forward, last, a scrubber,
-//! speed, and the keyboard (space, ←, →, Home, End).
+//! speed, and the keyboard (space, ←, →, Home, End; in a frame ↑ and ↓ are
+//! swallowed so that they never scroll the host page).
 //!
 //! Nothing plays on its own: playback starts only when the user presses play,
 //! which also keeps embedded views still. With `prefers-reduced-motion` the
@@ -11,6 +12,7 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::copy_link::CopyLink;
+use crate::app::embed::in_frame;
 
 /// Props of [`StepControls`].
 #[derive(Properties, PartialEq)]
@@ -108,6 +110,9 @@ pub fn StepControls(props: &StepControlsProps) -> Html {
                         "ArrowLeft" => on_step.emit(s.saturating_sub(1)),
                         "Home" => on_step.emit(0),
                         "End" => on_step.emit(last),
+                        // In a course page's frame ↑ and ↓ do nothing rather
+                        // than scroll the host page.
+                        "ArrowUp" | "ArrowDown" if in_frame() => {}
                         " " => {
                             if !is_playing && s >= last {
                                 on_step.emit(0);

@@ -14,8 +14,10 @@
 //!    step controls with `on_step(&state, "step")`.
 //! 2. Add `pub mod <key>;` below, a variant to [`View`], the variant to
 //!    [`View::ALL`] (navigation order), one arm to [`View::spec`] (URL key
-//!    and title) and one arm to [`View::render`]. The compiler points to the
-//!    two `match`es; nothing else in the app lists the views (the navigation,
+//!    and title), one to [`View::panels`] (its `PANELS` const: the panel
+//!    names `show=` takes) and one arm to [`View::render`]. In the page, wrap
+//!    each panel in `props.ctx.panel("name", html! { … })`. The compiler
+//!    points to the three `match`es; nothing else in the app lists the views (the navigation,
 //!    the router and the "unknown view" message all read [`View::ALL`]).
 //!
 //! [`use_view_state`]: crate::app::hooks::use_view_state
@@ -92,6 +94,23 @@ impl View {
             View::Topology => ("topology", "Topology"),
             View::Practice => ("practice", "Practice"),
             View::Measure => ("measure", "Measured logs"),
+        }
+    }
+
+    /// The names of this view's panels, in the page's order (what `show=`
+    /// takes): each view lists them in a `PANELS` const next to its
+    /// parameters.
+    pub const fn panels(self) -> &'static [&'static str] {
+        use crate::params as p;
+        match self {
+            View::Ring => p::ring::PANELS,
+            View::Collectives => p::collectives::PANELS,
+            View::Cost => p::cost::PANELS,
+            View::Gossip => p::gossip::PANELS,
+            View::Sgd => p::sgd::PANELS,
+            View::Topology => p::topology::PANELS,
+            View::Practice => p::practice::PANELS,
+            View::Measure => p::measure::PANELS,
         }
     }
 

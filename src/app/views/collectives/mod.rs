@@ -131,42 +131,59 @@ pub fn CollectivesView(props: &ViewProps) -> Html {
         .map_or(0, |r| r.transfers.len());
     let row = table.iter().find(|r| r.alg == alg).cloned();
 
+    let ctx = &props.ctx;
+    // `gpus` has its own field (and its error under it) only for the
+    // algorithms that follow nodes.
+    let fields: &[&str] = if alg.needs_nodes() {
+        &["p", "size", "bw", "alpha", "gpus"]
+    } else {
+        &["p", "size", "bw", "alpha"]
+    };
+    let (errors_top, errors_below) = ctx.place_errors(
+        "controls",
+        state.drafts.orphans_html(ctx.on_screen("controls", fields)),
+    );
     html! {
         <div class="view view-collectives">
-            <h1>{"Collective algorithms"}</h1>
-            <p class="lede">
-                {"Pick an algorithm and step through its rounds. Every arrow is a real message of the executed schedule, \
-                  labelled with the chunks it carries and whether the receiver adds (reduce) or overwrites (copy)."}
-            </p>
-            <CollectivesControls state={state.clone()} />
-            // `gpus` has its own field (and its error under it) only for the
-            // algorithms that follow nodes.
-            {state.drafts.orphans_html(if alg.needs_nodes() {
-                &["p", "size", "bw", "alpha", "gpus"]
-            } else {
-                &["p", "size", "bw", "alpha"]
-            })}
-            <PhaseStrip {alg} trace={trace.clone()} {step} />
-            <div class="status">
-                <p class={classes!("phase", fold.then_some("fold"))} id="phase">{phase_label.clone()}</p>
-                <p class="narration" id="narration" aria-live="polite">{narrate(alg, &trace, step)}</p>
-            </div>
-            <StepControls {step} last={rounds} on_step={on_step(&state, "step")} unit="Round" />
-            <CollectivePicture {alg} trace={trace.clone()} {step} phase_label={phase_label} />
+            {errors_top}
+            {ctx.panel("title", html! {<>
+                <h1>{"Collective algorithms"}</h1>
+                <p class="lede">
+                    {"Pick an algorithm and step through its rounds. Every arrow is a real message of the executed schedule, \
+                      labelled with the chunks it carries and whether the receiver adds (reduce) or overwrites (copy)."}
+                </p>
+            </>})}
+            {ctx.panel("controls", html! { <CollectivesControls state={state.clone()} /> })}
+            {errors_below}
+            {ctx.panel("phases", html! { <PhaseStrip {alg} trace={trace.clone()} {step} /> })}
+            {ctx.panel("steps", html! {<>
+                <div class="status">
+                    <p class={classes!("phase", fold.then_some("fold"))} id="phase">{phase_label.clone()}</p>
+                    <p class="narration" id="narration" aria-live="polite">{narrate(alg, &trace, step)}</p>
+                </div>
+                <StepControls {step} last={rounds} on_step={on_step(&state, "step")} unit="Round" />
+            </>})}
+            {ctx.panel("picture", html! { <CollectivePicture {alg} trace={trace.clone()} {step} phase_label={phase_label} /> })}
             <div class="panels">
-                <ByteCounters sent={sent.clone()} recv={trace.recv_after(step)} {before} wide=true>
-                    <p id="totals">
-                        {format!("After {step} of {rounds} rounds: the most any rank has sent is {} ({} B).",
-                            format_bytes_short(max_sent as f64), group_thousands(max_sent))}
-                    </p>
-                </ByteCounters>
-                <TransferLog {round} entries={round_entries(&trace, step, |t| format!("{} ({})", range_label(s.n, s.p, &t.range), range_text(&t.range)))} {total} name_op=true
-                    idle="No transfers yet. Step forward to run round 1."
-                    note={AttrValue::from("Values shown are those of the first element of each range; ranks start with r + 1 in every element.")} />
-                <CheckPanel check={check(&trace, step)} />
-                <ClosedFormPanel {alg} topo={topo.clone()} trace={trace.clone()} {row} bw={params.bw.value} {alpha} />
-                <GossipContrast {p} />
-                <SummaryTable {table} {alg} {p} bytes={s.total_bytes()} {on_pick} />
+                {ctx.panel("counters", html! {
+                    <ByteCounters sent={sent.clone()} recv={trace.recv_after(step)} {before} wide=true>
+                        <p id="totals">
+                            {format!("After {step} of {rounds} rounds: the most any rank has sent is {} ({} B).",
+                                format_bytes_short(max_sent as f64), group_thousands(max_sent))}
+                        </p>
+                    </ByteCounters>
+                })}
+                {ctx.panel("log", html! {
+                    <TransferLog {round} entries={round_entries(&trace, step, |t| format!("{} ({})", range_label(s.n, s.p, &t.range), range_text(&t.range)))} {total} name_op=true
+                        idle="No transfers yet. Step forward to run round 1."
+                        note={AttrValue::from("Values shown are those of the first element of each range; ranks start with r + 1 in every element.")} />
+                })}
+                {ctx.panel("check", html! { <CheckPanel check={check(&trace, step)} /> })}
+                {ctx.panel("formula", html! {
+                    <ClosedFormPanel {alg} topo={topo.clone()} trace={trace.clone()} {row} bw={params.bw.value} {alpha} />
+                })}
+                {ctx.panel("gossip", html! { <GossipContrast {p} /> })}
+                {ctx.panel("summary", html! { <SummaryTable {table} {alg} {p} bytes={s.total_bytes()} {on_pick} /> })}
             </div>
         </div>
     }

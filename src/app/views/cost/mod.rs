@@ -145,35 +145,46 @@ pub fn CostView(props: &ViewProps) -> Html {
         html! { <ChartPanel {id} {title} {result} {last_good} {table} /> }
     };
 
+    let ctx = &props.ctx;
+    let fields = ctx.on_screen("controls", &["p", "size", "bw", "beta", "alpha", "gamma"]);
+    let (errors_top, errors_below) =
+        ctx.place_errors("controls", state.drafts.orphans_html(fields));
     html! {
         <div class="view view-cost">
-            <h1>{"α–β cost model: which all-reduce wins?"}</h1>
-            <p class="lede">
-                {"One message of n bytes costs α + nβ: a fixed start-up α plus n times β, the seconds per byte. \
-                  Each all-reduce pays a different number of start-ups and moves a different number of bytes on its critical path, \
-                  so the fastest one depends on the message size, the number of ranks p and the link."}
-            </p>
-            <CostControls state={state.clone()} />
-            {state.drafts.orphans_html(&["p", "size", "bw", "beta", "alpha", "gamma"])}
-            <p class="units-line" id="units-line">
-                {format!("p = {p}; α = {}; {link_text}; n = {}", format_time(model.alpha), format_size(params.size.value.bytes))}
-                if with_gamma { {format!("; γ = {}", format_beta(model.gamma))} }
-            </p>
-            if let Some(pr) = params.preset {
-                <p class="muted" id="preset-note">{format!("Preset: {}. These are round illustrative numbers for a link class, not measurements of a product.", pr.label())}</p>
-            }
-            <CostTable table={table.clone()} {winner} {model} {p} {n} />
+            {errors_top}
+            {ctx.panel("title", html! {<>
+                <h1>{"α–β cost model: which all-reduce wins?"}</h1>
+                <p class="lede">
+                    {"One message of n bytes costs α + nβ: a fixed start-up α plus n times β, the seconds per byte. \
+                      Each all-reduce pays a different number of start-ups and moves a different number of bytes on its critical path, \
+                      so the fastest one depends on the message size, the number of ranks p and the link."}
+                </p>
+            </>})}
+            {ctx.panel("controls", html! {<>
+                <CostControls state={state.clone()} />
+                {errors_below}
+                <p class="units-line" id="units-line">
+                    {format!("p = {p}; α = {}; {link_text}; n = {}", format_time(model.alpha), format_size(params.size.value.bytes))}
+                    if with_gamma { {format!("; γ = {}", format_beta(model.gamma))} }
+                </p>
+                if let Some(pr) = params.preset {
+                    <p class="muted" id="preset-note">{format!("Preset: {}. These are round illustrative numbers for a link class, not measurements of a product.", pr.label())}</p>
+                }
+            </>})}
+            {ctx.panel("table", html! { <CostTable table={table.clone()} {winner} {model} {p} {n} /> })}
             <div class="panels">
-                <CalculationPanel table={table.clone()} {chosen} />
-                <CrossoversPanel {intervals} {p} {model} />
-                <BandwidthPanel {table} alg={params.alg} {winner} {p} {n} on_alg={on_commit(&state, "alg")} />
+                {ctx.panel("calculation", html! { <CalculationPanel table={table.clone()} {chosen} /> })}
+                {ctx.panel("crossovers", html! { <CrossoversPanel {intervals} {p} {model} /> })}
+                {ctx.panel("bandwidths", html! {
+                    <BandwidthPanel {table} alg={params.alg} {winner} {p} {n} on_alg={on_commit(&state, "alg")} />
+                })}
             </div>
             <div class="panels">
-                {chart(0, "chart-size", "Time against message size (log–log)")}
-                {chart(1, "chart-p", "Time against the number of ranks")}
-                {chart(2, "chart-map", "Winner map: fastest algorithm by size and ranks")}
+                {ctx.panel("size-chart", chart(0, "chart-size", "Time against message size (log–log)"))}
+                {ctx.panel("p-chart", chart(1, "chart-p", "Time against the number of ranks"))}
+                {ctx.panel("winner-map", chart(2, "chart-map", "Winner map: fastest algorithm by size and ranks"))}
             </div>
-            <Assumptions />
+            {ctx.panel("assumptions", html! { <Assumptions /> })}
         </div>
     }
 }

@@ -160,12 +160,20 @@ pub fn GossipView(props: &ViewProps) -> Html {
         )
     };
 
+    let ctx = &props.ctx;
+    let fields = ["p", "rows", "cols", "init", "seed", "target", "weights"];
+    let errors = state
+        .drafts
+        .orphans_html(ctx.on_screen("controls", &fields));
+    let (errors_top, errors_below) = ctx.place_errors("controls", errors);
     let controls = html! {
         <>
-            <GossipControls state={state.clone()} />
-            {state.drafts.orphans_html(&["p", "rows", "cols", "init", "seed", "target", "weights"])}
+            {errors_top}
+            {ctx.panel("controls", html! { <GossipControls state={state.clone()} /> })}
+            {errors_below}
         </>
     };
+    let title = ctx.panel("title", html! { <h1>{"Gossip consensus"}</h1> });
     let run = match &*run {
         Ok(r) => r.clone(),
         Err(_) if pending => {
@@ -174,12 +182,12 @@ pub fn GossipView(props: &ViewProps) -> Html {
                 params.graph.label(),
                 params.p
             );
-            return pending_page("view-gossip", "Gossip consensus", controls, what.into());
+            return pending_page("view-gossip", title, controls, what.into());
         }
         Err(e) => {
             return html! {
                 <div class="view view-gossip">
-                    <h1>{"Gossip consensus"}</h1>
+                    {title}
                     {controls}
                     <p class="field-error" role="alert">{format!("Could not compute these parameters: {e}")}</p>
                 </div>
@@ -199,25 +207,31 @@ pub fn GossipView(props: &ViewProps) -> Html {
 
     html! {
         <div class="view view-gossip">
-            <h1>{"Gossip consensus"}</h1>
-            <p class="lede">
-                {"Each node repeatedly replaces its value by a weighted average of its own and its neighbours' values: x ← W x. The disagreement shrinks like ρʳ, where ρ is the largest eigenvalue magnitude of W apart from the consensus eigenvalue 1."}
-            </p>
+            {ctx.panel("title", html! {<>
+                <h1>{"Gossip consensus"}</h1>
+                <p class="lede">
+                    {"Each node repeatedly replaces its value by a weighted average of its own and its neighbours' values: x ← W x. The disagreement shrinks like ρʳ, where ρ is the largest eigenvalue magnitude of W apart from the consensus eigenvalue 1."}
+                </p>
+            </>})}
             {controls}
-            <div class="status">
-                <p class="phase" id="phase">{phase}</p>
-                <p class="narration" id="narration" aria-live="polite">{narrate(&run, round, focus_node)}</p>
-            </div>
-            <StepControls step={round} {last} on_step={on_step(&state, "round")} unit="Round" />
-            <GossipGraph run={run.clone()} {round} focus={focus_node} {on_focus} />
+            {ctx.panel("steps", html! {<>
+                <div class="status">
+                    <p class="phase" id="phase">{phase}</p>
+                    <p class="narration" id="narration" aria-live="polite">{narrate(&run, round, focus_node)}</p>
+                </div>
+                <StepControls step={round} {last} on_step={on_step(&state, "round")} unit="Round" />
+            </>})}
+            {ctx.panel("graph", html! { <GossipGraph run={run.clone()} {round} focus={focus_node} {on_focus} /> })}
             <div class="panels">
-                <RoundNumbers run={run.clone()} {round} />
-                <RoundHistory run={run.clone()} {round} />
-                <ChecksPanel run={run.clone()} />
-                <MixingHeatmap run={run.clone()} weights={params.weights} focus={focus_node} />
-                <GossipCharts run={run.clone()} {round} {last} eig_svg={AttrValue::from((*eig_svg).clone())} />
-                <DsgdExample />
-                <AllReduceContrast run={run.clone()} {round} />
+                {ctx.panel("numbers", html! { <RoundNumbers run={run.clone()} {round} /> })}
+                {ctx.panel("history", html! { <RoundHistory run={run.clone()} {round} /> })}
+                {ctx.panel("checks", html! { <ChecksPanel run={run.clone()} /> })}
+                {ctx.panel("heatmap", html! { <MixingHeatmap run={run.clone()} weights={params.weights} focus={focus_node} /> })}
+                {ctx.panel("charts", html! {
+                    <GossipCharts run={run.clone()} {round} {last} eig_svg={AttrValue::from((*eig_svg).clone())} />
+                })}
+                {ctx.panel("dsgd", html! { <DsgdExample /> })}
+                {ctx.panel("contrast", html! { <AllReduceContrast run={run.clone()} {round} /> })}
             </div>
         </div>
     }

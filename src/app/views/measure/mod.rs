@@ -57,18 +57,26 @@ pub fn MeasureView(props: &ViewProps) -> Html {
     let on_text = on_action.reform(|(t, src): (String, String)| Action::SetText(t, src));
     let on_example = on_action.reform(Action::LoadExample);
     let snapshot: Rc<MeasureState> = Rc::new((*state).clone());
+    let ctx = &props.ctx;
     html! {
         <div class="view view-measure">
-            <h1>{"Measured logs"}</h1>
-            <InputPanel text={snapshot.text.clone()} source={snapshot.source.clone()} on_text={on_text} on_example={on_example} example={example_key} error={snapshot.error("example")} />
-            <ParseReport state={snapshot.clone()} on_action={on_action.clone()} />
+            {ctx.panel("title", html! { <h1>{"Measured logs"}</h1> })}
+            {ctx.panel("input", html! {
+                <InputPanel text={snapshot.text.clone()} source={snapshot.source.clone()} on_text={on_text} on_example={on_example} example={example_key} error={snapshot.error("example")} />
+            })}
+            if !ctx.shows("input") {
+                if let Some(e) = snapshot.error("example") {
+                    <p class="field-error" role="alert">{e}</p>
+                }
+            }
+            {ctx.panel("report", html! { <ParseReport state={snapshot.clone()} on_action={on_action.clone()} /> })}
             if is_generic(&snapshot) {
-                <UnitPicker state={snapshot.clone()} on_action={on_action.clone()} />
+                {ctx.panel("units", html! { <UnitPicker state={snapshot.clone()} on_action={on_action.clone()} /> })}
             }
             if snapshot.analysis.log.is_some() {
-                <FitPanel state={snapshot.clone()} on_action={on_action.clone()} />
-                <MeasureCharts state={snapshot.clone()} />
-                <RowsTable state={snapshot.clone()} on_action={on_action} />
+                {ctx.panel("fit", html! { <FitPanel state={snapshot.clone()} on_action={on_action.clone()} /> })}
+                {ctx.panel("charts", html! { <MeasureCharts state={snapshot.clone()} /> })}
+                {ctx.panel("table", html! { <RowsTable state={snapshot.clone()} on_action={on_action} /> })}
             }
         </div>
     }

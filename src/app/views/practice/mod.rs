@@ -49,6 +49,10 @@ fn select(p: &PracticeParams, embed: bool) -> Vec<(usize, Question)> {
 struct ListProps {
     questions: Rc<Vec<(usize, Question)>>,
     reveal_all: bool,
+    /// The score bar and the question cards are shown (`show=` may leave
+    /// either out).
+    score: bool,
+    cards: bool,
 }
 
 /// The score bar and the question cards; remounted (fresh state) whenever
@@ -82,18 +86,20 @@ fn PracticeList(props: &ListProps) -> Html {
     let on_reset = Callback::from(move |()| d.dispatch(Action::Reset));
     html! {
         <>
-            if !props.reveal_all {
+            if !props.reveal_all && props.score {
                 <ScoreBar {first} {hint} {revealed} total={props.questions.len()} {on_reset} />
             }
-            <div class="questions">
-                { for props.questions.iter().enumerate().map(|(i, (number, q))| html! {
-                    <QuestionCard index={i} number={*number} question={q.clone()}
-                        item={state.items.get(i).cloned().unwrap_or_default()}
-                        reveal_all={props.reveal_all}
-                        on_input={on_input.clone()} on_choose={on_choose.clone()}
-                        on_check={on_check.clone()} on_reveal={on_reveal.clone()} />
-                }) }
-            </div>
+            if props.cards {
+                <div class="questions">
+                    { for props.questions.iter().enumerate().map(|(i, (number, q))| html! {
+                        <QuestionCard index={i} number={*number} question={q.clone()}
+                            item={state.items.get(i).cloned().unwrap_or_default()}
+                            reveal_all={props.reveal_all}
+                            on_input={on_input.clone()} on_choose={on_choose.clone()}
+                            on_check={on_check.clone()} on_reveal={on_reveal.clone()} />
+                    }) }
+                </div>
+            }
         </>
     }
 }
@@ -124,7 +130,8 @@ pub fn PracticeView(props: &ViewProps) -> Html {
     let state = use_view_state::<PracticeParams>(props);
     let p = state.params.clone();
     let drafts = &state.drafts;
-    let embed = props.ctx.embed;
+    let ctx = &props.ctx;
+    let embed = ctx.embed;
     let selected = use_memo((p.clone(), embed), |(p, embed)| select(p, *embed));
     let list_key = format!(
         "{:?}-{}-{:?}-{:?}-{}",
@@ -147,19 +154,24 @@ pub fn PracticeView(props: &ViewProps) -> Html {
     html! {
         <div class="view view-practice">
             if !embed {
-                <h1>{"Practice: predict, then check"}</h1>
-                <p class="lede">{"Work each answer out first, then type it with its unit (112 MB, 0.112 GB and 106.8 MiB are all read the same way) and press Enter or Check. Wrong answers that match a usual mistake are named and explained."}</p>
-                <Settings params={p.clone()} seed_text={drafts.text_or("seed", &p.seed.to_string())}
-                    seed_error={drafts.error("seed")} {on_change} {on_error} />
+                {ctx.panel("title", html! {<>
+                    <h1>{"Practice: predict, then check"}</h1>
+                    <p class="lede">{"Work each answer out first, then type it with its unit (112 MB, 0.112 GB and 106.8 MiB are all read the same way) and press Enter or Check. Wrong answers that match a usual mistake are named and explained."}</p>
+                </>})}
+                {ctx.panel("settings", html! {
+                    <Settings params={p.clone()} seed_text={drafts.text_or("seed", &p.seed.to_string())}
+                        seed_error={drafts.error("seed")} {on_change} {on_error} />
+                })}
             }
-            {drafts.orphans_html(if p.set == Set::Drill && !embed { &["seed"] } else { &[] })}
+            {drafts.orphans_html(if p.set == Set::Drill && !embed && ctx.shows("settings") { &["seed"] } else { &[] })}
             if p.reveal {
                 <p class="answer-key-note" id="answer-key">{"Answer key: every answer and its worked calculation are shown."}</p>
             }
             if p.number.is_some() && !embed {
                 <p><a href="?view=practice&set=course">{"Show all eight course questions"}</a></p>
             }
-            <PracticeList key={list_key} questions={Rc::new((*selected).clone())} reveal_all={p.reveal} />
+            <PracticeList key={list_key} questions={Rc::new((*selected).clone())} reveal_all={p.reveal}
+                score={ctx.shows("score")} cards={ctx.shows("questions")} />
         </div>
     }
 }

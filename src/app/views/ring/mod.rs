@@ -70,10 +70,35 @@ fn check(run: &RingRun, rounds_done: usize, mean_step: bool) -> Check {
     Check::Verified(text)
 }
 
+/// The phase label and the narration at `step`.
+fn status(run: &RingRun, step: usize, mean_step: bool, executing: bool) -> (String, String) {
+    let p = run.p();
+    let phase_label = if step == 0 {
+        "Initial buffers (before round 1)".to_string()
+    } else if mean_step {
+        "Mean: divide by p (local, no transfer)".to_string()
+    } else {
+        run.round_label(step - 1)
+    };
+    let narration = if mean_step && executing {
+        format!("Each rank divides its sum by p = {p} on its own. No bytes move in this step.")
+    } else if mean_step {
+        format!(
+            "Each rank divides its sum by p = {p} on its own: {} / {p} = {}. No bytes move in this step.",
+            format_exact_or_approx(run.sum()),
+            format_exact_or_approx(run.mean())
+        )
+    } else {
+        run.narrate(step.min(run.rounds()))
+    };
+    (phase_label, narration)
+}
+
 /// The ring view.
 #[component]
 pub fn RingView(props: &ViewProps) -> Html {
     let state = use_view_state::<RingParams>(props);
+    let ctx = &props.ctx;
     let params = &state.params;
     let work = ring_all_reduce(params.p as u64);
     let run = use_deferred((params.p, params.size.value), work, |(p, bytes)| {
@@ -102,6 +127,12 @@ pub fn RingView(props: &ViewProps) -> Html {
     })
     .ready()
     .is_none();
+    let (errors_top, errors_below) = ctx.place_errors(
+        "controls",
+        state
+            .drafts
+            .orphans_html(ctx.on_screen("controls", &["p", "size", "bw", "alpha"])),
+    );
     let Some(run) = run.ready() else {
         let what = format!(
             "the ring all-reduce of {} on p = {} ranks",
@@ -110,8 +141,8 @@ pub fn RingView(props: &ViewProps) -> Html {
         );
         return pending_page(
             "view-ring",
-            "Ring all-reduce",
-            html! { <RingControls state={state.clone()} /> },
+            ctx.panel("title", html! { <h1>{"Ring all-reduce"}</h1> }),
+            ctx.panel("controls", html! { <RingControls state={state.clone()} /> }),
             what.into(),
         );
     };
@@ -125,24 +156,7 @@ pub fn RingView(props: &ViewProps) -> Html {
     let mean_step = params.mean && step == rounds + 1;
     let rounds_done = step.min(rounds);
 
-    let phase_label = if step == 0 {
-        "Initial buffers (before round 1)".to_string()
-    } else if mean_step {
-        "Mean: divide by p (local, no transfer)".to_string()
-    } else {
-        run.round_label(step - 1)
-    };
-    let narration = if mean_step && executing {
-        format!("Each rank divides its sum by p = {p} on its own. No bytes move in this step.")
-    } else if mean_step {
-        format!(
-            "Each rank divides its sum by p = {p} on its own: {} / {p} = {}. No bytes move in this step.",
-            format_exact_or_approx(run.sum()),
-            format_exact_or_approx(run.mean())
-        )
-    } else {
-        run.narrate(rounds_done)
-    };
+    let (phase_label, narration) = status(&run, step, mean_step, executing);
 
     // Counters: sent, received, and what is counted (the core's totals).
     let sent = run.sent_after(rounds_done);
@@ -176,40 +190,55 @@ pub fn RingView(props: &ViewProps) -> Html {
 
     html! {
         <div class="view view-ring">
-            <h1>{"Ring all-reduce"}</h1>
-            <p class="lede">
-                {"Each rank starts with its own tensor (rank r holds the value r + 1). Reduce-scatter adds chunks around the ring; all-gather then copies the finished chunks, never adding again."}
-            </p>
-            <RingControls state={state.clone()} />
-            {state.drafts.orphans_html(&["p", "size", "bw", "alpha"])}
-            <div class="status">
-                <p class="phase" id="phase">{phase_label.clone()}</p>
-                <p class="narration" id="narration" aria-live="polite">{narration}</p>
-            </div>
-            <StepControls {step} {last} on_step={on_step(&state, "step")} unit="Step" />
-            <RingPicture {p} trace={run.trace().cloned()} {step} {mean_step} {phase_label} grid={(*grid).clone()} />
+            {errors_top}
+            {ctx.panel("title", html! {<>
+                <h1>{"Ring all-reduce"}</h1>
+                <p class="lede">
+                    {"Each rank starts with its own tensor (rank r holds the value r + 1). Reduce-scatter adds chunks around the ring; all-gather then copies the finished chunks, never adding again."}
+                </p>
+            </>})}
+            {ctx.panel("controls", html! { <RingControls state={state.clone()} /> })}
+            {errors_below}
+            {ctx.panel("steps", html! {<>
+                <div class="status">
+                    <p class="phase" id="phase">{phase_label.clone()}</p>
+                    <p class="narration" id="narration" aria-live="polite">{narration}</p>
+                </div>
+                <StepControls {step} {last} on_step={on_step(&state, "step")} unit="Step" />
+            </>})}
+            {ctx.panel("picture", html! {
+                <RingPicture {p} trace={run.trace().cloned()} {step} {mean_step} {phase_label} grid={(*grid).clone()} />
+            })}
             <div class="panels">
-                <ByteCounters {sent} {recv} {after}>
-                    <p id="total">
-                        {format!("Per rank at the end: {volume_text}")}
-                        {if both { format!(" sent, {} sent + received.", format_bytes_short(target)) } else { " sent.".to_string() }}
-                        {if max_counted == 0 {
-                            " Nothing sent yet.".to_string()
-                        } else {
-                            format!(" Largest so far: {} ({} B).", format_bytes_short(max_counted as f64), group_thousands(max_counted))
-                        }}
-                    </p>
-                    if !run.n().is_multiple_of(p as u64) {
-                        <p class="muted">{"n does not divide by p, so chunks differ by one element and ranks send slightly different amounts."}</p>
-                    }
-                </ByteCounters>
-                <TransferLog {round} entries={run.entries(step, |t| format!("chunk {}", t.chunk.unwrap_or(0)))} {total} idle={idle} />
-                <CheckPanel check={if executing {
-                    Check::Executing(format!("the values of {rounds} rounds on p = {p} ranks"))
-                } else {
-                    check(&run, rounds_done, mean_step)
-                }} />
-                <RingVsNaive run={run.clone()} bw={params.bw.value} alpha={params.alpha.value} />
+                {ctx.panel("counters", html! {
+                    <ByteCounters {sent} {recv} {after}>
+                        <p id="total">
+                            {format!("Per rank at the end: {volume_text}")}
+                            {if both { format!(" sent, {} sent + received.", format_bytes_short(target)) } else { " sent.".to_string() }}
+                            {if max_counted == 0 {
+                                " Nothing sent yet.".to_string()
+                            } else {
+                                format!(" Largest so far: {} ({} B).", format_bytes_short(max_counted as f64), group_thousands(max_counted))
+                            }}
+                        </p>
+                        if !run.n().is_multiple_of(p as u64) {
+                            <p class="muted">{"n does not divide by p, so chunks differ by one element and ranks send slightly different amounts."}</p>
+                        }
+                    </ByteCounters>
+                })}
+                {ctx.panel("log", html! {
+                    <TransferLog {round} entries={run.entries(step, |t| format!("chunk {}", t.chunk.unwrap_or(0)))} {total} idle={idle} />
+                })}
+                {ctx.panel("check", html! {
+                    <CheckPanel check={if executing {
+                        Check::Executing(format!("the values of {rounds} rounds on p = {p} ranks"))
+                    } else {
+                        check(&run, rounds_done, mean_step)
+                    }} />
+                })}
+                {ctx.panel("comparison", html! {
+                    <RingVsNaive run={run.clone()} bw={params.bw.value} alpha={params.alpha.value} />
+                })}
             </div>
         </div>
     }

@@ -12,6 +12,7 @@ use crate::app::components::computing::Computing;
 use crate::app::components::step_controls::StepControls;
 use crate::app::hooks::{on_step, use_deferred, use_view_state, Commit, Deferred};
 use crate::app::shared::Shared;
+use crate::app::url::UrlCtx;
 use crate::core::sgd::narrate::{compare_step, narrate_step};
 use crate::core::sgd::{Lab, Problem, Strategy};
 use crate::core::units::format_exact_or_approx;
@@ -89,12 +90,18 @@ pub fn SgdView(props: &ViewProps) -> Html {
     let params = &state.params;
     let run: Deferred<Result<SharedLab, String>> =
         use_deferred(run_key(params), work(params), |k| k.run().map(Shared::new));
+    let ctx = &props.ctx;
+    let fields = [
+        "lr", "decay", "batch", "steps", "seed", "d", "graph", "weights", "shards", "losses",
+    ];
+    let errors = state
+        .drafts
+        .orphans_html(ctx.on_screen("controls", &fields));
+    let (errors_top, errors_below) = ctx.place_errors("controls", errors);
     let controls = html! {
         <>
-            <SgdControls state={state.clone()} />
-            {state.drafts.orphans_html(&[
-                "lr", "decay", "batch", "steps", "seed", "d", "graph", "weights", "shards", "losses",
-            ])}
+            {ctx.panel("controls", html! { <SgdControls state={state.clone()} /> })}
+            {errors_below}
         </>
     };
     let body = match run.ready().map(|r| &**r) {
@@ -104,7 +111,7 @@ pub fn SgdView(props: &ViewProps) -> Html {
                 <Computing what={computing_text(params)} />
             </>
         },
-        Some(Ok(run)) => training(run, params, controls, on_step(&state, "step")),
+        Some(Ok(run)) => training(run, params, controls, on_step(&state, "step"), ctx),
         Some(Err(e)) => html! {
             <>
                 {controls}
@@ -114,18 +121,27 @@ pub fn SgdView(props: &ViewProps) -> Html {
     };
     html! {
         <div class="view view-sgd">
-            <h1>{"Distributed SGD"}</h1>
-            <p class="lede">
-                {"First the objective: unequal shards must be weighted by their sample counts. Then three ways to train on the same shards, from the same start and with the same mini-batches: all-reduce SGD (one common update), decentralised SGD (local models mixed with neighbours) and local SGD without communication."}
-            </p>
-            <ShardCalculator state={state.clone()} />
+            {errors_top}
+            {ctx.panel("title", html! {<>
+                <h1>{"Distributed SGD"}</h1>
+                <p class="lede">
+                    {"First the objective: unequal shards must be weighted by their sample counts. Then three ways to train on the same shards, from the same start and with the same mini-batches: all-reduce SGD (one common update), decentralised SGD (local models mixed with neighbours) and local SGD without communication."}
+                </p>
+            </>})}
+            {ctx.panel("calculator", html! { <ShardCalculator state={state.clone()} /> })}
             {body}
         </div>
     }
 }
 
 /// The training half of the page, once the run exists.
-fn training(run: &SharedLab, params: &SgdParams, controls: Html, on_step: Callback<usize>) -> Html {
+fn training(
+    run: &SharedLab,
+    params: &SgdParams,
+    controls: Html,
+    on_step: Callback<usize>,
+    ctx: &UrlCtx,
+) -> Html {
     let (problem, _, lab) = &**run;
     let last = lab
         .traces
@@ -142,28 +158,34 @@ fn training(run: &SharedLab, params: &SgdParams, controls: Html, on_step: Callba
     let stable = 2.0 / problem.max_curvature().max(f64::MIN_POSITIVE);
     html! {
         <>
-            <h2>{"Training side by side"}</h2>
-            <p class="muted">{format!(
-                "{} workers, {} samples, d = {}, {} shards; least squares with label noise σ = 0.1. Plain gradient steps are stable for η below {} (2 / the largest curvature).",
-                problem.m(), problem.total(), problem.d(), if params.iid { "IID" } else { "non-IID" }, format_exact_or_approx(stable))}</p>
+            {ctx.panel("controls", html! {<>
+                <h2>{"Training side by side"}</h2>
+                <p class="muted">{format!(
+                    "{} workers, {} samples, d = {}, {} shards; least squares with label noise σ = 0.1. Plain gradient steps are stable for η below {} (2 / the largest curvature).",
+                    problem.m(), problem.total(), problem.d(), if params.iid { "IID" } else { "non-IID" }, format_exact_or_approx(stable))}</p>
+            </>})}
             {controls}
-            <div class="status">
-                <p class="phase" id="phase">{format!("Step {step} of {last} · narrating {}", params.mode.label())}</p>
-                <p class="narration" id="narration" aria-live="polite">{narrate_step(lab, params.mode, step, &batch_label)}</p>
-                <p id="comparison">{compare_step(lab, step)}</p>
-            </div>
-            <StepControls {step} {last} {on_step} unit="Step" interval_ms={60} />
-            <section class="panel wide" aria-labelledby="now-h">
-                <h3 id="now-h">{format!("At step {step}")}</h3>
-                <ScrollX label="Strategies at this step (scrollable table)">
-                    <StrategyTable run={run.clone()} {step} />
-                </ScrollX>
-            </section>
-            <SgdCharts run={run.clone()} {step} />
+            {ctx.panel("steps", html! {<>
+                <div class="status">
+                    <p class="phase" id="phase">{format!("Step {step} of {last} · narrating {}", params.mode.label())}</p>
+                    <p class="narration" id="narration" aria-live="polite">{narrate_step(lab, params.mode, step, &batch_label)}</p>
+                    <p id="comparison">{compare_step(lab, step)}</p>
+                </div>
+                <StepControls {step} {last} {on_step} unit="Step" interval_ms={60} />
+            </>})}
+            {ctx.panel("strategies", html! {
+                <section class="panel wide" aria-labelledby="now-h">
+                    <h3 id="now-h">{format!("At step {step}")}</h3>
+                    <ScrollX label="Strategies at this step (scrollable table)">
+                        <StrategyTable run={run.clone()} {step} />
+                    </ScrollX>
+                </section>
+            })}
+            {ctx.panel("charts", html! { <SgdCharts run={run.clone()} {step} /> })}
             <div class="panels">
-                <OptimaPanel run={run.clone()} />
-                <AgreementNote />
-                <BytesPanel run={run.clone()} />
+                {ctx.panel("optima", html! { <OptimaPanel run={run.clone()} /> })}
+                {ctx.panel("agreement", html! { <AgreementNote /> })}
+                {ctx.panel("bytes", html! { <BytesPanel run={run.clone()} /> })}
             </div>
         </>
     }

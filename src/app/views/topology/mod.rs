@@ -108,7 +108,11 @@ pub fn TopologyView(props: &ViewProps) -> Html {
         let d = dispatch.clone();
         use_callback((), move |a, _| d.dispatch(TopoAction::Alg(a)))
     };
-    let orphans = state.drafts.orphans_html(&controls::ON_SCREEN);
+    let ctx = &props.ctx;
+    let orphans = state
+        .drafts
+        .orphans_html(ctx.on_screen("controls", &controls::ON_SCREEN));
+    let (errors_top, errors_below) = ctx.place_errors("controls", orphans);
 
     let body = match result.as_ref() {
         Err(e) => html! {
@@ -144,38 +148,49 @@ pub fn TopologyView(props: &ViewProps) -> Html {
             }
             html! {
                 <>
-                    <div class="status">
-                        <p class="phase" id="phase">{phase.clone()}</p>
-                        <p class="narration" id="narration" aria-live="polite">{narration::narration(r, step)}</p>
-                    </div>
-                    <StepControls {step} {last} {on_step} unit="Round" />
-                    <div class="topo-pictures">
-                        if !full.compact {
-                            <div class="topo-full">{pic(&full, "topo-full")}</div>
-                        }
-                        <div class={classes!("topo-small", (!full.compact).then_some("narrow-only"))}>{pic(&small, "topo-small")}</div>
-                    </div>
-                    <legend::Legend classes={present} />
-                    <StepPanels result={panels::RunResult(result.clone())} {step} />
+                    {ctx.panel("steps", html! {<>
+                        <div class="status">
+                            <p class="phase" id="phase">{phase.clone()}</p>
+                            <p class="narration" id="narration" aria-live="polite">{narration::narration(r, step)}</p>
+                        </div>
+                        <StepControls {step} {last} {on_step} unit="Round" />
+                    </>})}
+                    {ctx.panel("picture", html! {
+                        <div class="topo-pictures">
+                            if !full.compact {
+                                <div class="topo-full">{pic(&full, "topo-full")}</div>
+                            }
+                            <div class={classes!("topo-small", (!full.compact).then_some("narrow-only"))}>{pic(&small, "topo-small")}</div>
+                        </div>
+                    })}
+                    {ctx.panel("legend", html! { <legend::Legend classes={present} /> })}
+                    {ctx.panel("round", html! { <StepPanels result={panels::RunResult(result.clone())} {step} /> })}
                 </>
             }
         }
     };
     html! {
         <div class="view view-topology">
-            <h1>{"All-reduce on a physical topology"}</h1>
-            <p class="lede">
-                {"GPUs inside a node talk over fast links; nodes talk through NICs; racks through a shared core. \
-                  Each algorithm below is a schedule executed on real buffers and timed link by link."}
-            </p>
-            <presets::Presets {on_preset} />
-            <controls::Controls params={run_key(&params)} drafts={state.drafts.clone()} {on_commit} />
-            {orphans}
+            {errors_top}
+            {ctx.panel("title", html! {<>
+                <h1>{"All-reduce on a physical topology"}</h1>
+                <p class="lede">
+                    {"GPUs inside a node talk over fast links; nodes talk through NICs; racks through a shared core. \
+                      Each algorithm below is a schedule executed on real buffers and timed link by link."}
+                </p>
+            </>})}
+            {ctx.panel("presets", html! { <presets::Presets {on_preset} /> })}
+            {ctx.panel("controls", html! {
+                <controls::Controls params={run_key(&params)} drafts={state.drafts.clone()} {on_commit} />
+            })}
+            {errors_below}
             if pending {
                 <Computing what={format!("the {} all-reduce of {} on p = {} ranks ({} nodes)", params.alg.label(), format_bytes_short(params.size.bytes() as f64), params.p(), params.node_count())} />
             } else {
                 {body}
-                <SummaryPanels params={run_key(&params)} run={panels::RunResult(result.clone())} {on_pick} />
+                {ctx.panel("summary", html! {
+                    <SummaryPanels params={run_key(&params)} run={panels::RunResult(result.clone())} {on_pick} />
+                })}
             }
         </div>
     }
