@@ -15,6 +15,7 @@ pub mod gossip;
 pub mod practice;
 pub mod ring;
 pub mod sgd;
+pub mod timeline;
 pub mod topology;
 
 /// The parsed query: lower-case key → raw value (last one wins).
@@ -83,7 +84,8 @@ view_params!(
     gossip::GossipParams,
     sgd::SgdParams,
     practice::PracticeParams,
-    topology::TopologyParams
+    topology::TopologyParams,
+    timeline::TimelineParams
 );
 
 /// Encodes pairs as a query string (without the leading `?`).

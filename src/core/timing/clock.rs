@@ -143,7 +143,11 @@ impl Faults {
     /// # Errors
     /// [`ClockError::Rank`], [`ClockError::Twice`] or [`ClockError::Value`].
     pub fn check(&self, p: usize) -> Result<(), ClockError> {
-        for (list, items) in [("late", &self.late), ("slow", &self.slow), ("fail", &self.fail)] {
+        for (list, items) in [
+            ("late", &self.late),
+            ("slow", &self.slow),
+            ("fail", &self.fail),
+        ] {
             for (i, &(rank, v)) in items.iter().enumerate() {
                 if rank >= p {
                     return Err(ClockError::Rank { list, rank, p });
@@ -445,13 +449,9 @@ pub fn run(schedule: &Schedule, topo: &Topology, opts: &ClockOptions) -> Result<
     }
     let net = Network::new(topo, &opts.faults.factor_of(p));
     match opts.mode {
-        Mode::LockStep => super::lockstep::clock(
-            schedule,
-            &net,
-            opts.gamma,
-            &opts.faults,
-            opts.keep_events,
-        ),
+        Mode::LockStep => {
+            super::lockstep::clock(schedule, &net, opts.gamma, &opts.faults, opts.keep_events)
+        }
         Mode::Dataflow => super::dataflow::clock(schedule, &net, opts),
     }
 }

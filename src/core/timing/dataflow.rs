@@ -38,7 +38,6 @@ use super::clock::{
 use super::resources::Network;
 use crate::core::schedule::{Chunks, Op, Schedule};
 
-
 const NONE: u64 = u64::MAX;
 
 #[derive(Clone, Copy, Debug)]
@@ -121,7 +120,10 @@ impl Parts {
     }
     fn msgs(&self, i: usize) -> &[u32] {
         let lo = self.start[i] as usize;
-        let hi = self.start.get(i + 1).map_or(self.msgs.len(), |&h| h as usize);
+        let hi = self
+            .start
+            .get(i + 1)
+            .map_or(self.msgs.len(), |&h| h as usize);
         &self.msgs[lo..hi]
     }
 }
@@ -165,7 +167,11 @@ struct Sim<'a> {
 /// # Errors
 /// [`ClockError::TooLarge`] beyond [`MAX_PIECES`] pieces; fault errors from
 /// [`super::clock::Faults::check`].
-pub fn clock(schedule: &Schedule, net: &Network<'_>, opts: &ClockOptions) -> Result<Clock, ClockError> {
+pub fn clock(
+    schedule: &Schedule,
+    net: &Network<'_>,
+    opts: &ClockOptions,
+) -> Result<Clock, ClockError> {
     let p = schedule.p;
     opts.faults.check(p)?;
     let k = opts.segments.max(1);
@@ -227,8 +233,16 @@ pub fn clock(schedule: &Schedule, net: &Network<'_>, opts: &ClockOptions) -> Res
         act_cnt: vec![0; p],
         since: vec![0.0; p],
         flags: vec![0; n_inst],
-        pred: if opts.keep_events { vec![NONE; n_inst] } else { Vec::new() },
-        rec_of: if opts.keep_events { vec![u32::MAX; n_inst] } else { Vec::new() },
+        pred: if opts.keep_events {
+            vec![NONE; n_inst]
+        } else {
+            Vec::new()
+        },
+        rec_of: if opts.keep_events {
+            vec![u32::MAX; n_inst]
+        } else {
+            Vec::new()
+        },
         flows: Vec::new(),
         free: Vec::new(),
         on_res: vec![Vec::new(); net.len()],
@@ -463,7 +477,11 @@ impl Sim<'_> {
         self.flows[slot as usize].ver += 1;
         self.free.push(slot);
         let t = self.tx[(f.inst / self.k as u64) as usize];
-        let reduce_time = if t.reduce { f.bytes as f64 * self.gamma } else { 0.0 };
+        let reduce_time = if t.reduce {
+            f.bytes as f64 * self.gamma
+        } else {
+            0.0
+        };
         let rec = if self.keep {
             self.record(&f, t, self.now, self.now + reduce_time, true)
         } else {
@@ -611,7 +629,10 @@ impl Sim<'_> {
                 self.ranks[x].busy += end - since;
             }
             let rc = &mut self.ranks[x];
-            let until = rc.finish.or(fail[x].filter(|_| self.failed[x])).unwrap_or(end);
+            let until = rc
+                .finish
+                .or(fail[x].filter(|_| self.failed[x]))
+                .unwrap_or(end);
             rc.wait = (until - rc.entered - rc.busy).max(0.0);
         }
         let mut clock = Clock {
@@ -641,7 +662,11 @@ impl Sim<'_> {
                 .iter()
                 .filter_map(|&g| {
                     let t = self.tx[g as usize];
-                    let (side, peer) = if t.src as usize == x { (1, t.dst) } else { (2, t.src) };
+                    let (side, peer) = if t.src as usize == x {
+                        (1, t.dst)
+                    } else {
+                        (2, t.src)
+                    };
                     let inst = u64::from(g) * self.k as u64 + j as u64;
                     (self.flags[inst as usize] & side == 0).then_some(peer as usize)
                 })
@@ -659,4 +684,3 @@ impl Sim<'_> {
         }
     }
 }
-

@@ -75,11 +75,7 @@ fn message_costs<'r>(
         let route = net.route(t.src, t.dst);
         let ids = route.ids();
         let alone = ids.iter().all(|&id| loads.bytes[id as usize] == bytes);
-        if route.class == LinkClass::Flat
-            && alone
-            && !net.is_slow(t.src)
-            && !net.is_slow(t.dst)
-        {
+        if route.class == LinkClass::Flat && alone && !net.is_slow(t.src) && !net.is_slow(t.dst) {
             // Exactly the first batch's expression (bit for bit).
             route.alpha + b * (route.beta + g)
         } else {

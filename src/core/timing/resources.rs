@@ -170,7 +170,11 @@ impl<'a> Network<'a> {
         for _ in 0..2 {
             beta.extend(factor.iter().map(|&f| slowed(port_beta, f)));
         }
-        let nic = if hier { topo.link(LinkClass::Nic).beta } else { 0.0 };
+        let nic = if hier {
+            topo.link(LinkClass::Nic).beta
+        } else {
+            0.0
+        };
         beta.extend(std::iter::repeat_n(nic, 2 * nodes * lanes));
         let core = if hier { topo.core_beta() } else { 0.0 };
         beta.extend(std::iter::repeat_n(core, 2 * racks));
@@ -233,7 +237,9 @@ impl<'a> Network<'a> {
         let link = self.topo.link(class);
         let port = |r: usize, ingress: bool| (r + if ingress { self.p } else { 0 }) as u32;
         let (ids, len, cap_beta) = match class {
-            LinkClass::Flat | LinkClass::Intra => ([port(src, false), port(dst, true), 0, 0], 2, 0.0),
+            LinkClass::Flat | LinkClass::Intra => {
+                ([port(src, false), port(dst, true), 0, 0], 2, 0.0)
+            }
             LinkClass::Nic | LinkClass::Core => {
                 let base = 2 * self.p;
                 let nic = |r: usize| self.topo.node_of(r) * self.lanes + self.topo.lane_of(r);

@@ -54,10 +54,34 @@ pub fn chrome_trace(clock: &Clock) -> String {
     }
     for m in &clock.messages {
         let dur = m.arrival - m.start;
-        event(&mut out, &format!("send → {}", m.dst), "send", m.src, m.start, dur, m);
-        event(&mut out, &format!("recv ← {}", m.src), "recv", m.dst, m.start, dur, m);
+        event(
+            &mut out,
+            &format!("send → {}", m.dst),
+            "send",
+            m.src,
+            m.start,
+            dur,
+            m,
+        );
+        event(
+            &mut out,
+            &format!("recv ← {}", m.src),
+            "recv",
+            m.dst,
+            m.start,
+            dur,
+            m,
+        );
         if m.done > m.arrival {
-            event(&mut out, "reduce", "reduce", m.dst, m.arrival, m.done - m.arrival, m);
+            event(
+                &mut out,
+                "reduce",
+                "reduce",
+                m.dst,
+                m.arrival,
+                m.done - m.arrival,
+                m,
+            );
         }
     }
     out.push_str("\n]}\n");
@@ -96,8 +120,9 @@ pub fn messages_csv(clock: &Clock) -> String {
 /// `rank,entered_s,finish_s,busy_s,wait_s,sent_bytes,received_bytes,failed_at_s`
 /// (`finish_s` and `failed_at_s` empty when there is none).
 pub fn ranks_csv(clock: &Clock) -> String {
-    let mut out =
-        String::from("rank,entered_s,finish_s,busy_s,wait_s,sent_bytes,received_bytes,failed_at_s\n");
+    let mut out = String::from(
+        "rank,entered_s,finish_s,busy_s,wait_s,sent_bytes,received_bytes,failed_at_s\n",
+    );
     let opt = |v: Option<f64>| v.map(|t| format!("{t:e}")).unwrap_or_default();
     for (r, c) in clock.ranks.iter().enumerate() {
         let _ = writeln!(

@@ -11,15 +11,15 @@
 
 use std::fmt;
 
-use crate::core::timing::lockstep::round_times;
-use crate::core::timing::traffic::{
-    cumulative_traffic, resource_totals, round_traffic, transfer_classes, Traffic,
-};
 use super::{Link, LinkClass, Topology, TopologyError};
 use crate::core::collectives::pieces::Split;
 use crate::core::collectives::{flat_topo, flex, multilane, rat, Algorithm};
 use crate::core::execute::{default_init, execute, ExecOptions, Trace};
 use crate::core::schedule::{Op, Phase, Round, Schedule, ScheduleError};
+use crate::core::timing::lockstep::round_times;
+use crate::core::timing::traffic::{
+    cumulative_traffic, resource_totals, round_traffic, transfer_classes, Traffic,
+};
 use crate::core::units::{format_bandwidth, format_decimal, format_time};
 
 /// Generator signature shared by every topology-aware collective.

@@ -3,8 +3,8 @@
 //! lookups and formatting; every number is a counter or time of the run.
 
 use crate::core::schedule::Op;
-use crate::core::topology::analysis::TopoRun;
 use crate::core::timing::traffic::Traffic;
+use crate::core::topology::analysis::TopoRun;
 use crate::core::topology::view_model::Layout;
 use crate::core::topology::{LinkClass, Topology};
 use crate::core::units::format_bytes_short;

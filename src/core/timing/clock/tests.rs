@@ -15,7 +15,9 @@ const MS: f64 = 1e-3;
 fn ring4() -> (Schedule, Topology) {
     // 100 MB of f32: 25 M elements; chunks of 25 MB, 2 ms at 12.5 GB/s.
     let topo = Topology::flat(4, 0.0, BETA);
-    let s = Algorithm::RING.generate_on(&topo, 25_000_000, 4).expect("valid");
+    let s = Algorithm::RING
+        .generate_on(&topo, 25_000_000, 4)
+        .expect("valid");
     (s, topo)
 }
 
@@ -85,7 +87,9 @@ fn a_late_rank_costs_the_same_finish_but_different_waiting() {
     assert!(close(df.extra_wait(&base), 11.0 * MS));
     // the critical path starts at rank 2's entry and ends at the last message
     let crit: Vec<&Message> = df.messages.iter().filter(|m| m.critical).collect();
-    assert!(crit.iter().any(|m| m.round == 0 && m.src == 2 && close(m.start, 5.0 * MS)));
+    assert!(crit
+        .iter()
+        .any(|m| m.round == 0 && m.src == 2 && close(m.start, 5.0 * MS)));
     assert!(crit.iter().any(|m| close(m.done, 17.0 * MS)));
 }
 
@@ -112,7 +116,10 @@ fn a_failed_rank_stalls_the_ring_and_names_who_waits_for_whom() {
         .iter()
         .map(|b| (b.rank, b.round, b.waits_for.clone()))
         .collect();
-    assert_eq!(waits, vec![(0, 2, vec![1, 3]), (1, 1, vec![2]), (3, 1, vec![2])]);
+    assert_eq!(
+        waits,
+        vec![(0, 2, vec![1, 3]), (1, 1, vec![2]), (3, 1, vec![2])]
+    );
     assert_eq!(c.messages.iter().filter(|m| !m.delivered).count(), 2);
     // lock-step: everyone waits at the barrier after round 1 for rank 2
     let c = run(&s, &topo, &opts(Mode::LockStep, fail)).expect("runs");
@@ -121,7 +128,9 @@ fn a_failed_rank_stalls_the_ring_and_names_who_waits_for_whom() {
         panic!("stalls")
     };
     assert_eq!(blocked.len(), 3);
-    assert!(blocked.iter().all(|b| b.waits_for == vec![2] && b.round == 1));
+    assert!(blocked
+        .iter()
+        .all(|b| b.waits_for == vec![2] && b.round == 1));
 }
 
 #[test]
@@ -251,11 +260,41 @@ fn chrome_trace_of_the_ring_parses_with_24_sends_of_2000_us() {
 fn bad_faults_are_errors_not_panics() {
     let (s, topo) = ring4();
     let bad = [
-        (Faults { late: vec![(9, 0.0)], ..Faults::default() }, "late= names rank 9"),
-        (Faults { slow: vec![(1, 0.0)], ..Faults::default() }, "slow= needs a factor"),
-        (Faults { slow: vec![(1, 1.5)], ..Faults::default() }, "slow= needs a factor"),
-        (Faults { fail: vec![(1, -1.0)], ..Faults::default() }, "fail= needs a time"),
-        (Faults { late: vec![(1, 1.0), (1, 2.0)], ..Faults::default() }, "twice"),
+        (
+            Faults {
+                late: vec![(9, 0.0)],
+                ..Faults::default()
+            },
+            "late= names rank 9",
+        ),
+        (
+            Faults {
+                slow: vec![(1, 0.0)],
+                ..Faults::default()
+            },
+            "slow= needs a factor",
+        ),
+        (
+            Faults {
+                slow: vec![(1, 1.5)],
+                ..Faults::default()
+            },
+            "slow= needs a factor",
+        ),
+        (
+            Faults {
+                fail: vec![(1, -1.0)],
+                ..Faults::default()
+            },
+            "fail= needs a time",
+        ),
+        (
+            Faults {
+                late: vec![(1, 1.0), (1, 2.0)],
+                ..Faults::default()
+            },
+            "twice",
+        ),
     ];
     for (f, text) in bad {
         let e = run(&s, &topo, &opts(Mode::Dataflow, f)).expect_err("rejected");
@@ -272,7 +311,9 @@ fn bad_faults_are_errors_not_panics() {
 fn the_ring_at_p_256_numbers_only_matches_lock_step() {
     // 2 × 255 × 256 = 130 560 messages, no event list kept.
     let topo = Topology::flat(256, 2e-6, BETA);
-    let s = Algorithm::RING.generate_on(&topo, 256 * 1000, 4).expect("valid");
+    let s = Algorithm::RING
+        .generate_on(&topo, 256 * 1000, 4)
+        .expect("valid");
     let o = ClockOptions {
         keep_events: false,
         ..ClockOptions::new(Mode::Dataflow)
@@ -300,7 +341,13 @@ fn lock_step_on_nodes_is_the_topology_rule_bit_for_bit() {
         let c = run(&s, &topo, &ClockOptions::new(Mode::LockStep)).expect("runs");
         assert_eq!(c.end, executed_time_on(&s, &topo, 0.0), "{}", alg.key());
         let d = run(&s, &topo, &ClockOptions::new(Mode::Dataflow)).expect("runs");
-        assert!(d.end <= c.end * (1.0 + 1e-9), "{}: {} > {}", alg.key(), d.end, c.end);
+        assert!(
+            d.end <= c.end * (1.0 + 1e-9),
+            "{}: {} > {}",
+            alg.key(),
+            d.end,
+            c.end
+        );
     }
 }
 

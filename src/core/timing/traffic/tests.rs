@@ -1,12 +1,12 @@
 use proptest::prelude::*;
 
 use super::*;
-use crate::core::schedule::Op;
-use crate::core::timing::lockstep::{executed_time_on, round_times};
 use crate::core::collectives::{generate, Algorithm};
 use crate::core::cost::CostParams;
+use crate::core::schedule::Op;
 use crate::core::schedule::{Collective, Round, Transfer};
 use crate::core::timing::executed_time_with;
+use crate::core::timing::lockstep::{executed_time_on, round_times};
 use crate::core::topology::Link;
 
 /// 2 nodes × 2 ranks, one NIC each; intra 1 s + 100 B/s, NIC 10 s + 10 B/s.
