@@ -23,7 +23,9 @@
 
 pub mod clock;
 pub mod dataflow;
+pub mod gantt;
 pub mod lockstep;
+pub mod pipeline;
 pub mod resources;
 pub mod trace;
 pub mod traffic;
