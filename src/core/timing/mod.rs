@@ -27,6 +27,7 @@ pub mod gantt;
 pub mod lockstep;
 pub mod pipeline;
 pub mod resources;
+pub mod story;
 pub mod trace;
 pub mod traffic;
 
