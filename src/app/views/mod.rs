@@ -33,6 +33,7 @@ pub mod measure;
 pub mod practice;
 pub mod ring;
 pub mod sgd;
+pub mod timeline;
 pub mod topology;
 
 /// Props shared by every view.
@@ -59,6 +60,8 @@ pub enum View {
     Sgd,
     /// `?view=topology`: all-reduce on nodes, NICs and racks.
     Topology,
+    /// `?view=timeline`: a schedule on the clock (lock-step and dataflow).
+    Timeline,
     /// `?view=practice`: predict a number, then check it.
     Practice,
     /// `?view=measure`: paste a measured log, check it and fit α and β.
@@ -74,6 +77,7 @@ impl View {
         View::Gossip,
         View::Sgd,
         View::Topology,
+        View::Timeline,
         View::Practice,
         View::Measure,
     ];
@@ -90,6 +94,7 @@ impl View {
             View::Gossip => ("gossip", "Gossip consensus"),
             View::Sgd => ("sgd", "Distributed SGD"),
             View::Topology => ("topology", "Topology"),
+            View::Timeline => ("timeline", "Timeline"),
             View::Practice => ("practice", "Practice"),
             View::Measure => ("measure", "Measured logs"),
         }
@@ -131,6 +136,7 @@ impl View {
             View::Gossip => html! { <gossip::GossipView {query} {ctx} /> },
             View::Sgd => html! { <sgd::SgdView {query} {ctx} /> },
             View::Topology => html! { <topology::TopologyView {query} {ctx} /> },
+            View::Timeline => html! { <timeline::TimelineView {query} {ctx} /> },
             View::Practice => html! { <practice::PracticeView {query} {ctx} /> },
             View::Measure => html! { <measure::MeasureView {query} {ctx} /> },
         }
@@ -165,6 +171,7 @@ pub mod only {
         gossip => Gossip, gossip::GossipView;
         sgd => Sgd, sgd::SgdView;
         topology => Topology, topology::TopologyView;
+        timeline => Timeline, timeline::TimelineView;
         practice => Practice, practice::PracticeView;
         measure => Measure, measure::MeasureView;
     }

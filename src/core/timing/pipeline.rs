@@ -129,6 +129,19 @@ pub fn compare(case: &Case<'_>, c: CostParams) -> Comparison {
     }
 }
 
+/// The estimated work of [`sweep`] of `messages` messages, and of the
+/// [`compare`] sweeps too (`with_compare`): about 250 ns per piece
+/// simulated in the shipped wasm.
+pub fn work(messages: u64, with_compare: bool) -> crate::core::work::Work {
+    let pieces: u64 = KS
+        .iter()
+        .map(|&k| messages * k as u64)
+        .filter(|&n| n <= SWEEP_PIECES)
+        .sum();
+    let runs = if with_compare { 4 } else { 1 };
+    crate::core::work::Work(pieces.saturating_mul(250 * runs))
+}
+
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
