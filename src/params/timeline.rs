@@ -264,9 +264,11 @@ impl TimelineParams {
                 }
             }
             if any_ok {
-                out.p = shape.p();
                 out.shape = Some(shape);
             }
+        }
+        if let Some(s) = &out.shape {
+            out.p = s.p();
         }
         if let Some(raw) = q.get("gamma") {
             match parse_per_byte("gamma", raw, true) {
