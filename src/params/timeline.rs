@@ -368,6 +368,42 @@ impl TimelineParams {
     }
 }
 
+/// The timeline of a flat case (the ring and collectives views' link):
+/// `?view=timeline&alg=…&p=…&size=…&bw=…&alpha=…`; `alg=flat` is `ring`.
+pub fn link(alg: &str, p: usize, size: &str, bw: &str, alpha: &str) -> String {
+    let alg = if alg == "flat" { "ring" } else { alg };
+    let pairs = [
+        ("view", "timeline".to_string()),
+        ("alg", alg.to_string()),
+        ("p", p.to_string()),
+        ("size", size.to_string()),
+        ("bw", bw.to_string()),
+        ("alpha", alpha.to_string()),
+    ];
+    format!("?{}", super::encode(&pairs))
+}
+
+/// The timeline of the topology view's case: its algorithm (`flat` is
+/// `ring`), shape, links and size.
+pub fn link_from_topology(t: &TopologyParams) -> String {
+    let alg = match t.alg.key() {
+        "flat" => "ring",
+        k => k,
+    };
+    let size = match &t.size {
+        super::topology::TensorSize::Bytes(f) => f.text.clone(),
+        super::topology::TensorSize::Elements(n) => format!("{}B", n * super::ring::ELEM_BYTES),
+    };
+    let mut pairs = vec![("view", "timeline".to_string()), ("alg", alg.to_string())];
+    pairs.extend(
+        t.to_pairs()
+            .into_iter()
+            .filter(|(k, _)| SHAPE_KEYS.contains(k)),
+    );
+    pairs.push(("size", size));
+    format!("?{}", super::encode(&pairs))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -450,6 +486,23 @@ mod tests {
         assert_eq!(e.len(), 1);
         assert_eq!(e[0].field, "p");
         assert_eq!(next.p, 8);
+    }
+
+    #[test]
+    fn links_from_the_other_views_open_their_case() {
+        let l = link("flat", 4, "100MB", "12.5GB/s", "0us");
+        assert_eq!(
+            l,
+            "?view=timeline&alg=ring&p=4&size=100MB&bw=12.5GB%2Fs&alpha=0us"
+        );
+        let (p, e) = parse(&l);
+        assert!(e.is_empty(), "{e:?}");
+        assert_eq!((p.alg, p.p), (Algorithm::RING, 4));
+        let topo = TopologyParams::default();
+        let (p, e) = parse(&link_from_topology(&topo));
+        assert!(e.is_empty(), "{e:?}");
+        assert_eq!((p.alg, p.p, p.size.value), (Algorithm::HIER, 8, 64_000_000));
+        assert_eq!(p.topology(), topo.topology().expect("valid"));
     }
 
     #[test]

@@ -146,6 +146,7 @@ pub fn CollectivesView(props: &ViewProps) -> Html {
             } else {
                 &["p", "size", "bw", "alpha"]
             })}
+            <p class="timeline-link"><a href={crate::params::timeline::link(alg.key(), p, &params.size.text, &params.bw.text, &params.alpha.text)}>{"Open on the timeline"}</a></p>
             <PhaseStrip {alg} trace={trace.clone()} {step} />
             <div class="status">
                 <p class={classes!("phase", fold.then_some("fold"))} id="phase">{phase_label.clone()}</p>

@@ -19,6 +19,7 @@ use crate::core::units::format_exact_or_approx;
 use crate::core::units::{format_bytes_short, group_thousands};
 use crate::core::work::{ring_all_reduce, ring_values, Work};
 use crate::params::ring::{Accounting, RingParams, ELEM_BYTES};
+use crate::params::timeline;
 
 pub mod comparison;
 pub mod controls;
@@ -182,6 +183,7 @@ pub fn RingView(props: &ViewProps) -> Html {
             </p>
             <RingControls state={state.clone()} />
             {state.drafts.orphans_html(&["p", "size", "bw", "alpha"])}
+            <p class="timeline-link"><a href={timeline::link("ring", p, &params.size.text, &params.bw.text, &params.alpha.text)}>{"Open on the timeline"}</a></p>
             <div class="status">
                 <p class="phase" id="phase">{phase_label.clone()}</p>
                 <p class="narration" id="narration" aria-live="polite">{narration}</p>

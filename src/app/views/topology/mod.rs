@@ -171,6 +171,7 @@ pub fn TopologyView(props: &ViewProps) -> Html {
             <presets::Presets {on_preset} />
             <controls::Controls params={run_key(&params)} drafts={state.drafts.clone()} {on_commit} />
             {orphans}
+            <p class="timeline-link"><a href={crate::params::timeline::link_from_topology(&params)}>{"Open on the timeline"}</a></p>
             if pending {
                 <Computing what={format!("the {} all-reduce of {} on p = {} ranks ({} nodes)", params.alg.label(), format_bytes_short(params.size.bytes() as f64), params.p(), params.node_count())} />
             } else {
