@@ -623,7 +623,7 @@ impl Sim<'_> {
                 .collect();
             Outcome::Stalled { at: end, blocked }
         };
-        for x in 0..p {
+        for (x, fail_x) in fail.iter().enumerate().take(p) {
             if self.act_cnt[x] > 0 && !self.failed[x] {
                 let since = self.since[x];
                 self.ranks[x].busy += end - since;
@@ -631,7 +631,7 @@ impl Sim<'_> {
             let rc = &mut self.ranks[x];
             let until = rc
                 .finish
-                .or(fail[x].filter(|_| self.failed[x]))
+                .or(fail_x.filter(|_| self.failed[x]))
                 .unwrap_or(end);
             rc.wait = (until - rc.entered - rc.busy).max(0.0);
         }

@@ -63,7 +63,7 @@ fn bar_html(b: &Bar, x: &dyn Fn(f64) -> f64, y: f64, h: f64) -> Html {
         "←"
     };
     let tip = format!(
-        "{} {arrow} {}, round {}{}: {} – {}{}{}",
+        "{} {arrow} {}, round {}{}: {} – {} ({}){}{}",
         b.kind.name(),
         b.peer,
         b.round + 1,
@@ -74,6 +74,7 @@ fn bar_html(b: &Bar, x: &dyn Fn(f64) -> f64, y: f64, h: f64) -> Html {
         },
         format_time(b.start),
         format_time(b.end),
+        format_time(b.end - b.start),
         if b.critical { ", critical path" } else { "" },
         if b.cut { ", cut: never arrived" } else { "" },
     );
@@ -84,7 +85,7 @@ fn bar_html(b: &Bar, x: &dyn Fn(f64) -> f64, y: f64, h: f64) -> Html {
     }
 }
 
-fn row_html(row: &Row, i: usize, h: f64, x: &dyn Fn(f64) -> f64, end: f64) -> Html {
+fn row_html(row: &Row, i: usize, h: f64, x: &dyn Fn(f64) -> f64, (end, id): (f64, &str)) -> Html {
     let y = TOP + i as f64 * h;
     let label = if row.ranks.1 - row.ranks.0 == 1 {
         format!("rank {}", row.ranks.0)
@@ -115,7 +116,7 @@ fn row_html(row: &Row, i: usize, h: f64, x: &dyn Fn(f64) -> f64, end: f64) -> Ht
             <title>{format!("rank fails at {}", format_time(f))}</title></g>
     });
     html! {
-        <g class="g-row">
+        <g class="g-row" id={format!("{id}-row-{i}")}>
             <text class="g-label" x={format!("{:.1}", LEFT - 4.0)} y={format!("{:.1}", y + h * 0.72)}>{label}</text>
             { for waits }{ for shares }{ for row.bars.iter().map(|b| bar_html(b, x, y, h)) }{enter}{fail}
         </g>
@@ -146,7 +147,7 @@ pub fn GanttChart(props: &GanttChartProps) -> Html {
         <svg class="chart gantt" id={props.id.clone()} viewBox={format!("0 0 {W} {height:.0}")} role="img"
             aria-label={props.label.clone()}>
             { for ticks }
-            { for g.rows.iter().enumerate().map(|(i, r)| row_html(r, i, h, &x, end)) }
+            { for g.rows.iter().enumerate().map(|(i, r)| row_html(r, i, h, &x, (end, &props.id))) }
             <line class="g-cursor" x1={format!("{cx:.1}")} x2={format!("{cx:.1}")} y1="0" y2={format!("{:.1}", TOP + plot_h + 4.0)} />
         </svg>
     }

@@ -23,7 +23,7 @@ fn or_dash(v: Option<f64>, f: fn(f64) -> String) -> String {
 fn totals_row(r: &Run) -> Html {
     let t = &r.totals;
     html! {
-        <tr>
+        <tr id={format!("totals-{}", r.mode.key())}>
             <th scope="row">{r.mode.label()}</th>
             <td>{or_dash(t.time, format_time)}</td>
             <td>{or_dash(t.algbw, format_bandwidth)}</td>
@@ -95,7 +95,9 @@ pub fn TimelineSummary(props: &TimelineSummaryProps) -> Html {
                 (None, Some(t)) => format!("failed at {}", format_time(t)),
                 (None, None) => "blocked".to_string(),
             };
-            html! { <><td>{finish}</td><td>{format_time(c.busy)}</td><td class="wait">{format_time(c.wait)}</td></> }
+            let k = r.mode.key();
+            html! { <><td id={format!("finish-{k}-{rank}")}>{finish}</td><td>{format_time(c.busy)}</td>
+                <td id={format!("wait-{k}-{rank}")}>{format_time(c.wait)}</td></> }
         });
         html! { <tr><th scope="row">{rank}</th>{ for cells }</tr> }
     });
