@@ -93,6 +93,8 @@ struct Flow {
     cap: f64,
     live: bool,
     flowing: bool,
+    /// True once its rate has been set (after α).
+    rated: bool,
 }
 
 /// A transfer of the schedule, flattened.
@@ -360,10 +362,14 @@ impl Sim<'_> {
             cap: route.cap_beta,
             live: true,
             flowing: false,
+            rated: false,
         };
         let slot = match self.free.pop() {
             Some(s) => {
-                self.flows[s as usize] = flow;
+                // Versions keep counting on a reused slot, so the events
+                // still queued for its previous flow never match this one.
+                let ver = self.flows[s as usize].ver.wrapping_add(1);
+                self.flows[s as usize] = Flow { ver, ..flow };
                 s
             }
             None => {
@@ -371,7 +377,8 @@ impl Sim<'_> {
                 (self.flows.len() - 1) as u32
             }
         };
-        self.push(self.now + route.alpha, Kind::Alpha(slot, 0));
+        let ver = self.flows[slot as usize].ver;
+        self.push(self.now + route.alpha, Kind::Alpha(slot, ver));
     }
 
     fn alpha_done(&mut self, slot: u32, ver: u32) {
@@ -434,9 +441,10 @@ impl Sim<'_> {
         }
         if f.eff > 0.0 {
             f.remaining = (f.remaining - (now - f.last) / f.eff).max(0.0);
-        } else if f.ver > 0 || now > f.last {
+        } else if f.rated || now > f.last {
             f.remaining = 0.0;
         }
+        f.rated = true;
         f.eff = eff;
         f.last = now;
         f.ver += 1;

@@ -33,7 +33,7 @@ pub struct Sweep {
     pub alg: Algorithm,
     /// One point per k of [`KS`].
     pub points: Vec<Point>,
-    /// `(k, time)` with the smallest time (the smallest such k).
+    /// `(k, time)` with the smallest time (the smallest k within 1e-9 of it).
     pub best: Option<(usize, f64)>,
 }
 
@@ -88,10 +88,14 @@ pub fn sweep(alg: Algorithm, case: &Case<'_>) -> Sweep {
             Point { k, time }
         })
         .collect();
-    let best = points
-        .iter()
-        .filter_map(|p| p.time.map(|t| (p.k, t)))
-        .min_by(|a, b| a.1.total_cmp(&b.1));
+    // The smallest k within rounding (1e-9) of the fastest time.
+    let fastest = points.iter().filter_map(|p| p.time).min_by(f64::total_cmp);
+    let best = fastest.and_then(|m| {
+        points
+            .iter()
+            .filter_map(|p| p.time.map(|t| (p.k, t)))
+            .find(|&(_, t)| t <= m * (1.0 + 1e-9))
+    });
     Sweep { alg, points, best }
 }
 
@@ -193,14 +197,13 @@ mod tests {
             .iter()
             .find(|s| s.alg == Algorithm::RING)
             .expect("ring");
-        for p in ring.points.iter().filter(|p| p.k <= 8) {
+        for p in &ring.points {
             assert!((p.time.expect("runs") - 12e-3).abs() < 1e-9, "{p:?}");
         }
         assert_eq!(ring.best.map(|b| b.0), Some(1));
     }
 
     #[test]
-    #[ignore = "open: the dataflow engine lets rank 0 send 150 MB in 10.66 ms (14 GB/s on a 12.5 GB/s port) at k = 32"]
     fn the_ring_never_beats_its_port_load_at_any_k() {
         let topo = Topology::flat(4, 0.0, 1.0 / 12.5e9);
         let faults = Faults::default();

@@ -67,7 +67,9 @@ pub fn PipeliningPanel(props: &PipeliningPanelProps) -> Html {
         },
     );
     let body = match result {
-        Deferred::Pending => return html! { <Computing what="the segment sweep (dataflow, k = 1 … 256)" /> },
+        Deferred::Pending => {
+            return html! { <Computing what="the segment sweep (dataflow, k = 1 … 256)" /> }
+        }
         Deferred::Ready(v) => {
             let (s, c) = &*v;
             let best = s.best.map(|b| b.0);
