@@ -31,9 +31,9 @@ pub fn TimelineControls(props: &TimelineControlsProps) -> Html {
         })
         .collect::<Vec<_>>();
     let modes = [
-        ("both", "Both, side by side"),
-        ("dataflow", "Dataflow only"),
-        ("lockstep", "Lock-step only"),
+        ("both", "both"),
+        ("dataflow", "dataflow"),
+        ("lockstep", "lock-step"),
     ]
     .map(|(k, l)| (AttrValue::from(k), AttrValue::from(l)))
     .to_vec();

@@ -33,7 +33,8 @@ pub struct GanttChartProps {
 
 fn row_height(rows: usize) -> f64 {
     match rows {
-        0..=16 => 20.0,
+        0..=8 => 26.0,
+        9..=16 => 20.0,
         17..=32 => 12.0,
         _ => 8.0,
     }
@@ -123,14 +124,24 @@ fn row_html(row: &Row, i: usize, h: f64, x: &dyn Fn(f64) -> f64, (end, id): (f64
     }
 }
 
-/// The Gantt chart of one clock.
+/// Props of [`GanttBars`]: everything but the cursor, so a step of the
+/// cursor does not re-render the bars.
+#[derive(Properties, PartialEq)]
+pub struct GanttBarsProps {
+    /// The bars, from the core.
+    pub gantt: Rc<Gantt>,
+    /// The axis ends here, seconds.
+    pub end: f64,
+    /// Element id of the chart (rows get `{id}-row-{i}`).
+    pub id: AttrValue,
+}
+
+/// The ticks and rows of a chart (an SVG `<g>`).
 #[component]
-pub fn GanttChart(props: &GanttChartProps) -> Html {
-    let g = &props.gantt;
-    let end = props.x_end.max(g.end).max(1e-12);
+pub fn GanttBars(props: &GanttBarsProps) -> Html {
+    let (g, end) = (&props.gantt, props.end);
     let h = row_height(g.rows.len());
     let plot_h = g.rows.len() as f64 * h;
-    let height = TOP + plot_h + AXIS;
     let x = move |t: f64| LEFT + (t / end).clamp(0.0, 1.0) * (W - LEFT - RIGHT);
     let step = tick_step(end);
     let ticks = (0..=((end / step).floor() as usize)).map(|i| {
@@ -142,12 +153,26 @@ pub fn GanttChart(props: &GanttChartProps) -> Html {
             </g>
         }
     });
-    let cx = x(props.t);
+    html! {
+        <g class="g-bars">
+            { for ticks }
+            { for g.rows.iter().enumerate().map(|(i, r)| row_html(r, i, h, &x, (end, &props.id))) }
+        </g>
+    }
+}
+
+/// The Gantt chart of one clock.
+#[component]
+pub fn GanttChart(props: &GanttChartProps) -> Html {
+    let g = &props.gantt;
+    let end = props.x_end.max(g.end).max(1e-12);
+    let plot_h = g.rows.len() as f64 * row_height(g.rows.len());
+    let height = TOP + plot_h + AXIS;
+    let cx = LEFT + (props.t / end).clamp(0.0, 1.0) * (W - LEFT - RIGHT);
     html! {
         <svg class="chart gantt" id={props.id.clone()} viewBox={format!("0 0 {W} {height:.0}")} role="img"
             aria-label={props.label.clone()}>
-            { for ticks }
-            { for g.rows.iter().enumerate().map(|(i, r)| row_html(r, i, h, &x, (end, &props.id))) }
+            <GanttBars gantt={g.clone()} {end} id={props.id.clone()} />
             <line class="g-cursor" x1={format!("{cx:.1}")} x2={format!("{cx:.1}")} y1="0" y2={format!("{:.1}", TOP + plot_h + 4.0)} />
         </svg>
     }

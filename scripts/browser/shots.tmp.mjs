@@ -1,0 +1,13 @@
+import path from 'node:path';
+import { serve, launch, REPO } from './common.mjs';
+const us = await serve(path.join(REPO, 'dist'));
+const browser = await launch();
+const [q, name, w, y0, h] = process.argv.slice(2);
+const ctx = await browser.newContext({ viewport: { width: Number(w), height: 900 } });
+const page = await ctx.newPage();
+await page.goto(`${us.url}/index.html?${q}`, { waitUntil: 'load' });
+await page.waitForTimeout(2500);
+await page.screenshot({ path: `/tmp/tlshots/${name}.png`, fullPage: true, clip: { x: 0, y: Number(y0), width: Number(w), height: Number(h) } });
+const dims = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight]);
+console.log(name, dims);
+await browser.close(); await us.close();
