@@ -10,7 +10,7 @@
 //! - Above [`MAX_ROWS`] ranks the rows are groups of ranks, each showing
 //!   its busy share over [`SHARE_BINS`] time bins ([`Gantt::group`]).
 
-use super::clock::{Clock, Message, Outcome};
+use super::clock::{Clock, Message, Mode, Outcome};
 
 /// Most rows drawn; above it, rows are groups of ranks.
 pub const MAX_ROWS: usize = 64;
@@ -370,6 +370,14 @@ pub fn moment(clock: &Clock, t: f64) -> Moment {
         Outcome::Stalled { blocked, .. } => blocked.as_slice(),
         Outcome::Complete => &[],
     };
+    let holders: Vec<usize> = (0..p)
+        .filter(|&r| {
+            let c = &clock.ranks[r];
+            let alive = c.failed_at.is_none_or(|f| f > t + eps);
+            let not_done = c.finish.is_none_or(|f| f > t + eps);
+            alive && not_done && (active[r] || c.entered > t + eps)
+        })
+        .collect();
     for (r, c) in clock.ranks.iter().enumerate() {
         if c.failed_at.is_some_and(|f| f <= t + eps) {
             m.failed.push(r);
@@ -379,6 +387,9 @@ pub fn moment(clock: &Clock, t: f64) -> Moment {
             m.finished += 1;
         } else if !active[r] {
             let whom = match next[r] {
+                // Lock-step: every rank waits at the barrier for the ranks
+                // still busy or not yet entered.
+                Some(_) if clock.mode == Mode::LockStep && !holders.is_empty() => holders.clone(),
                 Some((_, o)) => vec![o],
                 None => blocked
                     .iter()
@@ -530,6 +541,16 @@ mod tests {
         assert_eq!(m.not_entered, vec![2]);
         assert!(m.waiting.contains(&(0, vec![1])), "{m:?}");
         assert!(narrate(&m).contains("Not entered yet (late): rank 2."));
+        // lock-step: at 3 ms ranks 0, 1 and 3 wait at the barrier for rank 2
+        let ls = ring4(
+            Mode::LockStep,
+            Faults {
+                late: vec![(2, 5.0 * MS)],
+                ..Faults::default()
+            },
+        );
+        let m = moment(&ls, 3.0 * MS);
+        assert_eq!(m.waiting, vec![(0, vec![2]), (1, vec![2]), (3, vec![2])]);
         let times = event_times(&c);
         assert_eq!(times.first(), Some(&0.0));
         assert!((times[nearest(&times, 5.1 * MS)] - 5.0 * MS).abs() < 1e-12);
