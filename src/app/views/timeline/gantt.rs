@@ -12,7 +12,7 @@ use crate::core::units::{format_input_time, format_time};
 
 const W: f64 = 640.0;
 const LEFT: f64 = 62.0;
-const RIGHT: f64 = 12.0;
+const RIGHT: f64 = 24.0;
 const TOP: f64 = 6.0;
 const AXIS: f64 = 26.0;
 
@@ -169,11 +169,20 @@ pub fn GanttChart(props: &GanttChartProps) -> Html {
     let plot_h = g.rows.len() as f64 * row_height(g.rows.len());
     let height = TOP + plot_h + AXIS;
     let cx = LEFT + (props.t / end).clamp(0.0, 1.0) * (W - LEFT - RIGHT);
+    // The cursor is an HTML line over the SVG, so a step moves one small
+    // element and repaints no bars.
+    let cursor = format!(
+        "left:{:.3}%;height:{:.3}%",
+        cx / W * 100.0,
+        (TOP + plot_h + 4.0) / height * 100.0
+    );
     html! {
-        <svg class="chart gantt" id={props.id.clone()} viewBox={format!("0 0 {W} {height:.0}")} role="img"
-            aria-label={props.label.clone()}>
-            <GanttBars gantt={g.clone()} {end} id={props.id.clone()} />
-            <line class="g-cursor" x1={format!("{cx:.1}")} x2={format!("{cx:.1}")} y1="0" y2={format!("{:.1}", TOP + plot_h + 4.0)} />
-        </svg>
+        <div class="gantt-stack">
+            <svg class="chart gantt" id={props.id.clone()} viewBox={format!("0 0 {W} {height:.0}")} role="img"
+                aria-label={props.label.clone()}>
+                <GanttBars gantt={g.clone()} {end} id={props.id.clone()} />
+            </svg>
+            <div class="g-cursor" style={cursor} aria-hidden="true"></div>
+        </div>
     }
 }
