@@ -38,6 +38,9 @@ views=(
   "practice|view=practice&set=course&reveal=1"
   "practice-drill|view=practice&set=drill&seed=7"
   "measure|view=measure&example=outliers"
+  "timeline|view=timeline"
+  "timeline-late|view=timeline&alg=ring&p=4&size=100MB&bw=12.5GB/s&alpha=0us&late=2:5ms&t=3ms"
+  "timeline-fail|view=timeline&alg=ring&p=4&size=100MB&bw=12.5GB/s&alpha=0us&fail=2@3ms"
   "ring-bad|view=ring&p=abc&size=12parsecs"
 )
 for v in "${views[@]}"; do

@@ -169,6 +169,13 @@ async fn practice_fits_at_three_widths() {
 }
 
 #[wasm_bindgen_test]
+async fn timeline_fits_at_three_widths() {
+    check("view=timeline").await;
+    check("view=timeline&p=64&late=3:1ms&fail=9@2ms").await;
+    check("view=timeline&p=128&segments=4").await;
+}
+
+#[wasm_bindgen_test]
 async fn measure_fits_at_three_widths() {
     check("view=measure").await;
     check("view=measure&example=outliers").await;

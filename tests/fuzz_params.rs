@@ -48,6 +48,7 @@ use collective_lab::params::gossip::GossipParams;
 use collective_lab::params::practice::PracticeParams;
 use collective_lab::params::ring::{Accounting, RingParams, ELEM_BYTES};
 use collective_lab::params::sgd::SgdParams;
+use collective_lab::params::timeline::TimelineParams;
 use collective_lab::params::topology::{TopoAlg, TopologyParams, KEYS as TOPOLOGY_KEYS};
 use collective_lab::params::{encode, Query, ViewParams};
 use collective_lab::plot;
@@ -770,6 +771,7 @@ const PANEL_LISTS: &[&[&str]] = &[
     collective_lab::params::topology::PANELS,
     collective_lab::params::practice::PANELS,
     collective_lab::params::measure::PANELS,
+    collective_lab::params::timeline::PANELS,
 ];
 
 /// `show` and `autoheight` read against every view's panels: no panic,
@@ -817,9 +819,128 @@ fn embed_run(q: &Query, spec: &Spec, ctx: &mut Ctx) -> Result<(), String> {
     Ok(())
 }
 
+// --- timeline -------------------------------------------------------------------
+
+fn timeline_compute(s: &TimelineParams, heavy: bool) {
+    use collective_lab::core::timing::{clock, gantt, pipeline, story};
+    let mut b = s.clone();
+    if b.p > MAX_COMPUTED_P || b.shape.as_ref().is_some_and(|t| t.p() > MAX_COMPUTED_P) {
+        return;
+    }
+    b.segments = b.segments.min(4);
+    let topo = b.topology();
+    let n = b.elements().clamp(1, 4096);
+    let faults = b.faults();
+    let Ok(schedule) = b.alg.generate_on(&topo, n, ELEM_BYTES) else {
+        return;
+    };
+    let mut clocks = Vec::new();
+    for mode in b.mode.modes() {
+        let opts = clock::ClockOptions {
+            segments: b.segments,
+            gamma: b.gamma.value,
+            faults: faults.clone(),
+            ..clock::ClockOptions::new(mode)
+        };
+        let Ok(c) = clock::run(&schedule, &topo, &opts) else {
+            continue;
+        };
+        let g = gantt::gantt(&c);
+        assert!(g.rows.len() <= gantt::MAX_ROWS);
+        let times = gantt::event_times(&c);
+        let k = gantt::nearest(&times, b.t.value);
+        let _ = gantt::narrate(&gantt::moment(&c, times.get(k).copied().unwrap_or(0.0)));
+        let _ = story::failure(&c);
+        let _ = story::totals(&c, b.alg, (n * ELEM_BYTES) as f64, None);
+        clocks.push(c);
+    }
+    if let [df, ls] = clocks.as_slice() {
+        let _ = story::contrast(df, ls, &faults);
+    }
+    if heavy {
+        let case = pipeline::Case {
+            topo: &topo,
+            n,
+            elem_bytes: ELEM_BYTES,
+            gamma: b.gamma.value,
+            faults: &faults,
+        };
+        let _ = pipeline::sweep(b.alg, &case);
+    }
+}
+
+fn timeline_run(q: &Query, spec: &Spec, ctx: &mut Ctx) -> Result<(), String> {
+    run_view::<TimelineParams>(q, spec, ctx, timeline_compute)
+}
+
 /// Every view's URL parser (the measure view has no URL parameters: its
 /// pasted logs and typed settings are fuzzed by [`fuzz_measure_import`]).
 const PARSERS: &[Spec] = &[
+    Spec {
+        view: "timeline",
+        keys: &[
+            "alg",
+            "p",
+            "size",
+            "bw",
+            "alpha",
+            "gamma",
+            "nodes",
+            "gpus",
+            "groups",
+            "racks",
+            "intra_bw",
+            "intra_alpha",
+            "inter_bw",
+            "inter_alpha",
+            "core_bw",
+            "lanes",
+            "segments",
+            "late",
+            "slow",
+            "fail",
+            "mode",
+            "t",
+        ],
+        good: &[
+            (
+                "alg",
+                &[
+                    "ring",
+                    "tree",
+                    "rd",
+                    "rab",
+                    "flat",
+                    "hier",
+                    "multilane",
+                    "ptree",
+                    "dbtree",
+                ],
+            ),
+            ("p", &["2", "4", "8", "16", "256"]),
+            ("size", &["100MB", "4B", "64KiB"]),
+            ("bw", &["12.5GB/s", "100Gb/s"]),
+            ("alpha", &["0us", "5us"]),
+            ("gamma", &["0.01ns/B", "0"]),
+            ("nodes", &["1", "2", "4"]),
+            ("gpus", &["1", "2", "4"]),
+            ("groups", &["2,3", "1,1"]),
+            ("racks", &["1", "2"]),
+            ("lanes", &["1", "2"]),
+            ("intra_bw", &["300GB/s"]),
+            ("inter_bw", &["12.5GB/s"]),
+            ("segments", &["1", "2", "8", "0", "1024"]),
+            (
+                "late",
+                &["2:5ms", "0:1us,1:2ms", "9:1ms", "-", "1:1ms,1:2ms"],
+            ),
+            ("slow", &["1:0.5", "1:2", "0:1", "none"]),
+            ("fail", &["2@3ms", "0@0s", "3@1ms,1@2ms", "9@1ms"]),
+            ("mode", &["both", "dataflow", "lockstep"]),
+            ("t", &["0ms", "5ms", "1s", "-1ms"]),
+        ],
+        run: timeline_run,
+    },
     Spec {
         view: "ring",
         keys: &["p", "size", "step", "bw", "alpha", "mean", "count"],
@@ -1115,11 +1236,17 @@ fn fuzz_embed() {
 }
 
 #[test]
+fn fuzz_timeline() {
+    fuzz("timeline", 10);
+}
+
+#[test]
 fn every_parser_is_in_the_table() {
     let views: Vec<&str> = PARSERS.iter().map(|s| s.view).collect();
     assert_eq!(
         views,
         [
+            "timeline",
             "ring",
             "collectives",
             "cost",

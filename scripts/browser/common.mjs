@@ -69,6 +69,7 @@ export const VIEWS = [
   { view: 'gossip', large: 'view=gossip&graph=random&p=1024' },
   { view: 'sgd', large: 'view=sgd&steps=1000' },
   { view: 'topology', large: 'view=topology&nodes=8&gpus=8' },
+  { view: 'timeline', large: 'view=timeline&alg=ring&p=64&size=64MB' },
   { view: 'practice', large: 'view=practice&set=drill&seed=7' },
   { view: 'measure', large: 'view=measure&example=outliers' },
 ];

@@ -17,6 +17,7 @@ pub mod measure;
 pub mod practice;
 pub mod ring;
 pub mod sgd;
+pub mod timeline;
 pub mod topology;
 
 /// The parsed query: lower-case key → raw value (last one wins).
@@ -85,7 +86,8 @@ view_params!(
     gossip::GossipParams,
     sgd::SgdParams,
     practice::PracticeParams,
-    topology::TopologyParams
+    topology::TopologyParams,
+    timeline::TimelineParams
 );
 
 /// Encodes pairs as a query string (without the leading `?`).

@@ -99,6 +99,23 @@ pub struct DownloadsProps {
     /// The chart (offered as SVG and PNG).
     #[prop_or_default]
     pub svg: Option<AttrValue>,
+    /// Further files, built when their button is pressed.
+    #[prop_or_default]
+    pub files: Vec<FileOffer>,
+}
+
+/// A file offered by [`Downloads`]: its button, its name and type, and the
+/// callback that builds its text on demand.
+#[derive(Clone, PartialEq)]
+pub struct FileOffer {
+    /// Button label, e.g. "Chrome trace".
+    pub label: AttrValue,
+    /// File name, e.g. "timeline-dataflow.json".
+    pub file: AttrValue,
+    /// MIME type, e.g. "application/json".
+    pub mime: &'static str,
+    /// Builds the file's text.
+    pub build: Callback<(), String>,
 }
 
 /// "SVG", "PNG" and "CSV" download buttons.
@@ -143,6 +160,16 @@ pub fn Downloads(props: &DownloadsProps) -> Html {
             {button("SVG", "SVG", on_svg)}
             {button("PNG", "PNG", on_png)}
             {button("CSV", "CSV", on_csv)}
+            { for props.files.iter().map(|f| {
+                let f2 = f.clone();
+                let onclick = Callback::from(move |_: MouseEvent| {
+                    save(&data_url(f2.mime, &f2.build.emit(())), &f2.file)
+                });
+                html! {
+                    <button type="button" class="small download" {onclick}
+                        aria-label={format!("Download {}", f.file)}>{f.label.clone()}</button>
+                }
+            }) }
             if !status.is_empty() { <span class="field-error" role="alert">{(*status).clone()}</span> }
         </div>
     }

@@ -35,6 +35,7 @@ pub mod measure;
 pub mod practice;
 pub mod ring;
 pub mod sgd;
+pub mod timeline;
 pub mod topology;
 
 /// Props shared by every view.
@@ -61,6 +62,8 @@ pub enum View {
     Sgd,
     /// `?view=topology`: all-reduce on nodes, NICs and racks.
     Topology,
+    /// `?view=timeline`: a schedule on the clock (lock-step and dataflow).
+    Timeline,
     /// `?view=practice`: predict a number, then check it.
     Practice,
     /// `?view=measure`: paste a measured log, check it and fit α and β.
@@ -76,6 +79,7 @@ impl View {
         View::Gossip,
         View::Sgd,
         View::Topology,
+        View::Timeline,
         View::Practice,
         View::Measure,
     ];
@@ -92,6 +96,7 @@ impl View {
             View::Gossip => ("gossip", "Gossip consensus"),
             View::Sgd => ("sgd", "Distributed SGD"),
             View::Topology => ("topology", "Topology"),
+            View::Timeline => ("timeline", "Timeline"),
             View::Practice => ("practice", "Practice"),
             View::Measure => ("measure", "Measured logs"),
         }
@@ -111,6 +116,7 @@ impl View {
             View::Topology => p::topology::PANELS,
             View::Practice => p::practice::PANELS,
             View::Measure => p::measure::PANELS,
+            View::Timeline => p::timeline::PANELS,
         }
     }
 
@@ -150,6 +156,7 @@ impl View {
             View::Gossip => html! { <gossip::GossipView {query} {ctx} /> },
             View::Sgd => html! { <sgd::SgdView {query} {ctx} /> },
             View::Topology => html! { <topology::TopologyView {query} {ctx} /> },
+            View::Timeline => html! { <timeline::TimelineView {query} {ctx} /> },
             View::Practice => html! { <practice::PracticeView {query} {ctx} /> },
             View::Measure => html! { <measure::MeasureView {query} {ctx} /> },
         }
@@ -184,6 +191,7 @@ pub mod only {
         gossip => Gossip, gossip::GossipView;
         sgd => Sgd, sgd::SgdView;
         topology => Topology, topology::TopologyView;
+        timeline => Timeline, timeline::TimelineView;
         practice => Practice, practice::PracticeView;
         measure => Measure, measure::MeasureView;
     }

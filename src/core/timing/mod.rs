@@ -23,8 +23,11 @@
 
 pub mod clock;
 pub mod dataflow;
+pub mod gantt;
 pub mod lockstep;
+pub mod pipeline;
 pub mod resources;
+pub mod story;
 pub mod trace;
 pub mod traffic;
 

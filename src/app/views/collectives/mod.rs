@@ -153,7 +153,10 @@ pub fn CollectivesView(props: &ViewProps) -> Html {
                       labelled with the chunks it carries and whether the receiver adds (reduce) or overwrites (copy)."}
                 </p>
             </>})}
-            {ctx.panel("controls", html! { <CollectivesControls state={state.clone()} /> })}
+            {ctx.panel("controls", html! {<>
+                <CollectivesControls state={state.clone()} />
+                <p class="timeline-link"><a href={crate::params::timeline::link(alg.key(), p, &params.size.text, &params.bw.text, &params.alpha.text)}>{"Open on the timeline"}</a></p>
+            </>})}
             {errors_below}
             {ctx.panel("phases", html! { <PhaseStrip {alg} trace={trace.clone()} {step} /> })}
             {ctx.panel("steps", html! {<>

@@ -19,6 +19,7 @@ use crate::core::units::format_exact_or_approx;
 use crate::core::units::{format_bytes_short, group_thousands};
 use crate::core::work::{ring_all_reduce, ring_values, Work};
 use crate::params::ring::{Accounting, RingParams, ELEM_BYTES};
+use crate::params::timeline;
 
 pub mod comparison;
 pub mod controls;
@@ -197,7 +198,10 @@ pub fn RingView(props: &ViewProps) -> Html {
                     {"Each rank starts with its own tensor (rank r holds the value r + 1). Reduce-scatter adds chunks around the ring; all-gather then copies the finished chunks, never adding again."}
                 </p>
             </>})}
-            {ctx.panel("controls", html! { <RingControls state={state.clone()} /> })}
+            {ctx.panel("controls", html! {<>
+                <RingControls state={state.clone()} />
+                <p class="timeline-link"><a href={timeline::link("ring", p, &params.size.text, &params.bw.text, &params.alpha.text)}>{"Open on the timeline"}</a></p>
+            </>})}
             {errors_below}
             {ctx.panel("steps", html! {<>
                 <div class="status">

@@ -180,9 +180,10 @@ pub fn TopologyView(props: &ViewProps) -> Html {
                 </p>
             </>})}
             {ctx.panel("presets", html! { <presets::Presets {on_preset} /> })}
-            {ctx.panel("controls", html! {
+            {ctx.panel("controls", html! {<>
                 <controls::Controls params={run_key(&params)} drafts={state.drafts.clone()} {on_commit} />
-            })}
+                <p class="timeline-link"><a href={crate::params::timeline::link_from_topology(&params)}>{"Open on the timeline"}</a></p>
+            </>})}
             {errors_below}
             if pending {
                 <Computing what={format!("the {} all-reduce of {} on p = {} ranks ({} nodes)", params.alg.label(), format_bytes_short(params.size.bytes() as f64), params.p(), params.node_count())} />

@@ -1,0 +1,74 @@
+//! The timeline's form: algorithm, link fields (flat topology), γ,
+//! segments, the three fault lists and the mode.
+
+use yew::prelude::*;
+
+use crate::app::components::field::TextField;
+use crate::app::components::link_fields::LinkFields;
+use crate::app::components::select_field::SelectField;
+use crate::app::hooks::{on_commit, on_commit_field, ViewHandle};
+use crate::core::collectives::Algorithm;
+use crate::params::timeline::TimelineParams;
+
+/// Props of [`TimelineControls`].
+#[derive(Properties, PartialEq)]
+pub struct TimelineControlsProps {
+    /// The view's state.
+    pub state: ViewHandle<TimelineParams>,
+}
+
+/// The fields of the timeline view.
+#[component]
+pub fn TimelineControls(props: &TimelineControlsProps) -> Html {
+    let state = &props.state;
+    let (params, d) = (&state.params, &state.drafts);
+    let algs = Algorithm::all()
+        .map(|a| {
+            (
+                a.key().into(),
+                format!("{} ({})", a.label(), a.key()).into(),
+            )
+        })
+        .collect::<Vec<_>>();
+    let modes = [
+        ("both", "both"),
+        ("dataflow", "dataflow"),
+        ("lockstep", "lock-step"),
+    ]
+    .map(|(k, l)| (AttrValue::from(k), AttrValue::from(l)))
+    .to_vec();
+    let text = |name: &'static str, label: &'static str, value: &str, hint: &'static str| {
+        html! {
+            <TextField name={name} label={label} value={d.text_or(name, value)} error={d.error(name)}
+                hint={AttrValue::from(hint)} on_commit={on_commit(state, name)} />
+        }
+    };
+    let shape = params.shape.as_ref().map(|s| {
+        format!(
+            "On {} nodes of {} ranks (the topology view's links): p = {}.",
+            s.node_count(),
+            s.gpus,
+            params.p
+        )
+    });
+    html! {
+        <form class="controls" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
+            <SelectField name="alg" label="Algorithm" class="full-row" options={algs}
+                selected={params.alg.key()} on_commit={on_commit(state, "alg")} />
+            if let Some(s) = shape {
+                <p class="muted full-row">{s}</p>
+            } else {
+                <LinkFields drafts={d.clone()} p={params.p} p_hint="2 to 256"
+                    size={(params.size.text.clone(), params.size.value)} bw={params.bw.text.clone()}
+                    alpha={params.alpha.text.clone()} on_commit={on_commit_field(state)} />
+            }
+            {text("gamma", "Reduce cost γ", &params.gamma.text, "time per byte, e.g. 0.01ns/B")}
+            {text("segments", "Segments k", &params.segments.to_string(), "pieces per message, 1 to 1024")}
+            {text("late", "Late ranks", &params.late.text, "RANK:TIME, e.g. 2:5ms; - for none")}
+            {text("slow", "Slow ranks", &params.slow.text, "RANK:FACTOR, 0 < FACTOR ≤ 1, e.g. 1:0.5")}
+            {text("fail", "Failed ranks", &params.fail.text, "RANK@TIME, e.g. 2@3ms")}
+            <SelectField name="mode" label="Mode" options={modes}
+                selected={params.mode.key()} on_commit={on_commit(state, "mode")} />
+        </form>
+    }
+}

@@ -1,0 +1,188 @@
+//! One clock as a Gantt chart (SVG from `html!`): a row per rank (or per
+//! group of ranks above 64), time on the x axis, sends above receives and
+//! reduces, waiting shaded, the critical path outlined, cut messages
+//! dashed, a failed rank's row marked where it stops, and the time cursor.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use crate::core::timing::gantt::{Bar, BarKind, Gantt, Row};
+use crate::core::units::{format_input_time, format_time};
+
+const W: f64 = 640.0;
+const LEFT: f64 = 62.0;
+const RIGHT: f64 = 24.0;
+const TOP: f64 = 6.0;
+const AXIS: f64 = 26.0;
+
+/// Props of [`GanttChart`].
+#[derive(Properties, PartialEq)]
+pub struct GanttChartProps {
+    /// The bars, from the core.
+    pub gantt: Rc<Gantt>,
+    /// Accessible name, e.g. "Dataflow timeline".
+    pub label: AttrValue,
+    /// The axis ends here, seconds (shared by side-by-side charts).
+    pub x_end: f64,
+    /// The time cursor, seconds.
+    pub t: f64,
+    /// Element id.
+    pub id: AttrValue,
+}
+
+fn row_height(rows: usize) -> f64 {
+    match rows {
+        0..=8 => 26.0,
+        9..=16 => 20.0,
+        17..=32 => 12.0,
+        _ => 8.0,
+    }
+}
+
+/// Tick spacing: 1, 2 or 5 × a power of ten, about six ticks.
+fn tick_step(end: f64) -> f64 {
+    let raw = (end / 6.0).max(1e-12);
+    let mag = 10f64.powf(raw.log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * mag)
+        .find(|s| *s >= raw)
+        .unwrap_or(10.0 * mag)
+}
+
+fn bar_html(b: &Bar, x: &dyn Fn(f64) -> f64, y: f64, h: f64) -> Html {
+    let (top, kind) = match b.kind {
+        BarKind::Send => (y + 1.0, "g-send"),
+        BarKind::Recv => (y + h / 2.0, "g-recv"),
+        BarKind::Reduce => (y + h / 2.0, "g-reduce"),
+    };
+    let (x0, x1) = (x(b.start), x(b.end));
+    let arrow = if b.kind == BarKind::Send {
+        "→"
+    } else {
+        "←"
+    };
+    let tip = format!(
+        "{} {arrow} {}, round {}{}: {} – {} ({}){}{}",
+        b.kind.name(),
+        b.peer,
+        b.round + 1,
+        if b.pieces > 1 {
+            format!(", {} pieces", b.pieces)
+        } else {
+            String::new()
+        },
+        format_time(b.start),
+        format_time(b.end),
+        format_time(b.end - b.start),
+        if b.critical { ", critical path" } else { "" },
+        if b.cut { ", cut: never arrived" } else { "" },
+    );
+    html! {
+        <rect class={classes!(kind, b.critical.then_some("crit"), b.cut.then_some("cut"))}
+            x={format!("{x0:.1}")} y={format!("{top:.1}")} width={format!("{:.2}", (x1 - x0).max(0.6))}
+            height={format!("{:.1}", h / 2.0 - 1.0)}><title>{tip}</title></rect>
+    }
+}
+
+fn row_html(row: &Row, i: usize, h: f64, x: &dyn Fn(f64) -> f64, (end, id): (f64, &str)) -> Html {
+    let y = TOP + i as f64 * h;
+    let label = if row.ranks.1 - row.ranks.0 == 1 {
+        format!("rank {}", row.ranks.0)
+    } else {
+        format!("{}–{}", row.ranks.0, row.ranks.1 - 1)
+    };
+    let waits = row.waits.iter().map(|&(a, b)| {
+        html! {
+            <rect class="g-wait" x={format!("{:.1}", x(a))} y={format!("{y:.1}")}
+                width={format!("{:.2}", (x(b) - x(a)).max(0.5))} height={format!("{:.1}", h - 1.0)}>
+                <title>{format!("waiting {} – {}", format_time(a), format_time(b))}</title></rect>
+        }
+    });
+    let bin = end / row.shares.len().max(1) as f64;
+    let shares = row.shares.iter().enumerate().filter(|(_, s)| **s > 0.0).map(|(k, s)| html! {
+        <rect class="g-share" x={format!("{:.1}", x(k as f64 * bin))} y={format!("{:.1}", y + 1.0)}
+            width={format!("{:.2}", x(bin) - x(0.0))} height={format!("{:.1}", h - 2.0)}
+            fill-opacity={format!("{:.2}", s.max(0.08))} />
+    });
+    let enter = (row.entered > 0.0).then(|| html! {
+        <line class="g-enter" x1={format!("{:.1}", x(row.entered))} x2={format!("{:.1}", x(row.entered))}
+            y1={format!("{y:.1}")} y2={format!("{:.1}", y + h - 1.0)}><title>{format!("enters at {}", format_time(row.entered))}</title></line>
+    });
+    let fail = row.failed_at.map(|f| html! {
+        <g class="g-fail"><line x1={format!("{:.1}", x(f))} x2={format!("{:.1}", x(f))}
+            y1={format!("{y:.1}")} y2={format!("{:.1}", y + h - 1.0)} />
+            <text x={format!("{:.1}", x(f) + 2.0)} y={format!("{:.1}", y + h * 0.75)}>{"✕ fails"}</text>
+            <title>{format!("rank fails at {}", format_time(f))}</title></g>
+    });
+    html! {
+        <g class="g-row" id={format!("{id}-row-{i}")}>
+            <text class="g-label" x={format!("{:.1}", LEFT - 4.0)} y={format!("{:.1}", y + h * 0.72)}>{label}</text>
+            { for waits }{ for shares }{ for row.bars.iter().map(|b| bar_html(b, x, y, h)) }{enter}{fail}
+        </g>
+    }
+}
+
+/// Props of [`GanttBars`]: everything but the cursor, so a step of the
+/// cursor does not re-render the bars.
+#[derive(Properties, PartialEq)]
+pub struct GanttBarsProps {
+    /// The bars, from the core.
+    pub gantt: Rc<Gantt>,
+    /// The axis ends here, seconds.
+    pub end: f64,
+    /// Element id of the chart (rows get `{id}-row-{i}`).
+    pub id: AttrValue,
+}
+
+/// The ticks and rows of a chart (an SVG `<g>`).
+#[component]
+pub fn GanttBars(props: &GanttBarsProps) -> Html {
+    let (g, end) = (&props.gantt, props.end);
+    let h = row_height(g.rows.len());
+    let plot_h = g.rows.len() as f64 * h;
+    let x = move |t: f64| LEFT + (t / end).clamp(0.0, 1.0) * (W - LEFT - RIGHT);
+    let step = tick_step(end);
+    let ticks = (0..=((end / step).floor() as usize)).map(|i| {
+        let t = i as f64 * step;
+        html! {
+            <g class="g-tick">
+                <line x1={format!("{:.1}", x(t))} x2={format!("{:.1}", x(t))} y1={format!("{TOP}")} y2={format!("{:.1}", TOP + plot_h + 4.0)} />
+                <text x={format!("{:.1}", x(t))} y={format!("{:.1}", TOP + plot_h + 16.0)}>{format_input_time(t)}</text>
+            </g>
+        }
+    });
+    html! {
+        <g class="g-bars">
+            { for ticks }
+            { for g.rows.iter().enumerate().map(|(i, r)| row_html(r, i, h, &x, (end, &props.id))) }
+        </g>
+    }
+}
+
+/// The Gantt chart of one clock.
+#[component]
+pub fn GanttChart(props: &GanttChartProps) -> Html {
+    let g = &props.gantt;
+    let end = props.x_end.max(g.end).max(1e-12);
+    let plot_h = g.rows.len() as f64 * row_height(g.rows.len());
+    let height = TOP + plot_h + AXIS;
+    let cx = LEFT + (props.t / end).clamp(0.0, 1.0) * (W - LEFT - RIGHT);
+    // The cursor is an HTML line over the SVG, so a step moves one small
+    // element and repaints no bars.
+    let cursor = format!(
+        "left:{:.3}%;height:{:.3}%",
+        cx / W * 100.0,
+        (TOP + plot_h + 4.0) / height * 100.0
+    );
+    html! {
+        <div class="gantt-stack">
+            <svg class="chart gantt" id={props.id.clone()} viewBox={format!("0 0 {W} {height:.0}")} role="img"
+                aria-label={props.label.clone()}>
+                <GanttBars gantt={g.clone()} {end} id={props.id.clone()} />
+            </svg>
+            <div class="g-cursor" style={cursor} aria-hidden="true"></div>
+        </div>
+    }
+}

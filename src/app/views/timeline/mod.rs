@@ -1,0 +1,164 @@
+//! `?view=timeline`: a schedule on the clock. The dataflow and lock-step
+//! clocks of [`crate::core::timing::clock`] as Gantt charts side by side,
+//! a time cursor with the state at it in words, the per-rank summary, the
+//! failure panel when the collective stalls, and the pipelining sweep.
+//!
+//! The page runs the clocks once per case ([`model::compute`], not per
+//! cursor step) and lays out the panels; the core computes every number
+//! and sentence.
+
+use yew::prelude::*;
+
+use super::ViewProps;
+use crate::app::components::step_controls::StepControls;
+use crate::app::hooks::{on_commit, use_view_state, Commit};
+use crate::core::timing::gantt::nearest;
+use crate::core::units::{format_input_time, format_time};
+use crate::params::timeline::TimelineParams;
+
+pub mod compare;
+pub mod controls;
+pub mod cursor;
+pub mod failure;
+pub mod gantt;
+pub mod model;
+pub mod pipelining;
+pub mod summary;
+
+use compare::ModeContrast;
+use controls::TimelineControls;
+use cursor::CursorNarration;
+use failure::FailurePanel;
+use gantt::GanttChart;
+use model::{case_key, compute, Runs, Shared};
+use pipelining::PipeliningPanel;
+use summary::TimelineSummary;
+
+impl Commit for TimelineParams {}
+
+/// A cursor time as the URL writes it: "5ms", "12.5us".
+fn cursor_text(t: f64) -> String {
+    format_input_time(t).replace(' ', "").replace('µ', "u")
+}
+
+/// Notes under the charts: grouping and merging, from the core's flags.
+fn chart_notes(r: &Runs) -> Vec<String> {
+    let mut v = Vec::new();
+    if let Some(g) = r.runs.first().and_then(|x| x.gantt.group) {
+        v.push(format!(
+            "Above 64 ranks each row is a group of {g} ranks, shaded by its busy share over time."
+        ));
+    }
+    if r.runs.iter().any(|x| x.gantt.merged_pieces) {
+        v.push("The pieces of one rank-round are drawn as one bar.".into());
+    }
+    if r.runs.iter().any(|x| x.gantt.merged_rounds) {
+        v.push(
+            "Touching bars of one kind on a rank are merged across rounds to keep the chart light."
+                .into(),
+        );
+    }
+    v
+}
+
+fn legend() -> Html {
+    let item = |class: &'static str, text: &'static str| {
+        html! {
+            <span class="g-key"><svg width="18" height="10" aria-hidden="true"><rect class={class} x="0" y="0" width="18" height="10" /></svg>{text}</span>
+        }
+    };
+    html! {
+        <p class="gantt-legend muted">
+            {item("g-send", "send")}{item("g-recv", "receive")}{item("g-reduce", "reduce (γ)")}
+            {item("g-wait", "waiting")}{item("g-send crit", "critical path")}{item("g-send cut", "cut (never arrived)")}
+        </p>
+    }
+}
+
+/// The timeline view.
+#[component]
+pub fn TimelineView(props: &ViewProps) -> Html {
+    let state = use_view_state::<TimelineParams>(props);
+    let params = &state.params;
+    let runs = use_memo(case_key(params), |p| {
+        compute(p).map(|r| Shared(std::rc::Rc::new(r)))
+    });
+    let runs = match &*runs {
+        Ok(r) => r.clone(),
+        Err(e) => {
+            return html! {
+                <div class="view view-timeline">
+                    <h1>{"Timeline"}</h1>
+                    <TimelineControls state={state.clone()} />
+                    <p class="field-error" role="alert">{e.clone()}</p>
+                </div>
+            }
+        }
+    };
+    let r = &runs.0;
+    let step = nearest(&r.times, params.t.value);
+    let t = r.times.get(step).copied().unwrap_or(0.0);
+    let on_step = {
+        let cb = on_commit(&state, "t");
+        let times = r.times.clone();
+        Callback::from(move |k: usize| cb.emit(cursor_text(times.get(k).copied().unwrap_or(0.0))))
+    };
+    let messages = r.runs.first().map_or(0, |x| {
+        x.clock.message_count as u64 / params.segments.max(1) as u64
+    });
+    let charts = r.runs.iter().map(|x| {
+        let title = match x.totals.time {
+            Some(tt) => format!("{}: {}", x.mode.label(), format_time(tt)),
+            None => format!("{}: does not complete (stops at {})", x.mode.label(), format_time(x.clock.end)),
+        };
+        html! {
+            <figure class="gantt-box">
+                <figcaption class="gantt-title" id={format!("total-{}", x.mode.key())}>{title}</figcaption>
+                <div class="table-scroll" role="region" tabindex="0" aria-label={format!("{} timeline (scrolls sideways)", x.mode.label())}>
+                    <GanttChart gantt={x.gantt.clone()} label={format!("{} timeline, one row per rank", x.mode.label())}
+                        x_end={r.end} {t} id={format!("gantt-{}", x.mode.key())} />
+                </div>
+            </figure>
+        }
+    });
+    let ctx = &props.ctx;
+    let (errors_top, errors_below) = ctx.place_errors(
+        "controls",
+        state.drafts.orphans_html(ctx.on_screen(
+            "controls",
+            &[
+                "alg", "p", "size", "bw", "alpha", "gamma", "segments", "late", "slow", "fail",
+                "mode",
+            ],
+        )),
+    );
+    html! {
+        <div class="view view-timeline">
+            {errors_top}
+            {ctx.panel("title", html! {<>
+                <h1>{"Timeline: a collective on the clock"}</h1>
+                <p class="lede">
+                    {"Every message of the schedule on a per-rank clock. Lock-step starts each round when the last rank is ready; \
+                      dataflow lets each message move once both its ranks are in its round. Add late, slow or failed ranks and segments."}
+                </p>
+            </>})}
+            {ctx.panel("controls", html! { <TimelineControls state={state.clone()} /> })}
+            {errors_below}
+            {ctx.panel("failure", html! { <FailurePanel runs={runs.clone()} /> })}
+            {ctx.panel("contrast", html! { <ModeContrast runs={runs.clone()} /> })}
+            {ctx.panel("steps", html! {<>
+                <StepControls {step} last={r.times.len().saturating_sub(1)} {on_step} unit="Event" interval_ms={600} />
+                <CursorNarration runs={runs.clone()} {t} />
+            </>})}
+            {ctx.panel("charts", html! {<>
+                <div class="gantt-pair">{ for charts }</div>
+                {legend()}
+                { for chart_notes(r).into_iter().map(|n| html! { <p class="muted chart-note">{n}</p> }) }
+            </>})}
+            <div class="panels">
+                {ctx.panel("summary", html! { <TimelineSummary runs={runs.clone()} /> })}
+                {ctx.panel("pipelining", html! { <PipeliningPanel params={case_key(params)} {messages} /> })}
+            </div>
+        </div>
+    }
+}

@@ -1,0 +1,127 @@
+//! The summary: per rank finish, busy and waiting time for each mode shown,
+//! the totals (time, algbw, busbw, waiting, the straggler's cost) and the
+//! downloads (messages CSV, ranks CSV, Chrome trace JSON).
+
+use yew::prelude::*;
+
+use super::model::{Run, Shared};
+use crate::app::components::downloads::{Downloads, FileOffer};
+use crate::core::timing::trace::{chrome_trace, messages_csv, ranks_csv};
+use crate::core::units::{format_bandwidth, format_time};
+
+/// Props of [`TimelineSummary`].
+#[derive(Properties, PartialEq)]
+pub struct TimelineSummaryProps {
+    /// The runs.
+    pub runs: Shared,
+}
+
+fn or_dash(v: Option<f64>, f: fn(f64) -> String) -> String {
+    v.map_or_else(|| "—".to_string(), f)
+}
+
+fn totals_row(r: &Run) -> Html {
+    let t = &r.totals;
+    html! {
+        <tr id={format!("totals-{}", r.mode.key())}>
+            <th scope="row">{r.mode.label()}</th>
+            <td>{or_dash(t.time, format_time)}</td>
+            <td>{or_dash(t.algbw, format_bandwidth)}</td>
+            <td>{or_dash(t.busbw, format_bandwidth)}</td>
+            <td>{format_time(t.wait)}</td>
+            <td>{or_dash(t.extra_wait, format_time)}</td>
+        </tr>
+    }
+}
+
+fn offers(runs: &Shared) -> Vec<FileOffer> {
+    let mut v = Vec::new();
+    for (i, r) in runs.0.runs.iter().enumerate() {
+        let key = r.mode.key();
+        let make = |label: String,
+                    file: String,
+                    mime: &'static str,
+                    f: fn(&crate::core::timing::clock::Clock) -> String| {
+            let runs = runs.clone();
+            FileOffer {
+                label: label.into(),
+                file: file.into(),
+                mime,
+                build: Callback::from(move |()| {
+                    runs.0.runs.get(i).map(|r| f(&r.clock)).unwrap_or_default()
+                }),
+            }
+        };
+        v.push(make(
+            format!("{} messages CSV", r.mode.label()),
+            format!("timeline-{key}-messages.csv"),
+            "text/csv",
+            messages_csv,
+        ));
+        v.push(make(
+            format!("{} ranks CSV", r.mode.label()),
+            format!("timeline-{key}-ranks.csv"),
+            "text/csv",
+            ranks_csv,
+        ));
+        v.push(make(
+            format!("{} Chrome trace", r.mode.label()),
+            format!("timeline-{key}-trace.json"),
+            "application/json",
+            chrome_trace,
+        ));
+    }
+    v
+}
+
+/// `#summary`.
+#[component]
+pub fn TimelineSummary(props: &TimelineSummaryProps) -> Html {
+    let runs = &props.runs.0.runs;
+    let p = runs.first().map_or(0, |r| r.clock.p);
+    let head = runs.iter().map(|r| {
+        html! {
+            <th scope="colgroup" colspan="3">{r.mode.label()}</th>
+        }
+    });
+    let sub = runs.iter().map(|_| html! {
+        <><th scope="col">{"finish"}</th><th scope="col">{"busy"}</th><th scope="col">{"wait"}</th></>
+    });
+    let rows = (0..p).map(|rank| {
+        let cells = runs.iter().map(|r| {
+            let c = &r.clock.ranks[rank];
+            let finish = match (c.finish, c.failed_at) {
+                (Some(f), _) => format_time(f),
+                (None, Some(t)) => format!("failed at {}", format_time(t)),
+                (None, None) => "blocked".to_string(),
+            };
+            let k = r.mode.key();
+            html! { <><td id={format!("finish-{k}-{rank}")}>{finish}</td><td>{format_time(c.busy)}</td>
+                <td id={format!("wait-{k}-{rank}")}>{format_time(c.wait)}</td></> }
+        });
+        html! { <tr><th scope="row">{rank}</th>{ for cells }</tr> }
+    });
+    html! {
+        <section class="panel wide" aria-labelledby="summary-h">
+            <h2 class="panel-h" id="summary-h">{"Summary"}</h2>
+            <div class="table-scroll" role="region" tabindex="0" aria-label="Totals (scrollable table)">
+                <table class="numbers" id="totals">
+                    <thead><tr><th scope="col">{"mode"}</th><th scope="col">{"time"}</th><th scope="col">{"algbw"}</th>
+                        <th scope="col">{"busbw"}</th><th scope="col">{"waiting (rank-time)"}</th>
+                        <th scope="col">{"straggler's cost"}</th></tr></thead>
+                    <tbody>{ for runs.iter().map(totals_row) }</tbody>
+                </table>
+            </div>
+            <p class="muted">{"algbw = size / time and busbw = algbw × the algorithm's bus factor (nccl-tests' definitions). \
+                The straggler's cost is the waiting beyond the same case without late, slow or failed ranks."}</p>
+            <div class="table-scroll tall" role="region" tabindex="0" aria-label="Per rank (scrollable table)">
+                <table class="numbers" id="per-rank">
+                    <thead><tr><th scope="col" rowspan="2">{"rank"}</th>{ for head }</tr><tr>{ for sub }</tr></thead>
+                    <tbody>{ for rows }</tbody>
+                </table>
+            </div>
+            <Downloads files={offers(&props.runs)} />
+            <p class="muted">{"The Chrome trace opens in Perfetto (ui.perfetto.dev) and in chrome://tracing: one row per rank."}</p>
+        </section>
+    }
+}

@@ -1,0 +1,111 @@
+//! In-browser tests of `?view=timeline`: the ring at p = 4 on the clock,
+//! a late rank, a failed rank, and bad values.
+#![cfg(target_arch = "wasm32")]
+
+mod common;
+
+use common::{set_field, Mounted};
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const RING: &str = "view=timeline&alg=ring&p=4&size=100MB&bw=12.5GB/s&alpha=0us";
+
+fn sends(app: &Mounted, mode: &str, rank: usize) -> Vec<String> {
+    let list = app
+        .root
+        .query_selector_all(&format!("#gantt-{mode}-row-{rank} rect.g-send title"))
+        .expect("selector");
+    (0..list.length())
+        .filter_map(|i| list.item(i).and_then(|n| n.text_content()))
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn the_ring_takes_12_ms_in_both_modes_with_six_2_ms_sends_per_rank() {
+    let app = Mounted::new(RING).await;
+    assert_eq!(app.text("#total-dataflow"), "Dataflow: 12.00 ms");
+    assert_eq!(app.text("#total-lockstep"), "Lock-step: 12.00 ms");
+    for mode in ["dataflow", "lockstep"] {
+        for r in 0..4 {
+            let s = sends(&app, mode, r);
+            assert_eq!(s.len(), 6, "{mode} rank {r}: {s:?}");
+            assert!(s.iter().all(|t| t.contains("(2.000 ms)")), "{s:?}");
+            assert_eq!(app.text(&format!("#wait-{mode}-{r}")), "0 s");
+        }
+    }
+    assert!(app.text("#contrast").contains("the same finish"));
+    assert_eq!(app.count("#failure"), 0);
+    // the cursor steps through the event times and narrates them
+    app.key("ArrowRight").await;
+    assert!(
+        app.text("#narration").contains("At t = 2.000 ms"),
+        "{}",
+        app.text("#narration")
+    );
+    assert!(app.text("#narration").contains("moving"));
+}
+
+#[wasm_bindgen_test]
+async fn a_late_rank_finishes_at_17_ms_with_different_waits() {
+    let app = Mounted::new(&format!("{RING}&late=2:5ms")).await;
+    assert_eq!(app.text("#total-dataflow"), "Dataflow: 17.00 ms");
+    assert_eq!(app.text("#total-lockstep"), "Lock-step: 17.00 ms");
+    let waits = |mode: &str| {
+        (0..4)
+            .map(|r| app.text(&format!("#wait-{mode}-{r}")))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        waits("dataflow"),
+        ["5.000 ms", "3.000 ms", "0 s", "3.000 ms"]
+    );
+    assert_eq!(
+        waits("lockstep"),
+        ["5.000 ms", "5.000 ms", "0 s", "5.000 ms"]
+    );
+    assert!(app.text("#totals-dataflow").contains("11.00 ms"));
+    assert!(app.text("#totals-lockstep").contains("15.00 ms"));
+    let why = app.text("#contrast");
+    assert!(
+        why.contains("lock-step's barrier makes every rank wait for the late rank 2 up front"),
+        "{why}"
+    );
+    assert!(why.contains("passes through rank 2"), "{why}");
+}
+
+#[wasm_bindgen_test]
+async fn a_failed_rank_stalls_the_collective_and_shows_no_result() {
+    let app = Mounted::new(&format!("{RING}&fail=2@3ms")).await;
+    let f = app.text("#failure");
+    assert!(f.contains("The collective does not complete"), "{f}");
+    assert!(f.contains("Rank 2 fails at 3.000 ms"), "{f}");
+    assert!(f.contains("No rank holds the result."), "{f}");
+    assert!(f.contains("NCCL"));
+    assert!(app.text("#total-dataflow").contains("does not complete"));
+    assert!(
+        app.text("#totals-dataflow").contains("—"),
+        "no time, no bandwidth"
+    );
+    assert!(app.count("#gantt-dataflow .g-fail") >= 1);
+    assert!(app.count("#gantt-dataflow rect.cut") >= 1);
+}
+
+#[wasm_bindgen_test]
+async fn bad_values_show_a_message_and_keep_the_last_good_state() {
+    let app = Mounted::new(RING).await;
+    for (name, bad, says) in [
+        ("late", "9:1ms", "rank 9"),
+        ("slow", "1:2", "at most 1"),
+        ("segments", "0", "segments"),
+    ] {
+        set_field(&app, name, bad).await;
+        let msg = app.text(&format!("#f-{name}-err"));
+        assert!(msg.contains(says), "{name}={bad}: {msg}");
+        assert_eq!(app.text("#total-dataflow"), "Dataflow: 12.00 ms", "{name}");
+        set_field(&app, name, if name == "segments" { "1" } else { "-" }).await;
+    }
+    let app = Mounted::new(&format!("{RING}&late=9:1ms")).await;
+    assert!(app.text("#f-late-err").contains("rank 9"));
+    assert_eq!(app.text("#total-dataflow"), "Dataflow: 12.00 ms");
+}
