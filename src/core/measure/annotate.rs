@@ -12,19 +12,39 @@ use crate::core::collectives::Algorithm;
 pub struct Annotation {
     /// 1-based line of the annotation.
     pub line: usize,
-    /// The algorithm named by `alg=` (a key of [`Algorithm::all`]); `None`
+    /// The algorithm named by `alg=` (a key of [`ANNOTATED`]); `None`
     /// when `alg=` is missing or unknown (then `error` says so).
     pub alg: Option<Algorithm>,
     /// The rank count named by `p=` (≥ 2), if any and valid.
     pub p: Option<usize>,
 }
 
+/// The algorithms an annotation may name: the registry's flat ones (p
+/// alone fixes their closed form; the hierarchical ones also need a node
+/// shape the annotation does not carry). A fixed list rather than
+/// [`Algorithm::all`] keeps the other generators out of the measure page.
+pub const ANNOTATED: [Algorithm; 10] = [
+    Algorithm::RING,
+    Algorithm::TREE,
+    Algorithm::PTREE,
+    Algorithm::DBTREE,
+    Algorithm::RD,
+    Algorithm::RH,
+    Algorithm::RAB,
+    Algorithm::NAIVE,
+    Algorithm::RS,
+    Algorithm::AG,
+];
+
 /// Every valid `alg=` key, comma separated.
 pub fn valid_keys() -> String {
-    Algorithm::all()
-        .map(|a| a.key())
-        .collect::<Vec<_>>()
-        .join(", ")
+    ANNOTATED.map(|a| a.key()).join(", ")
+}
+
+/// The algorithm of an `alg=` key (case-insensitive), one of [`ANNOTATED`].
+pub fn algorithm(key: &str) -> Option<Algorithm> {
+    let k = key.trim().to_ascii_lowercase();
+    ANNOTATED.into_iter().find(|a| a.key() == k)
 }
 
 /// True when `line` is an annotation line: `#`, optionally the word
@@ -63,7 +83,7 @@ pub fn parse(n: usize, line: &str) -> (Option<Annotation>, Vec<String>) {
     let mut errs = Vec::new();
     for t in toks {
         if let Some(k) = t.strip_prefix("alg=") {
-            a.alg = Algorithm::from_key(k);
+            a.alg = algorithm(k);
             if a.alg.is_none() {
                 let k: String = k.chars().take(40).collect();
                 errs.push(format!(
@@ -156,6 +176,12 @@ mod tests {
             "/tests/fixtures/logs/runner-osu-ring-rd-p2.txt"
         );
         std::fs::read_to_string(path).unwrap_or_default()
+    }
+
+    #[test]
+    fn the_annotated_algorithms_are_the_registrys_flat_ones() {
+        let flat: Vec<Algorithm> = Algorithm::all().filter(|a| !a.needs_nodes()).collect();
+        assert_eq!(ANNOTATED.to_vec(), flat);
     }
 
     #[test]
