@@ -11,12 +11,11 @@
 //! (every row weighted by 1/t², so a 4 MiB time does not drown the 8 B
 //! ones), made robust by Huber re-weighting (k = 1.345 robust standard
 //! deviations of ln(t/model): a noisy row counts less), solved
-//! through the 3×3 normal equations with columns scaled to unit norm. When the unconstrained γ comes out negative it is refitted
+//! through the 3×3 normal equations (columns scaled to unit norm, Cramer's
+//! rule). When the unconstrained γ comes out negative it is refitted
 //! with γ = 0 and the result says so; a β ≤ 0 is an error.
 //!
 //! Units: sizes in bytes, times in seconds, β and γ in seconds per byte.
-
-use nalgebra::{Matrix3, Vector3};
 
 use super::fit::huber_line;
 use crate::core::collectives::Algorithm;
@@ -202,34 +201,52 @@ fn solve(rows: &[([f64; 3], f64)], w: &[f64], cols: &[usize]) -> Option<[f64; 3]
             scale[j] += w * (x[j] / t).powi(2);
         }
     }
-    let mut m = Matrix3::<f64>::identity();
-    let mut v = Vector3::<f64>::zeros();
+    let mut m = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+    let mut v = [0.0f64; 3];
     for &j in cols {
         scale[j] = scale[j].sqrt();
         if !(scale[j] > 0.0 && scale[j].is_finite()) {
             return None;
         }
-        m[(j, j)] = 0.0;
+        m[j][j] = 0.0;
     }
     for ((x, t), w) in rows.iter().zip(w) {
         let z = |j: usize| x[j] / t / scale[j];
         for &i in cols {
             v[i] += w * z(i);
             for &j in cols {
-                m[(i, j)] += w * z(i) * z(j);
+                m[i][j] += w * z(i) * z(j);
             }
         }
     }
     // Columns have unit norm: the determinant is in [0, 1].
-    if m.determinant() < 1e-12 {
+    let det = det3(&m);
+    if det.is_nan() || det < 1e-12 {
         return None;
     }
-    let th = m.try_inverse()? * v;
+    // Cramer's rule (3×3; a hand-written solve keeps nalgebra's general
+    // LU paths out of the measure page).
+    let th: Vec<f64> = (0..3)
+        .map(|k| {
+            let mut mk = m;
+            for (row, vi) in mk.iter_mut().zip(v) {
+                row[k] = vi;
+            }
+            det3(&mk) / det
+        })
+        .collect();
     let mut out = [0.0; 3];
     for &j in cols {
         out[j] = th[j] / scale[j];
     }
     out.iter().all(|x| x.is_finite()).then_some(out)
+}
+
+/// Determinant of a 3×3 matrix.
+fn det3(m: &[[f64; 3]; 3]) -> f64 {
+    m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
+        - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+        + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
 }
 
 /// Huber's tuning constant (in robust standard deviations, 1.4826·MAD).
