@@ -485,19 +485,7 @@ mod tests {
     const MS: f64 = 1e-3;
 
     fn ring4(mode: Mode, faults: Faults) -> Clock {
-        let topo = Topology::flat(4, 0.0, 1.0 / 12.5e9);
-        let s = Algorithm::RING
-            .generate_on(&topo, 25_000_000, 4)
-            .expect("valid");
-        run(
-            &s,
-            &topo,
-            &ClockOptions {
-                faults,
-                ..ClockOptions::new(mode)
-            },
-        )
-        .expect("runs")
+        crate::core::timing::fixtures::ring4(mode, &faults)
     }
 
     #[test]

@@ -23,6 +23,8 @@
 
 pub mod clock;
 pub mod dataflow;
+#[cfg(all(test, not(target_arch = "wasm32")))]
+pub(crate) mod fixtures;
 pub mod gantt;
 pub mod lockstep;
 pub mod pipeline;

@@ -173,23 +173,10 @@ pub fn totals(clock: &Clock, alg: Algorithm, bytes: f64, baseline: Option<&Clock
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
-    use crate::core::timing::clock::{run, ClockOptions, Mode};
-    use crate::core::topology::Topology;
+    use crate::core::timing::clock::Mode;
 
     fn ring4(mode: Mode, faults: &Faults) -> Clock {
-        let topo = Topology::flat(4, 0.0, 1.0 / 12.5e9);
-        let s = Algorithm::RING
-            .generate_on(&topo, 25_000_000, 4)
-            .expect("valid");
-        run(
-            &s,
-            &topo,
-            &ClockOptions {
-                faults: faults.clone(),
-                ..ClockOptions::new(mode)
-            },
-        )
-        .expect("runs")
+        crate::core::timing::fixtures::ring4(mode, faults)
     }
 
     #[test]
