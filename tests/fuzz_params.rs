@@ -1282,15 +1282,20 @@ fn field_of<T>(r: Result<T, collective_lab::params::FieldError>) -> Option<&'sta
 
 /// Every typed field of the views, with the field name its errors must carry.
 const FIELDS: &[(FieldParser, &str)] = {
-    use collective_lab::params::{collectives as c, cost, gossip as g, ring, sgd};
+    use collective_lab::params::{collectives as c, cost, fields, gossip as g, ring, sgd};
     &[
         (
             ("ring size", |s| field_of(ring::parse_tensor_size(s))),
             "size",
         ),
-        (("ring bw", |s| field_of(ring::parse_bw_field(s))), "bw"),
         (
-            ("ring alpha", |s| field_of(ring::parse_alpha_field(s))),
+            ("bw (every view)", |s| field_of(fields::bandwidth("bw", s))),
+            "bw",
+        ),
+        (
+            ("alpha (every view)", |s| {
+                field_of(fields::alpha("alpha", s))
+            }),
             "alpha",
         ),
         (("collectives alg", |s| field_of(c::parse_alg(s))), "alg"),
@@ -1298,7 +1303,6 @@ const FIELDS: &[(FieldParser, &str)] = {
             ("collectives gpus", |s| field_of(c::parse_gpus(s, 12))),
             "gpus",
         ),
-        (("cost alpha", |s| field_of(cost::parse_alpha(s))), "alpha"),
         (("cost bw", |s| field_of(cost::parse_bw(s))), "bw"),
         (
             ("cost beta", |s| {

@@ -9,7 +9,8 @@
 //! nodes of the hierarchical algorithms only; it appears in the URL when the
 //! algorithm uses nodes.
 
-use super::ring::{course_bw, read_link_fields, Field, LinkFields, LinkMut, ELEM_BYTES};
+use super::fields::Field;
+use super::ring::{course_bw, read_link_fields, LinkFields, LinkMut, ELEM_BYTES};
 use super::{parse_int_in, FieldError, Query};
 use crate::core::collectives::{flat, nodes_of, Algorithm};
 use crate::core::topology::Topology;

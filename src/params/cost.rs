@@ -8,13 +8,12 @@
 //! query override it. Every preset is an illustrative round number for a link
 //! class, not a measurement of a product.
 
-use super::ring::Field;
+use super::fields::{self, Field};
 use super::{parse_int_in, FieldError, Query};
 use crate::core::collectives::Algorithm;
 use crate::core::cost::CostParams as ModelParams;
 use crate::core::units::{
-    check_link_bandwidth, check_link_beta, format_beta, parse_bandwidth, parse_beta, parse_size,
-    parse_time, Bandwidth, ByteSize, Prefix,
+    check_link_beta, format_beta, parse_beta, parse_size, Bandwidth, ByteSize, Prefix,
 };
 
 /// The view's panels in the page's order: the names `show=` takes
@@ -192,26 +191,12 @@ fn field<T>(raw: &str, value: T) -> Field<T> {
     }
 }
 
-/// Parses `alpha`: a time from 0 to 1 s.
-///
-/// # Errors
-/// A [`FieldError`] for field `alpha`.
-pub fn parse_alpha(raw: &str) -> Result<Field<f64>, FieldError> {
-    let v = parse_time(raw).map_err(|e| FieldError::new("alpha", format!("α: {e}")))?;
-    if v > 1.0 {
-        return Err(FieldError::new("alpha", "α must be at most 1 s"));
-    }
-    Ok(field(raw, v))
-}
-
 /// Parses `bw`: a positive bandwidth.
 ///
 /// # Errors
 /// A [`FieldError`] for field `bw`.
 pub fn parse_bw(raw: &str) -> Result<Link, FieldError> {
-    let b = parse_bandwidth(raw).map_err(|e| FieldError::new("bw", e.to_string()))?;
-    check_link_bandwidth(b.bytes_per_second).map_err(|m| FieldError::new("bw", m))?;
-    Ok(Link::Bandwidth(field(raw, b)))
+    Ok(Link::Bandwidth(fields::bandwidth("bw", raw)?))
 }
 
 /// Parses `beta` (β) or `gamma` (γ): a positive time per byte for β, a
@@ -300,7 +285,7 @@ impl CostViewParams {
     pub fn apply_preset(&mut self, preset: Preset) {
         let (p, alpha, bw) = preset.values();
         self.p = p;
-        if let Ok(a) = parse_alpha(alpha) {
+        if let Ok(a) = fields::alpha("alpha", alpha) {
             self.alpha = a;
         }
         if let Ok(l) = parse_bw(bw) {
@@ -328,7 +313,7 @@ impl CostViewParams {
             }
         }
         if let Some(raw) = q.get("alpha") {
-            match parse_alpha(raw) {
+            match fields::alpha("alpha", raw) {
                 Ok(v) => out.alpha = v,
                 Err(e) => errs.push(e),
             }

@@ -2,7 +2,7 @@
 //! `?view=gossip&graph=ring&p=4&weights=uniform&init=0,3,6,9&round=0&seed=1&target=100`
 //! (the torus takes `rows` and `cols` instead of `p`).
 
-use super::ring::Field;
+use super::fields::Field;
 use super::{parse_int_in, FieldError, Query};
 use crate::core::consensus::{
     check_rule, fmt_num, ConsensusError, GossipRun, Graph, GraphKind, InitPattern, WeightRule,

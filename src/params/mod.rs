@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 pub mod collectives;
 pub mod cost;
 pub mod embed;
+pub mod fields;
 pub mod gossip;
 pub mod measure;
 pub mod practice;

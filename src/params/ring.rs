@@ -1,10 +1,9 @@
 //! URL parameters of the `ring` view:
 //! `?view=ring&p=4&size=100MB&step=3&bw=12.5GB/s&alpha=0us&mean=1&count=sent`.
 
+use super::fields::{self, Field};
 use super::{parse_int_in, FieldError, Query};
-use crate::core::units::{
-    check_link_bandwidth, parse_bandwidth, parse_size, parse_time, Bandwidth,
-};
+use crate::core::units::{parse_size, Bandwidth};
 
 /// The view's panels in the page's order: the names `show=` takes
 /// ([`super::embed::Embed`]).
@@ -42,25 +41,6 @@ impl Accounting {
         match self {
             Accounting::Sent => "sent",
             Accounting::SentAndReceived => "both",
-        }
-    }
-}
-
-/// A validated text field: what was typed and what it means.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Field<T> {
-    /// The accepted text, trimmed (written back to the URL as is).
-    pub text: String,
-    /// Its parsed value.
-    pub value: T,
-}
-
-impl<T> Field<T> {
-    /// A field typed as `text` meaning `value`.
-    pub fn new(text: &str, value: T) -> Self {
-        Field {
-            text: text.to_string(),
-            value,
         }
     }
 }
@@ -134,34 +114,6 @@ pub fn parse_tensor_size(raw: &str) -> Result<Field<u64>, FieldError> {
     })
 }
 
-/// Parses a link bandwidth field (`bw`).
-///
-/// # Errors
-/// A [`FieldError`] for field `bw`.
-pub fn parse_bw_field(raw: &str) -> Result<Field<Bandwidth>, FieldError> {
-    let b = parse_bandwidth(raw).map_err(|e| FieldError::new("bw", e.to_string()))?;
-    check_link_bandwidth(b.bytes_per_second).map_err(|m| FieldError::new("bw", m))?;
-    Ok(Field {
-        text: raw.trim().to_string(),
-        value: b,
-    })
-}
-
-/// Parses a start-up latency field (`alpha`).
-///
-/// # Errors
-/// A [`FieldError`] for field `alpha`.
-pub fn parse_alpha_field(raw: &str) -> Result<Field<f64>, FieldError> {
-    let v = parse_time(raw).map_err(|e| FieldError::new("alpha", e.to_string()))?;
-    if v > 1.0 {
-        return Err(FieldError::new("alpha", "α must be at most 1 s"));
-    }
-    Ok(Field {
-        text: raw.trim().to_string(),
-        value: v,
-    })
-}
-
 /// Mutable access to the link fields `(p, size, bw, alpha)` of a view's
 /// parameters.
 pub type LinkMut<'a> = (
@@ -195,8 +147,8 @@ pub fn set_link_field(
     match field {
         "p" => *p = parse_int_in("p", text, 2, max_p)? as usize,
         "size" => *size = parse_tensor_size(text)?,
-        "bw" => *bw = parse_bw_field(text)?,
-        "alpha" => *alpha = parse_alpha_field(text)?,
+        "bw" => *bw = fields::bandwidth("bw", text)?,
+        "alpha" => *alpha = fields::alpha("alpha", text)?,
         _ => {}
     }
     Ok(())

@@ -17,7 +17,8 @@
 //!   against `p` with [`Faults::check`].
 
 use super::cost::parse_per_byte;
-use super::ring::{course_bw, read_link_fields, Field, LinkFields, LinkMut};
+use super::fields::Field;
+use super::ring::{course_bw, read_link_fields, LinkFields, LinkMut};
 use super::topology::TopologyParams;
 use super::{parse_int_in, FieldError, Query};
 use crate::core::collectives::{flat, Algorithm};

@@ -15,10 +15,11 @@
 //! from the URL or from an input: a bad value yields a [`FieldError`] and the
 //! parameters keep their last good value.
 
-use super::ring::{parse_tensor_size, Field, ELEM_BYTES};
+use super::fields::{self, Field};
+use super::ring::{parse_tensor_size, ELEM_BYTES};
 use super::{parse_int_in, FieldError, Query};
 use crate::core::topology::{Link, Topology, TopologyError};
-use crate::core::units::{check_link_bandwidth, parse_bandwidth, parse_time, Bandwidth};
+use crate::core::units::Bandwidth;
 
 /// The view's panels in the page's order: the names `show=` takes
 /// ([`super::embed::Embed`]).
@@ -211,27 +212,6 @@ pub const KEYS: [&str; 14] = [
     "step",
 ];
 
-fn bw_field(name: &'static str, raw: &str) -> Result<Field<Bandwidth>, FieldError> {
-    let b = parse_bandwidth(raw).map_err(|e| FieldError::new(name, format!("{name}: {e}")))?;
-    check_link_bandwidth(b.bytes_per_second)
-        .map_err(|m| FieldError::new(name, format!("{name}: {m}")))?;
-    Ok(Field {
-        text: raw.trim().to_string(),
-        value: b,
-    })
-}
-
-fn alpha_field(name: &'static str, raw: &str) -> Result<Field<f64>, FieldError> {
-    let v = parse_time(raw).map_err(|e| FieldError::new(name, format!("{name}: {e}")))?;
-    if v > 1.0 {
-        return Err(FieldError::new(name, format!("{name} must be at most 1 s")));
-    }
-    Ok(Field {
-        text: raw.trim().to_string(),
-        value: v,
-    })
-}
-
 /// Parses `groups=2,3`: 1 to [`MAX_NODES`] worker counts, each 1 to [`MAX_GPUS`].
 ///
 /// # Errors
@@ -385,11 +365,11 @@ impl TopologyParams {
             "n" => {
                 next.size = TensorSize::Elements(parse_int_in("n", text, 1, MAX_N)?);
             }
-            "intra_bw" => next.intra_bw = bw_field(name, text)?,
-            "inter_bw" => next.inter_bw = bw_field(name, text)?,
-            "core_bw" => next.core_bw = bw_field(name, text)?,
-            "intra_alpha" => next.intra_alpha = alpha_field(name, text)?,
-            "inter_alpha" => next.inter_alpha = alpha_field(name, text)?,
+            "intra_bw" => next.intra_bw = fields::bandwidth(name, text)?,
+            "inter_bw" => next.inter_bw = fields::bandwidth(name, text)?,
+            "core_bw" => next.core_bw = fields::bandwidth(name, text)?,
+            "intra_alpha" => next.intra_alpha = fields::alpha(name, text)?,
+            "inter_alpha" => next.inter_alpha = fields::alpha(name, text)?,
             "lanes" => {
                 let hi = smallest(&next) as u64;
                 next.lanes = parse_int_in("lanes", text, 1, MAX_GPUS)? as usize;

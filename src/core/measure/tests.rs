@@ -521,7 +521,7 @@ fn analysis_hands_off_to_the_cost_view_and_exports_csv() {
             .map(|(_, v)| v.clone())
             .unwrap_or_default()
     };
-    assert!(crate::params::cost::parse_alpha(&get("alpha")).is_ok());
+    assert!(crate::params::fields::alpha("alpha", &get("alpha")).is_ok());
     assert!(crate::params::cost::parse_bw(&get("bw")).is_ok());
     assert!(table_url.starts_with("data:text/csv;charset=utf-8,series%2Cline%2Csize_bytes"));
     let csv = export::fit_csv(f);
