@@ -21,6 +21,25 @@ export PATH="$TOOLS/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 say() { printf '[setup] %s\n' "$*" >&2; }
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
+# rust-toolchain.toml pins the toolchain, and rustup does not install a pinned
+# toolchain by itself. When the machine's stable toolchain is that version,
+# link it under the pinned name (rustup's `toolchain link` refuses names that
+# look like releases, so the link is made by hand); otherwise install it.
+# Everything here runs outside the repository, where the pin does not apply.
+PINNED="$(sed -n 's/^channel = "\(.*\)"$/\1/p' "$LAB_ROOT/rust-toolchain.toml")"
+if [ -n "$PINNED" ] && ! (cd / && rustup toolchain list) | grep -q "^$PINNED-"; then
+  stable_root="$(cd / && rustup run stable rustc --print sysroot 2>/dev/null || true)"
+  host="$(cd / && rustup run stable rustc -vV 2>/dev/null | sed -n 's/^host: //p' || true)"
+  if [ -n "$stable_root" ] && [ -n "$host" ] \
+    && (cd / && rustup run stable rustc --version) | grep -q "^rustc $PINNED "; then
+    say "linking the stable toolchain ($PINNED) under the pinned name"
+    ln -s "$stable_root" "$(dirname "$stable_root")/$PINNED-$host"
+  else
+    say "installing the pinned toolchain $PINNED"
+    (cd / && rustup toolchain install "$PINNED" --profile minimal -c clippy,rustfmt -t wasm32-unknown-unknown)
+  fi
+fi
+
 if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
   say "adding the wasm32-unknown-unknown target"
   rustup target add wasm32-unknown-unknown

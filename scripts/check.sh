@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The quick edit-loop check, cargo only (no browser, no MPI, no Trunk):
+# fmt, clippy on both targets with -D warnings, and the native tests of the
+# app's package. `bash scripts/test.sh` runs everything, as CI does.
+#
+#   bash scripts/check.sh [test filter]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+step() { printf '\n=== %s\n' "$*"; }
+step "cargo fmt --check"
+cargo fmt --all -- --check
+step "cargo clippy (native, all targets)"
+cargo clippy --all-targets -- -D warnings
+step "cargo clippy (wasm32: app and browser tests)"
+cargo clippy --target wasm32-unknown-unknown --lib --bins --tests -- -D warnings
+step "native tests"
+cargo test "$@"
