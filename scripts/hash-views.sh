@@ -20,6 +20,8 @@ for js in "$dir"/*.js; do
       mv "$dir/${view}_bg.wasm" "$dir/${name}_bg.wasm"
       ;;
   esac
-  grep -q "\"$view\": \"$view\"" "$dir/index.html" || { echo "hash-views: the loader has no entry for $view" >&2; exit 1; }
-  sed -i "s|\"$view\": \"$view\"|\"$view\": \"$name\"|" "$dir/index.html"
+  # The table may be minified (`"ring":"ring"` or `ring:"ring"`).
+  entry="\"\\?$view\"\\?: *\"$view\""
+  grep -q "$entry" "$dir/index.html" || { echo "hash-views: the loader has no entry for $view" >&2; exit 1; }
+  sed -i "s|\\(\"\\?$view\"\\?: *\"\\)$view\"|\\1$name\"|" "$dir/index.html"
 done

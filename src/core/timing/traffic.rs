@@ -4,7 +4,7 @@
 //! that read the same resources are in [`super::lockstep`] and
 //! [`super::dataflow`]; the resources themselves in [`super::resources`].
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 use super::resources::{resources, Resource};
 use crate::core::schedule::Schedule;
@@ -213,7 +213,7 @@ pub fn cumulative_traffic(per_round: &[Traffic], topo: &Topology) -> Vec<Traffic
 /// Bytes each resource carries over the whole schedule, with its busy time
 /// (bytes × β), sorted by busy time, largest first. Empty on a flat topology.
 pub fn resource_totals(schedule: &Schedule, topo: &Topology) -> Vec<(Resource, u64, f64)> {
-    let mut load: HashMap<Resource, u64> = HashMap::new();
+    let mut load: BTreeMap<Resource, u64> = BTreeMap::new();
     for t in schedule.rounds.iter().flat_map(|r| &r.transfers) {
         for r in resources(topo, t.src, t.dst) {
             *load.entry(r).or_insert(0) += t.bytes(schedule.elem_bytes);
