@@ -210,21 +210,22 @@ pub fn cumulative_traffic(per_round: &[Traffic], topo: &Topology) -> Vec<Traffic
         .collect()
 }
 
-/// Bytes each resource carries over the whole schedule, with its busy time
-/// (bytes × β), sorted by busy time, largest first. Empty on a flat topology.
-pub fn resource_totals(schedule: &Schedule, topo: &Topology) -> Vec<(Resource, u64, f64)> {
+/// The busiest resource of the schedule: the one with the longest busy time
+/// (bytes × β) over the whole schedule, with its bytes and that time in
+/// seconds. Ties go to more bytes, then to the first resource in
+/// [`Resource`]'s order. `None` on a flat topology (no resource is shared).
+pub fn busiest_resource(schedule: &Schedule, topo: &Topology) -> Option<(Resource, u64, f64)> {
     let mut load: BTreeMap<Resource, u64> = BTreeMap::new();
     for t in schedule.rounds.iter().flat_map(|r| &r.transfers) {
         for r in resources(topo, t.src, t.dst) {
             *load.entry(r).or_insert(0) += t.bytes(schedule.elem_bytes);
         }
     }
-    let mut v: Vec<(Resource, u64, f64)> = load
-        .into_iter()
+    // A linear scan, not a sort: only the first of the order is wanted (and
+    // a sort would add a sort instance to every page that counts bytes).
+    load.into_iter()
         .map(|(r, b)| (r, b, b as f64 * r.beta(topo)))
-        .collect();
-    v.sort_by(|a, b| b.2.total_cmp(&a.2).then(b.1.cmp(&a.1)).then(a.0.cmp(&b.0)));
-    v
+        .min_by(|a, b| b.2.total_cmp(&a.2).then(b.1.cmp(&a.1)).then(a.0.cmp(&b.0)))
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]

@@ -18,7 +18,7 @@ use crate::core::execute::{default_init, execute, ExecOptions, Trace};
 use crate::core::schedule::{Op, Phase, Round, Schedule, ScheduleError};
 use crate::core::timing::lockstep::round_times;
 use crate::core::timing::traffic::{
-    cumulative_traffic, resource_totals, round_traffic, transfer_classes, Traffic,
+    busiest_resource, cumulative_traffic, round_traffic, transfer_classes, Traffic,
 };
 use crate::core::units::{format_bandwidth, format_decimal, format_time};
 
@@ -385,7 +385,7 @@ pub struct TopoRow {
 
 fn row_of(run: &TopoRun, topo: &Topology) -> TopoRow {
     let totals = run.totals(topo);
-    let busiest = resource_totals(run.schedule(), topo).into_iter().next();
+    let busiest = busiest_resource(run.schedule(), topo);
     let (busiest_link, busiest_bytes, busiest_time) = match busiest {
         Some((r, b, t)) => (r.label(), b, t),
         None => ("–".to_string(), 0, 0.0),

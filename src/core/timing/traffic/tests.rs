@@ -174,3 +174,18 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn busiest_resource_is_the_nic_out_of_the_sending_node() {
+    // two_nodes(1): intra-node 100 B/s, NIC 10 B/s. Rank 0 sends 100 B to
+    // rank 2 (node 1, through NIC 0 out of node 0 and NIC 0 into node 1:
+    // 100 B / 10 B/s = 10 s on each) and 100 B to rank 1 (inside node 0:
+    // 100 B / 100 B/s = 1 s on its port). The two NIC directions tie at
+    // 100 B and 10 s; the first in `Resource`'s order wins: NIC out.
+    let s = one_round(4, vec![(0, 2, 100), (0, 1, 100)]);
+    let (r, bytes, time) = busiest_resource(&s, &two_nodes(1)).expect("nodes share resources");
+    assert_eq!(r, Resource::NicOut { node: 0, lane: 0 });
+    assert_eq!(bytes, 100);
+    assert_eq!(time, 10.0);
+    assert!(busiest_resource(&s, &Topology::flat(4, 0.0, 1.0)).is_none());
+}
