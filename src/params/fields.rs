@@ -49,7 +49,7 @@ fn prefix(name: &str) -> String {
 ///
 /// # Errors
 /// A [`FieldError`] for field `name`: not a time (see
-/// [`parse_time`](crate::core::units::parse_time)), negative, or over 1 s.
+/// [`parse_time`]), negative, or over 1 s.
 pub fn alpha(name: &'static str, raw: &str) -> Result<Field<f64>, FieldError> {
     let v = parse_time(raw).map_err(|e| FieldError::new(name, format!("{}{e}", prefix(name))))?;
     if v > 1.0 {
@@ -65,8 +65,8 @@ pub fn alpha(name: &'static str, raw: &str) -> Result<Field<f64>, FieldError> {
 ///
 /// # Errors
 /// A [`FieldError`] for field `name`: not a bandwidth (see
-/// [`parse_bandwidth`](crate::core::units::parse_bandwidth)), or outside
-/// [`check_link_bandwidth`](crate::core::units::check_link_bandwidth)'s
+/// [`parse_bandwidth`]), or outside
+/// [`check_link_bandwidth`]'s
 /// range (1 kB/s to 100 PB/s).
 pub fn bandwidth(name: &'static str, raw: &str) -> Result<Field<Bandwidth>, FieldError> {
     let b =

@@ -6,9 +6,9 @@
 //! rewrites them to `currentColor`, so a chart follows the page's light or
 //! dark theme. Series use the colour-blind-safe [`PALETTE`] (Okabe & Ito 2008).
 //!
-//! One chart shape: every chart is a themed [`frame`] (margins and label
-//! areas), a themed [`mesh`] (grid, axes, tick and description fonts), its
-//! series with [`key`] legend swatches, and the themed [`Legend`]. These
+//! One chart shape: every chart is a themed `frame` (margins and label
+//! areas), a themed `mesh` (grid, axes, tick and description fonts), its
+//! series with `key` legend swatches, and the themed `Legend`. These
 //! helpers are shared, so plotters' generic chart code is instantiated once
 //! per coordinate type rather than once per chart.
 

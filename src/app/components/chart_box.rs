@@ -9,7 +9,7 @@ use yew::prelude::*;
 /// Props of [`ChartBox`].
 #[derive(Properties, PartialEq)]
 pub struct ChartBoxProps {
-    /// What the chart shows; the region is named "<label> (chart)".
+    /// What the chart shows; the region is named "`<label>` (chart)".
     pub label: AttrValue,
     /// The chart's SVG markup, as drawn by a `plot::draw_*` function (every
     /// string in it is escaped there).

@@ -206,7 +206,7 @@ impl NodeUpdate {
 
     /// The update as one line of arithmetic with node labels `x{i}`:
     /// equal weights 1/k give `x0 ← (9 + 0 + 3)/3 = 4`; otherwise
-    /// `x0 ← 1/4·9 + 1/2·0 + 1/4·3 = 3`. Above [`MAX_LISTED_TERMS`] terms
+    /// `x0 ← 1/4·9 + 1/2·0 + 1/4·3 = 3`. Above `MAX_LISTED_TERMS` (16) terms
     /// (a node of the complete graph on 1024 nodes has 1024) the sum shows
     /// its first three and last two terms around "…", and says how many
     /// there are: `x0 ← (1 + 2 + 3 + … + 1023 + 1024)/1024 = 512.5`.

@@ -9,7 +9,7 @@
 //! 2. [`checks::check`] recomputes algbw = size / time and busbw = algbw ×
 //!    the collective's factor (nccl-tests, doc/PERFORMANCE.md) within the
 //!    printed precision, the `# Avg bus bandwidth` trailer, `#wrong` counts,
-//!    and an optional line rate; [`checks::rank_count`] takes p from the log
+//!    and an optional line rate; [`checks::resolve`] takes p from the log
 //!    or infers it from busbw / algbw.
 //! 3. [`fit::fit`] fits α and β under an algorithm model ([`model`]) with a
 //!    Huber M-estimator, optionally piecewise with up to two breakpoints.

@@ -1,7 +1,7 @@
 //! Reading a typed answer: a number with an optional unit.
 //!
 //! The unit is recognised by the parsers of [`crate::core::units`] (each is
-//! asked about "1 <unit>"), so practice accepts exactly the units the rest of
+//! asked about "1 `<unit>`"), so practice accepts exactly the units the rest of
 //! the app accepts: sizes (`B`, `kB`, `MB`, `GB`, `KiB`, `MiB`, `GiB`, and bit
 //! units such as `Mb`, converted at 8 bits per byte), times (`s`, `ms`, `µs`,
 //! `us`, `ns`) and bandwidths (`GB/s`, `Gb/s`, …). Unlike a message size, an

@@ -151,7 +151,7 @@ pub fn schedule_rounds(alg: Collective, p: usize) -> Option<usize> {
 }
 
 /// The full-data mean loss Σ (n_k/N) L_k, the weights n_k/N, and the plain
-/// mean (1/m) Σ L_k (course §1), from [`sgd::objective`]. `None` for an
+/// mean (1/m) Σ L_k (course §1), from [`sgd::objective()`]. `None` for an
 /// invalid table.
 pub fn weighted_loss(counts: &[i64], losses: &[f64]) -> Option<Objective> {
     sgd::objective(counts, losses).ok()

@@ -2,7 +2,7 @@
 //! problem on which all-reduce SGD, decentralised SGD (D-PSGD) and local SGD
 //! run side by side.
 //!
-//! - [`objective`]: F = Σ (n_k/N) L_k versus the plain mean (1/m) Σ L_k, and the
+//! - [`objective`](mod@objective): F = Σ (n_k/N) L_k versus the plain mean (1/m) Σ L_k, and the
 //!   weighting of one synchronous mini-batch step's gradients.
 //! - [`rng`]: SplitMix64 + Box–Muller, so runs are reproducible from a seed.
 //! - [`problem`]: synthetic linear least squares (d ≤ 10) over unequal IID or

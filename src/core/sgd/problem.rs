@@ -345,7 +345,7 @@ impl Problem {
         quadratic(&self.global_a, &self.global_b, self.global_c, w)
     }
 
-    /// Σ_k weights[k] · L_k(w) for arbitrary objective weights (length m).
+    /// Σ_k `weights[k]` · L_k(w) for arbitrary objective weights (length m).
     pub fn weighted_loss(&self, weights: &[f64], w: &[f64]) -> f64 {
         weights
             .iter()
@@ -387,7 +387,7 @@ impl Problem {
         out.iter_mut().for_each(|o| *o *= inv);
     }
 
-    /// argmin_w Σ_k weights[k] · L_k(w): solves (Σ c_k A_k) w = Σ c_k b_k.
+    /// argmin_w Σ_k `weights[k]` · L_k(w): solves (Σ c_k A_k) w = Σ c_k b_k.
     ///
     /// # Errors
     /// [`ProblemError::BadWeights`] for weights of the wrong length, negative,

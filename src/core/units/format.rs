@@ -1,6 +1,6 @@
 //! Number formatting: the only place the app turns numbers into text.
 //! Results use 4 significant figures ([`sig`], [`format_time`], …); inputs
-//! and coefficients are shown trimmed ([`trim_coeff`], [`format_input_time`]).
+//! and coefficients are shown trimmed ([`trim_decimal`], [`format_input_time`]).
 
 use super::size::{checked_pow, SizeUnit, BINARY_UNITS, DECIMAL_UNITS};
 use super::*;

@@ -1,7 +1,7 @@
 //! Units: byte sizes, times, bandwidths and β (seconds per byte).
 //!
 //! Every quantity the app accepts from a user or a URL carries an explicit
-//! unit, and every number it shows is formatted in [`format`] so the whole app uses one
+//! unit, and every number it shows is formatted in [`format`](mod@format) so the whole app uses one
 //! convention:
 //!
 //! - **Sizes** are whole numbers of bytes. Decimal prefixes (SI: kB = 10³ B,
@@ -24,7 +24,7 @@
 //! whose `Display` says what was expected, with an example.
 //!
 //! One file per quantity: [`size`], [`time`], [`beta`], [`bandwidth`]; and
-//! [`format`], the only home of number formatting. Everything is re-exported
+//! [`format`](mod@format), the only home of number formatting. Everything is re-exported
 //! here, so `units::format_time`, `units::parse_size` etc. keep working.
 
 pub mod bandwidth;

@@ -1,5 +1,5 @@
 //! What the ring view shows, from one of two executions of the same ring
-//! all-reduce: a checkpointed [`Trace`] with contributor sets when the ring
+//! all-reduce: a checkpointed [`Trace`](crate::core::execute::Trace) with contributor sets when the ring
 //! is drawn (p ≤ [`MAX_DRAWN_P`]), or above that a [`Streamed`] run that
 //! executes the rounds one at a time on real values and never holds the
 //! whole schedule (2 million transfers at p = 1024). Both give the same
@@ -230,7 +230,7 @@ impl RingRun {
         }
     }
 
-    /// The narration after `rounds_done` rounds ([`Trace::narrate`]).
+    /// The narration after `rounds_done` rounds ([`Trace::narrate`](crate::core::execute::Trace::narrate)).
     pub fn narrate(&self, rounds_done: usize) -> String {
         match self {
             RingRun::Drawn(t) => t.narrate(rounds_done),
