@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # README command 2: install what is missing, then run every check:
-# fmt, clippy (native and wasm32), native tests, the MPI runner (build, clippy,
+# fmt, clippy (native and wasm32), the core's import-cycle check, native tests, the MPI runner (build, clippy,
 # tests, an mpirun sweep), in-browser tests in headless Chromium, the release
 # build, a smoke test of dist/ served from a sub-folder and the course-page
 # example's frame heights (scripts/browser/embed.mjs).
@@ -18,6 +18,9 @@ cargo clippy --all-targets -- -D warnings
 
 step "cargo clippy (wasm32: app and browser tests)"
 cargo clippy --target wasm32-unknown-unknown --lib --bins --tests -- -D warnings
+
+step "core layers: no import cycle among the modules of src/core (scripts/cycles.sh)"
+bash scripts/cycles.sh
 
 step "native tests"
 cargo test

@@ -12,10 +12,11 @@ mod common;
 
 use std::hint::black_box;
 
+use collective_lab::core::collectives::compare::{log_sizes, sweep_sizes};
 use collective_lab::core::consensus::{
     mixing_matrix, spectrum, GossipRun, Graph, GraphKind, InitPattern, WeightRule,
 };
-use collective_lab::core::cost::{log_sizes, sweep_sizes, CostParams};
+use collective_lab::core::cost::CostParams;
 use collective_lab::core::execute::{
     chunk_grid, count_streamed, default_init, execute_checkpointed, execute_owned, ExecOptions,
 };

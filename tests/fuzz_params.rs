@@ -20,12 +20,13 @@ use std::collections::HashSet;
 use std::fmt::Debug;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+use collective_lab::core::collectives::compare::{
+    all_allreduce, best_at, best_intervals, crossover_calculation,
+};
 use collective_lab::core::collectives::naive_root;
 use collective_lab::core::collectives::summary_table_on;
+use collective_lab::core::cost::nccl::nccl_bandwidths;
 use collective_lab::core::cost::CostParams;
-use collective_lab::core::cost::{
-    all_allreduce, best_at, best_intervals, crossover_calculation, nccl_bandwidths,
-};
 use collective_lab::core::execute::{default_init, execute, ExecOptions};
 use collective_lab::core::measure::analysis::{analyse, Settings};
 use collective_lab::core::measure::{BwKind, Collective, ImportError, Model, MAX_INPUT_BYTES};
@@ -38,8 +39,8 @@ use collective_lab::core::sgd::Strategy;
 use collective_lab::core::timing::{
     executed_time, explain, ring_bytes_counted, ring_bytes_per_rank,
 };
-use collective_lab::core::topology::analysis::{row, run as topo_run, sweep_gpus, sweep_sizes};
-use collective_lab::core::topology::view_model::layout;
+use collective_lab::core::topology_view::view_model::layout;
+use collective_lab::core::topology_view::{row, run as topo_run, sweep_gpus, sweep_sizes};
 use collective_lab::export::series::xy_series;
 use collective_lab::params::collectives::CollectivesParams;
 use collective_lab::params::cost::CostViewParams;
@@ -733,7 +734,7 @@ fn topology_compute(s: &TopologyParams, heavy: bool) {
             let _ = row(a.key(), &topo, n, ELEM_BYTES);
         }
         // The two sweep charts and their data tables, as the view draws them.
-        let lines = |series: Vec<collective_lab::core::topology::analysis::Series>| -> Vec<plot::topology::Line> {
+        let lines = |series: Vec<collective_lab::core::topology_view::Series>| -> Vec<plot::topology::Line> {
             series
                 .into_iter()
                 .map(|s| plot::topology::Line {
@@ -822,7 +823,8 @@ fn embed_run(q: &Query, spec: &Spec, ctx: &mut Ctx) -> Result<(), String> {
 // --- timeline -------------------------------------------------------------------
 
 fn timeline_compute(s: &TimelineParams, heavy: bool) {
-    use collective_lab::core::timing::{clock, gantt, pipeline, story};
+    use collective_lab::core::collectives::pipelining as pipeline;
+    use collective_lab::core::timing::{clock, gantt, story};
     let mut b = s.clone();
     if b.p > MAX_COMPUTED_P || b.shape.as_ref().is_some_and(|t| t.p() > MAX_COMPUTED_P) {
         return;
@@ -851,7 +853,7 @@ fn timeline_compute(s: &TimelineParams, heavy: bool) {
         let k = gantt::nearest(&times, b.t.value);
         let _ = gantt::narrate(&gantt::moment(&c, times.get(k).copied().unwrap_or(0.0)));
         let _ = story::failure(&c);
-        let _ = story::totals(&c, b.alg, (n * ELEM_BYTES) as f64, None);
+        let _ = story::totals(&c, b.alg.collective(), (n * ELEM_BYTES) as f64, None);
         clocks.push(c);
     }
     if let [df, ls] = clocks.as_slice() {

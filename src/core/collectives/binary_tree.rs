@@ -44,9 +44,10 @@
 //! & Gropp 2005, §2 (binomial trees).
 
 use super::{CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
+use crate::core::cost::formulas::{ceil_log2, floor_log2, Formula};
 use crate::core::cost::formulas::{Coeff, Terms};
 use crate::core::cost::nccl::CollectiveKind;
-use crate::core::cost::{ceil_log2, floor_log2, CostParams, Formula};
+use crate::core::cost::CostParams;
 use crate::core::schedule::{
     check_args, Collective, Op, Phase, Round, Schedule, ScheduleError, Transfer,
 };

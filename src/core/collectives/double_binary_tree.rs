@@ -58,9 +58,10 @@
 //! see `binary_tree.rs` for the pipelined asymptotics of all the trees.
 
 use super::{CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
+use crate::core::cost::formulas::{ceil_log2, Formula};
 use crate::core::cost::formulas::{Coeff, Terms};
 use crate::core::cost::nccl::CollectiveKind;
-use crate::core::cost::{ceil_log2, CostParams, Formula};
+use crate::core::cost::CostParams;
 use crate::core::schedule::{
     check_args, Collective, Op, Phase, Round, Schedule, ScheduleError, Transfer,
 };

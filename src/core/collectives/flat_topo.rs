@@ -80,7 +80,7 @@ pub(crate) fn ring_round(topo: &Topology, c: f64) -> f64 {
 fn depth(topo: &Topology) -> u32 {
     topo.node_sizes()
         .into_iter()
-        .map(crate::core::cost::ceil_log2)
+        .map(crate::core::cost::formulas::ceil_log2)
         .max()
         .unwrap_or(0)
 }

@@ -29,8 +29,9 @@
 use super::narrate::fold_text;
 use super::tree::{binomial_levels, level_note};
 use super::{CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
+use crate::core::cost::formulas::{ceil_log2, Formula};
 use crate::core::cost::nccl::CollectiveKind;
-use crate::core::cost::{ceil_log2, formulas, CostParams, Formula};
+use crate::core::cost::{formulas, CostParams};
 use crate::core::schedule::ring::ring_all_reduce;
 use crate::core::schedule::{
     check_args, Collective, Phase, Round, Schedule, ScheduleError, Transfer,

@@ -55,8 +55,9 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::sync::OnceLock;
 
+use crate::core::cost::formulas::Formula;
 use crate::core::cost::nccl::CollectiveKind;
-use crate::core::cost::{CostParams, Formula};
+use crate::core::cost::CostParams;
 use crate::core::execute::{default_init, execute, ExecOptions};
 use crate::core::schedule::{Phase, Schedule, ScheduleError};
 use crate::core::timing::executed_time;
@@ -64,6 +65,7 @@ use crate::core::topology::{Link, Topology, TopologyError};
 use crate::core::units::{format_signed_time, format_time, format_time_sig, group_thousands};
 
 pub mod binary_tree;
+pub mod compare;
 pub mod double_binary_tree;
 pub mod flat_topo;
 pub mod flex;
@@ -73,6 +75,7 @@ mod naive;
 pub mod narrate;
 /// Building blocks of the topology-aware collectives (rings inside groups of ranks).
 pub mod pieces;
+pub mod pipelining;
 mod rab;
 pub mod rat;
 mod rd;

@@ -16,8 +16,9 @@ use super::pieces::{
     sub_range, Split,
 };
 use super::{factors_of, CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
+use crate::core::cost::formulas::Formula;
 use crate::core::cost::nccl::CollectiveKind;
-use crate::core::cost::{CostParams, Formula};
+use crate::core::cost::CostParams;
 use crate::core::schedule::{check_args, Phase, Schedule, ScheduleError};
 use crate::core::topology::{LinkClass, Topology};
 

@@ -9,9 +9,10 @@
 
 use super::tree::BROADCAST_TEXT;
 use super::{flat_p, CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
+use crate::core::cost::formulas::Formula;
 use crate::core::cost::formulas::{Coeff, Terms};
 use crate::core::cost::nccl::CollectiveKind;
-use crate::core::cost::{CostParams, Formula};
+use crate::core::cost::CostParams;
 use crate::core::schedule::{
     check_args, Collective, Op, Phase, Round, Schedule, ScheduleError, Transfer,
 };

@@ -4,7 +4,8 @@
 
 use std::ops::Range;
 
-use crate::core::cost::{CostParams, Formula};
+use crate::core::cost::formulas::Formula;
+use crate::core::cost::CostParams;
 use crate::core::schedule::{chunk_range, Collective, Op, Phase, Round, Schedule, Transfer};
 use crate::core::topology::Topology;
 use crate::core::units::{format_decimal, format_time};

@@ -10,8 +10,9 @@ use super::narrate::fold_text;
 use super::rh::RecursiveHalving;
 use super::{CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
 use crate::core::cost::formulas::{adaptation_note, Coeff, Terms};
+use crate::core::cost::formulas::{floor_log2, pow2_split, Formula};
 use crate::core::cost::nccl::CollectiveKind;
-use crate::core::cost::{floor_log2, pow2_split, CostParams, Formula};
+use crate::core::cost::CostParams;
 use crate::core::schedule::recursive::{
     doubling_gather_rounds, halving_rounds, with_whole_buffer_fold, Blocks, Fold,
 };

@@ -7,9 +7,10 @@
 
 use super::narrate::fold_text;
 use super::{factors_of, CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
+use crate::core::cost::formulas::Formula;
 use crate::core::cost::formulas::{adaptation_note, halving_note, Coeff, Terms};
 use crate::core::cost::nccl::CollectiveKind;
-use crate::core::cost::{CostParams, Formula};
+use crate::core::cost::CostParams;
 use crate::core::schedule::{recursive, Phase, Schedule, ScheduleError};
 use crate::core::topology::Topology;
 

@@ -337,14 +337,8 @@ pub(crate) fn halving_note(pp: usize, r: usize, p: usize) -> (u64, String) {
 // ---------------------------------------------------------------------------
 // Building blocks without a registry entry of their own. The closed forms of
 // the registered algorithms live in their files under
-// `crate::core::collectives` and are re-exported here. `n` is always the size
-// of the whole tensor in bytes.
-
-pub use crate::core::collectives::{
-    binomial_tree_allreduce, naive_root_allreduce, rabenseifner_allreduce,
-    recursive_doubling_allreduce, recursive_halving_reduce_scatter, ring_all_gather,
-    ring_allreduce, ring_reduce_scatter,
-};
+// `crate::core::collectives`. `n` is always the size of the whole tensor in
+// bytes.
 
 /// Recursive-doubling all-gather: `log₂p·α + (p−1)/p·nβ` for `p` a power of
 /// two. Otherwise (labelled), mirroring the recursive-halving adaptation:

@@ -1,8 +1,15 @@
 //! Tests of the cost model (closed forms against executed schedules, the course's worked numbers).
 
 use super::formulas::halving_sum;
+use super::formulas::*;
+use super::nccl::*;
 use super::*;
-use crate::core::collectives::Algorithm;
+use crate::core::collectives::compare::*;
+use crate::core::collectives::{
+    binomial_tree_allreduce, naive_root_allreduce, rabenseifner_allreduce,
+    recursive_doubling_allreduce, recursive_halving_reduce_scatter, ring_all_gather,
+    ring_allreduce, ring_reduce_scatter, Algorithm,
+};
 #[allow(unused_imports)]
 use crate::core::timing::{executed_round_times, executed_time, executed_time_with};
 

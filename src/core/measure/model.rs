@@ -4,8 +4,9 @@
 //! Every call into `core::cost` from this module tree goes through here.
 
 use crate::core::collectives::Algorithm;
+use crate::core::collectives::{self, compare};
 use crate::core::cost::nccl::{self, CollectiveKind};
-use crate::core::cost::{self, CostParams};
+use crate::core::cost::{formulas, CostParams};
 
 /// A collective as nccl-tests names them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -182,16 +183,18 @@ impl Model {
                 let [s, b, _] = m.algorithm().factors(p);
                 return Some((s, b));
             }
-            (Collective::AllGather, Model::Ring) => cost::ring_all_gather(p, 1.0, one),
+            (Collective::AllGather, Model::Ring) => collectives::ring_all_gather(p, 1.0, one),
             (Collective::AllGather, Model::RecursiveDoubling | Model::Rabenseifner) => {
-                cost::recursive_doubling_all_gather(p, 1.0, one)
+                formulas::recursive_doubling_all_gather(p, 1.0, one)
             }
-            (Collective::ReduceScatter, Model::Ring) => cost::ring_reduce_scatter(p, 1.0, one),
+            (Collective::ReduceScatter, Model::Ring) => {
+                collectives::ring_reduce_scatter(p, 1.0, one)
+            }
             (Collective::ReduceScatter, Model::RecursiveDoubling | Model::Rabenseifner) => {
-                cost::recursive_halving_reduce_scatter(p, 1.0, one)
+                collectives::recursive_halving_reduce_scatter(p, 1.0, one)
             }
-            (Collective::Broadcast, Model::Tree) => cost::binomial_broadcast(p, 1.0, one),
-            (Collective::Reduce, Model::Tree) => cost::binomial_reduce(p, 1.0, one),
+            (Collective::Broadcast, Model::Tree) => formulas::binomial_broadcast(p, 1.0, one),
+            (Collective::Reduce, Model::Tree) => formulas::binomial_reduce(p, 1.0, one),
             _ => return None,
         };
         Some((f.startups, f.byte_factor))
@@ -223,7 +226,7 @@ pub fn crossovers(c: Collective, p: usize, alpha: f64, beta: f64) -> Vec<ModelCr
         return Vec::new();
     }
     let to_model = |a: Algorithm| Model::all().into_iter().find(|m| m.algorithm() == a);
-    cost::envelope_crossovers(p, CostParams::new(alpha, beta))
+    compare::envelope_crossovers(p, CostParams::new(alpha, beta))
         .into_iter()
         .filter_map(|x| {
             Some(ModelCrossover {

@@ -9,18 +9,21 @@
 //! [`crate::core::sgd`]. Keeping all of these calls in one file keeps the
 //! rest of `practice` independent of where those functions live.
 
+use crate::core::collectives::compare;
 use crate::core::collectives::{self, Algorithm};
 use crate::core::consensus::{self, Graph};
-use crate::core::cost::{self, CostParams};
+use crate::core::cost::formulas::Formula;
+use crate::core::cost::nccl::{nccl_bandwidths, NcclBandwidths};
+use crate::core::cost::CostParams;
 use crate::core::execute::{default_init, execute_owned, ExecOptions};
 use crate::core::schedule::Op;
 use crate::core::sgd;
-use crate::core::topology::analysis;
+use crate::core::topology_view;
 
 pub use crate::core::consensus::{fmt_num, GraphKind, WeightRule};
-pub use crate::core::cost::{ceil_log2, floor_log2};
+pub use crate::core::cost::formulas::{ceil_log2, floor_log2};
 pub use crate::core::sgd::rng::SplitMix64;
-pub use crate::core::topology::analysis::LaneService;
+pub use crate::core::topology_view::LaneService;
 
 /// The all-reduce schedules practice questions count rounds and bytes of.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -203,7 +206,7 @@ pub fn rounds_to(rho: f64, factor: f64) -> Option<usize> {
 
 /// The closed-form α–β all-reduce time of `alg` (Thakur, Rabenseifner &
 /// Gropp 2005), with the substitution written out.
-pub fn time(alg: CostAlgorithm, p: usize, n_bytes: f64, alpha: f64, beta: f64) -> cost::Formula {
+pub fn time(alg: CostAlgorithm, p: usize, n_bytes: f64, alpha: f64, beta: f64) -> Formula {
     alg.algorithm()
         .cost(p, n_bytes, CostParams::new(alpha, beta))
 }
@@ -219,8 +222,8 @@ pub fn crossover(
 ) -> Option<(f64, Vec<String>)> {
     let c = CostParams::new(alpha, beta);
     let (a, b) = (a.algorithm(), b.algorithm());
-    let x = cost::crossover(a, b, p, c)?;
-    let lines = cost::crossover_calculation(a, b, p, c)?;
+    let x = compare::crossover(a, b, p, c)?;
+    let lines = compare::crossover_calculation(a, b, p, c)?;
     Some((x.n_bytes, lines))
 }
 
@@ -232,8 +235,8 @@ pub fn factors(alg: CostAlgorithm, p: usize) -> (f64, f64) {
 
 /// algbw and busbw (bytes per second) of an all-reduce of `size` bytes in
 /// `t` seconds on `p` ranks (nccl-tests, doc/PERFORMANCE.md), with the lines.
-pub fn nccl(size: f64, t: f64, p: usize) -> cost::NcclBandwidths {
-    cost::nccl_bandwidths(size, t, p)
+pub fn nccl(size: f64, t: f64, p: usize) -> NcclBandwidths {
+    nccl_bandwidths(size, t, p)
 }
 
 /// The ideal multi-lane inter-node service time (the course's §10): a
@@ -241,5 +244,5 @@ pub fn nccl(size: f64, t: f64, p: usize) -> cost::NcclBandwidths {
 /// bytes/s each, from [`analysis::multilane_service_time`]. `None` for
 /// `lanes = 0`, a negative payload or a bandwidth ≤ 0.
 pub fn multilane(payload_bytes: f64, lanes: usize, lane_bw: f64) -> Option<LaneService> {
-    analysis::multilane_service_time(payload_bytes, lanes, lane_bw).ok()
+    topology_view::multilane_service_time(payload_bytes, lanes, lane_bw).ok()
 }

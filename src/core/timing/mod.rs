@@ -27,7 +27,6 @@ pub mod dataflow;
 pub(crate) mod fixtures;
 pub mod gantt;
 pub mod lockstep;
-pub mod pipeline;
 pub mod resources;
 pub mod story;
 pub mod trace;
@@ -36,8 +35,6 @@ pub mod traffic;
 use self::lockstep::{round_times_on, rounds_breakdown, rounds_time};
 use self::resources::Network;
 use super::cost::CostParams;
-#[cfg(doc)]
-use super::execute::Counts;
 use super::schedule::Schedule;
 use super::topology::Topology;
 use super::units::{format_beta, format_decimal, format_time};
@@ -62,8 +59,8 @@ pub fn executed_time_with(schedule: &Schedule, c: CostParams) -> f64 {
 
 /// Total α–β time (γ = 0), seconds. `alpha` is the per-message start-up
 /// latency in seconds and `beta` the transfer time in seconds per byte.
-/// Equal to [`crate::core::cost::ring_allreduce`] and
-/// [`crate::core::cost::naive_root_allreduce`] when `p` divides `n`.
+/// Equal to [`crate::core::collectives::ring_allreduce`] and
+/// [`crate::core::collectives::naive_root_allreduce`] when `p` divides `n`.
 pub fn executed_time(schedule: &Schedule, alpha: f64, beta: f64) -> f64 {
     executed_time_with(schedule, CostParams::new(alpha, beta))
 }

@@ -2,10 +2,10 @@
 //! bytes, FlexReduce counts) and the FlexReduce per-worker table, read from
 //! the core's analysis. Only formatting here.
 
-use crate::core::topology::analysis::{
+use crate::core::topology::Topology;
+use crate::core::topology_view::{
     core_crossing, flex_counts, multilane_service_time, FlexWorker, TopoRun,
 };
-use crate::core::topology::Topology;
 use crate::core::units::{format_bandwidth, format_bytes_short, format_time};
 use crate::params::ring::ELEM_BYTES;
 use crate::params::topology::{TopoAlg, TopologyParams};

@@ -9,9 +9,20 @@
 //! times. algbw and busbw follow nccl-tests' PERFORMANCE.md: algbw = size /
 //! time, busbw = algbw · 2(p − 1)/p for an all-reduce.
 
+//! # Entry points
+//! - [`run`]: one topology-aware all-reduce (`flat`, `hier`, `hier_rd`,
+//!   `multilane`, `rat`, `flex`) executed on a topology with states, times,
+//!   closed form, lower bound, traffic and level titles;
+//! - [`compare`] + [`bottleneck_sentence`]: the comparison table;
+//!   [`sweep_gpus`] / [`sweep_sizes`]: the chart series;
+//!   [`multilane_service_time`], [`flex_counts`], [`core_crossing`] and
+//!   [`busbw_note`]: the course's §10 numbers;
+//! - [`view_model`]: the picture's geometry.
+
 use std::fmt;
 
-use super::{Link, LinkClass, Topology, TopologyError};
+pub mod view_model;
+
 use crate::core::collectives::pieces::Split;
 use crate::core::collectives::{flat_topo, flex, multilane, rat, Algorithm};
 use crate::core::execute::{default_init, execute, ExecOptions, Trace};
@@ -20,6 +31,7 @@ use crate::core::timing::lockstep::round_times;
 use crate::core::timing::traffic::{
     cumulative_traffic, resource_totals, round_traffic, transfer_classes, Traffic,
 };
+use crate::core::topology::{Link, LinkClass, Topology, TopologyError};
 use crate::core::units::{format_bandwidth, format_decimal, format_time};
 
 /// Generator signature shared by every topology-aware collective.
