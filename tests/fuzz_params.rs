@@ -23,7 +23,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use collective_lab::core::collectives::compare::{
     all_allreduce, best_at, best_intervals, crossover_calculation,
 };
-use collective_lab::core::collectives::naive_root;
+use collective_lab::core::collectives::naive_root_schedule;
 use collective_lab::core::collectives::summary_table_on;
 use collective_lab::core::cost::nccl::nccl_bandwidths;
 use collective_lab::core::cost::CostParams;
@@ -31,7 +31,7 @@ use collective_lab::core::execute::{default_init, execute, ExecOptions};
 use collective_lab::core::measure::analysis::{analyse, Settings};
 use collective_lab::core::measure::{BwKind, Collective, ImportError, Model, MAX_INPUT_BYTES};
 use collective_lab::core::practice::{check, check_choice, questions, Answer};
-use collective_lab::core::schedule::ring::ring_all_reduce;
+use collective_lab::core::schedule::ring::ring_all_reduce_schedule;
 use collective_lab::core::sgd::narrate::{
     compare_step, narrate_step, over_weighting_line, trap_line,
 };
@@ -508,12 +508,12 @@ fn ring_compute(s: &RingParams, _heavy: bool) {
     let n = s.size.value / ELEM_BYTES;
     let n_bytes = s.size.value as f64;
     let (alpha, beta) = (s.alpha.value, s.bw.value.beta());
-    if let Ok(schedule) = ring_all_reduce(p, n, ELEM_BYTES) {
+    if let Ok(schedule) = ring_all_reduce_schedule(p, n, ELEM_BYTES) {
         let _ = execute(&schedule, &default_init, ExecOptions { keep_states: true });
         let _ = executed_time(&schedule, alpha, beta);
         let _ = explain(&schedule, alpha, beta);
     }
-    if let Ok(naive) = naive_root(p, n, ELEM_BYTES) {
+    if let Ok(naive) = naive_root_schedule(p, n, ELEM_BYTES) {
         let _ = executed_time(&naive, alpha, beta);
         let _ = explain(&naive, alpha, beta);
     }

@@ -57,7 +57,7 @@ pub fn responsibility(n: u64, sizes: &[usize], g: usize, i: usize) -> Range<u64>
 ///
 /// # Errors
 /// [`ScheduleError`] when `p < 2`, `n == 0` or `elem_bytes == 0`.
-pub fn flex(topo: &Topology, n: u64, elem_bytes: u64) -> Result<Schedule, ScheduleError> {
+pub fn flex_schedule(topo: &Topology, n: u64, elem_bytes: u64) -> Result<Schedule, ScheduleError> {
     let p = topo.p();
     check_args(p, n, elem_bytes)?;
     let sizes = topo.node_sizes();
@@ -143,7 +143,7 @@ pub fn flex(topo: &Topology, n: u64, elem_bytes: u64) -> Result<Schedule, Schedu
     Ok(all_reduce("flex", p, n, elem_bytes, all))
 }
 
-/// Closed form of [`flex`], seconds (exact when every split is even; bytes
+/// Closed form of [`flex_schedule`], seconds (exact when every split is even; bytes
 /// for `n`):
 ///
 /// `T = 2·Σ_{r=0}^{max s − 2} (α_intra + β_intra·n/min{s_h : s_h − 1 > r})
@@ -221,7 +221,7 @@ fn lcm(sizes: &[usize]) -> usize {
     })
 }
 
-/// Registry entry of [`flex`].
+/// Registry entry of [`flex_schedule`].
 pub struct FlexReduce;
 
 impl CollectiveAlgorithm for FlexReduce {
@@ -243,7 +243,7 @@ impl CollectiveAlgorithm for FlexReduce {
         }
     }
     fn generate(&self, topo: &Topology, n: u64, elem: u64) -> Result<Schedule, ScheduleError> {
-        flex(topo, n, elem)
+        flex_schedule(topo, n, elem)
     }
     /// Flat model (every message `α + m·β`), `k` groups, part `L = n/k`:
     /// in-group rounds `r = 0 … max s − 2` cost `α + L/s_r·β` (`s_r` the

@@ -32,7 +32,7 @@ use super::{CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
 use crate::core::cost::formulas::{ceil_log2, Formula};
 use crate::core::cost::nccl::CollectiveKind;
 use crate::core::cost::{formulas, CostParams};
-use crate::core::schedule::ring::ring_all_reduce;
+use crate::core::schedule::ring::ring_all_reduce_schedule;
 use crate::core::schedule::{
     check_args, Collective, Phase, Round, Schedule, ScheduleError, Transfer,
 };
@@ -117,8 +117,10 @@ impl Hierarchical {
         }
         let leaders: Vec<usize> = (0..nodes).map(|k| topo.node_ranks(k).start).collect();
         let inner = match self.leaders {
-            LeaderAlgorithm::Ring => ring_all_reduce(nodes, n, elem_bytes)?,
-            LeaderAlgorithm::RecursiveDoubling => super::recursive_doubling(nodes, n, elem_bytes)?,
+            LeaderAlgorithm::Ring => ring_all_reduce_schedule(nodes, n, elem_bytes)?,
+            LeaderAlgorithm::RecursiveDoubling => {
+                super::recursive_doubling_schedule(nodes, n, elem_bytes)?
+            }
         };
         Ok(inner
             .rounds
@@ -151,9 +153,9 @@ impl Hierarchical {
 
     fn leader_formula(&self, nodes: usize, n_bytes: f64, c: CostParams) -> Formula {
         match self.leaders {
-            LeaderAlgorithm::Ring => super::ring_allreduce(nodes, n_bytes, c),
+            LeaderAlgorithm::Ring => super::ring_all_reduce_time(nodes, n_bytes, c),
             LeaderAlgorithm::RecursiveDoubling => {
-                super::recursive_doubling_allreduce(nodes, n_bytes, c)
+                super::recursive_doubling_all_reduce_time(nodes, n_bytes, c)
             }
         }
     }
@@ -209,9 +211,9 @@ impl CollectiveAlgorithm for Hierarchical {
     fn closed_form(&self, topo: &Topology, n_bytes: f64, c: CostParams) -> Formula {
         let nodes = topo.nodes();
         let g = 1usize << depth(topo);
-        let reduce = formulas::binomial_reduce(g, n_bytes, c);
+        let reduce = formulas::binomial_reduce_time(g, n_bytes, c);
         let leaders = self.leader_formula(nodes, n_bytes, c);
-        let bcast = formulas::binomial_broadcast(g, n_bytes, c);
+        let bcast = formulas::binomial_broadcast_time(g, n_bytes, c);
         let parts = [&reduce, &leaders, &bcast];
         let total = |f: fn(&Formula) -> f64| parts.iter().map(|x| f(x)).sum::<f64>();
         let time = total(|f| f.time);

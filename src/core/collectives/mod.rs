@@ -86,14 +86,14 @@ mod ring_rs;
 mod tree;
 
 pub use hier::{Hierarchical, LeaderAlgorithm};
-pub use naive::{naive_root, naive_root_allreduce};
-pub use rab::{rabenseifner, rabenseifner_allreduce};
-pub use rd::{recursive_doubling, recursive_doubling_allreduce};
-pub use rh::recursive_halving_reduce_scatter;
-pub use ring::ring_allreduce;
-pub use ring_ag::ring_all_gather;
-pub use ring_rs::ring_reduce_scatter;
-pub use tree::{binomial_levels, binomial_tree, binomial_tree_allreduce};
+pub use naive::{naive_root_all_reduce_time, naive_root_schedule};
+pub use rab::{rabenseifner_all_reduce_time, rabenseifner_schedule};
+pub use rd::{recursive_doubling_all_reduce_time, recursive_doubling_schedule};
+pub use rh::recursive_halving_reduce_scatter_time;
+pub use ring::ring_all_reduce_time;
+pub use ring_ag::ring_all_gather_time;
+pub use ring_rs::ring_reduce_scatter_time;
+pub use tree::{binomial_levels, binomial_tree_all_reduce_time, binomial_tree_schedule};
 
 /// Every collective algorithm, in the order menus and tables list them.
 pub static REGISTRY: &[&dyn CollectiveAlgorithm] = &[

@@ -37,7 +37,11 @@ pub const INTRA_AG: &str = "intra-node all-gather";
 /// # Errors
 /// [`ScheduleError`] when `p < 2`, `n == 0`, `elem_bytes == 0`, or
 /// [`ScheduleError::Shape`] when the nodes are not all the same size.
-pub fn multilane(topo: &Topology, n: u64, elem_bytes: u64) -> Result<Schedule, ScheduleError> {
+pub fn multilane_schedule(
+    topo: &Topology,
+    n: u64,
+    elem_bytes: u64,
+) -> Result<Schedule, ScheduleError> {
     let p = topo.p();
     check_args(p, n, elem_bytes)?;
     if !topo.equal_nodes() {
@@ -84,7 +88,7 @@ pub fn multilane(topo: &Topology, n: u64, elem_bytes: u64) -> Result<Schedule, S
     Ok(all_reduce("multilane", p, n, elem_bytes, all))
 }
 
-/// Closed form of [`multilane`], seconds (exact when `G·N` divides `n`):
+/// Closed form of [`multilane_schedule`], seconds (exact when `G·N` divides `n`):
 ///
 /// `T = 2(G − 1)(α_intra + (n/G)·β_intra) + 2(N − 1)(α_inter + (n/(G·N))·max(⌈G/L⌉·β_inter, G·β_core))`
 ///
@@ -123,7 +127,7 @@ pub fn topo_time(topo: &Topology, n: u64, elem_bytes: u64, s: Split) -> Option<f
     Some(t)
 }
 
-/// Registry entry of [`multilane`].
+/// Registry entry of [`multilane_schedule`].
 pub struct MultiLane;
 
 impl CollectiveAlgorithm for MultiLane {
@@ -145,7 +149,7 @@ impl CollectiveAlgorithm for MultiLane {
         }
     }
     fn generate(&self, topo: &Topology, n: u64, elem: u64) -> Result<Schedule, ScheduleError> {
-        multilane(topo, n, elem)
+        multilane_schedule(topo, n, elem)
     }
     /// Flat model (every message `α + m·β`): with `G` ranks per node and `N` nodes,
     /// `2(G−1)(α + n/G·β) + 2(N−1)(α + n/(GN)·β)` plus `((G−1)/G + (N−1)/(GN))·nγ`

@@ -58,7 +58,11 @@ pub fn groups(topo: &Topology) -> Vec<Vec<usize>> {
 /// # Errors
 /// [`ScheduleError`] when `p < 2`, `n == 0`, `elem_bytes == 0`;
 /// [`ScheduleError::Shape`] when the racks (or nodes) differ in size.
-pub fn rat(topo: &Topology, n: u64, elem_bytes: u64) -> Result<Schedule, ScheduleError> {
+pub fn rack_aware_schedule(
+    topo: &Topology,
+    n: u64,
+    elem_bytes: u64,
+) -> Result<Schedule, ScheduleError> {
     let p = topo.p();
     check_args(p, n, elem_bytes)?;
     let members = groups(topo);
@@ -108,7 +112,7 @@ pub fn rat(topo: &Topology, n: u64, elem_bytes: u64) -> Result<Schedule, Schedul
     Ok(all_reduce("rat", p, n, elem_bytes, all))
 }
 
-/// Closed form of [`rat`] on equal nodes of `G` ranks, `M` nodes per rack
+/// Closed form of [`rack_aware_schedule`] on equal nodes of `G` ranks, `M` nodes per rack
 /// (`R = M·G` ranks per rack), `K` racks, `L` NICs per node, seconds
 /// (exact when `R` divides `n`; bytes for `n`):
 ///
@@ -165,7 +169,7 @@ pub fn topo_time(topo: &Topology, n: u64, elem_bytes: u64, s: Split) -> Option<f
     Some(2.0 * (r as f64 - 1.0) * round + 2.0 * cross)
 }
 
-/// Registry entry of [`rat`].
+/// Registry entry of [`rack_aware_schedule`].
 pub struct RackAware;
 
 impl CollectiveAlgorithm for RackAware {
@@ -187,7 +191,7 @@ impl CollectiveAlgorithm for RackAware {
         }
     }
     fn generate(&self, topo: &Topology, n: u64, elem: u64) -> Result<Schedule, ScheduleError> {
-        rat(topo, n, elem)
+        rack_aware_schedule(topo, n, elem)
     }
     /// Flat model (every rank one full-duplex port; messages sharing a
     /// port add up): `R` ranks per rack, `K` racks:

@@ -20,7 +20,7 @@ use crate::core::topology::Topology;
 /// Source: Thakur, Rabenseifner & Gropp 2005, §4 (ring / "reduce-scatter +
 /// all-gather"); Patarasuk & Yuan 2009. Course §9: p = 16, α = 5 µs,
 /// β = 0.08 ns/B, 8 KiB gives ≈ 151.2 µs.
-pub fn ring_allreduce(p: usize, n_bytes: f64, c: CostParams) -> Formula {
+pub fn ring_all_reduce_time(p: usize, n_bytes: f64, c: CostParams) -> Formula {
     let q = p.max(1);
     let coeffs = [
         Coeff::steps(q).twice(),
@@ -48,10 +48,10 @@ impl CollectiveAlgorithm for RingAllReduce {
         "around the ring"
     }
     fn generate(&self, topo: &Topology, n: u64, elem: u64) -> Result<Schedule, ScheduleError> {
-        ring::ring_all_reduce(topo.p(), n, elem)
+        ring::ring_all_reduce_schedule(topo.p(), n, elem)
     }
     fn closed_form(&self, topo: &Topology, n_bytes: f64, c: CostParams) -> Formula {
-        ring_allreduce(topo.p(), n_bytes, c)
+        ring_all_reduce_time(topo.p(), n_bytes, c)
     }
     fn factors(&self, topo: &Topology) -> [f64; 3] {
         let (q, f) = flat_p(topo);

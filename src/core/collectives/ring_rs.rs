@@ -15,7 +15,7 @@ use crate::core::topology::Topology;
 /// Ring reduce-scatter of an `n`-byte tensor: `(p−1)α + (p−1)/p·nβ + (p−1)/p·nγ`.
 ///
 /// Source: Thakur, Rabenseifner & Gropp 2005, §4.
-pub fn ring_reduce_scatter(p: usize, n_bytes: f64, c: CostParams) -> Formula {
+pub fn ring_reduce_scatter_time(p: usize, n_bytes: f64, c: CostParams) -> Formula {
     let q = p.max(1);
     let coeffs = [Coeff::steps(q), Coeff::share(q), Coeff::share(q)];
     let expression = "(p−1)α + (p−1)/p·nβ + (p−1)/p·nγ";
@@ -39,13 +39,13 @@ impl CollectiveAlgorithm for RingReduceScatter {
         "around the ring"
     }
     fn generate(&self, topo: &Topology, n: u64, elem: u64) -> Result<Schedule, ScheduleError> {
-        ring::ring_reduce_scatter(topo.p(), n, elem).map(|s| Schedule {
+        ring::ring_reduce_scatter_schedule(topo.p(), n, elem).map(|s| Schedule {
             algorithm: self.descriptor().key,
             ..s
         })
     }
     fn closed_form(&self, topo: &Topology, n_bytes: f64, c: CostParams) -> Formula {
-        ring_reduce_scatter(topo.p(), n_bytes, c)
+        ring_reduce_scatter_time(topo.p(), n_bytes, c)
     }
     fn factors(&self, topo: &Topology) -> [f64; 3] {
         let (q, f) = flat_p(topo);

@@ -86,7 +86,11 @@ pub fn level_note(who: &str, levels: usize, level: usize, reduce: bool) -> Strin
 ///
 /// # Errors
 /// [`ScheduleError`] when `p < 2`, `n == 0` or `elem_bytes == 0`.
-pub fn binomial_tree(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule, ScheduleError> {
+pub fn binomial_tree_schedule(
+    p: usize,
+    n: u64,
+    elem_bytes: u64,
+) -> Result<Schedule, ScheduleError> {
     check_args(p, n, elem_bytes)?;
     let mut rounds = Vec::new();
     for (phase, reduce) in [(Phase::Reduce, true), (Phase::Broadcast, false)] {
@@ -114,7 +118,7 @@ pub fn binomial_tree(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule, Sche
 ///
 /// Source: Thakur, Rabenseifner & Gropp 2005, §2 (binomial reduce and
 /// broadcast); course §7.
-pub fn binomial_tree_allreduce(p: usize, n_bytes: f64, c: CostParams) -> Formula {
+pub fn binomial_tree_all_reduce_time(p: usize, n_bytes: f64, c: CostParams) -> Formula {
     let coeffs = [
         Coeff::levels(p).twice(),
         Coeff::levels(p).twice(),
@@ -151,10 +155,10 @@ impl CollectiveAlgorithm for BinomialTree {
         "along a binomial tree"
     }
     fn generate(&self, topo: &Topology, n: u64, elem: u64) -> Result<Schedule, ScheduleError> {
-        binomial_tree(topo.p(), n, elem)
+        binomial_tree_schedule(topo.p(), n, elem)
     }
     fn closed_form(&self, topo: &Topology, n_bytes: f64, c: CostParams) -> Formula {
-        binomial_tree_allreduce(topo.p(), n_bytes, c)
+        binomial_tree_all_reduce_time(topo.p(), n_bytes, c)
     }
     fn factors(&self, topo: &Topology) -> [f64; 3] {
         let l = f64::from(ceil_log2(topo.p()));
@@ -188,7 +192,7 @@ mod tests {
 
     #[test]
     fn p8_structure() {
-        let s = binomial_tree(8, 10, 4).expect("valid");
+        let s = binomial_tree_schedule(8, 10, 4).expect("valid");
         assert_eq!(s.num_rounds(), 6);
         // Level 0: 1→0, 3→2, 5→4, 7→6.
         let pairs = s.rounds[0].pairs();
@@ -209,7 +213,7 @@ mod tests {
 
     #[test]
     fn p6_skips_missing_ranks() {
-        let s = binomial_tree(6, 10, 4).expect("valid");
+        let s = binomial_tree_schedule(6, 10, 4).expect("valid");
         // ⌈log₂ 6⌉ = 3 levels each way.
         assert_eq!(s.num_rounds(), 6);
         // Level 2 reduce: 4→0; broadcast distance 4: 0→4 (no 0+4... 4+4 ≥ 6).
@@ -222,7 +226,7 @@ mod tests {
 
     #[test]
     fn p1024_has_20_levels() {
-        let s = binomial_tree(1024, 1, 4).expect("valid");
+        let s = binomial_tree_schedule(1024, 1, 4).expect("valid");
         assert_eq!(s.num_rounds(), 20);
     }
 }

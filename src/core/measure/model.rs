@@ -183,18 +183,18 @@ impl Model {
                 let [s, b, _] = m.algorithm().factors(p);
                 return Some((s, b));
             }
-            (Collective::AllGather, Model::Ring) => collectives::ring_all_gather(p, 1.0, one),
+            (Collective::AllGather, Model::Ring) => collectives::ring_all_gather_time(p, 1.0, one),
             (Collective::AllGather, Model::RecursiveDoubling | Model::Rabenseifner) => {
-                formulas::recursive_doubling_all_gather(p, 1.0, one)
+                formulas::recursive_doubling_all_gather_time(p, 1.0, one)
             }
             (Collective::ReduceScatter, Model::Ring) => {
-                collectives::ring_reduce_scatter(p, 1.0, one)
+                collectives::ring_reduce_scatter_time(p, 1.0, one)
             }
             (Collective::ReduceScatter, Model::RecursiveDoubling | Model::Rabenseifner) => {
-                collectives::recursive_halving_reduce_scatter(p, 1.0, one)
+                collectives::recursive_halving_reduce_scatter_time(p, 1.0, one)
             }
-            (Collective::Broadcast, Model::Tree) => formulas::binomial_broadcast(p, 1.0, one),
-            (Collective::Reduce, Model::Tree) => formulas::binomial_reduce(p, 1.0, one),
+            (Collective::Broadcast, Model::Tree) => formulas::binomial_broadcast_time(p, 1.0, one),
+            (Collective::Reduce, Model::Tree) => formulas::binomial_reduce_time(p, 1.0, one),
             _ => return None,
         };
         Some((f.startups, f.byte_factor))

@@ -58,7 +58,7 @@ const ALGORITHMS: &[TopoAlgorithm] = &[
         key: "flat",
         label: "flat ring over all ranks",
         summary: "the ring all-reduce over all ranks in rank order, crossing node boundaries wherever it does",
-        generate: flat_topo::flat_ring,
+        generate: flat_topo::flat_ring_schedule,
         time_model: flat_topo::topo_time,
     },
     TopoAlgorithm {
@@ -79,21 +79,21 @@ const ALGORITHMS: &[TopoAlgorithm] = &[
         key: "multilane",
         label: "multi-lane hierarchical all-reduce",
         summary: "reduce-scatter inside each node, each local rank all-reduces its slice across nodes over its own NIC, all-gather inside the node",
-        generate: multilane::multilane,
+        generate: multilane::multilane_schedule,
         time_model: multilane::topo_time,
     },
     TopoAlgorithm {
         key: "rat",
         label: "rack-aware all-reduce (RAT)",
         summary: "reduce inside the rack, one rack aggregate crosses the core and the result comes back, then all-gather inside the rack",
-        generate: rat::rat,
+        generate: rat::rack_aware_schedule,
         time_model: rat::topo_time,
     },
     TopoAlgorithm {
         key: "flex",
         label: "FlexReduce over unequal groups",
         summary: "reduce-scatter inside each group, fetch the other groups' partial sums for your range, return them, all-gather inside the group",
-        generate: flex::flex,
+        generate: flex::flex_schedule,
         time_model: flex::topo_time,
     },
 ];
