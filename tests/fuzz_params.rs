@@ -19,12 +19,13 @@
 use std::collections::HashSet;
 use std::fmt::Debug;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::OnceLock;
 
 use collective_lab::core::collectives::compare::{
     all_allreduce, best_at, best_intervals, crossover_calculation,
 };
 use collective_lab::core::collectives::naive_root_schedule;
-use collective_lab::core::collectives::summary_table_on;
+use collective_lab::core::collectives::{summary_table_on, Algorithm};
 use collective_lab::core::cost::nccl::nccl_bandwidths;
 use collective_lab::core::cost::CostParams;
 use collective_lab::core::execute::{default_init, execute, ExecOptions};
@@ -410,11 +411,43 @@ struct Spec {
 }
 
 impl Spec {
+    /// The listed good values of `key`, and for `alg` the registry's keys
+    /// ([`registry_algs`]), so a new algorithm needs no line here.
     fn good_values(&self, key: &str) -> &'static [&'static str] {
-        self.good
+        let listed = self
+            .good
             .iter()
             .find(|(k, _)| *k == key)
-            .map_or(&[], |(_, v)| *v)
+            .map_or(&[][..], |(_, v)| *v);
+        if key != "alg" {
+            return listed;
+        }
+        static ALGS: OnceLock<Vec<(&'static str, &'static [&'static str])>> = OnceLock::new();
+        let per_view = ALGS.get_or_init(|| {
+            PARSERS
+                .iter()
+                .filter_map(|s| {
+                    let mut keys = registry_algs(s.view)?;
+                    let extra = s.good.iter().find(|(k, _)| *k == "alg");
+                    keys.extend(extra.map_or(&[][..], |(_, v)| *v));
+                    Some((s.view, &*Vec::leak(keys)))
+                })
+                .collect()
+        });
+        per_view
+            .iter()
+            .find(|(v, _)| *v == self.view)
+            .map_or(listed, |(_, keys)| *keys)
+    }
+}
+
+/// The good `alg` values a view takes from the registry: every key for the
+/// collectives and timeline views, the compared all-reduces for the cost view.
+fn registry_algs(view: &str) -> Option<Vec<&'static str>> {
+    match view {
+        "collectives" | "timeline" => Some(Algorithm::all().map(|a| a.key()).collect()),
+        "cost" => Some(Algorithm::compared().iter().map(|a| a.key()).collect()),
+        _ => None,
     }
 }
 
@@ -905,20 +938,8 @@ const PARSERS: &[Spec] = &[
             "t",
         ],
         good: &[
-            (
-                "alg",
-                &[
-                    "ring",
-                    "tree",
-                    "rd",
-                    "rab",
-                    "flat",
-                    "hier",
-                    "multilane",
-                    "ptree",
-                    "dbtree",
-                ],
-            ),
+            // and every registry key ([`registry_algs`])
+            ("alg", &["flat"]),
             ("p", &["2", "4", "8", "16", "256"]),
             ("size", &["100MB", "4B", "64KiB"]),
             ("bw", &["12.5GB/s", "100Gb/s"]),
@@ -961,13 +982,6 @@ const PARSERS: &[Spec] = &[
         view: "collectives",
         keys: &["alg", "p", "size", "step", "bw", "alpha", "gpus"],
         good: &[
-            (
-                "alg",
-                &[
-                    "ring", "tree", "ptree", "dbtree", "rd", "rh", "rab", "naive", "rs", "ag",
-                    "hier",
-                ],
-            ),
             ("p", &["2", "3", "6", "8", "12", "64"]),
             ("size", &["64MB", "4B", "12B", "8KiB"]),
             ("step", &["0", "3", "6", "100"]),
@@ -988,10 +1002,6 @@ const PARSERS: &[Spec] = &[
             ("beta", &["0.08ns/B", "1s/B"]),
             ("size", &["8KiB", "1B", "1TiB", "100MB"]),
             ("gamma", &["0.01ns/B", "0"]),
-            (
-                "alg",
-                &["ring", "tree", "ptree", "dbtree", "rd", "rab", "naive"],
-            ),
         ],
         run: cost_run,
     },

@@ -5,7 +5,7 @@
 //! Rabenseifner's all-reduce on their own (recursive halving reduce-scatter,
 //! recursive doubling all-gather). The recursive doubling all-reduce and
 //! Rabenseifner's all-reduce are built from them in
-//! `crate::core::collectives` (`rd.rs`, `rab.rs`).
+//! `crate::core::collectives` (`recursive_doubling.rs`, `rabenseifner.rs`).
 //!
 //! For `p` a power of two:
 //! - **recursive doubling** (all-reduce): in round `k = 0..log₂p` rank `r`

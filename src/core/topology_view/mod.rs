@@ -24,7 +24,7 @@ use std::fmt;
 pub mod view_model;
 
 use crate::core::collectives::pieces::Split;
-use crate::core::collectives::{flat_topo, flex, multilane, rat, Algorithm};
+use crate::core::collectives::{flat_topo, flex_reduce, multilane, rack_aware, Algorithm};
 use crate::core::execute::{default_init, execute, ExecOptions, Trace};
 use crate::core::schedule::{Op, Phase, Round, Schedule, ScheduleError};
 use crate::core::timing::lockstep::round_times;
@@ -86,15 +86,15 @@ const ALGORITHMS: &[TopoAlgorithm] = &[
         key: "rat",
         label: "rack-aware all-reduce (RAT)",
         summary: "reduce inside the rack, one rack aggregate crosses the core and the result comes back, then all-gather inside the rack",
-        generate: rat::rack_aware_schedule,
-        time_model: rat::topo_time,
+        generate: rack_aware::rack_aware_schedule,
+        time_model: rack_aware::topo_time,
     },
     TopoAlgorithm {
         key: "flex",
         label: "FlexReduce over unequal groups",
         summary: "reduce-scatter inside each group, fetch the other groups' partial sums for your range, return them, all-gather inside the group",
-        generate: flex::flex_schedule,
-        time_model: flex::topo_time,
+        generate: flex_reduce::flex_schedule,
+        time_model: flex_reduce::topo_time,
     },
 ];
 
@@ -692,9 +692,9 @@ pub fn flex_counts(run: &TopoRun, topo: &Topology) -> Result<FlexCounts, TopoErr
     let rs_rounds = s
         .rounds
         .iter()
-        .take_while(|r| r.note == flex::GROUP_RS)
+        .take_while(|r| r.note == flex_reduce::GROUP_RS)
         .count();
-    let fetch_round = s.rounds.iter().position(|r| r.note == flex::FETCH);
+    let fetch_round = s.rounds.iter().position(|r| r.note == flex_reduce::FETCH);
     let seg_len = |si: usize| tr.segments.get(si).map_or(0, |r| r.end - r.start);
     let count = |state: usize, rank: usize, want: &dyn Fn(&[usize]) -> bool| -> u64 {
         tr.states[state]

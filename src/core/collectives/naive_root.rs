@@ -7,7 +7,7 @@
 //! Closed form: `2(p−1)(α + nβ) + (p−1)·nγ`, any `p`. The course's example:
 //! p = 4, 100 MB at 12.5 GB/s, α = 0 gives 6 × 8 ms = 48 ms (the ring: 12 ms).
 
-use super::tree::BROADCAST_TEXT;
+use super::binomial_tree::BROADCAST_TEXT;
 use super::{flat_p, CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
 use crate::core::cost::formulas::Formula;
 use crate::core::cost::formulas::{Coeff, Terms};

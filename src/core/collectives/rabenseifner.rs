@@ -7,7 +7,7 @@
 //! (Rabenseifner 2004; Thakur, Rabenseifner & Gropp 2005, §4.4).
 
 use super::narrate::fold_text;
-use super::rh::RecursiveHalving;
+use super::recursive_halving::RecursiveHalving;
 use super::{CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
 use crate::core::cost::formulas::{adaptation_note, Coeff, Terms};
 use crate::core::cost::formulas::{floor_log2, pow2_split, Formula};

@@ -27,7 +27,7 @@
 //! Sanders, Speck & Träff 2009 and NCCL's tree/ring split.
 
 use super::narrate::fold_text;
-use super::tree::{binomial_levels, level_note};
+use super::binomial_tree::{binomial_levels, level_note};
 use super::{CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
 use crate::core::cost::formulas::{ceil_log2, Formula};
 use crate::core::cost::nccl::CollectiveKind;

@@ -4,8 +4,8 @@
 //! Rabenseifner & Gropp 2005, §4; Patarasuk & Yuan 2009). The course's
 //! example: p = 16, α = 5 µs, β = 0.08 ns/B, 8 KiB gives ≈ 151.2 µs.
 
-use super::ring_ag::RingAllGather;
-use super::ring_rs::RingReduceScatter;
+use super::ring_all_gather::RingAllGather;
+use super::ring_reduce_scatter::RingReduceScatter;
 use super::{flat_p, CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
 use crate::core::cost::formulas::Formula;
 use crate::core::cost::formulas::{Coeff, Terms};
