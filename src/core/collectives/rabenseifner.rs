@@ -111,6 +111,9 @@ impl CollectiveAlgorithm for Rabenseifner {
             [2.0 * k, 2.0 * f, f]
         }
     }
+    fn on_topology(&self) -> Option<super::TopologyEntry> {
+        None
+    }
     fn equal_parts(&self, topo: &Topology) -> usize {
         Fold::new(topo.p()).core
     }
