@@ -49,7 +49,7 @@ use crate::core::cost::formulas::{Coeff, Terms};
 use crate::core::cost::nccl::CollectiveKind;
 use crate::core::cost::CostParams;
 use crate::core::schedule::{
-    check_args, Collective, Op, Phase, Round, Schedule, ScheduleError, Transfer,
+    check_args, Computation, Op, Phase, Round, Schedule, ScheduleError, Transfer,
 };
 use crate::core::topology::Topology;
 
@@ -168,7 +168,7 @@ pub fn binary_tree_schedule(p: usize, n: u64, elem_bytes: u64) -> Result<Schedul
         p,
         n,
         elem_bytes,
-        collective: Collective::AllReduce,
+        collective: Computation::AllReduce,
         rounds,
     })
 }

@@ -35,7 +35,7 @@ use crate::core::cost::nccl::CollectiveKind;
 use crate::core::cost::{formulas, CostParams};
 use crate::core::schedule::ring::ring_all_reduce_schedule;
 use crate::core::schedule::{
-    check_args, Collective, Phase, Round, Schedule, ScheduleError, Transfer,
+    check_args, Computation, Phase, Round, Schedule, ScheduleError, Transfer,
 };
 use crate::core::topology::Topology;
 use crate::core::units::format_time;
@@ -205,7 +205,7 @@ impl CollectiveAlgorithm for Hierarchical {
             p,
             n,
             elem_bytes: elem,
-            collective: Collective::AllReduce,
+            collective: Computation::AllReduce,
             rounds,
         })
     }

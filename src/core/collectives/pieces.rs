@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use crate::core::cost::formulas::Formula;
 use crate::core::cost::CostParams;
-use crate::core::schedule::{chunk_range, Collective, Op, Phase, Round, Schedule, Transfer};
+use crate::core::schedule::{chunk_range, Computation, Op, Phase, Round, Schedule, Transfer};
 use crate::core::topology::Topology;
 use crate::core::units::{format_decimal, format_time};
 
@@ -98,7 +98,7 @@ pub fn all_reduce(
         p,
         n,
         elem_bytes,
-        collective: Collective::AllReduce,
+        collective: Computation::AllReduce,
         rounds,
     }
 }

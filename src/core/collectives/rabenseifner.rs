@@ -16,7 +16,7 @@ use crate::core::cost::CostParams;
 use crate::core::schedule::recursive::{
     doubling_gather_rounds, halving_rounds, with_whole_buffer_fold, Blocks, Fold,
 };
-use crate::core::schedule::{check_args, Collective, Phase, Schedule, ScheduleError};
+use crate::core::schedule::{check_args, Computation, Phase, Schedule, ScheduleError};
 use crate::core::topology::Topology;
 
 /// Rabenseifner's all-reduce: recursive halving reduce-scatter followed by
@@ -37,7 +37,7 @@ pub fn rabenseifner_schedule(p: usize, n: u64, elem_bytes: u64) -> Result<Schedu
         p,
         n,
         elem_bytes,
-        collective: Collective::AllReduce,
+        collective: Computation::AllReduce,
         rounds: with_whole_buffer_fold(&fold, n, core),
     })
 }

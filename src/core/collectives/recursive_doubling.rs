@@ -12,7 +12,7 @@ use crate::core::cost::formulas::{floor_log2, pow2_split, Formula};
 use crate::core::cost::nccl::CollectiveKind;
 use crate::core::cost::CostParams;
 use crate::core::schedule::recursive::{doubling_rounds, with_whole_buffer_fold, Fold};
-use crate::core::schedule::{check_args, Collective, Op, Phase, Schedule, ScheduleError};
+use crate::core::schedule::{check_args, Computation, Op, Phase, Schedule, ScheduleError};
 use crate::core::topology::Topology;
 
 /// Recursive doubling all-reduce: partner `rank XOR 2^k`, whole buffers,
@@ -34,7 +34,7 @@ pub fn recursive_doubling_schedule(
         p,
         n,
         elem_bytes,
-        collective: Collective::AllReduce,
+        collective: Computation::AllReduce,
         rounds: with_whole_buffer_fold(&fold, n, core),
     })
 }

@@ -27,7 +27,7 @@ pub use crate::core::topology_view::LaneService;
 
 /// The all-reduce schedules practice questions count rounds and bytes of.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Collective {
+pub enum PracticeAllReduce {
     /// Ring reduce-scatter + ring all-gather.
     Ring,
     /// Recursive doubling (full-buffer exchanges).
@@ -36,12 +36,12 @@ pub enum Collective {
     Rabenseifner,
 }
 
-impl Collective {
+impl PracticeAllReduce {
     fn schedule(self) -> Algorithm {
         match self {
-            Collective::Ring => Algorithm::RING,
-            Collective::RecursiveDoubling => Algorithm::RD,
-            Collective::Rabenseifner => Algorithm::RAB,
+            PracticeAllReduce::Ring => Algorithm::RING,
+            PracticeAllReduce::RecursiveDoubling => Algorithm::RD,
+            PracticeAllReduce::Rabenseifner => Algorithm::RAB,
         }
     }
 
@@ -53,9 +53,9 @@ impl Collective {
     /// Display name, e.g. "Rabenseifner's algorithm".
     pub fn name(self) -> &'static str {
         match self {
-            Collective::Ring => "ring all-reduce",
-            Collective::RecursiveDoubling => "recursive doubling",
-            Collective::Rabenseifner => "Rabenseifner's algorithm",
+            PracticeAllReduce::Ring => "ring all-reduce",
+            PracticeAllReduce::RecursiveDoubling => "recursive doubling",
+            PracticeAllReduce::Rabenseifner => "Rabenseifner's algorithm",
         }
     }
 }
@@ -118,7 +118,7 @@ pub struct Executed {
 /// Generates and executes `alg` on `p` ranks for an `n_bytes`-byte tensor
 /// (1-byte elements, so every count is in bytes). `None` when the schedule
 /// cannot be built (`p < 2`, `n_bytes = 0`).
-pub fn execute_collective(alg: Collective, p: usize, n_bytes: u64) -> Option<Executed> {
+pub fn execute_collective(alg: PracticeAllReduce, p: usize, n_bytes: u64) -> Option<Executed> {
     let schedule = collectives::generate(alg.schedule(), p, n_bytes, 1).ok()?;
     let mut reduced = vec![0u64; p];
     for t in schedule.rounds.iter().flat_map(|r| &r.transfers) {
@@ -147,7 +147,7 @@ pub use crate::core::sgd::Objective;
 /// Rounds of the schedule `alg` generates for `p` ranks (a round count does
 /// not depend on the tensor size, so a tiny tensor is scheduled). `None`
 /// for `p < 2`.
-pub fn schedule_rounds(alg: Collective, p: usize) -> Option<usize> {
+pub fn schedule_rounds(alg: PracticeAllReduce, p: usize) -> Option<usize> {
     collectives::generate(alg.schedule(), p, p as u64, 1)
         .ok()
         .map(|s| s.num_rounds())

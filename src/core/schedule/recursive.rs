@@ -40,7 +40,7 @@
 use std::ops::Range;
 
 use super::{
-    check_args, chunk_range, Collective, Op, Phase, Round, Schedule, ScheduleError, Transfer,
+    check_args, chunk_range, Computation, Op, Phase, Round, Schedule, ScheduleError, Transfer,
 };
 
 /// The MPICH-style fold of `p` ranks onto the largest power-of-two subset.
@@ -372,9 +372,9 @@ fn half_collective(
         n,
         elem_bytes,
         collective: if gather {
-            Collective::AllGather { owned }
+            Computation::AllGather { owned }
         } else {
-            Collective::ReduceScatter { owned }
+            Computation::ReduceScatter { owned }
         },
         rounds,
     })

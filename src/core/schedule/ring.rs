@@ -11,7 +11,7 @@
 //! Rabenseifner & Gropp 2005, §4).
 
 use super::{
-    check_args, chunk_range, Chunks, Collective, Op, Phase, Round, Schedule, ScheduleError,
+    check_args, chunk_range, Chunks, Computation, Op, Phase, Round, Schedule, ScheduleError,
     Transfer,
 };
 
@@ -107,7 +107,7 @@ pub fn ring_reduce_scatter_schedule(
         p,
         n,
         elem_bytes,
-        collective: Collective::ReduceScatter {
+        collective: Computation::ReduceScatter {
             owned: ring_reduce_scatter_owned(p, n),
         },
         rounds: ring_pass(p, n, 0, Op::Reduce, Phase::ReduceScatter),
@@ -130,7 +130,7 @@ pub fn ring_all_gather_schedule(
         p,
         n,
         elem_bytes,
-        collective: Collective::AllGather {
+        collective: Computation::AllGather {
             owned: (0..p).map(|r| chunk_range(n, p, r)).collect(),
         },
         rounds: ring_pass(p, n, 0, Op::Copy, Phase::AllGather),
@@ -155,10 +155,10 @@ pub fn ring_all_reduce_schedule(
         p,
         n,
         elem_bytes,
-        collective: Collective::AllReduce,
+        collective: Computation::AllReduce,
         rounds: ring_pass(p, n, 1, Op::Copy, Phase::AllGather),
     };
-    Ok(rs.then(ag, "ring", Collective::AllReduce))
+    Ok(rs.then(ag, "ring", Computation::AllReduce))
 }
 
 #[cfg(test)]

@@ -795,7 +795,7 @@ mod tests;
 #[cfg(test)]
 mod title_tests {
     use super::round_titles;
-    use crate::core::schedule::{Collective, Phase, Round, Schedule};
+    use crate::core::schedule::{Computation, Phase, Round, Schedule};
 
     #[test]
     fn titles_count_runs_of_the_same_level() {
@@ -809,7 +809,7 @@ mod title_tests {
             p: 2,
             n: 2,
             elem_bytes: 4,
-            collective: Collective::AllReduce,
+            collective: Computation::AllReduce,
             rounds: vec![
                 round(Phase::ReduceScatter, "x"),
                 round(Phase::ReduceScatter, "x"),
