@@ -5,8 +5,8 @@
 use collective_lab::core::execute::{
     count_only, count_rounds, default_init, execute, execute_checkpointed, ExecOptions,
 };
-use collective_lab::core::schedule::ring::ring_all_reduce;
 use collective_lab::core::schedule::ring::ring_all_reduce_rounds;
+use collective_lab::core::schedule::ring::ring_all_reduce_schedule;
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 
@@ -14,22 +14,29 @@ fn ring(c: &mut Criterion) {
     let n = 64_000_000 / 4;
     c.bench_function("ring p=64 execute (keep states)", |b| {
         b.iter(|| {
-            let s = ring_all_reduce(64, n, 4).expect("valid");
+            let s = ring_all_reduce_schedule(64, n, 4).expect("valid");
             black_box(execute(&s, &default_init, ExecOptions::default()).expect("runs"))
         })
     });
     c.bench_function("ring p=1024 execute (numbers only)", |b| {
         b.iter(|| {
-            let s = ring_all_reduce(1024, n, 4).expect("valid");
+            let s = ring_all_reduce_schedule(1024, n, 4).expect("valid");
             black_box(execute(&s, &default_init, ExecOptions { keep_states: false }).expect("runs"))
         })
     });
     c.bench_function("ring p=1024 generate only", |b| {
-        b.iter(|| black_box(ring_all_reduce(1024, n, 4).expect("valid").rounds.len()))
+        b.iter(|| {
+            black_box(
+                ring_all_reduce_schedule(1024, n, 4)
+                    .expect("valid")
+                    .rounds
+                    .len(),
+            )
+        })
     });
     c.bench_function("ring p=1024 generate + count_only (numbers only)", |b| {
         b.iter(|| {
-            let s = ring_all_reduce(1024, n, 4).expect("valid");
+            let s = ring_all_reduce_schedule(1024, n, 4).expect("valid");
             black_box(count_only(&s).expect("counts").max_sent_per_rank())
         })
     });
@@ -41,11 +48,11 @@ fn ring(c: &mut Criterion) {
     });
     c.bench_function("ring p=64 execute_checkpointed every 12 rounds", |b| {
         b.iter(|| {
-            let s = ring_all_reduce(64, n, 4).expect("valid");
+            let s = ring_all_reduce_schedule(64, n, 4).expect("valid");
             black_box(execute_checkpointed(s, &default_init, 12).expect("runs"))
         })
     });
-    let s = ring_all_reduce(64, n, 4).expect("valid");
+    let s = ring_all_reduce_schedule(64, n, 4).expect("valid");
     let cp = execute_checkpointed(s.clone(), &default_init, 12).expect("runs");
     c.bench_function("ring p=64 one step's data, checkpointed every 12", |b| {
         b.iter(|| {

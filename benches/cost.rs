@@ -5,10 +5,11 @@
 
 use std::hint::black_box;
 
-use collective_lab::core::collectives::Algorithm;
-use collective_lab::core::cost::{
-    all_allreduce, best_intervals, log_sizes, sweep_sizes, CostParams,
+use collective_lab::core::collectives::compare::{
+    all_allreduce, best_intervals, log_sizes, sweep_sizes,
 };
+use collective_lab::core::collectives::Algorithm;
+use collective_lab::core::cost::CostParams;
 use collective_lab::plot::cost::{draw_time_vs_p, draw_time_vs_size, draw_winner_map};
 use criterion::{criterion_group, criterion_main, Criterion};
 

@@ -8,9 +8,9 @@
 
 use std::hint::black_box;
 
-use collective_lab::core::topology::analysis::{compare, run, sweep_gpus, sweep_sizes};
-use collective_lab::core::topology::view_model::layout;
 use collective_lab::core::topology::{Link, Topology};
+use collective_lab::core::topology_view::view_model::layout;
+use collective_lab::core::topology_view::{compare, run, sweep_gpus, sweep_sizes};
 use collective_lab::plot::topology::{draw_time_vs_gpus, Line};
 use criterion::{criterion_group, criterion_main, Criterion};
 

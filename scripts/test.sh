@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # README command 2: install what is missing, then run every check:
-# fmt, clippy (native and wasm32), rustdoc with -D warnings, native tests, the MPI runner (build, clippy,
+# fmt, clippy (native and wasm32), rustdoc with -D warnings, the core's
+# import-cycle check, native tests, the MPI runner (build, clippy,
 # tests, an mpirun sweep), in-browser tests in headless Chromium, the release
 # build, a smoke test of dist/ served from a sub-folder and the course-page
 # example's frame heights (scripts/browser/embed.mjs).
@@ -22,6 +23,9 @@ cargo clippy --target wasm32-unknown-unknown --lib --bins --tests -- -D warnings
 step "cargo doc --no-deps, -D warnings (native, and wasm32 for the app)"
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --lib
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --lib --target wasm32-unknown-unknown
+
+step "core layers: no import cycle among the modules of src/core (scripts/cycles.sh)"
+bash scripts/cycles.sh
 
 step "native tests"
 cargo test

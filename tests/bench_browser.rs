@@ -12,14 +12,15 @@ mod common;
 
 use std::hint::black_box;
 
+use collective_lab::core::collectives::compare::{log_sizes, sweep_sizes};
 use collective_lab::core::consensus::{
     mixing_matrix, spectrum, GossipRun, Graph, GraphKind, InitPattern, WeightRule,
 };
-use collective_lab::core::cost::{log_sizes, sweep_sizes, CostParams};
+use collective_lab::core::cost::CostParams;
 use collective_lab::core::execute::{
     chunk_grid, count_streamed, default_init, execute_checkpointed, execute_owned, ExecOptions,
 };
-use collective_lab::core::schedule::ring::{ring_all_reduce, ring_all_reduce_rounds};
+use collective_lab::core::schedule::ring::{ring_all_reduce_rounds, ring_all_reduce_schedule};
 use collective_lab::params::gossip::GossipParams;
 use collective_lab::params::sgd::SgdParams;
 use collective_lab::params::Query;
@@ -86,12 +87,12 @@ fn measure() {
 #[wasm_bindgen_test]
 fn ring_and_cost() {
     time_it("ring p=64: build + execute schedule (64 MB)", 5, || {
-        let s = ring_all_reduce(64, 64_000_000 / 4, 4).ok();
+        let s = ring_all_reduce_schedule(64, 64_000_000 / 4, 4).ok();
         let t =
             s.and_then(|s| execute_owned(s, &default_init, ExecOptions { keep_states: true }).ok());
         black_box(t);
     });
-    if let Some(t) = ring_all_reduce(64, 64_000_000 / 4, 4)
+    if let Some(t) = ring_all_reduce_schedule(64, 64_000_000 / 4, 4)
         .ok()
         .and_then(|s| execute_checkpointed(s, &default_init, 8).ok())
     {

@@ -4,6 +4,7 @@
 
 mod common;
 
+use collective_lab::core::collectives::Algorithm;
 use common::{set_field, Mounted};
 use wasm_bindgen_test::*;
 
@@ -94,9 +95,9 @@ async fn summary_rows_switch_the_algorithm() {
 #[wasm_bindgen_test]
 async fn bad_alg_keeps_the_default_and_says_why() {
     let app = Mounted::new("view=collectives&alg=bogus&p=8").await;
-    assert!(app
-        .text(".field-error")
-        .contains("ring, tree, ptree, dbtree, rd, rh, rab, naive, rs, ag"));
+    // every registry key, in registry order
+    let keys: Vec<_> = Algorithm::all().map(|a| a.key()).collect();
+    assert!(app.text(".field-error").contains(&keys.join(", ")));
     assert_eq!(app.count(".rank-ring g.rank"), 8);
     assert!(app.text("#phase").contains("Rabenseifner"));
     set_field(&app, "p", "5").await;

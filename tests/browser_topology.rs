@@ -228,6 +228,7 @@ async fn an_algorithm_that_does_not_fit_says_why_and_the_page_stays() {
 #[wasm_bindgen_test]
 fn reducer_commits_rejects_and_clamps() {
     use collective_lab::app::views::topology::state::{TopoAction, TopoState};
+    use collective_lab::core::collectives::Algorithm;
     use collective_lab::params::topology::{TopoAlg, PRESETS};
     use collective_lab::params::Query;
     use std::rc::Rc;
@@ -250,8 +251,11 @@ fn reducer_commits_rejects_and_clamps() {
     assert!(s.drafts.error("gpus").is_none());
     let s = s.reduce(TopoAction::Step { s: 99, last: 6 });
     assert_eq!(s.params.step, 6);
-    let s = s.reduce(TopoAction::Alg(TopoAlg::Flat));
-    assert_eq!((s.params.alg, s.params.step), (TopoAlg::Flat, 0));
+    let s = s.reduce(TopoAction::Alg(TopoAlg::of(Algorithm::RING)));
+    assert_eq!(
+        (s.params.alg, s.params.step),
+        (TopoAlg::of(Algorithm::RING), 0)
+    );
     let s = s.reduce(TopoAction::Commit("racks", "3".into()));
     assert!(s.drafts.error("racks").is_some());
     let s = s.reduce(TopoAction::Preset(PRESETS[1].params()));

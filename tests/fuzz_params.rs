@@ -19,18 +19,20 @@
 use std::collections::HashSet;
 use std::fmt::Debug;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::OnceLock;
 
-use collective_lab::core::collectives::naive_root;
-use collective_lab::core::collectives::summary_table_on;
-use collective_lab::core::cost::CostParams;
-use collective_lab::core::cost::{
-    all_allreduce, best_at, best_intervals, crossover_calculation, nccl_bandwidths,
+use collective_lab::core::collectives::compare::{
+    all_allreduce, best_at, best_intervals, crossover_calculation,
 };
+use collective_lab::core::collectives::naive_root_schedule;
+use collective_lab::core::collectives::{summary_table_on, Algorithm};
+use collective_lab::core::cost::nccl::nccl_bandwidths;
+use collective_lab::core::cost::CostParams;
 use collective_lab::core::execute::{default_init, execute, ExecOptions};
 use collective_lab::core::measure::analysis::{analyse, Settings};
-use collective_lab::core::measure::{BwKind, Collective, ImportError, Model, MAX_INPUT_BYTES};
+use collective_lab::core::measure::{BenchCollective, BwKind, ImportError, Model, MAX_INPUT_BYTES};
 use collective_lab::core::practice::{check, check_choice, questions, Answer};
-use collective_lab::core::schedule::ring::ring_all_reduce;
+use collective_lab::core::schedule::ring::ring_all_reduce_schedule;
 use collective_lab::core::sgd::narrate::{
     compare_step, narrate_step, over_weighting_line, trap_line,
 };
@@ -38,8 +40,8 @@ use collective_lab::core::sgd::Strategy;
 use collective_lab::core::timing::{
     executed_time, explain, ring_bytes_counted, ring_bytes_per_rank,
 };
-use collective_lab::core::topology::analysis::{row, run as topo_run, sweep_gpus, sweep_sizes};
-use collective_lab::core::topology::view_model::layout;
+use collective_lab::core::topology_view::view_model::layout;
+use collective_lab::core::topology_view::{row, run as topo_run, sweep_gpus, sweep_sizes};
 use collective_lab::export::series::xy_series;
 use collective_lab::params::collectives::CollectivesParams;
 use collective_lab::params::cost::CostViewParams;
@@ -409,11 +411,43 @@ struct Spec {
 }
 
 impl Spec {
+    /// The listed good values of `key`, and for `alg` the registry's keys
+    /// ([`registry_algs`]), so a new algorithm needs no line here.
     fn good_values(&self, key: &str) -> &'static [&'static str] {
-        self.good
+        let listed = self
+            .good
             .iter()
             .find(|(k, _)| *k == key)
-            .map_or(&[], |(_, v)| *v)
+            .map_or(&[][..], |(_, v)| *v);
+        if key != "alg" {
+            return listed;
+        }
+        static ALGS: OnceLock<Vec<(&'static str, &'static [&'static str])>> = OnceLock::new();
+        let per_view = ALGS.get_or_init(|| {
+            PARSERS
+                .iter()
+                .filter_map(|s| {
+                    let mut keys = registry_algs(s.view)?;
+                    let extra = s.good.iter().find(|(k, _)| *k == "alg");
+                    keys.extend(extra.map_or(&[][..], |(_, v)| *v));
+                    Some((s.view, &*Vec::leak(keys)))
+                })
+                .collect()
+        });
+        per_view
+            .iter()
+            .find(|(v, _)| *v == self.view)
+            .map_or(listed, |(_, keys)| *keys)
+    }
+}
+
+/// The good `alg` values a view takes from the registry: every key for the
+/// collectives and timeline views, the compared all-reduces for the cost view.
+fn registry_algs(view: &str) -> Option<Vec<&'static str>> {
+    match view {
+        "collectives" | "timeline" => Some(Algorithm::all().map(|a| a.key()).collect()),
+        "cost" => Some(Algorithm::compared().iter().map(|a| a.key()).collect()),
+        _ => None,
     }
 }
 
@@ -507,12 +541,12 @@ fn ring_compute(s: &RingParams, _heavy: bool) {
     let n = s.size.value / ELEM_BYTES;
     let n_bytes = s.size.value as f64;
     let (alpha, beta) = (s.alpha.value, s.bw.value.beta());
-    if let Ok(schedule) = ring_all_reduce(p, n, ELEM_BYTES) {
+    if let Ok(schedule) = ring_all_reduce_schedule(p, n, ELEM_BYTES) {
         let _ = execute(&schedule, &default_init, ExecOptions { keep_states: true });
         let _ = executed_time(&schedule, alpha, beta);
         let _ = explain(&schedule, alpha, beta);
     }
-    if let Ok(naive) = naive_root(p, n, ELEM_BYTES) {
+    if let Ok(naive) = naive_root_schedule(p, n, ELEM_BYTES) {
         let _ = executed_time(&naive, alpha, beta);
         let _ = explain(&naive, alpha, beta);
     }
@@ -729,11 +763,11 @@ fn topology_compute(s: &TopologyParams, heavy: bool) {
     let _ = layout(&b.node_sizes(), topo.racks(), topo.lanes(), false);
     let _ = layout(&b.node_sizes(), topo.racks(), topo.lanes(), true);
     if heavy {
-        for a in TopoAlg::ALL {
+        for &a in TopoAlg::all() {
             let _ = row(a.key(), &topo, n, ELEM_BYTES);
         }
         // The two sweep charts and their data tables, as the view draws them.
-        let lines = |series: Vec<collective_lab::core::topology::analysis::Series>| -> Vec<plot::topology::Line> {
+        let lines = |series: Vec<collective_lab::core::topology_view::Series>| -> Vec<plot::topology::Line> {
             series
                 .into_iter()
                 .map(|s| plot::topology::Line {
@@ -822,7 +856,8 @@ fn embed_run(q: &Query, spec: &Spec, ctx: &mut Ctx) -> Result<(), String> {
 // --- timeline -------------------------------------------------------------------
 
 fn timeline_compute(s: &TimelineParams, heavy: bool) {
-    use collective_lab::core::timing::{clock, gantt, pipeline, story};
+    use collective_lab::core::collectives::pipelining as pipeline;
+    use collective_lab::core::timing::{clock, gantt, story};
     let mut b = s.clone();
     if b.p > MAX_COMPUTED_P || b.shape.as_ref().is_some_and(|t| t.p() > MAX_COMPUTED_P) {
         return;
@@ -851,7 +886,7 @@ fn timeline_compute(s: &TimelineParams, heavy: bool) {
         let k = gantt::nearest(&times, b.t.value);
         let _ = gantt::narrate(&gantt::moment(&c, times.get(k).copied().unwrap_or(0.0)));
         let _ = story::failure(&c);
-        let _ = story::totals(&c, b.alg, (n * ELEM_BYTES) as f64, None);
+        let _ = story::totals(&c, b.alg.collective(), (n * ELEM_BYTES) as f64, None);
         clocks.push(c);
     }
     if let [df, ls] = clocks.as_slice() {
@@ -903,20 +938,8 @@ const PARSERS: &[Spec] = &[
             "t",
         ],
         good: &[
-            (
-                "alg",
-                &[
-                    "ring",
-                    "tree",
-                    "rd",
-                    "rab",
-                    "flat",
-                    "hier",
-                    "multilane",
-                    "ptree",
-                    "dbtree",
-                ],
-            ),
+            // and every registry key ([`registry_algs`])
+            ("alg", &["flat"]),
             ("p", &["2", "4", "8", "16", "256"]),
             ("size", &["100MB", "4B", "64KiB"]),
             ("bw", &["12.5GB/s", "100Gb/s"]),
@@ -959,13 +982,6 @@ const PARSERS: &[Spec] = &[
         view: "collectives",
         keys: &["alg", "p", "size", "step", "bw", "alpha", "gpus"],
         good: &[
-            (
-                "alg",
-                &[
-                    "ring", "tree", "ptree", "dbtree", "rd", "rh", "rab", "naive", "rs", "ag",
-                    "hier",
-                ],
-            ),
             ("p", &["2", "3", "6", "8", "12", "64"]),
             ("size", &["64MB", "4B", "12B", "8KiB"]),
             ("step", &["0", "3", "6", "100"]),
@@ -986,10 +1002,6 @@ const PARSERS: &[Spec] = &[
             ("beta", &["0.08ns/B", "1s/B"]),
             ("size", &["8KiB", "1B", "1TiB", "100MB"]),
             ("gamma", &["0.01ns/B", "0"]),
-            (
-                "alg",
-                &["ring", "tree", "ptree", "dbtree", "rd", "rab", "naive"],
-            ),
         ],
         run: cost_run,
     },
@@ -1573,7 +1585,7 @@ fn settings(r: &mut Rng) -> Settings {
     s.import.size_unit = unit(r);
     s.import.time_unit = unit(r);
     s.import.bw_kind = *r.pick(&[None, Some(BwKind::Alg), Some(BwKind::Bus)]);
-    let colls = Collective::all();
+    let colls = BenchCollective::all();
     s.import.collective = if r.chance(50) {
         None
     } else {

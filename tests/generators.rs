@@ -6,7 +6,7 @@
 use collective_lab::core::collectives::{generate, summarize, summary_table, Algorithm};
 use collective_lab::core::cost::CostParams;
 use collective_lab::core::execute::{default_init, execute, ExecOptions, Trace};
-use collective_lab::core::schedule::recursive::{recursive_doubling_all_gather, Fold};
+use collective_lab::core::schedule::recursive::{recursive_doubling_all_gather_schedule, Fold};
 use collective_lab::core::schedule::{Op, Phase, Schedule};
 use proptest::prelude::*;
 
@@ -27,7 +27,7 @@ fn all_schedules(p: usize, n: u64, elem_bytes: u64) -> Vec<Schedule> {
     let mut v: Vec<Schedule> = Algorithm::all()
         .map(|a| generate(a, p, n, elem_bytes).expect("p ≥ 2, n ≥ 1"))
         .collect();
-    v.push(recursive_doubling_all_gather(p, n, elem_bytes).expect("p ≥ 2, n ≥ 1"));
+    v.push(recursive_doubling_all_gather_schedule(p, n, elem_bytes).expect("p ≥ 2, n ≥ 1"));
     v
 }
 

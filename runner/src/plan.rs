@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use collective_lab::core::collectives::Algorithm;
-use collective_lab::core::schedule::{chunk_range, Collective, Op, Schedule};
+use collective_lab::core::schedule::{chunk_range, Computation, Op, Schedule};
 use collective_lab::core::topology::Topology;
 
 /// The largest tag the plan uses: MPI guarantees `MPI_TAG_UB ≥ 32767`.
@@ -109,7 +109,7 @@ impl Segmented {
     pub fn owned(&self, r: usize) -> Vec<Range<usize>> {
         let mut out = Vec::new();
         for (off, s) in &self.parts {
-            if let Collective::ReduceScatter { owned } | Collective::AllGather { owned } =
+            if let Computation::ReduceScatter { owned } | Computation::AllGather { owned } =
                 &s.collective
             {
                 if let Some(o) = owned.get(r) {
@@ -374,7 +374,7 @@ mod tests {
             p: 2,
             n: 4,
             elem_bytes: 4,
-            collective: Collective::AllReduce,
+            collective: Computation::AllReduce,
             rounds: vec![Round {
                 phase: Phase::Exchange,
                 note: String::new(),

@@ -13,5 +13,6 @@ pub mod schedule;
 pub mod sgd;
 pub mod timing;
 pub mod topology;
+pub mod topology_view;
 pub mod units;
 pub mod work;

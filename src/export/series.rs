@@ -4,9 +4,11 @@
 //! evaluated here that the chart does not evaluate.
 
 use super::{Cell, DataTable};
+use crate::core::collectives::compare::{best_at, log_sizes, sweep_ranks, sweep_sizes};
 use crate::core::collectives::Algorithm;
 use crate::core::consensus::{RoundState, Spectrum};
-use crate::core::cost::{best_at, log_sizes, sweep_ranks, sweep_sizes, CostParams, Formula};
+use crate::core::cost::formulas::Formula;
+use crate::core::cost::CostParams;
 use crate::core::sgd::{Lab, Objective};
 use crate::plot::cost::{rank_axis, MAX_P, MAX_SIZE, MIN_SIZE};
 
@@ -435,16 +437,13 @@ pub fn gossip_round_numbers(run: &crate::core::consensus::GossipRun, round: usiz
 
 /// The topology view's "All algorithms on this topology" table
 /// (`app::views::topology::compare`): one row per algorithm of the core's
-/// [`crate::core::topology::analysis::row`] — executed time and closed form
+/// [`crate::core::topology_view::row`] — executed time and closed form
 /// (seconds; empty when none), bytes per NIC (busiest direction) and over the
 /// core (B), inter-node start-ups, the busiest link with its bytes (B) and busy
 /// time (s), algbw and busbw (bytes per second, nccl-tests' PERFORMANCE.md).
 /// An algorithm that does not apply keeps its reason in the last column.
 pub fn topology_compare(
-    results: &[(
-        &str,
-        Result<crate::core::topology::analysis::TopoRow, String>,
-    )],
+    results: &[(&str, Result<crate::core::topology_view::TopoRow, String>)],
 ) -> DataTable {
     let mut t = DataTable::new(
         "All algorithms on this topology",
@@ -545,7 +544,7 @@ mod tests {
 
     #[test]
     fn topology_compare_rows_keep_the_core_values() {
-        let r = crate::core::topology::analysis::TopoRow {
+        let r = crate::core::topology_view::TopoRow {
             alg: "flat",
             label: "flat ring",
             time: 0.03,
@@ -730,7 +729,7 @@ mod tests {
             beta: 1.0 / 12.5e9,
             gamma: 0.0,
         };
-        let t = cost_formulas(&crate::core::cost::all_allreduce(4, 1e8, c));
+        let t = cost_formulas(&crate::core::collectives::compare::all_allreduce(4, 1e8, c));
         let ring = t
             .rows
             .iter()

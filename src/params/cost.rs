@@ -1,7 +1,8 @@
 //! URL parameters of the `cost` view:
 //! `?view=cost&p=16&alpha=5us&bw=100Gb/s&size=8KiB` (or `beta=0.08ns/B`
 //! instead of `bw`), plus optional `gamma=0.01ns/B` (reduction cost per byte),
-//! `alg=ring|tree|ptree|dbtree|rd|rab|naive` (the algorithm whose algbw/busbw is shown;
+//! `alg=` one of the compared all-reduces ([`Algorithm::compared`], the
+//! registry's flat all-reduces: the algorithm whose algbw/busbw is shown;
 //! default: the fastest) and `preset=seed|100gbe|ib400|nvlink`.
 //!
 //! A preset fills in `p`, `alpha` and `bw` first; explicit fields in the same
@@ -252,8 +253,7 @@ pub fn parse_message_size(raw: &str) -> Result<Field<ByteSize>, FieldError> {
 }
 
 /// Parses `alg`: one of the compared all-reduce algorithms
-/// ([`Algorithm::compared`]: `ring`, `tree`, `ptree`, `dbtree`, `rd`, `rab`,
-/// `naive`).
+/// ([`Algorithm::compared`]: every flat all-reduce of the registry).
 ///
 /// # Errors
 /// A [`FieldError`] for field `alg` listing the valid values.

@@ -14,10 +14,11 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::{err, finish_svg, font, frame, int_tick, key, mesh, titled, Legend, FG, PALETTE};
-use crate::core::collectives::Algorithm;
-use crate::core::cost::{
-    best_at, envelope_crossovers, log_sizes, sweep_ranks, sweep_sizes, CostParams,
+use crate::core::collectives::compare::{
+    best_at, envelope_crossovers, log_sizes, sweep_ranks, sweep_sizes,
 };
+use crate::core::collectives::Algorithm;
+use crate::core::cost::CostParams;
 use crate::core::units::{format_binary, format_decimal, format_time};
 
 /// Chart size in SVG pixels (scaled to the container by [`finish_svg`]).

@@ -44,11 +44,12 @@
 //! & Gropp 2005, §2 (binomial trees).
 
 use super::{CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
+use crate::core::cost::formulas::{ceil_log2, floor_log2, Formula};
 use crate::core::cost::formulas::{Coeff, Terms};
 use crate::core::cost::nccl::CollectiveKind;
-use crate::core::cost::{ceil_log2, floor_log2, CostParams, Formula};
+use crate::core::cost::CostParams;
 use crate::core::schedule::{
-    check_args, Collective, Op, Phase, Round, Schedule, ScheduleError, Transfer,
+    check_args, Computation, Op, Phase, Round, Schedule, ScheduleError, Transfer,
 };
 use crate::core::topology::Topology;
 
@@ -121,7 +122,7 @@ fn reduce_levels(p: usize) -> Vec<Level> {
 ///
 /// # Errors
 /// [`ScheduleError`] when `p < 2`, `n == 0` or `elem_bytes == 0`.
-pub fn binary_tree(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule, ScheduleError> {
+pub fn binary_tree_schedule(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule, ScheduleError> {
     check_args(p, n, elem_bytes)?;
     let levels = reduce_levels(p);
     let transfer = |src: usize, dst: usize, op: Op| Transfer {
@@ -167,7 +168,7 @@ pub fn binary_tree(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule, Schedu
         p,
         n,
         elem_bytes,
-        collective: Collective::AllReduce,
+        collective: Computation::AllReduce,
         rounds,
     })
 }
@@ -183,7 +184,7 @@ pub fn binary_tree(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule, Schedu
 ///
 /// Source: this module's schedule (derived from the tree depth); Sanders,
 /// Speck & Träff 2009, §2, for the pipelined binary tree.
-pub fn binary_tree_allreduce(p: usize, n_bytes: f64, c: CostParams) -> Formula {
+pub fn binary_tree_all_reduce_time(p: usize, n_bytes: f64, c: CostParams) -> Formula {
     let r = || {
         Coeff::new(
             f64::from(binary_tree_rounds_per_phase(p)),
@@ -216,14 +217,17 @@ impl CollectiveAlgorithm for PipelinedBinaryTree {
         "along a binary tree"
     }
     fn generate(&self, topo: &Topology, n: u64, elem: u64) -> Result<Schedule, ScheduleError> {
-        binary_tree(topo.p(), n, elem)
+        binary_tree_schedule(topo.p(), n, elem)
     }
     fn closed_form(&self, topo: &Topology, n_bytes: f64, c: CostParams) -> Formula {
-        binary_tree_allreduce(topo.p(), n_bytes, c)
+        binary_tree_all_reduce_time(topo.p(), n_bytes, c)
     }
     fn factors(&self, topo: &Topology) -> [f64; 3] {
         let r = f64::from(binary_tree_rounds_per_phase(topo.p()));
         [2.0 * r, 2.0 * r, r]
+    }
+    fn on_topology(&self) -> Option<super::TopologyEntry> {
+        None
     }
     fn equal_parts(&self, _topo: &Topology) -> usize {
         1
@@ -272,7 +276,7 @@ pub(super) mod tests {
         // so depth 2 has no right child (rank 4 would be it). Reduce: 3 → 1
         // (depth 2 left), 1 → 0 (depth 1 left), 2 → 0 (depth 1 right);
         // broadcast the reverse: 0 → 2, 0 → 1, 1 → 3.
-        let s = binary_tree(4, 10, 4).expect("valid");
+        let s = binary_tree_schedule(4, 10, 4).expect("valid");
         let pairs: Vec<_> = s.rounds.iter().map(Round::pairs).collect();
         assert_eq!(
             pairs,
@@ -306,7 +310,7 @@ pub(super) mod tests {
     fn p7_levels_split_left_and_right() {
         // p = 7: a full tree of depth 2. Depth 2: left 3, 5 → 1, 2; right
         // 4, 6 → 1, 2; depth 1: left 1 → 0, right 2 → 0. R = 2 + 3 − 1 = 4.
-        let s = binary_tree(7, 5, 1).expect("valid");
+        let s = binary_tree_schedule(7, 5, 1).expect("valid");
         assert_eq!(s.num_rounds(), 8);
         assert_eq!(s.rounds[0].pairs(), vec![(3, 1), (5, 2)]);
         assert_eq!(s.rounds[1].pairs(), vec![(4, 1), (6, 2)]);
@@ -326,7 +330,7 @@ pub(super) mod tests {
         assert_eq!(r, vec![1, 2, 3, 4, 5, 6, 19, 20]);
         assert_eq!(binary_tree_rounds_per_phase(1), 0);
         for p in 2..=64 {
-            let s = binary_tree(p, 3, 4).expect("valid");
+            let s = binary_tree_schedule(p, 3, 4).expect("valid");
             let r = binary_tree_rounds_per_phase(p) as usize;
             assert_eq!(s.num_rounds(), 2 * r, "p={p}");
             assert!(s.rounds.iter().all(|r| !r.transfers.is_empty()), "p={p}");
@@ -342,7 +346,7 @@ pub(super) mod tests {
         // n = 10 does not divide by most p: the tree sends whole tensors, so
         // every p verifies anyway.
         for p in 2..=33 {
-            let s = binary_tree(p, 10, 4).expect("valid");
+            let s = binary_tree_schedule(p, 10, 4).expect("valid");
             let t = execute(&s, &default_init, ExecOptions { keep_states: false })
                 .expect("well formed");
             assert!(t.verification.ok(), "p={p}");
@@ -367,8 +371,8 @@ pub(super) mod tests {
             (8, 5.0, 62.0e-6),
             (16, 7.0, 86.8e-6),
         ] {
-            let s = binary_tree(p, 1000, 4).expect("valid");
-            let f = binary_tree_allreduce(p, 4000.0, c);
+            let s = binary_tree_schedule(p, 1000, 4).expect("valid");
+            let f = binary_tree_all_reduce_time(p, 4000.0, c);
             assert_eq!(
                 [f.startups, f.byte_factor, f.gamma_factor],
                 [2.0 * r, 2.0 * r, r]
@@ -377,14 +381,14 @@ pub(super) mod tests {
             let executed = executed_time_with(&s, c);
             assert!((executed - time).abs() < 1e-15, "p={p}: {executed}");
         }
-        let f = binary_tree_allreduce(7, 4000.0, c);
+        let f = binary_tree_all_reduce_time(7, 4000.0, c);
         assert_eq!(
             f.expression,
             "2(⌊log₂p⌋ + ⌈log₂p⌉ − 1)(α + nβ) + (⌊log₂p⌋ + ⌈log₂p⌉ − 1)·nγ"
         );
         assert!(f.substituted[2].starts_with("  = 2(⌊log₂7⌋ + ⌈log₂7⌉ − 1) × "));
         // γ = 0 drops the γ term from the written expression.
-        let f = binary_tree_allreduce(7, 4000.0, CostParams::new(2e-6, 1e-9));
+        let f = binary_tree_all_reduce_time(7, 4000.0, CostParams::new(2e-6, 1e-9));
         assert_eq!(f.expression, "2(⌊log₂p⌋ + ⌈log₂p⌉ − 1)(α + nβ)");
         assert!((f.time - 8.0 * 6e-6).abs() < 1e-15);
     }

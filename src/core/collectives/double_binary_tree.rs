@@ -58,11 +58,12 @@
 //! see `binary_tree.rs` for the pipelined asymptotics of all the trees.
 
 use super::{CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
+use crate::core::cost::formulas::{ceil_log2, Formula};
 use crate::core::cost::formulas::{Coeff, Terms};
 use crate::core::cost::nccl::CollectiveKind;
-use crate::core::cost::{ceil_log2, CostParams, Formula};
+use crate::core::cost::CostParams;
 use crate::core::schedule::{
-    check_args, Collective, Op, Phase, Round, Schedule, ScheduleError, Transfer,
+    check_args, Computation, Op, Phase, Round, Schedule, ScheduleError, Transfer,
 };
 use crate::core::topology::Topology;
 
@@ -152,7 +153,11 @@ fn reduce_slots(p: usize) -> Vec<Slot> {
 ///
 /// # Errors
 /// [`ScheduleError`] when `p < 2`, `n == 0` or `elem_bytes == 0`.
-pub fn double_binary_tree(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule, ScheduleError> {
+pub fn double_binary_tree_schedule(
+    p: usize,
+    n: u64,
+    elem_bytes: u64,
+) -> Result<Schedule, ScheduleError> {
     check_args(p, n, elem_bytes)?;
     let half = n.div_ceil(2);
     let slots = reduce_slots(p);
@@ -203,7 +208,7 @@ pub fn double_binary_tree(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule,
         p,
         n,
         elem_bytes,
-        collective: Collective::AllReduce,
+        collective: Computation::AllReduce,
         rounds,
     })
 }
@@ -219,7 +224,7 @@ pub fn double_binary_tree(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule,
 /// Source: this module's schedule (the slot count of NCCL's tree, see the
 /// module doc); Sanders, Speck & Träff 2009, Parallel Computing 35(12), for
 /// the two-tree construction.
-pub fn double_binary_tree_allreduce(p: usize, n_bytes: f64, c: CostParams) -> Formula {
+pub fn double_binary_tree_all_reduce_time(p: usize, n_bytes: f64, c: CostParams) -> Formula {
     let r = f64::from(double_tree_rounds_per_phase(p));
     let text = format!("(⌈log₂{p}⌉ + ⌈log₂⌈{p}/3⌉⌉)");
     let coeffs = [
@@ -254,14 +259,17 @@ impl CollectiveAlgorithm for DoubleBinaryTree {
         "along two binary trees"
     }
     fn generate(&self, topo: &Topology, n: u64, elem: u64) -> Result<Schedule, ScheduleError> {
-        double_binary_tree(topo.p(), n, elem)
+        double_binary_tree_schedule(topo.p(), n, elem)
     }
     fn closed_form(&self, topo: &Topology, n_bytes: f64, c: CostParams) -> Formula {
-        double_binary_tree_allreduce(topo.p(), n_bytes, c)
+        double_binary_tree_all_reduce_time(topo.p(), n_bytes, c)
     }
     fn factors(&self, topo: &Topology) -> [f64; 3] {
         let r = f64::from(double_tree_rounds_per_phase(topo.p()));
         [2.0 * r, r, r / 2.0]
+    }
+    fn on_topology(&self) -> Option<super::TopologyEntry> {
+        None
     }
     fn equal_parts(&self, _topo: &Topology) -> usize {
         2
@@ -385,7 +393,7 @@ mod tests {
         // Slots: (level 1, first) 1 → 2 with B's 2 → 1; (level 1, second)
         // 3 → 2 with 0 → 1; (level 2, second) 2 → 0 with 1 → 3. The slot
         // (level 2, first) is empty. n = 10: A carries 0..5, B 5..10.
-        let s = double_binary_tree(4, 10, 4).expect("valid");
+        let s = double_binary_tree_schedule(4, 10, 4).expect("valid");
         let got: Vec<Vec<(usize, usize, u64)>> = s
             .rounds
             .iter()
@@ -437,7 +445,7 @@ mod tests {
         // A: 0 → 2 → 1. B (shift r → r + 1 mod 3): 1 → 0 → 2. n = 7: A
         // carries 0..4, B 4..7. Rank 0 receives A's half in round 2 while
         // sending B's half.
-        let s = double_binary_tree(3, 7, 1).expect("valid");
+        let s = double_binary_tree_schedule(3, 7, 1).expect("valid");
         assert_eq!(s.rounds[0].pairs(), vec![(1, 2), (2, 0)]);
         assert_eq!(s.rounds[1].pairs(), vec![(2, 0), (0, 1)]);
         assert_eq!(s.rounds[2].pairs(), vec![(0, 2), (1, 0)]);
@@ -454,7 +462,7 @@ mod tests {
         assert_eq!(r, [1, 2, 3, 5, 5, 7, 7, 11]);
         assert_eq!(double_tree_rounds_per_phase(1), 0);
         for p in 2..=64 {
-            let s = double_binary_tree(p, 4, 4).expect("valid");
+            let s = double_binary_tree_schedule(p, 4, 4).expect("valid");
             assert_eq!(
                 s.num_rounds(),
                 2 * double_tree_rounds_per_phase(p) as usize,
@@ -473,7 +481,7 @@ mod tests {
         // empty.
         for p in 2..=33 {
             for n in [11, 1] {
-                let s = double_binary_tree(p, n, 4).expect("valid");
+                let s = double_binary_tree_schedule(p, n, 4).expect("valid");
                 let t = execute(&s, &default_init, ExecOptions { keep_states: false })
                     .expect("well formed");
                 assert!(t.verification.ok(), "p={p} n={n}");
@@ -483,7 +491,7 @@ mod tests {
             }
         }
         for p in 2..=64 {
-            let s = double_binary_tree(p, 11, 4).expect("valid");
+            let s = double_binary_tree_schedule(p, 11, 4).expect("valid");
             assert_eq!(one_send_one_receive(&s), Ok(()));
         }
     }
@@ -502,8 +510,8 @@ mod tests {
             (8, 5.0, 41.0e-6),
             (16, 7.0, 57.4e-6),
         ] {
-            let s = double_binary_tree(p, 1000, 4).expect("valid");
-            let f = double_binary_tree_allreduce(p, 4000.0, c);
+            let s = double_binary_tree_schedule(p, 1000, 4).expect("valid");
+            let f = double_binary_tree_all_reduce_time(p, 4000.0, c);
             assert_eq!(
                 [f.startups, f.byte_factor, f.gamma_factor],
                 [2.0 * r, r, r / 2.0]
@@ -512,14 +520,14 @@ mod tests {
             let executed = executed_time_with(&s, c);
             assert!((executed - time).abs() < 1e-15, "p={p}: {executed}");
         }
-        let f = double_binary_tree_allreduce(16, 4000.0, CostParams::new(2e-6, 1e-9));
+        let f = double_binary_tree_all_reduce_time(16, 4000.0, CostParams::new(2e-6, 1e-9));
         assert_eq!(
             f.expression,
             "2(⌈log₂p⌉ + ⌈log₂⌈p/3⌉⌉)α + (⌈log₂p⌉ + ⌈log₂⌈p/3⌉⌉)·nβ"
         );
         assert!(f.substituted[2].starts_with("  = 2(⌈log₂16⌉ + ⌈log₂⌈16/3⌉⌉) × "));
         // An odd n: the first half, 501 elements, sets every round's time.
-        let s = double_binary_tree(7, 1001, 4).expect("valid");
+        let s = double_binary_tree_schedule(7, 1001, 4).expect("valid");
         let t = executed_time_with(&s, c);
         assert!(
             (t - 5.0 * (2.0 * 2e-6 + 2004.0 * 2.1e-9)).abs() < 1e-15,
@@ -533,7 +541,7 @@ mod tests {
         // holds the complete first half and rank 3 the complete second half:
         // 8 of the 4 × 8 = 32 rank-held elements, 25 %.
         use crate::core::collectives::{narrate::narrate, Algorithm};
-        let s = double_binary_tree(4, 8, 4).expect("valid");
+        let s = double_binary_tree_schedule(4, 8, 4).expect("valid");
         let t = execute(&s, &default_init, ExecOptions::default()).expect("well formed");
         let alg = Algorithm::DBTREE;
         assert_eq!(

@@ -18,7 +18,11 @@ pub const AG: &str = "all-gather around the ring over all ranks (rank order)";
 ///
 /// # Errors
 /// [`ScheduleError`] when `p < 2`, `n == 0` or `elem_bytes == 0`.
-pub fn flat_ring(topo: &Topology, n: u64, elem_bytes: u64) -> Result<Schedule, ScheduleError> {
+pub fn flat_ring_schedule(
+    topo: &Topology,
+    n: u64,
+    elem_bytes: u64,
+) -> Result<Schedule, ScheduleError> {
     let mut s = super::Algorithm::RING.generate_on(&super::flat(topo.p()), n, elem_bytes)?;
     s.algorithm = "flat";
     for r in &mut s.rounds {
@@ -30,7 +34,7 @@ pub fn flat_ring(topo: &Topology, n: u64, elem_bytes: u64) -> Result<Schedule, S
     Ok(s)
 }
 
-/// Closed form of [`flat_ring`] on `topo`, seconds (exact when `p` divides `n`):
+/// Closed form of [`flat_ring_schedule`] on `topo`, seconds (exact when `p` divides `n`):
 ///
 /// `T = 2(p − 1) · max(α_intra + c·β_intra, α_inter + c·max(β_inter, β_core))`,
 /// `c = n·elem_bytes / p`,
@@ -80,7 +84,7 @@ pub(crate) fn ring_round(topo: &Topology, c: f64) -> f64 {
 fn depth(topo: &Topology) -> u32 {
     topo.node_sizes()
         .into_iter()
-        .map(crate::core::cost::ceil_log2)
+        .map(crate::core::cost::formulas::ceil_log2)
         .max()
         .unwrap_or(0)
 }

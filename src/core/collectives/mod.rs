@@ -1,6 +1,7 @@
 //! One registry of collective algorithms: every algorithm the app can
 //! generate, execute, cost and narrate is one file in this folder and one line
-//! in [`REGISTRY`].
+//! in the `registry!` list below, which declares the module, puts its entry
+//! into [`REGISTRY`] and names it `Algorithm::CONST`.
 //!
 //! Each file defines a unit struct implementing [`CollectiveAlgorithm`]. The
 //! trait has no default methods and its [`Descriptor`] has no default
@@ -15,11 +16,13 @@
 //! Everything else iterates over the registry through the one public handle,
 //! [`Algorithm`]: the collectives view's menu and summary table, the cost
 //! view's comparison ([`Algorithm::compared`]), the URL parsers. No count of
-//! algorithms is written down anywhere.
+//! algorithms is written down anywhere, and no list of keys: the parsers'
+//! messages, the docs of the URL parameters and the tests' key lists all
+//! read the registry.
 //!
 //! # Adding a collective
 //! 1. Create `src/core/collectives/<name>.rs`. It owns everything about the
-//!    algorithm (see `naive.rs` or `tree.rs` for a small one):
+//!    algorithm (see `naive_root.rs` or `binomial_tree.rs` for a small one):
 //!    - its schedule generator, a `pub fn` returning a
 //!      [`crate::core::schedule::Schedule`]. It receives the job's
 //!      [`Topology`]: a flat algorithm uses `topo.p()`; an algorithm that
@@ -32,84 +35,92 @@
 //!    - its closed form, a `pub fn` with its source in the doc, built from
 //!      the coefficients of [`crate::core::cost::formulas`] (`Coeff`,
 //!      `Terms`, which write out the substitution) or
-//!      [`pieces::flat_formula`], and re-exported below if other modules
-//!      call it;
+//!      [`pieces::flat_formula`]; other modules call it as
+//!      `collectives::<name>::…` (the module is public);
 //!    - a unit struct, e.g. `pub struct MyAllReduce;`, with
 //!      `impl CollectiveAlgorithm for MyAllReduce`: its [`Descriptor`] (key,
 //!      labels, collective, [`Layout`]), its phase names
 //!      ([`CollectiveAlgorithm::method`]) and its narration
 //!      ([`CollectiveAlgorithm::describe`]). The compiler lists every
 //!      method and field to write.
-//! 2. Add `mod <name>;` below and one line `&<name>::MyAllReduce,` to
-//!    [`REGISTRY`]. Its position is its place in menus and tables.
+//! 2. Add one line `<name> { /** My all-reduce. */ MY = MyAllReduce }` to
+//!    the `registry!` list below. Its position is its place in menus and
+//!    tables; `Algorithm::MY` is its handle.
 //! 3. Add a test in the new file: the schedule verifies under
 //!    [`crate::core::execute::execute`], and the closed form equals
 //!    [`crate::core::timing::executed_time`] where chunks are equal (see
-//!    `hier.rs` for an example). The registry-wide tests in this module and
-//!    in `tests/generators.rs` then cover the new entry too.
+//!    `hierarchical.rs` for an example). The registry-wide tests in this
+//!    module and in `tests/generators.rs` then cover the new entry too.
 //!
-//! The hierarchical all-reduce (`hier.rs`, keys `hier` and `hier_rd`) was
-//! added exactly this way.
+//! The hierarchical all-reduce (`hierarchical.rs`, keys `hier` and
+//! `hier_rd`) was added exactly this way.
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::sync::OnceLock;
 
+use crate::core::cost::formulas::Formula;
 use crate::core::cost::nccl::CollectiveKind;
-use crate::core::cost::{CostParams, Formula};
+use crate::core::cost::CostParams;
 use crate::core::execute::{default_init, execute, ExecOptions};
 use crate::core::schedule::{Phase, Schedule, ScheduleError};
 use crate::core::timing::executed_time;
 use crate::core::topology::{Link, Topology, TopologyError};
 use crate::core::units::{format_signed_time, format_time, format_time_sig, group_thousands};
 
-pub mod binary_tree;
-pub mod double_binary_tree;
-pub mod flat_topo;
-pub mod flex;
-mod hier;
-pub mod multilane;
-mod naive;
+pub mod compare;
 pub mod narrate;
 /// Building blocks of the topology-aware collectives (rings inside groups of ranks).
 pub mod pieces;
-mod rab;
-pub mod rat;
-mod rd;
-mod rh;
-mod ring;
-mod ring_ag;
-mod ring_rs;
-mod tree;
+pub mod pipelining;
 
-pub use hier::{Hierarchical, LeaderAlgorithm};
-pub use naive::{naive_root, naive_root_allreduce};
-pub use rab::{rabenseifner, rabenseifner_allreduce};
-pub use rd::{recursive_doubling, recursive_doubling_allreduce};
-pub use rh::recursive_halving_reduce_scatter;
-pub use ring::ring_allreduce;
-pub use ring_ag::ring_all_gather;
-pub use ring_rs::ring_reduce_scatter;
-pub use tree::{binomial_levels, binomial_tree, binomial_tree_allreduce};
+pub use binomial_tree::{binomial_levels, binomial_tree_all_reduce_time, binomial_tree_schedule};
+pub use hierarchical::{Hierarchical, LeaderAlgorithm};
+pub use naive_root::{naive_root_all_reduce_time, naive_root_schedule};
+pub use rabenseifner::{rabenseifner_all_reduce_time, rabenseifner_schedule};
+pub use recursive_doubling::{recursive_doubling_all_reduce_time, recursive_doubling_schedule};
+pub use recursive_halving::recursive_halving_reduce_scatter_time;
+pub use ring_all_gather::ring_all_gather_time;
+pub use ring_all_reduce::ring_all_reduce_time;
+pub use ring_reduce_scatter::ring_reduce_scatter_time;
 
-/// Every collective algorithm, in the order menus and tables list them.
-pub static REGISTRY: &[&dyn CollectiveAlgorithm] = &[
-    &ring::RingAllReduce,
-    &tree::BinomialTree,
-    &binary_tree::PipelinedBinaryTree,
-    &double_binary_tree::DoubleBinaryTree,
-    &rd::RecursiveDoubling,
-    &rh::RecursiveHalving,
-    &rab::Rabenseifner,
-    &naive::NaiveRoot,
-    &ring_rs::RingReduceScatter,
-    &ring_ag::RingAllGather,
-    &hier::HIER_RING,
-    &hier::HIER_RD,
-    &multilane::MultiLane,
-    &rat::RackAware,
-    &flex::FlexReduce,
-];
+/// The registry's one list: `module { CONST = Entry, … }` declares
+/// `pub mod module;` (the file `module.rs` of this folder), puts each
+/// `module::Entry` into [`REGISTRY`] in the order written, and names it
+/// `Algorithm::CONST`. A file with two entries (`hierarchical`) lists both
+/// in its braces.
+macro_rules! registry {
+    ($($module:ident { $($(#[$doc:meta])* $name:ident = $entry:ident),+ $(,)? })*) => {
+        $(pub mod $module;)*
+
+        /// Every collective algorithm, in the order menus and tables list them.
+        pub static REGISTRY: &[&dyn CollectiveAlgorithm] = &[$($(&$module::$entry,)+)*];
+
+        impl Algorithm {
+            $($($(#[$doc])* pub const $name: Algorithm = Algorithm(&$module::$entry);)+)*
+        }
+    };
+}
+
+// One line per algorithm file; its position is its place in menus and tables.
+registry! {
+    ring_all_reduce { /** Ring all-reduce. */ RING = RingAllReduce }
+    binomial_tree { /** Binomial-tree reduce + broadcast. */ TREE = BinomialTree }
+    binary_tree { /** Pipelined binary-tree reduce + broadcast (unsegmented schedule). */ PTREE = PipelinedBinaryTree }
+    double_binary_tree { /** Double binary tree all-reduce (two trees, half the tensor each). */ DBTREE = DoubleBinaryTree }
+    recursive_doubling { /** Recursive doubling all-reduce. */ RD = RecursiveDoubling }
+    recursive_halving { /** Recursive halving reduce-scatter. */ RH = RecursiveHalving }
+    rabenseifner { /** Rabenseifner all-reduce. */ RAB = Rabenseifner }
+    naive_root { /** Naive root all-reduce. */ NAIVE = NaiveRoot }
+    ring_reduce_scatter { /** Ring reduce-scatter. */ RS = RingReduceScatter }
+    ring_all_gather { /** Ring all-gather. */ AG = RingAllGather }
+    hierarchical { /** Hierarchical all-reduce, ring among the node leaders. */ HIER = HIER_RING, /** Hierarchical all-reduce, recursive doubling among the node leaders. */ HIER_RD = HIER_RD }
+    multilane { /** Multi-lane hierarchical all-reduce. */ MULTILANE = MultiLane }
+    rack_aware { /** Rack-aware all-reduce. */ RAT = RackAware }
+    flex_reduce { /** FlexReduce over unequal groups. */ FLEX = FlexReduce }
+}
+
+pub mod flat_topo;
 
 /// The facts about one round that a narration sentence needs.
 #[derive(Clone, Debug, PartialEq)]
@@ -153,6 +164,30 @@ pub struct Descriptor {
     pub layout: Layout,
 }
 
+/// What the topology view asks of an algorithm it offers
+/// ([`CollectiveAlgorithm::on_topology`]): its name there, the schedule on a
+/// topology and the topology-timed closed form.
+#[derive(Clone, Copy, Debug)]
+pub struct TopologyEntry {
+    /// The topology view's `alg` value: the registry key, except `flat`
+    /// for the ring over all ranks.
+    pub key: &'static str,
+    /// Name in the view's table, e.g. "multi-lane hierarchical all-reduce".
+    pub label: &'static str,
+    /// Name in the view's menu, e.g. "multi-lane".
+    pub short_label: &'static str,
+    /// One sentence on what it does.
+    pub summary: &'static str,
+    /// The schedule on a topology for `n` elements of `elem_bytes` bytes
+    /// (errors as [`CollectiveAlgorithm::generate`], and when the topology
+    /// lacks the shape the algorithm needs).
+    pub generate: fn(&Topology, u64, u64) -> Result<Schedule, ScheduleError>,
+    /// The topology-timed closed form ([`pieces::Split::EXACT`]) or lower
+    /// bound ([`pieces::Split::FLOOR`]) for `n` elements of `elem_bytes`
+    /// bytes, seconds; `None` where it is not derived.
+    pub time: fn(&Topology, u64, u64, pieces::Split) -> Option<f64>,
+}
+
 /// One collective algorithm. Every method is required: a new algorithm must
 /// decide each of them (see the module doc for the steps).
 pub trait CollectiveAlgorithm: Sync {
@@ -179,6 +214,9 @@ pub trait CollectiveAlgorithm: Sync {
     /// Into how many equal pieces the tensor must divide for the executed
     /// schedule to match the closed form exactly (1 for whole-tensor messages).
     fn equal_parts(&self, topo: &Topology) -> usize;
+    /// Its entry in the topology view, or `None` when the view does not
+    /// offer it.
+    fn on_topology(&self) -> Option<TopologyEntry>;
     /// What happens in a round of this algorithm, as a sentence fragment
     /// (no capital, no full stop).
     fn describe(&self, round: &RoundFacts<'_>) -> String;
@@ -197,37 +235,6 @@ pub fn factors_of(alg: &dyn CollectiveAlgorithm, topo: &Topology) -> [f64; 3] {
 pub struct Algorithm(&'static dyn CollectiveAlgorithm);
 
 impl Algorithm {
-    /// Ring all-reduce.
-    pub const RING: Algorithm = Algorithm(&ring::RingAllReduce);
-    /// Binomial-tree reduce + broadcast.
-    pub const TREE: Algorithm = Algorithm(&tree::BinomialTree);
-    /// Pipelined binary-tree reduce + broadcast (unsegmented schedule).
-    pub const PTREE: Algorithm = Algorithm(&binary_tree::PipelinedBinaryTree);
-    /// Double binary tree all-reduce (two trees, half the tensor each).
-    pub const DBTREE: Algorithm = Algorithm(&double_binary_tree::DoubleBinaryTree);
-    /// Recursive doubling all-reduce.
-    pub const RD: Algorithm = Algorithm(&rd::RecursiveDoubling);
-    /// Recursive halving reduce-scatter.
-    pub const RH: Algorithm = Algorithm(&rh::RecursiveHalving);
-    /// Rabenseifner all-reduce.
-    pub const RAB: Algorithm = Algorithm(&rab::Rabenseifner);
-    /// Naive root all-reduce.
-    pub const NAIVE: Algorithm = Algorithm(&naive::NaiveRoot);
-    /// Ring reduce-scatter.
-    pub const RS: Algorithm = Algorithm(&ring_rs::RingReduceScatter);
-    /// Ring all-gather.
-    pub const AG: Algorithm = Algorithm(&ring_ag::RingAllGather);
-    /// Hierarchical all-reduce, ring among the node leaders.
-    pub const HIER: Algorithm = Algorithm(&hier::HIER_RING);
-    /// Hierarchical all-reduce, recursive doubling among the node leaders.
-    pub const HIER_RD: Algorithm = Algorithm(&hier::HIER_RD);
-    /// Multi-lane hierarchical all-reduce.
-    pub const MULTILANE: Algorithm = Algorithm(&multilane::MultiLane);
-    /// Rack-aware all-reduce.
-    pub const RAT: Algorithm = Algorithm(&rat::RackAware);
-    /// FlexReduce over unequal groups.
-    pub const FLEX: Algorithm = Algorithm(&flex::FlexReduce);
-
     /// Every registered algorithm, in [`REGISTRY`] order.
     pub fn all() -> impl Iterator<Item = Algorithm> {
         REGISTRY.iter().map(|&a| Algorithm(a))
@@ -352,6 +359,15 @@ impl Algorithm {
     /// See [`CollectiveAlgorithm::equal_parts`].
     pub fn equal_parts(self, topo: &Topology) -> usize {
         self.0.equal_parts(topo)
+    }
+    /// See [`CollectiveAlgorithm::on_topology`].
+    pub fn on_topology(self) -> Option<TopologyEntry> {
+        self.0.on_topology()
+    }
+    /// The algorithms the topology view offers, with their entries, in
+    /// registry order.
+    pub fn on_topologies() -> impl Iterator<Item = (Algorithm, TopologyEntry)> {
+        Algorithm::all().filter_map(|a| a.on_topology().map(|e| (a, e)))
     }
     /// See [`CollectiveAlgorithm::describe`].
     pub fn describe(self, round: &RoundFacts<'_>) -> String {

@@ -10,14 +10,16 @@
 //!    `g mod lanes`; all `G` rings run at the same time;
 //! 3. **intra-node all-gather**: a ring inside every node.
 
+use super::TopologyEntry;
 use super::pieces::flat_formula;
 use super::pieces::{
     all_reduce, ceil_div, equal_nodes, ring_all_gather, ring_reduce_scatter, rounds, side_by_side,
     sub_range, Split,
 };
 use super::{factors_of, CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
+use crate::core::cost::formulas::Formula;
 use crate::core::cost::nccl::CollectiveKind;
-use crate::core::cost::{CostParams, Formula};
+use crate::core::cost::CostParams;
 use crate::core::schedule::{check_args, Phase, Schedule, ScheduleError};
 use crate::core::topology::{LinkClass, Topology};
 
@@ -36,7 +38,11 @@ pub const INTRA_AG: &str = "intra-node all-gather";
 /// # Errors
 /// [`ScheduleError`] when `p < 2`, `n == 0`, `elem_bytes == 0`, or
 /// [`ScheduleError::Shape`] when the nodes are not all the same size.
-pub fn multilane(topo: &Topology, n: u64, elem_bytes: u64) -> Result<Schedule, ScheduleError> {
+pub fn multilane_schedule(
+    topo: &Topology,
+    n: u64,
+    elem_bytes: u64,
+) -> Result<Schedule, ScheduleError> {
     let p = topo.p();
     check_args(p, n, elem_bytes)?;
     if !topo.equal_nodes() {
@@ -83,7 +89,7 @@ pub fn multilane(topo: &Topology, n: u64, elem_bytes: u64) -> Result<Schedule, S
     Ok(all_reduce("multilane", p, n, elem_bytes, all))
 }
 
-/// Closed form of [`multilane`], seconds (exact when `G·N` divides `n`):
+/// Closed form of [`multilane_schedule`], seconds (exact when `G·N` divides `n`):
 ///
 /// `T = 2(G − 1)(α_intra + (n/G)·β_intra) + 2(N − 1)(α_inter + (n/(G·N))·max(⌈G/L⌉·β_inter, G·β_core))`
 ///
@@ -122,7 +128,7 @@ pub fn topo_time(topo: &Topology, n: u64, elem_bytes: u64, s: Split) -> Option<f
     Some(t)
 }
 
-/// Registry entry of [`multilane`].
+/// Registry entry of [`multilane_schedule`].
 pub struct MultiLane;
 
 impl CollectiveAlgorithm for MultiLane {
@@ -144,7 +150,7 @@ impl CollectiveAlgorithm for MultiLane {
         }
     }
     fn generate(&self, topo: &Topology, n: u64, elem: u64) -> Result<Schedule, ScheduleError> {
-        multilane(topo, n, elem)
+        multilane_schedule(topo, n, elem)
     }
     /// Flat model (every message `α + m·β`): with `G` ranks per node and `N` nodes,
     /// `2(G−1)(α + n/G·β) + 2(N−1)(α + n/(GN)·β)` plus `((G−1)/G + (N−1)/(GN))·nγ`
@@ -166,6 +172,16 @@ impl CollectiveAlgorithm for MultiLane {
     }
     fn factors(&self, topo: &Topology) -> [f64; 3] {
         factors_of(self, topo)
+    }
+    fn on_topology(&self) -> Option<TopologyEntry> {
+        Some(TopologyEntry {
+            key: "multilane",
+            label: "multi-lane hierarchical all-reduce",
+            short_label: "multi-lane",
+            summary: "reduce-scatter inside each node, each local rank all-reduces its slice across nodes over its own NIC, all-gather inside the node",
+            generate: multilane_schedule,
+            time: topo_time,
+        })
     }
     fn equal_parts(&self, topo: &Topology) -> usize {
         topo.p()

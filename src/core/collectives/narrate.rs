@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use super::{Algorithm, RoundFacts};
 use crate::core::execute::Trace;
-use crate::core::schedule::{chunk_range, recursive, Collective, Op, Phase, Schedule};
+use crate::core::schedule::{chunk_range, recursive, Computation, Op, Phase, Schedule};
 /// Old names of [`crate::core::units::format_count_compact`] and
 /// [`crate::core::units::format_value`] (kept so existing callers compile).
 pub use crate::core::units::format::{
@@ -149,7 +149,7 @@ impl<'a> CellCtx<'a> {
         Some(CellCtx {
             trace,
             st,
-            gather: matches!(s.collective, Collective::AllGather { .. }),
+            gather: matches!(s.collective, Computation::AllGather { .. }),
             chunks,
         })
     }
@@ -305,15 +305,15 @@ pub fn goal(alg: Algorithm, schedule: &Schedule) -> String {
     let p = schedule.p;
     let total: u64 = (1..=p as u64).sum();
     let what = match &schedule.collective {
-        Collective::AllReduce => format!(
+        Computation::AllReduce => format!(
             "Each of the {p} ranks holds its own tensor (rank r holds the value r + 1 in every element). \
              Goal: every rank ends with the element-wise sum 1 + … + {p} = {total}."
         ),
-        Collective::ReduceScatter { .. } => format!(
+        Computation::ReduceScatter { .. } => format!(
             "Each of the {p} ranks holds its own tensor (rank r holds r + 1). Goal of a reduce-scatter: \
              each rank ends with the sum {total} on its own chunk only."
         ),
-        Collective::AllGather { .. } => "Rank r starts with only its own chunk (value r + 1). Goal of an \
+        Computation::AllGather { .. } => "Rank r starts with only its own chunk (value r + 1). Goal of an \
              all-gather: every rank ends with every chunk, copied, never added."
             .to_string(),
     };
@@ -361,7 +361,7 @@ pub fn narrate(alg: Algorithm, trace: &Trace, step: usize) -> String {
         senders: &senders,
         receivers: &receivers,
     });
-    let progress = if matches!(s.collective, Collective::AllReduce) {
+    let progress = if matches!(s.collective, Computation::AllReduce) {
         trace
             .complete_fraction(step)
             .map(|f| format!(" Now {}", crate::core::execute::complete_share(f)))

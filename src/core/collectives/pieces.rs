@@ -4,8 +4,9 @@
 
 use std::ops::Range;
 
-use crate::core::cost::{CostParams, Formula};
-use crate::core::schedule::{chunk_range, Collective, Op, Phase, Round, Schedule, Transfer};
+use crate::core::cost::formulas::Formula;
+use crate::core::cost::CostParams;
+use crate::core::schedule::{chunk_range, Computation, Op, Phase, Round, Schedule, Transfer};
 use crate::core::topology::Topology;
 use crate::core::units::{format_decimal, format_time};
 
@@ -97,7 +98,7 @@ pub fn all_reduce(
         p,
         n,
         elem_bytes,
-        collective: Collective::AllReduce,
+        collective: Computation::AllReduce,
         rounds,
     }
 }

@@ -337,14 +337,8 @@ pub(crate) fn halving_note(pp: usize, r: usize, p: usize) -> (u64, String) {
 // ---------------------------------------------------------------------------
 // Building blocks without a registry entry of their own. The closed forms of
 // the registered algorithms live in their files under
-// `crate::core::collectives` and are re-exported here. `n` is always the size
-// of the whole tensor in bytes.
-
-pub use crate::core::collectives::{
-    binomial_tree_allreduce, naive_root_allreduce, rabenseifner_allreduce,
-    recursive_doubling_allreduce, recursive_halving_reduce_scatter, ring_all_gather,
-    ring_allreduce, ring_reduce_scatter,
-};
+// `crate::core::collectives`. `n` is always the size of the whole tensor in
+// bytes.
 
 /// Recursive-doubling all-gather: `log₂p·α + (p−1)/p·nβ` for `p` a power of
 /// two. Otherwise (labelled), mirroring the recursive-halving adaptation:
@@ -353,7 +347,7 @@ pub use crate::core::collectives::{
 /// unfolded (`α + nβ`): `(log₂p′ + 2)α + (1/p + S/p + 1)·nβ`.
 ///
 /// Source: Thakur, Rabenseifner & Gropp 2005, §3 (recursive doubling allgather).
-pub fn recursive_doubling_all_gather(p: usize, n_bytes: f64, c: CostParams) -> Formula {
+pub fn recursive_doubling_all_gather_time(p: usize, n_bytes: f64, c: CostParams) -> Formula {
     Terms::pow2_or_adapted(
         "recursive-doubling all-gather",
         p,
@@ -380,7 +374,7 @@ pub fn recursive_doubling_all_gather(p: usize, n_bytes: f64, c: CostParams) -> F
 /// Binomial-tree broadcast of `n` bytes: `⌈log₂p⌉(α + nβ)`, any `p`.
 ///
 /// Source: Thakur, Rabenseifner & Gropp 2005, §3 (binomial broadcast).
-pub fn binomial_broadcast(p: usize, n_bytes: f64, c: CostParams) -> Formula {
+pub fn binomial_broadcast_time(p: usize, n_bytes: f64, c: CostParams) -> Formula {
     let coeffs = [Coeff::levels(p), Coeff::levels(p), Coeff::zero()];
     Terms::any_p("binomial broadcast", "⌈log₂p⌉(α + nβ)", coeffs).formula(p, n_bytes, c)
 }
@@ -388,7 +382,7 @@ pub fn binomial_broadcast(p: usize, n_bytes: f64, c: CostParams) -> Formula {
 /// Binomial-tree reduce of `n` bytes to a root: `⌈log₂p⌉(α + nβ + nγ)`, any `p`.
 ///
 /// Source: Thakur, Rabenseifner & Gropp 2005, §2.
-pub fn binomial_reduce(p: usize, n_bytes: f64, c: CostParams) -> Formula {
+pub fn binomial_reduce_time(p: usize, n_bytes: f64, c: CostParams) -> Formula {
     let coeffs = [Coeff::levels(p), Coeff::levels(p), Coeff::levels(p)];
     Terms::any_p("binomial reduce", "⌈log₂p⌉(α + nβ + nγ)", coeffs).formula(p, n_bytes, c)
 }

@@ -40,13 +40,8 @@
 //!
 //! `p ≤ 1` gives zero cost everywhere (there is nothing to communicate).
 
-pub mod compare;
 pub mod formulas;
 pub mod nccl;
-
-pub use compare::*;
-pub use formulas::*;
-pub use nccl::*;
 
 /// Model constants: α (s), β (s/B) and γ (s/B).
 #[derive(Clone, Copy, Debug, PartialEq)]

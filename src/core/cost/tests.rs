@@ -1,16 +1,23 @@
 //! Tests of the cost model (closed forms against executed schedules, the course's worked numbers).
 
 use super::formulas::halving_sum;
+use super::formulas::*;
+use super::nccl::*;
 use super::*;
-use crate::core::collectives::Algorithm;
+use crate::core::collectives::compare::*;
+use crate::core::collectives::{
+    binomial_tree_all_reduce_time, naive_root_all_reduce_time, rabenseifner_all_reduce_time,
+    recursive_doubling_all_reduce_time, recursive_halving_reduce_scatter_time,
+    ring_all_gather_time, ring_all_reduce_time, ring_reduce_scatter_time, Algorithm,
+};
 #[allow(unused_imports)]
 use crate::core::timing::{executed_round_times, executed_time, executed_time_with};
 
 mod unit_tests {
     use super::*;
-    use crate::core::collectives::naive_root;
+    use crate::core::collectives::naive_root_schedule;
     use crate::core::execute::{default_init, execute, ExecOptions};
-    use crate::core::schedule::ring::ring_all_reduce;
+    use crate::core::schedule::ring::ring_all_reduce_schedule;
 
     const KIB8: f64 = 8192.0;
     const MIB64: f64 = 67_108_864.0;
@@ -29,10 +36,10 @@ mod unit_tests {
     #[test]
     fn course_section9_small_message() {
         let c = CostParams::course_example();
-        let rd = recursive_doubling_allreduce(16, KIB8, c);
-        let ring = ring_allreduce(16, KIB8, c);
-        let tree = binomial_tree_allreduce(16, KIB8, c);
-        let rab = rabenseifner_allreduce(16, KIB8, c);
+        let rd = recursive_doubling_all_reduce_time(16, KIB8, c);
+        let ring = ring_all_reduce_time(16, KIB8, c);
+        let tree = binomial_tree_all_reduce_time(16, KIB8, c);
+        let rab = rabenseifner_all_reduce_time(16, KIB8, c);
         assert_close(rd.time, 22.62144e-6, 1e-12, "rd");
         assert_close(ring.time, 151.2288e-6, 1e-12, "ring");
         assert_close(tree.time, 45.24288e-6, 1e-12, "tree");
@@ -67,8 +74,8 @@ mod unit_tests {
     #[test]
     fn course_section9_1024_workers() {
         let c = CostParams::course_example();
-        let ring = ring_allreduce(1024, MIB64, c);
-        let rab = rabenseifner_allreduce(1024, MIB64, c);
+        let ring = ring_all_reduce_time(1024, MIB64, c);
+        let rab = rabenseifner_all_reduce_time(1024, MIB64, c);
         assert_close(
             ring.time,
             10.23e-3 + 1023.0 / 512.0 * 5.368_709_12e-3,
@@ -124,8 +131,13 @@ mod unit_tests {
     #[test]
     fn course_section6_ring_vs_naive_root() {
         let c = CostParams::new(0.0, 1.0 / 12.5e9);
-        assert_close(ring_allreduce(4, 1e8, c).time, 12e-3, 1e-12, "ring");
-        assert_close(naive_root_allreduce(4, 1e8, c).time, 48e-3, 1e-12, "naive");
+        assert_close(ring_all_reduce_time(4, 1e8, c).time, 12e-3, 1e-12, "ring");
+        assert_close(
+            naive_root_all_reduce_time(4, 1e8, c).time,
+            48e-3,
+            1e-12,
+            "naive",
+        );
     }
 
     /// The closed forms equal the time of the executed schedules (25 M f32
@@ -134,14 +146,14 @@ mod unit_tests {
     fn closed_forms_equal_executed_ring_and_naive() {
         let beta = 1.0 / 12.5e9;
         let ring = execute(
-            &ring_all_reduce(4, 25_000_000, 4).expect("valid ring"),
+            &ring_all_reduce_schedule(4, 25_000_000, 4).expect("valid ring"),
             &default_init,
             ExecOptions { keep_states: false },
         )
         .expect("ring executes");
         assert!(ring.verification.ok());
         let naive = execute(
-            &naive_root(4, 25_000_000, 4).expect("valid naive"),
+            &naive_root_schedule(4, 25_000_000, 4).expect("valid naive"),
             &default_init,
             ExecOptions { keep_states: false },
         )
@@ -167,17 +179,17 @@ mod unit_tests {
                 CostParams::course_example(),
                 CostParams::new(2e-6, 1e-9).with_gamma(0.25e-9),
             ] {
-                let rs = ring_all_reduce(p, n_el, 4).expect("ring");
-                let ns = naive_root(p, n_el, 4).expect("naive");
+                let rs = ring_all_reduce_schedule(p, n_el, 4).expect("ring");
+                let ns = naive_root_schedule(p, n_el, 4).expect("naive");
                 assert_close(
                     executed_time_with(&rs, c),
-                    ring_allreduce(p, bytes, c).time,
+                    ring_all_reduce_time(p, bytes, c).time,
                     1e-12,
                     "ring α>0",
                 );
                 assert_close(
                     executed_time_with(&ns, c),
-                    naive_root_allreduce(p, bytes, c).time,
+                    naive_root_all_reduce_time(p, bytes, c).time,
                     1e-12,
                     "naive α>0",
                 );
@@ -199,20 +211,20 @@ mod unit_tests {
             let nb = (n_el * 2) as f64;
             let pairs = [
                 (
-                    crate::core::collectives::recursive_doubling(p, n_el, 2).expect("rd"),
-                    recursive_doubling_allreduce(p, nb, c),
+                    crate::core::collectives::recursive_doubling_schedule(p, n_el, 2).expect("rd"),
+                    recursive_doubling_all_reduce_time(p, nb, c),
                 ),
                 (
-                    crate::core::collectives::rabenseifner(p, n_el, 2).expect("rab"),
-                    rabenseifner_allreduce(p, nb, c),
+                    crate::core::collectives::rabenseifner_schedule(p, n_el, 2).expect("rab"),
+                    rabenseifner_all_reduce_time(p, nb, c),
                 ),
                 (
-                    sr::recursive_halving_reduce_scatter(p, n_el, 2).expect("rh"),
-                    recursive_halving_reduce_scatter(p, nb, c),
+                    sr::recursive_halving_reduce_scatter_schedule(p, n_el, 2).expect("rh"),
+                    recursive_halving_reduce_scatter_time(p, nb, c),
                 ),
                 (
-                    sr::recursive_doubling_all_gather(p, n_el, 2).expect("rdag"),
-                    recursive_doubling_all_gather(p, nb, c),
+                    sr::recursive_doubling_all_gather_schedule(p, n_el, 2).expect("rdag"),
+                    recursive_doubling_all_gather_time(p, nb, c),
                 ),
             ];
             for (s, f) in pairs {
@@ -226,7 +238,7 @@ mod unit_tests {
                 assert_eq!(s.num_rounds() as f64, f.startups, "{} p={p} rounds", f.name);
             }
         }
-        let rh = recursive_halving_reduce_scatter(12, 1.0, CostParams::new(0.0, 1.0));
+        let rh = recursive_halving_reduce_scatter_time(12, 1.0, CostParams::new(0.0, 1.0));
         assert_eq!((rh.startups, rh.byte_factor), (5.0, 2.25));
         assert_eq!(halving_sum(8, 4), 14);
         assert_eq!(halving_sum(16, 0), 15);
@@ -238,9 +250,9 @@ mod unit_tests {
     #[test]
     fn uneven_chunks_cost_the_largest_chunk() {
         let c = CostParams::new(1e-6, 1e-9);
-        let s = ring_all_reduce(4, 10, 8).expect("ring");
+        let s = ring_all_reduce_schedule(4, 10, 8).expect("ring");
         let exec = executed_time_with(&s, c);
-        let closed = ring_allreduce(4, 80.0, c).time;
+        let closed = ring_all_reduce_time(4, 80.0, c).time;
         assert_close(
             exec - closed,
             6.0 * 4.0 * 1e-9,
@@ -253,10 +265,10 @@ mod unit_tests {
     /// Zero-byte transfers (n < p) still pay α, as in `core::timing`.
     #[test]
     fn agrees_with_timing_module() {
-        use crate::core::collectives::binomial_tree;
+        use crate::core::collectives::binomial_tree_schedule;
         let c = CostParams::course_example();
         // 2 elements over 4 ranks: chunks 1, 1, 0, 0; 6 rounds × α + 1 element.
-        let s = ring_all_reduce(4, 2, 4).expect("ring");
+        let s = ring_all_reduce_schedule(4, 2, 4).expect("ring");
         assert_close(
             executed_time_with(&s, c),
             6.0 * (5e-6 + 4.0 * 0.08e-9),
@@ -265,10 +277,10 @@ mod unit_tests {
         );
         // The binomial tree schedule matches its closed form for any p.
         for p in [2usize, 3, 5, 8, 12, 16] {
-            let s = binomial_tree(p, 1000, 4).expect("tree");
+            let s = binomial_tree_schedule(p, 1000, 4).expect("tree");
             assert_close(
                 executed_time(&s, c.alpha, c.beta),
-                binomial_tree_allreduce(p, 4000.0, c).time,
+                binomial_tree_all_reduce_time(p, 4000.0, c).time,
                 1e-12,
                 "tree",
             );
@@ -282,7 +294,7 @@ mod unit_tests {
     #[test]
     fn non_power_of_two_is_adapted_and_labelled() {
         let c = CostParams::course_example();
-        let rd = recursive_doubling_allreduce(12, KIB8, c);
+        let rd = recursive_doubling_all_reduce_time(12, KIB8, c);
         assert!(rd.pow2_adapted);
         assert!(rd.label.contains("non-power-of-two"));
         assert_close(rd.time, 28.2768e-6, 1e-12, "rd p=12");
@@ -290,10 +302,10 @@ mod unit_tests {
             .substituted
             .iter()
             .any(|l| l.contains("p′ = 2^⌊log₂12⌋ = 8")));
-        let rab = rabenseifner_allreduce(12, KIB8, c);
+        let rab = rabenseifner_all_reduce_time(12, KIB8, c);
         assert!(rab.pow2_adapted);
         assert_close(rab.time, 42.4576e-6, 1e-12, "rab p=12");
-        let tree = binomial_tree_allreduce(12, KIB8, c);
+        let tree = binomial_tree_all_reduce_time(12, KIB8, c);
         assert!(!tree.pow2_adapted);
         assert_close(tree.time, 45.24288e-6, 1e-12, "tree p=12");
         assert_eq!(pow2_split(12), (8, 4));
@@ -310,29 +322,39 @@ mod unit_tests {
         let c = CostParams::new(3e-6, 0.1e-9).with_gamma(0.05e-9);
         for p in [2usize, 3, 6, 8, 12, 16, 100, 1024] {
             let n = 1e6;
-            let ring = ring_reduce_scatter(p, n, c).time + ring_all_gather(p, n, c).time;
-            assert_close(ring_allreduce(p, n, c).time, ring, 1e-12, "ring = rs + ag");
+            let ring = ring_reduce_scatter_time(p, n, c).time + ring_all_gather_time(p, n, c).time;
+            assert_close(
+                ring_all_reduce_time(p, n, c).time,
+                ring,
+                1e-12,
+                "ring = rs + ag",
+            );
             // Rabenseifner = recursive halving + recursive doubling all-gather
             // for powers of two. Otherwise Rabenseifner folds once around the
             // whole all-reduce, while the stand-alone blocks each fold on
             // their own (and serve all p ranks), so they cost more.
-            let rab = recursive_halving_reduce_scatter(p, n, c).time
-                + recursive_doubling_all_gather(p, n, c).time;
+            let rab = recursive_halving_reduce_scatter_time(p, n, c).time
+                + recursive_doubling_all_gather_time(p, n, c).time;
             if p.is_power_of_two() {
                 assert_close(
-                    rabenseifner_allreduce(p, n, c).time,
+                    rabenseifner_all_reduce_time(p, n, c).time,
                     rab,
                     1e-12,
                     "rab = rh + rd-ag",
                 );
             } else {
-                assert!(rabenseifner_allreduce(p, n, c).time < rab, "p = {p}");
+                assert!(rabenseifner_all_reduce_time(p, n, c).time < rab, "p = {p}");
             }
-            let tree = binomial_reduce(p, n, c).time + binomial_broadcast(p, n, c).time;
-            assert_close(binomial_tree_allreduce(p, n, c).time, tree, 1e-12, "tree");
+            let tree = binomial_reduce_time(p, n, c).time + binomial_broadcast_time(p, n, c).time;
+            assert_close(
+                binomial_tree_all_reduce_time(p, n, c).time,
+                tree,
+                1e-12,
+                "tree",
+            );
         }
         // p = 8: recursive halving sends n/2 + n/4 + n/8 = 7n/8 in 3 steps.
-        let rh = recursive_halving_reduce_scatter(8, 64e6, CostParams::new(1.0, 1.0));
+        let rh = recursive_halving_reduce_scatter_time(8, 64e6, CostParams::new(1.0, 1.0));
         assert_eq!((rh.startups, rh.byte_factor), (3.0, 0.875));
         assert_eq!(rh.beta_part, 56e6);
     }
@@ -341,17 +363,22 @@ mod unit_tests {
     #[test]
     fn gamma_part() {
         let c = CostParams::new(0.0, 0.0).with_gamma(1e-9);
-        let f = ring_allreduce(4, 1e6, c);
+        let f = ring_all_reduce_time(4, 1e6, c);
         assert_close(f.gamma_part, 750e-6, 1e-12, "ring γ");
-        assert_close(naive_root_allreduce(4, 1e6, c).time, 3e-3, 1e-12, "naive γ");
         assert_close(
-            recursive_doubling_allreduce(4, 1e6, c).time,
+            naive_root_all_reduce_time(4, 1e6, c).time,
+            3e-3,
+            1e-12,
+            "naive γ",
+        );
+        assert_close(
+            recursive_doubling_all_reduce_time(4, 1e6, c).time,
             2e-3,
             1e-12,
             "rd γ",
         );
         assert!(f.expression.contains('γ'));
-        assert!(!ring_allreduce(4, 1e6, CostParams::new(1.0, 1.0))
+        assert!(!ring_all_reduce_time(4, 1e6, CostParams::new(1.0, 1.0))
             .expression
             .contains('γ'));
     }
@@ -405,7 +432,7 @@ mod unit_tests {
 
     #[test]
     fn show_the_calculation_ring() {
-        let f = ring_allreduce(16, KIB8, CostParams::course_example());
+        let f = ring_all_reduce_time(16, KIB8, CostParams::course_example());
         let s = f.substituted.join("\n");
         assert!(s.contains("T = 2(p−1)α + 2(p−1)/p·nβ"), "{s}");
         assert!(!s.contains('γ'), "{s}");

@@ -7,7 +7,7 @@ use std::ops::Range;
 use super::*;
 #[allow(unused_imports)]
 use super::{count::*, grid::*, narrate::*, stream::*};
-use crate::core::schedule::{Collective, Op, Round, Schedule};
+use crate::core::schedule::{Computation, Op, Round, Schedule};
 
 pub(super) fn segment_bounds(s: &Schedule) -> Vec<u64> {
     // Rounds repeat the same cut points (a ring at p = 1024: 1 025 distinct
@@ -32,8 +32,8 @@ pub(super) fn segment_bounds(s: &Schedule) -> Vec<u64> {
     }
     cuts.append(&mut pending);
     match &s.collective {
-        Collective::AllReduce => {}
-        Collective::ReduceScatter { owned } | Collective::AllGather { owned } => {
+        Computation::AllReduce => {}
+        Computation::ReduceScatter { owned } | Computation::AllGather { owned } => {
             for r in owned {
                 cuts.push(r.start);
                 cuts.push(r.end);
@@ -171,13 +171,13 @@ pub(super) fn start(
     let nseg = segments.len();
     let owner_of = |seg: &Range<u64>| -> Option<usize> {
         match &schedule.collective {
-            Collective::AllGather { owned } => owned
+            Computation::AllGather { owned } => owned
                 .iter()
                 .position(|o| o.start <= seg.start && seg.end <= o.end && o.start < o.end),
             _ => None,
         }
     };
-    let is_all_gather = matches!(schedule.collective, Collective::AllGather { .. });
+    let is_all_gather = matches!(schedule.collective, Computation::AllGather { .. });
 
     let mut values = vec![vec![0.0; nseg]; p];
     let mut contributors = if track {
@@ -260,8 +260,8 @@ pub(super) fn mismatches(
                 continue;
             }
             let checked = match &schedule.collective {
-                Collective::AllReduce | Collective::AllGather { .. } => true,
-                Collective::ReduceScatter { owned } => {
+                Computation::AllReduce | Computation::AllGather { .. } => true,
+                Computation::ReduceScatter { owned } => {
                     owned[r].start <= seg.start && seg.end <= owned[r].end
                 }
             };

@@ -3,8 +3,10 @@
 use super::*;
 #[allow(unused_imports)]
 use super::{count::*, grid::*, narrate::*, run::*, stream::*};
-use crate::core::collectives::naive_root;
-use crate::core::schedule::ring::{ring_all_gather, ring_all_reduce, ring_reduce_scatter};
+use crate::core::collectives::naive_root_schedule;
+use crate::core::schedule::ring::{
+    ring_all_gather_schedule, ring_all_reduce_schedule, ring_reduce_scatter_schedule,
+};
 use crate::core::schedule::{Op, Phase};
 use crate::core::schedule::{Round, Transfer};
 
@@ -30,7 +32,7 @@ fn the_complete_share_is_exact_or_marked() {
 #[test]
 fn course_ring_p4_100mb() {
     // 100 MB of bytes (elem_bytes = 1): 25 MB chunks, 6 rounds, 150 MB sent.
-    let s = ring_all_reduce(4, 100 * MB, 1).expect("valid");
+    let s = ring_all_reduce_schedule(4, 100 * MB, 1).expect("valid");
     let t = execute(&s, &default_init, ExecOptions::default()).expect("runs");
     assert_eq!(t.num_rounds(), 6);
     assert!(t.sent[0].iter().all(|&b| b == 25 * MB));
@@ -43,7 +45,7 @@ fn course_ring_p4_100mb() {
 
 #[test]
 fn course_ring_p8_64mb() {
-    let s = ring_all_reduce(8, 64 * MB, 1).expect("valid");
+    let s = ring_all_reduce_schedule(8, 64 * MB, 1).expect("valid");
     let t = execute(&s, &default_init, ExecOptions::default()).expect("runs");
     assert_eq!(t.num_rounds(), 14);
     assert_eq!(t.max_sent_per_rank(), 112 * MB);
@@ -52,7 +54,7 @@ fn course_ring_p8_64mb() {
 
 #[test]
 fn sum_and_mean_of_1_2_3() {
-    let s = ring_all_reduce(3, 3, 1).expect("valid");
+    let s = ring_all_reduce_schedule(3, 3, 1).expect("valid");
     let t = execute(&s, &default_init, ExecOptions::default()).expect("runs");
     assert!(t.verification.ok());
     assert!(t.states[4].values.iter().flatten().all(|&v| v == 6.0));
@@ -61,7 +63,7 @@ fn sum_and_mean_of_1_2_3() {
 
 #[test]
 fn contributors_after_reduce_scatter() {
-    let s = ring_all_reduce(4, 4, 1).expect("valid");
+    let s = ring_all_reduce_schedule(4, 4, 1).expect("valid");
     let t = execute(&s, &default_init, ExecOptions::default()).expect("runs");
     // After round 1 rank 0's chunk 3 holds ranks {0, 3}: 1 + 4 = 5.
     let st = &t.states[1];
@@ -77,7 +79,7 @@ fn contributors_after_reduce_scatter() {
 #[test]
 fn unequal_chunks_are_counted_honestly() {
     // 10 elements of 4 bytes over 4 ranks: chunks 3,3,2,2 elements.
-    let s = ring_all_reduce(4, 10, 4).expect("valid");
+    let s = ring_all_reduce_schedule(4, 10, 4).expect("valid");
     let t = execute(&s, &default_init, ExecOptions::default()).expect("runs");
     assert!(t.verification.ok());
     // Round 1: rank r sends chunk r: 12, 12, 8, 8 bytes.
@@ -91,7 +93,7 @@ fn unequal_chunks_are_counted_honestly() {
 
 #[test]
 fn re_adding_in_all_gather_is_caught() {
-    let mut s = ring_all_reduce(4, 8, 1).expect("valid");
+    let mut s = ring_all_reduce_schedule(4, 8, 1).expect("valid");
     for round in s.rounds.iter_mut().filter(|r| r.phase == Phase::AllGather) {
         for t in &mut round.transfers {
             t.op = Op::Reduce;
@@ -108,7 +110,7 @@ fn re_adding_in_all_gather_is_caught() {
 
 #[test]
 fn reduce_scatter_and_all_gather_alone_verify() {
-    let rs = ring_reduce_scatter(5, 17, 2).expect("valid");
+    let rs = ring_reduce_scatter_schedule(5, 17, 2).expect("valid");
     let t = execute(
         &rs,
         &|r, e| (r * 31 + e as usize) as f64,
@@ -117,7 +119,7 @@ fn reduce_scatter_and_all_gather_alone_verify() {
     .expect("runs");
     assert!(t.verification.ok());
     assert_eq!(t.num_rounds(), 4);
-    let ag = ring_all_gather(5, 17, 2).expect("valid");
+    let ag = ring_all_gather_schedule(5, 17, 2).expect("valid");
     let t = execute(
         &ag,
         &|r, e| (r * 31 + e as usize) as f64,
@@ -130,7 +132,7 @@ fn reduce_scatter_and_all_gather_alone_verify() {
 
 #[test]
 fn transfer_log_shows_the_addition() {
-    let s = ring_all_reduce(4, 100 * MB, 1).expect("valid");
+    let s = ring_all_reduce_schedule(4, 100 * MB, 1).expect("valid");
     let t = execute(&s, &default_init, ExecOptions::default()).expect("runs");
     let log = t.round_log(0);
     // rank 3 → rank 0: chunk 3, 25 MB, 4 + 1 = 5.
@@ -167,7 +169,7 @@ fn transfer_log_shows_the_addition() {
 #[test]
 fn element_wise_run_matches_the_sum_and_the_trace_bytes() {
     // Every element differs: rank r, element e holds 10r + e.
-    let s = ring_all_reduce(4, 10, 4).expect("valid");
+    let s = ring_all_reduce_schedule(4, 10, 4).expect("valid");
     let mut bufs: Vec<Vec<f64>> = (0..4)
         .map(|r| (0..10).map(|e| (10 * r + e) as f64).collect())
         .collect();
@@ -189,7 +191,7 @@ fn element_wise_run_matches_the_sum_and_the_trace_bytes() {
 
 #[test]
 fn naive_root_p4() {
-    let s = naive_root(4, 100 * MB, 1).expect("valid");
+    let s = naive_root_schedule(4, 100 * MB, 1).expect("valid");
     let t = execute(&s, &default_init, ExecOptions::default()).expect("runs");
     assert_eq!(t.num_rounds(), 6);
     assert!(t.verification.ok());
@@ -267,11 +269,11 @@ fn checkpointed_states_replay_to_the_full_trace() {
         }
     }
     // ring p = 64 every 12 rounds: 0, 12, …, 120 and 126 = 12 states
-    let s = ring_all_reduce(64, 64 * 10, 4).expect("valid");
+    let s = ring_all_reduce_schedule(64, 64 * 10, 4).expect("valid");
     let cp = execute_checkpointed(s, &default_init, 12).expect("runs");
     assert_eq!(cp.states.len(), 12);
     // numbers-only traces are not replayed
-    let s = ring_all_reduce(8, 80, 4).expect("valid");
+    let s = ring_all_reduce_schedule(8, 80, 4).expect("valid");
     let t = execute(&s, &default_init, ExecOptions { keep_states: false }).expect("runs");
     assert_eq!(t.kept, vec![0, 14]);
     assert!(t.state_at(3).is_none() && t.round_log(3).is_empty());
@@ -282,7 +284,7 @@ fn checkpointed_states_replay_to_the_full_trace() {
 fn count_only_ring_p1024_matches_the_closed_form() {
     // 2(p − 1)/p · n with n = 1024 · 1000 elements of 4 bytes: every rank
     // sends 2 · 1023 chunks of 4000 bytes = 8 184 000 bytes.
-    let s = ring_all_reduce(1024, 1024 * 1000, 4).expect("valid");
+    let s = ring_all_reduce_schedule(1024, 1024 * 1000, 4).expect("valid");
     let c = count_only(&s).expect("counts");
     assert_eq!(c.num_rounds(), 2046);
     assert_eq!(c.sent_after(2046), vec![8_184_000; 1024]);
@@ -306,7 +308,7 @@ fn streamed_ring_counts_equal_the_schedule_counts_and_times() {
         (16, 1000),
         (1024, 1024 * 1000),
     ] {
-        let s = ring_all_reduce(p, n, 4).expect("valid");
+        let s = ring_all_reduce_schedule(p, n, 4).expect("valid");
         let whole = count_only(&s).expect("counts");
         let streamed = count_rounds(p, n, 4, ring_all_reduce_rounds(p, n)).expect("counts");
         assert_eq!(streamed, whole, "p={p}");
@@ -320,13 +322,13 @@ fn streamed_ring_counts_equal_the_schedule_counts_and_times() {
         assert_eq!(streamed.breakdown(), breakdown(&s));
     }
     // an empty round costs nothing, as in executed_time
-    let mut s = ring_all_reduce(3, 3, 1).expect("valid");
+    let mut s = ring_all_reduce_schedule(3, 3, 1).expect("valid");
     s.rounds[1].transfers.clear();
     let c = count_only(&s).expect("counts");
     assert_eq!(c.executed_time(1.0, 0.0), executed_time(&s, 1.0, 0.0));
     assert_eq!(c.executed_time(1.0, 0.0), 3.0);
     // bad ranks are errors
-    let bad = ring_all_reduce(4, 8, 1).expect("valid").rounds;
+    let bad = ring_all_reduce_schedule(4, 8, 1).expect("valid").rounds;
     assert!(count_rounds(3, 8, 1, bad).is_err());
 }
 
@@ -337,7 +339,7 @@ fn streamed_ring_equals_the_executed_trace() {
     let cuts =
         |p: usize, n: u64| -> Vec<u64> { (0..p).map(|c| chunk_range(n, p, c).start).collect() };
     for (p, n) in [(2, 10), (3, 3), (4, 10), (8, 3), (7, 100), (65, 1000)] {
-        let s = ring_all_reduce(p, n, 4).expect("valid");
+        let s = ring_all_reduce_schedule(p, n, 4).expect("valid");
         let t = execute(&s, &default_init, ExecOptions { keep_states: false }).expect("runs");
         let st = execute_streamed(
             p,
@@ -456,14 +458,14 @@ fn rank_set_ranks_and_labels() {
 
 #[test]
 fn count_only_rejects_malformed_schedules() {
-    let mut s = ring_all_reduce(3, 3, 1).expect("valid");
+    let mut s = ring_all_reduce_schedule(3, 3, 1).expect("valid");
     s.rounds[0].transfers[0].range = 2..9;
     assert!(count_only(&s).is_err());
 }
 
 #[test]
 fn malformed_schedule_is_an_error() {
-    let mut s = ring_all_reduce(3, 3, 1).expect("valid");
+    let mut s = ring_all_reduce_schedule(3, 3, 1).expect("valid");
     s.rounds.push(Round {
         phase: Phase::AllGather,
         note: String::new(),
@@ -491,7 +493,7 @@ fn change(rank: u32, chunk: u32, before: u32, after: u32) -> CellChange {
 fn chunk_grid_round_1_of_a_p4_ring_reduce_scatter() {
     // Round 1: rank r sends chunk r to rank r + 1, which adds it to its
     // own copy: cell (r + 1, r) goes from {r + 1} to {r, r + 1}.
-    let s = ring_reduce_scatter(4, 4, 1).expect("valid");
+    let s = ring_reduce_scatter_schedule(4, 4, 1).expect("valid");
     let g = chunk_grid(4, 4, &s.rounds).expect("runs");
     assert_eq!(g.num_rounds(), 3);
     assert_eq!(g.initial, vec![1; 16]);
@@ -516,7 +518,7 @@ fn chunk_grid_first_all_gather_round_copies_complete_chunks() {
     // p = 4: after the reduce-scatter rank r holds chunk r + 1 complete;
     // all-gather round 1 copies it to rank r + 1, whose own chunk r + 1
     // held only itself (it sent it in round 1): 1 → 4 contributors.
-    let s = ring_all_reduce(4, 8, 1).expect("valid");
+    let s = ring_all_reduce_schedule(4, 8, 1).expect("valid");
     let g = chunk_grid(4, 8, &s.rounds).expect("runs");
     assert_eq!(
         g.changes[3],
@@ -544,7 +546,7 @@ fn chunk_grid_counts_equal_the_executed_contributors() {
     use crate::core::schedule::chunk_range;
     // n = 3 < p = 5 leaves two empty chunks (count 0 throughout)
     for (p, n) in [(2, 2), (3, 7), (4, 100), (5, 3), (8, 64), (13, 1000)] {
-        let s = ring_all_reduce(p, n, 4).expect("valid");
+        let s = ring_all_reduce_schedule(p, n, 4).expect("valid");
         let t = execute(&s, &default_init, ExecOptions::default()).expect("runs");
         let g = chunk_grid(p, n, &s.rounds).expect("runs");
         let mut painted = g.counts_after(0);
@@ -614,7 +616,7 @@ fn chunk_grid_from_steps_keeps_the_cells_that_differ() {
     assert_eq!(g.counts_after(2), vec![2; 4]);
     assert!(ChunkGrid::from_steps(2, Vec::new()).is_none());
     // the same grid as the ring's own, from the executed trace's counts
-    let s = ring_all_reduce(5, 20, 4).expect("valid");
+    let s = ring_all_reduce_schedule(5, 20, 4).expect("valid");
     let direct = chunk_grid(5, 20, &s.rounds).expect("runs");
     let t = execute(&s, &default_init, ExecOptions::default()).expect("runs");
     let counts = (0..=t.num_rounds())

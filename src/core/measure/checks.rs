@@ -9,7 +9,7 @@
 //! value and the recomputed one disagree by more than the printed precision.
 
 use super::model::p_from_ratio;
-use super::{BwKind, Collective, Log, Printed, RankCount, RankSource, Row};
+use super::{BenchCollective, BwKind, Log, Printed, RankCount, RankSource, Row};
 use crate::core::units::{format_bandwidth, format_time, group_thousands, sig};
 
 /// Rank count assumed when a log neither states nor implies one.
@@ -110,7 +110,7 @@ pub fn resolve(log: &Log, user_p: Option<usize>) -> Resolved {
         let all_one = unknown
             .iter()
             .all(|i| i.overlaps(Interval { lo: 1.0, hi: 1.0 }));
-        if all_one || c == Collective::Broadcast || c == Collective::Reduce {
+        if all_one || c == BenchCollective::Broadcast || c == BenchCollective::Reduce {
             unknown_bw = Some(BwKind::Alg);
             bw_note = Some(
                 "the bandwidth column equals size / time on every row: it is algbw".to_string(),
@@ -169,7 +169,7 @@ fn median_mid(v: &[Interval]) -> f64 {
     m.get(m.len() / 2).copied().unwrap_or(f64::NAN)
 }
 
-fn infer_p(c: Collective, ratios: &[Interval]) -> Option<(usize, String)> {
+fn infer_p(c: BenchCollective, ratios: &[Interval]) -> Option<(usize, String)> {
     if ratios.is_empty() {
         return None;
     }

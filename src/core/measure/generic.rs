@@ -5,8 +5,8 @@
 
 use super::detect::Line;
 use super::{
-    printed, push_msg, rows_full, BwKind, Collective, Format, ImportOptions, LineMessage, Log, Row,
-    Series,
+    printed, push_msg, rows_full, BenchCollective, BwKind, Format, ImportOptions, LineMessage, Log,
+    Row, Series,
 };
 use super::{row_size, RowSize};
 use crate::core::units::{parse_bandwidth, parse_size, parse_time};
@@ -403,7 +403,7 @@ pub fn parse(lines: &[Line], opts: &ImportOptions) -> (Option<Log>, Vec<LineMess
         .find(|(_, l)| l.trim_start().starts_with('#'))
         .map(|(_, l)| l.trim_start().trim_start_matches('#').trim().to_string())
         .unwrap_or_default();
-    let collective = opts.collective.unwrap_or(Collective::AllReduce);
+    let collective = opts.collective.unwrap_or(BenchCollective::AllReduce);
     let collective_note = match opts.collective {
         Some(c) => format!("{} (chosen by you)", c.name()),
         None => "all-reduce (assumed: generic columns do not name the collective; choose another if needed)".into(),

@@ -29,7 +29,7 @@ pub mod nccl;
 pub mod osu;
 pub mod synthetic;
 
-pub use model::{Collective, Model};
+pub use model::{BenchCollective, Model};
 
 /// Largest paste the importer reads, in bytes (larger input is cut there and
 /// the cut is reported).
@@ -212,7 +212,7 @@ pub struct Log {
     /// "left" / "right" for two logs side by side, else "".
     pub part: String,
     /// The collective (from the tool name, the OSU title or the numbers).
-    pub collective: Collective,
+    pub collective: BenchCollective,
     /// How the collective was found.
     pub collective_note: String,
     /// The tables.
@@ -275,7 +275,7 @@ impl Log {
     /// [`detect::stated_ranks`] finds it in `lines` (one rank per line).
     pub(crate) fn one_table(
         format: Format,
-        (collective, collective_note): (Collective, String),
+        (collective, collective_note): (BenchCollective, String),
         series: Series,
         lines: &[detect::Line],
         title: String,
@@ -316,7 +316,7 @@ pub struct ImportOptions {
     /// What a generic bandwidth column holds when its name does not say.
     pub bw_kind: Option<BwKind>,
     /// The collective, when the log does not name it.
-    pub collective: Option<Collective>,
+    pub collective: Option<BenchCollective>,
 }
 
 /// What a bandwidth column holds.

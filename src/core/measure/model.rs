@@ -4,12 +4,13 @@
 //! Every call into `core::cost` from this module tree goes through here.
 
 use crate::core::collectives::Algorithm;
+use crate::core::collectives::{self, compare};
 use crate::core::cost::nccl::{self, CollectiveKind};
-use crate::core::cost::{self, CostParams};
+use crate::core::cost::{formulas, CostParams};
 
 /// A collective as nccl-tests names them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Collective {
+pub enum BenchCollective {
     /// `all_reduce_perf`, `osu_allreduce`.
     AllReduce,
     /// `all_gather_perf`, `osu_allgather`.
@@ -24,58 +25,58 @@ pub enum Collective {
     AllToAll,
 }
 
-impl Collective {
+impl BenchCollective {
     /// Every collective, in menu order.
-    pub fn all() -> [Collective; 6] {
+    pub fn all() -> [BenchCollective; 6] {
         [
-            Collective::AllReduce,
-            Collective::AllGather,
-            Collective::ReduceScatter,
-            Collective::Broadcast,
-            Collective::Reduce,
-            Collective::AllToAll,
+            BenchCollective::AllReduce,
+            BenchCollective::AllGather,
+            BenchCollective::ReduceScatter,
+            BenchCollective::Broadcast,
+            BenchCollective::Reduce,
+            BenchCollective::AllToAll,
         ]
     }
 
     /// Display name ("all-reduce").
     pub fn name(self) -> &'static str {
         match self {
-            Collective::AllReduce => "all-reduce",
-            Collective::AllGather => "all-gather",
-            Collective::ReduceScatter => "reduce-scatter",
-            Collective::Broadcast => "broadcast",
-            Collective::Reduce => "reduce",
-            Collective::AllToAll => "all-to-all",
+            BenchCollective::AllReduce => "all-reduce",
+            BenchCollective::AllGather => "all-gather",
+            BenchCollective::ReduceScatter => "reduce-scatter",
+            BenchCollective::Broadcast => "broadcast",
+            BenchCollective::Reduce => "reduce",
+            BenchCollective::AllToAll => "all-to-all",
         }
     }
 
     /// Short key ("allreduce").
     pub fn key(self) -> &'static str {
         match self {
-            Collective::AllReduce => "allreduce",
-            Collective::AllGather => "allgather",
-            Collective::ReduceScatter => "reducescatter",
-            Collective::Broadcast => "broadcast",
-            Collective::Reduce => "reduce",
-            Collective::AllToAll => "alltoall",
+            BenchCollective::AllReduce => "allreduce",
+            BenchCollective::AllGather => "allgather",
+            BenchCollective::ReduceScatter => "reducescatter",
+            BenchCollective::Broadcast => "broadcast",
+            BenchCollective::Reduce => "reduce",
+            BenchCollective::AllToAll => "alltoall",
         }
     }
 
-    /// Inverse of [`Collective::key`], also accepting tool names
+    /// Inverse of [`BenchCollective::key`], also accepting tool names
     /// (`all_reduce`, `Allreduce`, `bcast`, `reduce_scatter`).
-    pub fn from_name(s: &str) -> Option<Collective> {
+    pub fn from_name(s: &str) -> Option<BenchCollective> {
         let k: String = s
             .chars()
             .filter(|c| c.is_ascii_alphanumeric())
             .collect::<String>()
             .to_ascii_lowercase();
         match k.as_str() {
-            "allreduce" => Some(Collective::AllReduce),
-            "allgather" => Some(Collective::AllGather),
-            "reducescatter" => Some(Collective::ReduceScatter),
-            "broadcast" | "bcast" => Some(Collective::Broadcast),
-            "reduce" => Some(Collective::Reduce),
-            "alltoall" => Some(Collective::AllToAll),
+            "allreduce" => Some(BenchCollective::AllReduce),
+            "allgather" => Some(BenchCollective::AllGather),
+            "reducescatter" => Some(BenchCollective::ReduceScatter),
+            "broadcast" | "bcast" => Some(BenchCollective::Broadcast),
+            "reduce" => Some(BenchCollective::Reduce),
+            "alltoall" => Some(BenchCollective::AllToAll),
             _ => None,
         }
     }
@@ -83,12 +84,12 @@ impl Collective {
     /// The core's name for this collective, which carries its busbw factor.
     pub fn kind(self) -> CollectiveKind {
         match self {
-            Collective::AllReduce => CollectiveKind::AllReduce,
-            Collective::AllGather => CollectiveKind::AllGather,
-            Collective::ReduceScatter => CollectiveKind::ReduceScatter,
-            Collective::Broadcast => CollectiveKind::Broadcast,
-            Collective::Reduce => CollectiveKind::Reduce,
-            Collective::AllToAll => CollectiveKind::AllToAll,
+            BenchCollective::AllReduce => CollectiveKind::AllReduce,
+            BenchCollective::AllGather => CollectiveKind::AllGather,
+            BenchCollective::ReduceScatter => CollectiveKind::ReduceScatter,
+            BenchCollective::Broadcast => CollectiveKind::Broadcast,
+            BenchCollective::Reduce => CollectiveKind::Reduce,
+            BenchCollective::AllToAll => CollectiveKind::AllToAll,
         }
     }
 
@@ -105,14 +106,16 @@ impl Collective {
 }
 
 /// The rank count `p` whose busbw factor equals `ratio`, as a real number
-/// (inverse of [`Collective::busbw_factor`]); `None` for collectives whose
+/// (inverse of [`BenchCollective::busbw_factor`]); `None` for collectives whose
 /// factor does not depend on `p` or a ratio outside the factor's range.
-pub fn p_from_ratio(c: Collective, ratio: f64) -> Option<f64> {
+pub fn p_from_ratio(c: BenchCollective, ratio: f64) -> Option<f64> {
     match c {
         // r = 2(p−1)/p → p = 2/(2−r)
-        Collective::AllReduce if ratio < 2.0 => Some(2.0 / (2.0 - ratio)),
+        BenchCollective::AllReduce if ratio < 2.0 => Some(2.0 / (2.0 - ratio)),
         // r = (p−1)/p → p = 1/(1−r)
-        Collective::AllGather | Collective::ReduceScatter | Collective::AllToAll if ratio < 1.0 => {
+        BenchCollective::AllGather | BenchCollective::ReduceScatter | BenchCollective::AllToAll
+            if ratio < 1.0 =>
+        {
             Some(1.0 / (1.0 - ratio))
         }
         _ => None,
@@ -172,26 +175,32 @@ impl Model {
     /// the closed forms of [`crate::core::cost`] (Thakur, Rabenseifner &
     /// Gropp 2005). `None` when this model has no closed form for `c`
     /// (e.g. all-to-all) or `p < 2`.
-    pub fn factors(self, c: Collective, p: usize) -> Option<(f64, f64)> {
+    pub fn factors(self, c: BenchCollective, p: usize) -> Option<(f64, f64)> {
         if p < 2 {
             return None;
         }
         let one = CostParams::new(1.0, 1.0);
         let f = match (c, self) {
-            (Collective::AllReduce, m) => {
+            (BenchCollective::AllReduce, m) => {
                 let [s, b, _] = m.algorithm().factors(p);
                 return Some((s, b));
             }
-            (Collective::AllGather, Model::Ring) => cost::ring_all_gather(p, 1.0, one),
-            (Collective::AllGather, Model::RecursiveDoubling | Model::Rabenseifner) => {
-                cost::recursive_doubling_all_gather(p, 1.0, one)
+            (BenchCollective::AllGather, Model::Ring) => {
+                collectives::ring_all_gather_time(p, 1.0, one)
             }
-            (Collective::ReduceScatter, Model::Ring) => cost::ring_reduce_scatter(p, 1.0, one),
-            (Collective::ReduceScatter, Model::RecursiveDoubling | Model::Rabenseifner) => {
-                cost::recursive_halving_reduce_scatter(p, 1.0, one)
+            (BenchCollective::AllGather, Model::RecursiveDoubling | Model::Rabenseifner) => {
+                formulas::recursive_doubling_all_gather_time(p, 1.0, one)
             }
-            (Collective::Broadcast, Model::Tree) => cost::binomial_broadcast(p, 1.0, one),
-            (Collective::Reduce, Model::Tree) => cost::binomial_reduce(p, 1.0, one),
+            (BenchCollective::ReduceScatter, Model::Ring) => {
+                collectives::ring_reduce_scatter_time(p, 1.0, one)
+            }
+            (BenchCollective::ReduceScatter, Model::RecursiveDoubling | Model::Rabenseifner) => {
+                collectives::recursive_halving_reduce_scatter_time(p, 1.0, one)
+            }
+            (BenchCollective::Broadcast, Model::Tree) => {
+                formulas::binomial_broadcast_time(p, 1.0, one)
+            }
+            (BenchCollective::Reduce, Model::Tree) => formulas::binomial_reduce_time(p, 1.0, one),
             _ => return None,
         };
         Some((f.startups, f.byte_factor))
@@ -199,7 +208,7 @@ impl Model {
 
     /// Predicted time (s) of `n` bytes at `p` ranks with α (s) and β (s/B);
     /// `None` as for [`Model::factors`].
-    pub fn time(self, c: Collective, p: usize, n: f64, alpha: f64, beta: f64) -> Option<f64> {
+    pub fn time(self, c: BenchCollective, p: usize, n: f64, alpha: f64, beta: f64) -> Option<f64> {
         self.factors(c, p).map(|(s, b)| s * alpha + b * n * beta)
     }
 }
@@ -218,12 +227,12 @@ pub struct ModelCrossover {
 /// The sizes where the fastest all-reduce algorithm changes at `p` ranks with
 /// α (s) and β (s/B) ([`cost::envelope_crossovers`]); a crossover involving
 /// the naive root (not a fit model) is left out. Empty for other collectives.
-pub fn crossovers(c: Collective, p: usize, alpha: f64, beta: f64) -> Vec<ModelCrossover> {
-    if c != Collective::AllReduce || p < 2 || !(alpha >= 0.0 && beta > 0.0) {
+pub fn crossovers(c: BenchCollective, p: usize, alpha: f64, beta: f64) -> Vec<ModelCrossover> {
+    if c != BenchCollective::AllReduce || p < 2 || !(alpha >= 0.0 && beta > 0.0) {
         return Vec::new();
     }
     let to_model = |a: Algorithm| Model::all().into_iter().find(|m| m.algorithm() == a);
-    cost::envelope_crossovers(p, CostParams::new(alpha, beta))
+    compare::envelope_crossovers(p, CostParams::new(alpha, beta))
         .into_iter()
         .filter_map(|x| {
             Some(ModelCrossover {

@@ -8,8 +8,8 @@
 use super::detect::{is_osu_header, Line};
 use super::generic::time_scale;
 use super::{
-    printed, push_msg, rows_full, Collective, Format, ImportOptions, LineMessage, Log, Printed,
-    Row, Series,
+    printed, push_msg, rows_full, BenchCollective, Format, ImportOptions, LineMessage, Log,
+    Printed, Row, Series,
 };
 use super::{row_size, RowSize};
 
@@ -59,7 +59,7 @@ pub fn parse(lines: &[Line], opts: &ImportOptions) -> (Option<Log>, Vec<LineMess
         .unwrap_or_default();
     let from_title = title
         .split_whitespace()
-        .filter_map(Collective::from_name)
+        .filter_map(BenchCollective::from_name)
         .next();
     let (collective, collective_note) = match (from_title, opts.collective) {
         (Some(c), _) => (
@@ -68,7 +68,7 @@ pub fn parse(lines: &[Line], opts: &ImportOptions) -> (Option<Log>, Vec<LineMess
         ),
         (None, Some(c)) => (c, format!("{} (chosen by you)", c.name())),
         (None, None) => (
-            Collective::AllReduce,
+            BenchCollective::AllReduce,
             "all-reduce (assumed: no OSU title line)".into(),
         ),
     };

@@ -9,22 +9,25 @@
 //! [`crate::core::sgd`]. Keeping all of these calls in one file keeps the
 //! rest of `practice` independent of where those functions live.
 
+use crate::core::collectives::compare;
 use crate::core::collectives::{self, Algorithm};
 use crate::core::consensus::{self, Graph};
-use crate::core::cost::{self, CostParams};
+use crate::core::cost::formulas::Formula;
+use crate::core::cost::nccl::{nccl_bandwidths, NcclBandwidths};
+use crate::core::cost::CostParams;
 use crate::core::execute::{default_init, execute_owned, ExecOptions};
 use crate::core::schedule::Op;
 use crate::core::sgd;
-use crate::core::topology::analysis;
+use crate::core::topology_view;
 
 pub use crate::core::consensus::{fmt_num, GraphKind, WeightRule};
-pub use crate::core::cost::{ceil_log2, floor_log2};
+pub use crate::core::cost::formulas::{ceil_log2, floor_log2};
 pub use crate::core::sgd::rng::SplitMix64;
-pub use crate::core::topology::analysis::LaneService;
+pub use crate::core::topology_view::LaneService;
 
 /// The all-reduce schedules practice questions count rounds and bytes of.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Collective {
+pub enum PracticeAllReduce {
     /// Ring reduce-scatter + ring all-gather.
     Ring,
     /// Recursive doubling (full-buffer exchanges).
@@ -33,12 +36,12 @@ pub enum Collective {
     Rabenseifner,
 }
 
-impl Collective {
+impl PracticeAllReduce {
     fn schedule(self) -> Algorithm {
         match self {
-            Collective::Ring => Algorithm::RING,
-            Collective::RecursiveDoubling => Algorithm::RD,
-            Collective::Rabenseifner => Algorithm::RAB,
+            PracticeAllReduce::Ring => Algorithm::RING,
+            PracticeAllReduce::RecursiveDoubling => Algorithm::RD,
+            PracticeAllReduce::Rabenseifner => Algorithm::RAB,
         }
     }
 
@@ -50,9 +53,9 @@ impl Collective {
     /// Display name, e.g. "Rabenseifner's algorithm".
     pub fn name(self) -> &'static str {
         match self {
-            Collective::Ring => "ring all-reduce",
-            Collective::RecursiveDoubling => "recursive doubling",
-            Collective::Rabenseifner => "Rabenseifner's algorithm",
+            PracticeAllReduce::Ring => "ring all-reduce",
+            PracticeAllReduce::RecursiveDoubling => "recursive doubling",
+            PracticeAllReduce::Rabenseifner => "Rabenseifner's algorithm",
         }
     }
 }
@@ -115,7 +118,7 @@ pub struct Executed {
 /// Generates and executes `alg` on `p` ranks for an `n_bytes`-byte tensor
 /// (1-byte elements, so every count is in bytes). `None` when the schedule
 /// cannot be built (`p < 2`, `n_bytes = 0`).
-pub fn execute_collective(alg: Collective, p: usize, n_bytes: u64) -> Option<Executed> {
+pub fn execute_collective(alg: PracticeAllReduce, p: usize, n_bytes: u64) -> Option<Executed> {
     let schedule = collectives::generate(alg.schedule(), p, n_bytes, 1).ok()?;
     let mut reduced = vec![0u64; p];
     for t in schedule.rounds.iter().flat_map(|r| &r.transfers) {
@@ -144,7 +147,7 @@ pub use crate::core::sgd::Objective;
 /// Rounds of the schedule `alg` generates for `p` ranks (a round count does
 /// not depend on the tensor size, so a tiny tensor is scheduled). `None`
 /// for `p < 2`.
-pub fn schedule_rounds(alg: Collective, p: usize) -> Option<usize> {
+pub fn schedule_rounds(alg: PracticeAllReduce, p: usize) -> Option<usize> {
     collectives::generate(alg.schedule(), p, p as u64, 1)
         .ok()
         .map(|s| s.num_rounds())
@@ -203,7 +206,7 @@ pub fn rounds_to(rho: f64, factor: f64) -> Option<usize> {
 
 /// The closed-form α–β all-reduce time of `alg` (Thakur, Rabenseifner &
 /// Gropp 2005), with the substitution written out.
-pub fn time(alg: CostAlgorithm, p: usize, n_bytes: f64, alpha: f64, beta: f64) -> cost::Formula {
+pub fn time(alg: CostAlgorithm, p: usize, n_bytes: f64, alpha: f64, beta: f64) -> Formula {
     alg.algorithm()
         .cost(p, n_bytes, CostParams::new(alpha, beta))
 }
@@ -219,8 +222,8 @@ pub fn crossover(
 ) -> Option<(f64, Vec<String>)> {
     let c = CostParams::new(alpha, beta);
     let (a, b) = (a.algorithm(), b.algorithm());
-    let x = cost::crossover(a, b, p, c)?;
-    let lines = cost::crossover_calculation(a, b, p, c)?;
+    let x = compare::crossover(a, b, p, c)?;
+    let lines = compare::crossover_calculation(a, b, p, c)?;
     Some((x.n_bytes, lines))
 }
 
@@ -232,8 +235,8 @@ pub fn factors(alg: CostAlgorithm, p: usize) -> (f64, f64) {
 
 /// algbw and busbw (bytes per second) of an all-reduce of `size` bytes in
 /// `t` seconds on `p` ranks (nccl-tests, doc/PERFORMANCE.md), with the lines.
-pub fn nccl(size: f64, t: f64, p: usize) -> cost::NcclBandwidths {
-    cost::nccl_bandwidths(size, t, p)
+pub fn nccl(size: f64, t: f64, p: usize) -> NcclBandwidths {
+    nccl_bandwidths(size, t, p)
 }
 
 /// The ideal multi-lane inter-node service time (the course's §10): a
@@ -241,5 +244,5 @@ pub fn nccl(size: f64, t: f64, p: usize) -> cost::NcclBandwidths {
 /// bytes/s each, from [`analysis::multilane_service_time`]. `None` for
 /// `lanes = 0`, a negative payload or a bandwidth ≤ 0.
 pub fn multilane(payload_bytes: f64, lanes: usize, lane_bw: f64) -> Option<LaneService> {
-    analysis::multilane_service_time(payload_bytes, lanes, lane_bw).ok()
+    topology_view::multilane_service_time(payload_bytes, lanes, lane_bw).ok()
 }

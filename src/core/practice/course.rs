@@ -2,7 +2,7 @@
 //! Answers"), reworded, with every numeric answer computed from the
 //! question's parameters by the same builders as the drills.
 
-use super::compute::{self, Collective, CostAlgorithm};
+use super::compute::{self, CostAlgorithm, PracticeAllReduce};
 use super::mistakes as mk;
 use super::templates::{build, Params, Size};
 use super::{
@@ -136,8 +136,8 @@ fn no_server() -> Question {
 }
 
 fn rabenseifner_vs_ring(p: usize, n: Size) -> Question {
-    let rab = compute::execute_collective(Collective::Rabenseifner, p, n.bytes);
-    let ring = compute::execute_collective(Collective::Ring, p, n.bytes);
+    let rab = compute::execute_collective(PracticeAllReduce::Rabenseifner, p, n.bytes);
+    let ring = compute::execute_collective(PracticeAllReduce::Ring, p, n.bytes);
     let (rab_rounds, rab_sent) = rab.map_or((0.0, 0.0), |e| (e.rounds as f64, e.sent as f64));
     let ring_rounds = ring.map_or(0.0, |e| e.rounds as f64);
     let nb = n.bytes as f64;
@@ -221,8 +221,8 @@ fn doubling_vs_ring_small() -> Question {
         prefix: Prefix::Binary,
     };
     let (alpha, beta) = (5e-6, 0.08e-9);
-    let rd = compute::execute_collective(Collective::RecursiveDoubling, p, n.bytes);
-    let ring = compute::execute_collective(Collective::Ring, p, n.bytes);
+    let rd = compute::execute_collective(PracticeAllReduce::RecursiveDoubling, p, n.bytes);
+    let ring = compute::execute_collective(PracticeAllReduce::Ring, p, n.bytes);
     let rd_rounds = rd.map_or(0.0, |e| e.rounds as f64);
     let ring_rounds = ring.map_or(0.0, |e| e.rounds as f64);
     let t_rd = compute::time(CostAlgorithm::RecursiveDoubling, p, 8192.0, alpha, beta);

@@ -5,7 +5,9 @@
 //! parameters (executed schedules, closed forms, spectra); the builders only
 //! word the question and lay out the worked calculation.
 
-use super::compute::{self, fmt_num, Collective, CostAlgorithm, GraphKind, SplitMix64, WeightRule};
+use super::compute::{
+    self, fmt_num, CostAlgorithm, GraphKind, PracticeAllReduce, SplitMix64, WeightRule,
+};
 use super::mistakes as mk;
 use super::{Answer, Kind, Mistake, MistakeKind, Numeric, Question, Tolerance, Unit, ViewLink};
 use crate::core::units::{
@@ -137,9 +139,9 @@ impl Template {
             }
             Template::Recursive => Params::Recursive {
                 alg: if rng.below(2) == 0 {
-                    Collective::RecursiveDoubling
+                    PracticeAllReduce::RecursiveDoubling
                 } else {
-                    Collective::Rabenseifner
+                    PracticeAllReduce::Rabenseifner
                 },
                 p: 1 << (2 + rng.below(5)),
                 n: Size::mb(1 + rng.below(256) as u64),
@@ -475,7 +477,7 @@ pub enum Params {
     /// Recursive doubling or Rabenseifner.
     Recursive {
         /// The algorithm.
-        alg: Collective,
+        alg: PracticeAllReduce,
         /// Ranks (a power of two).
         p: usize,
         /// Tensor size.
@@ -828,7 +830,7 @@ fn ring_rounds(p: usize) -> Question {
         "A ring all-reduce runs on p = {p} ranks. How many rounds does it take in all, \
          reduce-scatter and all-gather together?"
     );
-    let rounds = compute::schedule_rounds(Collective::Ring, p).map_or(0.0, |r| r as f64);
+    let rounds = compute::schedule_rounds(PracticeAllReduce::Ring, p).map_or(0.0, |r| r as f64);
     let mut m = mistakes(MistakeKind::PRounds, &[mk::p_rounds(p)]);
     m.extend(mistakes(MistakeKind::Log2Ring, &[mk::log2_ring_rounds(p)]));
     m.extend(mistakes(MistakeKind::OnePhase, &[mk::one_phase(rounds)]));
@@ -866,7 +868,7 @@ fn ring_bytes(p: usize, n: Size, added: bool) -> Question {
         },
         n.unit().symbol
     );
-    let Some(e) = compute::execute_collective(Collective::Ring, p, n.bytes) else {
+    let Some(e) = compute::execute_collective(PracticeAllReduce::Ring, p, n.bytes) else {
         return question("Ring all-reduce bytes per rank", text, vec![], "");
     };
     let nb = n.bytes as f64;
@@ -954,7 +956,7 @@ pub fn ring_link(p: usize, n: Size) -> ViewLink {
     }
 }
 
-fn recursive(alg: Collective, p: usize, n: Size) -> Question {
+fn recursive(alg: PracticeAllReduce, p: usize, n: Size) -> Question {
     let text = format!(
         "An all-reduce of an n = {} tensor runs on p = {p} ranks with {}. How many rounds \
          does it take, and how many bytes does each rank send? Answer the bytes in {}.",
@@ -970,7 +972,7 @@ fn recursive(alg: Collective, p: usize, n: Size) -> Question {
     let sent = e.sent as f64;
     let k = f64::from(compute::floor_log2(p));
     let (round_mistakes, byte_mistakes) = match alg {
-        Collective::Rabenseifner => {
+        PracticeAllReduce::Rabenseifner => {
             let mut b = mistakes(MistakeKind::TwoN, &[mk::two_n(nb)]);
             b.extend(mistakes(
                 MistakeKind::TwoPMinusOneN,
@@ -993,7 +995,7 @@ fn recursive(alg: Collective, p: usize, n: Size) -> Question {
         "Partners differ in one bit of the rank: log₂ p steps per phase. Which message size moves in each step?",
     );
     q.solution = match alg {
-        Collective::Rabenseifner => {
+        PracticeAllReduce::Rabenseifner => {
             let halves: Vec<String> = (1..=k as u32)
                 .map(|i| f(nb / f64::from(1u32 << i)))
                 .collect();

@@ -4,7 +4,7 @@
 
 use std::f64::consts::PI;
 
-use super::compute::{fmt_num, Collective, CostAlgorithm};
+use super::compute::{fmt_num, CostAlgorithm, PracticeAllReduce};
 use super::templates::{Link, Params, RhoGraph};
 use super::*;
 
@@ -242,7 +242,7 @@ fn expected(params: &Params) -> (Vec<f64>, Vec<String>) {
         Params::Recursive { alg, p, n } => {
             let (pf, nb, k) = (*p as f64, n.bytes as f64, log2(*p));
             let v = match alg {
-                Collective::RecursiveDoubling => vec![k, k * nb],
+                PracticeAllReduce::RecursiveDoubling => vec![k, k * nb],
                 _ => vec![2.0 * k, 2.0 * (pf - 1.0) / pf * nb],
             };
             (

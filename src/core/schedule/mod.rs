@@ -155,7 +155,7 @@ impl Round {
 
 /// Which collective a schedule implements; decides how the result is verified.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Collective {
+pub enum Computation {
     /// Every rank ends with the element-wise sum of all inputs.
     AllReduce,
     /// Rank `r` ends with the element-wise sum on `owned[r]` only.
@@ -183,7 +183,7 @@ pub struct Schedule {
     /// Bytes per element (4 for f32 gradients).
     pub elem_bytes: u64,
     /// What is being computed.
-    pub collective: Collective,
+    pub collective: Computation,
     /// Rounds in execution order.
     pub rounds: Vec<Round>,
 }
@@ -328,7 +328,7 @@ impl Schedule {
         mut self,
         other: Schedule,
         algorithm: &'static str,
-        collective: Collective,
+        collective: Computation,
     ) -> Self {
         self.rounds.extend(other.rounds);
         self.algorithm = algorithm;

@@ -5,7 +5,7 @@
 //! Rabenseifner's all-reduce on their own (recursive halving reduce-scatter,
 //! recursive doubling all-gather). The recursive doubling all-reduce and
 //! Rabenseifner's all-reduce are built from them in
-//! `crate::core::collectives` (`rd.rs`, `rab.rs`).
+//! `crate::core::collectives` (`recursive_doubling.rs`, `rabenseifner.rs`).
 //!
 //! For `p` a power of two:
 //! - **recursive doubling** (all-reduce): in round `k = 0..log₂p` rank `r`
@@ -40,7 +40,7 @@
 use std::ops::Range;
 
 use super::{
-    check_args, chunk_range, Collective, Op, Phase, Round, Schedule, ScheduleError, Transfer,
+    check_args, chunk_range, Computation, Op, Phase, Round, Schedule, ScheduleError, Transfer,
 };
 
 /// The MPICH-style fold of `p` ranks onto the largest power-of-two subset.
@@ -290,8 +290,8 @@ pub fn with_whole_buffer_fold(fold: &Fold, n: u64, core: Vec<Round>) -> Vec<Roun
     rounds
 }
 
-/// Element ranges owned at the end of [`recursive_halving_reduce_scatter`]
-/// (and contributed at the start of [`recursive_doubling_all_gather`]): rank
+/// Element ranges owned at the end of [`recursive_halving_reduce_scatter_schedule`]
+/// (and contributed at the start of [`recursive_doubling_all_gather_schedule`]): rank
 /// `r` owns ring chunk `r`.
 pub fn recursive_owned(p: usize, n: u64) -> Vec<Range<u64>> {
     (0..p).map(|r| chunk_range(n, p, r)).collect()
@@ -305,7 +305,7 @@ pub fn recursive_owned(p: usize, n: u64) -> Vec<Range<u64>> {
 ///
 /// # Errors
 /// [`ScheduleError`] when `p < 2`, `n == 0` or `elem_bytes == 0`.
-pub fn recursive_halving_reduce_scatter(
+pub fn recursive_halving_reduce_scatter_schedule(
     p: usize,
     n: u64,
     elem_bytes: u64,
@@ -321,7 +321,7 @@ pub fn recursive_halving_reduce_scatter(
 ///
 /// # Errors
 /// [`ScheduleError`] when `p < 2`, `n == 0` or `elem_bytes == 0`.
-pub fn recursive_doubling_all_gather(
+pub fn recursive_doubling_all_gather_schedule(
     p: usize,
     n: u64,
     elem_bytes: u64,
@@ -372,9 +372,9 @@ fn half_collective(
         n,
         elem_bytes,
         collective: if gather {
-            Collective::AllGather { owned }
+            Computation::AllGather { owned }
         } else {
-            Collective::ReduceScatter { owned }
+            Computation::ReduceScatter { owned }
         },
         rounds,
     })
@@ -414,7 +414,7 @@ mod tests {
 
     #[test]
     fn halving_p8_partners_and_windows() {
-        let s = recursive_halving_reduce_scatter(8, 80, 4).expect("valid");
+        let s = recursive_halving_reduce_scatter_schedule(8, 80, 4).expect("valid");
         assert_eq!(s.num_rounds(), 3);
         // Round 1: partner XOR 4; rank 0 sends the upper half 40..80 to rank 4.
         assert_eq!(pairs(&s.rounds[0])[0], (0, 4, 40..80));
@@ -430,7 +430,7 @@ mod tests {
     #[test]
     fn halving_p6_owned_blocks() {
         // p = 6, n = 12: chunks of 2. Core rank 0 (rank 1) covers chunks 0,1 = 0..4.
-        let s = recursive_halving_reduce_scatter(6, 12, 1).expect("valid");
+        let s = recursive_halving_reduce_scatter_schedule(6, 12, 1).expect("valid");
         assert_eq!(s.num_rounds(), 4);
         // Core round XOR 2: rank 1 (core 0) sends core ranks 2,3 = chunks 4,5 = 8..12 to rank 4.
         assert_eq!(pairs(&s.rounds[1])[0], (1, 4, 8..12));

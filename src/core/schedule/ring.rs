@@ -11,7 +11,7 @@
 //! Rabenseifner & Gropp 2005, §4).
 
 use super::{
-    check_args, chunk_range, Chunks, Collective, Op, Phase, Round, Schedule, ScheduleError,
+    check_args, chunk_range, Chunks, Computation, Op, Phase, Round, Schedule, ScheduleError,
     Transfer,
 };
 
@@ -55,7 +55,7 @@ fn ring_pass(p: usize, n: u64, offset: usize, op: Op, phase: Phase) -> Vec<Round
         .collect()
 }
 
-/// The rounds of [`ring_all_reduce`], produced one at a time, so a caller
+/// The rounds of [`ring_all_reduce_schedule`], produced one at a time, so a caller
 /// that only counts them (numbers-only mode at p = 1024: 2 046 rounds of
 /// 1 024 transfers) never holds the whole schedule. Yields nothing when
 /// `p < 2`.
@@ -66,7 +66,7 @@ pub fn ring_all_reduce_rounds(p: usize, n: u64) -> impl Iterator<Item = Round> {
         .chain((0..k).map(move |i| ring_round(p, n, i, 1, Op::Copy, Phase::AllGather)))
 }
 
-/// Round `i` (0-based) of [`ring_all_reduce`] alone, with its label as
+/// Round `i` (0-based) of [`ring_all_reduce_schedule`] alone, with its label as
 /// [`Schedule::round_label`] gives it (`"reduce-scatter, round 3 of 1023"`),
 /// without generating the other rounds. `None` when `i ≥ 2(p − 1)`.
 pub fn ring_all_reduce_round(p: usize, n: u64, i: usize) -> Option<(Round, String)> {
@@ -85,7 +85,7 @@ pub fn ring_all_reduce_round(p: usize, n: u64, i: usize) -> Option<(Round, Strin
     Some((round, label))
 }
 
-/// Element ranges owned at the end of [`ring_reduce_scatter`]: rank `r` owns
+/// Element ranges owned at the end of [`ring_reduce_scatter_schedule`]: rank `r` owns
 /// chunk `(r + 1) mod p`.
 pub fn ring_reduce_scatter_owned(p: usize, n: u64) -> Vec<std::ops::Range<u64>> {
     (0..p).map(|r| chunk_range(n, p, (r + 1) % p)).collect()
@@ -96,14 +96,18 @@ pub fn ring_reduce_scatter_owned(p: usize, n: u64) -> Vec<std::ops::Range<u64>> 
 ///
 /// # Errors
 /// [`ScheduleError`] when `p < 2`, `n == 0` or `elem_bytes == 0`.
-pub fn ring_reduce_scatter(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule, ScheduleError> {
+pub fn ring_reduce_scatter_schedule(
+    p: usize,
+    n: u64,
+    elem_bytes: u64,
+) -> Result<Schedule, ScheduleError> {
     check_args(p, n, elem_bytes)?;
     Ok(Schedule {
         algorithm: "ring",
         p,
         n,
         elem_bytes,
-        collective: Collective::ReduceScatter {
+        collective: Computation::ReduceScatter {
             owned: ring_reduce_scatter_owned(p, n),
         },
         rounds: ring_pass(p, n, 0, Op::Reduce, Phase::ReduceScatter),
@@ -115,14 +119,18 @@ pub fn ring_reduce_scatter(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule
 ///
 /// # Errors
 /// [`ScheduleError`] when `p < 2`, `n == 0` or `elem_bytes == 0`.
-pub fn ring_all_gather(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule, ScheduleError> {
+pub fn ring_all_gather_schedule(
+    p: usize,
+    n: u64,
+    elem_bytes: u64,
+) -> Result<Schedule, ScheduleError> {
     check_args(p, n, elem_bytes)?;
     Ok(Schedule {
         algorithm: "ring",
         p,
         n,
         elem_bytes,
-        collective: Collective::AllGather {
+        collective: Computation::AllGather {
             owned: (0..p).map(|r| chunk_range(n, p, r)).collect(),
         },
         rounds: ring_pass(p, n, 0, Op::Copy, Phase::AllGather),
@@ -134,8 +142,12 @@ pub fn ring_all_gather(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule, Sc
 ///
 /// # Errors
 /// [`ScheduleError`] when `p < 2`, `n == 0` or `elem_bytes == 0`.
-pub fn ring_all_reduce(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule, ScheduleError> {
-    let rs = ring_reduce_scatter(p, n, elem_bytes)?;
+pub fn ring_all_reduce_schedule(
+    p: usize,
+    n: u64,
+    elem_bytes: u64,
+) -> Result<Schedule, ScheduleError> {
+    let rs = ring_reduce_scatter_schedule(p, n, elem_bytes)?;
     // built field by field: `..rs.clone()` would copy every reduce-scatter
     // round (a million transfers at p = 1024) only to drop them
     let ag = Schedule {
@@ -143,10 +155,10 @@ pub fn ring_all_reduce(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule, Sc
         p,
         n,
         elem_bytes,
-        collective: Collective::AllReduce,
+        collective: Computation::AllReduce,
         rounds: ring_pass(p, n, 1, Op::Copy, Phase::AllGather),
     };
-    Ok(rs.then(ag, "ring", Collective::AllReduce))
+    Ok(rs.then(ag, "ring", Computation::AllReduce))
 }
 
 #[cfg(test)]
@@ -155,7 +167,7 @@ mod tests {
 
     #[test]
     fn ring_all_reduce_p4_round_structure() {
-        let s = ring_all_reduce(4, 100, 1).expect("valid");
+        let s = ring_all_reduce_schedule(4, 100, 1).expect("valid");
         assert_eq!(s.num_rounds(), 6);
         // round 1: rank 3 sends chunk 3 to rank 0 and reduces.
         let t = &s.rounds[0].transfers[3];
@@ -195,7 +207,7 @@ mod tests {
     #[test]
     fn one_round_alone_equals_the_schedule_round_and_label() {
         for p in [2, 3, 4, 7] {
-            let s = ring_all_reduce(p, 37, 4).expect("valid");
+            let s = ring_all_reduce_schedule(p, 37, 4).expect("valid");
             for (i, r) in s.rounds.iter().enumerate() {
                 let (round, label) = ring_all_reduce_round(p, 37, i).expect("in range");
                 assert_eq!(&round, r);
@@ -210,7 +222,7 @@ mod tests {
     #[test]
     fn lazy_rounds_equal_the_schedule() {
         for p in 2..=12 {
-            let s = ring_all_reduce(p, 37, 4).expect("valid");
+            let s = ring_all_reduce_schedule(p, 37, 4).expect("valid");
             let lazy: Vec<Round> = ring_all_reduce_rounds(p, 37).collect();
             assert_eq!(lazy, s.rounds, "p={p}");
         }

@@ -36,7 +36,7 @@ use super::rng::SplitMix64;
 use super::Strategy;
 use crate::core::consensus;
 use crate::core::execute::run_on_buffers;
-use crate::core::schedule::ring::ring_all_reduce;
+use crate::core::schedule::ring::ring_all_reduce_schedule;
 
 /// Tolerance on the row sums of a mixing matrix.
 pub const ROW_SUM_TOL: f64 = 1e-9;
@@ -443,7 +443,8 @@ pub fn ring_all_reduce_sum(bufs: &mut [Vec<f64>]) -> Result<(), TrainError> {
     if p < 2 || d == 0 {
         return Ok(());
     }
-    let schedule = ring_all_reduce(p, d as u64, 4).map_err(|e| TrainError::Shape(e.to_string()))?;
+    let schedule =
+        ring_all_reduce_schedule(p, d as u64, 4).map_err(|e| TrainError::Shape(e.to_string()))?;
     run_on_buffers(&schedule, bufs).map_err(|e| TrainError::Shape(e.to_string()))?;
     Ok(())
 }
@@ -621,7 +622,7 @@ pub fn bytes_per_step(strategy: Strategy, mixing: &DMatrix<f64>, d: usize, e: u6
     match strategy {
         // Counted from the ring schedule that the update executes: chunks
         // differ by one element when m does not divide d.
-        Strategy::AllReduce => match ring_all_reduce(m, d as u64, e) {
+        Strategy::AllReduce => match ring_all_reduce_schedule(m, d as u64, e) {
             Ok(s) => s
                 .bytes_sent_per_rank()
                 .into_iter()

@@ -27,7 +27,6 @@ pub mod dataflow;
 pub(crate) mod fixtures;
 pub mod gantt;
 pub mod lockstep;
-pub mod pipeline;
 pub mod resources;
 pub mod story;
 pub mod trace;
@@ -36,8 +35,6 @@ pub mod traffic;
 use self::lockstep::{round_times_on, rounds_breakdown, rounds_time};
 use self::resources::Network;
 use super::cost::CostParams;
-#[cfg(doc)]
-use super::execute::Counts;
 use super::schedule::Schedule;
 use super::topology::Topology;
 use super::units::{format_beta, format_decimal, format_time};
@@ -62,8 +59,8 @@ pub fn executed_time_with(schedule: &Schedule, c: CostParams) -> f64 {
 
 /// Total α–β time (γ = 0), seconds. `alpha` is the per-message start-up
 /// latency in seconds and `beta` the transfer time in seconds per byte.
-/// Equal to [`crate::core::cost::ring_allreduce`] and
-/// [`crate::core::cost::naive_root_allreduce`] when `p` divides `n`.
+/// Equal to [`crate::core::collectives::ring_all_reduce_time`] and
+/// [`crate::core::collectives::naive_root_all_reduce_time`] when `p` divides `n`.
 pub fn executed_time(schedule: &Schedule, alpha: f64, beta: f64) -> f64 {
     executed_time_with(schedule, CostParams::new(alpha, beta))
 }
@@ -187,15 +184,15 @@ pub fn ring_bytes_counted(p: usize, n_bytes: f64, sent_and_received: bool) -> f6
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::collectives::naive_root;
-    use crate::core::schedule::ring::ring_all_reduce;
+    use crate::core::collectives::naive_root_schedule;
+    use crate::core::schedule::ring::ring_all_reduce_schedule;
 
     #[test]
     fn explain_counted_is_explain_of_the_schedule() {
         use crate::core::execute::count_only;
-        use crate::core::schedule::ring::ring_all_reduce;
+        use crate::core::schedule::ring::ring_all_reduce_schedule;
         for (p, n) in [(4, 100_000_000 / 4), (5, 17), (64, 1000)] {
-            let s = ring_all_reduce(p, n, 4).expect("valid");
+            let s = ring_all_reduce_schedule(p, n, 4).expect("valid");
             let c = count_only(&s).expect("counts");
             for (a, b) in [(0.0, 8e-11), (5e-6, 1e-9)] {
                 assert_eq!(
@@ -204,7 +201,7 @@ mod tests {
                 );
             }
         }
-        let s = ring_all_reduce(4, 25_000_000, 4).expect("valid");
+        let s = ring_all_reduce_schedule(4, 25_000_000, 4).expect("valid");
         let c = count_only(&s).expect("counts");
         assert_eq!(
             explain_counted(&c.round_max_bytes, &c.transfers, 0.0, 8e-11),
@@ -217,8 +214,8 @@ mod tests {
         // p = 4, 100 MB, β = 1/12.5e9 s/B, α = 0: ring 6 × 2 ms = 12 ms,
         // naive root 6 × 8 ms = 48 ms.
         let beta = 1.0 / 12.5e9;
-        let ring = ring_all_reduce(4, 100_000_000, 1).expect("valid");
-        let naive = naive_root(4, 100_000_000, 1).expect("valid");
+        let ring = ring_all_reduce_schedule(4, 100_000_000, 1).expect("valid");
+        let naive = naive_root_schedule(4, 100_000_000, 1).expect("valid");
         assert!((executed_time(&ring, 0.0, beta) - 0.012).abs() < 1e-12);
         assert!((executed_time(&naive, 0.0, beta) - 0.048).abs() < 1e-12);
         assert_eq!(
@@ -259,7 +256,7 @@ mod tests {
     #[test]
     fn unequal_chunks_cost_the_largest_message() {
         // 10 bytes over 4 ranks: chunks 3,3,2,2; every ring round has a 3-byte message.
-        let ring = ring_all_reduce(4, 10, 1).expect("valid");
+        let ring = ring_all_reduce_schedule(4, 10, 1).expect("valid");
         assert_eq!(breakdown(&ring), vec![RoundGroup { count: 6, bytes: 3 }]);
         assert!((executed_time(&ring, 1.0, 1.0) - 6.0 * 4.0).abs() < 1e-12);
     }

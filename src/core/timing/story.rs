@@ -3,8 +3,7 @@
 //! with algbw and busbw (nccl-tests' definitions).
 
 use super::clock::{Clock, Faults, Outcome};
-use crate::core::collectives::Algorithm;
-use crate::core::cost::nccl::algbw;
+use crate::core::cost::nccl::{algbw, busbw_factor, CollectiveKind};
 use crate::core::units::format_time;
 
 /// The ranks the critical path passes through (senders and receivers of
@@ -157,14 +156,20 @@ pub struct Totals {
     pub extra_wait: Option<f64>,
 }
 
-/// See [`Totals`]; `baseline` is the same case without faults.
-pub fn totals(clock: &Clock, alg: Algorithm, bytes: f64, baseline: Option<&Clock>) -> Totals {
+/// See [`Totals`]; `collective` is the one the clocked schedule computes
+/// (it sets the busbw factor) and `baseline` the same case without faults.
+pub fn totals(
+    clock: &Clock,
+    collective: CollectiveKind,
+    bytes: f64,
+    baseline: Option<&Clock>,
+) -> Totals {
     let time = clock.completes().then_some(clock.end);
     let a = time.map(|t| algbw(bytes, t));
     Totals {
         time,
         algbw: a,
-        busbw: a.map(|a| a * alg.busbw_factor(clock.p)),
+        busbw: a.map(|a| a * busbw_factor(collective, clock.p)),
         wait: clock.total_wait(),
         extra_wait: baseline.map(|b| clock.extra_wait(b)),
     }
@@ -207,7 +212,7 @@ mod tests {
             text[2]
         );
         let base = ring4(Mode::Dataflow, &Faults::default());
-        let t = totals(&df, Algorithm::RING, 100e6, Some(&base));
+        let t = totals(&df, CollectiveKind::AllReduce, 100e6, Some(&base));
         assert!((t.time.expect("done") - 17e-3).abs() < 1e-12);
         assert!((t.algbw.expect("bw") - 100e6 / 17e-3).abs() < 1e-3);
         // busbw = algbw × 2(p − 1)/p = × 1.5
@@ -236,7 +241,7 @@ mod tests {
             f.last().map(String::as_str),
             Some("No rank holds the result.")
         );
-        let t = totals(&c, Algorithm::RING, 100e6, None);
+        let t = totals(&c, CollectiveKind::AllReduce, 100e6, None);
         assert_eq!((t.time, t.algbw), (None, None));
         assert!(failure(&ring4(Mode::Dataflow, &Faults::default())).is_empty());
     }

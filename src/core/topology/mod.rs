@@ -19,8 +19,9 @@
 //!   rack core.
 //!
 //! The timing rules over these links live in [`crate::core::timing`]
-//! (resources, lock-step and dataflow); the counters and the comparison the
-//! topology view shows live in [`analysis`].
+//! (resources, lock-step and dataflow); the runs, the comparison and the
+//! picture's geometry that the topology view shows live in
+//! [`crate::core::topology_view`], a layer above the registry.
 //!
 //! # Entry points
 //! - [`crate::core::timing::lockstep::round_times`] / [`crate::core::timing::lockstep::executed_time_on`]: a schedule's
@@ -29,24 +30,12 @@
 //!   [`crate::core::timing::traffic::round_traffic`] / [`crate::core::timing::traffic::cumulative_traffic`]: bytes per
 //!   link class, per NIC lane and direction, per rack core direction and per
 //!   rank; [`crate::core::timing::traffic::transfer_classes`]: the class of every transfer.
-//! - [`analysis::run`]: one topology-aware all-reduce (`flat`, `hier`,
-//!   `hier_rd`, `multilane`, `rat`, `flex`) executed on a topology with
-//!   states, times, closed form, lower bound, traffic and level titles;
-//!   [`analysis::compare`] + [`analysis::bottleneck_sentence`]: the
-//!   comparison table; [`analysis::sweep_gpus`] / [`analysis::sweep_sizes`]:
-//!   the chart series; [`analysis::multilane_service_time`],
-//!   [`analysis::flex_counts`], [`analysis::core_crossing`] and
-//!   [`analysis::busbw_note`]: the course's §10 numbers.
 //!
 //! Physical links are not simulated beyond that rule: no pipelining inside a
 //! message, no protocol switches, no failures, no traffic from other jobs.
 
-pub mod view_model;
-
 use std::fmt;
 use std::ops::Range;
-
-pub mod analysis;
 
 /// One kind of link: start-up latency and the time per byte.
 ///

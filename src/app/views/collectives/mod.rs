@@ -21,7 +21,7 @@ use crate::core::collectives::narrate::{narrate, range_label, range_text, sent_b
 use crate::core::collectives::{round_title, summary_table_on, AlgorithmSummary};
 use crate::core::cost::CostParams;
 use crate::core::execute::Trace;
-use crate::core::schedule::{Collective, Phase};
+use crate::core::schedule::{Computation, Phase};
 use crate::core::units::{format_bytes_short, format_exact_or_approx, group_thousands};
 use crate::params::collectives::CollectivesParams;
 use crate::params::ring::ELEM_BYTES;
@@ -58,14 +58,14 @@ fn check(trace: &Trace, step: usize) -> Check {
         ));
     }
     let what = match &s.collective {
-        Collective::AllReduce => format!(
+        Computation::AllReduce => format!(
             "all {p} ranks hold the element-wise sum {} in every element",
             format_exact_or_approx(trace.expected.first().copied().unwrap_or(0.0))
         ),
-        Collective::ReduceScatter { .. } => {
+        Computation::ReduceScatter { .. } => {
             format!("each of the {p} ranks holds the complete sum on the chunk it owns")
         }
-        Collective::AllGather { .. } => {
+        Computation::AllGather { .. } => {
             format!("all {p} ranks hold every rank's chunk, copied and never added")
         }
     };

@@ -7,7 +7,8 @@ use yew::prelude::*;
 
 use crate::app::components::select_field::SelectField;
 use crate::core::collectives::Algorithm;
-use crate::core::cost::{nccl_bandwidths, Formula};
+use crate::core::cost::formulas::Formula;
+use crate::core::cost::nccl::nccl_bandwidths;
 
 /// Props of [`BandwidthPanel`].
 #[derive(Properties, PartialEq)]

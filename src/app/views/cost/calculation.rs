@@ -6,7 +6,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::core::collectives::Algorithm;
-use crate::core::cost::Formula;
+use crate::core::cost::formulas::Formula;
 use crate::core::units::format_time;
 
 /// Props of [`CalculationPanel`].

@@ -6,7 +6,8 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::both;
-use crate::core::cost::{crossover_calculation, CostParams as Model, Interval};
+use crate::core::collectives::compare::{crossover_calculation, Interval};
+use crate::core::cost::CostParams as Model;
 use crate::plot::cost::colour_hex;
 
 fn interval_text(iv: &Interval) -> String {

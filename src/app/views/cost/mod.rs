@@ -12,10 +12,10 @@ use yew::prelude::*;
 
 use super::ViewProps;
 use crate::app::hooks::{on_commit, one_query, use_view_state, Commit};
+use crate::core::collectives::compare::{all_allreduce, best_at, best_intervals, Interval};
 use crate::core::collectives::Algorithm;
-use crate::core::cost::{
-    all_allreduce, best_at, best_intervals, CostParams as Model, Formula, Interval,
-};
+use crate::core::cost::formulas::Formula;
+use crate::core::cost::CostParams as Model;
 use crate::core::units::{
     bandwidth_chain, format_beta, format_binary, format_decimal, format_size, format_time,
 };

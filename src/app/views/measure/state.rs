@@ -10,7 +10,7 @@ use yew::prelude::*;
 
 use crate::core::measure::analysis::{analyse, Analysis, Settings};
 use crate::core::measure::synthetic::example;
-use crate::core::measure::{BwKind, Collective, Model};
+use crate::core::measure::{BenchCollective, BwKind, Model};
 use crate::core::units::{parse_bandwidth, parse_size};
 
 /// Props of the view's panels that read the state and dispatch actions.
@@ -95,7 +95,7 @@ pub enum Action {
     /// Which table is fitted.
     SelectSeries(usize),
     /// The collective (None = from the log).
-    SetCollective(Option<Collective>),
+    SetCollective(Option<BenchCollective>),
     /// Size unit for generic columns without one (empty = from the header).
     SetSizeUnit(String),
     /// Time unit for generic columns without one.

@@ -8,7 +8,7 @@ use yew::prelude::*;
 use super::run::RingRun;
 use crate::app::components::downloads::Downloads;
 use crate::app::components::time_panel::TimePanel;
-use crate::core::collectives::naive_root;
+use crate::core::collectives::naive_root_schedule;
 use crate::core::timing::{executed_time, explain};
 use crate::core::units::{format_exact_or_approx, format_time, Bandwidth};
 use crate::export::series::schedule_times;
@@ -30,7 +30,7 @@ pub struct RingVsNaiveProps {
 pub fn RingVsNaive(props: &RingVsNaiveProps) -> Html {
     let run = &props.run;
     let (alpha, beta) = (props.alpha, props.bw.beta());
-    let Ok(naive) = naive_root(run.p(), run.n(), ELEM_BYTES) else {
+    let Ok(naive) = naive_root_schedule(run.p(), run.n(), ELEM_BYTES) else {
         return html! {};
     };
     let (ring_t, ring_explained) = run.time(alpha, beta);

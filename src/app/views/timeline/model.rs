@@ -91,7 +91,7 @@ pub fn compute(p: &TimelineParams) -> Result<Runs, String> {
             };
             run(&schedule, &topo, &clean).ok()
         };
-        let totals = totals(&clock, p.alg, bytes as f64, baseline.as_ref());
+        let totals = totals(&clock, p.alg.collective(), bytes as f64, baseline.as_ref());
         runs.push(Run {
             mode,
             gantt: Rc::new(gantt(&clock)),

@@ -1,15 +1,15 @@
 //! The pipelining panel: the dataflow time of the case on screen against
 //! the number of segments k, the best k, and the basic tree's closed form
 //! against the pipelined tree, the double tree and the ring, each at its
-//! best k. Everything comes from [`crate::core::timing::pipeline`]; the
+//! best k. Everything comes from [`crate::core::collectives::pipelining`]; the
 //! sweep runs after the first paint when it is large.
 
 use yew::prelude::*;
 
 use crate::app::components::computing::Computing;
 use crate::app::hooks::{use_deferred, Deferred};
+use crate::core::collectives::pipelining::{compare, sweep, work, Case, Comparison, Sweep};
 use crate::core::cost::CostParams;
-use crate::core::timing::pipeline::{compare, sweep, work, Case, Comparison, Sweep};
 use crate::core::units::format_time;
 use crate::params::ring::ELEM_BYTES;
 use crate::params::timeline::TimelineParams;

@@ -1,10 +1,10 @@
 //! The comparison rows, the bottleneck and busbw sentences, and the sweep
 //! charts, read from the core's analysis. Only formatting here.
 
-use crate::core::topology::analysis::{
+use crate::core::topology::Topology;
+use crate::core::topology_view::{
     bottleneck_sentence, row, sweep_gpus, sweep_sizes, Series, TopoRow,
 };
-use crate::core::topology::Topology;
 use crate::core::units::{format_bandwidth, format_bytes_short, format_time};
 use crate::export::series::{topology_compare, xy_series};
 use crate::export::DataTable;
@@ -25,7 +25,7 @@ pub fn compare(
     n: u64,
     inter_bw: f64,
 ) -> (Vec<CompareRow>, String, String, DataTable) {
-    let results: Vec<(TopoAlg, Result<TopoRow, String>)> = TopoAlg::ALL
+    let results: Vec<(TopoAlg, Result<TopoRow, String>)> = TopoAlg::all()
         .iter()
         .map(|a| {
             (

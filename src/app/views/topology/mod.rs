@@ -4,7 +4,7 @@
 //!
 //! State is a [`state::TopoState`] behind `use_reducer`; the URL is written
 //! back after every change. Everything shown comes from
-//! [`crate::core::topology::analysis`]; the submodules only format it.
+//! [`crate::core::topology_view`]; the submodules only format it.
 
 use std::rc::Rc;
 
@@ -15,9 +15,9 @@ use crate::app::components::computing::Computing;
 use crate::app::components::step_controls::StepControls;
 use crate::app::hooks::use_deferred;
 use crate::app::url;
-use crate::core::topology::analysis::{run, TopoRun};
-use crate::core::topology::view_model::layout;
 use crate::core::topology::{LinkClass, Topology};
+use crate::core::topology_view::view_model::layout;
+use crate::core::topology_view::{run, TopoRun};
 use crate::core::units::format_bytes_short;
 use crate::core::work::topology_run;
 use crate::params::ring::ELEM_BYTES;
@@ -135,7 +135,7 @@ pub fn TopologyView(props: &ViewProps) -> Html {
                 topo.p(),
                 if topo.racks() > 1 { format!(", {} racks", topo.racks()) } else { String::new() }
             ));
-            let pic = |l: &Rc<crate::core::topology::view_model::Layout>, id: &'static str| {
+            let pic = |l: &Rc<crate::core::topology_view::view_model::Layout>, id: &'static str| {
                 let labels = Rc::new(step_model::nic_labels(l, r, step));
                 html! {
                     <Picture layout={l.clone()} node_sizes={sizes.clone()} arrows={arrows.clone()}

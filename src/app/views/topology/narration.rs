@@ -2,8 +2,8 @@
 //! the level) and the narration, read from the run.
 
 use crate::core::schedule::Op;
-use crate::core::topology::analysis::{find, TopoRun};
 use crate::core::topology::LinkClass;
+use crate::core::topology_view::{find, TopoRun};
 use crate::core::units::{format_bytes_short, format_time};
 
 /// Phase label: the core's round title naming the level.

@@ -14,8 +14,8 @@ use super::course_model::{course, flex_table};
 use super::step_model::{link_rows, rank_rows, MAX_ROWS};
 use super::sweep::Sweeps;
 use super::table::NumbersTable;
-use crate::core::topology::analysis::{busbw_note, TopoRun};
 use crate::core::topology::Topology;
+use crate::core::topology_view::{busbw_note, TopoRun};
 use crate::core::units::format_exact_or_approx;
 use crate::params::topology::{TopoAlg, TopologyParams, MAX_GPUS};
 

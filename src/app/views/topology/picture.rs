@@ -6,8 +6,8 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::core::topology::view_model::{arrow_path, Layout, RANK_R};
 use crate::core::topology::LinkClass;
+use crate::core::topology_view::view_model::{arrow_path, Layout, RANK_R};
 
 /// One arrow of this round.
 #[derive(Clone, Debug, PartialEq)]

@@ -4,9 +4,9 @@
 
 use crate::core::schedule::Op;
 use crate::core::timing::traffic::Traffic;
-use crate::core::topology::analysis::TopoRun;
-use crate::core::topology::view_model::Layout;
 use crate::core::topology::{LinkClass, Topology};
+use crate::core::topology_view::view_model::Layout;
+use crate::core::topology_view::TopoRun;
 use crate::core::units::format_bytes_short;
 
 use super::picture::PicArrow;

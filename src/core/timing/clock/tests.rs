@@ -4,7 +4,7 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::core::collectives::Algorithm;
-use crate::core::schedule::{Collective, Op, Round, Transfer};
+use crate::core::schedule::{Computation, Op, Round, Transfer};
 use crate::core::timing::executed_time;
 use crate::core::timing::lockstep::executed_time_on;
 use crate::core::timing::trace::chrome_trace;
@@ -168,7 +168,7 @@ fn one_round(p: usize, transfers: &[(usize, usize, u64)]) -> Schedule {
         p,
         n: 1000,
         elem_bytes: 1,
-        collective: Collective::AllReduce,
+        collective: Computation::AllReduce,
         rounds: vec![Round {
             phase: crate::core::schedule::Phase::Exchange,
             note: String::new(),

@@ -4,7 +4,7 @@ use super::*;
 use crate::core::collectives::{generate, Algorithm};
 use crate::core::cost::CostParams;
 use crate::core::schedule::Op;
-use crate::core::schedule::{Collective, Round, Transfer};
+use crate::core::schedule::{Computation, Round, Transfer};
 use crate::core::timing::executed_time_with;
 use crate::core::timing::lockstep::{executed_time_on, round_times};
 use crate::core::topology::Link;
@@ -28,7 +28,7 @@ fn one_round(p: usize, transfers: Vec<(usize, usize, u64)>) -> Schedule {
         p,
         n: 1000,
         elem_bytes: 1,
-        collective: Collective::AllReduce,
+        collective: Computation::AllReduce,
         rounds: vec![Round {
             phase: crate::core::schedule::Phase::Exchange,
             note: String::new(),

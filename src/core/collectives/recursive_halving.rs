@@ -2,20 +2,21 @@
 //! responsible for halves every round; rank `r` ends with the sum of chunk `r`.
 //!
 //! Closed form: `log₂p·α + (p−1)/p·nβ + (p−1)/p·nγ` for `p` a power of two;
-//! otherwise the labelled adaptation of [`recursive_halving_reduce_scatter`]
+//! otherwise the labelled adaptation of [`recursive_halving_reduce_scatter_time`]
 //! (Thakur, Rabenseifner & Gropp 2005, §4.3).
 
 use super::narrate::fold_text;
 use super::{factors_of, CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
+use crate::core::cost::formulas::Formula;
 use crate::core::cost::formulas::{adaptation_note, halving_note, Coeff, Terms};
 use crate::core::cost::nccl::CollectiveKind;
-use crate::core::cost::{CostParams, Formula};
+use crate::core::cost::CostParams;
 use crate::core::schedule::{recursive, Phase, Schedule, ScheduleError};
 use crate::core::topology::Topology;
 
 /// Recursive-halving reduce-scatter: `log₂p·α + (p−1)/p·nβ + (p−1)/p·nγ` for
 /// `p` a power of two. Otherwise (labelled), as the schedule generator
-/// `schedule::recursive::recursive_halving_reduce_scatter` runs it: a
+/// `schedule::recursive::recursive_halving_reduce_scatter_schedule` runs it: a
 /// whole-tensor fold-in `α + nβ + nγ`; halving over `p′ = 2^⌊log₂p⌋` ranks of
 /// which the first `r` hold two chunks of `n/p`, so the round at distance `d`
 /// moves `d + min(d, r)` chunks (`S` chunks in all); and a final `α + nβ/p`
@@ -23,7 +24,7 @@ use crate::core::topology::Topology;
 /// `(log₂p′ + 2)α + (1 + S/p + 1/p)·nβ + (1 + S/p)·nγ`.
 ///
 /// Source: Thakur, Rabenseifner & Gropp 2005, §4.3 (recursive halving).
-pub fn recursive_halving_reduce_scatter(p: usize, n_bytes: f64, c: CostParams) -> Formula {
+pub fn recursive_halving_reduce_scatter_time(p: usize, n_bytes: f64, c: CostParams) -> Formula {
     Terms::pow2_or_adapted(
         "recursive-halving reduce-scatter",
         p,
@@ -71,13 +72,16 @@ impl CollectiveAlgorithm for RecursiveHalving {
         }
     }
     fn generate(&self, topo: &Topology, n: u64, elem: u64) -> Result<Schedule, ScheduleError> {
-        recursive::recursive_halving_reduce_scatter(topo.p(), n, elem)
+        recursive::recursive_halving_reduce_scatter_schedule(topo.p(), n, elem)
     }
     fn closed_form(&self, topo: &Topology, n_bytes: f64, c: CostParams) -> Formula {
-        recursive_halving_reduce_scatter(topo.p(), n_bytes, c)
+        recursive_halving_reduce_scatter_time(topo.p(), n_bytes, c)
     }
     fn factors(&self, topo: &Topology) -> [f64; 3] {
         factors_of(self, topo)
+    }
+    fn on_topology(&self) -> Option<super::TopologyEntry> {
+        None
     }
     fn equal_parts(&self, topo: &Topology) -> usize {
         topo.p()

@@ -2,11 +2,11 @@
 //! segments k = 1, 2, 4, … 256, the best k, and the comparison of the
 //! basic tree's closed form with the pipelined tree, the double tree and
 //! the ring, each at its own best k. Every time is a dataflow clock
-//! ([`super::clock::run`] with `keep_events` off) or a registry closed form.
+//! ([`crate::core::timing::clock::run`] with `keep_events` off) or a registry closed form.
 
-use super::clock::{run, ClockOptions, Faults, Mode};
-use crate::core::collectives::Algorithm;
+use super::Algorithm;
 use crate::core::cost::CostParams;
+use crate::core::timing::clock::{run, ClockOptions, Faults, Mode};
 use crate::core::topology::Topology;
 
 /// The segment counts swept.

@@ -8,10 +8,11 @@
 use super::narrate::fold_text;
 use super::{CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
 use crate::core::cost::formulas::{adaptation_note, Coeff, Terms};
+use crate::core::cost::formulas::{floor_log2, pow2_split, Formula};
 use crate::core::cost::nccl::CollectiveKind;
-use crate::core::cost::{floor_log2, pow2_split, CostParams, Formula};
+use crate::core::cost::CostParams;
 use crate::core::schedule::recursive::{doubling_rounds, with_whole_buffer_fold, Fold};
-use crate::core::schedule::{check_args, Collective, Op, Phase, Schedule, ScheduleError};
+use crate::core::schedule::{check_args, Computation, Op, Phase, Schedule, ScheduleError};
 use crate::core::topology::Topology;
 
 /// Recursive doubling all-reduce: partner `rank XOR 2^k`, whole buffers,
@@ -20,7 +21,11 @@ use crate::core::topology::Topology;
 ///
 /// # Errors
 /// [`ScheduleError`] when `p < 2`, `n == 0` or `elem_bytes == 0`.
-pub fn recursive_doubling(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule, ScheduleError> {
+pub fn recursive_doubling_schedule(
+    p: usize,
+    n: u64,
+    elem_bytes: u64,
+) -> Result<Schedule, ScheduleError> {
     check_args(p, n, elem_bytes)?;
     let fold = Fold::new(p);
     let core = doubling_rounds(&fold, Phase::Exchange, |_, _| (0..n, Op::Reduce, None));
@@ -29,7 +34,7 @@ pub fn recursive_doubling(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule,
         p,
         n,
         elem_bytes,
-        collective: Collective::AllReduce,
+        collective: Computation::AllReduce,
         rounds: with_whole_buffer_fold(&fold, n, core),
     })
 }
@@ -40,7 +45,7 @@ pub fn recursive_doubling(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule,
 ///
 /// Source: Thakur, Rabenseifner & Gropp 2005, §4.4 (recursive doubling and
 /// its non-power-of-two handling).
-pub fn recursive_doubling_allreduce(p: usize, n_bytes: f64, c: CostParams) -> Formula {
+pub fn recursive_doubling_all_reduce_time(p: usize, n_bytes: f64, c: CostParams) -> Formula {
     Terms::pow2_or_adapted(
         "recursive doubling all-reduce",
         p,
@@ -80,10 +85,10 @@ impl CollectiveAlgorithm for RecursiveDoubling {
         }
     }
     fn generate(&self, topo: &Topology, n: u64, elem: u64) -> Result<Schedule, ScheduleError> {
-        recursive_doubling(topo.p(), n, elem)
+        recursive_doubling_schedule(topo.p(), n, elem)
     }
     fn closed_form(&self, topo: &Topology, n_bytes: f64, c: CostParams) -> Formula {
-        recursive_doubling_allreduce(topo.p(), n_bytes, c)
+        recursive_doubling_all_reduce_time(topo.p(), n_bytes, c)
     }
     fn factors(&self, topo: &Topology) -> [f64; 3] {
         let (pp, r) = pow2_split(topo.p());
@@ -93,6 +98,9 @@ impl CollectiveAlgorithm for RecursiveDoubling {
         } else {
             [k, k, k]
         }
+    }
+    fn on_topology(&self) -> Option<super::TopologyEntry> {
+        None
     }
     fn equal_parts(&self, _topo: &Topology) -> usize {
         1
@@ -113,7 +121,7 @@ mod tests {
 
     #[test]
     fn recursive_doubling_p6_fold_phases() {
-        let s = recursive_doubling(6, 12, 4).expect("valid");
+        let s = recursive_doubling_schedule(6, 12, 4).expect("valid");
         // fold-in, 2 exchanges on 4 ranks, unfold.
         let phases: Vec<_> = s.rounds.iter().map(|r| r.phase).collect();
         assert_eq!(

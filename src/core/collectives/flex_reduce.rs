@@ -20,14 +20,16 @@
 
 use std::ops::Range;
 
+use super::TopologyEntry;
 use super::pieces::flat_formula;
 use super::pieces::{
     all_reduce, ceil_div, ring_all_gather, ring_reduce_scatter, rounds, side_by_side, sub_range,
     Split,
 };
 use super::{factors_of, CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
+use crate::core::cost::formulas::Formula;
 use crate::core::cost::nccl::CollectiveKind;
-use crate::core::cost::{CostParams, Formula};
+use crate::core::cost::CostParams;
 use crate::core::schedule::{check_args, Op, Phase, Schedule, ScheduleError, Transfer};
 use crate::core::topology::{LinkClass, Topology};
 
@@ -56,7 +58,7 @@ pub fn responsibility(n: u64, sizes: &[usize], g: usize, i: usize) -> Range<u64>
 ///
 /// # Errors
 /// [`ScheduleError`] when `p < 2`, `n == 0` or `elem_bytes == 0`.
-pub fn flex(topo: &Topology, n: u64, elem_bytes: u64) -> Result<Schedule, ScheduleError> {
+pub fn flex_schedule(topo: &Topology, n: u64, elem_bytes: u64) -> Result<Schedule, ScheduleError> {
     let p = topo.p();
     check_args(p, n, elem_bytes)?;
     let sizes = topo.node_sizes();
@@ -142,7 +144,7 @@ pub fn flex(topo: &Topology, n: u64, elem_bytes: u64) -> Result<Schedule, Schedu
     Ok(all_reduce("flex", p, n, elem_bytes, all))
 }
 
-/// Closed form of [`flex`], seconds (exact when every split is even; bytes
+/// Closed form of [`flex_schedule`], seconds (exact when every split is even; bytes
 /// for `n`):
 ///
 /// `T = 2·Σ_{r=0}^{max s − 2} (α_intra + β_intra·n/min{s_h : s_h − 1 > r})
@@ -220,7 +222,7 @@ fn lcm(sizes: &[usize]) -> usize {
     })
 }
 
-/// Registry entry of [`flex`].
+/// Registry entry of [`flex_schedule`].
 pub struct FlexReduce;
 
 impl CollectiveAlgorithm for FlexReduce {
@@ -242,7 +244,7 @@ impl CollectiveAlgorithm for FlexReduce {
         }
     }
     fn generate(&self, topo: &Topology, n: u64, elem: u64) -> Result<Schedule, ScheduleError> {
-        flex(topo, n, elem)
+        flex_schedule(topo, n, elem)
     }
     /// Flat model (every message `α + m·β`), `k` groups, part `L = n/k`:
     /// in-group rounds `r = 0 … max s − 2` cost `α + L/s_r·β` (`s_r` the
@@ -293,6 +295,16 @@ impl CollectiveAlgorithm for FlexReduce {
     }
     fn factors(&self, topo: &Topology) -> [f64; 3] {
         factors_of(self, topo)
+    }
+    fn on_topology(&self) -> Option<TopologyEntry> {
+        Some(TopologyEntry {
+            key: "flex",
+            label: "FlexReduce over unequal groups",
+            short_label: "FlexReduce",
+            summary: "reduce-scatter inside each group, fetch the other groups' partial sums for your range, return them, all-gather inside the group",
+            generate: flex_schedule,
+            time: topo_time,
+        })
     }
     fn equal_parts(&self, topo: &Topology) -> usize {
         let sizes = topo.node_sizes();

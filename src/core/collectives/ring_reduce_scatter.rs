@@ -5,16 +5,17 @@
 //! Gropp 2005, §4).
 
 use super::{flat_p, CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
+use crate::core::cost::formulas::Formula;
 use crate::core::cost::formulas::{Coeff, Terms};
 use crate::core::cost::nccl::CollectiveKind;
-use crate::core::cost::{CostParams, Formula};
+use crate::core::cost::CostParams;
 use crate::core::schedule::{ring, Phase, Schedule, ScheduleError};
 use crate::core::topology::Topology;
 
 /// Ring reduce-scatter of an `n`-byte tensor: `(p−1)α + (p−1)/p·nβ + (p−1)/p·nγ`.
 ///
 /// Source: Thakur, Rabenseifner & Gropp 2005, §4.
-pub fn ring_reduce_scatter(p: usize, n_bytes: f64, c: CostParams) -> Formula {
+pub fn ring_reduce_scatter_time(p: usize, n_bytes: f64, c: CostParams) -> Formula {
     let q = p.max(1);
     let coeffs = [Coeff::steps(q), Coeff::share(q), Coeff::share(q)];
     let expression = "(p−1)α + (p−1)/p·nβ + (p−1)/p·nγ";
@@ -38,17 +39,20 @@ impl CollectiveAlgorithm for RingReduceScatter {
         "around the ring"
     }
     fn generate(&self, topo: &Topology, n: u64, elem: u64) -> Result<Schedule, ScheduleError> {
-        ring::ring_reduce_scatter(topo.p(), n, elem).map(|s| Schedule {
+        ring::ring_reduce_scatter_schedule(topo.p(), n, elem).map(|s| Schedule {
             algorithm: self.descriptor().key,
             ..s
         })
     }
     fn closed_form(&self, topo: &Topology, n_bytes: f64, c: CostParams) -> Formula {
-        ring_reduce_scatter(topo.p(), n_bytes, c)
+        ring_reduce_scatter_time(topo.p(), n_bytes, c)
     }
     fn factors(&self, topo: &Topology) -> [f64; 3] {
         let (q, f) = flat_p(topo);
         [q - 1.0, f, f]
+    }
+    fn on_topology(&self) -> Option<super::TopologyEntry> {
+        None
     }
     fn equal_parts(&self, topo: &Topology) -> usize {
         topo.p()

@@ -4,12 +4,14 @@
 //! Rabenseifner & Gropp 2005, §4; Patarasuk & Yuan 2009). The course's
 //! example: p = 16, α = 5 µs, β = 0.08 ns/B, 8 KiB gives ≈ 151.2 µs.
 
-use super::ring_ag::RingAllGather;
-use super::ring_rs::RingReduceScatter;
+use super::{flat_topo, TopologyEntry};
+use super::ring_all_gather::RingAllGather;
+use super::ring_reduce_scatter::RingReduceScatter;
 use super::{flat_p, CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
+use crate::core::cost::formulas::Formula;
 use crate::core::cost::formulas::{Coeff, Terms};
 use crate::core::cost::nccl::CollectiveKind;
-use crate::core::cost::{CostParams, Formula};
+use crate::core::cost::CostParams;
 use crate::core::schedule::{ring, Phase, Schedule, ScheduleError};
 use crate::core::topology::Topology;
 
@@ -19,7 +21,7 @@ use crate::core::topology::Topology;
 /// Source: Thakur, Rabenseifner & Gropp 2005, §4 (ring / "reduce-scatter +
 /// all-gather"); Patarasuk & Yuan 2009. Course §9: p = 16, α = 5 µs,
 /// β = 0.08 ns/B, 8 KiB gives ≈ 151.2 µs.
-pub fn ring_allreduce(p: usize, n_bytes: f64, c: CostParams) -> Formula {
+pub fn ring_all_reduce_time(p: usize, n_bytes: f64, c: CostParams) -> Formula {
     let q = p.max(1);
     let coeffs = [
         Coeff::steps(q).twice(),
@@ -47,14 +49,24 @@ impl CollectiveAlgorithm for RingAllReduce {
         "around the ring"
     }
     fn generate(&self, topo: &Topology, n: u64, elem: u64) -> Result<Schedule, ScheduleError> {
-        ring::ring_all_reduce(topo.p(), n, elem)
+        ring::ring_all_reduce_schedule(topo.p(), n, elem)
     }
     fn closed_form(&self, topo: &Topology, n_bytes: f64, c: CostParams) -> Formula {
-        ring_allreduce(topo.p(), n_bytes, c)
+        ring_all_reduce_time(topo.p(), n_bytes, c)
     }
     fn factors(&self, topo: &Topology) -> [f64; 3] {
         let (q, f) = flat_p(topo);
         [2.0 * (q - 1.0), 2.0 * f, f]
+    }
+    fn on_topology(&self) -> Option<TopologyEntry> {
+        Some(TopologyEntry {
+            key: "flat",
+            label: "flat ring over all ranks",
+            short_label: "flat ring",
+            summary: "the ring all-reduce over all ranks in rank order, crossing node boundaries wherever it does",
+            generate: flat_topo::flat_ring_schedule,
+            time: flat_topo::topo_time,
+        })
     }
     fn equal_parts(&self, topo: &Topology) -> usize {
         topo.p()

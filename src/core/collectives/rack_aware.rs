@@ -17,14 +17,16 @@
 //! `2(p − 1) · n/p` per direction for the flat ring over all `p` ranks
 //! (which crosses the rack boundary twice in every one of its rounds).
 
+use super::TopologyEntry;
 use super::pieces::flat_formula;
 use super::pieces::{
     all_reduce, ceil_div, equal_nodes, ring_all_gather, ring_reduce_scatter, rounds, side_by_side,
     sub_range, Split,
 };
 use super::{factors_of, CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
+use crate::core::cost::formulas::Formula;
 use crate::core::cost::nccl::CollectiveKind;
-use crate::core::cost::{CostParams, Formula};
+use crate::core::cost::CostParams;
 use crate::core::schedule::{check_args, Op, Phase, Schedule, ScheduleError, Transfer};
 use crate::core::topology::{LinkClass, Topology};
 
@@ -57,7 +59,11 @@ pub fn groups(topo: &Topology) -> Vec<Vec<usize>> {
 /// # Errors
 /// [`ScheduleError`] when `p < 2`, `n == 0`, `elem_bytes == 0`;
 /// [`ScheduleError::Shape`] when the racks (or nodes) differ in size.
-pub fn rat(topo: &Topology, n: u64, elem_bytes: u64) -> Result<Schedule, ScheduleError> {
+pub fn rack_aware_schedule(
+    topo: &Topology,
+    n: u64,
+    elem_bytes: u64,
+) -> Result<Schedule, ScheduleError> {
     let p = topo.p();
     check_args(p, n, elem_bytes)?;
     let members = groups(topo);
@@ -107,7 +113,7 @@ pub fn rat(topo: &Topology, n: u64, elem_bytes: u64) -> Result<Schedule, Schedul
     Ok(all_reduce("rat", p, n, elem_bytes, all))
 }
 
-/// Closed form of [`rat`] on equal nodes of `G` ranks, `M` nodes per rack
+/// Closed form of [`rack_aware_schedule`] on equal nodes of `G` ranks, `M` nodes per rack
 /// (`R = M·G` ranks per rack), `K` racks, `L` NICs per node, seconds
 /// (exact when `R` divides `n`; bytes for `n`):
 ///
@@ -164,7 +170,7 @@ pub fn topo_time(topo: &Topology, n: u64, elem_bytes: u64, s: Split) -> Option<f
     Some(2.0 * (r as f64 - 1.0) * round + 2.0 * cross)
 }
 
-/// Registry entry of [`rat`].
+/// Registry entry of [`rack_aware_schedule`].
 pub struct RackAware;
 
 impl CollectiveAlgorithm for RackAware {
@@ -186,7 +192,7 @@ impl CollectiveAlgorithm for RackAware {
         }
     }
     fn generate(&self, topo: &Topology, n: u64, elem: u64) -> Result<Schedule, ScheduleError> {
-        rat(topo, n, elem)
+        rack_aware_schedule(topo, n, elem)
     }
     /// Flat model (every rank one full-duplex port; messages sharing a
     /// port add up): `R` ranks per rack, `K` racks:
@@ -212,6 +218,16 @@ impl CollectiveAlgorithm for RackAware {
     }
     fn factors(&self, topo: &Topology) -> [f64; 3] {
         factors_of(self, topo)
+    }
+    fn on_topology(&self) -> Option<TopologyEntry> {
+        Some(TopologyEntry {
+            key: "rat",
+            label: "rack-aware all-reduce (RAT)",
+            short_label: "rack-aware (RAT)",
+            summary: "reduce inside the rack, one rack aggregate crosses the core and the result comes back, then all-gather inside the rack",
+            generate: rack_aware_schedule,
+            time: topo_time,
+        })
     }
     fn equal_parts(&self, topo: &Topology) -> usize {
         groups(topo).first().map_or(1, Vec::len).max(1)

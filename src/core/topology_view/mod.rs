@@ -9,92 +9,52 @@
 //! times. algbw and busbw follow nccl-tests' PERFORMANCE.md: algbw = size /
 //! time, busbw = algbw · 2(p − 1)/p for an all-reduce.
 
-use std::fmt;
+//! # Entry points
+//! - [`run`]: one topology-aware all-reduce (`flat`, `hier`, `hier_rd`,
+//!   `multilane`, `rat`, `flex`) executed on a topology with states, times,
+//!   closed form, lower bound, traffic and level titles;
+//! - [`compare`] + [`bottleneck_sentence`]: the comparison table;
+//!   [`sweep_gpus`] / [`sweep_sizes`]: the chart series;
+//!   [`multilane_service_time`], [`flex_counts`], [`core_crossing`] and
+//!   [`busbw_note`]: the course's §10 numbers;
+//! - [`view_model`]: the picture's geometry.
 
-use super::{Link, LinkClass, Topology, TopologyError};
+use std::fmt;
+use std::sync::OnceLock;
+
+pub mod view_model;
+
 use crate::core::collectives::pieces::Split;
-use crate::core::collectives::{flat_topo, flex, multilane, rat, Algorithm};
+use crate::core::collectives::{flex_reduce, Algorithm, TopologyEntry};
 use crate::core::execute::{default_init, execute, ExecOptions, Trace};
 use crate::core::schedule::{Op, Phase, Round, Schedule, ScheduleError};
 use crate::core::timing::lockstep::round_times;
 use crate::core::timing::traffic::{
     busiest_resource, cumulative_traffic, round_traffic, transfer_classes, Traffic,
 };
+use crate::core::topology::{Link, LinkClass, Topology, TopologyError};
 use crate::core::units::{format_bandwidth, format_decimal, format_time};
 
-/// Generator signature shared by every topology-aware collective.
-type Generator = fn(&Topology, u64, u64) -> Result<Schedule, ScheduleError>;
-/// Topology-timed closed form ([`Split::EXACT`]) or lower bound
-/// ([`Split::FLOOR`]), seconds.
-type TimeModel = fn(&Topology, u64, u64, Split) -> Option<f64>;
-
-/// One algorithm the topology view offers.
-#[derive(Clone, Copy, Debug)]
-pub struct TopoAlgorithm {
-    /// The `alg` URL value: "flat", "hier", "hier_rd", "multilane", "rat", "flex".
-    pub key: &'static str,
-    /// Human name, e.g. "multi-lane hierarchical all-reduce".
-    pub label: &'static str,
-    /// One sentence on what it does.
-    pub summary: &'static str,
-    generate: Generator,
-    time_model: TimeModel,
-}
-
-const ALGORITHMS: &[TopoAlgorithm] = &[
-    TopoAlgorithm {
-        key: "flat",
-        label: "flat ring over all ranks",
-        summary: "the ring all-reduce over all ranks in rank order, crossing node boundaries wherever it does",
-        generate: flat_topo::flat_ring,
-        time_model: flat_topo::topo_time,
-    },
-    TopoAlgorithm {
-        key: "hier",
-        label: "hierarchical all-reduce (ring among node leaders)",
-        summary: "reduce inside each node to its leader, ring all-reduce among the node leaders, broadcast inside the node",
-        generate: |t, n, e| Algorithm::HIER.generate_on(t, n, e),
-        time_model: flat_topo::hier_topo_time,
-    },
-    TopoAlgorithm {
-        key: "hier_rd",
-        label: "hierarchical all-reduce (recursive doubling among node leaders)",
-        summary: "reduce inside each node to its leader, recursive-doubling all-reduce among the node leaders, broadcast inside the node",
-        generate: |t, n, e| Algorithm::HIER_RD.generate_on(t, n, e),
-        time_model: flat_topo::hier_rd_topo_time,
-    },
-    TopoAlgorithm {
-        key: "multilane",
-        label: "multi-lane hierarchical all-reduce",
-        summary: "reduce-scatter inside each node, each local rank all-reduces its slice across nodes over its own NIC, all-gather inside the node",
-        generate: multilane::multilane,
-        time_model: multilane::topo_time,
-    },
-    TopoAlgorithm {
-        key: "rat",
-        label: "rack-aware all-reduce (RAT)",
-        summary: "reduce inside the rack, one rack aggregate crosses the core and the result comes back, then all-gather inside the rack",
-        generate: rat::rat,
-        time_model: rat::topo_time,
-    },
-    TopoAlgorithm {
-        key: "flex",
-        label: "FlexReduce over unequal groups",
-        summary: "reduce-scatter inside each group, fetch the other groups' partial sums for your range, return them, all-gather inside the group",
-        generate: flex::flex,
-        time_model: flex::topo_time,
-    },
-];
-
-/// Every topology-aware algorithm, in the order tables list them.
-pub fn algorithms() -> &'static [TopoAlgorithm] {
-    ALGORITHMS
+/// Every topology-aware algorithm, in the order tables list them: the
+/// registry entries that answer [`Algorithm::on_topology`].
+pub fn algorithms() -> &'static [TopologyEntry] {
+    static ALGORITHMS: OnceLock<Vec<TopologyEntry>> = OnceLock::new();
+    ALGORITHMS.get_or_init(|| Algorithm::on_topologies().map(|(_, e)| e).collect())
 }
 
 /// The algorithm with `alg` URL value `key` (case-insensitive, blanks ignored).
-pub fn find(key: &str) -> Option<&'static TopoAlgorithm> {
+pub fn find(key: &str) -> Option<&'static TopologyEntry> {
     let k = key.trim().to_ascii_lowercase();
-    ALGORITHMS.iter().find(|a| a.key == k)
+    algorithms().iter().find(|a| a.key == k)
+}
+
+/// The `alg` values, "flat, hier, … or flex".
+fn choices() -> String {
+    let keys: Vec<_> = algorithms().iter().map(|a| a.key).collect();
+    match keys.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => keys.join(""),
+    }
 }
 
 /// Why a topology run cannot be produced.
@@ -116,10 +76,9 @@ pub enum TopoError {
 impl fmt::Display for TopoError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            TopoError::UnknownAlgorithm(k) => write!(
-                f,
-                "unknown algorithm \"{k}\" (choose flat, hier, hier_rd, multilane, rat or flex)"
-            ),
+            TopoError::UnknownAlgorithm(k) => {
+                write!(f, "unknown algorithm \"{k}\" (choose {})", choices())
+            }
             TopoError::Schedule(e) => write!(f, "{e}"),
             TopoError::Topology(e) => write!(f, "{e}"),
             TopoError::Malformed(e) => write!(f, "{e}"),
@@ -294,8 +253,8 @@ fn run_opts(
         titles: round_titles(&schedule),
         round_times: times,
         time,
-        closed_form: (a.time_model)(topo, n, elem_bytes, Split::EXACT),
-        lower_bound: (a.time_model)(topo, n, elem_bytes, Split::FLOOR),
+        closed_form: (a.time)(topo, n, elem_bytes, Split::EXACT),
+        lower_bound: (a.time)(topo, n, elem_bytes, Split::FLOOR),
         traffic,
         cumulative,
         verified: trace.verification.ok(),
@@ -419,7 +378,7 @@ pub fn row(alg_key: &str, topo: &Topology, n: u64, elem_bytes: u64) -> Result<To
 /// One row per algorithm that applies to `topo` (those whose generator
 /// accepts its shape; `rat` only with ≥ 2 racks), in [`algorithms`] order.
 pub fn compare(topo: &Topology, n: u64, elem_bytes: u64) -> Vec<TopoRow> {
-    ALGORITHMS
+    algorithms()
         .iter()
         .filter(|a| a.key != "rat" || topo.racks() >= 2)
         .filter_map(|a| row(a.key, topo, n, elem_bytes).ok())
@@ -485,7 +444,7 @@ pub struct Series {
     pub points: Vec<SweepPoint>,
 }
 
-fn time_only(a: &TopoAlgorithm, topo: &Topology, n: u64, elem_bytes: u64) -> Option<f64> {
+fn time_only(a: &TopologyEntry, topo: &Topology, n: u64, elem_bytes: u64) -> Option<f64> {
     let s = (a.generate)(topo, n, elem_bytes).ok()?;
     Some(round_times(&s, topo, 0.0).iter().sum())
 }
@@ -529,7 +488,7 @@ pub fn sweep_gpus(
                 .map(|t| (g, t))
         })
         .collect();
-    Ok(ALGORITHMS
+    Ok(algorithms()
         .iter()
         .map(|a| Series {
             alg: a.key,
@@ -559,7 +518,7 @@ pub fn sweep_sizes(
             "an element needs at least 1 byte".into(),
         ));
     }
-    Ok(ALGORITHMS
+    Ok(algorithms()
         .iter()
         .map(|a| Series {
             alg: a.key,
@@ -680,9 +639,9 @@ pub fn flex_counts(run: &TopoRun, topo: &Topology) -> Result<FlexCounts, TopoErr
     let rs_rounds = s
         .rounds
         .iter()
-        .take_while(|r| r.note == flex::GROUP_RS)
+        .take_while(|r| r.note == flex_reduce::GROUP_RS)
         .count();
-    let fetch_round = s.rounds.iter().position(|r| r.note == flex::FETCH);
+    let fetch_round = s.rounds.iter().position(|r| r.note == flex_reduce::FETCH);
     let seg_len = |si: usize| tr.segments.get(si).map_or(0, |r| r.end - r.start);
     let count = |state: usize, rank: usize, want: &dyn Fn(&[usize]) -> bool| -> u64 {
         tr.states[state]
@@ -836,7 +795,7 @@ mod tests;
 #[cfg(test)]
 mod title_tests {
     use super::round_titles;
-    use crate::core::schedule::{Collective, Phase, Round, Schedule};
+    use crate::core::schedule::{Computation, Phase, Round, Schedule};
 
     #[test]
     fn titles_count_runs_of_the_same_level() {
@@ -850,7 +809,7 @@ mod title_tests {
             p: 2,
             n: 2,
             elem_bytes: 4,
-            collective: Collective::AllReduce,
+            collective: Computation::AllReduce,
             rounds: vec![
                 round(Phase::ReduceScatter, "x"),
                 round(Phase::ReduceScatter, "x"),

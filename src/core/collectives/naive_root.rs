@@ -7,13 +7,14 @@
 //! Closed form: `2(p−1)(α + nβ) + (p−1)·nγ`, any `p`. The course's example:
 //! p = 4, 100 MB at 12.5 GB/s, α = 0 gives 6 × 8 ms = 48 ms (the ring: 12 ms).
 
-use super::tree::BROADCAST_TEXT;
+use super::binomial_tree::BROADCAST_TEXT;
 use super::{flat_p, CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
+use crate::core::cost::formulas::Formula;
 use crate::core::cost::formulas::{Coeff, Terms};
 use crate::core::cost::nccl::CollectiveKind;
-use crate::core::cost::{CostParams, Formula};
+use crate::core::cost::CostParams;
 use crate::core::schedule::{
-    check_args, Collective, Op, Phase, Round, Schedule, ScheduleError, Transfer,
+    check_args, Computation, Op, Phase, Round, Schedule, ScheduleError, Transfer,
 };
 use crate::core::topology::Topology;
 
@@ -22,7 +23,7 @@ use crate::core::topology::Topology;
 ///
 /// # Errors
 /// [`ScheduleError`] when `p < 2`, `n == 0` or `elem_bytes == 0`.
-pub fn naive_root(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule, ScheduleError> {
+pub fn naive_root_schedule(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule, ScheduleError> {
     check_args(p, n, elem_bytes)?;
     let one = |src: usize, dst: usize, op: Op, phase: Phase, note: String| Round {
         phase,
@@ -59,7 +60,7 @@ pub fn naive_root(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule, Schedul
         p,
         n,
         elem_bytes,
-        collective: Collective::AllReduce,
+        collective: Computation::AllReduce,
         rounds,
     })
 }
@@ -69,7 +70,7 @@ pub fn naive_root(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule, Schedul
 /// `T = 2(p−1)(α + nβ) + (p−1)·nγ`, any `p`.
 ///
 /// Course §6: p = 4, 100 MB at 12.5 GB/s, α = 0 gives 48 ms (the ring: 12 ms).
-pub fn naive_root_allreduce(p: usize, n_bytes: f64, c: CostParams) -> Formula {
+pub fn naive_root_all_reduce_time(p: usize, n_bytes: f64, c: CostParams) -> Formula {
     let q = p.max(1);
     let coeffs = [
         Coeff::steps(q).twice(),
@@ -97,14 +98,17 @@ impl CollectiveAlgorithm for NaiveRoot {
         "through root 0"
     }
     fn generate(&self, topo: &Topology, n: u64, elem: u64) -> Result<Schedule, ScheduleError> {
-        naive_root(topo.p(), n, elem)
+        naive_root_schedule(topo.p(), n, elem)
     }
     fn closed_form(&self, topo: &Topology, n_bytes: f64, c: CostParams) -> Formula {
-        naive_root_allreduce(topo.p(), n_bytes, c)
+        naive_root_all_reduce_time(topo.p(), n_bytes, c)
     }
     fn factors(&self, topo: &Topology) -> [f64; 3] {
         let (q, _) = flat_p(topo);
         [2.0 * (q - 1.0), 2.0 * (q - 1.0), q - 1.0]
+    }
+    fn on_topology(&self) -> Option<super::TopologyEntry> {
+        None
     }
     fn equal_parts(&self, _topo: &Topology) -> usize {
         1

@@ -19,11 +19,12 @@
 //! Rabenseifner & Gropp 2005, §2).
 
 use super::{CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
+use crate::core::cost::formulas::{ceil_log2, Formula};
 use crate::core::cost::formulas::{Coeff, Terms};
 use crate::core::cost::nccl::CollectiveKind;
-use crate::core::cost::{ceil_log2, CostParams, Formula};
+use crate::core::cost::CostParams;
 use crate::core::schedule::{
-    check_args, Collective, Op, Phase, Round, Schedule, ScheduleError, Transfer,
+    check_args, Computation, Op, Phase, Round, Schedule, ScheduleError, Transfer,
 };
 use crate::core::topology::Topology;
 
@@ -85,7 +86,11 @@ pub fn level_note(who: &str, levels: usize, level: usize, reduce: bool) -> Strin
 ///
 /// # Errors
 /// [`ScheduleError`] when `p < 2`, `n == 0` or `elem_bytes == 0`.
-pub fn binomial_tree(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule, ScheduleError> {
+pub fn binomial_tree_schedule(
+    p: usize,
+    n: u64,
+    elem_bytes: u64,
+) -> Result<Schedule, ScheduleError> {
     check_args(p, n, elem_bytes)?;
     let mut rounds = Vec::new();
     for (phase, reduce) in [(Phase::Reduce, true), (Phase::Broadcast, false)] {
@@ -102,7 +107,7 @@ pub fn binomial_tree(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule, Sche
         p,
         n,
         elem_bytes,
-        collective: Collective::AllReduce,
+        collective: Computation::AllReduce,
         rounds,
     })
 }
@@ -113,7 +118,7 @@ pub fn binomial_tree(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule, Sche
 ///
 /// Source: Thakur, Rabenseifner & Gropp 2005, §2 (binomial reduce and
 /// broadcast); course §7.
-pub fn binomial_tree_allreduce(p: usize, n_bytes: f64, c: CostParams) -> Formula {
+pub fn binomial_tree_all_reduce_time(p: usize, n_bytes: f64, c: CostParams) -> Formula {
     let coeffs = [
         Coeff::levels(p).twice(),
         Coeff::levels(p).twice(),
@@ -150,14 +155,17 @@ impl CollectiveAlgorithm for BinomialTree {
         "along a binomial tree"
     }
     fn generate(&self, topo: &Topology, n: u64, elem: u64) -> Result<Schedule, ScheduleError> {
-        binomial_tree(topo.p(), n, elem)
+        binomial_tree_schedule(topo.p(), n, elem)
     }
     fn closed_form(&self, topo: &Topology, n_bytes: f64, c: CostParams) -> Formula {
-        binomial_tree_allreduce(topo.p(), n_bytes, c)
+        binomial_tree_all_reduce_time(topo.p(), n_bytes, c)
     }
     fn factors(&self, topo: &Topology) -> [f64; 3] {
         let l = f64::from(ceil_log2(topo.p()));
         [2.0 * l, 2.0 * l, l]
+    }
+    fn on_topology(&self) -> Option<super::TopologyEntry> {
+        None
     }
     fn equal_parts(&self, _topo: &Topology) -> usize {
         1
@@ -187,7 +195,7 @@ mod tests {
 
     #[test]
     fn p8_structure() {
-        let s = binomial_tree(8, 10, 4).expect("valid");
+        let s = binomial_tree_schedule(8, 10, 4).expect("valid");
         assert_eq!(s.num_rounds(), 6);
         // Level 0: 1→0, 3→2, 5→4, 7→6.
         let pairs = s.rounds[0].pairs();
@@ -208,7 +216,7 @@ mod tests {
 
     #[test]
     fn p6_skips_missing_ranks() {
-        let s = binomial_tree(6, 10, 4).expect("valid");
+        let s = binomial_tree_schedule(6, 10, 4).expect("valid");
         // ⌈log₂ 6⌉ = 3 levels each way.
         assert_eq!(s.num_rounds(), 6);
         // Level 2 reduce: 4→0; broadcast distance 4: 0→4 (no 0+4... 4+4 ≥ 6).
@@ -221,7 +229,7 @@ mod tests {
 
     #[test]
     fn p1024_has_20_levels() {
-        let s = binomial_tree(1024, 1, 4).expect("valid");
+        let s = binomial_tree_schedule(1024, 1, 4).expect("valid");
         assert_eq!(s.num_rounds(), 20);
     }
 }

@@ -2,7 +2,7 @@
 //! NICs and the rack core sit, in SVG units, and the paths of arrows.
 //!
 //! Pure layout only: no timing, byte count or formula lives here (those
-//! come from [`crate::core::topology`]'s analysis). Racks are stacked
+//! come from [`crate::core::topology_view`]). Racks are stacked
 //! top to bottom, the nodes of a rack sit in rows of [`NODES_PER_ROW`],
 //! the ranks of a node in rows of [`RANKS_PER_ROW`], each node's NICs along
 //! its bottom edge, and the rack core (when there are two or more racks) is

@@ -7,15 +7,16 @@
 //! (Rabenseifner 2004; Thakur, Rabenseifner & Gropp 2005, §4.4).
 
 use super::narrate::fold_text;
-use super::rh::RecursiveHalving;
+use super::recursive_halving::RecursiveHalving;
 use super::{CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
 use crate::core::cost::formulas::{adaptation_note, Coeff, Terms};
+use crate::core::cost::formulas::{floor_log2, pow2_split, Formula};
 use crate::core::cost::nccl::CollectiveKind;
-use crate::core::cost::{floor_log2, pow2_split, CostParams, Formula};
+use crate::core::cost::CostParams;
 use crate::core::schedule::recursive::{
     doubling_gather_rounds, halving_rounds, with_whole_buffer_fold, Blocks, Fold,
 };
-use crate::core::schedule::{check_args, Collective, Phase, Schedule, ScheduleError};
+use crate::core::schedule::{check_args, Computation, Phase, Schedule, ScheduleError};
 use crate::core::topology::Topology;
 
 /// Rabenseifner's all-reduce: recursive halving reduce-scatter followed by
@@ -25,7 +26,7 @@ use crate::core::topology::Topology;
 ///
 /// # Errors
 /// [`ScheduleError`] when `p < 2`, `n == 0` or `elem_bytes == 0`.
-pub fn rabenseifner(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule, ScheduleError> {
+pub fn rabenseifner_schedule(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule, ScheduleError> {
     check_args(p, n, elem_bytes)?;
     let fold = Fold::new(p);
     let blocks = Blocks::equal(n, &fold);
@@ -36,7 +37,7 @@ pub fn rabenseifner(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule, Sched
         p,
         n,
         elem_bytes,
-        collective: Collective::AllReduce,
+        collective: Computation::AllReduce,
         rounds: with_whole_buffer_fold(&fold, n, core),
     })
 }
@@ -48,7 +49,7 @@ pub fn rabenseifner(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule, Sched
 /// `(2log₂p′ + 2)α + (2(p′−1)/p′ + 2)·nβ + ((p′−1)/p′ + 1)·nγ`.
 ///
 /// Source: Rabenseifner 2004; Thakur, Rabenseifner & Gropp 2005, §4.4.
-pub fn rabenseifner_allreduce(p: usize, n_bytes: f64, c: CostParams) -> Formula {
+pub fn rabenseifner_all_reduce_time(p: usize, n_bytes: f64, c: CostParams) -> Formula {
     Terms::pow2_or_adapted(
         "Rabenseifner all-reduce",
         p,
@@ -95,10 +96,10 @@ impl CollectiveAlgorithm for Rabenseifner {
         }
     }
     fn generate(&self, topo: &Topology, n: u64, elem: u64) -> Result<Schedule, ScheduleError> {
-        rabenseifner(topo.p(), n, elem)
+        rabenseifner_schedule(topo.p(), n, elem)
     }
     fn closed_form(&self, topo: &Topology, n_bytes: f64, c: CostParams) -> Formula {
-        rabenseifner_allreduce(topo.p(), n_bytes, c)
+        rabenseifner_all_reduce_time(topo.p(), n_bytes, c)
     }
     fn factors(&self, topo: &Topology) -> [f64; 3] {
         let (pp, r) = pow2_split(topo.p());
@@ -109,6 +110,9 @@ impl CollectiveAlgorithm for Rabenseifner {
         } else {
             [2.0 * k, 2.0 * f, f]
         }
+    }
+    fn on_topology(&self) -> Option<super::TopologyEntry> {
+        None
     }
     fn equal_parts(&self, topo: &Topology) -> usize {
         Fold::new(topo.p()).core
@@ -133,7 +137,7 @@ mod tests {
 
     #[test]
     fn rabenseifner_p8_windows_grow_back() {
-        let s = rabenseifner(8, 80, 4).expect("valid");
+        let s = rabenseifner_schedule(8, 80, 4).expect("valid");
         assert_eq!(s.num_rounds(), 6);
         // All-gather round 1: rank 5 copies its chunk 50..60 to rank 4.
         assert_eq!(pairs(&s.rounds[3])[5], (5, 4, 50..60));

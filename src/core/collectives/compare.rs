@@ -3,9 +3,9 @@
 //! The algorithms compared are [`Algorithm::compared`]: every flat all-reduce
 //! of the registry, in registry order.
 
-use super::formulas::Formula;
-use super::CostParams;
-use crate::core::collectives::Algorithm;
+use super::Algorithm;
+use crate::core::cost::formulas::Formula;
+use crate::core::cost::CostParams;
 use crate::core::units;
 use crate::core::units::{format_beta, format_bytes_exact, format_coeff, format_input_time};
 

@@ -4,16 +4,17 @@
 //! Closed form: `(p−1)α + (p−1)/p·nβ` (Thakur, Rabenseifner & Gropp 2005, §3).
 
 use super::{flat_p, CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
+use crate::core::cost::formulas::Formula;
 use crate::core::cost::formulas::{Coeff, Terms};
 use crate::core::cost::nccl::CollectiveKind;
-use crate::core::cost::{CostParams, Formula};
+use crate::core::cost::CostParams;
 use crate::core::schedule::{ring, Phase, Schedule, ScheduleError};
 use crate::core::topology::Topology;
 
 /// Ring all-gather producing an `n`-byte tensor: `(p−1)α + (p−1)/p·nβ`.
 ///
 /// Source: Thakur, Rabenseifner & Gropp 2005, §3 (ring allgather).
-pub fn ring_all_gather(p: usize, n_bytes: f64, c: CostParams) -> Formula {
+pub fn ring_all_gather_time(p: usize, n_bytes: f64, c: CostParams) -> Formula {
     let q = p.max(1);
     let coeffs = [Coeff::steps(q), Coeff::share(q), Coeff::zero()];
     Terms::any_p("ring all-gather", "(p−1)α + (p−1)/p·nβ", coeffs).formula(p, n_bytes, c)
@@ -36,17 +37,20 @@ impl CollectiveAlgorithm for RingAllGather {
         "around the ring"
     }
     fn generate(&self, topo: &Topology, n: u64, elem: u64) -> Result<Schedule, ScheduleError> {
-        ring::ring_all_gather(topo.p(), n, elem).map(|s| Schedule {
+        ring::ring_all_gather_schedule(topo.p(), n, elem).map(|s| Schedule {
             algorithm: self.descriptor().key,
             ..s
         })
     }
     fn closed_form(&self, topo: &Topology, n_bytes: f64, c: CostParams) -> Formula {
-        ring_all_gather(topo.p(), n_bytes, c)
+        ring_all_gather_time(topo.p(), n_bytes, c)
     }
     fn factors(&self, topo: &Topology) -> [f64; 3] {
         let (q, f) = flat_p(topo);
         [q - 1.0, f, 0.0]
+    }
+    fn on_topology(&self) -> Option<super::TopologyEntry> {
+        None
     }
     fn equal_parts(&self, topo: &Topology) -> usize {
         topo.p()

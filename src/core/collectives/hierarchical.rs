@@ -26,14 +26,16 @@
 //! Gropp 2005 (§2, §4), composed as in the hierarchical all-reduce of
 //! Sanders, Speck & Träff 2009 and NCCL's tree/ring split.
 
+use super::{flat_topo, TopologyEntry};
 use super::narrate::fold_text;
-use super::tree::{binomial_levels, level_note};
+use super::binomial_tree::{binomial_levels, level_note};
 use super::{CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
+use crate::core::cost::formulas::{ceil_log2, Formula};
 use crate::core::cost::nccl::CollectiveKind;
-use crate::core::cost::{ceil_log2, formulas, CostParams, Formula};
-use crate::core::schedule::ring::ring_all_reduce;
+use crate::core::cost::{formulas, CostParams};
+use crate::core::schedule::ring::ring_all_reduce_schedule;
 use crate::core::schedule::{
-    check_args, Collective, Phase, Round, Schedule, ScheduleError, Transfer,
+    check_args, Computation, Phase, Round, Schedule, ScheduleError, Transfer,
 };
 use crate::core::topology::Topology;
 use crate::core::units::format_time;
@@ -116,8 +118,10 @@ impl Hierarchical {
         }
         let leaders: Vec<usize> = (0..nodes).map(|k| topo.node_ranks(k).start).collect();
         let inner = match self.leaders {
-            LeaderAlgorithm::Ring => ring_all_reduce(nodes, n, elem_bytes)?,
-            LeaderAlgorithm::RecursiveDoubling => super::recursive_doubling(nodes, n, elem_bytes)?,
+            LeaderAlgorithm::Ring => ring_all_reduce_schedule(nodes, n, elem_bytes)?,
+            LeaderAlgorithm::RecursiveDoubling => {
+                super::recursive_doubling_schedule(nodes, n, elem_bytes)?
+            }
         };
         Ok(inner
             .rounds
@@ -150,9 +154,9 @@ impl Hierarchical {
 
     fn leader_formula(&self, nodes: usize, n_bytes: f64, c: CostParams) -> Formula {
         match self.leaders {
-            LeaderAlgorithm::Ring => super::ring_allreduce(nodes, n_bytes, c),
+            LeaderAlgorithm::Ring => super::ring_all_reduce_time(nodes, n_bytes, c),
             LeaderAlgorithm::RecursiveDoubling => {
-                super::recursive_doubling_allreduce(nodes, n_bytes, c)
+                super::recursive_doubling_all_reduce_time(nodes, n_bytes, c)
             }
         }
     }
@@ -201,16 +205,16 @@ impl CollectiveAlgorithm for Hierarchical {
             p,
             n,
             elem_bytes: elem,
-            collective: Collective::AllReduce,
+            collective: Computation::AllReduce,
             rounds,
         })
     }
     fn closed_form(&self, topo: &Topology, n_bytes: f64, c: CostParams) -> Formula {
         let nodes = topo.nodes();
         let g = 1usize << depth(topo);
-        let reduce = formulas::binomial_reduce(g, n_bytes, c);
+        let reduce = formulas::binomial_reduce_time(g, n_bytes, c);
         let leaders = self.leader_formula(nodes, n_bytes, c);
-        let bcast = formulas::binomial_broadcast(g, n_bytes, c);
+        let bcast = formulas::binomial_broadcast_time(g, n_bytes, c);
         let parts = [&reduce, &leaders, &bcast];
         let total = |f: fn(&Formula) -> f64| parts.iter().map(|x| f(x)).sum::<f64>();
         let time = total(|f| f.time);
@@ -256,6 +260,26 @@ impl CollectiveAlgorithm for Hierarchical {
     fn factors(&self, topo: &Topology) -> [f64; 3] {
         let f = self.closed_form(topo, 1.0, CostParams::new(0.0, 0.0));
         [f.startups, f.byte_factor, f.gamma_factor]
+    }
+    fn on_topology(&self) -> Option<TopologyEntry> {
+        Some(match self.leaders {
+            LeaderAlgorithm::Ring => TopologyEntry {
+                key: "hier",
+                label: "hierarchical all-reduce (ring among node leaders)",
+                short_label: "hierarchical (ring among leaders)",
+                summary: "reduce inside each node to its leader, ring all-reduce among the node leaders, broadcast inside the node",
+                generate: |t, n, e| HIER_RING.generate(t, n, e),
+                time: flat_topo::hier_topo_time,
+            },
+            LeaderAlgorithm::RecursiveDoubling => TopologyEntry {
+                key: "hier_rd",
+                label: "hierarchical all-reduce (recursive doubling among node leaders)",
+                short_label: "hierarchical (recursive doubling among leaders)",
+                summary: "reduce inside each node to its leader, recursive-doubling all-reduce among the node leaders, broadcast inside the node",
+                generate: |t, n, e| HIER_RD.generate(t, n, e),
+                time: flat_topo::hier_rd_topo_time,
+            },
+        })
     }
     fn equal_parts(&self, topo: &Topology) -> usize {
         match self.leaders {
