@@ -369,7 +369,7 @@ async fn ring_view_ready() {
 /// estimates of `core::work` can be set against real times.
 #[wasm_bindgen_test]
 fn view_work() {
-    use collective_lab::app::views::collectives::trace::collective_trace;
+    use collective_lab::app::trace::collective_trace;
     use collective_lab::app::views::ring::run::RingRun;
     use collective_lab::app::views::topology::run_for;
     use collective_lab::core::collectives::summary_table_on;

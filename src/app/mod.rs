@@ -7,18 +7,22 @@ use yew::prelude::*;
 
 use crate::params::embed::Embed;
 use crate::params::Query;
-pub use views::View;
+pub use route::View;
 
 pub mod components;
 pub mod embed;
 pub mod hooks;
+pub mod menus;
+pub mod route;
 pub mod shared;
+pub mod state;
+pub mod trace;
 pub mod url;
 pub mod views;
 
 /// Mounts the app into `#app` (or `<body>`) after installing the panic hook.
 ///
-/// `pages` renders the selected view: [`View::render`] holds every view;
+/// `pages` renders the selected view: [`route::switch`] holds every view;
 /// the per-view binaries pass a function that names one view only, so the
 /// linker drops the code of the others (see `src/bin/`).
 pub fn start(pages: Pages) {
@@ -40,9 +44,9 @@ pub fn start(pages: Pages) {
     }
 }
 
-/// Renders the page of a view opened with a query: [`View::render`] (every
+/// Renders the page of a view opened with a query: [`route::switch`] (every
 /// view) or one of the one-view functions in [`views::only`].
-pub type Pages = fn(View, Query, url::UrlCtx) -> Html;
+pub type Pages = fn(View, Query, route::UrlCtx) -> Html;
 
 /// Replaces the default panic behaviour: logs the message and shows a visible
 /// error box instead of leaving a silently dead page.
@@ -90,7 +94,7 @@ impl Default for AppProps {
     fn default() -> Self {
         AppProps {
             query: None,
-            pages: View::render,
+            pages: route::switch,
         }
     }
 }
@@ -112,7 +116,7 @@ pub fn App(props: &AppProps) -> Html {
     let known = !matches!(requested, Some(None));
     let view = requested.flatten().unwrap_or(View::DEFAULT);
     let (frame, frame_errors) = Embed::from_query(&query, view.panels());
-    let ctx = url::UrlCtx { view, embed, frame };
+    let ctx = route::UrlCtx { view, embed, frame };
 
     let nav = if embed {
         html! {}

@@ -5,21 +5,8 @@ use std::cell::RefCell;
 
 use gloo::timers::callback::Timeout;
 
-use super::views::View;
-use crate::params::embed::Embed;
+use super::route::UrlCtx;
 use crate::params::{encode, Query};
-
-/// Where a view lives: its key, whether the page is embedded and which
-/// panels it shows.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UrlCtx {
-    /// The view (its key is the `view` parameter).
-    pub view: View,
-    /// `embed=1`: navigation hidden.
-    pub embed: bool,
-    /// `show=` and `autoheight=` (written back with every URL).
-    pub frame: Embed,
-}
 
 /// The current `location.search`, parsed.
 pub fn current_query() -> Query {

@@ -3,8 +3,8 @@
 
 use yew::prelude::*;
 
-use super::trace::SharedTrace;
 use crate::app::components::time_panel::TimePanel;
+use crate::app::trace::SharedTrace;
 use crate::core::collectives::{Algorithm, AlgorithmSummary, ShownTimes};
 use crate::core::cost::CostParams;
 use crate::core::timing::{executed_time, explain_shown};

@@ -5,7 +5,7 @@ use yew::prelude::*;
 use crate::app::components::field::TextField;
 use crate::app::components::link_fields::LinkFields;
 use crate::app::components::select_field::SelectField;
-use crate::app::hooks::{on_commit, on_commit_field, ViewHandle};
+use crate::app::state::{on_commit, on_commit_field, ViewHandle};
 use crate::core::collectives::Algorithm;
 use crate::params::collectives::CollectivesParams;
 

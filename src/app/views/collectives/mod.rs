@@ -11,12 +11,13 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::ViewProps;
 use crate::app::components::byte_counters::ByteCounters;
 use crate::app::components::check_panel::{Check, CheckPanel};
 use crate::app::components::step_controls::StepControls;
 use crate::app::components::transfer_log::{round_entries, TransferLog};
-use crate::app::hooks::{on_step, use_view_state, Action, Commit};
+use crate::app::hooks::use_view_state;
+use crate::app::route::ViewProps;
+use crate::app::state::{on_step, Action, Commit};
 use crate::core::collectives::narrate::{narrate, range_label, range_text, sent_by_phase};
 use crate::core::collectives::{round_title, summary_table_on, AlgorithmSummary};
 use crate::core::cost::CostParams;
@@ -32,15 +33,14 @@ pub mod gossip_contrast;
 pub mod phase_strip;
 pub mod picture;
 pub mod summary;
-pub mod trace;
 
+use crate::app::trace::collective_trace;
 use closed_form::ClosedFormPanel;
 use controls::CollectivesControls;
 use gossip_contrast::GossipContrast;
 use phase_strip::{phase_title, PhaseStrip};
 use picture::CollectivePicture;
 use summary::SummaryTable;
-use trace::collective_trace;
 
 impl Commit for CollectivesParams {}
 

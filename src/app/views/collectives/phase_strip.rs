@@ -3,7 +3,7 @@
 
 use yew::prelude::*;
 
-use super::trace::SharedTrace;
+use crate::app::trace::SharedTrace;
 use crate::core::collectives::narrate::phases;
 use crate::core::collectives::Algorithm;
 use crate::core::schedule::Phase;

@@ -4,7 +4,7 @@ use yew::prelude::*;
 
 use crate::app::components::field::TextField;
 use crate::app::components::select_field::SelectField;
-use crate::app::hooks::{on_commit, ViewHandle};
+use crate::app::state::{on_commit, ViewHandle};
 use crate::core::units::{format_bandwidth, format_beta, format_size};
 use crate::params::cost::{CostViewParams, Link, Preset, MAX_P};
 

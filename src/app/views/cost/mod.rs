@@ -10,8 +10,9 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::ViewProps;
-use crate::app::hooks::{on_commit, one_query, use_view_state, Commit};
+use crate::app::hooks::use_view_state;
+use crate::app::route::ViewProps;
+use crate::app::state::{on_commit, one_query, Commit};
 use crate::core::collectives::compare::{all_allreduce, best_at, best_intervals, Interval};
 use crate::core::collectives::Algorithm;
 use crate::core::cost::formulas::Formula;

@@ -3,10 +3,10 @@
 
 use yew::prelude::*;
 
-use super::{graph_options, rule_options};
 use crate::app::components::field::TextField;
 use crate::app::components::select_field::SelectField;
-use crate::app::hooks::{on_commit, ViewHandle};
+use crate::app::menus::{graph_options, rule_options};
+use crate::app::state::{on_commit, ViewHandle};
 use crate::params::gossip::{GossipParams, GraphChoice};
 
 /// Props of [`GossipControls`].

@@ -10,15 +10,16 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::ViewProps;
 use crate::app::components::computing::pending_page;
 use crate::app::components::step_controls::StepControls;
-use crate::app::hooks::{on_step, use_deferred, use_view_state, Commit};
+use crate::app::hooks::{use_deferred, use_view_state};
+use crate::app::route::ViewProps;
 use crate::app::shared::Shared;
-use crate::core::consensus::{GossipRun, NodeUpdate, WeightRule};
+use crate::app::state::{on_step, Commit};
+use crate::core::consensus::{GossipRun, NodeUpdate};
 use crate::core::units::{equation, format_exact_or_approx};
 use crate::core::work::gossip_view;
-use crate::params::gossip::{GossipParams, GraphChoice, MAX_ROUND};
+use crate::params::gossip::{GossipParams, MAX_ROUND};
 use crate::plot::gossip::draw_eigenvalues;
 
 pub mod charts;
@@ -42,32 +43,6 @@ use history::RoundHistory;
 use numbers::RoundNumbers;
 
 impl Commit for GossipParams {}
-
-/// The weight rules offered in the menus of the gossip and SGD views:
-/// (rule, label).
-pub(crate) const RULES: [(WeightRule, &str); 5] = [
-    (WeightRule::Uniform, "uniform 1/(deg+1)"),
-    (WeightRule::Metropolis, "Metropolis–Hastings"),
-    (WeightRule::Lazy, "lazy Metropolis–Hastings"),
-    (WeightRule::MaxDegree, "max-degree"),
-    (WeightRule::Exponential, "exponential-graph weights"),
-];
-
-/// The graph menu's options: `(key, label)` of every graph.
-pub(crate) fn graph_options() -> Vec<(AttrValue, AttrValue)> {
-    GraphChoice::ALL
-        .iter()
-        .map(|g| (g.key().into(), g.label().into()))
-        .collect()
-}
-
-/// The weight-rule menu's options: `(name, label)` of every rule in [`RULES`].
-pub(crate) fn rule_options() -> Vec<(AttrValue, AttrValue)> {
-    RULES
-        .iter()
-        .map(|(w, label)| (w.name().into(), (*label).into()))
-        .collect()
-}
 
 /// A computed run shared by the page and its panels (compared by identity).
 pub type SharedRun = Shared<GossipRun>;

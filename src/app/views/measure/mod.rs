@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::ViewProps;
+use crate::app::route::ViewProps;
 
 pub mod charts;
 pub mod csv_link;

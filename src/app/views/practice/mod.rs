@@ -9,8 +9,9 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::ViewProps;
-use crate::app::hooks::{one_query, use_view_state, Action as ViewAction, Commit};
+use crate::app::hooks::use_view_state;
+use crate::app::route::ViewProps;
+use crate::app::state::{one_query, Action as ViewAction, Commit};
 use crate::core::practice::{questions, Question, Set};
 use crate::params::practice::PracticeParams;
 use crate::params::{FieldError, Query};

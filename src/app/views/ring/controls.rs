@@ -5,7 +5,7 @@ use yew::prelude::*;
 
 use crate::app::components::link_fields::LinkFields;
 use crate::app::components::select_field::SelectField;
-use crate::app::hooks::{on_check, on_commit, on_commit_field, ViewHandle};
+use crate::app::state::{on_check, on_commit, on_commit_field, ViewHandle};
 use crate::params::ring::{Accounting, RingParams};
 
 fn count_options() -> Vec<(AttrValue, AttrValue)> {

@@ -7,13 +7,14 @@
 
 use yew::prelude::*;
 
-use super::ViewProps;
 use crate::app::components::byte_counters::ByteCounters;
 use crate::app::components::check_panel::{Check, CheckPanel};
 use crate::app::components::computing::pending_page;
 use crate::app::components::step_controls::StepControls;
 use crate::app::components::transfer_log::TransferLog;
-use crate::app::hooks::{on_step, use_deferred, use_view_state, Commit};
+use crate::app::hooks::{use_deferred, use_view_state};
+use crate::app::route::ViewProps;
+use crate::app::state::{on_step, Commit};
 use crate::core::timing::{ring_bytes_counted, ring_bytes_per_rank};
 use crate::core::units::format_exact_or_approx;
 use crate::core::units::{format_bytes_short, group_thousands};

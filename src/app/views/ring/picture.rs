@@ -10,7 +10,7 @@ use crate::app::components::chunk_grid::{ChunkGridCanvas, CHUNK_GRID_MAX_P, RING
 use crate::app::components::rank_grid::{rank_picture, GRID_MAX_P};
 use crate::app::components::rank_ring::{RingArrow, RingCell};
 use crate::app::shared::Shared;
-use crate::app::views::collectives::trace::SharedTrace;
+use crate::app::trace::SharedTrace;
 use crate::core::execute::{ChunkGrid, State, Trace};
 use crate::core::schedule::{chunk_range, Op};
 use crate::core::units::format_bytes_short;

@@ -14,7 +14,7 @@ use std::cell::OnceCell;
 use crate::app::components::chunk_grid::{CHUNK_GRID_MAX_P, RING_MAX_P};
 use crate::app::components::transfer_log::{entries_of, round_entries, LogEntry};
 use crate::app::shared::Shared;
-use crate::app::views::collectives::trace::{checkpointed_collective, SharedTrace};
+use crate::app::trace::{checkpointed_collective, SharedTrace};
 use crate::core::collectives::{flat, Algorithm};
 use crate::core::execute::{
     chunk_grid, count_streamed, default_init, execute_streamed, narrate_round, ChunkGrid, Mismatch,

@@ -13,7 +13,7 @@ use yew::prelude::*;
 
 use super::objective::ObjectiveResults;
 use super::step_weighting::StepWeighting;
-use crate::app::hooks::{Action, ViewHandle};
+use crate::app::state::{Action, ViewHandle};
 use crate::core::sgd::Objective;
 use crate::core::units::format_exact_or_approx;
 use crate::params::sgd::{parse_table, SgdParams};

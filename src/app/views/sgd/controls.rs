@@ -5,8 +5,8 @@ use yew::prelude::*;
 
 use crate::app::components::field::TextField;
 use crate::app::components::select_field::SelectField;
-use crate::app::hooks::{on_check, on_commit, ViewHandle};
-use crate::app::views::gossip::{graph_options, rule_options};
+use crate::app::menus::{graph_options, rule_options};
+use crate::app::state::{on_check, on_commit, ViewHandle};
 use crate::core::sgd::Strategy;
 use crate::params::sgd::SgdParams;
 

@@ -7,12 +7,13 @@
 use nalgebra::DMatrix;
 use yew::prelude::*;
 
-use super::ViewProps;
 use crate::app::components::computing::Computing;
 use crate::app::components::step_controls::StepControls;
-use crate::app::hooks::{on_step, use_deferred, use_view_state, Commit, Deferred};
+use crate::app::hooks::{use_deferred, use_view_state, Deferred};
+use crate::app::route::UrlCtx;
+use crate::app::route::ViewProps;
 use crate::app::shared::Shared;
-use crate::app::url::UrlCtx;
+use crate::app::state::{on_step, Commit};
 use crate::core::sgd::narrate::{compare_step, narrate_step};
 use crate::core::sgd::{Lab, Problem, Strategy};
 use crate::core::units::format_exact_or_approx;

@@ -9,9 +9,10 @@
 
 use yew::prelude::*;
 
-use super::ViewProps;
 use crate::app::components::step_controls::StepControls;
-use crate::app::hooks::{on_commit, use_view_state, Commit};
+use crate::app::hooks::use_view_state;
+use crate::app::route::ViewProps;
+use crate::app::state::{on_commit, Commit};
 use crate::core::timing::gantt::nearest;
 use crate::core::units::{format_input_time, format_time};
 use crate::params::timeline::TimelineParams;

@@ -10,10 +10,10 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::ViewProps;
 use crate::app::components::computing::Computing;
 use crate::app::components::step_controls::StepControls;
 use crate::app::hooks::use_deferred;
+use crate::app::route::ViewProps;
 use crate::app::url;
 use crate::core::topology::{LinkClass, Topology};
 use crate::core::topology_view::view_model::layout;

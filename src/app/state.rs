@@ -8,23 +8,14 @@
 //! parsed ([`Commit::commit`], by default the view's `from_query` on a
 //! one-field query), so a value that works in the URL works in the page and
 //! the other way round. A bad value becomes a draft with its message; the
-//! last good parameters stay.
-//!
-//! [`use_deferred`] runs a view's heavy computation after the first paint
-//! (behind a [`Computing`](crate::app::components::computing::Computing)
-//! placeholder) when the core estimates it as large.
+//! last good parameters stay. The hook that keeps this state is
+//! [`use_view_state`](crate::app::hooks::use_view_state).
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
-use gloo::render::{request_animation_frame, AnimationFrame};
-use gloo::timers::callback::Timeout;
 use yew::prelude::*;
 
 use crate::app::components::field::Drafts;
-use crate::app::url;
-use crate::app::views::ViewProps;
-use crate::core::work::Work;
 use crate::params::{FieldError, Query, ViewParams};
 
 /// How a view's parameters take a committed field. The default parses the
@@ -152,21 +143,6 @@ impl<P: Commit> Reducible for ViewState<P> {
 /// change them with [`on_commit`].
 pub type ViewHandle<P> = UseReducerHandle<ViewState<P>>;
 
-/// A view's state, read once from the page query, kept in a reducer, and
-/// written back to the URL with `replaceState` on every change.
-#[hook]
-pub fn use_view_state<P: Commit>(props: &ViewProps) -> ViewHandle<P> {
-    let query = props.query.clone();
-    let state = use_reducer_eq(move || ViewState::<P>::from_query(&query));
-    {
-        let ctx = props.ctx.clone();
-        use_effect_with(state.params.clone(), move |p| {
-            url::replace(&ctx, &p.to_pairs());
-        });
-    }
-    state
-}
-
 /// The callback that commits `field` with the text it is given.
 pub fn on_commit<P: Commit>(state: &ViewHandle<P>, field: &'static str) -> Callback<String> {
     let dispatcher = state.dispatcher();
@@ -194,128 +170,4 @@ pub fn on_check<P: Commit>(state: &ViewHandle<P>, field: &'static str) -> Callba
 pub fn on_step<P: Commit>(state: &ViewHandle<P>, field: &'static str) -> Callback<usize> {
     let cb = on_commit(state, field);
     Callback::from(move |k: usize| cb.emit(k.to_string()))
-}
-
-/// What [`use_deferred`] gives back: the value computed for the current
-/// dependencies, or `Pending` while that computation waits for the browser
-/// to paint (render a placeholder then).
-#[derive(Debug, PartialEq)]
-pub enum Deferred<T> {
-    /// The value for the current dependencies.
-    Ready(Rc<T>),
-    /// The computation runs after the next paint; the page re-renders then.
-    Pending,
-}
-
-impl<T> Deferred<T> {
-    /// The value, when it is ready.
-    pub fn ready(&self) -> Option<&Rc<T>> {
-        match self {
-            Deferred::Ready(v) => Some(v),
-            Deferred::Pending => None,
-        }
-    }
-}
-
-impl<T> Clone for Deferred<T> {
-    fn clone(&self) -> Self {
-        match self {
-            Deferred::Ready(v) => Deferred::Ready(v.clone()),
-            Deferred::Pending => Deferred::Pending,
-        }
-    }
-}
-
-/// A memo of `compute(&deps)` that runs after the first paint when `work`
-/// (the core's estimate, [`crate::core::work`]) is large.
-///
-/// - Light work ([`Work::defer`] false): computed during this render, exactly
-///   like `use_memo(deps, compute)`; the first frame shows the content.
-/// - Heavy work: returns [`Deferred::Pending`] now (the caller renders its
-///   controls and a placeholder), then, after the next animation frame and a
-///   0 ms timeout (i.e. after the browser painted), computes the value and
-///   re-renders with [`Deferred::Ready`].
-/// - When `deps` change while a computation waits, the waiting one is
-///   cancelled: the newest dependencies win. Only the latest value is kept.
-///
-/// `compute` is called at most once per change of `deps`.
-#[hook]
-pub fn use_deferred<D, T, F>(deps: D, work: Work, compute: F) -> Deferred<T>
-where
-    D: PartialEq + Clone + 'static,
-    T: 'static,
-    F: FnOnce(&D) -> T + 'static,
-{
-    // The last value computed and the dependencies it was computed for.
-    let done = use_mut_ref(|| None::<(D, Rc<T>)>);
-    let redraw = use_force_update();
-    let cached = done
-        .borrow()
-        .as_ref()
-        .filter(|(d, _)| *d == deps)
-        .map(|(_, v)| v.clone());
-    let (result, later) = match cached {
-        Some(v) => (Deferred::Ready(v), None),
-        None if !work.defer() => {
-            let v = Rc::new(compute(&deps));
-            *done.borrow_mut() = Some((deps.clone(), v.clone()));
-            (Deferred::Ready(v), None)
-        }
-        None => (Deferred::Pending, Some(compute)),
-    };
-    use_effect_with(deps, move |deps| {
-        let task = later.map(|compute| {
-            let deps = deps.clone();
-            after_paint(move || {
-                let v = Rc::new(compute(&deps));
-                *done.borrow_mut() = Some((deps, v));
-                redraw.force_update();
-            })
-        });
-        // Dropping the task cancels it if it has not run yet.
-        move || drop(task)
-    });
-    result
-}
-
-/// A callback waiting for the browser to paint: the animation frame and then
-/// the timeout, or the fallback timeout. Dropping it cancels whichever is
-/// pending.
-struct AfterPaint {
-    _frame: AnimationFrame,
-    _timeout: Rc<RefCell<Option<Timeout>>>,
-    _fallback: Timeout,
-}
-
-/// How long the work waits for an animation frame before it runs anyway,
-/// ms: browsers pause animation frames in hidden tabs, in offscreen
-/// cross-origin iframes (a course page scrolled elsewhere) and in headless
-/// screenshots, and the work must not wait for the page to be seen.
-const FRAME_FALLBACK_MS: u32 = 100;
-
-/// Runs `f` once, after the next paint: a `requestAnimationFrame` callback
-/// runs just before the frame is painted, and a 0 ms timeout set there runs
-/// after it. If no frame comes within [`FRAME_FALLBACK_MS`], `f` runs then.
-fn after_paint(f: impl FnOnce() + 'static) -> AfterPaint {
-    let work = Rc::new(RefCell::new(Some(f)));
-    let run = {
-        let work = work.clone();
-        move || {
-            let once = work.borrow_mut().take();
-            if let Some(f) = once {
-                f();
-            }
-        }
-    };
-    let timeout = Rc::new(RefCell::new(None));
-    let slot = timeout.clone();
-    let after_frame = run.clone();
-    let frame = request_animation_frame(move |_| {
-        *slot.borrow_mut() = Some(Timeout::new(0, after_frame));
-    });
-    AfterPaint {
-        _frame: frame,
-        _timeout: timeout,
-        _fallback: Timeout::new(FRAME_FALLBACK_MS, run),
-    }
 }

@@ -1,4 +1,4 @@
-//! The engine shared by the collectives and ring views: generate a
+//! The trace engine shared by the collectives and ring views: generate a
 //! collective's schedule from the registry and execute it on real buffers.
 
 use crate::app::shared::Shared;

@@ -1,0 +1,150 @@
+//! Routes: the typed [`View`] enum (one variant per `?view=` key), the URL
+//! context a view writes back to ([`UrlCtx`]), the props every view takes
+//! ([`ViewProps`]), and the one [`switch`] from a view to its page (the
+//! pattern of Yew's `function_router` example).
+
+use yew::prelude::*;
+
+use crate::app::views::{
+    collectives, cost, gossip, measure, practice, ring, sgd, timeline, topology,
+};
+use crate::params::embed::Embed;
+use crate::params::Query;
+
+/// Where a view lives: its key, whether the page is embedded and which
+/// panels it shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UrlCtx {
+    /// The view (its key is the `view` parameter).
+    pub view: View,
+    /// `embed=1`: navigation hidden.
+    pub embed: bool,
+    /// `show=` and `autoheight=` (written back with every URL).
+    pub frame: Embed,
+}
+
+/// Props shared by every view.
+#[derive(Properties, PartialEq, Clone)]
+pub struct ViewProps {
+    /// The query the page was opened with.
+    pub query: Query,
+    /// Where to write state back.
+    pub ctx: UrlCtx,
+}
+
+/// One page of the app, selected by `?view=<key>`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum View {
+    /// `?view=ring`: ring all-reduce with its mean step.
+    Ring,
+    /// `?view=collectives`: every collective algorithm, executed.
+    Collectives,
+    /// `?view=cost`: the α–β cost model.
+    Cost,
+    /// `?view=gossip`: gossip consensus on a graph.
+    Gossip,
+    /// `?view=sgd`: distributed SGD.
+    Sgd,
+    /// `?view=topology`: all-reduce on nodes, NICs and racks.
+    Topology,
+    /// `?view=timeline`: a schedule on the clock (lock-step and dataflow).
+    Timeline,
+    /// `?view=practice`: predict a number, then check it.
+    Practice,
+    /// `?view=measure`: paste a measured log, check it and fit α and β.
+    Measure,
+}
+
+impl View {
+    /// Every view, in navigation order.
+    pub const ALL: &'static [View] = &[
+        View::Ring,
+        View::Collectives,
+        View::Cost,
+        View::Gossip,
+        View::Sgd,
+        View::Topology,
+        View::Timeline,
+        View::Practice,
+        View::Measure,
+    ];
+
+    /// The view shown when the URL names none (or an unknown one).
+    pub const DEFAULT: View = View::Ring;
+
+    /// `(URL key, navigation title)`.
+    pub const fn spec(self) -> (&'static str, &'static str) {
+        match self {
+            View::Ring => ("ring", "Ring all-reduce"),
+            View::Collectives => ("collectives", "Collectives"),
+            View::Cost => ("cost", "α–β cost model"),
+            View::Gossip => ("gossip", "Gossip consensus"),
+            View::Sgd => ("sgd", "Distributed SGD"),
+            View::Topology => ("topology", "Topology"),
+            View::Timeline => ("timeline", "Timeline"),
+            View::Practice => ("practice", "Practice"),
+            View::Measure => ("measure", "Measured logs"),
+        }
+    }
+
+    /// The names of this view's panels, in the page's order (what `show=`
+    /// takes): each view lists them in a `PANELS` const next to its
+    /// parameters.
+    pub const fn panels(self) -> &'static [&'static str] {
+        use crate::params as p;
+        match self {
+            View::Ring => p::ring::PANELS,
+            View::Collectives => p::collectives::PANELS,
+            View::Cost => p::cost::PANELS,
+            View::Gossip => p::gossip::PANELS,
+            View::Sgd => p::sgd::PANELS,
+            View::Topology => p::topology::PANELS,
+            View::Practice => p::practice::PANELS,
+            View::Measure => p::measure::PANELS,
+            View::Timeline => p::timeline::PANELS,
+        }
+    }
+
+    /// The value of `?view=` for this view.
+    pub const fn key(self) -> &'static str {
+        self.spec().0
+    }
+
+    /// The title in the navigation.
+    pub const fn title(self) -> &'static str {
+        self.spec().1
+    }
+
+    /// The view whose key is `key` (case-insensitive), if any.
+    pub fn from_key(key: &str) -> Option<View> {
+        View::ALL
+            .iter()
+            .copied()
+            .find(|v| v.key().eq_ignore_ascii_case(key.trim()))
+    }
+
+    /// Every key, comma-separated (for the "unknown view" message).
+    pub fn keys() -> String {
+        View::ALL
+            .iter()
+            .map(|v| v.key())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+/// The page component of `view`, opened with `query`: the app's one map
+/// from routes to pages.
+pub fn switch(view: View, query: Query, ctx: UrlCtx) -> Html {
+    match view {
+        View::Ring => html! { <ring::RingView {query} {ctx} /> },
+        View::Collectives => html! { <collectives::CollectivesView {query} {ctx} /> },
+        View::Cost => html! { <cost::CostView {query} {ctx} /> },
+        View::Gossip => html! { <gossip::GossipView {query} {ctx} /> },
+        View::Sgd => html! { <sgd::SgdView {query} {ctx} /> },
+        View::Topology => html! { <topology::TopologyView {query} {ctx} /> },
+        View::Timeline => html! { <timeline::TimelineView {query} {ctx} /> },
+        View::Practice => html! { <practice::PracticeView {query} {ctx} /> },
+        View::Measure => html! { <measure::MeasureView {query} {ctx} /> },
+    }
+}
