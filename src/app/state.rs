@@ -166,6 +166,31 @@ pub fn on_check<P: Commit>(state: &ViewHandle<P>, field: &'static str) -> Callba
     })
 }
 
+/// The callback that commits several `(field, text)` pairs at once (one
+/// [`Action::Commit`], e.g. the SGD shard table's two columns).
+pub fn on_commit_all<P: Commit>(state: &ViewHandle<P>) -> Callback<Vec<(&'static str, String)>> {
+    let dispatcher = state.dispatcher();
+    Callback::from(move |fields| dispatcher.dispatch(Action::Commit(fields)))
+}
+
+/// What a control panel takes to commit: `(field, text)`.
+pub type OnCommit = Callback<(&'static str, String)>;
+
+/// The callback that commits `field` through a panel's [`OnCommit`].
+pub fn commit_to(on_commit: &OnCommit, field: &'static str) -> Callback<String> {
+    on_commit.reform(move |text: String| (field, text))
+}
+
+/// The callback that commits `field` from a checkbox (`1` or `0`) through a
+/// panel's [`OnCommit`].
+pub fn check_to(on_commit: &OnCommit, field: &'static str) -> Callback<Event> {
+    let cb = commit_to(on_commit, field);
+    Callback::from(move |e: Event| {
+        let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+        cb.emit(if input.checked() { "1" } else { "0" }.to_string());
+    })
+}
+
 /// The callback that commits a step (`field` is `step` or `round`).
 pub fn on_step<P: Commit>(state: &ViewHandle<P>, field: &'static str) -> Callback<usize> {
     let cb = on_commit(state, field);

@@ -2,25 +2,29 @@
 
 use yew::prelude::*;
 
+use crate::app::components::field::Drafts;
 use crate::app::components::field::TextField;
 use crate::app::components::link_fields::LinkFields;
 use crate::app::components::select_field::SelectField;
-use crate::app::state::{on_commit, on_commit_field, ViewHandle};
+use crate::app::state::{commit_to, OnCommit};
 use crate::core::collectives::Algorithm;
 use crate::params::collectives::CollectivesParams;
 
 /// Props of [`CollectivesControls`].
 #[derive(Properties, PartialEq)]
 pub struct CollectivesControlsProps {
-    /// The view's state.
-    pub state: ViewHandle<CollectivesParams>,
+    /// The view's last good parameters.
+    pub params: CollectivesParams,
+    /// Rejected texts and their messages, per field.
+    pub drafts: Drafts,
+    /// Commits `(field, text)`.
+    pub on_commit: OnCommit,
 }
 
 /// Algorithm, ranks, size, bandwidth and α.
 #[component]
 pub fn CollectivesControls(props: &CollectivesControlsProps) -> Html {
-    let state = &props.state;
-    let (params, d) = (&state.params, &state.drafts);
+    let (params, d) = (&props.params, &props.drafts);
     let options = Algorithm::all()
         .map(|a| {
             (
@@ -32,15 +36,15 @@ pub fn CollectivesControls(props: &CollectivesControlsProps) -> Html {
     html! {
         <form class="controls" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
             <SelectField name="alg" label="Algorithm" class="full-row" options={options}
-                selected={params.alg.key()} on_commit={on_commit(state, "alg")} />
+                selected={params.alg.key()} on_commit={commit_to(&props.on_commit, "alg")} />
             <LinkFields drafts={d.clone()} p={params.p} p_hint="2 to 64; any p, powers of two or not"
                 size={(params.size.text.clone(), params.size.value)} bw={params.bw.text.clone()}
-                alpha={params.alpha.text.clone()} on_commit={on_commit_field(state)} />
+                alpha={params.alpha.text.clone()} on_commit={props.on_commit.clone()} />
             if params.alg.needs_nodes() {
                 <TextField name="gpus" label="Ranks per node" value={d.text_or("gpus", &params.gpus.to_string())}
                     error={d.error("gpus")}
                     hint={AttrValue::from(gpus_hint(params.p, params.gpus, d.error("gpus").is_some()))}
-                    on_commit={on_commit(state, "gpus")} />
+                    on_commit={commit_to(&props.on_commit, "gpus")} />
             }
         </form>
     }

@@ -17,7 +17,7 @@ use crate::app::components::step_controls::StepControls;
 use crate::app::components::transfer_log::{round_entries, TransferLog};
 use crate::app::hooks::use_view_state;
 use crate::app::route::ViewProps;
-use crate::app::state::{on_step, Action, Commit};
+use crate::app::state::{on_commit_field, on_step, Action, Commit};
 use crate::core::collectives::narrate::{narrate, range_label, range_text, sent_by_phase};
 use crate::core::collectives::{round_title, summary_table_on, AlgorithmSummary};
 use crate::core::cost::CostParams;
@@ -154,7 +154,7 @@ pub fn CollectivesView(props: &ViewProps) -> Html {
                 </p>
             </>})}
             {ctx.panel("controls", html! {<>
-                <CollectivesControls state={state.clone()} />
+                <CollectivesControls params={state.params.clone()} drafts={state.drafts.clone()} on_commit={on_commit_field(&state)} />
                 <p class="timeline-link"><a href={crate::params::timeline::link(alg.key(), p, &params.size.text, &params.bw.text, &params.alpha.text)}>{"Open on the timeline"}</a></p>
             </>})}
             {errors_below}

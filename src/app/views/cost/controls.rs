@@ -2,9 +2,10 @@
 
 use yew::prelude::*;
 
+use crate::app::components::field::Drafts;
 use crate::app::components::field::TextField;
 use crate::app::components::select_field::SelectField;
-use crate::app::state::{on_commit, ViewHandle};
+use crate::app::state::{commit_to, OnCommit};
 use crate::core::units::{format_bandwidth, format_beta, format_size};
 use crate::params::cost::{CostViewParams, Link, Preset, MAX_P};
 
@@ -21,17 +22,20 @@ fn preset_options() -> Vec<(AttrValue, AttrValue)> {
 /// Props of [`CostControls`].
 #[derive(Properties, PartialEq)]
 pub struct CostControlsProps {
-    /// The view's state.
-    pub state: ViewHandle<CostViewParams>,
+    /// The view's last good parameters.
+    pub params: CostViewParams,
+    /// Rejected texts and their messages, per field.
+    pub drafts: Drafts,
+    /// Commits `(field, text)`.
+    pub on_commit: OnCommit,
 }
 
 /// The cost view's fields.
 #[component]
 pub fn CostControls(props: &CostControlsProps) -> Html {
-    let state = &props.state;
-    let (params, d) = (&state.params, &state.drafts);
+    let (params, d) = (&props.params, &props.drafts);
     let p = params.p;
-    let commit = |f: &'static str| on_commit(state, f);
+    let commit = |f: &'static str| commit_to(&props.on_commit, f);
     let preset_value = params.preset.map_or("", Preset::key);
     // Both link fields show the link, whichever one was given.
     let (bw_text, beta_text) = match &params.link {

@@ -12,7 +12,7 @@ use yew::prelude::*;
 
 use crate::app::hooks::use_view_state;
 use crate::app::route::ViewProps;
-use crate::app::state::{on_commit, one_query, Commit};
+use crate::app::state::{on_commit, on_commit_field, one_query, Commit};
 use crate::core::collectives::compare::{all_allreduce, best_at, best_intervals, Interval};
 use crate::core::collectives::Algorithm;
 use crate::core::cost::formulas::Formula;
@@ -162,7 +162,7 @@ pub fn CostView(props: &ViewProps) -> Html {
                 </p>
             </>})}
             {ctx.panel("controls", html! {<>
-                <CostControls state={state.clone()} />
+                <CostControls params={state.params.clone()} drafts={state.drafts.clone()} on_commit={on_commit_field(&state)} />
                 {errors_below}
                 <p class="units-line" id="units-line">
                     {format!("p = {p}; α = {}; {link_text}; n = {}", format_time(model.alpha), format_size(params.size.value.bytes))}

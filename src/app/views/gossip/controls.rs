@@ -3,27 +3,31 @@
 
 use yew::prelude::*;
 
+use crate::app::components::field::Drafts;
 use crate::app::components::field::TextField;
 use crate::app::components::select_field::SelectField;
 use crate::app::menus::{graph_options, rule_options};
-use crate::app::state::{on_commit, ViewHandle};
+use crate::app::state::{commit_to, OnCommit};
 use crate::params::gossip::{GossipParams, GraphChoice};
 
 /// Props of [`GossipControls`].
 #[derive(Properties, PartialEq)]
 pub struct GossipControlsProps {
-    /// The view's state.
-    pub state: ViewHandle<GossipParams>,
+    /// The view's last good parameters.
+    pub params: GossipParams,
+    /// Rejected texts and their messages, per field.
+    pub drafts: Drafts,
+    /// Commits `(field, text)`.
+    pub on_commit: OnCommit,
 }
 
 /// The gossip view's fields.
 #[component]
 pub fn GossipControls(props: &GossipControlsProps) -> Html {
-    let state = &props.state;
-    let (params, d) = (&state.params, &state.drafts);
+    let (params, d) = (&props.params, &props.drafts);
     let p = params.p;
     let torus = params.graph == GraphChoice::Torus;
-    let commit = |f: &'static str| on_commit(state, f);
+    let commit = |f: &'static str| commit_to(&props.on_commit, f);
     html! {
         <form class="controls" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
             <SelectField name="graph" label="Graph" options={graph_options()}

@@ -15,7 +15,7 @@ use crate::app::components::step_controls::StepControls;
 use crate::app::hooks::{use_deferred, use_view_state};
 use crate::app::route::ViewProps;
 use crate::app::shared::Shared;
-use crate::app::state::{on_step, Commit};
+use crate::app::state::{on_commit_field, on_step, Commit};
 use crate::core::consensus::{GossipRun, NodeUpdate};
 use crate::core::units::{equation, format_exact_or_approx};
 use crate::core::work::gossip_view;
@@ -144,7 +144,7 @@ pub fn GossipView(props: &ViewProps) -> Html {
     let controls = html! {
         <>
             {errors_top}
-            {ctx.panel("controls", html! { <GossipControls state={state.clone()} /> })}
+            {ctx.panel("controls", html! { <GossipControls params={state.params.clone()} drafts={state.drafts.clone()} on_commit={on_commit_field(&state)} /> })}
             {errors_below}
         </>
     };

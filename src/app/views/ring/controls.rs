@@ -3,9 +3,10 @@
 
 use yew::prelude::*;
 
+use crate::app::components::field::Drafts;
 use crate::app::components::link_fields::LinkFields;
 use crate::app::components::select_field::SelectField;
-use crate::app::state::{on_check, on_commit, on_commit_field, ViewHandle};
+use crate::app::state::{check_to, commit_to, OnCommit};
 use crate::params::ring::{Accounting, RingParams};
 
 fn count_options() -> Vec<(AttrValue, AttrValue)> {
@@ -18,26 +19,29 @@ fn count_options() -> Vec<(AttrValue, AttrValue)> {
 /// Props of [`RingControls`].
 #[derive(Properties, PartialEq)]
 pub struct RingControlsProps {
-    /// The view's state.
-    pub state: ViewHandle<RingParams>,
+    /// The view's last good parameters.
+    pub params: RingParams,
+    /// Rejected texts and their messages, per field.
+    pub drafts: Drafts,
+    /// Commits `(field, text)`.
+    pub on_commit: OnCommit,
 }
 
 /// Ranks, size, bandwidth, α, the mean step and the byte accounting.
 #[component]
 pub fn RingControls(props: &RingControlsProps) -> Html {
-    let state = &props.state;
-    let (params, d) = (&state.params, &state.drafts);
+    let (params, d) = (&props.params, &props.drafts);
     let both = params.count == Accounting::SentAndReceived;
     html! {
         <form class="controls" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
             <LinkFields drafts={d.clone()} p={params.p} p_hint="2 to 1024; drawn up to 256"
                 size={(params.size.text.clone(), params.size.value)} bw={params.bw.text.clone()}
-                alpha={params.alpha.text.clone()} on_commit={on_commit_field(state)} />
+                alpha={params.alpha.text.clone()} on_commit={props.on_commit.clone()} />
             <div class="field checkbox">
-                <label><input type="checkbox" checked={params.mean} onchange={on_check(state, "mean")} />{" Show the mean (÷ p) step"}</label>
+                <label><input type="checkbox" checked={params.mean} onchange={check_to(&props.on_commit, "mean")} />{" Show the mean (÷ p) step"}</label>
             </div>
             <SelectField name="count" label="Count" options={count_options()}
-                selected={if both { "both" } else { "sent" }} on_commit={on_commit(state, "count")} />
+                selected={if both { "both" } else { "sent" }} on_commit={commit_to(&props.on_commit, "count")} />
         </form>
     }
 }

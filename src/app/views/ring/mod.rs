@@ -14,7 +14,7 @@ use crate::app::components::step_controls::StepControls;
 use crate::app::components::transfer_log::TransferLog;
 use crate::app::hooks::{use_deferred, use_view_state};
 use crate::app::route::ViewProps;
-use crate::app::state::{on_step, Commit};
+use crate::app::state::{on_commit_field, on_step, Commit};
 use crate::core::timing::{ring_bytes_counted, ring_bytes_per_rank};
 use crate::core::units::format_exact_or_approx;
 use crate::core::units::{format_bytes_short, group_thousands};
@@ -144,7 +144,7 @@ pub fn RingView(props: &ViewProps) -> Html {
         return pending_page(
             "view-ring",
             ctx.panel("title", html! { <h1>{"Ring all-reduce"}</h1> }),
-            ctx.panel("controls", html! { <RingControls state={state.clone()} /> }),
+            ctx.panel("controls", html! { <RingControls params={state.params.clone()} drafts={state.drafts.clone()} on_commit={on_commit_field(&state)} /> }),
             what.into(),
         );
     };
@@ -200,7 +200,7 @@ pub fn RingView(props: &ViewProps) -> Html {
                 </p>
             </>})}
             {ctx.panel("controls", html! {<>
-                <RingControls state={state.clone()} />
+                <RingControls params={state.params.clone()} drafts={state.drafts.clone()} on_commit={on_commit_field(&state)} />
                 <p class="timeline-link"><a href={timeline::link("ring", p, &params.size.text, &params.bw.text, &params.alpha.text)}>{"Open on the timeline"}</a></p>
             </>})}
             {errors_below}

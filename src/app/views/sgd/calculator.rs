@@ -13,7 +13,7 @@ use yew::prelude::*;
 
 use super::objective::ObjectiveResults;
 use super::step_weighting::StepWeighting;
-use crate::app::state::{Action, ViewHandle};
+use crate::app::components::field::Drafts;
 use crate::core::sgd::Objective;
 use crate::core::units::format_exact_or_approx;
 use crate::params::sgd::{parse_table, SgdParams};
@@ -29,21 +29,24 @@ fn rows_of(p: &SgdParams) -> Vec<(String, String)> {
 /// Props of [`ShardCalculator`].
 #[derive(Properties, PartialEq)]
 pub struct ShardCalculatorProps {
-    /// The view's state.
-    pub state: ViewHandle<SgdParams>,
+    /// The view's last good parameters.
+    pub params: SgdParams,
+    /// Rejected texts and their messages, per field.
+    pub drafts: Drafts,
+    /// Commits several `(field, text)` pairs at once.
+    pub on_commit_all: Callback<Vec<(&'static str, String)>>,
 }
 
 /// The "global objective from unequal shards" panel.
 #[component]
 pub fn ShardCalculator(props: &ShardCalculatorProps) -> Html {
-    let state = &props.state;
-    let params = &state.params;
+    let params = &props.params;
     let rows = use_state(|| rows_of(params));
     let table_error = use_state(|| {
-        state
+        props
             .drafts
             .error("shards")
-            .or_else(|| state.drafts.error("losses"))
+            .or_else(|| props.drafts.error("losses"))
             .map(|e| format!("{e} (showing the default table)"))
     });
     let objective: Rc<Result<Objective, String>> =
@@ -53,17 +56,17 @@ pub fn ShardCalculator(props: &ShardCalculatorProps) -> Html {
         });
     // Every edit re-parses the whole table.
     let commit_rows = {
-        let dispatcher = state.dispatcher();
+        let commit_all = props.on_commit_all.clone();
         let rows = rows.clone();
         let table_error = table_error.clone();
         Rc::new(move |new_rows: Vec<(String, String)>| {
             match parse_table(&new_rows) {
                 Ok((shards, losses)) => {
                     let join = |v: Vec<String>| v.join(",");
-                    dispatcher.dispatch(Action::Commit(vec![
+                    commit_all.emit(vec![
                         ("shards", join(shards.iter().map(u64::to_string).collect())),
                         ("losses", join(losses.iter().map(f64::to_string).collect())),
-                    ]));
+                    ]);
                     table_error.set(None);
                 }
                 Err(e) => table_error.set(Some(e.message)),

@@ -3,10 +3,11 @@
 
 use yew::prelude::*;
 
+use crate::app::components::field::Drafts;
 use crate::app::components::field::TextField;
 use crate::app::components::select_field::SelectField;
 use crate::app::menus::{graph_options, rule_options};
-use crate::app::state::{on_check, on_commit, ViewHandle};
+use crate::app::state::{check_to, commit_to, OnCommit};
 use crate::core::sgd::Strategy;
 use crate::params::sgd::SgdParams;
 
@@ -20,16 +21,19 @@ fn mode_options() -> Vec<(AttrValue, AttrValue)> {
 /// Props of [`SgdControls`].
 #[derive(Properties, PartialEq)]
 pub struct SgdControlsProps {
-    /// The view's state.
-    pub state: ViewHandle<SgdParams>,
+    /// The view's last good parameters.
+    pub params: SgdParams,
+    /// Rejected texts and their messages, per field.
+    pub drafts: Drafts,
+    /// Commits `(field, text)`.
+    pub on_commit: OnCommit,
 }
 
 /// The training form.
 #[component]
 pub fn SgdControls(props: &SgdControlsProps) -> Html {
-    let state = &props.state;
-    let (params, d) = (&state.params, &state.drafts);
-    let commit = |f: &'static str| on_commit(state, f);
+    let (params, d) = (&props.params, &props.drafts);
+    let commit = |f: &'static str| commit_to(&props.on_commit, f);
     let batch_text = if params.batch == 0 {
         "full".to_string()
     } else {
@@ -40,7 +44,7 @@ pub fn SgdControls(props: &SgdControlsProps) -> Html {
             <SelectField name="mode" label="Narrate" options={mode_options()}
                 selected={params.mode.key()} on_commit={commit("mode")} />
             <div class="field checkbox">
-                <label><input type="checkbox" checked={params.iid} onchange={on_check(state, "iid")} />{" IID shards"}</label>
+                <label><input type="checkbox" checked={params.iid} onchange={check_to(&props.on_commit, "iid")} />{" IID shards"}</label>
                 <small class="hint">{if params.iid { "same distribution on every shard" } else { "non-IID: own input region and true weights per shard" }}</small>
             </div>
             <SelectField name="graph" label="Gossip graph" options={graph_options()}

@@ -13,7 +13,7 @@ use crate::app::hooks::{use_deferred, use_view_state, Deferred};
 use crate::app::route::UrlCtx;
 use crate::app::route::ViewProps;
 use crate::app::shared::Shared;
-use crate::app::state::{on_step, Commit};
+use crate::app::state::{on_commit_all, on_commit_field, on_step, Commit};
 use crate::core::sgd::narrate::{compare_step, narrate_step};
 use crate::core::sgd::{Lab, Problem, Strategy};
 use crate::core::units::format_exact_or_approx;
@@ -101,7 +101,7 @@ pub fn SgdView(props: &ViewProps) -> Html {
     let (errors_top, errors_below) = ctx.place_errors("controls", errors);
     let controls = html! {
         <>
-            {ctx.panel("controls", html! { <SgdControls state={state.clone()} /> })}
+            {ctx.panel("controls", html! { <SgdControls params={state.params.clone()} drafts={state.drafts.clone()} on_commit={on_commit_field(&state)} /> })}
             {errors_below}
         </>
     };
@@ -129,7 +129,7 @@ pub fn SgdView(props: &ViewProps) -> Html {
                     {"First the objective: unequal shards must be weighted by their sample counts. Then three ways to train on the same shards, from the same start and with the same mini-batches: all-reduce SGD (one common update), decentralised SGD (local models mixed with neighbours) and local SGD without communication."}
                 </p>
             </>})}
-            {ctx.panel("calculator", html! { <ShardCalculator state={state.clone()} /> })}
+            {ctx.panel("calculator", html! { <ShardCalculator params={state.params.clone()} drafts={state.drafts.clone()} on_commit_all={on_commit_all(&state)} /> })}
             {body}
         </div>
     }

@@ -3,25 +3,29 @@
 
 use yew::prelude::*;
 
+use crate::app::components::field::Drafts;
 use crate::app::components::field::TextField;
 use crate::app::components::link_fields::LinkFields;
 use crate::app::components::select_field::SelectField;
-use crate::app::state::{on_commit, on_commit_field, ViewHandle};
+use crate::app::state::{commit_to, OnCommit};
 use crate::core::collectives::Algorithm;
 use crate::params::timeline::TimelineParams;
 
 /// Props of [`TimelineControls`].
 #[derive(Properties, PartialEq)]
 pub struct TimelineControlsProps {
-    /// The view's state.
-    pub state: ViewHandle<TimelineParams>,
+    /// The view's last good parameters.
+    pub params: TimelineParams,
+    /// Rejected texts and their messages, per field.
+    pub drafts: Drafts,
+    /// Commits `(field, text)`.
+    pub on_commit: OnCommit,
 }
 
 /// The fields of the timeline view.
 #[component]
 pub fn TimelineControls(props: &TimelineControlsProps) -> Html {
-    let state = &props.state;
-    let (params, d) = (&state.params, &state.drafts);
+    let (params, d) = (&props.params, &props.drafts);
     let algs = Algorithm::all()
         .map(|a| {
             (
@@ -40,7 +44,7 @@ pub fn TimelineControls(props: &TimelineControlsProps) -> Html {
     let text = |name: &'static str, label: &'static str, value: &str, hint: &'static str| {
         html! {
             <TextField name={name} label={label} value={d.text_or(name, value)} error={d.error(name)}
-                hint={AttrValue::from(hint)} on_commit={on_commit(state, name)} />
+                hint={AttrValue::from(hint)} on_commit={commit_to(&props.on_commit, name)} />
         }
     };
     let shape = params.shape.as_ref().map(|s| {
@@ -54,13 +58,13 @@ pub fn TimelineControls(props: &TimelineControlsProps) -> Html {
     html! {
         <form class="controls" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
             <SelectField name="alg" label="Algorithm" class="full-row" options={algs}
-                selected={params.alg.key()} on_commit={on_commit(state, "alg")} />
+                selected={params.alg.key()} on_commit={commit_to(&props.on_commit, "alg")} />
             if let Some(s) = shape {
                 <p class="muted full-row">{s}</p>
             } else {
                 <LinkFields drafts={d.clone()} p={params.p} p_hint="2 to 256"
                     size={(params.size.text.clone(), params.size.value)} bw={params.bw.text.clone()}
-                    alpha={params.alpha.text.clone()} on_commit={on_commit_field(state)} />
+                    alpha={params.alpha.text.clone()} on_commit={props.on_commit.clone()} />
             }
             {text("gamma", "Reduce cost γ", &params.gamma.text, "time per byte, e.g. 0.01ns/B")}
             {text("segments", "Segments k", &params.segments.to_string(), "pieces per message, 1 to 1024")}
@@ -68,7 +72,7 @@ pub fn TimelineControls(props: &TimelineControlsProps) -> Html {
             {text("slow", "Slow ranks", &params.slow.text, "RANK:FACTOR, 0 < FACTOR ≤ 1, e.g. 1:0.5")}
             {text("fail", "Failed ranks", &params.fail.text, "RANK@TIME, e.g. 2@3ms")}
             <SelectField name="mode" label="Mode" options={modes}
-                selected={params.mode.key()} on_commit={on_commit(state, "mode")} />
+                selected={params.mode.key()} on_commit={commit_to(&props.on_commit, "mode")} />
         </form>
     }
 }

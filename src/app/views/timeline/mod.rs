@@ -12,7 +12,7 @@ use yew::prelude::*;
 use crate::app::components::step_controls::StepControls;
 use crate::app::hooks::use_view_state;
 use crate::app::route::ViewProps;
-use crate::app::state::{on_commit, Commit};
+use crate::app::state::{on_commit, on_commit_field, Commit};
 use crate::core::timing::gantt::nearest;
 use crate::core::units::{format_input_time, format_time};
 use crate::params::timeline::TimelineParams;
@@ -90,7 +90,7 @@ pub fn TimelineView(props: &ViewProps) -> Html {
             return html! {
                 <div class="view view-timeline">
                     <h1>{"Timeline"}</h1>
-                    <TimelineControls state={state.clone()} />
+                    <TimelineControls params={state.params.clone()} drafts={state.drafts.clone()} on_commit={on_commit_field(&state)} />
                     <p class="field-error" role="alert">{e.clone()}</p>
                 </div>
             }
@@ -143,7 +143,7 @@ pub fn TimelineView(props: &ViewProps) -> Html {
                       dataflow lets each message move once both its ranks are in its round. Add late, slow or failed ranks and segments."}
                 </p>
             </>})}
-            {ctx.panel("controls", html! { <TimelineControls state={state.clone()} /> })}
+            {ctx.panel("controls", html! { <TimelineControls params={state.params.clone()} drafts={state.drafts.clone()} on_commit={on_commit_field(&state)} /> })}
             {errors_below}
             {ctx.panel("failure", html! { <FailurePanel runs={runs.clone()} /> })}
             {ctx.panel("contrast", html! { <ModeContrast runs={runs.clone()} /> })}
