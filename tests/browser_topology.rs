@@ -224,41 +224,44 @@ async fn an_algorithm_that_does_not_fit_says_why_and_the_page_stays() {
 }
 
 /// The reducer alone: one way of committing a field, bad text kept as a
-/// draft with its message, the step clamped and reset by new schedules.
+/// draft with its message, the step reset by new schedules. (The page
+/// clamps a step to the schedule's last before it commits it: the reducer
+/// does not know the schedule.)
 #[wasm_bindgen_test]
 fn reducer_commits_rejects_and_clamps() {
-    use collective_lab::app::views::topology::state::{TopoAction, TopoState};
+    use collective_lab::app::state::{Action, ViewState};
     use collective_lab::core::collectives::Algorithm;
-    use collective_lab::params::topology::{TopoAlg, PRESETS};
+    use collective_lab::params::topology::{TopoAlg, TopologyParams, PRESETS};
     use collective_lab::params::Query;
     use std::rc::Rc;
     use yew::Reducible;
 
+    type TopoState = ViewState<TopologyParams>;
     let s = Rc::new(TopoState::from_query(&Query::parse("gpus=4&step=2")));
     assert_eq!(s.params.step, 2);
-    let s = s.reduce(TopoAction::Commit("gpus", "x".into()));
+    let s = s.reduce(Action::field("gpus", "x"));
     assert_eq!(s.params.gpus, 4, "last good value stays");
     assert!(s.drafts.error("gpus").is_some());
     assert_eq!(s.drafts.text_or("gpus", "4"), "x");
-    let s = s.reduce(TopoAction::Commit("inter_bw", "100Gb/s".into()));
+    let s = s.reduce(Action::field("inter_bw", "100Gb/s"));
     assert_eq!(s.params.step, 2, "link figures keep the step");
-    let s = s.reduce(TopoAction::Commit("gpus", "8".into()));
+    let s = s.reduce(Action::field("gpus", "8"));
     assert_eq!(
         (s.params.gpus, s.params.step),
         (8, 0),
         "a new shape restarts"
     );
     assert!(s.drafts.error("gpus").is_none());
-    let s = s.reduce(TopoAction::Step { s: 99, last: 6 });
+    let s = s.reduce(Action::field("step", "6"));
     assert_eq!(s.params.step, 6);
-    let s = s.reduce(TopoAction::Alg(TopoAlg::of(Algorithm::RING)));
+    let s = s.reduce(Action::field("alg", TopoAlg::of(Algorithm::RING).key()));
     assert_eq!(
         (s.params.alg, s.params.step),
         (TopoAlg::of(Algorithm::RING), 0)
     );
-    let s = s.reduce(TopoAction::Commit("racks", "3".into()));
+    let s = s.reduce(Action::field("racks", "3"));
     assert!(s.drafts.error("racks").is_some());
-    let s = s.reduce(TopoAction::Preset(PRESETS[1].params()));
+    let s = s.reduce(Action::field("preset", PRESETS[1].id));
     assert_eq!(s.params.node_sizes(), vec![2, 3]);
     assert!(
         s.drafts.error("racks").is_none(),

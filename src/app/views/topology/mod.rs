@@ -2,8 +2,9 @@
 //! all-reduce on racks ⊃ nodes ⊃ ranks, drawn from the schedule the core
 //! executed on a [`crate::core::topology::Topology`].
 //!
-//! State is a [`state::TopoState`] behind `use_reducer`; the URL is written
-//! back after every change. Everything shown comes from
+//! State is the app's [`ViewState`](crate::app::state::ViewState) behind
+//! [`use_view_state`], as in every view; the URL is written back after every
+//! change. Everything shown comes from
 //! [`crate::core::topology_view`]; the submodules only format it.
 
 use std::rc::Rc;
@@ -12,16 +13,17 @@ use yew::prelude::*;
 
 use crate::app::components::computing::Computing;
 use crate::app::components::step_controls::StepControls;
-use crate::app::hooks::use_deferred;
+use crate::app::hooks::{use_deferred, use_view_state};
 use crate::app::route::ViewProps;
-use crate::app::url;
+use crate::app::state::{one_query, Action, Commit};
 use crate::core::topology::{LinkClass, Topology};
 use crate::core::topology_view::view_model::layout;
 use crate::core::topology_view::{run, TopoRun};
 use crate::core::units::format_bytes_short;
 use crate::core::work::topology_run;
 use crate::params::ring::ELEM_BYTES;
-use crate::params::topology::TopologyParams;
+use crate::params::topology::{TopoAlg, TopologyParams, KEYS, PRESETS};
+use crate::params::FieldError;
 
 pub mod caveats;
 pub mod compare;
@@ -34,14 +36,55 @@ pub mod narration;
 pub mod panels;
 pub mod picture;
 pub mod presets;
-pub mod state;
 pub mod step_model;
 pub mod sweep;
 pub mod table;
 
 use panels::{StepPanels, SummaryPanels};
 use picture::Picture;
-use state::{TopoAction, TopoState};
+
+/// Fields that change the schedule (and so reset the step).
+const SCHEDULE_FIELDS: [&str; 8] = [
+    "alg", "nodes", "gpus", "groups", "racks", "size", "n", "lanes",
+];
+
+/// The topology view commits like every view (each field parsed as the URL
+/// parses it), and more: a new shape, size or algorithm is a new schedule,
+/// so its step goes back to 0 (link figures only change timing), and
+/// `preset` (the preset buttons, not a URL key) replaces every parameter
+/// with the preset's and clears every draft.
+impl Commit for TopologyParams {
+    fn commit(&self, fields: &[(&'static str, String)]) -> (Self, Vec<FieldError>) {
+        if let Some((_, id)) = fields.iter().find(|(k, _)| *k == "preset") {
+            return match PRESETS.iter().find(|p| p.id == id) {
+                Some(p) => (p.params(), Vec::new()),
+                None => (
+                    self.clone(),
+                    vec![FieldError::new(
+                        "preset",
+                        format!("there is no preset “{id}”"),
+                    )],
+                ),
+            };
+        }
+        let (mut next, errs) = one_query(self, fields);
+        let new_schedule = fields
+            .iter()
+            .any(|(k, _)| SCHEDULE_FIELDS.contains(k) && !errs.iter().any(|e| e.field == *k));
+        if new_schedule && next != *self {
+            next.step = 0;
+        }
+        (next, errs)
+    }
+
+    fn clears(field: &str) -> &'static [&'static str] {
+        if field == "preset" {
+            &KEYS
+        } else {
+            &[]
+        }
+    }
+}
 
 /// The parameters without the step: what the run depends on.
 fn run_key(p: &TopologyParams) -> TopologyParams {
@@ -61,13 +104,8 @@ pub fn run_for(p: &TopologyParams) -> Result<(Topology, TopoRun), String> {
 /// The topology view.
 #[component]
 pub fn TopologyView(props: &ViewProps) -> Html {
-    let q = props.query.clone();
-    let state = use_reducer(move || TopoState::from_query(&q));
+    let state = use_view_state::<TopologyParams>(props);
     let params = state.params.clone();
-    {
-        let ctx = props.ctx.clone();
-        use_effect_with(params.clone(), move |p| url::replace(&ctx, &p.to_pairs()));
-    }
     let work = topology_run(params.p() as u64);
     let deferred = use_deferred(run_key(&params), work, run_for);
     let pending = deferred.ready().is_none();
@@ -77,36 +115,40 @@ pub fn TopologyView(props: &ViewProps) -> Html {
         .unwrap_or_else(|| Rc::new(Err(String::new())));
     let last = result.as_ref().as_ref().map_or(0, |(_, r)| r.num_rounds());
     let step = params.step.min(last);
+    let dispatch = state.dispatcher();
     {
-        let dispatch = state.dispatcher();
+        let d = dispatch.clone();
         use_effect_with((params.step, last, pending), move |(s, last, pending)| {
             if !pending && s > last {
-                dispatch.dispatch(TopoAction::Step { s: *s, last: *last });
+                d.dispatch(Action::field("step", last.to_string()));
             }
         });
     }
-    let dispatch = state.dispatcher();
     // Stable callbacks (the dispatcher never changes), so components whose
     // other props did not change skip re-rendering when only the step moves.
     let on_commit = {
         let d = dispatch.clone();
         use_callback((), move |(f, t): (&'static str, String), _| {
-            d.dispatch(TopoAction::Commit(f, t))
+            d.dispatch(Action::field(f, t))
         })
     };
     let on_step = {
         let d = dispatch.clone();
         use_callback(last, move |s: usize, last| {
-            d.dispatch(TopoAction::Step { s, last: *last })
+            d.dispatch(Action::field("step", s.min(*last).to_string()))
         })
     };
     let on_preset = {
         let d = dispatch.clone();
-        use_callback((), move |p, _| d.dispatch(TopoAction::Preset(p)))
+        use_callback((), move |id: &'static str, _| {
+            d.dispatch(Action::field("preset", id))
+        })
     };
     let on_pick = {
         let d = dispatch.clone();
-        use_callback((), move |a, _| d.dispatch(TopoAction::Alg(a)))
+        use_callback((), move |a: TopoAlg, _| {
+            d.dispatch(Action::field("alg", a.key()))
+        })
     };
     let ctx = &props.ctx;
     let orphans = state

@@ -3,13 +3,13 @@
 
 use yew::prelude::*;
 
-use crate::params::topology::{TopologyParams, PRESETS};
+use crate::params::topology::PRESETS;
 
 /// Props of [`Presets`].
 #[derive(Properties, PartialEq)]
 pub struct PresetsProps {
-    /// Called with the preset's parameters.
-    pub on_preset: Callback<TopologyParams>,
+    /// Called with the preset's id ([`Preset::id`](crate::params::topology::Preset::id)).
+    pub on_preset: Callback<&'static str>,
 }
 
 /// The preset list.
@@ -18,7 +18,7 @@ pub fn Presets(props: &PresetsProps) -> Html {
     let buttons = PRESETS.iter().map(|pr| {
         let cb = props.on_preset.clone();
         let pr = *pr;
-        let onclick = Callback::from(move |_: MouseEvent| cb.emit(pr.params()));
+        let onclick = Callback::from(move |_: MouseEvent| cb.emit(pr.id));
         html! {
             <li>
                 <button type="button" id={format!("preset-{}", pr.id)} {onclick}>{pr.label}</button>
