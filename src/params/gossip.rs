@@ -5,9 +5,10 @@
 use super::ring::Field;
 use super::{parse_int_in, FieldError, Query};
 use crate::core::consensus::{
-    check_rule, fmt_num, ConsensusError, GossipRun, Graph, GraphKind, InitPattern, WeightRule,
+    check_rule, ConsensusError, GossipRun, Graph, GraphKind, InitPattern, WeightRule,
     DENSE_LIST_MAX_P, MAX_NODES,
 };
+use crate::core::units::format::format_number;
 
 /// The view's panels in the page's order: the names `show=` takes
 /// ([`super::embed::Embed`]).
@@ -212,7 +213,7 @@ pub fn parse_target(raw: &str) -> Result<Field<f64>, FieldError> {
             "target",
             format!(
                 "target must be greater than 1 and at most 1e15 (got {})",
-                fmt_num(v)
+                format_number(v)
             ),
         ));
     }

@@ -29,9 +29,8 @@ mod weights;
 
 pub use graph::{exponential_offsets, Graph, GraphKind, SplitMix64, MAX_NODES};
 pub use iterate::{
-    disagreement, dsgd_explain, dsgd_step, fmt_num, fmt_rate, fmt_small, fmt_weight, iterate, mean,
-    rounds_to_factor, DsgdExplanation, DsgdStep, InitPattern, NodeUpdate, RoundState, UpdateTerm,
-    MAX_MEASURED_ROUNDS,
+    disagreement, dsgd_explain, dsgd_step, iterate, mean, rounds_to_factor, DsgdExplanation,
+    DsgdStep, InitPattern, NodeUpdate, RoundState, UpdateTerm, MAX_MEASURED_ROUNDS,
 };
 pub use spectrum::{
     circulant_eigenvalues, dense_eigenvalues, hypercube_eigenvalues, path_eigenvalues,

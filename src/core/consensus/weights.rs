@@ -8,8 +8,8 @@ use std::fmt;
 use nalgebra::{DMatrix, DVector};
 
 use super::graph::{exponential_offsets, Graph, GraphKind};
-use super::iterate::fmt_weight;
 use super::ConsensusError;
+use crate::core::units::format::format_weight;
 
 /// Tolerance for "equals 1" and "equals W_ji" checks on f64 weights.
 pub const CHECK_TOL: f64 = 1e-12;
@@ -688,8 +688,8 @@ impl Checks {
             let (jmax, smax) = extreme(&col_sums, |a, b| a > b);
             notes.push(format!(
                 "Columns do not all sum to 1 (node {jmax}: {}, node {jmin}: {}), so W is not doubly stochastic and the arithmetic mean is not preserved; the values converge to the π-weighted mean instead.",
-                fmt_weight(smax),
-                fmt_weight(smin)
+                format_weight(smax),
+                format_weight(smin)
             ));
             if graph
                 .in_neighbours()

@@ -20,7 +20,7 @@ use crate::core::schedule::Op;
 use crate::core::sgd;
 use crate::core::topology_view;
 
-pub use crate::core::consensus::{fmt_num, GraphKind, WeightRule};
+pub use crate::core::consensus::{GraphKind, WeightRule};
 pub use crate::core::cost::formulas::{ceil_log2, floor_log2};
 pub use crate::core::sgd::rng::SplitMix64;
 pub use crate::core::topology_view::LaneService;
