@@ -174,8 +174,6 @@ pub enum Computation {
 /// A complete collective schedule.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Schedule {
-    /// Short machine name, e.g. "ring", "rab".
-    pub algorithm: &'static str,
     /// Number of ranks.
     pub p: usize,
     /// Tensor length in elements.
@@ -324,14 +322,8 @@ impl Schedule {
 
     /// Concatenates two schedules over the same tensor (e.g. reduce-scatter
     /// then all-gather). The collective of the result is `collective`.
-    pub fn then(
-        mut self,
-        other: Schedule,
-        algorithm: &'static str,
-        collective: Computation,
-    ) -> Self {
+    pub fn then(mut self, other: Schedule, collective: Computation) -> Self {
         self.rounds.extend(other.rounds);
-        self.algorithm = algorithm;
         self.collective = collective;
         self
     }

@@ -805,7 +805,6 @@ mod title_tests {
             transfers: Vec::new(),
         };
         let s = Schedule {
-            algorithm: "test",
             p: 2,
             n: 2,
             elem_bytes: 4,
