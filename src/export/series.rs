@@ -368,7 +368,7 @@ pub fn collectives_summary(
     for row in table {
         t.rows.push(vec![
             Cell::Text(row.alg.label().to_string()),
-            Cell::Text(row.alg.collective_name().to_string()),
+            Cell::Text(row.alg.collective().label().to_string()),
             Cell::Num(row.rounds as f64),
             Cell::Num(row.max_sent_bytes as f64),
             Cell::Num(row.executed_time),
@@ -628,7 +628,7 @@ mod tests {
             format!(
                 "{},{},6,24,30,30,0,yes",
                 crate::export::csv_field(ring.label()),
-                crate::export::csv_field(ring.collective_name())
+                crate::export::csv_field(ring.collective().label())
             ),
             "{csv}"
         );

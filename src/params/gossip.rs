@@ -492,7 +492,7 @@ impl GossipParams {
         } else {
             v.push(("p", self.p.to_string()));
         }
-        v.push(("weights", self.weights.name().to_string()));
+        v.push(("weights", self.weights.key().to_string()));
         v.push(("init", self.init.text.clone()));
         v.push(("round", self.round.to_string()));
         if self.graph == GraphChoice::Random || self.seed != 1 {

@@ -285,10 +285,6 @@ impl Algorithm {
     pub fn collective(self) -> CollectiveKind {
         self.0.descriptor().collective
     }
-    /// The collective's name: "all-reduce", "reduce-scatter" or "all-gather".
-    pub fn collective_name(self) -> &'static str {
-        self.collective().name()
-    }
     /// True for the algorithms that compute a full all-reduce.
     pub fn is_all_reduce(self) -> bool {
         self.collective() == CollectiveKind::AllReduce

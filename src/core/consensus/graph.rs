@@ -51,7 +51,7 @@ pub enum GraphKind {
 impl GraphKind {
     /// The URL name: `ring`, `path`, `star`, `complete`, `torus`,
     /// `hypercube`, `exp`, `random`.
-    pub fn name(self) -> &'static str {
+    pub fn key(self) -> &'static str {
         match self {
             GraphKind::Ring => "ring",
             GraphKind::Path => "path",
@@ -71,7 +71,7 @@ impl fmt::Display for GraphKind {
             GraphKind::Torus { rows, cols } => write!(f, "{rows}×{cols} torus"),
             GraphKind::Exponential => f.write_str("exponential graph"),
             GraphKind::Random => f.write_str("random connected graph"),
-            k => f.write_str(k.name()),
+            k => f.write_str(k.key()),
         }
     }
 }

@@ -47,7 +47,7 @@ pub enum WeightRule {
 
 impl WeightRule {
     /// URL name: `uniform`, `metropolis`, `lazy`, `maxdegree`, `exp`.
-    pub fn name(self) -> &'static str {
+    pub fn key(self) -> &'static str {
         match self {
             WeightRule::Uniform => "uniform",
             WeightRule::Metropolis => "metropolis",

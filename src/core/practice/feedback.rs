@@ -104,7 +104,7 @@ pub fn check(n: &Numeric, input: &str) -> Feedback {
             message: format!(
                 "Not yet. {} looks like {}: {}",
                 in_unit(n, value),
-                m.kind.name(),
+                m.kind.label(),
                 m.kind.explanation()
             ),
         };

@@ -77,7 +77,7 @@ impl Template {
     }
 
     /// Menu title.
-    pub fn title(self) -> &'static str {
+    pub fn label(self) -> &'static str {
         match self {
             Template::Loss => "Weighted global loss",
             Template::Dsgd => "Mix, then step (D-SGD)",
@@ -965,7 +965,7 @@ fn recursive(alg: PracticeAllReduce, p: usize, n: Size) -> Question {
         "An all-reduce of an n = {} tensor runs on p = {p} ranks with {}. How many rounds \
          does it take, and how many bytes does each rank send? Answer the bytes in {}.",
         n.text(),
-        alg.name(),
+        alg.label(),
         n.unit().symbol
     );
     let Some(e) = compute::execute_collective(alg, p, n.bytes) else {
@@ -1033,14 +1033,10 @@ fn recursive(alg: PracticeAllReduce, p: usize, n: Size) -> Question {
     q.link = Some(ViewLink {
         label: format!(
             "see it in the collectives view: {} at p = {p}, {}",
-            alg.name(),
+            alg.label(),
             n.text()
         ),
-        query: format!(
-            "view=collectives&alg={}&p={p}&size={}",
-            alg.short(),
-            n.url()
-        ),
+        query: format!("view=collectives&alg={}&p={p}&size={}", alg.key(), n.url()),
     });
     q
 }
@@ -1071,7 +1067,7 @@ fn time(alg: CostAlgorithm, p: usize, alpha: Alpha, link: Link, n: Size) -> Ques
         alpha.text(),
         link.text(),
         n.text(),
-        alg.name(),
+        alg.short_label(),
         unit.symbol
     );
     let (a, f) = compute::factors(alg, p);
@@ -1269,8 +1265,8 @@ fn rho(graph: RhoGraph, p: usize, factor: u32) -> Question {
         label: format!("see it in the gossip view: {shape} of p = {p} nodes"),
         query: format!(
             "view=gossip&graph={}&p={p}&weights={}&target={factor}",
-            gk.name(),
-            wr.name()
+            gk.key(),
+            wr.key()
         ),
     });
     q

@@ -248,7 +248,7 @@ fn expected(params: &Params) -> (Vec<f64>, Vec<String>) {
             };
             (
                 v,
-                vec![format!("p = {p}"), n.text(), alg.name().to_string()],
+                vec![format!("p = {p}"), n.text(), alg.label().to_string()],
             )
         }
         Params::Time {
@@ -274,7 +274,7 @@ fn expected(params: &Params) -> (Vec<f64>, Vec<String>) {
                     alpha.text(),
                     link.text(),
                     n.text(),
-                    alg.name().to_string(),
+                    alg.short_label().to_string(),
                 ],
             )
         }

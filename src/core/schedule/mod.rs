@@ -27,7 +27,7 @@ pub enum Op {
 
 impl Op {
     /// Lower-case name used in labels: "reduce" or "copy".
-    pub fn name(self) -> &'static str {
+    pub fn label(self) -> &'static str {
         match self {
             Op::Reduce => "reduce",
             Op::Copy => "copy",

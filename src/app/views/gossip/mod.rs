@@ -65,7 +65,7 @@ pub(crate) fn graph_options() -> Vec<(AttrValue, AttrValue)> {
 pub(crate) fn rule_options() -> Vec<(AttrValue, AttrValue)> {
     RULES
         .iter()
-        .map(|(w, label)| (w.name().into(), (*label).into()))
+        .map(|(w, label)| (w.key().into(), (*label).into()))
         .collect()
 }
 
