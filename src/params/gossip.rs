@@ -5,7 +5,7 @@
 use super::ring::Field;
 use super::{parse_int_in, FieldError, Query};
 use crate::core::consensus::{
-    check_rule, ConsensusError, GossipRun, Graph, GraphKind, InitPattern, WeightRule,
+    check_rule, torus_shape, ConsensusError, GossipRun, Graph, GraphKind, InitPattern, WeightRule,
     DENSE_LIST_MAX_P, MAX_NODES,
 };
 use crate::core::units::format::format_number;
@@ -266,20 +266,6 @@ impl Default for GossipParams {
             },
         }
     }
-}
-
-/// The near-square torus shape for p: rows = the largest divisor of p that
-/// is at most √p (16 → 4×4, 12 → 3×4, 7 → 1×7).
-pub fn torus_shape(p: usize) -> (usize, usize) {
-    let mut rows = 1;
-    let mut d = 1;
-    while d * d <= p {
-        if p.is_multiple_of(d) {
-            rows = d;
-        }
-        d += 1;
-    }
-    (rows, p / rows.max(1))
 }
 
 impl GossipParams {

@@ -344,6 +344,21 @@ impl Graph {
     }
 }
 
+/// The most nearly square torus shape for `p` ranks: rows = the largest
+/// divisor of `p` that is at most √p, cols = p / rows (16 → 4×4, 12 → 3×4;
+/// a prime p gives 1 × p, a ring).
+pub fn torus_shape(p: usize) -> (usize, usize) {
+    let mut rows = 1;
+    let mut d = 1;
+    while d * d <= p {
+        if p.is_multiple_of(d) {
+            rows = d;
+        }
+        d += 1;
+    }
+    (rows, p / rows.max(1))
+}
+
 /// The distinct offsets 2^k mod p, k = 0 … ⌈log₂ p⌉ − 1, of the static
 /// exponential graph (Ying et al. 2021). For p = 8: 1, 2, 4.
 pub fn exponential_offsets(p: usize) -> Vec<usize> {

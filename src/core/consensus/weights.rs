@@ -468,15 +468,7 @@ impl MixingMatrix {
                 return Ok(pi);
             }
         }
-        let mut a = self.dense().transpose() - DMatrix::identity(p, p);
-        for j in 0..p {
-            a[(p - 1, j)] = 1.0;
-        }
-        let mut b = DVector::zeros(p);
-        b[p - 1] = 1.0;
-        let pi = a
-            .lu()
-            .solve(&b)
+        let pi = solve_stationary(self.dense())
             .ok_or_else(|| ConsensusError::NoStationary("(Wᵀ − I)π = 0 is singular".into()))?;
         let pi: Vec<f64> = pi.iter().copied().collect();
         if pi.iter().any(|v| !v.is_finite() || *v < -1e-9) || residual(&pi) > 1e-8 {
@@ -486,6 +478,22 @@ impl MixingMatrix {
         }
         Ok(pi)
     }
+}
+
+/// The linear solve behind every stationary distribution: (Wᵀ − I)π = 0
+/// with its last equation replaced by Σπ = 1, by LU decomposition, for a
+/// square row-stochastic `w` (p × p, p ≥ 1). `None` when the system is
+/// singular. The callers check the answer (non-negative, really
+/// stationary): the replaced equation is implied only when π is unique.
+pub fn solve_stationary(w: &DMatrix<f64>) -> Option<DVector<f64>> {
+    let p = w.nrows();
+    let mut a = w.transpose() - DMatrix::identity(p, p);
+    for j in 0..p {
+        a[(p - 1, j)] = 1.0;
+    }
+    let mut b = DVector::zeros(p);
+    b[p - 1] = 1.0;
+    a.lu().solve(&b)
 }
 
 /// Sort key of a sparse row entry `(node, weight)`: the node. One named

@@ -171,6 +171,17 @@ pub enum Computation {
     },
 }
 
+/// The one shape of every round title: `"{head}, round {k} of {of}"`, then
+/// `": {detail}"` unless `detail` is empty, e.g. "reduce-scatter, round 2
+/// of 3: partner = rank XOR 2".
+pub fn round_heading(head: &str, k: usize, of: usize, detail: &str) -> String {
+    if detail.is_empty() {
+        format!("{head}, round {k} of {of}")
+    } else {
+        format!("{head}, round {k} of {of}: {detail}")
+    }
+}
+
 /// A complete collective schedule.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Schedule {
@@ -309,13 +320,7 @@ impl Schedule {
     /// Label such as "reduce-scatter, round 2 of 3" (plus the round's note).
     pub fn round_label(&self, i: usize) -> String {
         match (self.rounds.get(i), self.position_in_phase(i)) {
-            (Some(round), Some((k, of))) => {
-                if round.note.is_empty() {
-                    format!("{}, round {k} of {of}", round.phase)
-                } else {
-                    format!("{}, round {k} of {of}: {}", round.phase, round.note)
-                }
-            }
+            (Some(round), Some((k, of))) => round_heading(round.phase.label(), k, of, &round.note),
             _ => String::new(),
         }
     }
