@@ -8,7 +8,7 @@ use yew::prelude::*;
 use crate::app::components::downloads::Downloads;
 use crate::core::collectives::{Algorithm, AlgorithmSummary, ShownTimes, TimeAgreement};
 use crate::core::units::{format_bytes_short, group_thousands};
-use crate::export::series::collectives_summary;
+use crate::export::series::collectives::collectives_summary;
 
 /// Props of [`SummaryTable`].
 #[derive(Properties, PartialEq)]

@@ -9,7 +9,7 @@ use crate::app::components::downloads::Downloads;
 use crate::core::consensus::spread;
 use crate::core::units::format::{format_rate, format_small};
 use crate::core::units::format_exact_or_approx;
-use crate::export::series::gossip_round_numbers;
+use crate::export::series::gossip::gossip_round_numbers;
 
 /// Props of [`RoundNumbers`].
 #[derive(Properties, PartialEq)]

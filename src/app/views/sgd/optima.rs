@@ -8,7 +8,7 @@ use super::SharedLab;
 use crate::app::components::downloads::Downloads;
 use crate::core::sgd::narrate::trap_line;
 use crate::core::units::{equation, format_exact_or_approx, format_vector};
-use crate::export::series::sgd_optima;
+use crate::export::series::sgd::sgd_optima;
 
 /// Props of [`OptimaPanel`].
 #[derive(Properties, PartialEq)]
