@@ -9,7 +9,7 @@ mod common;
 
 use collective_lab::app::components::downloads::{csv_data_url, png_data_url, svg_data_url};
 use collective_lab::core::consensus::GossipRun;
-use collective_lab::export::series::gossip_rounds;
+use collective_lab::export::series::gossip::gossip_rounds;
 use collective_lab::plot::gossip::draw_disagreement;
 use common::Mounted;
 use wasm_bindgen::JsCast;

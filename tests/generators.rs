@@ -23,18 +23,27 @@ fn run_light(s: &Schedule) -> Trace {
 
 /// Every schedule the app can animate, plus the recursive-doubling all-gather
 /// used inside Rabenseifner when run on its own.
-fn all_schedules(p: usize, n: u64, elem_bytes: u64) -> Vec<Schedule> {
-    let mut v: Vec<Schedule> = Algorithm::all()
-        .map(|a| generate(a, p, n, elem_bytes).expect("p ≥ 2, n ≥ 1"))
+/// Each with its registry key ("rdag" for the all-gather).
+fn all_schedules(p: usize, n: u64, elem_bytes: u64) -> Vec<(&'static str, Schedule)> {
+    let mut v: Vec<_> = Algorithm::all()
+        .map(|a| {
+            (
+                a.key(),
+                generate(a, p, n, elem_bytes).expect("p ≥ 2, n ≥ 1"),
+            )
+        })
         .collect();
-    v.push(recursive_doubling_all_gather_schedule(p, n, elem_bytes).expect("p ≥ 2, n ≥ 1"));
+    v.push((
+        "rdag",
+        recursive_doubling_all_gather_schedule(p, n, elem_bytes).expect("p ≥ 2, n ≥ 1"),
+    ));
     v
 }
 
 /// The invariants every generator must satisfy; returns a description of the
 /// first violation.
-fn check_invariants(s: &Schedule, t: &Trace) -> Result<(), String> {
-    let name = format!("{} p={} n={} eb={}", s.algorithm, s.p, s.n, s.elem_bytes);
+fn check_invariants(key: &str, s: &Schedule, t: &Trace) -> Result<(), String> {
+    let name = format!("{key} p={} n={} eb={}", s.p, s.n, s.elem_bytes);
     if !t.verification.ok() {
         return Err(format!(
             "{name}: verification failed: {:?}",
@@ -187,9 +196,9 @@ fn every_generator_every_p_small_counts() {
         let pn = p as u64;
         for n in [1, pn - 1, pn + 1, 3 * pn + 5] {
             let n = n.max(1);
-            for s in all_schedules(p, n, 4) {
+            for (key, s) in all_schedules(p, n, 4) {
                 let t = run(&s);
-                if let Err(e) = check_invariants(&s, &t) {
+                if let Err(e) = check_invariants(key, &s, &t) {
                     panic!("{e}");
                 }
             }
@@ -202,9 +211,9 @@ proptest! {
 
     #[test]
     fn every_generator_verifies(p in 2usize..=64, n in 1u64..=200, eb in 1u64..=8) {
-        for s in all_schedules(p, n, eb) {
+        for (key, s) in all_schedules(p, n, eb) {
             let t = run(&s);
-            prop_assert!(check_invariants(&s, &t).is_ok(), "{:?}", check_invariants(&s, &t));
+            prop_assert!(check_invariants(key, &s, &t).is_ok(), "{:?}", check_invariants(key, &s, &t));
         }
     }
 
@@ -212,9 +221,9 @@ proptest! {
     fn generators_verify_with_distinct_inputs(p in 2usize..=64, n in 1u64..=150) {
         // Inputs vary by rank and element, so a wrong range cannot hide.
         let init = |r: usize, e: u64| (r as f64 + 1.0) * 1000.0 + e as f64;
-        for s in all_schedules(p, n, 2) {
+        for (key, s) in all_schedules(p, n, 2) {
             let t = execute(&s, &init, ExecOptions::default()).expect("well formed");
-            prop_assert!(t.verification.ok(), "{} p={} n={}", s.algorithm, p, n);
+            prop_assert!(t.verification.ok(), "{key} p={p} n={n}");
         }
     }
 

@@ -233,7 +233,7 @@ pub fn list() -> Vec<String> {
     Algorithm::all()
         .map(|a| {
             let layout = if a.needs_nodes() { "nodes" } else { "flat" };
-            format!("{} {} {layout}", a.key(), a.collective_name())
+            format!("{} {} {layout}", a.key(), a.collective().label())
         })
         .collect()
 }

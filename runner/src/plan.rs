@@ -370,7 +370,6 @@ mod tests {
             chunk: None,
         };
         let s = Schedule {
-            algorithm: "test",
             p: 2,
             n: 4,
             elem_bytes: 4,

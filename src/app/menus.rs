@@ -28,6 +28,6 @@ pub fn graph_options() -> Vec<(AttrValue, AttrValue)> {
 pub fn rule_options() -> Vec<(AttrValue, AttrValue)> {
     RULES
         .iter()
-        .map(|(w, label)| (w.name().into(), (*label).into()))
+        .map(|(w, label)| (w.key().into(), (*label).into()))
         .collect()
 }

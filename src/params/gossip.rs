@@ -5,9 +5,10 @@
 use super::fields::Field;
 use super::{parse_int_in, FieldError, Query};
 use crate::core::consensus::{
-    check_rule, fmt_num, ConsensusError, GossipRun, Graph, GraphKind, InitPattern, WeightRule,
+    check_rule, torus_shape, ConsensusError, GossipRun, Graph, GraphKind, InitPattern, WeightRule,
     DENSE_LIST_MAX_P, MAX_NODES,
 };
+use crate::core::units::format::format_number;
 
 /// The view's panels in the page's order: the names `show=` takes
 /// ([`super::embed::Embed`]).
@@ -212,7 +213,7 @@ pub fn parse_target(raw: &str) -> Result<Field<f64>, FieldError> {
             "target",
             format!(
                 "target must be greater than 1 and at most 1e15 (got {})",
-                fmt_num(v)
+                format_number(v)
             ),
         ));
     }
@@ -265,20 +266,6 @@ impl Default for GossipParams {
             },
         }
     }
-}
-
-/// The near-square torus shape for p: rows = the largest divisor of p that
-/// is at most √p (16 → 4×4, 12 → 3×4, 7 → 1×7).
-pub fn torus_shape(p: usize) -> (usize, usize) {
-    let mut rows = 1;
-    let mut d = 1;
-    while d * d <= p {
-        if p.is_multiple_of(d) {
-            rows = d;
-        }
-        d += 1;
-    }
-    (rows, p / rows.max(1))
 }
 
 impl GossipParams {
@@ -491,7 +478,7 @@ impl GossipParams {
         } else {
             v.push(("p", self.p.to_string()));
         }
-        v.push(("weights", self.weights.name().to_string()));
+        v.push(("weights", self.weights.key().to_string()));
         v.push(("init", self.init.text.clone()));
         v.push(("round", self.round.to_string()));
         if self.graph == GraphChoice::Random || self.seed != 1 {

@@ -481,7 +481,7 @@ impl SgdParams {
             ("steps", self.steps.to_string()),
             ("step", self.step.to_string()),
             ("graph", self.graph.key().to_string()),
-            ("weights", self.weights.name().to_string()),
+            ("weights", self.weights.key().to_string()),
             ("lr", self.lr.to_string()),
         ];
         v.push(("decay", self.decay.to_string()));

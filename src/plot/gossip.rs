@@ -8,8 +8,9 @@ use super::{
     err, exp_tick, finish_svg, font, frame, int_tick, key, mesh, plot_height, top_for_legend, Axis,
     Legend, FG, PALETTE,
 };
-use crate::core::consensus::{fmt_num, fmt_rate, fmt_small, RoundState, Spectrum};
+use crate::core::consensus::{RoundState, Spectrum};
 use crate::core::units::equation;
+use crate::core::units::format::{format_number, format_rate, format_small};
 
 /// Height of the disagreement chart, px.
 const H: u32 = 320;
@@ -105,7 +106,7 @@ pub fn draw_disagreement(
                 ))
                 .map_err(err)?;
             keys.add(
-                format!("target: initial / {}", fmt_num(factor)),
+                format!("target: initial / {}", format_number(factor)),
                 key(PALETTE[2].stroke_width(1)),
             );
         }
@@ -204,9 +205,9 @@ fn draw_real_line(s: &Spectrum) -> Result<String, String> {
         let font = font(13);
         chart
             .draw_series([
-                Text::new(equation("ρ", &fmt_rate(s.rho)), (rho, 1.9), font.clone()),
+                Text::new(equation("ρ", &format_rate(s.rho)), (rho, 1.9), font.clone()),
                 Text::new(
-                    equation("gap 1 − ρ", &fmt_small(s.gap)),
+                    equation("gap 1 − ρ", &format_small(s.gap)),
                     ((rho + 1.0) / 2.0 - 0.2, 1.4),
                     font.clone(),
                 ),
@@ -273,7 +274,11 @@ fn draw_complex_plane(s: &Spectrum) -> Result<String, String> {
             .draw_series(DashedLineSeries::new(pts, 5, 3, PALETTE[3].stroke_width(2)))
             .map_err(err)?;
         keys.add(
-            format!("|λ| = ρ = {} (gap {})", fmt_num(s.rho), fmt_num(s.gap)),
+            format!(
+                "|λ| = ρ = {} (gap {})",
+                format_number(s.rho),
+                format_number(s.gap)
+            ),
             key(PALETTE[3].stroke_width(2)),
         );
         chart

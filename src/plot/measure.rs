@@ -167,7 +167,7 @@ pub fn draw_time(measured: &[Points], curves: Option<&Curves>) -> Result<String,
                     .draw_series(DashedLineSeries::new(clip(pts), 5, 4, col.stroke_width(1)))
                     .map_err(err)?;
                 keys.add(
-                    format!("{} at fitted α, β", m.name()),
+                    format!("{} at fitted α, β", m.label()),
                     key(col.stroke_width(1)),
                 );
             }
@@ -212,8 +212,8 @@ pub fn draw_time(measured: &[Points], curves: Option<&Curves>) -> Result<String,
                             + Text::new(
                                 format!(
                                     "{} → {}: {}",
-                                    x.below.short(),
-                                    x.above.short(),
+                                    x.below.key(),
+                                    x.above.key(),
                                     format_decimal(x.n_bytes)
                                 ),
                                 (8, 8 + 14 * k as i32),

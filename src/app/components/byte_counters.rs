@@ -6,7 +6,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::downloads::Downloads;
-use crate::export::series::byte_counters;
+use crate::export::series::schedule::byte_counters;
 
 use crate::core::units::{format_bytes_short, group_thousands};
 

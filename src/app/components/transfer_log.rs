@@ -71,7 +71,7 @@ impl LogEntry {
                 Op::Reduce,
             ) => format!(
                 "{head}, {}: {} + {} = {}",
-                self.op.name(),
+                self.op.label(),
                 v(sent),
                 v(before),
                 v(after)
@@ -79,12 +79,12 @@ impl LogEntry {
             (true, LogValues::Known { sent, before, .. }, Op::Copy) => {
                 format!(
                     "{head}, {}: {} replaces {}",
-                    self.op.name(),
+                    self.op.label(),
                     v(sent),
                     v(before)
                 )
             }
-            (true, _, _) => format!("{head}, {}", self.op.name()),
+            (true, _, _) => format!("{head}, {}", self.op.label()),
             (
                 false,
                 LogValues::Known {
@@ -100,7 +100,7 @@ impl LogEntry {
                 format!("{head}, copy {} (replaces {})", v(sent), v(before))
             }
             (false, LogValues::Empty, _) => format!("{head}, empty chunk"),
-            (false, LogValues::Unknown, _) => format!("{head}, {}", self.op.name()),
+            (false, LogValues::Unknown, _) => format!("{head}, {}", self.op.label()),
         }
     }
 }

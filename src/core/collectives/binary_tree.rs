@@ -164,7 +164,6 @@ pub fn binary_tree_schedule(p: usize, n: u64, elem_bytes: u64) -> Result<Schedul
         }
     }));
     Ok(Schedule {
-        algorithm: "ptree",
         p,
         n,
         elem_bytes,
@@ -260,8 +259,7 @@ pub(super) mod tests {
             }
             if sends.iter().chain(&recvs).any(|&k| k > 1) {
                 return Err(format!(
-                    "{} p={} round {i}: {:?}",
-                    s.algorithm,
+                    "p={} round {i}: {:?}",
                     s.p,
                     round.pairs()
                 ));

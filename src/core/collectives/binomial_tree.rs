@@ -103,7 +103,6 @@ pub fn binomial_tree_schedule(
         }));
     }
     Ok(Schedule {
-        algorithm: "tree",
         p,
         n,
         elem_bytes,

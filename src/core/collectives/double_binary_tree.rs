@@ -204,7 +204,6 @@ pub fn double_binary_tree_schedule(
         transfers: both(&sl.pairs, false),
     }));
     Ok(Schedule {
-        algorithm: "dbtree",
         p,
         n,
         elem_bytes,

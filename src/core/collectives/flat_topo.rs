@@ -14,7 +14,7 @@ pub const RS: &str = "reduce-scatter around the ring over all ranks (rank order)
 pub const AG: &str = "all-gather around the ring over all ranks (rank order)";
 
 /// The registry's ring all-reduce ([`super::Algorithm::RING`]) over the
-/// `topo.p()` ranks in rank order, tagged `"flat"`.
+/// `topo.p()` ranks in rank order, its rounds noted with the level texts [`RS`] and [`AG`].
 ///
 /// # Errors
 /// [`ScheduleError`] when `p < 2`, `n == 0` or `elem_bytes == 0`.
@@ -24,7 +24,6 @@ pub fn flat_ring_schedule(
     elem_bytes: u64,
 ) -> Result<Schedule, ScheduleError> {
     let mut s = super::Algorithm::RING.generate_on(&super::flat(topo.p()), n, elem_bytes)?;
-    s.algorithm = "flat";
     for r in &mut s.rounds {
         r.note = match r.phase {
             Phase::ReduceScatter => RS.into(),

@@ -141,7 +141,7 @@ pub fn flex_schedule(topo: &Topology, n: u64, elem_bytes: u64) -> Result<Schedul
         all.extend(rounds(vec![back], Phase::Broadcast, RETURN));
     }
     all.extend(rounds(ag, Phase::AllGather, GROUP_AG));
-    Ok(all_reduce("flex", p, n, elem_bytes, all))
+    Ok(all_reduce(p, n, elem_bytes, all))
 }
 
 /// Closed form of [`flex_schedule`], seconds (exact when every split is even; bytes

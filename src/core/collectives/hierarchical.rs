@@ -201,7 +201,6 @@ impl CollectiveAlgorithm for Hierarchical {
         rounds.extend(self.leader_rounds(topo, n, elem)?);
         rounds.extend(intra_phase(topo, n, false));
         Ok(Schedule {
-            algorithm: self.descriptor().key,
             p,
             n,
             elem_bytes: elem,

@@ -63,7 +63,7 @@ use crate::core::cost::formulas::Formula;
 use crate::core::cost::nccl::CollectiveKind;
 use crate::core::cost::CostParams;
 use crate::core::execute::{default_init, execute, ExecOptions};
-use crate::core::schedule::{Phase, Schedule, ScheduleError};
+use crate::core::schedule::{round_heading, Phase, Schedule, ScheduleError};
 use crate::core::timing::executed_time;
 use crate::core::topology::{Link, Topology, TopologyError};
 use crate::core::units::{format_signed_time, format_time, format_time_sig, group_thousands};
@@ -285,10 +285,6 @@ impl Algorithm {
     pub fn collective(self) -> CollectiveKind {
         self.0.descriptor().collective
     }
-    /// The collective's name: "all-reduce", "reduce-scatter" or "all-gather".
-    pub fn collective_name(self) -> &'static str {
-        self.collective().name()
-    }
     /// True for the algorithms that compute a full all-reduce.
     pub fn is_all_reduce(self) -> bool {
         self.collective() == CollectiveKind::AllReduce
@@ -452,11 +448,7 @@ pub fn round_title(alg: Algorithm, schedule: &Schedule, i: usize) -> String {
     } else {
         format!("{} {method}", round.phase.label())
     };
-    if round.note.is_empty() {
-        format!("{head}, round {k} of {of}")
-    } else {
-        format!("{head}, round {k} of {of}: {}", round.note)
-    }
+    round_heading(&head, k, of, &round.note)
 }
 
 /// The closed form of `alg` at `p` ranks (flat topology) and `n_bytes` bytes

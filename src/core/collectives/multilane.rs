@@ -86,7 +86,7 @@ pub fn multilane_schedule(
     all.extend(rounds(inter_rs, Phase::ReduceScatter, INTER_RS));
     all.extend(rounds(inter_ag, Phase::AllGather, INTER_AG));
     all.extend(rounds(intra_ag, Phase::AllGather, INTRA_AG));
-    Ok(all_reduce("multilane", p, n, elem_bytes, all))
+    Ok(all_reduce(p, n, elem_bytes, all))
 }
 
 /// Closed form of [`multilane_schedule`], seconds (exact when `G·N` divides `n`):

@@ -56,7 +56,6 @@ pub fn naive_root_schedule(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule
         ));
     }
     Ok(Schedule {
-        algorithm: "naive",
         p,
         n,
         elem_bytes,

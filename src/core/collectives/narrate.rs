@@ -7,11 +7,7 @@ use std::ops::Range;
 use super::{Algorithm, RoundFacts};
 use crate::core::execute::Trace;
 use crate::core::schedule::{chunk_range, recursive, Computation, Op, Phase, Schedule};
-/// Old names of [`crate::core::units::format_count_compact`] and
-/// [`crate::core::units::format_value`] (kept so existing callers compile).
-pub use crate::core::units::format::{
-    format_count_compact as compact_count, format_value as fmt_value,
-};
+use crate::core::units::format::{format_count_compact, format_value};
 use crate::core::units::format_bytes_short;
 
 /// Short label of an element range for an arrow: `"all"` for the whole
@@ -38,8 +34,8 @@ pub fn range_label(n: u64, p: usize, range: &Range<u64>) -> String {
         (Some(a), Some(b)) if a < b => format!("c{a}–{b}"),
         _ => format!(
             "[{}, {})",
-            compact_count(range.start),
-            compact_count(range.end)
+            format_count_compact(range.start),
+            format_count_compact(range.end)
         ),
     }
 }
@@ -202,7 +198,7 @@ impl<'a> CellCtx<'a> {
         let detail = if uniform {
             format!(
                 "rank {rank}, chunk {c} ({size}): value {} from ranks {}",
-                fmt_value(row_v[first]),
+                format_value(row_v[first]),
                 label(first)
             )
         } else {
@@ -213,7 +209,7 @@ impl<'a> CellCtx<'a> {
                     format!(
                         "{}: value {} from ranks {}",
                         range_text(&(g.start.max(range.start)..g.end.min(range.end))),
-                        fmt_value(row_v[si]),
+                        format_value(row_v[si]),
                         label(si)
                     )
                 })
@@ -522,9 +518,9 @@ mod tests {
             range_label(16_000_000, 6, &(4_000_000..8_000_000)),
             "[4M, 8M)"
         );
-        assert_eq!(compact_count(2500), "2500");
-        assert_eq!(compact_count(25_000), "25k");
-        assert_eq!(compact_count(2_666_667), "2.667M");
+        assert_eq!(format_count_compact(2500), "2500");
+        assert_eq!(format_count_compact(25_000), "25k");
+        assert_eq!(format_count_compact(2_666_667), "2.667M");
     }
 
     #[test]

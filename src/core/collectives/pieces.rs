@@ -84,17 +84,10 @@ pub fn rounds(list: Vec<Vec<Transfer>>, phase: Phase, note: &str) -> Vec<Round> 
         .collect()
 }
 
-/// The all-reduce schedule `algorithm` on `p` ranks, `n` elements of
+/// The all-reduce schedule on `p` ranks, `n` elements of
 /// `elem_bytes` bytes, made of `rounds`.
-pub fn all_reduce(
-    algorithm: &'static str,
-    p: usize,
-    n: u64,
-    elem_bytes: u64,
-    rounds: Vec<Round>,
-) -> Schedule {
+pub fn all_reduce(p: usize, n: u64, elem_bytes: u64, rounds: Vec<Round>) -> Schedule {
     Schedule {
-        algorithm,
         p,
         n,
         elem_bytes,

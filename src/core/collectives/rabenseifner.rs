@@ -33,7 +33,6 @@ pub fn rabenseifner_schedule(p: usize, n: u64, elem_bytes: u64) -> Result<Schedu
     let mut core = halving_rounds(&fold, &blocks);
     core.extend(doubling_gather_rounds(&fold, &blocks));
     Ok(Schedule {
-        algorithm: "rab",
         p,
         n,
         elem_bytes,

@@ -110,7 +110,7 @@ pub fn rack_aware_schedule(
         all.extend(rounds(vec![cross(Op::Copy)], Phase::Broadcast, CROSS_BACK));
     }
     all.extend(rounds(ag, Phase::AllGather, RACK_AG));
-    Ok(all_reduce("rat", p, n, elem_bytes, all))
+    Ok(all_reduce(p, n, elem_bytes, all))
 }
 
 /// Closed form of [`rack_aware_schedule`] on equal nodes of `G` ranks, `M` nodes per rack

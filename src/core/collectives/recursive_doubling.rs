@@ -30,7 +30,6 @@ pub fn recursive_doubling_schedule(
     let fold = Fold::new(p);
     let core = doubling_rounds(&fold, Phase::Exchange, |_, _| (0..n, Op::Reduce, None));
     Ok(Schedule {
-        algorithm: "rd",
         p,
         n,
         elem_bytes,

@@ -38,7 +38,6 @@ impl CollectiveAlgorithm for RingAllGather {
     }
     fn generate(&self, topo: &Topology, n: u64, elem: u64) -> Result<Schedule, ScheduleError> {
         ring::ring_all_gather_schedule(topo.p(), n, elem).map(|s| Schedule {
-            algorithm: self.descriptor().key,
             ..s
         })
     }

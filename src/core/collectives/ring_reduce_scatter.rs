@@ -40,7 +40,6 @@ impl CollectiveAlgorithm for RingReduceScatter {
     }
     fn generate(&self, topo: &Topology, n: u64, elem: u64) -> Result<Schedule, ScheduleError> {
         ring::ring_reduce_scatter_schedule(topo.p(), n, elem).map(|s| Schedule {
-            algorithm: self.descriptor().key,
             ..s
         })
     }

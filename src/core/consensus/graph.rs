@@ -51,7 +51,7 @@ pub enum GraphKind {
 impl GraphKind {
     /// The URL name: `ring`, `path`, `star`, `complete`, `torus`,
     /// `hypercube`, `exp`, `random`.
-    pub fn name(self) -> &'static str {
+    pub fn key(self) -> &'static str {
         match self {
             GraphKind::Ring => "ring",
             GraphKind::Path => "path",
@@ -71,7 +71,7 @@ impl fmt::Display for GraphKind {
             GraphKind::Torus { rows, cols } => write!(f, "{rows}×{cols} torus"),
             GraphKind::Exponential => f.write_str("exponential graph"),
             GraphKind::Random => f.write_str("random connected graph"),
-            k => f.write_str(k.name()),
+            k => f.write_str(k.key()),
         }
     }
 }
@@ -342,6 +342,21 @@ impl Graph {
             _ => (0..p).map(|i| circle(i, p)).collect(),
         }
     }
+}
+
+/// The most nearly square torus shape for `p` ranks: rows = the largest
+/// divisor of `p` that is at most √p, cols = p / rows (16 → 4×4, 12 → 3×4;
+/// a prime p gives 1 × p, a ring).
+pub fn torus_shape(p: usize) -> (usize, usize) {
+    let mut rows = 1;
+    let mut d = 1;
+    while d * d <= p {
+        if p.is_multiple_of(d) {
+            rows = d;
+        }
+        d += 1;
+    }
+    (rows, p / rows.max(1))
 }
 
 /// The distinct offsets 2^k mod p, k = 0 … ⌈log₂ p⌉ − 1, of the static

@@ -5,11 +5,7 @@
 use super::graph::SplitMix64;
 use super::weights::MixingMatrix;
 use super::ConsensusError;
-/// Old names of [`format_number`] and friends (kept so existing callers compile).
-pub use crate::core::units::format::{
-    format_number as fmt_num, format_rate as fmt_rate, format_small as fmt_small,
-    format_weight as fmt_weight,
-};
+use crate::core::units::format::{format_number, format_weight};
 
 /// Most rounds [`rounds_to_factor`] will run before giving up.
 pub const MAX_MEASURED_ROUNDS: usize = 1_000_000;
@@ -220,9 +216,9 @@ impl NodeUpdate {
                 .all(|t| (t.weight - 1.0 / k as f64).abs() <= 1e-12);
         let term = |t: &UpdateTerm| {
             if equal {
-                fmt_num(t.value)
+                format_number(t.value)
             } else {
-                format!("{}·{}", fmt_weight(t.weight), fmt_num(t.value))
+                format!("{}·{}", format_weight(t.weight), format_number(t.value))
             }
         };
         let sum = if k > MAX_LISTED_TERMS {
@@ -237,7 +233,7 @@ impl NodeUpdate {
             (false, true) => format!("{sum} ({k} terms)"),
             (false, false) => sum,
         };
-        format!("x{} ← {} = {}", self.node, rhs, fmt_num(self.result))
+        format!("x{} ← {} = {}", self.node, rhs, format_number(self.result))
     }
 }
 
@@ -329,7 +325,7 @@ pub fn dsgd_explain(m: &MixingMatrix, step: &DsgdStep, node: usize) -> Option<Ds
     let mix = NodeUpdate::new(m, &step.x, node)?;
     let text = mix.text();
     let rhs = text.split_once(" ← ").map_or(text.as_str(), |(_, r)| r);
-    let eta = fmt_num(step.eta);
+    let eta = format_number(step.eta);
     let g = |j: usize| step.gradients.get(j).copied().unwrap_or(0.0);
     let xk = *step.x.get(node)?;
     let mixed_k = *step.mixed.get(node)?;
@@ -341,14 +337,20 @@ pub fn dsgd_explain(m: &MixingMatrix, step: &DsgdStep, node: usize) -> Option<Ds
     let stepped: Vec<String> = mix
         .terms
         .iter()
-        .map(|t| format!("({} − {eta} × {})", fmt_num(t.value), fmt_num(g(t.from))))
+        .map(|t| {
+            format!(
+                "({} − {eta} × {})",
+                format_number(t.value),
+                format_number(g(t.from))
+            )
+        })
         .collect();
     let after: Vec<String> = mix
         .terms
         .iter()
-        .map(|t| fmt_num(t.value - step.eta * g(t.from)))
+        .map(|t| format_number(t.value - step.eta * g(t.from)))
         .collect();
-    let result = fmt_num(*step.step_then_mix.get(node)?);
+    let result = format_number(*step.step_then_mix.get(node)?);
     let step_then_mix = if equal {
         format!(
             "x{node} ← ({})/{k} = ({})/{k} = {result}",
@@ -360,7 +362,7 @@ pub fn dsgd_explain(m: &MixingMatrix, step: &DsgdStep, node: usize) -> Option<Ds
             .terms
             .iter()
             .zip(&after)
-            .map(|(t, a)| format!("{}·{a}", fmt_weight(t.weight)))
+            .map(|(t, a)| format!("{}·{a}", format_weight(t.weight)))
             .collect();
         format!("x{node} ← {} = {result}", w.join(" + "))
     };
@@ -369,15 +371,15 @@ pub fn dsgd_explain(m: &MixingMatrix, step: &DsgdStep, node: usize) -> Option<Ds
         mixed: format!("mix ← {rhs}"),
         mix_then_step: format!(
             "x{node} ← {} − {eta} × {} = {}",
-            fmt_num(mixed_k),
-            fmt_num(g(node)),
-            fmt_num(*step.mix_then_step.get(node)?)
+            format_number(mixed_k),
+            format_number(g(node)),
+            format_number(*step.mix_then_step.get(node)?)
         ),
         local_only: format!(
             "x{node} ← {} − {eta} × {} = {}",
-            fmt_num(xk),
-            fmt_num(g(node)),
-            fmt_num(*step.local_only.get(node)?)
+            format_number(xk),
+            format_number(g(node)),
+            format_number(*step.local_only.get(node)?)
         ),
         step_then_mix,
     })
@@ -518,19 +520,20 @@ mod tests {
 
     #[test]
     fn number_formats() {
-        assert_eq!(fmt_num(4.0), "4");
-        assert_eq!(fmt_num(4.5), "4.5");
-        assert_eq!(fmt_num(0.74535599), "0.7454");
-        assert_eq!(fmt_num(-1.25), "−1.25");
-        assert_eq!(fmt_num(-0.00001), "0");
-        assert_eq!(fmt_weight(1.0 / 3.0), "1/3");
-        assert_eq!(fmt_weight(5.0 / 12.0), "5/12");
-        assert_eq!(fmt_weight(1.0), "1");
-        assert_eq!(fmt_weight(0.123456789), "≈ 0.1235");
-        assert_eq!(fmt_rate(1.0 / 3.0), "≈ 0.3333 = 1/3");
-        assert_eq!(fmt_rate(1.0 - 2.5114e-5), "1 − 2.511e-5");
-        assert_eq!(fmt_rate(0.8047378541), "≈ 0.8047");
-        assert_eq!(fmt_small(2.5114e-5), "2.511e-5");
-        assert_eq!(fmt_small(0.4), "0.4");
+        use crate::core::units::format::{format_rate, format_small};
+        assert_eq!(format_number(4.0), "4");
+        assert_eq!(format_number(4.5), "4.5");
+        assert_eq!(format_number(0.74535599), "0.7454");
+        assert_eq!(format_number(-1.25), "−1.25");
+        assert_eq!(format_number(-0.00001), "0");
+        assert_eq!(format_weight(1.0 / 3.0), "1/3");
+        assert_eq!(format_weight(5.0 / 12.0), "5/12");
+        assert_eq!(format_weight(1.0), "1");
+        assert_eq!(format_weight(0.123456789), "≈ 0.1235");
+        assert_eq!(format_rate(1.0 / 3.0), "≈ 0.3333 = 1/3");
+        assert_eq!(format_rate(1.0 - 2.5114e-5), "1 − 2.511e-5");
+        assert_eq!(format_rate(0.8047378541), "≈ 0.8047");
+        assert_eq!(format_small(2.5114e-5), "2.511e-5");
+        assert_eq!(format_small(0.4), "0.4");
     }
 }

@@ -27,11 +27,10 @@ mod iterate;
 mod spectrum;
 mod weights;
 
-pub use graph::{exponential_offsets, Graph, GraphKind, SplitMix64, MAX_NODES};
+pub use graph::{exponential_offsets, torus_shape, Graph, GraphKind, SplitMix64, MAX_NODES};
 pub use iterate::{
-    disagreement, dsgd_explain, dsgd_step, fmt_num, fmt_rate, fmt_small, fmt_weight, iterate, mean,
-    rounds_to_factor, DsgdExplanation, DsgdStep, InitPattern, NodeUpdate, RoundState, UpdateTerm,
-    MAX_MEASURED_ROUNDS,
+    disagreement, dsgd_explain, dsgd_step, iterate, mean, rounds_to_factor, DsgdExplanation,
+    DsgdStep, InitPattern, NodeUpdate, RoundState, UpdateTerm, MAX_MEASURED_ROUNDS,
 };
 pub use spectrum::{
     circulant_eigenvalues, dense_eigenvalues, hypercube_eigenvalues, path_eigenvalues,
@@ -40,7 +39,9 @@ pub use spectrum::{
     Eigenvalue, RhoEstimate, Spectrum, SpectrumMethod, DENSE_LIST_MAX_P, DENSE_MAX_P,
     LANCZOS_FULL_MAX_P,
 };
-pub use weights::{check_rule, mixing_matrix, Checks, MixingMatrix, WeightRule, CHECK_TOL};
+pub use weights::{
+    check_rule, mixing_matrix, solve_stationary, Checks, MixingMatrix, WeightRule, CHECK_TOL,
+};
 
 /// Why a consensus computation could not be done.
 #[derive(Clone, Debug, PartialEq, Eq)]

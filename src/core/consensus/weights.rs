@@ -8,8 +8,8 @@ use std::fmt;
 use nalgebra::{DMatrix, DVector};
 
 use super::graph::{exponential_offsets, Graph, GraphKind};
-use super::iterate::fmt_weight;
 use super::ConsensusError;
+use crate::core::units::format::format_weight;
 
 /// Tolerance for "equals 1" and "equals W_ji" checks on f64 weights.
 pub const CHECK_TOL: f64 = 1e-12;
@@ -47,7 +47,7 @@ pub enum WeightRule {
 
 impl WeightRule {
     /// URL name: `uniform`, `metropolis`, `lazy`, `maxdegree`, `exp`.
-    pub fn name(self) -> &'static str {
+    pub fn key(self) -> &'static str {
         match self {
             WeightRule::Uniform => "uniform",
             WeightRule::Metropolis => "metropolis",
@@ -468,15 +468,7 @@ impl MixingMatrix {
                 return Ok(pi);
             }
         }
-        let mut a = self.dense().transpose() - DMatrix::identity(p, p);
-        for j in 0..p {
-            a[(p - 1, j)] = 1.0;
-        }
-        let mut b = DVector::zeros(p);
-        b[p - 1] = 1.0;
-        let pi = a
-            .lu()
-            .solve(&b)
+        let pi = solve_stationary(self.dense())
             .ok_or_else(|| ConsensusError::NoStationary("(Wᵀ − I)π = 0 is singular".into()))?;
         let pi: Vec<f64> = pi.iter().copied().collect();
         if pi.iter().any(|v| !v.is_finite() || *v < -1e-9) || residual(&pi) > 1e-8 {
@@ -486,6 +478,22 @@ impl MixingMatrix {
         }
         Ok(pi)
     }
+}
+
+/// The linear solve behind every stationary distribution: (Wᵀ − I)π = 0
+/// with its last equation replaced by Σπ = 1, by LU decomposition, for a
+/// square row-stochastic `w` (p × p, p ≥ 1). `None` when the system is
+/// singular. The callers check the answer (non-negative, really
+/// stationary): the replaced equation is implied only when π is unique.
+pub fn solve_stationary(w: &DMatrix<f64>) -> Option<DVector<f64>> {
+    let p = w.nrows();
+    let mut a = w.transpose() - DMatrix::identity(p, p);
+    for j in 0..p {
+        a[(p - 1, j)] = 1.0;
+    }
+    let mut b = DVector::zeros(p);
+    b[p - 1] = 1.0;
+    a.lu().solve(&b)
 }
 
 /// Sort key of a sparse row entry `(node, weight)`: the node. One named
@@ -688,8 +696,8 @@ impl Checks {
             let (jmax, smax) = extreme(&col_sums, |a, b| a > b);
             notes.push(format!(
                 "Columns do not all sum to 1 (node {jmax}: {}, node {jmin}: {}), so W is not doubly stochastic and the arithmetic mean is not preserved; the values converge to the π-weighted mean instead.",
-                fmt_weight(smax),
-                fmt_weight(smin)
+                format_weight(smax),
+                format_weight(smin)
             ));
             if graph
                 .in_neighbours()

@@ -34,7 +34,7 @@ impl CollectiveKind {
 
     /// The field's name: "all-reduce", "reduce-scatter", "all-gather",
     /// "broadcast", "reduce", "all-to-all".
-    pub fn name(self) -> &'static str {
+    pub fn label(self) -> &'static str {
         match self {
             CollectiveKind::AllReduce => "all-reduce",
             CollectiveKind::ReduceScatter => "reduce-scatter",
@@ -193,7 +193,7 @@ mod tests {
         assert_eq!(f, vec![1.5, 0.75, 0.75, 1.0, 1.0, 0.75]);
         assert_eq!(busbw_factor(CollectiveKind::AllGather, 0), 0.0);
         for k in CollectiveKind::ALL {
-            assert_eq!(CollectiveKind::from_name(k.name()), Some(k));
+            assert_eq!(CollectiveKind::from_name(k.label()), Some(k));
         }
         assert_eq!(
             CollectiveKind::from_name("reduce_scatter_perf"),

@@ -51,7 +51,7 @@ pub fn fit_csv(fit: &Fit) -> String {
     let mut out = String::from("key,value,unit\n");
     out += &format!(
         "model,{},\ncollective,{},\np,{},ranks\n",
-        o.model.short(),
+        o.model.key(),
         o.collective.key(),
         o.p
     );

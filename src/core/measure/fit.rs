@@ -151,7 +151,7 @@ impl Fit {
         }
         Some(format!(
             "The {} α–β model does not explain these data ({}), so α and β are not a measurement of this network. Try another algorithm model, a size range where the times grow with the size, or more rows.",
-            self.options.model.name(),
+            self.options.model.label(),
             why.join("; ")
         ))
     }
@@ -403,8 +403,8 @@ pub fn fit_printed(
         } else {
             format!(
                 "the {} model has no closed form for {}; choose another model",
-                o.model.name(),
-                o.collective.name()
+                o.model.label(),
+                o.collective.label()
             )
         })
     })?;

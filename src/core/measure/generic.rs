@@ -405,7 +405,7 @@ pub fn parse(lines: &[Line], opts: &ImportOptions) -> (Option<Log>, Vec<LineMess
         .unwrap_or_default();
     let collective = opts.collective.unwrap_or(BenchCollective::AllReduce);
     let collective_note = match opts.collective {
-        Some(c) => format!("{} (chosen by you)", c.name()),
+        Some(c) => format!("{} (chosen by you)", c.label()),
         None => "all-reduce (assumed: generic columns do not name the collective; choose another if needed)".into(),
     };
     let series = Series {

@@ -59,7 +59,7 @@ pub enum Format {
 
 impl Format {
     /// Display name.
-    pub fn name(self) -> &'static str {
+    pub fn label(self) -> &'static str {
         match self {
             Format::NcclTests => "nccl-tests",
             Format::Osu => "OSU micro-benchmarks",

@@ -39,7 +39,7 @@ impl BenchCollective {
     }
 
     /// Display name ("all-reduce").
-    pub fn name(self) -> &'static str {
+    pub fn label(self) -> &'static str {
         match self {
             BenchCollective::AllReduce => "all-reduce",
             BenchCollective::AllGather => "all-gather",
@@ -156,18 +156,18 @@ impl Model {
     }
 
     /// Display name ("recursive doubling").
-    pub fn name(self) -> &'static str {
+    pub fn label(self) -> &'static str {
         self.algorithm().short_label()
     }
 
     /// Short key ("ring", "tree", "rd", "rab").
-    pub fn short(self) -> &'static str {
+    pub fn key(self) -> &'static str {
         self.algorithm().key()
     }
 
-    /// Inverse of [`Model::short`].
+    /// Inverse of [`Model::key`].
     pub fn from_short(s: &str) -> Option<Model> {
-        Model::all().into_iter().find(|m| m.short() == s.trim())
+        Model::all().into_iter().find(|m| m.key() == s.trim())
     }
 
     /// The multipliers `(startups, byte_factor)` of α and n·β for collective

@@ -322,9 +322,9 @@ pub fn parse(lines: &[Line], opts: &ImportOptions) -> (Option<Log>, Vec<LineMess
 
     // The collective.
     let (collective, collective_note) = if let Some((c, how)) = tool {
-        (c, format!("{} (from {how})", c.name()))
+        (c, format!("{} (from {how})", c.label()))
     } else if let Some(c) = opts.collective {
-        (c, format!("{} (chosen by you)", c.name()))
+        (c, format!("{} (chosen by you)", c.label()))
     } else {
         infer_collective(&series, has_redop, &redops, &roots)
     };
@@ -432,12 +432,12 @@ fn infer_collective(
     let why = match med {
         Some(m) => format!(
             "{} (the log does not name the tool; inferred from busbw/algbw ≈ {:.3}{}{}; choose another if this is wrong)",
-            c.name(),
+            c.label(),
             m,
             if reducing { " and a reduction op" } else { "" },
             if rooted { " and a root" } else { "" }
         ),
-        None => format!("{} (assumed: the log names no tool and prints no bandwidths)", c.name()),
+        None => format!("{} (assumed: the log names no tool and prints no bandwidths)", c.label()),
     };
     (c, why)
 }

@@ -64,9 +64,9 @@ pub fn parse(lines: &[Line], opts: &ImportOptions) -> (Option<Log>, Vec<LineMess
     let (collective, collective_note) = match (from_title, opts.collective) {
         (Some(c), _) => (
             c,
-            format!("{} (from the title “OSU … {}”)", c.name(), c.name()),
+            format!("{} (from the title “OSU … {}”)", c.label(), c.label()),
         ),
-        (None, Some(c)) => (c, format!("{} (chosen by you)", c.name())),
+        (None, Some(c)) => (c, format!("{} (chosen by you)", c.label())),
         (None, None) => (
             BenchCollective::AllReduce,
             "all-reduce (assumed: no OSU title line)".into(),

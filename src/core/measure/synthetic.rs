@@ -235,7 +235,7 @@ pub fn generate(spec: &Spec) -> String {
     let mut out = String::new();
     out += &format!(
         "# SYNTHETIC log made by Collective Lab (not a measurement): {} all-reduce, p = {p}, α = {}, β = {} ({}), {}% multiplicative noise, {} outlier rows, seed {}\n",
-        spec.model.name(),
+        spec.model.label(),
         format_time(spec.alpha),
         format_beta(spec.beta),
         format_bandwidth(1.0 / spec.beta),

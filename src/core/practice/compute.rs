@@ -20,7 +20,7 @@ use crate::core::schedule::Op;
 use crate::core::sgd;
 use crate::core::topology_view;
 
-pub use crate::core::consensus::{fmt_num, GraphKind, WeightRule};
+pub use crate::core::consensus::{GraphKind, WeightRule};
 pub use crate::core::cost::formulas::{ceil_log2, floor_log2};
 pub use crate::core::sgd::rng::SplitMix64;
 pub use crate::core::topology_view::LaneService;
@@ -46,12 +46,12 @@ impl PracticeAllReduce {
     }
 
     /// The `alg` value of the collectives view: `ring`, `rd`, `rab`.
-    pub fn short(self) -> &'static str {
+    pub fn key(self) -> &'static str {
         self.schedule().key()
     }
 
     /// Display name, e.g. "Rabenseifner's algorithm".
-    pub fn name(self) -> &'static str {
+    pub fn label(self) -> &'static str {
         match self {
             PracticeAllReduce::Ring => "ring all-reduce",
             PracticeAllReduce::RecursiveDoubling => "recursive doubling",
@@ -90,12 +90,12 @@ impl CostAlgorithm {
     }
 
     /// Short name, e.g. "ring" (the cost model's label).
-    pub fn name(self) -> &'static str {
+    pub fn short_label(self) -> &'static str {
         self.algorithm().short_label()
     }
 
     /// The `alg` URL value, e.g. "rab".
-    pub fn short(self) -> &'static str {
+    pub fn key(self) -> &'static str {
         self.algorithm().key()
     }
 }

@@ -56,7 +56,7 @@ fn count(label: &str, value: f64, mistakes: Vec<Mistake>) -> Numeric {
         kind: Kind::Number,
         unit: super::Unit::NONE,
         tolerance: Tolerance::EXACT,
-        shown: compute::fmt_num(value),
+        shown: crate::core::units::format::format_number(value),
         mistakes,
     }
 }

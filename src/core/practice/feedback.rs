@@ -1,8 +1,8 @@
 //! Checking one answer: the verdict and a message that says why.
 
 use super::answer::{parse_answer, Kind};
-use super::compute::fmt_num;
 use super::{ChoiceOption, MistakeKind, Numeric};
+use crate::core::units::format::format_number;
 
 /// The outcome of a check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,7 +44,7 @@ pub struct Feedback {
 
 /// A value in the part's unit, e.g. "112 MB" or "0.5333".
 fn in_unit(n: &Numeric, base: f64) -> String {
-    let v = fmt_num(base / n.unit.factor);
+    let v = format_number(base / n.unit.factor);
     let v = if v == "0" && base != 0.0 {
         format!("{:.3e}", base / n.unit.factor)
     } else {
@@ -104,7 +104,7 @@ pub fn check(n: &Numeric, input: &str) -> Feedback {
             message: format!(
                 "Not yet. {} looks like {}: {}",
                 in_unit(n, value),
-                m.kind.name(),
+                m.kind.label(),
                 m.kind.explanation()
             ),
         };

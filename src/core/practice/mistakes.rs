@@ -52,7 +52,7 @@ pub enum MistakeKind {
 
 impl MistakeKind {
     /// Short name shown in the feedback, e.g. "plain average of the shard losses".
-    pub fn name(self) -> &'static str {
+    pub fn label(self) -> &'static str {
         match self {
             MistakeKind::PlainMean => "plain average of the shard losses",
             MistakeKind::ReAddInAllGather => "re-adding during the all-gather",
@@ -310,7 +310,7 @@ mod tests {
             MistakeKind::RoundedDown,
             MistakeKind::NotSplitOverLanes,
         ] {
-            assert!(!k.name().is_empty() && !k.explanation().contains("correct"));
+            assert!(!k.label().is_empty() && !k.explanation().contains("correct"));
         }
     }
 }

@@ -5,11 +5,10 @@
 //! parameters (executed schedules, closed forms, spectra); the builders only
 //! word the question and lay out the worked calculation.
 
-use super::compute::{
-    self, fmt_num, CostAlgorithm, GraphKind, PracticeAllReduce, SplitMix64, WeightRule,
-};
+use super::compute::{self, CostAlgorithm, GraphKind, PracticeAllReduce, SplitMix64, WeightRule};
 use super::mistakes as mk;
 use super::{Answer, Kind, Mistake, MistakeKind, Numeric, Question, Tolerance, Unit, ViewLink};
+use crate::core::units::format::format_number;
 use crate::core::units::{
     bandwidth_chain, format_bandwidth, format_binary, format_decimal, format_exact, format_time,
     group_thousands, Bandwidth, Prefix,
@@ -78,7 +77,7 @@ impl Template {
     }
 
     /// Menu title.
-    pub fn title(self) -> &'static str {
+    pub fn label(self) -> &'static str {
         match self {
             Template::Loss => "Weighted global loss",
             Template::Dsgd => "Mix, then step (D-SGD)",
@@ -316,7 +315,7 @@ impl Alpha {
         if self.in_ns {
             format!("{} ns", self.ns)
         } else {
-            format!("{} µs", fmt_num(self.ns as f64 / 1000.0))
+            format!("{} µs", format_number(self.ns as f64 / 1000.0))
         }
     }
     /// URL form: "5us", "1500ns".
@@ -324,7 +323,7 @@ impl Alpha {
         if self.in_ns {
             format!("{}ns", self.ns)
         } else {
-            format!("{}us", fmt_num(self.ns as f64 / 1000.0))
+            format!("{}us", format_number(self.ns as f64 / 1000.0))
         }
     }
 }
@@ -366,17 +365,17 @@ impl Link {
     /// "β = 0.08 ns/B", "a 12.5 GB/s link", "a 100 Gb/s link".
     pub fn text(self) -> String {
         match self {
-            Link::Beta(ns) => format!("β = {} ns/B", fmt_num(ns)),
-            Link::Bytes(gb) => format!("a {} GB/s link", fmt_num(gb)),
-            Link::Bits(gbit) => format!("a {} Gb/s link", fmt_num(gbit)),
+            Link::Beta(ns) => format!("β = {} ns/B", format_number(ns)),
+            Link::Bytes(gb) => format!("a {} GB/s link", format_number(gb)),
+            Link::Bits(gbit) => format!("a {} Gb/s link", format_number(gbit)),
         }
     }
     /// The cost view's pair: ("beta", "0.08ns/B") or ("bw", "100Gb/s").
     pub fn url(self) -> String {
         match self {
-            Link::Beta(ns) => format!("beta={}ns/B", fmt_num(ns)),
-            Link::Bytes(gb) => format!("bw={}GB/s", fmt_num(gb)),
-            Link::Bits(gbit) => format!("bw={}Gb/s", fmt_num(gbit)),
+            Link::Beta(ns) => format!("beta={}ns/B", format_number(ns)),
+            Link::Bytes(gb) => format!("bw={}GB/s", format_number(gb)),
+            Link::Bits(gbit) => format!("bw={}Gb/s", format_number(gbit)),
         }
     }
     /// The bandwidth in bytes per second (`None` for [`Link::Beta`]).
@@ -390,9 +389,9 @@ impl Link {
     /// The rate as written: "12.5 GB/s", "100 Gb/s" (β: "β = 0.08 ns/B").
     pub fn rate_text(self) -> String {
         match self {
-            Link::Beta(ns) => format!("β = {} ns/B", fmt_num(ns)),
-            Link::Bytes(gb) => format!("{} GB/s", fmt_num(gb)),
-            Link::Bits(gbit) => format!("{} Gb/s", fmt_num(gbit)),
+            Link::Beta(ns) => format!("β = {} ns/B", format_number(ns)),
+            Link::Bytes(gb) => format!("{} GB/s", format_number(gb)),
+            Link::Bits(gbit) => format!("{} Gb/s", format_number(gbit)),
         }
     }
     /// The line deriving β, when a bandwidth was given.
@@ -581,9 +580,9 @@ fn and_list(items: &[String]) -> String {
 /// A value in parentheses when negative, for sums.
 fn term(v: f64) -> String {
     if v < 0.0 {
-        format!("({})", fmt_num(v))
+        format!("({})", format_number(v))
     } else {
-        fmt_num(v)
+        format_number(v)
     }
 }
 
@@ -601,7 +600,7 @@ fn number(label: &str, value: f64, tolerance: Tolerance, mistakes: Vec<Mistake>)
         kind: Kind::Number,
         unit: Unit::NONE,
         tolerance,
-        shown: fmt_num(value),
+        shown: format_number(value),
         mistakes,
     }
 }
@@ -670,7 +669,7 @@ fn question(title: &str, text: String, parts: Vec<Numeric>, hint: &str) -> Quest
 
 fn loss(counts: &[i64], losses: &[f64]) -> Question {
     let counts_t: Vec<String> = counts.iter().map(|c| c.to_string()).collect();
-    let losses_t: Vec<String> = losses.iter().map(|&l| fmt_num(l)).collect();
+    let losses_t: Vec<String> = losses.iter().map(|&l| format_number(l)).collect();
     let text = format!(
         "{} data shards hold {} samples, and the model's mean loss on them is {} respectively. \
          What is the mean loss over all the data?",
@@ -696,15 +695,15 @@ fn loss(counts: &[i64], losses: &[f64]) -> Question {
     let weights: Vec<String> = counts
         .iter()
         .zip(&o.weights)
-        .map(|(c, w)| format!("{c}/{} = {}", o.total, fmt_num(*w)))
+        .map(|(c, w)| format!("{c}/{} = {}", o.total, format_number(*w)))
         .collect();
     let products: Vec<String> = o
         .weights
         .iter()
         .zip(losses)
-        .map(|(w, l)| format!("{} × {}", fmt_num(*w), fmt_num(*l)))
+        .map(|(w, l)| format!("{} × {}", format_number(*w), format_number(*l)))
         .collect();
-    let contributions: Vec<String> = o.contributions.iter().map(|c| fmt_num(*c)).collect();
+    let contributions: Vec<String> = o.contributions.iter().map(|c| format_number(*c)).collect();
     q.solution = vec![
         format!("N = {} = {} samples", counts_t.join(" + "), o.total),
         format!("weights n_k/N: {}", weights.join(", ")),
@@ -712,13 +711,13 @@ fn loss(counts: &[i64], losses: &[f64]) -> Question {
         format!(
             "  = {} = {}",
             contributions.join(" + "),
-            fmt_num(o.global_mean)
+            format_number(o.global_mean)
         ),
         format!(
             "The plain average ({})/{} = {} would give every shard the same weight.",
             losses_t.join(" + "),
             losses.len(),
-            fmt_num(o.plain_mean)
+            format_number(o.plain_mean)
         ),
     ];
     q.link = Some(ViewLink {
@@ -739,17 +738,17 @@ fn loss(counts: &[i64], losses: &[f64]) -> Question {
 fn dsgd(values: &[f64], g: f64, eta: f64) -> Question {
     let k = values.len().saturating_sub(1);
     let x0 = values.first().copied().unwrap_or(0.0);
-    let neighbours: Vec<String> = values.iter().skip(1).map(|&v| fmt_num(v)).collect();
+    let neighbours: Vec<String> = values.iter().skip(1).map(|&v| format_number(v)).collect();
     let text = format!(
         "In decentralised SGD, worker 0 holds the value {}; its {k} neighbours hold {}. \
          Worker 0 and each neighbour get weight 1/{}. Worker 0's gradient, taken at its own value \
          before mixing, is {}, and the learning rate is η = {}. Using the course's order (mix, \
          then step), what is worker 0's mixed value, and what is its new value? Give two decimals.",
-        fmt_num(x0),
+        format_number(x0),
         and_list(&neighbours),
         k + 1,
-        fmt_num(g),
-        fmt_num(eta)
+        format_number(g),
+        format_number(eta)
     );
     let Some(d) = compute::dsgd(values, g, eta) else {
         return question("Mix, then step", text, vec![], "");
@@ -780,31 +779,36 @@ fn dsgd(values: &[f64], g: f64, eta: f64) -> Question {
     let sum: Vec<String> = values.iter().map(|&v| term(v)).collect();
     let mut stepped: Vec<String> = sum.clone();
     if let Some(s) = stepped.first_mut() {
-        *s = format!("({} − {} × {})", fmt_num(x0), fmt_num(eta), fmt_num(g));
+        *s = format!(
+            "({} − {} × {})",
+            format_number(x0),
+            format_number(eta),
+            format_number(g)
+        );
     }
     q.solution = vec![
         format!(
             "mix: ({})/{} = {}",
             sum.join(" + "),
             k + 1,
-            fmt_num(d.mixed)
+            format_number(d.mixed)
         ),
         format!(
             "step: {} − {} × {} = {}",
-            fmt_num(d.mixed),
-            fmt_num(eta),
-            fmt_num(g),
-            fmt_num(d.updated)
+            format_number(d.mixed),
+            format_number(eta),
+            format_number(g),
+            format_number(d.updated)
         ),
         format!(
             "Stepping first would give ({})/{} = {}; no mixing at all gives {} − {} × {} = {}.",
             stepped.join(" + "),
             k + 1,
-            fmt_num(d.step_then_mix),
-            fmt_num(x0),
-            fmt_num(eta),
-            fmt_num(g),
-            fmt_num(d.local_only)
+            format_number(d.step_then_mix),
+            format_number(x0),
+            format_number(eta),
+            format_number(g),
+            format_number(d.local_only)
         ),
     ];
     q.link = Some(ViewLink {
@@ -961,7 +965,7 @@ fn recursive(alg: PracticeAllReduce, p: usize, n: Size) -> Question {
         "An all-reduce of an n = {} tensor runs on p = {p} ranks with {}. How many rounds \
          does it take, and how many bytes does each rank send? Answer the bytes in {}.",
         n.text(),
-        alg.name(),
+        alg.label(),
         n.unit().symbol
     );
     let Some(e) = compute::execute_collective(alg, p, n.bytes) else {
@@ -1029,14 +1033,10 @@ fn recursive(alg: PracticeAllReduce, p: usize, n: Size) -> Question {
     q.link = Some(ViewLink {
         label: format!(
             "see it in the collectives view: {} at p = {p}, {}",
-            alg.name(),
+            alg.label(),
             n.text()
         ),
-        query: format!(
-            "view=collectives&alg={}&p={p}&size={}",
-            alg.short(),
-            n.url()
-        ),
+        query: format!("view=collectives&alg={}&p={p}&size={}", alg.key(), n.url()),
     });
     q
 }
@@ -1067,7 +1067,7 @@ fn time(alg: CostAlgorithm, p: usize, alpha: Alpha, link: Link, n: Size) -> Ques
         alpha.text(),
         link.text(),
         n.text(),
-        alg.name(),
+        alg.short_label(),
         unit.symbol
     );
     let (a, f) = compute::factors(alg, p);
@@ -1248,12 +1248,12 @@ fn rho(graph: RhoGraph, p: usize, factor: u32) -> Question {
     };
     q.solution = vec![
         eig,
-        format!("ρ = largest |λ_k| with k ≠ 0 = {}", fmt_num(rho)),
+        format!("ρ = largest |λ_k| with k ≠ 0 = {}", format_number(rho)),
         format!(
             "rounds r ≥ ln F / ln(1/ρ) = ln {factor} / ln(1/{}) = {} → round up: {} rounds",
-            fmt_num(rho),
-            fmt_num(f.ln() / (1.0 / rho).ln()),
-            fmt_num(rounds)
+            format_number(rho),
+            format_number(f.ln() / (1.0 / rho).ln()),
+            format_number(rounds)
         ),
     ];
     let (gk, wr) = graph.kind_and_rule();
@@ -1265,8 +1265,8 @@ fn rho(graph: RhoGraph, p: usize, factor: u32) -> Question {
         label: format!("see it in the gossip view: {shape} of p = {p} nodes"),
         query: format!(
             "view=gossip&graph={}&p={p}&weights={}&target={factor}",
-            gk.name(),
-            wr.name()
+            gk.key(),
+            wr.key()
         ),
     });
     q
@@ -1277,7 +1277,7 @@ pub fn measured_time_text(t_us: u64) -> String {
     if t_us < 1000 {
         format!("{t_us} µs")
     } else {
-        format!("{} ms", fmt_num(t_us as f64 / 1000.0))
+        format!("{} ms", format_number(t_us as f64 / 1000.0))
     }
 }
 

@@ -4,9 +4,10 @@
 
 use std::f64::consts::PI;
 
-use super::compute::{fmt_num, CostAlgorithm, PracticeAllReduce};
+use super::compute::{CostAlgorithm, PracticeAllReduce};
 use super::templates::{Link, Params, RhoGraph};
 use super::*;
+use crate::core::units::format::format_number;
 
 fn numeric(q: &Question) -> &[Numeric] {
     match &q.answer {
@@ -215,7 +216,7 @@ fn expected_loss(counts: &[i64], losses: &[f64]) -> (Vec<f64>, Vec<String>) {
         .sum::<f64>()
         / total as f64;
     let mut need: Vec<String> = counts.iter().map(|c| c.to_string()).collect();
-    need.extend(losses.iter().map(|&l| fmt_num(l)));
+    need.extend(losses.iter().map(|&l| format_number(l)));
     (vec![v], need)
 }
 
@@ -225,9 +226,9 @@ fn expected(params: &Params) -> (Vec<f64>, Vec<String>) {
         Params::Loss { counts, losses } => expected_loss(counts, losses),
         Params::Dsgd { values, g, eta } => {
             let mixed = values.iter().sum::<f64>() / values.len() as f64;
-            let mut need: Vec<String> = values.iter().map(|&v| fmt_num(v)).collect();
-            need.push(fmt_num(*g));
-            need.push(format!("η = {}", fmt_num(*eta)));
+            let mut need: Vec<String> = values.iter().map(|&v| format_number(v)).collect();
+            need.push(format_number(*g));
+            need.push(format!("η = {}", format_number(*eta)));
             (vec![mixed, mixed - eta * g], need)
         }
         Params::RingRounds { p } => (vec![2.0 * (*p as f64 - 1.0)], vec![format!("p = {p}")]),
@@ -247,7 +248,7 @@ fn expected(params: &Params) -> (Vec<f64>, Vec<String>) {
             };
             (
                 v,
-                vec![format!("p = {p}"), n.text(), alg.name().to_string()],
+                vec![format!("p = {p}"), n.text(), alg.label().to_string()],
             )
         }
         Params::Time {
@@ -273,7 +274,7 @@ fn expected(params: &Params) -> (Vec<f64>, Vec<String>) {
                     alpha.text(),
                     link.text(),
                     n.text(),
-                    alg.name().to_string(),
+                    alg.short_label().to_string(),
                 ],
             )
         }
@@ -340,7 +341,7 @@ fn expected(params: &Params) -> (Vec<f64>, Vec<String>) {
                     if *t_us < 1000 {
                         format!("t = {t_us} µs")
                     } else {
-                        format!("t = {} ms", fmt_num(*t_us as f64 / 1000.0))
+                        format!("t = {} ms", format_number(*t_us as f64 / 1000.0))
                     },
                 ],
             )
@@ -352,9 +353,9 @@ fn expected(params: &Params) -> (Vec<f64>, Vec<String>) {
         } => {
             let (pb, l) = (payload.bytes as f64, *lanes as f64);
             let (bw, rate) = match link {
-                Link::Bits(gbit) => (gbit * 1e9 / 8.0, format!("{} Gb/s", fmt_num(*gbit))),
-                Link::Bytes(gb) => (gb * 1e9, format!("{} GB/s", fmt_num(*gb))),
-                Link::Beta(ns) => (1.0 / (ns * 1e-9), format!("{} ns/B", fmt_num(*ns))),
+                Link::Bits(gbit) => (gbit * 1e9 / 8.0, format!("{} Gb/s", format_number(*gbit))),
+                Link::Bytes(gb) => (gb * 1e9, format!("{} GB/s", format_number(*gb))),
+                Link::Beta(ns) => (1.0 / (ns * 1e-9), format!("{} ns/B", format_number(*ns))),
             };
             (
                 vec![pb / l, pb / (l * bw)],

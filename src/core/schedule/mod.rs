@@ -27,7 +27,7 @@ pub enum Op {
 
 impl Op {
     /// Lower-case name used in labels: "reduce" or "copy".
-    pub fn name(self) -> &'static str {
+    pub fn label(self) -> &'static str {
         match self {
             Op::Reduce => "reduce",
             Op::Copy => "copy",
@@ -171,11 +171,20 @@ pub enum Computation {
     },
 }
 
+/// The one shape of every round title: `"{head}, round {k} of {of}"`, then
+/// `": {detail}"` unless `detail` is empty, e.g. "reduce-scatter, round 2
+/// of 3: partner = rank XOR 2".
+pub fn round_heading(head: &str, k: usize, of: usize, detail: &str) -> String {
+    if detail.is_empty() {
+        format!("{head}, round {k} of {of}")
+    } else {
+        format!("{head}, round {k} of {of}: {detail}")
+    }
+}
+
 /// A complete collective schedule.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Schedule {
-    /// Short machine name, e.g. "ring", "rab".
-    pub algorithm: &'static str,
     /// Number of ranks.
     pub p: usize,
     /// Tensor length in elements.
@@ -311,27 +320,15 @@ impl Schedule {
     /// Label such as "reduce-scatter, round 2 of 3" (plus the round's note).
     pub fn round_label(&self, i: usize) -> String {
         match (self.rounds.get(i), self.position_in_phase(i)) {
-            (Some(round), Some((k, of))) => {
-                if round.note.is_empty() {
-                    format!("{}, round {k} of {of}", round.phase)
-                } else {
-                    format!("{}, round {k} of {of}: {}", round.phase, round.note)
-                }
-            }
+            (Some(round), Some((k, of))) => round_heading(round.phase.label(), k, of, &round.note),
             _ => String::new(),
         }
     }
 
     /// Concatenates two schedules over the same tensor (e.g. reduce-scatter
     /// then all-gather). The collective of the result is `collective`.
-    pub fn then(
-        mut self,
-        other: Schedule,
-        algorithm: &'static str,
-        collective: Computation,
-    ) -> Self {
+    pub fn then(mut self, other: Schedule, collective: Computation) -> Self {
         self.rounds.extend(other.rounds);
-        self.algorithm = algorithm;
         self.collective = collective;
         self
     }

@@ -367,7 +367,6 @@ fn half_collective(
     }
     let owned = recursive_owned(p, n);
     Ok(Schedule {
-        algorithm: if gather { "rdag" } else { "rh" },
         p,
         n,
         elem_bytes,

@@ -103,7 +103,6 @@ pub fn ring_reduce_scatter_schedule(
 ) -> Result<Schedule, ScheduleError> {
     check_args(p, n, elem_bytes)?;
     Ok(Schedule {
-        algorithm: "ring",
         p,
         n,
         elem_bytes,
@@ -126,7 +125,6 @@ pub fn ring_all_gather_schedule(
 ) -> Result<Schedule, ScheduleError> {
     check_args(p, n, elem_bytes)?;
     Ok(Schedule {
-        algorithm: "ring",
         p,
         n,
         elem_bytes,
@@ -151,14 +149,13 @@ pub fn ring_all_reduce_schedule(
     // built field by field: `..rs.clone()` would copy every reduce-scatter
     // round (a million transfers at p = 1024) only to drop them
     let ag = Schedule {
-        algorithm: rs.algorithm,
         p,
         n,
         elem_bytes,
         collective: Computation::AllReduce,
         rounds: ring_pass(p, n, 1, Op::Copy, Phase::AllGather),
     };
-    Ok(rs.then(ag, "ring", Computation::AllReduce))
+    Ok(rs.then(ag, Computation::AllReduce))
 }
 
 #[cfg(test)]

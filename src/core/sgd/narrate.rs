@@ -4,10 +4,7 @@
 use super::objective::Objective;
 use super::train::{Lab, StepRecord};
 use super::Strategy;
-use crate::core::units::{format_bytes_short, sig_trimmed};
-
-/// Old name of [`sig_trimmed`] (kept so existing callers compile).
-pub use crate::core::units::sig_trimmed as sig;
+use crate::core::units::{format_bytes_short, format_vector_brief, sig_trimmed};
 
 /// One line on why the plain mean over-weights the smallest shard, e.g. for
 /// the course's table: "Shard 3 holds 10% of the samples but gets 1/3 of the
@@ -47,15 +44,6 @@ pub fn over_weighting_line(o: &Objective, losses: &[f64]) -> String {
     }
 }
 
-fn vec_text(w: &[f64]) -> String {
-    let inner: Vec<String> = w.iter().take(4).map(|v| sig_trimmed(*v, 3)).collect();
-    if w.len() > 4 {
-        format!("({}, …)", inner.join(", "))
-    } else {
-        format!("({})", inner.join(", "))
-    }
-}
-
 fn rec(lab: &Lab, s: Strategy, step: usize) -> Option<&StepRecord> {
     let t = lab.trace(s)?;
     t.steps.get(step.min(t.steps.len().saturating_sub(1)))
@@ -79,7 +67,7 @@ pub fn narrate_step(lab: &Lab, s: Strategy, step: usize, batch_label: &str) -> S
         return format!(
             "Step 0: all {m} workers hold the same initial model w⁰ = {}. Global loss F(w⁰) = {} \
              (the optimum is F★ = {}). Step forward to run one training step.",
-            vec_text(&r.average),
+            format_vector_brief(&r.average),
             sig_trimmed(r.loss_at_average, 4),
             sig_trimmed(lab.optimal_loss, 4)
         );
@@ -173,7 +161,7 @@ pub fn trap_line(lab: &Lab) -> String {
             Some(pi) => format!(
                 "This mixing matrix is not doubly stochastic: D-PSGD weights worker k by its \
                  stationary weight π_k (here {}) and settles near argmin Σ π_k L_k instead.",
-                vec_text(pi)
+                format_vector_brief(pi)
             ),
             None => "This mixing matrix has no unique stationary distribution.".to_string(),
         }

@@ -442,9 +442,9 @@ fn mixing_comes_from_the_consensus_core() {
     assert!((a - ring_uniform(6)).abs().max() < 1e-15);
     let s = train::mixing_for(GraphKind::Star, WeightRule::Uniform, 4, 0).expect("star");
     assert!((s - star_uniform(4)).abs().max() < 1e-15);
-    assert_eq!(train::torus_shape(16), (4, 4));
-    assert_eq!(train::torus_shape(12), (3, 4));
-    assert_eq!(train::torus_shape(7), (1, 7));
+    assert_eq!(crate::core::consensus::torus_shape(16), (4, 4));
+    assert_eq!(crate::core::consensus::torus_shape(12), (3, 4));
+    assert_eq!(crate::core::consensus::torus_shape(7), (1, 7));
     let t = train::mixing_for(
         GraphKind::Torus { rows: 1, cols: 1 },
         WeightRule::Metropolis,

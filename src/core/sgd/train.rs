@@ -286,23 +286,9 @@ pub fn check_mixing(a: &DMatrix<f64>, m: usize) -> Result<(), TrainError> {
     Ok(())
 }
 
-/// The most nearly square torus shape (rows ≤ cols, rows·cols = m) for m
-/// workers; a prime m gives 1 × m (a ring).
-pub fn torus_shape(m: usize) -> (usize, usize) {
-    let mut rows = 1;
-    let mut r = 1;
-    while r * r <= m {
-        if m.is_multiple_of(r) {
-            rows = r;
-        }
-        r += 1;
-    }
-    (rows, m / rows.max(1))
-}
-
 /// The m × m mixing matrix of `graph` with weight `rule`, built by the
 /// consensus core ([`consensus::Graph::new`], [`consensus::mixing_matrix`]).
-/// A torus gets the shape [`torus_shape`]`(m)` whatever rows/cols `graph`
+/// A torus gets the shape [`consensus::torus_shape`]`(m)` whatever rows/cols `graph`
 /// carries; m = 1 gives the 1 × 1 identity (nothing to mix).
 ///
 /// # Errors
@@ -319,7 +305,7 @@ pub fn mixing_for(
     }
     let kind = match graph {
         consensus::GraphKind::Torus { .. } => {
-            let (rows, cols) = torus_shape(m);
+            let (rows, cols) = consensus::torus_shape(m);
             consensus::GraphKind::Torus { rows, cols }
         }
         k => k,
@@ -335,7 +321,8 @@ pub fn complete_uniform_mixing(m: usize) -> DMatrix<f64> {
 }
 
 /// The stationary distribution π of a row-stochastic A (πᵀA = πᵀ, Σ π = 1),
-/// solved directly: replace one equation of (Aᵀ − I)π = 0 by Σπ = 1 (LU).
+/// solved directly: replace one equation of (Aᵀ − I)π = 0 by Σπ = 1 (LU,
+/// [`consensus::solve_stationary`]).
 /// `None` when π is not unique (e.g. a disconnected graph) or not
 /// non-negative.
 pub fn stationary_distribution(a: &DMatrix<f64>) -> Option<Vec<f64>> {
@@ -343,13 +330,7 @@ pub fn stationary_distribution(a: &DMatrix<f64>) -> Option<Vec<f64>> {
     if m == 0 || a.ncols() != m {
         return None;
     }
-    let mut sys = a.transpose() - DMatrix::<f64>::identity(m, m);
-    for j in 0..m {
-        sys[(m - 1, j)] = 1.0;
-    }
-    let mut rhs = nalgebra::DVector::<f64>::zeros(m);
-    rhs[m - 1] = 1.0;
-    let pi = sys.lu().solve(&rhs)?;
+    let pi = consensus::solve_stationary(a)?;
     if pi.iter().any(|v| !v.is_finite() || *v < -1e-9) {
         return None;
     }

@@ -32,7 +32,7 @@ pub enum BarKind {
 
 impl BarKind {
     /// Lower-case name.
-    pub fn name(self) -> &'static str {
+    pub fn label(self) -> &'static str {
         match self {
             BarKind::Send => "send",
             BarKind::Recv => "receive",

@@ -27,7 +27,7 @@ pub mod view_model;
 use crate::core::collectives::pieces::Split;
 use crate::core::collectives::{flex_reduce, Algorithm, TopologyEntry};
 use crate::core::execute::{default_init, execute, ExecOptions, Trace};
-use crate::core::schedule::{Op, Phase, Round, Schedule, ScheduleError};
+use crate::core::schedule::{round_heading, Op, Phase, Round, Schedule, ScheduleError};
 use crate::core::timing::lockstep::round_times;
 use crate::core::timing::traffic::{
     busiest_resource, cumulative_traffic, round_traffic, transfer_classes, Traffic,
@@ -209,12 +209,7 @@ pub fn round_titles(s: &Schedule) -> Vec<String> {
     // runs of consecutive rounds at the same level, each visited once
     for run in levels.chunk_by(|a, b| a.0 == b.0) {
         for (k, (level, detail)) in run.iter().enumerate() {
-            let base = format!("{level}, round {} of {}", k + 1, run.len());
-            out.push(if detail.is_empty() {
-                base
-            } else {
-                format!("{base}: {detail}")
-            });
+            out.push(round_heading(level, k + 1, run.len(), detail));
         }
     }
     out
@@ -805,7 +800,6 @@ mod title_tests {
             transfers: Vec::new(),
         };
         let s = Schedule {
-            algorithm: "test",
             p: 2,
             n: 2,
             elem_bytes: 4,

@@ -526,6 +526,25 @@ pub fn format_coeff(x: f64) -> String {
     trim_decimal(sig(x, 4))
 }
 
+/// A vector with every entry as [`format_exact_or_approx`], e.g.
+/// "(0.5, ≈ 0.3333)" (the sgd view's optima).
+pub fn format_vector(w: &[f64]) -> String {
+    let inner: Vec<String> = w.iter().map(|v| format_exact_or_approx(*v)).collect();
+    format!("({})", inner.join(", "))
+}
+
+/// A vector's first four entries to 3 significant digits
+/// ([`sig_trimmed`]), with "…" when it has more, e.g. "(1.23, 4.56, …)"
+/// (the sgd narration).
+pub fn format_vector_brief(w: &[f64]) -> String {
+    let inner: Vec<String> = w.iter().take(4).map(|v| sig_trimmed(*v, 3)).collect();
+    if w.len() > 4 {
+        format!("({}, …)", inner.join(", "))
+    } else {
+        format!("({})", inner.join(", "))
+    }
+}
+
 /// The one rule for a shown number: the value **exactly** when it has at most
 /// 6 significant digits, otherwise **4 significant digits after "≈ "**.
 ///

@@ -112,7 +112,7 @@ pub fn CollectivePicture(props: &CollectivePictureProps) -> Html {
                 .map(|t| RingArrow {
                     src: t.src,
                     dst: t.dst,
-                    label: format!("{} {}", range_label(s.n, p, &t.range), t.op.name()),
+                    label: format!("{} {}", range_label(s.n, p, &t.range), t.op.label()),
                     reduce: t.op == Op::Reduce,
                 })
                 .collect()

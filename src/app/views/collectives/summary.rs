@@ -8,7 +8,7 @@ use yew::prelude::*;
 use crate::app::components::downloads::Downloads;
 use crate::core::collectives::{Algorithm, AlgorithmSummary, ShownTimes, TimeAgreement};
 use crate::core::units::{format_bytes_short, group_thousands};
-use crate::export::series::collectives_summary;
+use crate::export::series::collectives::collectives_summary;
 
 /// Props of [`SummaryTable`].
 #[derive(Properties, PartialEq)]
@@ -48,7 +48,7 @@ pub fn SummaryTable(props: &SummaryTableProps) -> Html {
                 <th scope="row">
                     <button type="button" class="linkish" onclick={pick} aria-pressed={here.to_string()}>{a.label()}</button>
                 </th>
-                <td>{a.collective_name()}</td>
+                <td>{a.collective().label()}</td>
                 <td class="rounds">{row.rounds}</td>
                 <td class="bytes" title={format!("{} B", group_thousands(row.max_sent_bytes))}>{format_bytes_short(row.max_sent_bytes as f64)}</td>
                 <td class="time">{shown.executed.clone()}</td>

@@ -20,7 +20,7 @@ use crate::core::cost::CostParams as Model;
 use crate::core::units::{
     bandwidth_chain, format_beta, format_binary, format_decimal, format_size, format_time,
 };
-use crate::export::series::{cost_time_vs_p, cost_time_vs_size, cost_winner_map};
+use crate::export::series::cost::{cost_time_vs_p, cost_time_vs_size, cost_winner_map};
 use crate::export::DataTable;
 use crate::params::cost::{CostViewParams, Link};
 use crate::params::FieldError;

@@ -12,7 +12,7 @@ use crate::core::collectives::Algorithm;
 use crate::core::cost::formulas::Formula;
 use crate::core::cost::CostParams as Model;
 use crate::core::units::format_time;
-use crate::export::series::cost_formulas;
+use crate::export::series::cost::cost_formulas;
 use crate::plot::cost::colour_hex;
 
 /// Props of [`CostTable`].

@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use super::SharedRun;
 use crate::app::components::data_table::DataTableView;
-use crate::export::series::{gossip_eigenvalues, gossip_rounds};
+use crate::export::series::gossip::{gossip_eigenvalues, gossip_rounds};
 use crate::plot::gossip::draw_disagreement;
 
 /// Props of [`GossipCharts`].

@@ -42,7 +42,7 @@ pub fn GossipControls(props: &GossipControlsProps) -> Html {
                     error={d.error("p")} hint={AttrValue::from("2 to 1024; drawn up to 64")} on_commit={commit("p")} />
             }
             <SelectField name="weights" label="Weights" options={rule_options()}
-                selected={params.weights.name()} error={d.error("weights")} on_commit={commit("weights")} />
+                selected={params.weights.key()} error={d.error("weights")} on_commit={commit("weights")} />
             <TextField name="init" label="Initial values" value={d.text_or("init", &params.init.text)}
                 error={d.error("init")} hint={AttrValue::from("comma list, linear (0, 3, 6, …) or random:SEED")}
                 on_commit={commit("init")} />

@@ -5,7 +5,8 @@
 use yew::prelude::*;
 
 use super::SharedRun;
-use crate::core::consensus::{fmt_weight, GraphKind};
+use crate::core::consensus::GraphKind;
+use crate::core::units::format::format_weight;
 use crate::core::units::format_exact_or_approx;
 use crate::params::gossip::MAX_DRAWN_P;
 
@@ -108,13 +109,13 @@ pub fn GossipGraph(props: &GossipGraphProps) -> Html {
             if directed {
                 // b reads a with weight W_ba, shown near b
                 let t = 0.7;
-                vec![(pa.0 + dx * t, pa.1 + dy * t, fmt_weight(m.weight(b, a)))]
+                vec![(pa.0 + dx * t, pa.1 + dy * t, format_weight(m.weight(b, a)))]
             } else if symmetric {
-                vec![((pa.0 + pb.0) / 2.0, (pa.1 + pb.1) / 2.0, fmt_weight(m.weight(a, b)))]
+                vec![((pa.0 + pb.0) / 2.0, (pa.1 + pb.1) / 2.0, format_weight(m.weight(a, b)))]
             } else {
                 vec![
-                    (pa.0 + dx * 0.3, pa.1 + dy * 0.3, fmt_weight(m.weight(a, b))),
-                    (pa.0 + dx * 0.7, pa.1 + dy * 0.7, fmt_weight(m.weight(b, a))),
+                    (pa.0 + dx * 0.3, pa.1 + dy * 0.3, format_weight(m.weight(a, b))),
+                    (pa.0 + dx * 0.7, pa.1 + dy * 0.7, format_weight(m.weight(b, a))),
                 ]
             }
         } else {
@@ -142,7 +143,7 @@ pub fn GossipGraph(props: &GossipGraphProps) -> Html {
             "node {i}: x = {} at round {round}; degree {}; self weight W{i}{i} = {}",
             format_exact_or_approx(v),
             run.graph.degree(i),
-            fmt_weight(m.weight(i, i))
+            format_weight(m.weight(i, i))
         );
         html! {
             <g key={format!("n{i}")} class="node" onclick={on_node(i)} style="cursor:pointer">

@@ -4,7 +4,8 @@
 use yew::prelude::*;
 
 use super::SharedRun;
-use crate::core::consensus::{fmt_weight, WeightRule};
+use crate::core::consensus::WeightRule;
+use crate::core::units::format::format_weight;
 use crate::params::gossip::{MAX_DRAWN_P, MAX_NUMBERED_P};
 
 /// Props of [`MixingHeatmap`].
@@ -47,11 +48,11 @@ pub fn MixingHeatmap(props: &MixingHeatmapProps) -> Html {
                 <rect x={format!("{x:.1}")} y={format!("{y:.1}")} width={format!("{cell:.1}")} height={format!("{cell:.1}")}
                     fill="rgb(0,114,178)" fill-opacity={format!("{:.3}", 0.06 + 0.5 * v / wmax)}
                     stroke="currentColor" stroke-opacity={if i == focus_node { "0.6" } else { "0.1" }}>
-                    <title>{format!("W{i}{j} = {}", fmt_weight(v))}</title>
+                    <title>{format!("W{i}{j} = {}", format_weight(v))}</title>
                 </rect>
                 if numbered && v != 0.0 {
                     <text x={format!("{:.1}", x + cell / 2.0)} y={format!("{:.1}", y + cell / 2.0 + 4.0)}
-                        font-size="10" text-anchor="middle" fill="currentColor">{fmt_weight(v)}</text>
+                        font-size="10" text-anchor="middle" fill="currentColor">{format_weight(v)}</text>
                 }
             </g>
         }
@@ -70,10 +71,10 @@ pub fn MixingHeatmap(props: &MixingHeatmapProps) -> Html {
                         <text x={format!("{:.1}", pad + cell * i as f64 + cell / 2.0)} y={format!("{:.1}", pad - 8.0)}
                             font-size="10" text-anchor="middle" fill="currentColor">{i}</text>
                         <text x={format!("{:.1}", pad + cell * p as f64 + 22.0)} y={format!("{:.1}", pad + cell * i as f64 + cell / 2.0 + 4.0)}
-                            font-size="10" text-anchor="middle" fill="currentColor">{fmt_weight(row_sums[i])}</text>
+                            font-size="10" text-anchor="middle" fill="currentColor">{format_weight(row_sums[i])}</text>
                         <text x={format!("{:.1}", pad + cell * i as f64 + cell / 2.0)} y={format!("{:.1}", pad + cell * p as f64 + 16.0)}
                             font-size="10" text-anchor="middle"
-                            fill={if (col_sums[i] - 1.0).abs() > 1e-12 { "rgb(213,94,0)" } else { "currentColor" }}>{fmt_weight(col_sums[i])}</text>
+                            fill={if (col_sums[i] - 1.0).abs() > 1e-12 { "rgb(213,94,0)" } else { "currentColor" }}>{format_weight(col_sums[i])}</text>
                     </>
                 }) }
             </g>

@@ -9,7 +9,7 @@ use yew::prelude::*;
 
 use super::SharedRun;
 use crate::app::components::data_table::DataTableView;
-use crate::export::series::gossip_rounds;
+use crate::export::series::gossip::gossip_rounds;
 
 /// Props of [`RoundHistory`].
 #[derive(Properties, PartialEq)]

@@ -6,9 +6,10 @@ use yew::prelude::*;
 
 use super::SharedRun;
 use crate::app::components::downloads::Downloads;
-use crate::core::consensus::{fmt_rate, fmt_small, spread};
+use crate::core::consensus::spread;
+use crate::core::units::format::{format_rate, format_small};
 use crate::core::units::format_exact_or_approx;
-use crate::export::series::gossip_round_numbers;
+use crate::export::series::gossip::gossip_round_numbers;
 
 /// Props of [`RoundNumbers`].
 #[derive(Properties, PartialEq)]
@@ -64,8 +65,8 @@ pub fn RoundNumbers(props: &RoundNumbersProps) -> Html {
                     <tr><th scope="row">{if spec.bound_guaranteed { "bound ρʳ‖x₀ − x̄1‖₂" } else { "ρʳ‖x₀ − x̄1‖₂ (rate, not a bound)" }}</th>
                         <td id="round-bound">{bound_text}</td></tr>
                     <tr><th scope="row">{"spread max − min"}</th><td id="round-spread">{format_exact_or_approx(spread(&state.values))}</td></tr>
-                    <tr><th scope="row">{"ρ"}</th><td id="rho">{fmt_rate(spec.rho)}</td></tr>
-                    <tr><th scope="row">{"spectral gap 1 − ρ"}</th><td id="gap">{if spec.gap < 1e-3 { fmt_small(spec.gap) } else { fmt_rate(spec.gap) }}</td></tr>
+                    <tr><th scope="row">{"ρ"}</th><td id="rho">{format_rate(spec.rho)}</td></tr>
+                    <tr><th scope="row">{"spectral gap 1 − ρ"}</th><td id="gap">{if spec.gap < 1e-3 { format_small(spec.gap) } else { format_rate(spec.gap) }}</td></tr>
                     <tr><th scope="row">{format!("rounds for {}× (predicted ⌈ln F / ln(1/ρ)⌉)", run.factor)}</th><td id="predicted">{predicted}</td></tr>
                     <tr><th scope="row">{format!("rounds for {}× (measured)", run.factor)}</th><td id="measured">{measured}</td></tr>
                 </tbody>

@@ -68,7 +68,7 @@ pub fn MeasureCharts(props: &MeasureChartsProps) -> Html {
         time_data.extend(
             c.models
                 .iter()
-                .map(|(m, pts)| (format!("{} at the fitted α, β", m.name()), pts.clone())),
+                .map(|(m, pts)| (format!("{} at the fitted α, β", m.label()), pts.clone())),
         );
     }
     let label = |kind: &str, v: &[Points]| -> Vec<Points> {

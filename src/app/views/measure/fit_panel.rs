@@ -46,7 +46,7 @@ pub fn FitPanel(props: &PanelProps) -> Html {
             <div class="field">
                 <label for="fit-model">{"Algorithm model"}</label>
                 <select id="fit-model" onchange={on_model}>
-                    { for Model::all().into_iter().map(|m| html!{ <option value={m.short()} selected={m == s.settings.model}>{m.name()}</option> }) }
+                    { for Model::all().into_iter().map(|m| html!{ <option value={m.key()} selected={m == s.settings.model}>{m.label()}</option> }) }
                 </select>
             </div>
             <div class="field">
@@ -65,7 +65,7 @@ pub fn FitPanel(props: &PanelProps) -> Html {
             let (st, bf) = f.factors;
             html! {
                 <>
-                <p class="hint">{format!("T(n) = {}·α + {}·n·β ({}, p = {}; Huber robust fit on relative residuals)", format_exact_or_approx(st), format_exact_or_approx(bf), f.options.model.name(), f.options.p)}</p>
+                <p class="hint">{format!("T(n) = {}·α + {}·n·β ({}, p = {}; Huber robust fit on relative residuals)", format_exact_or_approx(st), format_exact_or_approx(bf), f.options.model.label(), f.options.p)}</p>
                 <dl class="fit-results">
                     <dt>{"α (start-up latency)"}</dt><dd id="fit-alpha">{us(f.alpha)}</dd>
                     <dt>{"link bandwidth 1/β"}</dt><dd id="fit-bw">{bw_text(f.beta)}</dd>
@@ -94,7 +94,7 @@ pub fn FitPanel(props: &PanelProps) -> Html {
                     if !c.crossovers.is_empty() {
                         <h3>{"Crossovers at the fitted α, β"}</h3>
                         <ul id="fit-crossovers">{ for c.crossovers.iter().map(|x| html!{
-                            <li>{format!("{} → {} at {}", x.below.name(), x.above.name(), format_decimal(x.n_bytes))}</li>
+                            <li>{format!("{} → {} at {}", x.below.label(), x.above.label(), format_decimal(x.n_bytes))}</li>
                         }) }</ul>
                     }
                 }

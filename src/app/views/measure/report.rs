@@ -69,7 +69,7 @@ pub fn ParseReport(props: &PanelProps) -> Html {
             }
             if let Some(l) = log {
                 <ul class="measure-facts">
-                    <li id="log-format">{format!("Format: {}", l.format.name())}</li>
+                    <li id="log-format">{format!("Format: {}", l.format.label())}</li>
                     if !l.title.is_empty() {
                         <li id="log-title">{"Title: "}<q>{l.title.chars().take(200).collect::<String>()}</q></li>
                     }
@@ -79,7 +79,7 @@ pub fn ParseReport(props: &PanelProps) -> Html {
                         <select id="collective" aria-label="Collective" onchange={on_coll}>
                             <option value="" selected={s.settings.import.collective.is_none()}>{"from the log"}</option>
                             { for BenchCollective::all().into_iter().map(|c| html!{
-                                <option value={c.key()} selected={s.settings.import.collective == Some(c)}>{c.name()}</option>
+                                <option value={c.key()} selected={s.settings.import.collective == Some(c)}>{c.label()}</option>
                             }) }
                         </select>
                     </li>

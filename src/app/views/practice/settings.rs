@@ -83,7 +83,7 @@ pub fn Settings(props: &SettingsProps) -> Html {
                     <select id="f-q" onchange={on_template}>
                         <option value="" selected={p.template.is_none()}>{"one of each template"}</option>
                         { for Template::ALL.iter().map(|t| html! {
-                            <option value={t.key()} selected={p.template == Some(*t)}>{t.title()}</option>
+                            <option value={t.key()} selected={p.template == Some(*t)}>{t.label()}</option>
                         }) }
                     </select>
                 </div>

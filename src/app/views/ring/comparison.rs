@@ -11,7 +11,7 @@ use crate::app::components::time_panel::TimePanel;
 use crate::core::collectives::naive_root_schedule;
 use crate::core::timing::{executed_time, explain};
 use crate::core::units::{format_exact_or_approx, format_time, Bandwidth};
-use crate::export::series::schedule_times;
+use crate::export::series::schedule::schedule_times;
 use crate::params::ring::ELEM_BYTES;
 
 /// Props of [`RingVsNaive`].

@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use super::SharedLab;
 use crate::app::components::data_table::DataTableView;
-use crate::export::series::{sgd_chart, SgdChart};
+use crate::export::series::sgd::{sgd_chart, SgdChart};
 use crate::export::DataTable;
 use crate::plot::sgd::{
     draw_consensus_layer, draw_loss_layer, draw_loss_vs_bytes_layer, draw_trajectories, Layer,

@@ -50,7 +50,7 @@ pub fn SgdControls(props: &SgdControlsProps) -> Html {
             <SelectField name="graph" label="Gossip graph" options={graph_options()}
                 selected={params.graph.key()} error={d.error("graph")} on_commit={commit("graph")} />
             <SelectField name="weights" label="Weight rule" options={rule_options()}
-                selected={params.weights.name()} error={d.error("weights")} on_commit={commit("weights")} />
+                selected={params.weights.key()} error={d.error("weights")} on_commit={commit("weights")} />
             <TextField name="lr" label="Learning rate η" value={d.text_or("lr", &params.lr.to_string())}
                 error={d.error("lr")} hint={AttrValue::from("above 0, up to 10")} on_commit={commit("lr")} />
             <TextField name="decay" label="Decay: η_t = η/(1 + decay·(t−1))" value={d.text_or("decay", &params.decay.to_string())}

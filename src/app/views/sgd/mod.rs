@@ -78,12 +78,6 @@ fn computing_text(p: &SgdParams) -> AttrValue {
     .into()
 }
 
-/// A model vector with four significant digits: "(1.2, 3.4)".
-pub(crate) fn vec_text(w: &[f64]) -> String {
-    let inner: Vec<String> = w.iter().map(|v| format_exact_or_approx(*v)).collect();
-    format!("({})", inner.join(", "))
-}
-
 /// The sgd view.
 #[component]
 pub fn SgdView(props: &ViewProps) -> Html {

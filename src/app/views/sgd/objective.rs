@@ -12,7 +12,7 @@ use crate::app::components::data_table::DataTableView;
 use crate::core::sgd::narrate::over_weighting_line;
 use crate::core::sgd::Objective;
 use crate::core::units::format_exact_or_approx;
-use crate::export::series::sgd_sample_weights;
+use crate::export::series::sgd::sgd_sample_weights;
 use crate::plot::sgd::draw_sample_weights;
 
 /// Props of [`ObjectiveResults`].

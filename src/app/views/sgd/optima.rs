@@ -4,11 +4,11 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::{vec_text, SharedLab};
+use super::SharedLab;
 use crate::app::components::downloads::Downloads;
 use crate::core::sgd::narrate::trap_line;
-use crate::core::units::{equation, format_exact_or_approx};
-use crate::export::series::sgd_optima;
+use crate::core::units::{equation, format_exact_or_approx, format_vector};
+use crate::export::series::sgd::sgd_optima;
 
 /// Props of [`OptimaPanel`].
 #[derive(Properties, PartialEq)]
@@ -27,15 +27,15 @@ pub fn OptimaPanel(props: &OptimaPanelProps) -> Html {
             <table class="numbers">
                 <tbody>
                     <tr><th scope="row">{"w★ of Σ (n_k/N) L_k (sample-weighted)"}</th>
-                        <td id="opt-sample">{vec_text(&lab.sample_weighted_optimum)}</td>
+                        <td id="opt-sample">{format_vector(&lab.sample_weighted_optimum)}</td>
                         <td>{equation("F★", &format_exact_or_approx(lab.optimal_loss))}</td></tr>
                     <tr><th scope="row">{"w★ of (1/m) Σ L_k (equal-worker)"}</th>
-                        <td id="opt-equal">{vec_text(&lab.equal_worker_optimum)}</td>
+                        <td id="opt-equal">{format_vector(&lab.equal_worker_optimum)}</td>
                         <td>{equation("F", &format_exact_or_approx(lab.equal_worker_loss))}</td></tr>
                     if !lab.doubly_stochastic {
                         if let Some(w) = &lab.mixing_weighted_optimum {
                             <tr><th scope="row">{"w★ of Σ π_k L_k (this mixing matrix's weights)"}</th>
-                                <td>{vec_text(w)}</td><td></td></tr>
+                                <td>{format_vector(w)}</td><td></td></tr>
                         }
                     }
                 </tbody>

@@ -11,7 +11,7 @@ use crate::app::components::downloads::Downloads;
 use crate::core::sgd::StrategyTrace;
 use crate::core::units::format_bytes_short;
 use crate::core::units::format_exact_or_approx;
-use crate::export::series::sgd_strategies;
+use crate::export::series::sgd::sgd_strategies;
 
 /// Props of [`StrategyTable`].
 #[derive(Properties, PartialEq)]

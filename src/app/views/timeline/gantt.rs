@@ -65,7 +65,7 @@ fn bar_html(b: &Bar, x: &dyn Fn(f64) -> f64, y: f64, h: f64) -> Html {
     };
     let tip = format!(
         "{} {arrow} {}, round {}{}: {} – {} ({}){}{}",
-        b.kind.name(),
+        b.kind.label(),
         b.peer,
         b.round + 1,
         if b.pieces > 1 {

@@ -6,7 +6,7 @@ use crate::core::topology_view::{
     bottleneck_sentence, row, sweep_gpus, sweep_sizes, Series, TopoRow,
 };
 use crate::core::units::{format_bandwidth, format_bytes_short, format_time};
-use crate::export::series::{topology_compare, xy_series};
+use crate::export::series::{topology::topology_compare, xy_series};
 use crate::export::DataTable;
 use crate::params::ring::ELEM_BYTES;
 use crate::params::topology::TopoAlg;

@@ -58,7 +58,7 @@ pub fn arrows(run: &TopoRun, step: usize) -> Vec<PicArrow> {
                     t.range.start,
                     t.range.end.saturating_sub(1),
                     b(t.bytes(eb)),
-                    t.op.name(),
+                    t.op.label(),
                     class.label()
                 ),
             }

@@ -164,7 +164,6 @@ fn a_slow_rank_halves_its_ports() {
 
 fn one_round(p: usize, transfers: &[(usize, usize, u64)]) -> Schedule {
     Schedule {
-        algorithm: "test",
         p,
         n: 1000,
         elem_bytes: 1,

@@ -24,7 +24,6 @@ fn two_nodes(lanes: usize) -> Topology {
 
 fn one_round(p: usize, transfers: Vec<(usize, usize, u64)>) -> Schedule {
     Schedule {
-        algorithm: "test",
         p,
         n: 1000,
         elem_bytes: 1,
