@@ -25,7 +25,7 @@
 //!   in some chunks and is slightly slower (see [`crate::core::timing::executed_time`]).
 //! - Recursive doubling, recursive halving and Rabenseifner's algorithm are
 //!   defined for `p` a power of two. For other `p` the published adaptation is
-//!   used and **labelled** ([`Formula::pow2_adapted`]): with
+//!   used and **labelled** ([`formulas::Formula::pow2_adapted`]): with
 //!   `p′ = 2^⌊log₂ p⌋` and `r = p − p′` extra ranks, each extra rank first
 //!   folds its whole tensor into a partner inside the power-of-two subset (one
 //!   full-message step, `α + nβ + nγ`), the algorithm runs on the `p′` ranks,

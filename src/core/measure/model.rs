@@ -225,7 +225,7 @@ pub struct ModelCrossover {
 }
 
 /// The sizes where the fastest all-reduce algorithm changes at `p` ranks with
-/// α (s) and β (s/B) ([`cost::envelope_crossovers`]); a crossover involving
+/// α (s) and β (s/B) ([`compare::envelope_crossovers`]); a crossover involving
 /// the naive root (not a fit model) is left out. Empty for other collectives.
 pub fn crossovers(c: BenchCollective, p: usize, alpha: f64, beta: f64) -> Vec<ModelCrossover> {
     if c != BenchCollective::AllReduce || p < 2 || !(alpha >= 0.0 && beta > 0.0) {

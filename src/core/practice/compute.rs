@@ -241,7 +241,7 @@ pub fn nccl(size: f64, t: f64, p: usize) -> NcclBandwidths {
 
 /// The ideal multi-lane inter-node service time (the course's §10): a
 /// `payload_bytes`-byte payload split over `lanes` lanes of `lane_bw`
-/// bytes/s each, from [`analysis::multilane_service_time`]. `None` for
+/// bytes/s each, from [`multilane_service_time`](crate::core::topology_view::multilane_service_time). `None` for
 /// `lanes = 0`, a negative payload or a bandwidth ≤ 0.
 pub fn multilane(payload_bytes: f64, lanes: usize, lane_bw: f64) -> Option<LaneService> {
     topology_view::multilane_service_time(payload_bytes, lanes, lane_bw).ok()
