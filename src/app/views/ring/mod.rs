@@ -98,6 +98,12 @@ fn status(run: &RingRun, step: usize, mean_step: bool, executing: bool) -> (Stri
     (phase_label, narration)
 }
 
+/// The timeline view's link for the case on screen.
+fn timeline_href(params: &RingParams) -> AttrValue {
+    let (size, bw, alpha) = (&params.size.text, &params.bw.text, &params.alpha.text);
+    AttrValue::from(timeline::link("ring", params.p, size, bw, alpha))
+}
+
 /// The ring view.
 #[component]
 pub fn RingView(props: &ViewProps) -> Html {
@@ -192,13 +198,7 @@ pub fn RingView(props: &ViewProps) -> Html {
         "No transfers yet. Step forward to run round 1."
     };
 
-    let timeline_link = AttrValue::from(timeline::link(
-        "ring",
-        p,
-        &params.size.text,
-        &params.bw.text,
-        &params.alpha.text,
-    ));
+    let timeline_link = timeline_href(params);
     html! {
         <div class="view view-ring">
             {errors_top}
