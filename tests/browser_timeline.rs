@@ -1,10 +1,11 @@
 //! In-browser tests of `?view=timeline`: the ring at p = 4 on the clock,
-//! a late rank, a failed rank, and bad values.
+//! a late rank, a failed rank, bad values, and the segment sweep that
+//! runs in slices after the first paint.
 #![cfg(target_arch = "wasm32")]
 
 mod common;
 
-use common::{set_field, Mounted};
+use common::{set_field, sleep, Mounted};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -108,4 +109,65 @@ async fn bad_values_show_a_message_and_keep_the_last_good_state() {
     let app = Mounted::new(&format!("{RING}&late=9:1ms")).await;
     assert!(app.text("#f-late-err").contains("rank 9"));
     assert_eq!(app.text("#total-dataflow"), "Dataflow: 12.00 ms");
+}
+
+/// Waits (in 50 ms slices, at most 30 s) until the sweep's table is there.
+async fn until_sweep(app: &Mounted) {
+    for _ in 0..600 {
+        if app.count("#sweep") == 1 {
+            return;
+        }
+        sleep(50).await;
+    }
+    panic!("the sweep never finished: {}", app.text("#pipelining"));
+}
+
+#[wasm_bindgen_test]
+async fn the_sweep_finds_the_ring_flat_at_alpha_zero_and_the_basic_tree_at_32_ms() {
+    // p = 4, 100 MB, 12.5 GB/s, α = 0: each port carries 150 MB, busy all
+    // the time, at every k: 12 ms for k = 1 … 256, so the best k is 1.
+    // The basic tree formula: 2⌈log₂4⌉ × 100 MB / 12.5 GB/s = 32 ms.
+    let app = Mounted::new(RING).await;
+    until_sweep(&app).await;
+    assert_eq!(app.count("#sweep tbody tr"), 9);
+    let cells = app.text("#sweep tbody");
+    assert_eq!(cells.matches("12.00 ms").count(), 9, "{cells}");
+    assert!(app.text("#sweep tr.winner th").starts_with('1'));
+    let line = app.text("#tree-compare");
+    assert!(
+        line.contains("basic tree formula 2⌈log₂p⌉(α + nβ): 32.00 ms"),
+        "{line}"
+    );
+    assert!(line.contains("ring 12.00 ms (k = 1)"), "{line}");
+}
+
+#[wasm_bindgen_test]
+async fn at_64_ranks_the_charts_come_first_and_the_cursor_steps_while_the_sweep_runs() {
+    // The sweep at p = 64 simulates 314 118 message pieces (ring 8 064 × 15
+    // for k ≤ 8, ptree 126 × 511, dbtree 252 × 511): far more than one
+    // slice, so it is still running when the charts are up.
+    let app = Mounted::new("view=timeline&alg=ring&p=64&size=64MB").await;
+    assert!(app.text("#total-dataflow").starts_with("Dataflow: "));
+    assert_eq!(
+        app.count("#pipelining progress"),
+        1,
+        "{}",
+        app.text("#pipelining")
+    );
+    assert!(
+        app.text("#pipelining")
+            .contains("of 314,118 message pieces"),
+        "{}",
+        app.text("#pipelining")
+    );
+    let before = app.text("#narration");
+    app.key("ArrowRight").await;
+    assert_ne!(app.text("#narration"), before);
+    until_sweep(&app).await;
+    assert_eq!(app.count("#pipelining progress"), 0);
+    assert!(
+        app.text("#tree-compare").contains("double tree "),
+        "{}",
+        app.text("#tree-compare")
+    );
 }

@@ -6,7 +6,8 @@
 
 use super::Algorithm;
 use crate::core::cost::CostParams;
-use crate::core::timing::clock::{run, ClockOptions, Faults, Mode};
+use crate::core::schedule::Schedule;
+use crate::core::timing::clock::{start_dataflow, ClockOptions, DataflowRun, Faults, Mode};
 use crate::core::topology::Topology;
 
 /// The segment counts swept.
@@ -62,41 +63,176 @@ pub fn pieces(alg: Algorithm, case: &Case<'_>, k: usize) -> Option<u64> {
 
 /// The dataflow time of `alg` against k (see the module doc).
 pub fn sweep(alg: Algorithm, case: &Case<'_>) -> Sweep {
-    let schedule = alg.generate_on(case.topo, case.n, case.elem_bytes).ok();
-    let messages = schedule.as_ref().map_or(0, |s| {
-        s.rounds.iter().map(|r| r.transfers.len() as u64).sum()
-    });
-    let points: Vec<Point> = KS
-        .iter()
-        .map(|&k| {
-            let time = schedule.as_ref().and_then(|s| {
-                if messages * k as u64 > SWEEP_PIECES {
-                    return None;
-                }
-                let opts = ClockOptions {
-                    segments: k,
-                    gamma: case.gamma,
-                    faults: case.faults.clone(),
-                    keep_events: false,
-                    ..ClockOptions::new(Mode::Dataflow)
-                };
-                run(s, case.topo, &opts)
-                    .ok()
-                    .filter(|c| c.completes())
-                    .map(|c| c.end)
-            });
-            Point { k, time }
-        })
-        .collect();
-    // The smallest k within rounding (1e-9) of the fastest time.
-    let fastest = points.iter().filter_map(|p| p.time).min_by(f64::total_cmp);
-    let best = fastest.and_then(|m| {
-        points
+    let mut job = SweepJob::new(case, &[alg]);
+    job.advance(usize::MAX);
+    job.sweeps().into_iter().next().unwrap_or(Sweep {
+        alg,
+        points: Vec::new(),
+        best: None,
+    })
+}
+
+/// One algorithm of a [`SweepJob`]: its schedule (none when it cannot be
+/// built here), its message count and its times so far.
+#[derive(Debug)]
+struct Lane {
+    alg: Algorithm,
+    schedule: Option<Schedule>,
+    messages: u64,
+    /// One per k of [`KS`]; `None` until run, and for points skipped.
+    times: Vec<Option<f64>>,
+}
+
+/// The sweeps of several algorithms as a job run a bounded number of clock
+/// events at a time ([`SweepJob::advance`]), so that a page can spread it
+/// over frames and stay responsive. Its [`SweepJob::sweeps`] are those of
+/// [`sweep`], bit for bit, however the events were split.
+#[derive(Debug)]
+pub struct SweepJob {
+    topo: Topology,
+    gamma: f64,
+    faults: Faults,
+    lanes: Vec<Lane>,
+    /// The next point to start: lane × [`KS`] index.
+    next: usize,
+    /// The point running and its clock.
+    running: Option<(usize, DataflowRun)>,
+    /// Pieces of the points finished or skipped, and of all points run.
+    pieces_done: u64,
+    pieces_total: u64,
+}
+
+impl SweepJob {
+    /// The job for `algs` on `case` (the schedules are built now; no clock
+    /// has run yet).
+    pub fn new(case: &Case<'_>, algs: &[Algorithm]) -> Self {
+        let lanes: Vec<Lane> = algs
             .iter()
-            .filter_map(|p| p.time.map(|t| (p.k, t)))
-            .find(|&(_, t)| t <= m * (1.0 + 1e-9))
-    });
-    Sweep { alg, points, best }
+            .map(|&alg| {
+                let schedule = alg.generate_on(case.topo, case.n, case.elem_bytes).ok();
+                let messages = schedule.as_ref().map_or(0, |s| {
+                    s.rounds.iter().map(|r| r.transfers.len() as u64).sum()
+                });
+                Lane {
+                    alg,
+                    schedule,
+                    messages,
+                    times: vec![None; KS.len()],
+                }
+            })
+            .collect();
+        let pieces_total = lanes
+            .iter()
+            .filter(|l| l.schedule.is_some())
+            .flat_map(|l| KS.iter().map(move |&k| l.messages * k as u64))
+            .filter(|&n| n <= SWEEP_PIECES)
+            .sum();
+        SweepJob {
+            topo: case.topo.clone(),
+            gamma: case.gamma,
+            faults: case.faults.clone(),
+            lanes,
+            next: 0,
+            running: None,
+            pieces_done: 0,
+            pieces_total,
+        }
+    }
+
+    /// Runs at most `events` clock events (a point that crosses the budget
+    /// stops there and goes on at the next call); true once every point is
+    /// done. Building a point's clock is not counted.
+    pub fn advance(&mut self, events: usize) -> bool {
+        let mut left = events;
+        loop {
+            if let Some((at, run)) = &mut self.running {
+                left -= run.advance(left);
+                if !run.is_done() {
+                    return false;
+                }
+                let at = *at;
+                if let Some((_, run)) = self.running.take() {
+                    let clock = run.finish();
+                    let lane = &mut self.lanes[at / KS.len()];
+                    lane.times[at % KS.len()] = clock.completes().then_some(clock.end);
+                    self.pieces_done += lane.messages * KS[at % KS.len()] as u64;
+                }
+                if left == 0 {
+                    return self.is_done();
+                }
+            }
+            if self.next >= self.lanes.len() * KS.len() {
+                return true;
+            }
+            let at = self.next;
+            self.next += 1;
+            let lane = &self.lanes[at / KS.len()];
+            let k = KS[at % KS.len()];
+            let Some(s) = lane.schedule.as_ref() else {
+                continue;
+            };
+            if lane.messages * k as u64 > SWEEP_PIECES {
+                continue;
+            }
+            let opts = ClockOptions {
+                segments: k,
+                gamma: self.gamma,
+                faults: self.faults.clone(),
+                keep_events: false,
+                ..ClockOptions::new(Mode::Dataflow)
+            };
+            match start_dataflow(s, &self.topo, &opts) {
+                Ok(run) => self.running = Some((at, run)),
+                Err(_) => self.pieces_done += lane.messages * k as u64,
+            }
+        }
+    }
+
+    /// True once every point is done.
+    pub fn is_done(&self) -> bool {
+        self.running.is_none() && self.next >= self.lanes.len() * KS.len()
+    }
+
+    /// `(pieces done, pieces in all)` of the points that run: a progress
+    /// measure (a piece is one segment of one message).
+    pub fn progress(&self) -> (u64, u64) {
+        (self.pieces_done, self.pieces_total)
+    }
+
+    /// The algorithm and k of the point running, if any.
+    pub fn current(&self) -> Option<(Algorithm, usize)> {
+        self.running
+            .as_ref()
+            .map(|(at, _)| (self.lanes[at / KS.len()].alg, KS[at % KS.len()]))
+    }
+
+    /// One [`Sweep`] per algorithm, in the order given; points not run yet
+    /// have no time.
+    pub fn sweeps(&self) -> Vec<Sweep> {
+        self.lanes
+            .iter()
+            .map(|l| {
+                let points: Vec<Point> = KS
+                    .iter()
+                    .zip(&l.times)
+                    .map(|(&k, &time)| Point { k, time })
+                    .collect();
+                // The smallest k within rounding (1e-9) of the fastest time.
+                let fastest = points.iter().filter_map(|p| p.time).min_by(f64::total_cmp);
+                let best = fastest.and_then(|m| {
+                    points
+                        .iter()
+                        .filter_map(|p| p.time.map(|t| (p.k, t)))
+                        .find(|&(_, t)| t <= m * (1.0 + 1e-9))
+                });
+                Sweep {
+                    alg: l.alg,
+                    points,
+                    best,
+                }
+            })
+            .collect()
+    }
 }
 
 /// The basic tree's closed form and the pipelined tree, double tree and
@@ -116,34 +252,72 @@ pub const COMPARED: [&str; 3] = ["ptree", "dbtree", "ring"];
 
 /// See [`Comparison`]; `c` holds the α, β and γ of the flat closed form.
 pub fn compare(case: &Case<'_>, c: CostParams) -> Comparison {
-    let bytes = (case.n * case.elem_bytes) as f64;
-    let tree_formula = Algorithm::TREE.closed_form_on(case.topo, bytes, c).time;
-    let mut sweeps = Vec::new();
-    let mut missing = Vec::new();
-    for key in COMPARED {
-        match Algorithm::all().find(|a| a.key() == key) {
-            Some(a) => sweeps.push(sweep(a, case)),
-            None => missing.push(key),
-        }
-    }
-    Comparison {
-        tree_formula,
-        sweeps,
-        missing,
-    }
+    let mut job = ComparisonJob::new(case, c, None);
+    job.advance(usize::MAX);
+    job.comparison()
 }
 
-/// The estimated work of [`sweep`] of `messages` messages, and of the
-/// [`compare`] sweeps too (`with_compare`): about 5 µs per piece
-/// simulated in the shipped wasm (ring at p = 64 in headless Chromium).
-pub fn work(messages: u64, with_compare: bool) -> crate::core::work::Work {
-    let pieces: u64 = KS
-        .iter()
-        .map(|&k| messages * k as u64)
-        .filter(|&n| n <= SWEEP_PIECES)
-        .sum();
-    let runs = if with_compare { 3 } else { 1 };
-    crate::core::work::Work(pieces.saturating_mul(5000 * runs))
+/// [`compare`] as a job run a bounded number of clock events at a time (a
+/// [`SweepJob`] of the compared algorithms, and of the case's own algorithm
+/// when it is not one of them), for a page that spreads it over frames.
+#[derive(Debug)]
+pub struct ComparisonJob {
+    /// The sweeps.
+    pub job: SweepJob,
+    tree_formula: f64,
+    compared: usize,
+    missing: Vec<&'static str>,
+    own: Option<Algorithm>,
+}
+
+impl ComparisonJob {
+    /// The job of `case`; `own` is the algorithm whose sweep the page shows
+    /// as a table ([`ComparisonJob::own`]).
+    pub fn new(case: &Case<'_>, c: CostParams, own: Option<Algorithm>) -> Self {
+        let bytes = (case.n * case.elem_bytes) as f64;
+        let tree_formula = Algorithm::TREE.closed_form_on(case.topo, bytes, c).time;
+        let mut algs = Vec::new();
+        let mut missing = Vec::new();
+        for key in COMPARED {
+            match Algorithm::all().find(|a| a.key() == key) {
+                Some(a) => algs.push(a),
+                None => missing.push(key),
+            }
+        }
+        let compared = algs.len();
+        if let Some(a) = own.filter(|a| !algs.contains(a)) {
+            algs.push(a);
+        }
+        ComparisonJob {
+            job: SweepJob::new(case, &algs),
+            tree_formula,
+            compared,
+            missing,
+            own,
+        }
+    }
+
+    /// See [`SweepJob::advance`].
+    pub fn advance(&mut self, events: usize) -> bool {
+        self.job.advance(events)
+    }
+
+    /// The comparison (its sweeps so far; complete once the job is done).
+    pub fn comparison(&self) -> Comparison {
+        let mut sweeps = self.job.sweeps();
+        sweeps.truncate(self.compared);
+        Comparison {
+            tree_formula: self.tree_formula,
+            sweeps,
+            missing: self.missing.clone(),
+        }
+    }
+
+    /// The sweep of the case's own algorithm (so far), when one was given.
+    pub fn own(&self) -> Option<Sweep> {
+        let own = self.own?;
+        self.job.sweeps().into_iter().find(|s| s.alg == own)
+    }
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -248,5 +422,50 @@ mod tests {
             faults: &fail,
         };
         assert!(sweep(Algorithm::RING, &case).best.is_none());
+    }
+
+    #[test]
+    fn a_job_run_in_slices_of_seven_events_gives_the_same_sweeps_bit_for_bit() {
+        // p = 6 (not a power of two), α = 2 µs, γ = 0.1 ns/B, rank 2 at
+        // half speed and rank 4 late by 30 µs: the comparison run whole
+        // and the job run seven events at a time are the same clocks, so
+        // every point is bit-identical. The progress ends at the pieces of
+        // all points run: ptree and dbtree on 6 ranks are 10 and 20
+        // messages (5 edges up and down, in one or two trees) and the ring
+        // 60 (2 × 5 rounds × 6), all k up to 256 under the 100 000 cap:
+        // (10 + 20 + 60) × 511 = 45 990 pieces.
+        let topo = Topology::flat(6, 2e-6, 1.0 / 12.5e9);
+        let faults = Faults {
+            slow: vec![(2, 0.5)],
+            late: vec![(4, 30e-6)],
+            ..Faults::default()
+        };
+        let case = Case {
+            topo: &topo,
+            n: 300_001,
+            elem_bytes: 4,
+            gamma: 1e-10,
+            faults: &faults,
+        };
+        let c = CostParams::new(2e-6, 1.0 / 12.5e9).with_gamma(1e-10);
+        let whole = compare(&case, c);
+        let mut job = ComparisonJob::new(&case, c, Some(Algorithm::RING));
+        let mut calls = 0u32;
+        while !job.advance(7) {
+            calls += 1;
+            assert!(calls < 1_000_000, "the job never ends");
+        }
+        assert!(calls > 1000, "{calls} slices: the job was not split");
+        assert_eq!(job.comparison(), whole);
+        assert_eq!(
+            job.own(),
+            whole
+                .sweeps
+                .iter()
+                .find(|s| s.alg == Algorithm::RING)
+                .cloned()
+        );
+        assert_eq!(job.job.progress(), (45_990, 45_990));
+        assert!(job.job.current().is_none() && job.job.is_done());
     }
 }

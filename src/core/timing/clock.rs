@@ -17,6 +17,7 @@
 use std::borrow::Borrow;
 use std::fmt;
 
+pub use super::dataflow::DataflowRun;
 use super::resources::Network;
 use crate::core::schedule::{Round, Schedule};
 use crate::core::topology::{LinkClass, Topology};
@@ -478,6 +479,32 @@ pub fn run_rounds<R: Borrow<Round>>(
         ),
         Mode::Dataflow => super::dataflow::clock_rounds(p, elem_bytes, rounds, &net, opts),
     }
+}
+
+/// The dataflow clock of [`run`] as a [`DataflowRun`] that a caller
+/// advances a bounded number of events at a time (the timeline's segment
+/// sweep spreads its runs over frames this way); `opts.mode` is ignored.
+/// Its [`DataflowRun::finish`] is [`run`]'s dataflow clock, bit for bit.
+///
+/// # Errors
+/// As [`run`].
+pub fn start_dataflow(
+    schedule: &Schedule,
+    topo: &Topology,
+    opts: &ClockOptions,
+) -> Result<DataflowRun, ClockError> {
+    opts.faults.check(schedule.p)?;
+    if opts.segments == 0 {
+        return Err(ClockError::Segments);
+    }
+    let net = Network::new(topo, &opts.faults.factor_of(schedule.p));
+    super::dataflow::start_rounds(
+        schedule.p,
+        schedule.elem_bytes,
+        &schedule.rounds,
+        &net,
+        opts,
+    )
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]

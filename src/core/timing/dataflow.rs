@@ -301,8 +301,9 @@ fn plan<R: Borrow<Round>>(
     })
 }
 
-struct Sim<'a> {
-    net: &'a Network<'a>,
+struct Sim {
+    /// β of each resource, seconds per byte (copied from the network).
+    beta: Vec<f64>,
     gamma: f64,
     k: usize,
     eb: u64,
@@ -374,6 +375,66 @@ pub fn clock_rounds<R: Borrow<Round>>(
     net: &Network<'_>,
     opts: &ClockOptions,
 ) -> Result<Clock, ClockError> {
+    let run = start_rounds(p, elem_bytes, rounds, net, opts)?;
+    Ok(run.finish())
+}
+
+/// A dataflow clock that runs a bounded number of events at a time, so a
+/// page can spread a long run over many frames ([`DataflowRun::advance`]);
+/// [`DataflowRun::finish`] gives the [`Clock`] that [`clock`] gives for the
+/// same schedule, bit for bit, however the events were split.
+pub struct DataflowRun {
+    sim: Sim,
+    fail: Vec<Option<f64>>,
+    done: bool,
+}
+
+impl DataflowRun {
+    /// Processes at most `events` events (an α end, a flow end, a reduce, a
+    /// rank entering or failing) and returns how many it processed; fewer
+    /// than `events` only when none is left ([`DataflowRun::is_done`]).
+    pub fn advance(&mut self, events: usize) -> usize {
+        if self.done {
+            return 0;
+        }
+        let (used, done) = self.sim.run(events);
+        self.done = done;
+        used
+    }
+
+    /// True once no event is left.
+    pub fn is_done(&self) -> bool {
+        self.done
+    }
+
+    /// The clock. Runs what is left first.
+    pub fn finish(mut self) -> Clock {
+        self.advance(usize::MAX);
+        self.sim.finish(self.fail)
+    }
+}
+
+impl std::fmt::Debug for DataflowRun {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DataflowRun")
+            .field("now", &self.sim.now)
+            .field("done", &self.done)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A [`DataflowRun`] of the rounds, before its first event (the arguments
+/// and errors are those of [`clock_rounds`]).
+///
+/// # Errors
+/// As [`clock`].
+pub fn start_rounds<R: Borrow<Round>>(
+    p: usize,
+    elem_bytes: u64,
+    rounds: impl IntoIterator<Item = R>,
+    net: &Network<'_>,
+    opts: &ClockOptions,
+) -> Result<DataflowRun, ClockError> {
     opts.faults.check(p)?;
     let k = opts.segments.max(1);
     let plan = plan(p, rounds, net, k)?;
@@ -381,7 +442,7 @@ pub fn clock_rounds<R: Borrow<Round>>(
     let n_inst = plan.tx.len() * k;
     let keep = opts.keep_events;
     let mut sim = Sim {
-        net,
+        beta: (0..net.len()).map(|id| net.beta(id as u32)).collect(),
         gamma: opts.gamma,
         k,
         eb: elem_bytes,
@@ -430,8 +491,11 @@ pub fn clock_rounds<R: Borrow<Round>>(
             sim.push(*t, Kind::Fail(r as u32));
         }
     }
-    sim.run();
-    Ok(sim.finish(opts.faults.fail_of(p)))
+    Ok(DataflowRun {
+        sim,
+        fail: opts.faults.fail_of(p),
+        done: false,
+    })
 }
 
 /// Which event comes next.
@@ -440,7 +504,7 @@ enum Next {
     Queue(usize),
 }
 
-impl Sim<'_> {
+impl Sim {
     fn push(&mut self, t: f64, kind: Kind) {
         self.seq += 1;
         self.heap.push(Ev {
@@ -467,11 +531,18 @@ impl Sim<'_> {
         best.map(|b| b.2)
     }
 
-    fn run(&mut self) {
-        while let Some(next) = self.next() {
+    /// Runs at most `budget` events: how many ran, and true when none is
+    /// left.
+    fn run(&mut self, budget: usize) -> (usize, bool) {
+        for used in 0..budget {
+            let Some(next) = self.next() else {
+                return (used, true);
+            };
             match next {
                 Next::Heap => {
-                    let Some(ev) = self.heap.pop() else { break };
+                    let Some(ev) = self.heap.pop() else {
+                        return (used, true);
+                    };
                     self.now = ev.t;
                     match ev.kind {
                         Kind::Enter(x) => self.enter(x as usize),
@@ -482,13 +553,14 @@ impl Sim<'_> {
                 }
                 Next::Queue(i) => {
                     let Some(a) = self.queues[i].pop_front() else {
-                        break;
+                        return (used, true);
                     };
                     self.now = a.t;
                     self.alpha_done(a.slot, a.ver);
                 }
             }
         }
+        (budget, self.next().is_none())
     }
 
     fn enter(&mut self, x: usize) {
@@ -639,7 +711,7 @@ impl Sim<'_> {
         let gr = &self.groups[gi as usize];
         gr.ids[..usize::from(gr.nids)]
             .iter()
-            .map(|&id| self.net.beta(id) * self.load[id as usize] as f64)
+            .map(|&id| self.beta[id as usize] * self.load[id as usize] as f64)
             .fold(gr.cap, f64::max)
     }
 

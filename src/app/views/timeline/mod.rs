@@ -104,9 +104,6 @@ pub fn TimelineView(props: &ViewProps) -> Html {
         let times = r.times.clone();
         Callback::from(move |k: usize| cb.emit(cursor_text(times.get(k).copied().unwrap_or(0.0))))
     };
-    let messages = r.runs.first().map_or(0, |x| {
-        x.clock.message_count as u64 / params.segments.max(1) as u64
-    });
     let charts = r.runs.iter().map(|x| {
         let title = match x.totals.time {
             Some(tt) => format!("{}: {}", x.mode.label(), format_time(tt)),
@@ -158,7 +155,7 @@ pub fn TimelineView(props: &ViewProps) -> Html {
             </>})}
             <div class="panels">
                 {ctx.panel("summary", html! { <TimelineSummary runs={runs.clone()} /> })}
-                {ctx.panel("pipelining", html! { <PipeliningPanel params={case_key(params)} {messages} /> })}
+                {ctx.panel("pipelining", html! { <PipeliningPanel params={case_key(params)} /> })}
             </div>
         </div>
     }

@@ -2,15 +2,14 @@
 //! the number of segments k, the best k, and the basic tree's closed form
 //! against the pipelined tree, the double tree and the ring, each at its
 //! best k. Everything comes from [`crate::core::collectives::pipelining`]; the
-//! sweep runs after the first paint when it is large.
+//! sweep runs after the first paint, in short slices, with its progress.
 
 use yew::prelude::*;
 
-use crate::app::components::computing::Computing;
-use crate::app::hooks::{use_deferred, Deferred};
-use crate::core::collectives::pipelining::{compare, sweep, work, Case, Comparison, Sweep};
+use crate::app::hooks::use_resumable;
+use crate::core::collectives::pipelining::{Case, Comparison, ComparisonJob, Sweep};
 use crate::core::cost::CostParams;
-use crate::core::units::format_time;
+use crate::core::units::{format_time, group_thousands};
 use crate::params::ring::ELEM_BYTES;
 use crate::params::timeline::TimelineParams;
 
@@ -19,8 +18,6 @@ use crate::params::timeline::TimelineParams;
 pub struct PipeliningPanelProps {
     /// The case (its cursor is ignored).
     pub params: TimelineParams,
-    /// Messages of the current schedule (for the work estimate).
-    pub messages: u64,
 }
 
 fn best_text(s: &Sweep) -> String {
@@ -44,60 +41,77 @@ fn comparison_line(c: &Comparison) -> String {
     format!("{} (dataflow, each at its best k).", parts.join("; "))
 }
 
-/// `#pipelining`.
+/// The job of the case: the compared sweeps and the case's own.
+fn job(p: &TimelineParams) -> ComparisonJob {
+    let topo = p.topology();
+    let faults = p.faults();
+    let case = Case {
+        topo: &topo,
+        n: p.elements().max(1),
+        elem_bytes: ELEM_BYTES,
+        gamma: p.gamma.value,
+        faults: &faults,
+    };
+    let link = p.flat_link();
+    let c = CostParams::new(link.alpha, link.beta()).with_gamma(p.gamma.value);
+    ComparisonJob::new(&case, c, Some(p.alg))
+}
+
+/// The progress line while the sweep runs: pieces done of all, and the
+/// point running.
+fn progress(job: &ComparisonJob) -> Html {
+    let (done, total) = job.job.progress();
+    let now = job.job.current().map_or_else(String::new, |(a, k)| {
+        format!(" (now {} at k = {k})", a.short_label())
+    });
+    html! {
+        <div class="sweep-progress">
+            <p>{format!(
+                "Running the sweep: {} of {} message pieces simulated{now} …",
+                group_thousands(done),
+                group_thousands(total)
+            )}</p>
+            <progress max={total.max(1).to_string()} value={done.to_string()}
+                aria-label="Segment sweep progress, message pieces simulated"></progress>
+        </div>
+    }
+}
+
+fn table(s: &Sweep) -> Html {
+    let best = s.best.map(|b| b.0);
+    let rows = s.points.iter().map(|pt| {
+        let here = Some(pt.k) == best;
+        html! {
+            <tr class={classes!(here.then_some("winner"))}>
+                <th scope="row">{pt.k}</th>
+                <td>{pt.time.map_or_else(|| "— (skipped: too many pieces, or stalls)".to_string(), format_time)}</td>
+                <td>{if here { "best" } else { "" }}</td>
+            </tr>
+        }
+    });
+    html! {
+        <div class="table-scroll" role="region" tabindex="0" aria-label="Time against segments (scrollable table)">
+            <table class="numbers" id="sweep">
+                <thead><tr><th scope="col">{"segments k"}</th><th scope="col">{format!("{} (dataflow)", s.alg.short_label())}</th><th scope="col"></th></tr></thead>
+                <tbody>{ for rows }</tbody>
+            </table>
+        </div>
+    }
+}
+
+/// `#pipelining`: the sweep runs in short slices after the first paint
+/// ([`use_resumable`]), with its progress shown, so the charts above are
+/// ready and the cursor steps while it runs.
 #[component]
 pub fn PipeliningPanel(props: &PipeliningPanelProps) -> Html {
-    let p = &props.params;
-    let result = use_deferred(
-        p.clone(),
-        work(props.messages, true),
-        |p: &TimelineParams| {
-            let topo = p.topology();
-            let faults = p.faults();
-            let case = Case {
-                topo: &topo,
-                n: p.elements().max(1),
-                elem_bytes: ELEM_BYTES,
-                gamma: p.gamma.value,
-                faults: &faults,
-            };
-            let link = p.flat_link();
-            let c = CostParams::new(link.alpha, link.beta()).with_gamma(p.gamma.value);
-            let cmp = compare(&case, c);
-            // The comparison's sweep of the same algorithm is reused.
-            let own = cmp.sweeps.iter().find(|s| s.alg == p.alg).cloned();
-            (own.unwrap_or_else(|| sweep(p.alg, &case)), cmp)
-        },
-    );
-    let body = match result {
-        Deferred::Pending => {
-            return html! { <Computing what="the segment sweep (dataflow, k = 1 … 256)" /> }
-        }
-        Deferred::Ready(v) => {
-            let (s, c) = &*v;
-            let best = s.best.map(|b| b.0);
-            let rows = s.points.iter().map(|pt| {
-                let here = Some(pt.k) == best;
-                html! {
-                    <tr class={classes!(here.then_some("winner"))}>
-                        <th scope="row">{pt.k}</th>
-                        <td>{pt.time.map_or_else(|| "— (skipped: too many pieces, or stalls)".to_string(), format_time)}</td>
-                        <td>{if here { "best" } else { "" }}</td>
-                    </tr>
-                }
-            });
-            html! {
-                <>
-                    <div class="table-scroll" role="region" tabindex="0" aria-label="Time against segments (scrollable table)">
-                        <table class="numbers" id="sweep">
-                            <thead><tr><th scope="col">{"segments k"}</th><th scope="col">{format!("{} (dataflow)", s.alg.short_label())}</th><th scope="col"></th></tr></thead>
-                            <tbody>{ for rows }</tbody>
-                        </table>
-                    </div>
-                    <p id="tree-compare">{comparison_line(c)}</p>
-                </>
-            }
-        }
+    let handle = use_resumable(props.params.clone(), job);
+    let j = handle.borrow();
+    let body = match (j.job.is_done(), j.own()) {
+        (true, Some(own)) => html! {<>
+            {table(&own)}
+            <p id="tree-compare">{comparison_line(&j.comparison())}</p>
+        </>},
+        _ => progress(&j),
     };
     html! {
         <section class="panel" id="pipelining" aria-labelledby="pipe-h">
