@@ -656,7 +656,9 @@ fn sgd_compute(s: &SgdParams, heavy: bool) {
     }
     b.steps = b.steps.min(8);
     b.step = b.step.min(b.steps);
-    let Ok((_, _, lab)) = b.run() else { return };
+    let Ok((_, _, lab)) = b.lab_setup().run() else {
+        return;
+    };
     for strategy in Strategy::ALL {
         let _ = narrate_step(&lab, strategy, b.step, "batch");
     }
