@@ -90,8 +90,8 @@ impl TopoAlg {
         self.0.key
     }
 
-    /// Human label for the menu, e.g. "multi-lane".
-    pub fn label(self) -> &'static str {
+    /// Short name for the menu, e.g. "multi-lane".
+    pub fn short_label(self) -> &'static str {
         self.0.short_label
     }
 

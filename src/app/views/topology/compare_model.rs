@@ -86,7 +86,7 @@ pub fn compare(
         .collect();
     let labelled: Vec<(&str, Result<TopoRow, String>)> = results
         .iter()
-        .map(|(a, r)| (a.label(), r.clone()))
+        .map(|(a, r)| (a.short_label(), r.clone()))
         .collect();
     let table = topology_compare(&labelled);
     let sentence = bottleneck_sentence(&ok);

@@ -65,7 +65,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
                 <label for="f-alg">{"Algorithm"}</label>
                 <select id="f-alg" name="alg" onchange={on_alg}>
                     { for TopoAlg::all().map(|a| html! {
-                        <option value={a.key()} selected={a == p.alg}>{format!("{} ({})", a.label(), a.key())}</option>
+                        <option value={a.key()} selected={a == p.alg}>{format!("{} ({})", a.short_label(), a.key())}</option>
                     }) }
                 </select>
                 if let Some(e) = d.error("alg") {
