@@ -15,7 +15,9 @@
 //!
 //! Everything else iterates over the registry through the one public handle,
 //! [`Algorithm`]: the collectives view's menu and summary table, the cost
-//! view's comparison ([`Algorithm::compared`]), the URL parsers. No count of
+//! view's comparison ([`Algorithm::compared`]), the URL parsers. The
+//! topology view reads [`topology_entries`] instead, which the macro
+//! builds from each entry's [`CollectiveAlgorithm::on_topology`]. No count of
 //! algorithms is written down anywhere, and no list of keys: the parsers'
 //! messages, the docs of the URL parameters and the tests' key lists all
 //! read the registry.
@@ -40,9 +42,10 @@
 //!    - a unit struct, e.g. `pub struct MyAllReduce;`, with
 //!      `impl CollectiveAlgorithm for MyAllReduce`: its [`Descriptor`] (key,
 //!      labels, collective, [`Layout`]), its phase names
-//!      ([`CollectiveAlgorithm::method`]) and its narration
-//!      ([`CollectiveAlgorithm::describe`]). The compiler lists every
-//!      method and field to write.
+//!      ([`CollectiveAlgorithm::method`]), its narration
+//!      ([`CollectiveAlgorithm::describe`]) and its topology-view entry
+//!      ([`CollectiveAlgorithm::on_topology`], `None` unless the topology
+//!      view offers it). The compiler lists every method and field to write.
 //! 2. Add one line `<name> { /** My all-reduce. */ MY = MyAllReduce }` to
 //!    the `registry!` list below. Its position is its place in menus and
 //!    tables; `Algorithm::MY` is its handle.
