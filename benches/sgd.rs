@@ -58,9 +58,9 @@ fn bench_training(c: &mut Criterion) {
 fn bench_view(c: &mut Criterion) {
     let params = SgdParams::default();
     c.bench_function("sgd default view run (m3 d2 200 steps)", |b| {
-        b.iter(|| black_box(&params).run().expect("runs"))
+        b.iter(|| black_box(&params).lab_setup().run().expect("runs"))
     });
-    let (_, _, lab) = params.run().expect("runs");
+    let (_, _, lab) = params.lab_setup().run().expect("runs");
     c.bench_function("sgd charts at one step (4 SVGs)", |b| {
         b.iter(|| {
             let l = black_box(&lab);

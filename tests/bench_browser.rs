@@ -294,9 +294,9 @@ fn sgd() {
         ..SgdParams::default()
     };
     time_it("sgd m=16 d=10: 200 steps × 3 strategies", 5, || {
-        black_box(big.run().ok());
+        black_box(big.lab_setup().run().ok());
     });
-    if let Ok((_, _, lab)) = SgdParams::default().run() {
+    if let Ok((_, _, lab)) = SgdParams::default().lab_setup().run() {
         time_it("sgd default: 4 step charts (SVG)", 5, || {
             black_box((
                 draw_loss(&lab, 100).ok(),
@@ -414,7 +414,7 @@ fn view_work() {
     ] {
         let (s, _) = SgdParams::from_query(&Query::parse(&q), &SgdParams::default());
         time_it(&format!("work: sgd {}", &q[..q.len().min(40)]), 3, || {
-            black_box(s.run().ok());
+            black_box(s.lab_setup().run().ok());
         });
     }
     for q in [

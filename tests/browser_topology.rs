@@ -253,8 +253,8 @@ fn reducer_commits_rejects_and_clamps() {
     assert!(s.drafts.error("gpus").is_none());
     let s = s.reduce(Action::field("step", "6"));
     assert_eq!(s.params.step, 6);
-    let s = s.reduce(Action::field("alg", TopoAlg::Flat.key()));
-    assert_eq!((s.params.alg, s.params.step), (TopoAlg::Flat, 0));
+    let s = s.reduce(Action::field("alg", TopoAlg::named("flat").key()));
+    assert_eq!((s.params.alg, s.params.step), (TopoAlg::named("flat"), 0));
     let s = s.reduce(Action::field("racks", "3"));
     assert!(s.drafts.error("racks").is_some());
     let s = s.reduce(Action::field("preset", PRESETS[1].id));

@@ -198,7 +198,7 @@ fn gossip_charts_are_clean_svg() {
 #[test]
 fn sgd_charts_are_clean_svg() {
     let params = SgdParams::default();
-    let (_, _, lab) = params.run().expect("the default run");
+    let (_, _, lab) = params.lab_setup().run().expect("the default run");
     let step = params.step.min(params.steps);
     for (name, svg) in [
         ("loss", plot::sgd::draw_loss(&lab, step)),

@@ -656,7 +656,9 @@ fn sgd_compute(s: &SgdParams, heavy: bool) {
     }
     b.steps = b.steps.min(8);
     b.step = b.step.min(b.steps);
-    let Ok((_, _, lab)) = b.run() else { return };
+    let Ok((_, _, lab)) = b.lab_setup().run() else {
+        return;
+    };
     for strategy in Strategy::ALL {
         let _ = narrate_step(&lab, strategy, b.step, "batch");
     }
@@ -763,7 +765,7 @@ fn topology_compute(s: &TopologyParams, heavy: bool) {
     let _ = layout(&b.node_sizes(), topo.racks(), topo.lanes(), false);
     let _ = layout(&b.node_sizes(), topo.racks(), topo.lanes(), true);
     if heavy {
-        for a in TopoAlg::ALL {
+        for a in TopoAlg::all() {
             let _ = row(a.key(), &topo, n, ELEM_BYTES);
         }
         // The two sweep charts and their data tables, as the view draws them.

@@ -5,16 +5,12 @@
 //! `shards` and `losses` feed the objective calculator (a shard may hold 0
 //! samples there); `shards` also sets the training problem's shard sizes.
 
-use nalgebra::DMatrix;
-
 use super::gossip::{parse_weights, GraphChoice};
 use super::{parse_int_in, FieldError, Query};
 use crate::core::consensus::{GraphKind, WeightRule};
 use crate::core::sgd::problem::{MAX_DIM, MAX_SAMPLES, MAX_WORKERS};
-use crate::core::sgd::train::mixing_for;
 use crate::core::sgd::{
-    objective, run_lab, Lab, Objective, ObjectiveError, Problem, ProblemConfig, Strategy,
-    TrainConfig,
+    objective, LabSetup, Objective, ObjectiveError, ProblemConfig, Strategy, TrainConfig,
 };
 
 /// The view's panels in the page's order: the names `show=` takes
@@ -308,30 +304,15 @@ impl SgdParams {
         }
     }
 
-    /// The m × m mixing matrix for the chosen graph and weight rule.
-    ///
-    /// # Errors
-    /// The consensus core's message when the graph does not fit m workers.
-    pub fn mixing(&self) -> Result<DMatrix<f64>, String> {
-        mixing_for(
-            self.graph_kind(),
-            self.weights,
-            self.shards.len(),
-            self.seed,
-        )
-        .map_err(|e| e.to_string())
-    }
-
-    /// Generates the problem and runs the three strategies.
-    ///
-    /// # Errors
-    /// A message for the inline display, e.g. when a shard is empty (allowed
-    /// in the calculator, not in training).
-    pub fn run(&self) -> Result<(Problem, DMatrix<f64>, Lab), String> {
-        let problem = Problem::generate(&self.problem_config()).map_err(|e| e.to_string())?;
-        let mixing = self.mixing()?;
-        let lab = run_lab(&problem, &mixing, &self.train_config()).map_err(|e| e.to_string())?;
-        Ok((problem, mixing, lab))
+    /// The training run these parameters describe; the core runs it
+    /// ([`LabSetup::run`]).
+    pub fn lab_setup(&self) -> LabSetup {
+        LabSetup {
+            problem: self.problem_config(),
+            graph: self.graph_kind(),
+            weights: self.weights,
+            train: self.train_config(),
+        }
     }
 
     /// Builds the parameters from a query; each bad field keeps its value
@@ -451,7 +432,7 @@ impl SgdParams {
         }
         // the graph and rule must fit m workers; otherwise fall back to a
         // uniform ring, which always does
-        if let Err(msg) = out.mixing() {
+        if let Err(msg) = out.lab_setup().mixing() {
             errs.push(FieldError::new(
                 "graph",
                 format!("{msg}; using a ring with uniform weights instead"),
@@ -654,7 +635,10 @@ mod tests {
 
     #[test]
     fn run_computes_all_three_strategies() {
-        let (problem, mixing, lab) = SgdParams::default().run().expect("default runs");
+        let (problem, mixing, lab) = SgdParams::default()
+            .lab_setup()
+            .run()
+            .expect("default runs");
         assert_eq!(problem.m(), 3);
         assert_eq!(mixing.nrows(), 3);
         assert_eq!(lab.traces.len(), 3);
@@ -663,7 +647,12 @@ mod tests {
         let (p, e) = parse("shards=600,0,100");
         assert!(e.is_empty());
         assert!(p.objective().is_ok());
-        let msg = p.run().map(|_| ()).expect_err("empty shard");
+        let msg = p
+            .lab_setup()
+            .run()
+            .map(|_| ())
+            .expect_err("empty shard")
+            .to_string();
         assert!(msg.contains("shard 2"), "{msg}");
     }
 }

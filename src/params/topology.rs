@@ -9,7 +9,8 @@
 //! - Links: `intra_bw`, `intra_alpha`, `inter_bw` (per NIC, per direction),
 //!   `inter_alpha`, `core_bw` (rack core, per direction in aggregate), `lanes`
 //!   (NICs per node, 1 to `gpus`).
-//! - `alg` (`flat`, `hier`, `hier_rd`, `multilane`, `rat`, `flex`) and `step`.
+//! - `alg` (one of [`TopoAlg::all`], the registry's [`topology_entries`])
+//!   and `step`.
 //!
 //! Every field goes through [`TopologyParams::set_field`], whether it comes
 //! from the URL or from an input: a bad value yields a [`FieldError`] and the
@@ -18,6 +19,7 @@
 use super::fields::{self, Field};
 use super::ring::{parse_tensor_size, ELEM_BYTES};
 use super::{parse_int_in, FieldError, Query};
+use crate::core::collectives::{topology_entries, TopologyEntry};
 use crate::core::topology::{Link, Topology, TopologyError};
 use crate::core::units::Bandwidth;
 
@@ -36,63 +38,67 @@ pub const MAX_N: u64 = 1_000_000_000;
 /// Largest step index accepted from the URL before clamping to the schedule.
 pub const MAX_STEP: u64 = 100_000;
 
-/// The topology algorithms of the view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum TopoAlg {
-    /// The ring over all ranks in rank order.
-    Flat,
-    /// Reduce inside the node → ring all-reduce among node leaders → broadcast.
-    #[default]
-    Hier,
-    /// As `Hier` with recursive doubling among the node leaders.
-    HierRd,
-    /// Reduce-scatter inside the node → per-lane all-reduce across nodes → all-gather.
-    Multilane,
-    /// Rack-aware: reduce inside the rack, one aggregate crosses the core.
-    Rat,
-    /// FlexReduce with unequal groups.
-    Flex,
+/// An algorithm of the view: one of the registry's
+/// [`topology_entries`] (each answered in its algorithm's own file; the
+/// ring over all ranks is `flat` here). Equality and hashing go by the key.
+#[derive(Clone, Copy, Debug)]
+pub struct TopoAlg(&'static TopologyEntry);
+
+impl PartialEq for TopoAlg {
+    fn eq(&self, other: &Self) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for TopoAlg {}
+
+impl std::hash::Hash for TopoAlg {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.key().hash(state);
+    }
+}
+
+impl Default for TopoAlg {
+    /// The hierarchical all-reduce with a ring among the node leaders (`hier`).
+    fn default() -> Self {
+        TopoAlg::named("hier")
+    }
 }
 
 impl TopoAlg {
-    /// Every algorithm, in table order.
-    pub const ALL: [TopoAlg; 6] = [
-        TopoAlg::Flat,
-        TopoAlg::Hier,
-        TopoAlg::HierRd,
-        TopoAlg::Multilane,
-        TopoAlg::Rat,
-        TopoAlg::Flex,
-    ];
-
-    /// URL value and registry key.
-    pub fn key(self) -> &'static str {
-        match self {
-            TopoAlg::Flat => "flat",
-            TopoAlg::Hier => "hier",
-            TopoAlg::HierRd => "hier_rd",
-            TopoAlg::Multilane => "multilane",
-            TopoAlg::Rat => "rat",
-            TopoAlg::Flex => "flex",
-        }
+    /// Every algorithm of the view, in table order.
+    pub fn all() -> impl Iterator<Item = TopoAlg> + Clone {
+        topology_entries().iter().map(TopoAlg)
     }
 
-    /// Human label.
-    pub fn label(self) -> &'static str {
-        match self {
-            TopoAlg::Flat => "flat ring",
-            TopoAlg::Hier => "hierarchical (ring among leaders)",
-            TopoAlg::HierRd => "hierarchical (recursive doubling among leaders)",
-            TopoAlg::Multilane => "multi-lane",
-            TopoAlg::Rat => "rack-aware (RAT)",
-            TopoAlg::Flex => "FlexReduce",
-        }
+    /// The algorithm with URL value `key`; an unknown key falls back to the
+    /// first entry, the flat ring (the ring all-reduce heads the registry and
+    /// always answers, so the list is never empty). Use
+    /// [`TopoAlg::from_key`] for input.
+    pub fn named(key: &str) -> TopoAlg {
+        let all = topology_entries();
+        TopoAlg(all.iter().find(|a| a.key == key).unwrap_or(&all[0]))
+    }
+
+    /// The view's entry: labels, generator and topology-timed closed form.
+    pub fn entry(self) -> &'static TopologyEntry {
+        self.0
+    }
+
+    /// URL value: the registry key, `flat` for the ring.
+    pub fn key(self) -> &'static str {
+        self.0.key
+    }
+
+    /// Short name for the menu, e.g. "multi-lane".
+    pub fn short_label(self) -> &'static str {
+        self.0.short_label
     }
 
     /// The algorithm with URL value `s` (case-insensitive).
     pub fn from_key(s: &str) -> Option<TopoAlg> {
         let s = s.trim().to_ascii_lowercase();
-        TopoAlg::ALL.into_iter().find(|a| a.key() == s)
+        TopoAlg::all().find(|a| a.key() == s)
     }
 }
 
@@ -168,7 +174,7 @@ impl Default for TopologyParams {
     /// (100 Gb/s) NIC per node with α = 5 µs, a 25 GB/s rack core, 64 MB.
     fn default() -> Self {
         TopologyParams {
-            alg: TopoAlg::Hier,
+            alg: TopoAlg::default(),
             nodes: 2,
             gpus: 4,
             racks: 1,
@@ -331,7 +337,7 @@ impl TopologyParams {
         match name {
             "alg" => {
                 next.alg = TopoAlg::from_key(text).ok_or_else(|| {
-                    let all: Vec<_> = TopoAlg::ALL.iter().map(|a| a.key()).collect();
+                    let all: Vec<_> = TopoAlg::all().map(|a| a.key()).collect();
                     FieldError::new(
                         "alg",
                         format!(
@@ -525,7 +531,7 @@ mod tests {
             "view=topology&alg=multilane&nodes=2&gpus=4&lanes=4&size=1GB&inter_bw=12.5GB/s&inter_alpha=0us",
         );
         assert!(e.is_empty(), "{e:?}");
-        assert_eq!(p.alg, TopoAlg::Multilane);
+        assert_eq!(p.alg, TopoAlg::named("multilane"));
         assert_eq!((p.nodes, p.gpus, p.lanes, p.p()), (2, 4, 4, 8));
         assert_eq!(p.size.bytes(), 1_000_000_000);
         assert_eq!(p.elements(), 250_000_000);
@@ -552,7 +558,7 @@ mod tests {
             let query = q.link.map(|l| l.query).unwrap_or_default();
             let (p, e) = parse(&query);
             assert!(e.is_empty(), "{query}: {e:?}");
-            assert_eq!(p.alg, TopoAlg::Multilane);
+            assert_eq!(p.alg, TopoAlg::named("multilane"));
             assert_eq!((p.nodes, p.gpus, p.lanes), (2, lanes, lanes), "{query}");
             assert_eq!(p.size.bytes(), payload.bytes, "{query}");
             let bw = link.bytes_per_second().unwrap_or(0.0);

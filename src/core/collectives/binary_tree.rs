@@ -43,7 +43,7 @@
 //! (pipelined binary trees and their `3nβ` bottleneck); Thakur, Rabenseifner
 //! & Gropp 2005, §2 (binomial trees).
 
-use super::{CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
+use super::{CollectiveAlgorithm, Descriptor, Layout, RoundFacts, TopologyEntry};
 use crate::core::cost::formulas::{ceil_log2, floor_log2, Formula};
 use crate::core::cost::formulas::{Coeff, Terms};
 use crate::core::cost::nccl::CollectiveKind;
@@ -227,6 +227,9 @@ impl CollectiveAlgorithm for PipelinedBinaryTree {
     }
     fn equal_parts(&self, _topo: &Topology) -> usize {
         1
+    }
+    fn on_topology(&self) -> Option<TopologyEntry> {
+        None
     }
     fn describe(&self, round: &RoundFacts<'_>) -> String {
         if round.phase == Phase::Broadcast {

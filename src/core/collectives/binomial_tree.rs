@@ -18,7 +18,7 @@
 //! Closed form: `2⌈log₂p⌉(α + nβ) + ⌈log₂p⌉·nγ`, any `p` (Thakur,
 //! Rabenseifner & Gropp 2005, §2).
 
-use super::{CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
+use super::{CollectiveAlgorithm, Descriptor, Layout, RoundFacts, TopologyEntry};
 use crate::core::cost::formulas::{ceil_log2, Formula};
 use crate::core::cost::formulas::{Coeff, Terms};
 use crate::core::cost::nccl::CollectiveKind;
@@ -165,6 +165,9 @@ impl CollectiveAlgorithm for BinomialTree {
     }
     fn equal_parts(&self, _topo: &Topology) -> usize {
         1
+    }
+    fn on_topology(&self) -> Option<TopologyEntry> {
+        None
     }
     fn describe(&self, round: &RoundFacts<'_>) -> String {
         if round.phase == Phase::Broadcast {

@@ -57,7 +57,7 @@
 //! (split later by the timing engine, not here) the time tends to `2nβ`;
 //! see `binary_tree.rs` for the pipelined asymptotics of all the trees.
 
-use super::{CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
+use super::{CollectiveAlgorithm, Descriptor, Layout, RoundFacts, TopologyEntry};
 use crate::core::cost::formulas::{ceil_log2, Formula};
 use crate::core::cost::formulas::{Coeff, Terms};
 use crate::core::cost::nccl::CollectiveKind;
@@ -269,6 +269,9 @@ impl CollectiveAlgorithm for DoubleBinaryTree {
     }
     fn equal_parts(&self, _topo: &Topology) -> usize {
         2
+    }
+    fn on_topology(&self) -> Option<TopologyEntry> {
+        None
     }
     fn describe(&self, round: &RoundFacts<'_>) -> String {
         if round.phase == Phase::Broadcast {

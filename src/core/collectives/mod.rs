@@ -15,7 +15,9 @@
 //!
 //! Everything else iterates over the registry through the one public handle,
 //! [`Algorithm`]: the collectives view's menu and summary table, the cost
-//! view's comparison ([`Algorithm::compared`]), the URL parsers. No count of
+//! view's comparison ([`Algorithm::compared`]), the URL parsers. The
+//! topology view reads [`topology_entries`] instead, which the macro
+//! builds from each entry's [`CollectiveAlgorithm::on_topology`]. No count of
 //! algorithms is written down anywhere, and no list of keys: the parsers'
 //! messages, the docs of the URL parameters and the tests' key lists all
 //! read the registry.
@@ -40,9 +42,10 @@
 //!    - a unit struct, e.g. `pub struct MyAllReduce;`, with
 //!      `impl CollectiveAlgorithm for MyAllReduce`: its [`Descriptor`] (key,
 //!      labels, collective, [`Layout`]), its phase names
-//!      ([`CollectiveAlgorithm::method`]) and its narration
-//!      ([`CollectiveAlgorithm::describe`]). The compiler lists every
-//!      method and field to write.
+//!      ([`CollectiveAlgorithm::method`]), its narration
+//!      ([`CollectiveAlgorithm::describe`]) and its topology-view entry
+//!      ([`CollectiveAlgorithm::on_topology`], `None` unless the topology
+//!      view offers it). The compiler lists every method and field to write.
 //! 2. Add one line `<name> { /** My all-reduce. */ MY = MyAllReduce }` to
 //!    the `registry!` list below. Its position is its place in menus and
 //!    tables; `Algorithm::MY` is its handle.
@@ -98,6 +101,23 @@ macro_rules! registry {
 
         impl Algorithm {
             $($($(#[$doc])* pub const $name: Algorithm = Algorithm(&$module::$entry);)+)*
+        }
+
+        /// The algorithms the topology view offers, in registry order: every
+        /// entry whose [`CollectiveAlgorithm::on_topology`] answers `Some`.
+        ///
+        /// Each answer is asked of its entry's own type, not through
+        /// [`REGISTRY`]'s vtables, so a page that asks only these questions
+        /// links these entries' topology generators and topology-timed
+        /// closed forms, not every algorithm's closed form and narration.
+        pub fn topology_entries() -> &'static [TopologyEntry] {
+            static ENTRIES: OnceLock<Vec<TopologyEntry>> = OnceLock::new();
+            ENTRIES.get_or_init(|| {
+                [$($(CollectiveAlgorithm::on_topology(&$module::$entry),)+)*]
+                    .into_iter()
+                    .flatten()
+                    .collect()
+            })
         }
     };
 }
@@ -164,6 +184,37 @@ pub struct Descriptor {
     pub layout: Layout,
 }
 
+/// What the topology view asks of an algorithm it offers
+/// ([`CollectiveAlgorithm::on_topology`]): its name there, when it applies,
+/// its schedule on a topology and its topology-timed closed form.
+#[derive(Clone, Copy, Debug)]
+pub struct TopologyEntry {
+    /// The topology view's `alg` value: the registry key, except `flat`
+    /// for the ring over all ranks.
+    pub key: &'static str,
+    /// Name in the view's tables, e.g. "multi-lane hierarchical all-reduce".
+    pub label: &'static str,
+    /// Name in the view's menu, e.g. "multi-lane".
+    pub short_label: &'static str,
+    /// One sentence on what it does.
+    pub summary: &'static str,
+    /// The fewest racks on which the comparison lists it (2 for the
+    /// rack-aware all-reduce, whose cross-rack phase needs two racks; 1
+    /// for the rest).
+    pub min_racks: usize,
+    /// The schedule on a topology for `n` elements of `elem_bytes` bytes.
+    ///
+    /// # Errors
+    /// As [`CollectiveAlgorithm::generate`], and
+    /// [`ScheduleError::Shape`] when the topology lacks the shape the
+    /// algorithm needs.
+    pub generate: fn(&Topology, u64, u64) -> Result<Schedule, ScheduleError>,
+    /// The topology-timed closed form ([`pieces::Split::EXACT`]) or lower
+    /// bound ([`pieces::Split::FLOOR`]) for `n` elements of `elem_bytes`
+    /// bytes, seconds; `None` where it is not derived.
+    pub time: fn(&Topology, u64, u64, pieces::Split) -> Option<f64>,
+}
+
 /// One collective algorithm. Every method is required: a new algorithm must
 /// decide each of them (see the module doc for the steps).
 pub trait CollectiveAlgorithm: Sync {
@@ -190,6 +241,13 @@ pub trait CollectiveAlgorithm: Sync {
     /// Into how many equal pieces the tensor must divide for the executed
     /// schedule to match the closed form exactly (1 for whole-tensor messages).
     fn equal_parts(&self, topo: &Topology) -> usize;
+    /// Its entry in the topology view, or `None` when the view does not
+    /// offer it. Asked of the type itself (`Self: Sized`, so it is not in
+    /// the vtable), by [`topology_entries`] only: the pages that go through
+    /// [`Algorithm`] do not link the topology view's generators.
+    fn on_topology(&self) -> Option<TopologyEntry>
+    where
+        Self: Sized;
     /// What happens in a round of this algorithm, as a sentence fragment
     /// (no capital, no full stop).
     fn describe(&self, round: &RoundFacts<'_>) -> String;

@@ -15,7 +15,7 @@ use super::pieces::{
     all_reduce, ceil_div, equal_nodes, ring_all_gather, ring_reduce_scatter, rounds, side_by_side,
     sub_range, Split,
 };
-use super::{factors_of, CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
+use super::{factors_of, CollectiveAlgorithm, Descriptor, Layout, RoundFacts, TopologyEntry};
 use crate::core::cost::formulas::Formula;
 use crate::core::cost::nccl::CollectiveKind;
 use crate::core::cost::CostParams;
@@ -174,6 +174,17 @@ impl CollectiveAlgorithm for MultiLane {
     }
     fn equal_parts(&self, topo: &Topology) -> usize {
         topo.p()
+    }
+    fn on_topology(&self) -> Option<TopologyEntry> {
+        Some(TopologyEntry {
+            key: "multilane",
+            label: "multi-lane hierarchical all-reduce",
+            short_label: "multi-lane",
+            summary: "reduce-scatter inside each node, each local rank all-reduces its slice across nodes over its own NIC, all-gather inside the node",
+            min_racks: 1,
+            generate: multilane_schedule,
+            time: topo_time,
+        })
     }
     fn describe(&self, round: &RoundFacts<'_>) -> String {
         match round.phase {

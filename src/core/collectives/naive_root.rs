@@ -8,7 +8,7 @@
 //! p = 4, 100 MB at 12.5 GB/s, α = 0 gives 6 × 8 ms = 48 ms (the ring: 12 ms).
 
 use super::binomial_tree::BROADCAST_TEXT;
-use super::{flat_p, CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
+use super::{flat_p, CollectiveAlgorithm, Descriptor, Layout, RoundFacts, TopologyEntry};
 use crate::core::cost::formulas::Formula;
 use crate::core::cost::formulas::{Coeff, Terms};
 use crate::core::cost::nccl::CollectiveKind;
@@ -108,6 +108,9 @@ impl CollectiveAlgorithm for NaiveRoot {
     }
     fn equal_parts(&self, _topo: &Topology) -> usize {
         1
+    }
+    fn on_topology(&self) -> Option<TopologyEntry> {
+        None
     }
     fn describe(&self, round: &RoundFacts<'_>) -> String {
         if round.phase == Phase::Broadcast {

@@ -8,7 +8,7 @@
 
 use super::narrate::fold_text;
 use super::recursive_halving::RecursiveHalving;
-use super::{CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
+use super::{CollectiveAlgorithm, Descriptor, Layout, RoundFacts, TopologyEntry};
 use crate::core::cost::formulas::{adaptation_note, Coeff, Terms};
 use crate::core::cost::formulas::{floor_log2, pow2_split, Formula};
 use crate::core::cost::nccl::CollectiveKind;
@@ -112,6 +112,9 @@ impl CollectiveAlgorithm for Rabenseifner {
     }
     fn equal_parts(&self, topo: &Topology) -> usize {
         Fold::new(topo.p()).core
+    }
+    fn on_topology(&self) -> Option<TopologyEntry> {
+        None
     }
     fn describe(&self, round: &RoundFacts<'_>) -> String {
         if round.phase == Phase::ReduceScatter {

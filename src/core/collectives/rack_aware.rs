@@ -22,7 +22,7 @@ use super::pieces::{
     all_reduce, ceil_div, equal_nodes, ring_all_gather, ring_reduce_scatter, rounds, side_by_side,
     sub_range, Split,
 };
-use super::{factors_of, CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
+use super::{factors_of, CollectiveAlgorithm, Descriptor, Layout, RoundFacts, TopologyEntry};
 use crate::core::cost::formulas::Formula;
 use crate::core::cost::nccl::CollectiveKind;
 use crate::core::cost::CostParams;
@@ -220,6 +220,17 @@ impl CollectiveAlgorithm for RackAware {
     }
     fn equal_parts(&self, topo: &Topology) -> usize {
         groups(topo).first().map_or(1, Vec::len).max(1)
+    }
+    fn on_topology(&self) -> Option<TopologyEntry> {
+        Some(TopologyEntry {
+            key: "rat",
+            label: "rack-aware all-reduce (RAT)",
+            short_label: "rack-aware (RAT)",
+            summary: "reduce inside the rack, one rack aggregate crosses the core and the result comes back, then all-gather inside the rack",
+            min_racks: 2,
+            generate: rack_aware_schedule,
+            time: topo_time,
+        })
     }
     fn describe(&self, round: &RoundFacts<'_>) -> String {
         match round.phase {

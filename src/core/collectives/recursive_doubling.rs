@@ -6,7 +6,7 @@
 //! `p′ = 2^⌊log₂p⌋` (Thakur, Rabenseifner & Gropp 2005, §4.4).
 
 use super::narrate::fold_text;
-use super::{CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
+use super::{CollectiveAlgorithm, Descriptor, Layout, RoundFacts, TopologyEntry};
 use crate::core::cost::formulas::{adaptation_note, Coeff, Terms};
 use crate::core::cost::formulas::{floor_log2, pow2_split, Formula};
 use crate::core::cost::nccl::CollectiveKind;
@@ -100,6 +100,9 @@ impl CollectiveAlgorithm for RecursiveDoubling {
     }
     fn equal_parts(&self, _topo: &Topology) -> usize {
         1
+    }
+    fn on_topology(&self) -> Option<TopologyEntry> {
+        None
     }
     fn describe(&self, round: &RoundFacts<'_>) -> String {
         fold_text(round).unwrap_or_else(|| {

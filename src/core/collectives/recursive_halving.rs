@@ -6,7 +6,7 @@
 //! (Thakur, Rabenseifner & Gropp 2005, §4.3).
 
 use super::narrate::fold_text;
-use super::{factors_of, CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
+use super::{factors_of, CollectiveAlgorithm, Descriptor, Layout, RoundFacts, TopologyEntry};
 use crate::core::cost::formulas::Formula;
 use crate::core::cost::formulas::{adaptation_note, halving_note, Coeff, Terms};
 use crate::core::cost::nccl::CollectiveKind;
@@ -82,6 +82,9 @@ impl CollectiveAlgorithm for RecursiveHalving {
     }
     fn equal_parts(&self, topo: &Topology) -> usize {
         topo.p()
+    }
+    fn on_topology(&self) -> Option<TopologyEntry> {
+        None
     }
     fn describe(&self, round: &RoundFacts<'_>) -> String {
         fold_text(round).unwrap_or_else(|| {

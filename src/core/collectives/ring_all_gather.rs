@@ -3,7 +3,7 @@
 //!
 //! Closed form: `(p−1)α + (p−1)/p·nβ` (Thakur, Rabenseifner & Gropp 2005, §3).
 
-use super::{flat_p, CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
+use super::{flat_p, CollectiveAlgorithm, Descriptor, Layout, RoundFacts, TopologyEntry};
 use crate::core::cost::formulas::Formula;
 use crate::core::cost::formulas::{Coeff, Terms};
 use crate::core::cost::nccl::CollectiveKind;
@@ -50,6 +50,9 @@ impl CollectiveAlgorithm for RingAllGather {
     }
     fn equal_parts(&self, topo: &Topology) -> usize {
         topo.p()
+    }
+    fn on_topology(&self) -> Option<TopologyEntry> {
+        None
     }
     fn describe(&self, _round: &RoundFacts<'_>) -> String {
         "each rank passes a finished chunk to its successor, which copies it over its stale copy (no addition)"

@@ -6,7 +6,7 @@
 
 use super::ring_all_gather::RingAllGather;
 use super::ring_reduce_scatter::RingReduceScatter;
-use super::{flat_p, CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
+use super::{flat_p, CollectiveAlgorithm, Descriptor, Layout, RoundFacts, flat_topo, TopologyEntry};
 use crate::core::cost::formulas::Formula;
 use crate::core::cost::formulas::{Coeff, Terms};
 use crate::core::cost::nccl::CollectiveKind;
@@ -59,6 +59,19 @@ impl CollectiveAlgorithm for RingAllReduce {
     }
     fn equal_parts(&self, topo: &Topology) -> usize {
         topo.p()
+    }
+    fn on_topology(&self) -> Option<TopologyEntry> {
+        // The ring over all ranks in rank order, crossing node boundaries
+        // wherever it does: `flat` in the topology view.
+        Some(TopologyEntry {
+            key: "flat",
+            label: "flat ring over all ranks",
+            short_label: "flat ring",
+            summary: "the ring all-reduce over all ranks in rank order, crossing node boundaries wherever it does",
+            min_racks: 1,
+            generate: flat_topo::flat_ring_schedule,
+            time: flat_topo::topo_time,
+        })
     }
     fn describe(&self, round: &RoundFacts<'_>) -> String {
         if round.phase == Phase::AllGather {

@@ -4,7 +4,7 @@
 //! Closed form: `(p−1)α + (p−1)/p·nβ + (p−1)/p·nγ` (Thakur, Rabenseifner &
 //! Gropp 2005, §4).
 
-use super::{flat_p, CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
+use super::{flat_p, CollectiveAlgorithm, Descriptor, Layout, RoundFacts, TopologyEntry};
 use crate::core::cost::formulas::Formula;
 use crate::core::cost::formulas::{Coeff, Terms};
 use crate::core::cost::nccl::CollectiveKind;
@@ -52,6 +52,9 @@ impl CollectiveAlgorithm for RingReduceScatter {
     }
     fn equal_parts(&self, topo: &Topology) -> usize {
         topo.p()
+    }
+    fn on_topology(&self) -> Option<TopologyEntry> {
+        None
     }
     fn describe(&self, _round: &RoundFacts<'_>) -> String {
         "each rank sends one chunk to its successor, which adds it to its own copy of that chunk"

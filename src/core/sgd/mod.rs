@@ -8,6 +8,8 @@
 //! - [`problem`]: synthetic linear least squares (d ≤ 10) over unequal IID or
 //!   non-IID shards, with closed-form optima of the sample-weighted and the
 //!   equal-worker objectives (normal equations).
+//! - [`setup`]: one run of the three strategies from validated settings
+//!   ([`LabSetup`]).
 //! - [`train`]: the three strategies from one start with one sampling seed,
 //!   recording losses, consensus distance and bytes per worker per step.
 //!
@@ -20,12 +22,14 @@ pub mod narrate;
 pub mod objective;
 pub mod problem;
 pub mod rng;
+pub mod setup;
 pub mod train;
 
 pub use objective::{
     combine_gradients, objective, sample_weights, GradientCombination, Objective, ObjectiveError,
 };
 pub use problem::{Problem, ProblemConfig, ProblemError};
+pub use setup::LabSetup;
 pub use train::{run_lab, run_strategy, Lab, StepRecord, StrategyTrace, TrainConfig, TrainError};
 
 /// A training strategy.

@@ -234,6 +234,37 @@ fn compare_counts_startups_nic_bytes_and_the_busiest_link() {
 }
 
 #[test]
+fn the_registry_answers_the_topology_questions() {
+    // The six entries the view offered from its own list before, in the
+    // same order, each found by its key (case and blanks ignored).
+    let keys: Vec<_> = algorithms().iter().map(|a| a.key).collect();
+    assert_eq!(
+        keys,
+        ["flat", "hier", "hier_rd", "multilane", "rat", "flex"]
+    );
+    for a in algorithms() {
+        assert_eq!(
+            find(&format!(" {} ", a.key.to_uppercase())).map(|f| f.key),
+            Some(a.key)
+        );
+    }
+    // Only the rack-aware all-reduce needs two racks to be compared.
+    let racks: Vec<_> = algorithms().iter().map(|a| a.min_racks).collect();
+    assert_eq!(racks, [1, 1, 1, 1, 2, 1]);
+    // The message reads as the old hand-written one.
+    assert_eq!(
+        TopoError::UnknownAlgorithm("nope".into()).to_string(),
+        "unknown algorithm \"nope\" (choose flat, hier, hier_rd, multilane, rat or flex)"
+    );
+    // One rack: the comparison leaves `rat` out; two racks list it.
+    let one = hand(2, 2, 1, 1);
+    let two = hand(2, 2, 2, 1);
+    let listed = |t: &Topology| -> Vec<&str> { compare(t, 8, 4).iter().map(|r| r.alg).collect() };
+    assert!(!listed(&one).contains(&"rat"), "{:?}", listed(&one));
+    assert!(listed(&two).contains(&"rat"), "{:?}", listed(&two));
+}
+
+#[test]
 fn one_nic_per_gpu_multilane_speeds_up_the_flat_ring_does_not() {
     // 2 nodes, 1 GB of f32, intra 300 GB/s + 1 µs, NIC 12.5 GB/s + 5 µs.
     let base = example_topology(vec![1, 1], 1, 1).expect("valid");

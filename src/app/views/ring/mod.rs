@@ -12,13 +12,13 @@ use crate::app::components::check_panel::{Check, CheckPanel};
 use crate::app::components::computing::pending_page;
 use crate::app::components::step_controls::StepControls;
 use crate::app::components::transfer_log::TransferLog;
-use crate::app::hooks::{use_deferred, use_view_state};
+use crate::app::hooks::{use_after_paint, use_deferred, use_view_state};
 use crate::app::route::ViewProps;
 use crate::app::state::{on_commit_field, on_step, Commit};
 use crate::core::timing::{ring_bytes_counted, ring_bytes_per_rank};
 use crate::core::units::format_exact_or_approx;
 use crate::core::units::{format_bytes_short, group_thousands};
-use crate::core::work::{ring_all_reduce, ring_values, Work};
+use crate::core::work::{ring_all_reduce, ring_values};
 use crate::params::ring::{Accounting, RingParams, ELEM_BYTES, MAX_DRAWN_P};
 use crate::params::timeline;
 
@@ -122,21 +122,18 @@ pub fn RingView(props: &ViewProps) -> Html {
             .map(crate::app::shared::Shared::new)
     });
     // Above the drawn size the values run the first time a step shows them
-    // (the last round and the mean step), after a paint when that is heavy.
-    let values_to_run = run
+    // (the last round and the mean step). Light: the render's first read
+    // executes them (the run caches them). Heavy: an effect executes them
+    // after a paint and re-renders; until then the check says "executing".
+    let heavy_values = run
         .ready()
         .and_then(|r| r.as_ref().as_ref())
-        .and_then(|r| r.values_to_run(params.step.min(params.last_step())));
-    let values_work = values_to_run
-        .as_ref()
-        .map_or(Work(0), |_| ring_values(params.p as u64));
-    let executing = use_deferred(values_to_run, values_work, |run| {
-        if let Some(run) = run {
-            run.values();
-        }
-    })
-    .ready()
-    .is_none();
+        .and_then(|r| r.values_to_run(params.step.min(params.last_step())))
+        .filter(|_| ring_values(params.p as u64).defer());
+    let executing = heavy_values.is_some();
+    use_after_paint(heavy_values, |run| {
+        run.values();
+    });
     let (errors_top, errors_below) = ctx.place_errors(
         "controls",
         state

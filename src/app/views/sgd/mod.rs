@@ -84,7 +84,12 @@ pub fn SgdView(props: &ViewProps) -> Html {
     let state = use_view_state::<SgdParams>(props);
     let params = &state.params;
     let run: Deferred<Result<SharedLab, String>> =
-        use_deferred(run_key(params), work(params), |k| k.run().map(Shared::new));
+        use_deferred(run_key(params), work(params), |k| {
+            k.lab_setup()
+                .run()
+                .map(Shared::new)
+                .map_err(|e| e.to_string())
+        });
     let ctx = &props.ctx;
     let fields = [
         "lr", "decay", "batch", "steps", "seed", "d", "graph", "weights", "shards", "losses",

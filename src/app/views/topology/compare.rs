@@ -63,7 +63,7 @@ pub fn Compare(props: &CompareProps) -> Html {
         html! {
             <tr id={format!("row-{}", r.alg.key())} class={classes!(r.fastest.then_some("winner"), here.then_some("current"))}>
                 <th scope="row">
-                    <button type="button" class="link-button" {onclick} aria-pressed={here.to_string()}>{r.alg.label()}</button>
+                    <button type="button" class="link-button" {onclick} aria-pressed={here.to_string()}>{r.alg.short_label()}</button>
                     if r.fastest { <span class="badge">{" fastest"}</span> }
                 </th>
                 <td class="time">{r.time.clone()}</td>

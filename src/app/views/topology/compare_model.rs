@@ -25,11 +25,10 @@ pub fn compare(
     n: u64,
     inter_bw: f64,
 ) -> (Vec<CompareRow>, String, String, DataTable) {
-    let results: Vec<(TopoAlg, Result<TopoRow, String>)> = TopoAlg::ALL
-        .iter()
+    let results: Vec<(TopoAlg, Result<TopoRow, String>)> = TopoAlg::all()
         .map(|a| {
             (
-                *a,
+                a,
                 row(a.key(), topo, n, ELEM_BYTES).map_err(|e| e.to_string()),
             )
         })
@@ -87,7 +86,7 @@ pub fn compare(
         .collect();
     let labelled: Vec<(&str, Result<TopoRow, String>)> = results
         .iter()
-        .map(|(a, r)| (a.label(), r.clone()))
+        .map(|(a, r)| (a.short_label(), r.clone()))
         .collect();
     let table = topology_compare(&labelled);
     let sentence = bottleneck_sentence(&ok);

@@ -21,7 +21,7 @@ fn b(x: f64) -> String {
 pub fn course(params: &TopologyParams, topo: &Topology, run: Option<&TopoRun>) -> Vec<CourseItem> {
     let mut items = Vec::new();
     let bw = params.inter_bw.value.bytes_per_second;
-    if params.alg == TopoAlg::Multilane || params.lanes > 1 {
+    if params.alg == TopoAlg::named("multilane") || params.lanes > 1 {
         if let Ok(s) = multilane_service_time(params.size.bytes() as f64, params.lanes, bw) {
             items.push(CourseItem {
                 id: "course-multilane",

@@ -159,7 +159,7 @@ pub fn TopologyView(props: &ViewProps) -> Html {
     let body = match result.as_ref() {
         Err(e) => html! {
             <p class="field-error" role="alert" id="run-error">
-                {format!("{} cannot run on this topology: {e}. Pick another algorithm below or change the shape.", params.alg.label())}
+                {format!("{} cannot run on this topology: {e}. Pick another algorithm below or change the shape.", params.alg.short_label())}
             </p>
         },
         Ok((topo, r)) => {
@@ -228,7 +228,7 @@ pub fn TopologyView(props: &ViewProps) -> Html {
             </>})}
             {errors_below}
             if pending {
-                <Computing what={format!("the {} all-reduce of {} on p = {} ranks ({} nodes)", params.alg.label(), format_bytes_short(params.size.bytes() as f64), params.p(), params.node_count())} />
+                <Computing what={format!("the {} all-reduce of {} on p = {} ranks ({} nodes)", params.alg.short_label(), format_bytes_short(params.size.bytes() as f64), params.p(), params.node_count())} />
             } else {
                 {body}
                 {ctx.panel("summary", html! {

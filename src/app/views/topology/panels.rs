@@ -151,7 +151,7 @@ pub fn SummaryPanels(props: &SummaryPanelsProps) -> Html {
             <Course items={items.clone()} />
             <Compare rows={rows.clone()} table={table.clone()} current={p.alg} bottleneck={AttrValue::from(sentence.clone())} on_pick={props.on_pick.clone()} />
             <Sweeps gpus={g.clone()} sizes={s.clone()} />
-            <Caveats busbw_sentence={AttrValue::from(format!("This run ({}): {note} {busbw}", p.alg.label()))} />
+            <Caveats busbw_sentence={AttrValue::from(format!("This run ({}): {note} {busbw}", p.alg.short_label()))} />
         </div>
     }
 }
