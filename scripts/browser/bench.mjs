@@ -160,11 +160,14 @@ const TIMELINE_CASES = [
   'view=ring&p=1024&size=64MB',
 ];
 
+// `--cases 'q1|q2'` replaces the timeline cases (with `--only timeline`).
+const CASES = opt('cases', '');
+
 async function timeline(browser, url) {
   console.log(`# ${browser.version()}; ${LOADS} loads each, ready and one step (click → next frame) in ms`);
   console.log('| query | ready median | ready min – max | step median |');
   console.log('| --- | --- | --- | --- |');
-  for (const q of TIMELINE_CASES) {
+  for (const q of CASES ? CASES.split('|') : TIMELINE_CASES) {
     const r = await measure(browser, url, q, false);
     const xs = r.readyAll.filter(Number.isFinite);
     console.log(`| \`${q}\` | ${fmt(r.ready)} | ${fmt(Math.min(...xs))} – ${fmt(Math.max(...xs))} | ${fmt(r.step)} |`);
