@@ -1,0 +1,1 @@
+//! A failed rank (placeholder, filled below).
