@@ -34,6 +34,9 @@ use crate::core::step::{
     format_count, parse_count, Dtype, StepModel, StepOptions, Straggler,
     DEFAULT_BUCKET_BYTES, DEFAULT_FIRST_BUCKET_BYTES,
 };
+use crate::core::step::report::Case;
+use crate::core::step::Network;
+use crate::core::topology::Topology;
 use crate::core::units::{format_binary, parse_size, parse_time, Bandwidth};
 
 /// The view's panels in the page's order (the names `show=` takes).
@@ -685,6 +688,33 @@ impl StepParams {
         }
     }
 
+    /// The core's case: the model, the flat network of `p` ranks with
+    /// `alpha` and `bw`, the options, the graph, `h` and the failure. The
+    /// lab's shard sizes feed the survivors' objective when there is one
+    /// shard per rank.
+    ///
+    /// # Errors
+    /// A message when the model's lists do not fit or the algorithm is not
+    /// an all-reduce (never for parameters built by [`StepParams::from_query`]).
+    pub fn case(&self) -> Result<Case, String> {
+        let model = self.model().map_err(|e| e.message)?;
+        let (alpha, beta) = (self.alpha.value, self.bw.value.beta());
+        let net = Network::new(self.alg, Topology::flat(self.p, alpha, beta), 0.0)
+            .map_err(|e| e.to_string())?;
+        Ok(Case {
+            model,
+            net,
+            link: (alpha, beta),
+            opts: self.options(),
+            graph: self.graph_at(self.p),
+            h: self.h,
+            fail: self.fail,
+            ckpt: self.ckpt,
+            restart: self.restart.as_ref().map(|r| r.value),
+            shards: (self.lab.shards.len() == self.p).then(|| self.lab.shards.clone()),
+        })
+    }
+
     /// The bucket caps written out, e.g. "first 1 MiB, then 25 MiB".
     pub fn caps_line(&self) -> String {
         format!(
@@ -731,6 +761,34 @@ mod tests {
         assert!(e.is_empty(), "{e:?}");
         assert_eq!(p.fail, Some(Failure { rank: 3, step: 25 }));
         assert_eq!(p.straggler, Some(Straggler { rank: 3, factor: 0.5 }));
+    }
+
+    #[test]
+    fn the_presets_give_the_issue_numbers() {
+        use crate::core::step::report::report;
+        let r = |q: &str| {
+            let (p, e) = parse(q);
+            assert!(e.is_empty(), "{q}: {e:?}");
+            report(&p.case().expect("case")).expect("runs")
+        };
+        // Case A (hand derivations in core/step/tests.rs): 66, 96, 94, 64, 54 ms.
+        let a = r(PRESETS[0].1);
+        assert!((a.run.step_time - 0.066).abs() < 1e-9);
+        assert!((a.no_overlap - 0.096).abs() < 1e-9);
+        assert!((r(PRESETS[2].1).run.step_time - 0.094).abs() < 1e-9);
+        let g = r(PRESETS[3].1).gossip.expect("ring fits");
+        assert!((g.step_time() - 0.064).abs() < 1e-9);
+        assert!((r(PRESETS[4].1).local.step_time() - 0.054).abs() < 1e-9);
+        // Case B: 97.4 ms, 144.6 ms without overlap.
+        let b = r(PRESETS[5].1);
+        assert!((b.run.step_time - 0.0974).abs() < 1e-9);
+        assert!((b.no_overlap - 0.1446).abs() < 1e-9);
+        // The failure preset: rank 3 in step 25, checkpoints every 10:
+        // 5 steps lost (21–25), restart 30 s after 24 × 66 ms.
+        let f = r(PRESETS[6].1).failure.expect("fails");
+        assert_eq!(f.allreduce.lost_steps, 5);
+        assert!((f.allreduce.restart_at.expect("restarts") - (24.0 * 0.066 + 30.0)).abs() < 1e-9);
+        assert!(f.gossip.expect("ring").connected());
     }
 
     #[test]

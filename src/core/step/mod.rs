@@ -24,8 +24,10 @@ pub mod buckets;
 pub mod count;
 pub mod failure;
 pub mod model;
+pub mod report;
 pub mod run;
 pub mod strategies;
+pub mod trace;
 
 pub use buckets::{assign, DEFAULT_BUCKET_BYTES, DEFAULT_FIRST_BUCKET_BYTES};
 pub use count::{format_count, parse_count, CountError};
