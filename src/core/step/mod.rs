@@ -24,6 +24,7 @@ pub mod buckets;
 pub mod count;
 pub mod failure;
 pub mod model;
+pub mod quality;
 pub mod report;
 pub mod run;
 pub mod strategies;
