@@ -43,21 +43,40 @@ const WIDTH: f64 = 760.0;
 /// Height of a row, px.
 const ROW: f64 = 44.0;
 
+/// Fill of a bar by its class (inline, so a downloaded SVG keeps its
+/// colours): forward grey-green, backward orange in two shades, buckets
+/// blue in two shades (Okabe & Ito 2008).
+fn fill(class: &str) -> &'static str {
+    if class.starts_with("st-fwd") {
+        "#009E73"
+    } else if class == "st-bwd alt" {
+        "#F5C46B"
+    } else if class.starts_with("st-bwd") {
+        "#E69F00"
+    } else if class.ends_with(" c1") {
+        "#56B4E9"
+    } else {
+        "#0072B2"
+    }
+}
+
 fn bar(out: &mut String, x0: f64, x1: f64, y: f64, class: &str, label: &str, title: &str) {
     let w = (x1 - x0).max(0.5);
     let _ = write!(
         out,
-        "<g class=\"{class}\"><title>{}</title><rect x=\"{x0:.2}\" y=\"{y:.2}\" width=\"{w:.2}\" height=\"{:.0}\" rx=\"2\"/>",
+        "<g class=\"{class}\"><title>{}</title><rect x=\"{x0:.2}\" y=\"{y:.2}\" width=\"{w:.2}\" height=\"{:.0}\" rx=\"2\" fill=\"{}\" stroke=\"#ffffff\" stroke-width=\"0.6\"/>",
         esc(title),
-        ROW - 14.0
+        ROW - 14.0,
+        fill(class)
     );
     // a label only where about 6.5 px a character fits
     if !label.is_empty() && w > 6.5 * label.chars().count() as f64 + 4.0 {
         let _ = write!(
             out,
-            "<text x=\"{:.2}\" y=\"{:.2}\" text-anchor=\"middle\">{}</text>",
+            "<text x=\"{:.2}\" y=\"{:.2}\" text-anchor=\"middle\" fill=\"{}\">{}</text>",
             x0 + w / 2.0,
             y + (ROW - 14.0) / 2.0 + 4.0,
+            if fill(class) == "#0072B2" { "#ffffff" } else { "#111111" },
             esc(label)
         );
     }
@@ -126,7 +145,7 @@ pub fn timeline_svg(run: &StepRun, straggler: Option<(usize, f64)>, end: f64) ->
     }
     label_row(&mut out, y, "communication");
     for (k, b) in run.buckets.iter().enumerate() {
-        let class = format!("st-ar c{}", k % PALETTE.len());
+        let class = format!("st-ar c{}", k % 2);
         let label = format!("B{} · {}", k + 1, format_decimal(b.bytes as f64));
         let title = format!(
             "bucket {} ({}, {}): ready {}, all-reduce {} – {}",
@@ -140,7 +159,7 @@ pub fn timeline_svg(run: &StepRun, straggler: Option<(usize, f64)>, end: f64) ->
         bar(&mut out, sx(b.start), sx(b.end), y, &class, &label, &title);
         let _ = write!(
             out,
-            "<line class=\"st-ready\" x1=\"{x:.2}\" x2=\"{x:.2}\" y1=\"{:.2}\" y2=\"{:.2}\"/>",
+            "<line class=\"st-ready\" x1=\"{x:.2}\" x2=\"{x:.2}\" y1=\"{:.2}\" y2=\"{:.2}\" stroke=\"currentColor\" stroke-width=\"1.5\"/>",
             y - 3.0,
             y + ROW - 11.0,
             x = sx(b.ready)
@@ -169,7 +188,7 @@ pub fn timeline_svg(run: &StepRun, straggler: Option<(usize, f64)>, end: f64) ->
     let x = sx(run.step_time);
     let _ = write!(
         out,
-        "<line class=\"st-end\" x1=\"{x:.2}\" x2=\"{x:.2}\" y1=\"26\" y2=\"{y:.2}\"/></svg>"
+        "<line class=\"st-end\" x1=\"{x:.2}\" x2=\"{x:.2}\" y1=\"26\" y2=\"{y:.2}\" stroke=\"#D55E00\" stroke-width=\"2\" stroke-dasharray=\"5 3\"/></svg>"
     );
     out
 }

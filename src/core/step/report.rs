@@ -68,6 +68,9 @@ pub struct Report {
     pub gossip_steps: Option<Vec<Vec<f64>>>,
     /// The failure, when there is one.
     pub failure: Option<FailureReport>,
+    /// Bytes the busiest rank sends in one all-reduce of the whole model
+    /// (the executed schedule's count).
+    pub allreduce_bytes: u64,
 }
 
 impl Report {
@@ -156,7 +159,16 @@ pub fn report(case: &Case) -> Result<Report, StepError> {
         }
         _ => None,
     };
+    let eb = case.model.dtype.bytes();
+    let allreduce_bytes = net
+        .alg
+        .generate_on(&net.topo, case.model.model_bytes() / eb, eb)?
+        .bytes_sent_per_rank()
+        .into_iter()
+        .max()
+        .unwrap_or(0);
     Ok(Report {
+        allreduce_bytes,
         run,
         clean,
         no_overlap,

@@ -229,3 +229,21 @@ pub fn gossip_clock(graph: &Graph, compute: &[f64], x: f64, steps: usize) -> Vec
     }
     out
 }
+
+/// For each step of [`gossip_clock`]'s `ends`, how many ranks took at
+/// least `pace` seconds for it (within 1 ns): the ranks the straggler's pace
+/// has reached.
+pub fn paced(ends: &[Vec<f64>], pace: f64) -> Vec<usize> {
+    let mut prev: Vec<f64> = ends.first().map_or_else(Vec::new, |e| vec![0.0; e.len()]);
+    ends.iter()
+        .map(|e| {
+            let n = e
+                .iter()
+                .zip(&prev)
+                .filter(|(a, b)| *a - *b >= pace - 1e-9)
+                .count();
+            prev.clone_from(e);
+            n
+        })
+        .collect()
+}

@@ -168,4 +168,10 @@ fn gossip_straggler_spreads_a_hop_a_step() {
     for k in 0..8 {
         assert!(close(ends[11][k] - ends[10][k], 0.080), "rank {k}");
     }
+    // Ranks at the 80 ms pace: 1 in step 1 (the straggler), then its two
+    // neighbours in step 2, … the whole ring of 8 by step 5 or 6.
+    let n = paced(&ends, 0.080);
+    assert_eq!(n[0], 1);
+    assert_eq!(*n.last().unwrap_or(&0), 8);
+    assert!(n.windows(2).all(|w| w[0] <= w[1]));
 }
