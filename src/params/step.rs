@@ -236,7 +236,7 @@ pub fn parse_times(name: &'static str, raw: &str) -> Result<Field<Vec<f64>>, Fie
 pub fn parse_cap(name: &'static str, raw: &str) -> Result<Field<u64>, FieldError> {
     let t = raw.trim();
     let bytes = if let Ok(mib) = t.parse::<f64>() {
-        if !(mib > 0.0) || !mib.is_finite() {
+        if mib.is_nan() || mib <= 0.0 || !mib.is_finite() {
             return Err(FieldError::new(
                 name,
                 format!("{name} must be above 0 (a size like 25MiB, or a number of MiB)"),
@@ -497,6 +497,32 @@ impl StepParams {
                 parse_int_in("samples", raw, 1, 1_000_000_000).map(|v| out.samples = Some(v))
             });
         }
+        out.read_strategy_and_faults(q, &mut errs);
+        let mut lab_q = Query::default();
+        for k in LAB_KEYS {
+            if let Some(v) = q.get(k) {
+                lab_q.0.insert(k.to_string(), v.to_string());
+            }
+        }
+        if !lab_q.0.is_empty() {
+            let (mut lab, e) = SgdParams::from_query(&lab_q, &base.lab);
+            lab.step = lab.steps;
+            out.lab = lab;
+            errs.extend(e);
+        }
+        out.check(q, base, &mut errs);
+        (out, errs)
+    }
+
+    /// Reads `mode`, `graph`, `h`, `straggler`, `fail`, `ckpt`, `restart`
+    /// and `target` (the second half of [`StepParams::from_query`]).
+    fn read_strategy_and_faults(&mut self, q: &Query, errs: &mut Vec<FieldError>) {
+        let out = self;
+        let mut take = |r: Result<(), FieldError>| {
+            if let Err(e) = r {
+                errs.push(e);
+            }
+        };
         if let Some(raw) = q.get("mode") {
             take(match Strategy::parse(raw) {
                 Some(s) => {
@@ -560,20 +586,6 @@ impl StepParams {
                 )),
             });
         }
-        let mut lab_q = Query::default();
-        for k in LAB_KEYS {
-            if let Some(v) = q.get(k) {
-                lab_q.0.insert(k.to_string(), v.to_string());
-            }
-        }
-        if !lab_q.0.is_empty() {
-            let (mut lab, e) = SgdParams::from_query(&lab_q, &base.lab);
-            lab.step = lab.steps;
-            out.lab = lab;
-            errs.extend(e);
-        }
-        out.check(q, base, &mut errs);
-        (out, errs)
     }
 
     /// The checks across fields; what fails goes back to `base`.

@@ -35,6 +35,7 @@ pub mod measure;
 pub mod practice;
 pub mod ring;
 pub mod sgd;
+pub mod step;
 pub mod timeline;
 pub mod topology;
 
@@ -64,6 +65,8 @@ pub enum View {
     Topology,
     /// `?view=timeline`: a schedule on the clock (lock-step and dataflow).
     Timeline,
+    /// `?view=step`: one data-parallel training step on the clock.
+    Step,
     /// `?view=practice`: predict a number, then check it.
     Practice,
     /// `?view=measure`: paste a measured log, check it and fit α and β.
@@ -80,6 +83,7 @@ impl View {
         View::Sgd,
         View::Topology,
         View::Timeline,
+        View::Step,
         View::Practice,
         View::Measure,
     ];
@@ -97,6 +101,7 @@ impl View {
             View::Sgd => ("sgd", "Distributed SGD"),
             View::Topology => ("topology", "Topology"),
             View::Timeline => ("timeline", "Timeline"),
+            View::Step => ("step", "Training step"),
             View::Practice => ("practice", "Practice"),
             View::Measure => ("measure", "Measured logs"),
         }
@@ -117,6 +122,7 @@ impl View {
             View::Practice => p::practice::PANELS,
             View::Measure => p::measure::PANELS,
             View::Timeline => p::timeline::PANELS,
+            View::Step => p::step::PANELS,
         }
     }
 
@@ -157,6 +163,7 @@ impl View {
             View::Sgd => html! { <sgd::SgdView {query} {ctx} /> },
             View::Topology => html! { <topology::TopologyView {query} {ctx} /> },
             View::Timeline => html! { <timeline::TimelineView {query} {ctx} /> },
+            View::Step => html! { <step::StepView {query} {ctx} /> },
             View::Practice => html! { <practice::PracticeView {query} {ctx} /> },
             View::Measure => html! { <measure::MeasureView {query} {ctx} /> },
         }
@@ -192,6 +199,7 @@ pub mod only {
         sgd => Sgd, sgd::SgdView;
         topology => Topology, topology::TopologyView;
         timeline => Timeline, timeline::TimelineView;
+        step => Step, step::StepView;
         practice => Practice, practice::PracticeView;
         measure => Measure, measure::MeasureView;
     }

@@ -60,9 +60,11 @@ pub struct Report {
     pub no_overlap: f64,
     /// D-PSGD's step (without the straggler), or why the graph does not fit.
     pub gossip: Result<GossipStep, String>,
-    /// Local SGD's step (straggler's speed); `allreduce` is 0 and `h` 1
-    /// when it never averages.
+    /// Local SGD's step (without the straggler); `allreduce` is 0 and `h`
+    /// 1 when it never averages.
     pub local: LocalStep,
+    /// Local SGD's step at the straggler's speed, when there is one.
+    pub local_straggler: Option<LocalStep>,
     /// D-PSGD with the straggler: each step's end per rank (`[t][k]`), for
     /// 2p steps, when there is a straggler and the graph fits.
     pub gossip_steps: Option<Vec<Vec<f64>>>,
@@ -115,13 +117,18 @@ pub fn report(case: &Case) -> Result<Report, StepError> {
         Ok(g) => gossip_step(&case.model, &net, g).map_err(|e| e.to_string()),
         Err(e) => Err(e.clone()),
     };
-    let local = match case.h {
-        Some(h) => local_step(&case.model, &mut net, h, speed)?,
-        None => LocalStep {
+    let mut local_at = |speed: f64| match case.h {
+        Some(h) => local_step(&case.model, &mut net, h, speed),
+        None => Ok(LocalStep {
             h: 1,
             compute: case.model.compute_time(speed),
             allreduce: 0.0,
-        },
+        }),
+    };
+    let local = local_at(1.0)?;
+    let local_straggler = match case.opts.straggler {
+        Some(_) => Some(local_at(speed)?),
+        None => None,
     };
     let p = net.p();
     let gossip_steps = match (&case.graph, &gossip, case.opts.straggler) {
@@ -174,6 +181,7 @@ pub fn report(case: &Case) -> Result<Report, StepError> {
         no_overlap,
         gossip,
         local,
+        local_straggler,
         gossip_steps,
         failure,
     })
