@@ -10,7 +10,8 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-const A: &str = "view=step&p=8&alg=ring&bw=12.5GB/s&alpha=0us&layers=4&params=25M&dtype=fp32&fwd=0ms&bwd=10ms";
+const A: &str =
+    "view=step&p=8&alg=ring&bw=12.5GB/s&alpha=0us&layers=4&params=25M&dtype=fp32&fwd=0ms&bwd=10ms";
 const B: &str = "view=step&p=16&alg=ring&alpha=20us&bw=12.5GB/s&layers=100&params=1M&dtype=fp32&fwd=25ms&bwd=0.5ms";
 
 #[wasm_bindgen_test]
@@ -37,7 +38,11 @@ async fn case_a_variants() {
     let app = Mounted::new(&format!("{A}&mode=gossip&graph=ring")).await;
     assert!(app.text("#strategy-gossip").contains("64.00 ms"));
     let app = Mounted::new(&format!("{A}&mode=local&h=4")).await;
-    assert!(app.text("#strategy-local").contains("54.00 ms"), "{}", app.text("#strategy-local"));
+    assert!(
+        app.text("#strategy-local").contains("54.00 ms"),
+        "{}",
+        app.text("#strategy-local")
+    );
     let app = Mounted::new(&format!("{A}&overlap=0")).await;
     assert_eq!(app.text("#step-time"), "96.00 ms");
 }

@@ -895,7 +895,11 @@ fn step_compute(s: &StepParams, heavy: bool) {
     let Ok(case) = b.case() else { return };
     let Ok(r) = report::report(&case) else { return };
     let _ = trace::chrome_trace(&r.run);
-    let _ = (r.run.exposed(), r.run.hidden_share(), r.gossip_straggler_step());
+    let _ = (
+        r.run.exposed(),
+        r.run.hidden_share(),
+        r.gossip_straggler_step(),
+    );
     if heavy {
         let mut net = case.net.clone();
         let _ = strategies::tune(&case.model, &mut net, &case.opts);
@@ -912,10 +916,37 @@ const PARSERS: &[Spec] = &[
     Spec {
         view: "step",
         keys: &[
-            "alg", "p", "bw", "alpha", "layers", "params", "dtype", "fwd", "bwd", "first",
-            "bucket", "overlap", "samples", "mode", "graph", "h", "straggler", "fail", "ckpt",
-            "restart", "target", "shards", "losses", "iid", "lr", "decay", "steps", "batch",
-            "seed", "d", "weights",
+            "alg",
+            "p",
+            "bw",
+            "alpha",
+            "layers",
+            "params",
+            "dtype",
+            "fwd",
+            "bwd",
+            "first",
+            "bucket",
+            "overlap",
+            "samples",
+            "mode",
+            "graph",
+            "h",
+            "straggler",
+            "fail",
+            "ckpt",
+            "restart",
+            "target",
+            "shards",
+            "losses",
+            "iid",
+            "lr",
+            "decay",
+            "steps",
+            "batch",
+            "seed",
+            "d",
+            "weights",
         ],
         good: &[
             ("alg", &["ring", "tree", "rd", "rab", "rs", "naive"]),
@@ -923,7 +954,10 @@ const PARSERS: &[Spec] = &[
             ("bw", &["12.5GB/s", "100Gb/s"]),
             ("alpha", &["0us", "20us"]),
             ("layers", &["1", "4", "100", "1000"]),
-            ("params", &["25M", "1M", "1.5B", "1M,4M", "25MB", "-1", "7b"]),
+            (
+                "params",
+                &["25M", "1M", "1.5B", "1M,4M", "25MB", "-1", "7b"],
+            ),
             ("dtype", &["fp32", "bf16", "fp16"]),
             ("fwd", &["0ms", "25ms"]),
             ("bwd", &["10ms", "0.5ms", "1ms,2ms"]),

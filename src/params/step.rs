@@ -30,12 +30,12 @@ use crate::core::consensus::{Graph, GraphKind};
 use crate::core::sgd::train::torus_shape;
 use crate::core::sgd::Strategy;
 use crate::core::step::failure::Failure;
-use crate::core::step::{
-    format_count, parse_count, Dtype, StepModel, StepOptions, Straggler,
-    DEFAULT_BUCKET_BYTES, DEFAULT_FIRST_BUCKET_BYTES,
-};
 use crate::core::step::report::Case;
 use crate::core::step::Network;
+use crate::core::step::{
+    format_count, parse_count, Dtype, StepModel, StepOptions, Straggler, DEFAULT_BUCKET_BYTES,
+    DEFAULT_FIRST_BUCKET_BYTES,
+};
 use crate::core::topology::Topology;
 use crate::core::units::{format_binary, parse_size, parse_time, Bandwidth};
 
@@ -176,7 +176,10 @@ impl Default for StepParams {
 }
 
 fn list(raw: &str) -> Vec<&str> {
-    raw.split(',').map(str::trim).filter(|s| !s.is_empty()).collect()
+    raw.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect()
 }
 
 /// Parses `params`: one count or a comma list of counts (at most
@@ -456,13 +459,18 @@ impl StepParams {
             });
         }
         if let Some(raw) = q.get("fwd") {
-            take(parse_times("fwd", raw).and_then(|f| match f.value.as_slice() {
-                [t] => {
-                    out.fwd = Field::new(&f.text, *t);
-                    Ok(())
-                }
-                _ => Err(FieldError::new("fwd", "fwd is one time for the whole forward pass")),
-            }));
+            take(
+                parse_times("fwd", raw).and_then(|f| match f.value.as_slice() {
+                    [t] => {
+                        out.fwd = Field::new(&f.text, *t);
+                        Ok(())
+                    }
+                    _ => Err(FieldError::new(
+                        "fwd",
+                        "fwd is one time for the whole forward pass",
+                    )),
+                }),
+            );
         }
         if let Some(raw) = q.get("bwd") {
             take(parse_times("bwd", raw).map(|v| out.bwd = v));
@@ -600,7 +608,10 @@ impl StepParams {
         let rank_err = |name: &'static str, what: &str, r: usize| {
             FieldError::new(
                 name,
-                format!("{what} names rank {r}, but the ranks are 0 … {} (p = {p})", p - 1),
+                format!(
+                    "{what} names rank {r}, but the ranks are 0 … {} (p = {p})",
+                    p - 1
+                ),
             )
         };
         if let Some(s) = self.straggler.filter(|s| s.rank >= p) {
@@ -623,7 +634,10 @@ impl StepParams {
             }
         }
         if let Err(msg) = self.graph_at(self.p) {
-            errs.push(FieldError::new("graph", format!("graph: {msg}; using a ring")));
+            errs.push(FieldError::new(
+                "graph",
+                format!("graph: {msg}; using a ring"),
+            ));
             self.graph = GraphChoice::Ring;
         }
     }
@@ -772,7 +786,13 @@ mod tests {
         let (p, e) = parse("fail=3@25&ckpt=10&restart=30s&straggler=3:0.5&samples=32&target=0.05");
         assert!(e.is_empty(), "{e:?}");
         assert_eq!(p.fail, Some(Failure { rank: 3, step: 25 }));
-        assert_eq!(p.straggler, Some(Straggler { rank: 3, factor: 0.5 }));
+        assert_eq!(
+            p.straggler,
+            Some(Straggler {
+                rank: 3,
+                factor: 0.5
+            })
+        );
     }
 
     #[test]

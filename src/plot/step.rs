@@ -76,7 +76,11 @@ fn bar(out: &mut String, x0: f64, x1: f64, y: f64, class: &str, label: &str, tit
             "<text x=\"{:.2}\" y=\"{:.2}\" text-anchor=\"middle\" fill=\"{}\">{}</text>",
             x0 + w / 2.0,
             y + (ROW - 14.0) / 2.0 + 4.0,
-            if fill(class) == "#0072B2" { "#ffffff" } else { "#111111" },
+            if fill(class) == "#0072B2" {
+                "#ffffff"
+            } else {
+                "#111111"
+            },
             esc(label)
         );
     }
@@ -204,9 +208,9 @@ pub fn draw_tuner(t: &Tuner) -> Result<String, String> {
         .iter()
         .map(|p| (p.cap as f64 / 1_048_576.0, p.step_time))
         .collect();
-    let (lo, hi) = pts
-        .iter()
-        .fold((f64::INFINITY, 0.0f64), |(a, b), p| (a.min(p.1), b.max(p.1)));
+    let (lo, hi) = pts.iter().fold((f64::INFINITY, 0.0f64), |(a, b), p| {
+        (a.min(p.1), b.max(p.1))
+    });
     if pts.is_empty() || !lo.is_finite() {
         return Err("no step times to plot".into());
     }
@@ -277,9 +281,16 @@ pub struct QualityLine {
 /// A message when there is nothing positive to plot or plotters fails.
 pub fn draw_quality(lines: &[QualityLine], target: Option<f64>) -> Result<String, String> {
     let ok = |&(t, l): &(f64, f64)| t.is_finite() && l.is_finite() && l > 0.0 && t >= 0.0;
-    let all = || lines.iter().flat_map(|l| l.points.iter().copied()).filter(ok);
+    let all = || {
+        lines
+            .iter()
+            .flat_map(|l| l.points.iter().copied())
+            .filter(ok)
+    };
     let x_hi = all().map(|p| p.0).fold(0.0f64, f64::max);
-    let (lo, hi) = all().fold((f64::INFINITY, 0.0f64), |(a, b), p| (a.min(p.1), b.max(p.1)));
+    let (lo, hi) = all().fold((f64::INFINITY, 0.0f64), |(a, b), p| {
+        (a.min(p.1), b.max(p.1))
+    });
     if !(lo.is_finite() && hi > 0.0 && x_hi > 0.0) {
         return Err("no losses to plot".into());
     }

@@ -100,10 +100,16 @@ mod tests {
         // first layer alone (4 MB ≥ 1 MiB). Cap 25 MiB = 26 214 400 B:
         // 6 layers = 24 000 000 < cap, 7 = 28 000 000 ≥ cap, so 7 layers a
         // bucket; 99 = 14 × 7 + 1 leaves one layer for the last bucket.
-        let b = assign(&[4_000_000; 100], DEFAULT_FIRST_BUCKET_BYTES, DEFAULT_BUCKET_BYTES);
+        let b = assign(
+            &[4_000_000; 100],
+            DEFAULT_FIRST_BUCKET_BYTES,
+            DEFAULT_BUCKET_BYTES,
+        );
         assert_eq!(b.len(), 16);
         assert_eq!(b[0].members, vec![0]);
-        assert!(b[1..15].iter().all(|x| x.members.len() == 7 && x.bytes == 28_000_000));
+        assert!(b[1..15]
+            .iter()
+            .all(|x| x.members.len() == 7 && x.bytes == 28_000_000));
         assert_eq!(b[15].members, vec![99]);
         // 4 MiB = 4 194 304 B > 4 MB: at a 4 MiB cap one layer is short,
         // two (8 MB) close the bucket.

@@ -151,14 +151,20 @@ mod tests {
     fn bytes_and_nonsense_are_refused() {
         assert!(matches!(parse_count("25MB"), Err(CountError::Bytes(_))));
         assert!(matches!(parse_count("1GiB"), Err(CountError::Bytes(_))));
-        assert!(matches!(parse_count("100 bytes"), Err(CountError::Bytes(_))));
+        assert!(matches!(
+            parse_count("100 bytes"),
+            Err(CountError::Bytes(_))
+        ));
         assert_eq!(parse_count("-1"), Err(CountError::Negative));
         assert_eq!(parse_count("0"), Err(CountError::Zero));
         assert!(matches!(parse_count("1.5"), Err(CountError::NotWhole(_))));
         assert!(matches!(parse_count("abc"), Err(CountError::NotACount(_))));
         assert!(matches!(parse_count("."), Err(CountError::NotACount(_))));
         assert_eq!(parse_count("2T"), Err(CountError::TooLarge));
-        assert_eq!(parse_count("99999999999999999999"), Err(CountError::TooLarge));
+        assert_eq!(
+            parse_count("99999999999999999999"),
+            Err(CountError::TooLarge)
+        );
         assert!(parse_count("").is_err());
         assert!(parse_count("1.2.3M").is_err());
     }

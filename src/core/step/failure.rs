@@ -118,7 +118,9 @@ pub fn survivors(neighbours: &[Vec<usize>], failed: usize, shards: Option<&[u64]
         v.dedup();
         v
     };
-    let deg: Vec<usize> = (0..p).map(|k| if alive(k) { nb(k).len() } else { 0 }).collect();
+    let deg: Vec<usize> = (0..p)
+        .map(|k| if alive(k) { nb(k).len() } else { 0 })
+        .collect();
     let weights = ranks
         .iter()
         .map(|&k| {

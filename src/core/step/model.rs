@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use crate::core::collectives::Algorithm;
-use crate::core::schedule::{Collective, Phase, Round, Schedule, ScheduleError, Transfer};
 use crate::core::schedule::Op;
+use crate::core::schedule::{Collective, Phase, Round, Schedule, ScheduleError, Transfer};
 use crate::core::timing::lockstep::executed_time_on;
 use crate::core::topology::Topology;
 

@@ -66,7 +66,10 @@ pub fn quality(lab: &Lab, clocks: &[StepClock; 3], target: f64) -> Vec<QualityRo
 /// seconds; the orders differ when a strategy needs more steps but less
 /// time (or the reverse).
 pub fn orders(rows: &[QualityRow]) -> (Vec<Strategy>, Vec<Strategy>) {
-    let mut by_steps: Vec<&QualityRow> = rows.iter().filter(|r| r.steps_to_target.is_some()).collect();
+    let mut by_steps: Vec<&QualityRow> = rows
+        .iter()
+        .filter(|r| r.steps_to_target.is_some())
+        .collect();
     let mut by_secs = by_steps.clone();
     by_steps.sort_by_key(|r| r.steps_to_target);
     by_secs.sort_by(|a, b| {
@@ -118,9 +121,18 @@ mod tests {
         let target = lab.optimal_loss * 1.05 + 1e-12;
         // All-reduce at 66 ms a step, D-PSGD at 64 ms, local at 40 ms + 56 ms every 4th.
         let clocks = [
-            StepClock { per_step: 0.066, every: None },
-            StepClock { per_step: 0.064, every: None },
-            StepClock { per_step: 0.040, every: Some((4, 0.056)) },
+            StepClock {
+                per_step: 0.066,
+                every: None,
+            },
+            StepClock {
+                per_step: 0.064,
+                every: None,
+            },
+            StepClock {
+                per_step: 0.040,
+                every: Some((4, 0.056)),
+            },
         ];
         let rows = quality(&lab, &clocks, target);
         assert_eq!(rows.len(), 3);

@@ -40,10 +40,22 @@ pub fn StepControls(props: &StepControlsProps) -> Html {
             .map(|a| (a.key(), format!("{} ({})", a.label(), a.key()))),
     );
     let dtypes = options(Dtype::ALL.iter().map(|t| (t.key(), t.key().to_string())));
-    let modes = options(Strategy::ALL.iter().map(|s| (s.key(), s.label().to_string())));
-    let graphs = options(GraphChoice::ALL.iter().map(|g| (g.key(), g.label().to_string())));
+    let modes = options(
+        Strategy::ALL
+            .iter()
+            .map(|s| (s.key(), s.label().to_string())),
+    );
+    let graphs = options(
+        GraphChoice::ALL
+            .iter()
+            .map(|g| (g.key(), g.label().to_string())),
+    );
     let overlap = options(
-        [("1", "during backward".to_string()), ("0", "after backward".to_string())].into_iter(),
+        [
+            ("1", "during backward".to_string()),
+            ("0", "after backward".to_string()),
+        ]
+        .into_iter(),
     );
     let opt = |v: Option<String>| v.unwrap_or_else(|| "-".into());
     html! {

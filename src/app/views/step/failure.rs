@@ -20,7 +20,19 @@ fn survivors_html(s: &Survivors) -> Html {
     let comps = if s.connected() {
         html! { <p id="survivors-connected">{format!("The {} survivors stay connected, so D-PSGD goes on. Their mixing weights, re-derived on the survivors' graph (Metropolis–Hastings, 1/(1 + max(deg k, deg j))):", s.ranks.len())}</p> }
     } else {
-        let parts: Vec<String> = s.components.iter().map(|c| format!("{{{}}}", c.iter().map(usize::to_string).collect::<Vec<_>>().join(", "))).collect();
+        let parts: Vec<String> = s
+            .components
+            .iter()
+            .map(|c| {
+                format!(
+                    "{{{}}}",
+                    c.iter()
+                        .map(usize::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            })
+            .collect();
         html! { <p class="field-error" id="survivors-split">{format!("The failure splits the graph into {} parts: {}. Each part mixes on its own; no common model forms again.", s.components.len(), parts.join(", "))}</p> }
     };
     html! {<>

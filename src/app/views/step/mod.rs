@@ -42,8 +42,27 @@ pub type SharedReport = Shared<Report>;
 
 /// The fields the controls show (for the errors of fields not on screen).
 const FIELDS: &[&str] = &[
-    "p", "alg", "bw", "alpha", "layers", "params", "dtype", "fwd", "bwd", "first", "bucket",
-    "overlap", "samples", "mode", "graph", "h", "straggler", "fail", "ckpt", "restart", "target",
+    "p",
+    "alg",
+    "bw",
+    "alpha",
+    "layers",
+    "params",
+    "dtype",
+    "fwd",
+    "bwd",
+    "first",
+    "bucket",
+    "overlap",
+    "samples",
+    "mode",
+    "graph",
+    "h",
+    "straggler",
+    "fail",
+    "ckpt",
+    "restart",
+    "target",
 ];
 
 /// The step view.

@@ -56,8 +56,17 @@ pub fn QualityPanel(props: &StrategiesProps) -> Html {
         p.lab_params(),
         [
             (r.run.step_time.to_bits(), None),
-            (r.gossip.as_ref().map_or(f64::NAN, |g| g.step_time()).to_bits(), None),
-            (local.compute.to_bits(), p.h.map(|h| (h, local.allreduce.to_bits()))),
+            (
+                r.gossip
+                    .as_ref()
+                    .map_or(f64::NAN, |g| g.step_time())
+                    .to_bits(),
+                None,
+            ),
+            (
+                local.compute.to_bits(),
+                p.h.map(|h| (h, local.allreduce.to_bits())),
+            ),
         ],
         p.target.map(f64::to_bits),
     );
@@ -68,15 +77,23 @@ pub fn QualityPanel(props: &StrategiesProps) -> Html {
         Ok((opt, target, rows)) => {
             let lines: Vec<QualityLine> = rows
                 .iter()
-                .map(|q| QualityLine { label: q.strategy.label().into(), points: q.points.clone() })
+                .map(|q| QualityLine {
+                    label: q.strategy.label().into(),
+                    points: q.points.clone(),
+                })
                 .collect();
-            let svg = AttrValue::from(draw_quality(&lines, Some(*target)).unwrap_or_else(|e| format!("<p>{e}</p>")));
+            let svg = AttrValue::from(
+                draw_quality(&lines, Some(*target)).unwrap_or_else(|e| format!("<p>{e}</p>")),
+            );
             let table = Rc::new(quality_table(rows));
             let (by_steps, by_secs) = orders(rows);
             let order = if by_steps.is_empty() {
                 "No strategy reaches the target in this run.".to_string()
             } else if by_steps == by_secs {
-                format!("Fastest first, by steps and by seconds alike: {}.", names(&by_steps))
+                format!(
+                    "Fastest first, by steps and by seconds alike: {}.",
+                    names(&by_steps)
+                )
             } else {
                 format!("By steps: {}; by seconds: {}. The order changes: fewer steps are not less time.", names(&by_steps), names(&by_secs))
             };

@@ -52,7 +52,10 @@ pub fn StrategiesPanel(props: &StrategiesProps) -> Html {
             format_time(r.local.compute),
             format_time(r.local.allreduce)
         ),
-        None => "no h: the models are never averaged (no communication); set h to average every h steps".into(),
+        None => {
+            "no h: the models are never averaged (no communication); set h to average every h steps"
+                .into()
+        }
     };
     let local_bytes = match p.h {
         Some(h) => format_decimal(r.allreduce_bytes as f64 / h as f64),

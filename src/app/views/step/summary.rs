@@ -27,7 +27,13 @@ pub fn Summary(props: &SummaryProps) -> Html {
     let pct = format!("{:.1} %", 100.0 * run.hidden_share());
     let rate = p.samples.map(|s| {
         let v = s as f64 * p.p as f64 / run.step_time.max(1e-15);
-        format!("{} samples/s ({} per worker × {} workers ÷ {})", sig(v, 4), s, p.p, format_time(run.step_time))
+        format!(
+            "{} samples/s ({} per worker × {} workers ÷ {})",
+            sig(v, 4),
+            s,
+            p.p,
+            format_time(run.step_time)
+        )
     });
     html! {
         <section class="panel" id="summary" aria-labelledby="sum-h">

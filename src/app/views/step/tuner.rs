@@ -63,7 +63,11 @@ pub fn TunerPanel(props: &TunerPanelProps) -> Html {
             </div>
         }
     } else {
-        match done.into_iter().collect::<Result<Vec<_>, _>>().map(tuner_from) {
+        match done
+            .into_iter()
+            .collect::<Result<Vec<_>, _>>()
+            .map(tuner_from)
+        {
             Err(e) => html! { <p class="field-error">{e}</p> },
             Ok(None) => html! { <p class="field-error">{"No caps were timed."}</p> },
             Ok(Some(t)) => {
@@ -72,7 +76,10 @@ pub fn TunerPanel(props: &TunerPanelProps) -> Html {
                 let best = t.points[t.best];
                 let def = t.points[t.default];
                 let verdict = if t.best == t.default {
-                    format!("DDP's default of 25 MiB is already the best cap here ({}).", format_time(def.step_time))
+                    format!(
+                        "DDP's default of 25 MiB is already the best cap here ({}).",
+                        format_time(def.step_time)
+                    )
                 } else {
                     format!(
                         "Best cap {}: {} a step ({} buckets), {} less than DDP's default 25 MiB ({}, {} buckets).",
