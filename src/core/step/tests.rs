@@ -165,8 +165,8 @@ fn gossip_straggler_spreads_a_hop_a_step() {
     let ends = gossip_clock(&g, &c, 0.010, 12);
     assert!(close(ends[0][3], 0.080) && close(ends[0][0], 0.040));
     assert!(close(ends[1][2], 0.090) && close(ends[1][4], 0.090));
-    for k in 0..8 {
-        assert!(close(ends[11][k] - ends[10][k], 0.080), "rank {k}");
+    for (k, (a, b)) in ends[11].iter().zip(&ends[10]).enumerate() {
+        assert!(close(a - b, 0.080), "rank {k}");
     }
     // Ranks at the 80 ms pace: 1 in step 1 (the straggler), then its two
     // neighbours in step 2, … the whole ring of 8 by step 5 or 6.
