@@ -342,7 +342,7 @@ pub fn cap_label(bytes: u64) -> String {
     format_binary(bytes as f64)
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
     use crate::core::collectives::Algorithm;

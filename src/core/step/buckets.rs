@@ -60,7 +60,7 @@ pub fn assign(sizes: &[u64], first: u64, cap: u64) -> Vec<Assigned> {
     out
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
     use proptest::prelude::*;

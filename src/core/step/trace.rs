@@ -81,7 +81,7 @@ pub fn chrome_trace(run: &StepRun) -> String {
     out
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
     use crate::core::collectives::Algorithm;
