@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::strategies::StrategiesProps;
+use super::strategies::{label, StrategiesProps};
 use crate::app::components::chart_box::ChartBox;
 use crate::app::components::data_table::DataTableView;
 use crate::core::sgd::Strategy;
@@ -37,10 +37,10 @@ fn compute(k: &Key) -> Computed {
     Ok((lab.optimal_loss, target, quality(&lab, &clocks, target)))
 }
 
-fn row(r: &QualityRow) -> Html {
+fn row(r: &QualityRow, h: Option<usize>) -> Html {
     html! {
         <tr id={format!("quality-{}", r.strategy.key())}>
-            <th scope="row">{r.strategy.label()}</th>
+            <th scope="row">{label(r.strategy, h)}</th>
             <td>{r.steps_to_target.map_or_else(|| "not reached".to_string(), |s| s.to_string())}</td>
             <td>{r.seconds_to_target.filter(|t| t.is_finite()).map_or_else(|| "—".to_string(), format_time)}</td>
         </tr>
@@ -102,7 +102,7 @@ pub fn QualityPanel(props: &StrategiesProps) -> Html {
                     if p.target.is_none() { "; no target= given, so 5 % above it" } else { "" })}</p>
                 <table class="numbers" id="quality-table">
                     <thead><tr><th scope="col">{"strategy"}</th><th scope="col">{"steps to target"}</th><th scope="col">{"time to target"}</th></tr></thead>
-                    <tbody>{ for rows.iter().map(row) }</tbody>
+                    <tbody>{ for rows.iter().map(|q| row(q, p.h)) }</tbody>
                 </table>
                 <p id="quality-order">{order}</p>
                 <ChartBox label="Loss against wall-clock time" svg={svg.clone()} id="quality-chart" />

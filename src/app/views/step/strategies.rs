@@ -19,6 +19,14 @@ pub struct StrategiesProps {
     pub params: StepParams,
 }
 
+/// The strategy's name here: local SGD says whether it averages.
+pub fn label(s: Strategy, h: Option<usize>) -> String {
+    match (s, h) {
+        (Strategy::Local, Some(h)) => format!("local SGD (average every {h} steps)"),
+        _ => s.label().to_string(),
+    }
+}
+
 /// `#strategies`.
 #[component]
 pub fn StrategiesPanel(props: &StrategiesProps) -> Html {
@@ -29,7 +37,7 @@ pub fn StrategiesPanel(props: &StrategiesProps) -> Html {
         let cls = classes!((p.mode == s).then_some("winner"));
         html! {
             <tr class={cls} id={format!("strategy-{}", s.key())}>
-                <th scope="row">{s.label()}</th><td>{time}</td><td>{bytes}</td><td class="wrap">{how}</td>
+                <th scope="row">{label(s, p.h)}</th><td>{time}</td><td>{bytes}</td><td class="wrap">{how}</td>
             </tr>
         }
     };
