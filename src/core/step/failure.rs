@@ -108,15 +108,16 @@ pub fn survivors(neighbours: &[Vec<usize>], failed: usize, shards: Option<&[u64]
     let p = neighbours.len();
     let ranks: Vec<usize> = (0..p).filter(|&k| k != failed).collect();
     let alive = |k: usize| k != failed && k < p;
+    // neighbours in increasing order, each once (a mark per rank rather
+    // than a sort keeps the page's binary small)
     let nb = |k: usize| -> Vec<usize> {
-        let mut v: Vec<usize> = neighbours[k]
-            .iter()
-            .copied()
-            .filter(|&j| alive(j) && j != k)
-            .collect();
-        v.sort_unstable();
-        v.dedup();
-        v
+        let mut mark = vec![false; p];
+        for &j in &neighbours[k] {
+            if alive(j) && j != k {
+                mark[j] = true;
+            }
+        }
+        (0..p).filter(|&j| mark[j]).collect()
     };
     let deg: Vec<usize> = (0..p)
         .map(|k| if alive(k) { nb(k).len() } else { 0 })
@@ -124,13 +125,15 @@ pub fn survivors(neighbours: &[Vec<usize>], failed: usize, shards: Option<&[u64]
     let weights = ranks
         .iter()
         .map(|&k| {
-            let mut row: Vec<(usize, f64)> = nb(k)
+            let others: Vec<(usize, f64)> = nb(k)
                 .into_iter()
                 .map(|j| (j, 1.0 / (1.0 + deg[k].max(deg[j]) as f64)))
                 .collect();
-            let own = 1.0 - row.iter().map(|x| x.1).sum::<f64>();
-            row.push((k, own));
-            row.sort_by_key(|x| x.0);
+            let own = 1.0 - others.iter().map(|x| x.1).sum::<f64>();
+            // in rank order, itself included
+            let at = others.iter().position(|x| x.0 > k).unwrap_or(others.len());
+            let mut row = others;
+            row.insert(at, (k, own));
             (k, row)
         })
         .collect();
@@ -140,20 +143,20 @@ pub fn survivors(neighbours: &[Vec<usize>], failed: usize, shards: Option<&[u64]
         if seen[s] {
             continue;
         }
-        let mut comp = vec![s];
+        let mut inside = vec![false; p];
+        let mut queue = vec![s];
         seen[s] = true;
-        let mut i = 0;
-        while i < comp.len() {
-            for j in nb(comp[i]) {
+        inside[s] = true;
+        while let Some(k) = queue.pop() {
+            for j in nb(k) {
                 if !seen[j] {
                     seen[j] = true;
-                    comp.push(j);
+                    inside[j] = true;
+                    queue.push(j);
                 }
             }
-            i += 1;
         }
-        comp.sort_unstable();
-        components.push(comp);
+        components.push((0..p).filter(|&j| inside[j]).collect());
     }
     let n: Vec<f64> = match shards {
         Some(s) if s.len() == p => s.iter().map(|&x| x as f64).collect(),

@@ -66,20 +66,27 @@ pub fn quality(lab: &Lab, clocks: &[StepClock; 3], target: f64) -> Vec<QualityRo
 /// seconds; the orders differ when a strategy needs more steps but less
 /// time (or the reverse).
 pub fn orders(rows: &[QualityRow]) -> (Vec<Strategy>, Vec<Strategy>) {
-    let mut by_steps: Vec<&QualityRow> = rows
-        .iter()
-        .filter(|r| r.steps_to_target.is_some())
-        .collect();
-    let mut by_secs = by_steps.clone();
-    by_steps.sort_by_key(|r| r.steps_to_target);
-    by_secs.sort_by(|a, b| {
-        a.seconds_to_target
-            .unwrap_or(f64::INFINITY)
-            .total_cmp(&b.seconds_to_target.unwrap_or(f64::INFINITY))
-    });
+    // a selection by hand (three rows; no sort is linked into the page)
+    let pick = |key: &dyn Fn(&QualityRow) -> f64| {
+        let mut left: Vec<&QualityRow> = rows
+            .iter()
+            .filter(|r| r.steps_to_target.is_some())
+            .collect();
+        let mut out = Vec::with_capacity(left.len());
+        while !left.is_empty() {
+            let mut best = 0;
+            for (i, r) in left.iter().enumerate() {
+                if key(r) < key(left[best]) {
+                    best = i;
+                }
+            }
+            out.push(left.remove(best).strategy);
+        }
+        out
+    };
     (
-        by_steps.iter().map(|r| r.strategy).collect(),
-        by_secs.iter().map(|r| r.strategy).collect(),
+        pick(&|r| r.steps_to_target.map_or(f64::INFINITY, |s| s as f64)),
+        pick(&|r| r.seconds_to_target.unwrap_or(f64::INFINITY)),
     )
 }
 

@@ -17,9 +17,15 @@ use crate::core::consensus::Graph;
 /// The caps the tuner tries: 1, 2, 4, …, 1024 MiB and DDP's 25 MiB, in
 /// increasing order, bytes.
 pub fn tuner_caps() -> Vec<u64> {
-    let mut v: Vec<u64> = (0..=10).map(|k| (1u64 << k) << 20).collect();
-    v.push(DEFAULT_BUCKET_BYTES);
-    v.sort_unstable();
+    // 25 MiB goes between 16 and 32 (built in order: no sort is linked in)
+    let mut v = Vec::with_capacity(12);
+    for k in 0..=10 {
+        let cap = (1u64 << k) << 20;
+        if cap > DEFAULT_BUCKET_BYTES && v.last().is_some_and(|&l| l < DEFAULT_BUCKET_BYTES) {
+            v.push(DEFAULT_BUCKET_BYTES);
+        }
+        v.push(cap);
+    }
     v
 }
 

@@ -175,3 +175,14 @@ fn gossip_straggler_spreads_a_hop_a_step() {
     assert_eq!(*n.last().unwrap_or(&0), 8);
     assert!(n.windows(2).all(|w| w[0] <= w[1]));
 }
+
+#[test]
+fn tuner_caps_are_powers_of_two_and_25_mib_in_order() {
+    let c = tuner_caps();
+    assert_eq!(c.len(), 12);
+    assert_eq!(c[0], 1 << 20);
+    assert_eq!(c[5], 25 << 20);
+    assert_eq!((c[4], c[6]), (16 << 20, 32 << 20));
+    assert_eq!(c[11], 1 << 30);
+    assert!(c.windows(2).all(|w| w[0] < w[1]));
+}
