@@ -45,7 +45,8 @@ pub struct TunerPoint {
 pub struct Tuner {
     /// One point per cap of [`tuner_caps`].
     pub points: Vec<TunerPoint>,
-    /// Index of the fastest (the smallest cap among equals).
+    /// Index of the fastest (DDP's default when it ties, else the
+    /// smallest cap among equals).
     pub best: usize,
     /// Index of DDP's default, 25 MiB.
     pub default: usize,
@@ -87,6 +88,10 @@ pub fn tuner_from(points: Vec<TunerPoint>) -> Option<Tuner> {
         }
     }
     let default = points.iter().position(|p| p.cap == DEFAULT_BUCKET_BYTES)?;
+    // a tie with the default is the default: nothing to gain by changing it
+    if points[default].step_time <= points[best].step_time + 1e-15 {
+        best = default;
+    }
     Some(Tuner {
         points,
         best,

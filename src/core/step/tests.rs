@@ -186,3 +186,22 @@ fn tuner_caps_are_powers_of_two_and_25_mib_in_order() {
     assert_eq!(c[11], 1 << 30);
     assert!(c.windows(2).all(|w| w[0] < w[1]));
 }
+
+#[test]
+fn a_tie_with_the_default_keeps_the_default() {
+    // Case A with the straggler: every bucket is one 100 MB layer at every
+    // cap from 1 MiB to 64 MiB, so those caps all give 94 ms; the tuner
+    // names DDP's default, which saves nothing.
+    let (model, mut net) = case_a();
+    let opts = StepOptions {
+        straggler: Some(Straggler {
+            rank: 3,
+            factor: 0.5,
+        }),
+        ..default_options()
+    };
+    let t = tune(&model, &mut net, &opts).expect("runs");
+    assert_eq!(t.best, t.default);
+    assert_eq!(t.saving(), 0.0);
+    assert!(close(t.points[0].step_time, 0.094));
+}

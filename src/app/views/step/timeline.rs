@@ -52,8 +52,8 @@ pub fn TimelinePanel(props: &TimelinePanelProps) -> Html {
                     The dashed line is the end of the step. Hover a bar for its times.",
                     run.buckets.len(), props.params.caps_line())}
             </p>
-            <Downloads table={Some((*table).clone())} svg={Some((*svg).clone())} files={vec![trace]} />
-            <DataTableView id="buckets-data" table={(*table).clone()} />
+            <Downloads files={vec![trace]} />
+            <DataTableView id="buckets-data" table={(*table).clone()} svg={Some((*svg).clone())} />
         </section>
     }
 }
