@@ -70,7 +70,7 @@ pub fn StrategiesPanel(props: &StrategiesProps) -> Html {
         None => "0 B".into(),
     };
     html! {
-        <section class="panel" id="strategies" aria-labelledby="str-h">
+        <section class="panel wide" id="strategies" aria-labelledby="str-h">
             <h2 class="panel-h" id="str-h">{"Strategies side by side, with the same compute"}</h2>
             <div class="table-scroll" role="region" tabindex="0" aria-label="Strategies (scrollable table)">
                 <table class="numbers">
