@@ -100,10 +100,12 @@ pub fn QualityPanel(props: &StrategiesProps) -> Html {
             html! {<>
                 <p class="muted">{format!("Target loss {target:.4} (the lowest reachable is {opt:.4}{}).",
                     if p.target.is_none() { "; no target= given, so 5 % above it" } else { "" })}</p>
+                <div class="table-scroll" role="region" tabindex="0" aria-label="Steps and time to the target (scrollable table)">
                 <table class="numbers" id="quality-table">
                     <thead><tr><th scope="col">{"strategy"}</th><th scope="col">{"steps to target"}</th><th scope="col">{"time to target"}</th></tr></thead>
                     <tbody>{ for rows.iter().map(|q| row(q, p.h)) }</tbody>
                 </table>
+                </div>
                 <p id="quality-order">{order}</p>
                 <ChartBox label="Loss against wall-clock time" svg={svg.clone()} id="quality-chart" />
                 <DataTableView id="quality-data" table={table} svg={Some(svg)} />
