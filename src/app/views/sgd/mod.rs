@@ -87,7 +87,7 @@ pub fn SgdView(props: &ViewProps) -> Html {
         use_deferred(run_key(params), work(params), |k| k.run().map(Shared::new));
     let ctx = &props.ctx;
     let fields = [
-        "lr", "decay", "batch", "steps", "seed", "d", "graph", "weights", "shards", "losses",
+        "lr", "decay", "batch", "steps", "seed", "d", "h", "graph", "weights", "shards", "losses",
     ];
     let errors = state
         .drafts
