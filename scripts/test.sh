@@ -11,14 +11,9 @@ cd "$(dirname "$0")/.."
 
 step() { printf '\n=== %s\n' "$*"; }
 
-step "cargo fmt --check"
-cargo fmt --all -- --check
-
-step "cargo clippy (native, all targets)"
-cargo clippy --all-targets -- -D warnings
-
-step "cargo clippy (wasm32: app and browser tests)"
-cargo clippy --target wasm32-unknown-unknown --lib --bins --tests -- -D warnings
+# fmt, clippy (native and wasm32) and the native tests: the edit loop's
+# own script, so the two never drift apart.
+bash scripts/check.sh
 
 step "cargo doc --no-deps, -D warnings (native, and wasm32 for the app)"
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --lib
@@ -26,9 +21,6 @@ RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --lib --target wasm32-unknown-unk
 
 step "core layers: no import cycle among the modules of src/core (scripts/cycles.sh)"
 bash scripts/cycles.sh
-
-step "native tests"
-cargo test
 
 # The runner is a workspace member: the lines above cover only the root
 # package, so it is built, linted and tested here (never for wasm32).

@@ -764,7 +764,7 @@ fn topology_compute(s: &TopologyParams, heavy: bool) {
     let _ = layout(&b.node_sizes(), topo.racks(), topo.lanes(), false);
     let _ = layout(&b.node_sizes(), topo.racks(), topo.lanes(), true);
     if heavy {
-        for &a in TopoAlg::all() {
+        for a in TopoAlg::ALL {
             let _ = row(a.key(), &topo, n, ELEM_BYTES);
         }
         // The two sweep charts and their data tables, as the view draws them.

@@ -25,6 +25,9 @@ const DIST = path.resolve(opt('dist', path.join(REPO, 'dist')));
 const PEER = path.resolve(opt('peer', path.join(REPO, '..', 'shared', 'peer', 'gpu-comm-visualizer')));
 const LOADS = Number(opt('loads', 5));
 const STEPS = Number(opt('steps', 10));
+// `--only timeline`: just the timeline cases (ready and step at p = 4 and 64,
+// k = 1 and 64) and the ring at p = 1024 with its clock panel.
+const ONLY = opt('only', '');
 
 // What one page load downloads, gzip -9 bytes per file type, from the
 // responses the browser received (each view loads its own wasm binary).
@@ -149,10 +152,37 @@ const READY_TARGETS = [
 const fmt = (x) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
 const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(2)}×` : 'n/a');
 
+// The timeline's targets: ready ≤ 300 ms at p = 64, k = 1, and a step ≤ 16.7 ms.
+const TIMELINE_CASES = [
+  'view=timeline&alg=ring&p=4&size=100MB&bw=12.5GB/s&alpha=0us',
+  'view=timeline&alg=ring&p=64&size=64MB',
+  'view=timeline&alg=ring&p=64&size=64MB&segments=64',
+  'view=ring&p=1024&size=64MB',
+];
+
+async function timeline(browser, url) {
+  console.log(`# ${browser.version()}; ${LOADS} loads each, ready and one step (click → next frame) in ms`);
+  console.log('| query | ready median | ready min – max | step median |');
+  console.log('| --- | --- | --- | --- |');
+  for (const q of TIMELINE_CASES) {
+    const r = await measure(browser, url, q, false);
+    const xs = r.readyAll.filter(Number.isFinite);
+    console.log(`| \`${q}\` | ${fmt(r.ready)} | ${fmt(Math.min(...xs))} – ${fmt(Math.max(...xs))} | ${fmt(r.step)} |`);
+  }
+}
+
 const main = async () => {
   if (!fs.existsSync(path.join(DIST, 'index.html'))) {
     console.error(`no ${DIST}/index.html: run \`trunk build --release\` first`);
     process.exit(2);
+  }
+  if (ONLY === 'timeline') {
+    const us = await serve(DIST);
+    const browser = await launch();
+    await timeline(browser, us.url);
+    await browser.close();
+    await us.close();
+    return;
   }
   const us = await serve(DIST);
   const them = await serve(PEER);

@@ -94,6 +94,20 @@ pub fn ring_values(p: u64) -> Work {
     Work(mul(ring_transfers(p), RING_VALUES_NS))
 }
 
+/// Nanoseconds per transfer of the ring view's clock panel above the
+/// drawn size: the dataflow and the lock-step clock of every transfer,
+/// without an event list (`core::timing::ring_clock`). Measured in the
+/// release wasm at p = 1024 (2 095 104 transfers per mode).
+const RING_CLOCK_NS: u64 = 400;
+
+/// The ring all-reduce on `p` ranks on both clocks
+/// ([`crate::core::timing::ring_clock::ring_clock`]), [`ring_all_reduce`]'s
+/// transfers at 400 ns each. E.g. p = 65: 8 320 transfers ≈ 3.3 ms, at
+/// once; p = 1024: 2 095 104 ≈ 838 ms, after a paint behind a note.
+pub fn ring_clock(p: u64) -> Work {
+    Work(mul(ring_transfers(p), RING_CLOCK_NS))
+}
+
 /// Nanoseconds per kept state word of a topology run (measured: the flat
 /// ring on 16 × 16 ranks, with its per-round states, in 4.1 s).
 const TOPOLOGY_NS: u64 = 30;

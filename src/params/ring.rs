@@ -16,6 +16,7 @@ pub const PANELS: &[&str] = &[
     "log",
     "check",
     "comparison",
+    "clock",
 ];
 
 /// Largest p the ring view accepts (numbers only above [`MAX_DRAWN_P`]).

@@ -9,8 +9,7 @@
 //! - Links: `intra_bw`, `intra_alpha`, `inter_bw` (per NIC, per direction),
 //!   `inter_alpha`, `core_bw` (rack core, per direction in aggregate), `lanes`
 //!   (NICs per node, 1 to `gpus`).
-//! - `alg` ([`TopoAlg::all`]: the registry entries the view offers, the
-//!   ring over all ranks as `flat`) and `step`.
+//! - `alg` (`flat`, `hier`, `hier_rd`, `multilane`, `rat`, `flex`) and `step`.
 //!
 //! Every field goes through [`TopologyParams::set_field`], whether it comes
 //! from the URL or from an input: a bad value yields a [`FieldError`] and the
@@ -19,9 +18,6 @@
 use super::fields::{self, Field};
 use super::ring::{parse_tensor_size, ELEM_BYTES};
 use super::{parse_int_in, FieldError, Query};
-use std::sync::OnceLock;
-
-use crate::core::collectives::Algorithm;
 use crate::core::topology::{Link, Topology, TopologyError};
 use crate::core::units::Bandwidth;
 
@@ -40,55 +36,63 @@ pub const MAX_N: u64 = 1_000_000_000;
 /// Largest step index accepted from the URL before clamping to the schedule.
 pub const MAX_STEP: u64 = 100_000;
 
-/// An algorithm of the view: a registry entry that answers
-/// [`Algorithm::on_topology`] (the ring over all ranks is `flat` here).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct TopoAlg(Algorithm);
-
-impl Default for TopoAlg {
-    /// The hierarchical all-reduce with a ring among the node leaders.
-    fn default() -> Self {
-        TopoAlg(Algorithm::HIER)
-    }
+/// The topology algorithms of the view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum TopoAlg {
+    /// The ring over all ranks in rank order.
+    Flat,
+    /// Reduce inside the node → ring all-reduce among node leaders → broadcast.
+    #[default]
+    Hier,
+    /// As `Hier` with recursive doubling among the node leaders.
+    HierRd,
+    /// Reduce-scatter inside the node → per-lane all-reduce across nodes → all-gather.
+    Multilane,
+    /// Rack-aware: reduce inside the rack, one aggregate crosses the core.
+    Rat,
+    /// FlexReduce with unequal groups.
+    Flex,
 }
 
 impl TopoAlg {
-    /// The view's handle on `alg`, which must be one of [`TopoAlg::all`].
-    pub const fn of(alg: Algorithm) -> TopoAlg {
-        TopoAlg(alg)
-    }
+    /// Every algorithm, in table order.
+    pub const ALL: [TopoAlg; 6] = [
+        TopoAlg::Flat,
+        TopoAlg::Hier,
+        TopoAlg::HierRd,
+        TopoAlg::Multilane,
+        TopoAlg::Rat,
+        TopoAlg::Flex,
+    ];
 
-    /// Every algorithm of the view, in registry order.
-    pub fn all() -> &'static [TopoAlg] {
-        static ALL: OnceLock<Vec<TopoAlg>> = OnceLock::new();
-        ALL.get_or_init(|| {
-            Algorithm::on_topologies()
-                .map(|(a, _)| TopoAlg(a))
-                .collect()
-        })
-    }
-
-    /// The registry algorithm.
-    pub fn algorithm(self) -> Algorithm {
-        self.0
-    }
-
-    /// URL value: the registry key, `flat` for the ring.
+    /// URL value and registry key.
     pub fn key(self) -> &'static str {
-        self.0.on_topology().map_or(self.0.key(), |e| e.key)
+        match self {
+            TopoAlg::Flat => "flat",
+            TopoAlg::Hier => "hier",
+            TopoAlg::HierRd => "hier_rd",
+            TopoAlg::Multilane => "multilane",
+            TopoAlg::Rat => "rat",
+            TopoAlg::Flex => "flex",
+        }
     }
 
-    /// Human label for the menu, e.g. "multi-lane".
+    /// Human label.
     pub fn label(self) -> &'static str {
-        self.0
-            .on_topology()
-            .map_or(self.0.short_label(), |e| e.short_label)
+        match self {
+            TopoAlg::Flat => "flat ring",
+            TopoAlg::Hier => "hierarchical (ring among leaders)",
+            TopoAlg::HierRd => "hierarchical (recursive doubling among leaders)",
+            TopoAlg::Multilane => "multi-lane",
+            TopoAlg::Rat => "rack-aware (RAT)",
+            TopoAlg::Flex => "FlexReduce",
+        }
     }
 
     /// The algorithm with URL value `s` (case-insensitive).
     pub fn from_key(s: &str) -> Option<TopoAlg> {
         let s = s.trim().to_ascii_lowercase();
-        TopoAlg::all().iter().copied().find(|a| a.key() == s)
+        TopoAlg::ALL.into_iter().find(|a| a.key() == s)
     }
 }
 
@@ -164,7 +168,7 @@ impl Default for TopologyParams {
     /// (100 Gb/s) NIC per node with α = 5 µs, a 25 GB/s rack core, 64 MB.
     fn default() -> Self {
         TopologyParams {
-            alg: TopoAlg::default(),
+            alg: TopoAlg::Hier,
             nodes: 2,
             gpus: 4,
             racks: 1,
@@ -327,7 +331,7 @@ impl TopologyParams {
         match name {
             "alg" => {
                 next.alg = TopoAlg::from_key(text).ok_or_else(|| {
-                    let all: Vec<_> = TopoAlg::all().iter().map(|a| a.key()).collect();
+                    let all: Vec<_> = TopoAlg::ALL.iter().map(|a| a.key()).collect();
                     FieldError::new(
                         "alg",
                         format!(
@@ -521,7 +525,7 @@ mod tests {
             "view=topology&alg=multilane&nodes=2&gpus=4&lanes=4&size=1GB&inter_bw=12.5GB/s&inter_alpha=0us",
         );
         assert!(e.is_empty(), "{e:?}");
-        assert_eq!(p.alg, TopoAlg::of(Algorithm::MULTILANE));
+        assert_eq!(p.alg, TopoAlg::Multilane);
         assert_eq!((p.nodes, p.gpus, p.lanes, p.p()), (2, 4, 4, 8));
         assert_eq!(p.size.bytes(), 1_000_000_000);
         assert_eq!(p.elements(), 250_000_000);
@@ -548,7 +552,7 @@ mod tests {
             let query = q.link.map(|l| l.query).unwrap_or_default();
             let (p, e) = parse(&query);
             assert!(e.is_empty(), "{query}: {e:?}");
-            assert_eq!(p.alg, TopoAlg::of(Algorithm::MULTILANE));
+            assert_eq!(p.alg, TopoAlg::Multilane);
             assert_eq!((p.nodes, p.gpus, p.lanes), (2, lanes, lanes), "{query}");
             assert_eq!(p.size.bytes(), payload.bytes, "{query}");
             let bw = link.bytes_per_second().unwrap_or(0.0);

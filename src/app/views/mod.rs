@@ -8,7 +8,7 @@
 //!    [`crate::params::ViewParams`]: read from a query field by field, write
 //!    back canonical pairs) and its page in `views/<key>/mod.rs`: add
 //!    `impl Commit for YourParams {}` (fields then commit exactly as the URL
-//!    parses them) and a `#[component]` taking [`ViewProps`] that calls
+//!    parses them) and a `#[component]` taking [`ViewProps`](crate::app::route::ViewProps) that calls
 //!    `use_view_state::<YourParams>(props)`. Give each panel its own file
 //!    and component; controls commit with `on_commit(&state, "key")`, the
 //!    step controls with `on_step(&state, "step")`.

@@ -225,9 +225,6 @@ impl CollectiveAlgorithm for PipelinedBinaryTree {
         let r = f64::from(binary_tree_rounds_per_phase(topo.p()));
         [2.0 * r, 2.0 * r, r]
     }
-    fn on_topology(&self) -> Option<super::TopologyEntry> {
-        None
-    }
     fn equal_parts(&self, _topo: &Topology) -> usize {
         1
     }

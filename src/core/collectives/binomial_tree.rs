@@ -163,9 +163,6 @@ impl CollectiveAlgorithm for BinomialTree {
         let l = f64::from(ceil_log2(topo.p()));
         [2.0 * l, 2.0 * l, l]
     }
-    fn on_topology(&self) -> Option<super::TopologyEntry> {
-        None
-    }
     fn equal_parts(&self, _topo: &Topology) -> usize {
         1
     }

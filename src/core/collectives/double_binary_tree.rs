@@ -267,9 +267,6 @@ impl CollectiveAlgorithm for DoubleBinaryTree {
         let r = f64::from(double_tree_rounds_per_phase(topo.p()));
         [2.0 * r, r, r / 2.0]
     }
-    fn on_topology(&self) -> Option<super::TopologyEntry> {
-        None
-    }
     fn equal_parts(&self, _topo: &Topology) -> usize {
         2
     }

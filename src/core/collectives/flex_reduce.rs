@@ -20,7 +20,6 @@
 
 use std::ops::Range;
 
-use super::TopologyEntry;
 use super::pieces::flat_formula;
 use super::pieces::{
     all_reduce, ceil_div, ring_all_gather, ring_reduce_scatter, rounds, side_by_side, sub_range,
@@ -295,16 +294,6 @@ impl CollectiveAlgorithm for FlexReduce {
     }
     fn factors(&self, topo: &Topology) -> [f64; 3] {
         factors_of(self, topo)
-    }
-    fn on_topology(&self) -> Option<TopologyEntry> {
-        Some(TopologyEntry {
-            key: "flex",
-            label: "FlexReduce over unequal groups",
-            short_label: "FlexReduce",
-            summary: "reduce-scatter inside each group, fetch the other groups' partial sums for your range, return them, all-gather inside the group",
-            generate: flex_schedule,
-            time: topo_time,
-        })
     }
     fn equal_parts(&self, topo: &Topology) -> usize {
         let sizes = topo.node_sizes();

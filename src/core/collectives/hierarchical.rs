@@ -26,7 +26,6 @@
 //! Gropp 2005 (§2, §4), composed as in the hierarchical all-reduce of
 //! Sanders, Speck & Träff 2009 and NCCL's tree/ring split.
 
-use super::{flat_topo, TopologyEntry};
 use super::narrate::fold_text;
 use super::binomial_tree::{binomial_levels, level_note};
 use super::{CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
@@ -259,26 +258,6 @@ impl CollectiveAlgorithm for Hierarchical {
     fn factors(&self, topo: &Topology) -> [f64; 3] {
         let f = self.closed_form(topo, 1.0, CostParams::new(0.0, 0.0));
         [f.startups, f.byte_factor, f.gamma_factor]
-    }
-    fn on_topology(&self) -> Option<TopologyEntry> {
-        Some(match self.leaders {
-            LeaderAlgorithm::Ring => TopologyEntry {
-                key: "hier",
-                label: "hierarchical all-reduce (ring among node leaders)",
-                short_label: "hierarchical (ring among leaders)",
-                summary: "reduce inside each node to its leader, ring all-reduce among the node leaders, broadcast inside the node",
-                generate: |t, n, e| HIER_RING.generate(t, n, e),
-                time: flat_topo::hier_topo_time,
-            },
-            LeaderAlgorithm::RecursiveDoubling => TopologyEntry {
-                key: "hier_rd",
-                label: "hierarchical all-reduce (recursive doubling among node leaders)",
-                short_label: "hierarchical (recursive doubling among leaders)",
-                summary: "reduce inside each node to its leader, recursive-doubling all-reduce among the node leaders, broadcast inside the node",
-                generate: |t, n, e| HIER_RD.generate(t, n, e),
-                time: flat_topo::hier_rd_topo_time,
-            },
-        })
     }
     fn equal_parts(&self, topo: &Topology) -> usize {
         match self.leaders {

@@ -164,30 +164,6 @@ pub struct Descriptor {
     pub layout: Layout,
 }
 
-/// What the topology view asks of an algorithm it offers
-/// ([`CollectiveAlgorithm::on_topology`]): its name there, the schedule on a
-/// topology and the topology-timed closed form.
-#[derive(Clone, Copy, Debug)]
-pub struct TopologyEntry {
-    /// The topology view's `alg` value: the registry key, except `flat`
-    /// for the ring over all ranks.
-    pub key: &'static str,
-    /// Name in the view's table, e.g. "multi-lane hierarchical all-reduce".
-    pub label: &'static str,
-    /// Name in the view's menu, e.g. "multi-lane".
-    pub short_label: &'static str,
-    /// One sentence on what it does.
-    pub summary: &'static str,
-    /// The schedule on a topology for `n` elements of `elem_bytes` bytes
-    /// (errors as [`CollectiveAlgorithm::generate`], and when the topology
-    /// lacks the shape the algorithm needs).
-    pub generate: fn(&Topology, u64, u64) -> Result<Schedule, ScheduleError>,
-    /// The topology-timed closed form ([`pieces::Split::EXACT`]) or lower
-    /// bound ([`pieces::Split::FLOOR`]) for `n` elements of `elem_bytes`
-    /// bytes, seconds; `None` where it is not derived.
-    pub time: fn(&Topology, u64, u64, pieces::Split) -> Option<f64>,
-}
-
 /// One collective algorithm. Every method is required: a new algorithm must
 /// decide each of them (see the module doc for the steps).
 pub trait CollectiveAlgorithm: Sync {
@@ -214,9 +190,6 @@ pub trait CollectiveAlgorithm: Sync {
     /// Into how many equal pieces the tensor must divide for the executed
     /// schedule to match the closed form exactly (1 for whole-tensor messages).
     fn equal_parts(&self, topo: &Topology) -> usize;
-    /// Its entry in the topology view, or `None` when the view does not
-    /// offer it.
-    fn on_topology(&self) -> Option<TopologyEntry>;
     /// What happens in a round of this algorithm, as a sentence fragment
     /// (no capital, no full stop).
     fn describe(&self, round: &RoundFacts<'_>) -> String;
@@ -355,15 +328,6 @@ impl Algorithm {
     /// See [`CollectiveAlgorithm::equal_parts`].
     pub fn equal_parts(self, topo: &Topology) -> usize {
         self.0.equal_parts(topo)
-    }
-    /// See [`CollectiveAlgorithm::on_topology`].
-    pub fn on_topology(self) -> Option<TopologyEntry> {
-        self.0.on_topology()
-    }
-    /// The algorithms the topology view offers, with their entries, in
-    /// registry order.
-    pub fn on_topologies() -> impl Iterator<Item = (Algorithm, TopologyEntry)> {
-        Algorithm::all().filter_map(|a| a.on_topology().map(|e| (a, e)))
     }
     /// See [`CollectiveAlgorithm::describe`].
     pub fn describe(self, round: &RoundFacts<'_>) -> String {

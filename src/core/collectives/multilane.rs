@@ -10,7 +10,6 @@
 //!    `g mod lanes`; all `G` rings run at the same time;
 //! 3. **intra-node all-gather**: a ring inside every node.
 
-use super::TopologyEntry;
 use super::pieces::flat_formula;
 use super::pieces::{
     all_reduce, ceil_div, equal_nodes, ring_all_gather, ring_reduce_scatter, rounds, side_by_side,
@@ -172,16 +171,6 @@ impl CollectiveAlgorithm for MultiLane {
     }
     fn factors(&self, topo: &Topology) -> [f64; 3] {
         factors_of(self, topo)
-    }
-    fn on_topology(&self) -> Option<TopologyEntry> {
-        Some(TopologyEntry {
-            key: "multilane",
-            label: "multi-lane hierarchical all-reduce",
-            short_label: "multi-lane",
-            summary: "reduce-scatter inside each node, each local rank all-reduces its slice across nodes over its own NIC, all-gather inside the node",
-            generate: multilane_schedule,
-            time: topo_time,
-        })
     }
     fn equal_parts(&self, topo: &Topology) -> usize {
         topo.p()

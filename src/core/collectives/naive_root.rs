@@ -106,9 +106,6 @@ impl CollectiveAlgorithm for NaiveRoot {
         let (q, _) = flat_p(topo);
         [2.0 * (q - 1.0), 2.0 * (q - 1.0), q - 1.0]
     }
-    fn on_topology(&self) -> Option<super::TopologyEntry> {
-        None
-    }
     fn equal_parts(&self, _topo: &Topology) -> usize {
         1
     }

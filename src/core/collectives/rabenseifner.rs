@@ -110,9 +110,6 @@ impl CollectiveAlgorithm for Rabenseifner {
             [2.0 * k, 2.0 * f, f]
         }
     }
-    fn on_topology(&self) -> Option<super::TopologyEntry> {
-        None
-    }
     fn equal_parts(&self, topo: &Topology) -> usize {
         Fold::new(topo.p()).core
     }

@@ -17,7 +17,6 @@
 //! `2(p − 1) · n/p` per direction for the flat ring over all `p` ranks
 //! (which crosses the rack boundary twice in every one of its rounds).
 
-use super::TopologyEntry;
 use super::pieces::flat_formula;
 use super::pieces::{
     all_reduce, ceil_div, equal_nodes, ring_all_gather, ring_reduce_scatter, rounds, side_by_side,
@@ -218,16 +217,6 @@ impl CollectiveAlgorithm for RackAware {
     }
     fn factors(&self, topo: &Topology) -> [f64; 3] {
         factors_of(self, topo)
-    }
-    fn on_topology(&self) -> Option<TopologyEntry> {
-        Some(TopologyEntry {
-            key: "rat",
-            label: "rack-aware all-reduce (RAT)",
-            short_label: "rack-aware (RAT)",
-            summary: "reduce inside the rack, one rack aggregate crosses the core and the result comes back, then all-gather inside the rack",
-            generate: rack_aware_schedule,
-            time: topo_time,
-        })
     }
     fn equal_parts(&self, topo: &Topology) -> usize {
         groups(topo).first().map_or(1, Vec::len).max(1)

@@ -98,9 +98,6 @@ impl CollectiveAlgorithm for RecursiveDoubling {
             [k, k, k]
         }
     }
-    fn on_topology(&self) -> Option<super::TopologyEntry> {
-        None
-    }
     fn equal_parts(&self, _topo: &Topology) -> usize {
         1
     }

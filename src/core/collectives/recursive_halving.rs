@@ -80,9 +80,6 @@ impl CollectiveAlgorithm for RecursiveHalving {
     fn factors(&self, topo: &Topology) -> [f64; 3] {
         factors_of(self, topo)
     }
-    fn on_topology(&self) -> Option<super::TopologyEntry> {
-        None
-    }
     fn equal_parts(&self, topo: &Topology) -> usize {
         topo.p()
     }

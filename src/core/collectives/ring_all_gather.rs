@@ -48,9 +48,6 @@ impl CollectiveAlgorithm for RingAllGather {
         let (q, f) = flat_p(topo);
         [q - 1.0, f, 0.0]
     }
-    fn on_topology(&self) -> Option<super::TopologyEntry> {
-        None
-    }
     fn equal_parts(&self, topo: &Topology) -> usize {
         topo.p()
     }

@@ -4,7 +4,6 @@
 //! Rabenseifner & Gropp 2005, §4; Patarasuk & Yuan 2009). The course's
 //! example: p = 16, α = 5 µs, β = 0.08 ns/B, 8 KiB gives ≈ 151.2 µs.
 
-use super::{flat_topo, TopologyEntry};
 use super::ring_all_gather::RingAllGather;
 use super::ring_reduce_scatter::RingReduceScatter;
 use super::{flat_p, CollectiveAlgorithm, Descriptor, Layout, RoundFacts};
@@ -57,16 +56,6 @@ impl CollectiveAlgorithm for RingAllReduce {
     fn factors(&self, topo: &Topology) -> [f64; 3] {
         let (q, f) = flat_p(topo);
         [2.0 * (q - 1.0), 2.0 * f, f]
-    }
-    fn on_topology(&self) -> Option<TopologyEntry> {
-        Some(TopologyEntry {
-            key: "flat",
-            label: "flat ring over all ranks",
-            short_label: "flat ring",
-            summary: "the ring all-reduce over all ranks in rank order, crossing node boundaries wherever it does",
-            generate: flat_topo::flat_ring_schedule,
-            time: flat_topo::topo_time,
-        })
     }
     fn equal_parts(&self, topo: &Topology) -> usize {
         topo.p()

@@ -50,9 +50,6 @@ impl CollectiveAlgorithm for RingReduceScatter {
         let (q, f) = flat_p(topo);
         [q - 1.0, f, f]
     }
-    fn on_topology(&self) -> Option<super::TopologyEntry> {
-        None
-    }
     fn equal_parts(&self, topo: &Topology) -> usize {
         topo.p()
     }

@@ -14,10 +14,11 @@
 //! critical path marked, and whether the collective completes ([`Outcome`]).
 //! The model is stated once in `../shared/design.md`, "Dataflow timing model".
 
+use std::borrow::Borrow;
 use std::fmt;
 
 use super::resources::Network;
-use crate::core::schedule::Schedule;
+use crate::core::schedule::{Round, Schedule};
 use crate::core::topology::{LinkClass, Topology};
 
 /// Which rule starts the rounds.
@@ -434,25 +435,48 @@ impl Clock {
 /// [`ClockError`] for a bad fault, `segments = 0`, a malformed schedule, or
 /// more than [`MAX_PIECES`] message pieces.
 pub fn run(schedule: &Schedule, topo: &Topology, opts: &ClockOptions) -> Result<Clock, ClockError> {
-    let p = schedule.p;
+    run_rounds(
+        schedule.p,
+        schedule.elem_bytes,
+        &schedule.rounds,
+        topo,
+        opts,
+    )
+}
+
+/// [`run`] of the schedule on `p` ranks whose rounds are `rounds`, in
+/// order, with `elem_bytes` bytes per element. The rounds are read once
+/// and not held (except in lock-step with a failed rank), so a caller that
+/// generates them one at a time, as the ring view's numbers-only path does
+/// ([`crate::core::schedule::ring::ring_all_reduce_rounds`]), never builds
+/// the whole [`Schedule`]: at p = 1024 that is 2 095 104 transfers. The
+/// clock is the one [`run`] gives for the schedule of these rounds.
+///
+/// # Errors
+/// As [`run`].
+pub fn run_rounds<R: Borrow<Round>>(
+    p: usize,
+    elem_bytes: u64,
+    rounds: impl IntoIterator<Item = R>,
+    topo: &Topology,
+    opts: &ClockOptions,
+) -> Result<Clock, ClockError> {
     opts.faults.check(p)?;
     if opts.segments == 0 {
         return Err(ClockError::Segments);
     }
-    for t in schedule.rounds.iter().flat_map(|r| &r.transfers) {
-        if t.src >= p || t.dst >= p || t.src == t.dst || p > topo.p() {
-            return Err(ClockError::Malformed(format!(
-                "the schedule sends from rank {} to rank {} on {} ranks",
-                t.src, t.dst, p
-            )));
-        }
-    }
     let net = Network::new(topo, &opts.faults.factor_of(p));
     match opts.mode {
-        Mode::LockStep => {
-            super::lockstep::clock(schedule, &net, opts.gamma, &opts.faults, opts.keep_events)
-        }
-        Mode::Dataflow => super::dataflow::clock(schedule, &net, opts),
+        Mode::LockStep => super::lockstep::clock_rounds(
+            p,
+            elem_bytes,
+            rounds,
+            &net,
+            opts.gamma,
+            &opts.faults,
+            opts.keep_events,
+        ),
+        Mode::Dataflow => super::dataflow::clock_rounds(p, elem_bytes, rounds, &net, opts),
     }
 }
 

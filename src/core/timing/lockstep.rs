@@ -24,7 +24,9 @@
 use super::clock::{Blocked, Clock, ClockError, Faults, Message, Mode, Outcome, RankClock};
 use super::resources::Network;
 use super::RoundGroup;
-use crate::core::schedule::{Op, Round, Schedule};
+use std::borrow::Borrow;
+
+use crate::core::schedule::{Op, Round, Schedule, Transfer};
 use crate::core::topology::{LinkClass, Topology};
 
 /// Per-round scratch: the bytes on every resource, and which ids to clear.
@@ -165,11 +167,52 @@ pub fn clock(
     faults: &Faults,
     keep_events: bool,
 ) -> Result<Clock, ClockError> {
-    let p = schedule.p;
+    clock_rounds(
+        schedule.p,
+        schedule.elem_bytes,
+        &schedule.rounds,
+        net,
+        gamma,
+        faults,
+        keep_events,
+    )
+}
+
+/// [`clock`] of the schedule on `p` ranks whose rounds are `rounds`, in
+/// order (`elem_bytes` bytes per element), read once and never held
+/// unless a rank fails (the rule for a failure after a rank's last
+/// message needs the whole schedule first).
+///
+/// # Errors
+/// As [`clock`], and [`ClockError::Malformed`] for a transfer outside
+/// `0..p` or from a rank to itself.
+pub fn clock_rounds<R: Borrow<Round>>(
+    p: usize,
+    elem_bytes: u64,
+    rounds: impl IntoIterator<Item = R>,
+    net: &Network<'_>,
+    gamma: f64,
+    faults: &Faults,
+    keep_events: bool,
+) -> Result<Clock, ClockError> {
     faults.check(p)?;
     let late = faults.late_of(p);
     let t0 = late.iter().copied().fold(0.0, f64::max);
-    let last_end = last_message_end(schedule, net, gamma, t0);
+    if faults.fail.is_empty() {
+        return run_rounds(
+            p,
+            elem_bytes,
+            rounds,
+            net,
+            gamma,
+            faults,
+            keep_events,
+            vec![None; p],
+        );
+    }
+    let held: Vec<Round> = rounds.into_iter().map(|r| r.borrow().clone()).collect();
+    check_transfers(p, net, &held)?;
+    let last_end = last_message_end(p, elem_bytes, &held, net, gamma, t0);
     // A failure after a rank's last message changes nothing.
     let fail: Vec<Option<f64>> = faults
         .fail_of(p)
@@ -177,8 +220,47 @@ pub fn clock(
         .zip(&last_end)
         .map(|(f, &last)| f.filter(|&t| t < last))
         .collect();
+    run_rounds(p, elem_bytes, &held, net, gamma, faults, keep_events, fail)
+}
+
+fn malformed(p: usize, t: &Transfer) -> ClockError {
+    ClockError::Malformed(format!(
+        "the schedule sends from rank {} to rank {} on {} ranks",
+        t.src, t.dst, p
+    ))
+}
+
+fn bad(p: usize, net: &Network<'_>, t: &Transfer) -> bool {
+    t.src >= p || t.dst >= p || t.src == t.dst || p > net.p()
+}
+
+fn check_transfers(p: usize, net: &Network<'_>, rounds: &[Round]) -> Result<(), ClockError> {
+    match rounds
+        .iter()
+        .flat_map(|r| &r.transfers)
+        .find(|t| bad(p, net, t))
+    {
+        Some(t) => Err(malformed(p, t)),
+        None => Ok(()),
+    }
+}
+
+/// The lock-step run itself; `fail[r]` is rank `r`'s failure when it
+/// counts (before its last message ends).
+#[allow(clippy::too_many_arguments, clippy::too_many_lines)]
+fn run_rounds<R: Borrow<Round>>(
+    p: usize,
+    eb: u64,
+    rounds: impl IntoIterator<Item = R>,
+    net: &Network<'_>,
+    gamma: f64,
+    faults: &Faults,
+    keep_events: bool,
+    fail: Vec<Option<f64>>,
+) -> Result<Clock, ClockError> {
+    let late = faults.late_of(p);
+    let t0 = late.iter().copied().fold(0.0, f64::max);
     let stop = fail.iter().flatten().copied().fold(f64::INFINITY, f64::min);
-    let eb = schedule.elem_bytes;
     let mut ranks: Vec<RankClock> = late.iter().map(|&e| RankClock::entered_at(e)).collect();
     let mut messages = Vec::new();
     let mut loads = Loads::new(net);
@@ -186,13 +268,22 @@ pub fn clock(
     let mut stalled_in: Option<usize> = None;
     let mut prev_critical: Option<usize> = None;
     let mut last_done = t0;
-    for (r, round) in schedule.rounds.iter().enumerate() {
+    let mut message_count = 0usize;
+    let mut rounds = rounds.into_iter().enumerate();
+    let mut costs: Vec<f64> = Vec::new();
+    for (r, round) in rounds.by_ref() {
+        let round = round.borrow();
+        if let Some(t) = round.transfers.iter().find(|t| bad(p, net, t)) {
+            return Err(malformed(p, t));
+        }
+        message_count += round.transfers.len();
         if stop < start {
             stalled_in = Some(r);
             break;
         }
         loads.fill(net, round, eb);
-        let costs: Vec<f64> = message_costs(net, round, eb, gamma, &loads).collect();
+        costs.clear();
+        costs.extend(message_costs(net, round, eb, gamma, &loads));
         let round_time = costs.iter().copied().fold(0.0, f64::max);
         let mut longest: Option<(usize, f64)> = None;
         for (t, &cost) in round.transfers.iter().zip(&costs) {
@@ -258,6 +349,14 @@ pub fn clock(
         }
         start += round_time;
     }
+    // the rounds after a stall are only counted (and checked)
+    for (_, round) in rounds {
+        let round = round.borrow();
+        if let Some(t) = round.transfers.iter().find(|t| bad(p, net, t)) {
+            return Err(malformed(p, t));
+        }
+        message_count += round.transfers.len();
+    }
     let (outcome, end) = match stalled_in {
         None => (Outcome::Complete, start),
         Some(round) => {
@@ -293,7 +392,7 @@ pub fn clock(
         ranks,
         outcome,
         end,
-        message_count: schedule.rounds.iter().map(|r| r.transfers.len()).sum(),
+        message_count,
     };
     clock.mark_critical();
     Ok(clock)
@@ -301,12 +400,18 @@ pub fn clock(
 
 /// When each rank's last message ends in the fault-free lock-step run
 /// starting at `t0` (`t0` for a rank without messages), seconds.
-fn last_message_end(schedule: &Schedule, net: &Network<'_>, gamma: f64, t0: f64) -> Vec<f64> {
-    let eb = schedule.elem_bytes;
+fn last_message_end(
+    p: usize,
+    eb: u64,
+    rounds: &[Round],
+    net: &Network<'_>,
+    gamma: f64,
+    t0: f64,
+) -> Vec<f64> {
     let mut loads = Loads::new(net);
-    let mut last = vec![t0; schedule.p];
+    let mut last = vec![t0; p];
     let mut start = t0;
-    for round in &schedule.rounds {
+    for round in rounds {
         loads.fill(net, round, eb);
         let mut longest = 0.0f64;
         for (t, cost) in round

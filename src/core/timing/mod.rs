@@ -10,7 +10,9 @@
 //!   output (per-rank finish, busy and waiting time, messages, critical
 //!   path, whether the collective completes);
 //! - [`trace`]: the clock as CSV and as Chrome trace-event JSON;
-//! - [`traffic`]: the byte counters per link class, NIC and rack core.
+//! - [`traffic`]: the byte counters per link class, NIC and rack core;
+//! - [`ring_clock`]: the ring all-reduce's totals on both clocks from
+//!   rounds generated one at a time (the ring view above the drawn size).
 //!
 //! This module itself holds the flat topology's executed time of a
 //! schedule and its written-out explanation. Each round costs the maximum
@@ -28,6 +30,7 @@ pub(crate) mod fixtures;
 pub mod gantt;
 pub mod lockstep;
 pub mod resources;
+pub mod ring_clock;
 pub mod story;
 pub mod trace;
 pub mod traffic;

@@ -20,12 +20,11 @@
 //! - [`view_model`]: the picture's geometry.
 
 use std::fmt;
-use std::sync::OnceLock;
 
 pub mod view_model;
 
 use crate::core::collectives::pieces::Split;
-use crate::core::collectives::{flex_reduce, Algorithm, TopologyEntry};
+use crate::core::collectives::{flat_topo, flex_reduce, multilane, rack_aware, Algorithm};
 use crate::core::execute::{default_init, execute, ExecOptions, Trace};
 use crate::core::schedule::{round_heading, Op, Phase, Round, Schedule, ScheduleError};
 use crate::core::timing::lockstep::round_times;
@@ -35,26 +34,79 @@ use crate::core::timing::traffic::{
 use crate::core::topology::{Link, LinkClass, Topology, TopologyError};
 use crate::core::units::{format_bandwidth, format_decimal, format_time};
 
-/// Every topology-aware algorithm, in the order tables list them: the
-/// registry entries that answer [`Algorithm::on_topology`].
-pub fn algorithms() -> &'static [TopologyEntry] {
-    static ALGORITHMS: OnceLock<Vec<TopologyEntry>> = OnceLock::new();
-    ALGORITHMS.get_or_init(|| Algorithm::on_topologies().map(|(_, e)| e).collect())
+/// Generator signature shared by every topology-aware collective.
+type Generator = fn(&Topology, u64, u64) -> Result<Schedule, ScheduleError>;
+/// Topology-timed closed form ([`Split::EXACT`]) or lower bound
+/// ([`Split::FLOOR`]), seconds.
+type TimeModel = fn(&Topology, u64, u64, Split) -> Option<f64>;
+
+/// One algorithm the topology view offers.
+#[derive(Clone, Copy, Debug)]
+pub struct TopoAlgorithm {
+    /// The `alg` URL value: "flat", "hier", "hier_rd", "multilane", "rat", "flex".
+    pub key: &'static str,
+    /// Human name, e.g. "multi-lane hierarchical all-reduce".
+    pub label: &'static str,
+    /// One sentence on what it does.
+    pub summary: &'static str,
+    generate: Generator,
+    time_model: TimeModel,
+}
+
+const ALGORITHMS: &[TopoAlgorithm] = &[
+    TopoAlgorithm {
+        key: "flat",
+        label: "flat ring over all ranks",
+        summary: "the ring all-reduce over all ranks in rank order, crossing node boundaries wherever it does",
+        generate: flat_topo::flat_ring_schedule,
+        time_model: flat_topo::topo_time,
+    },
+    TopoAlgorithm {
+        key: "hier",
+        label: "hierarchical all-reduce (ring among node leaders)",
+        summary: "reduce inside each node to its leader, ring all-reduce among the node leaders, broadcast inside the node",
+        generate: |t, n, e| Algorithm::HIER.generate_on(t, n, e),
+        time_model: flat_topo::hier_topo_time,
+    },
+    TopoAlgorithm {
+        key: "hier_rd",
+        label: "hierarchical all-reduce (recursive doubling among node leaders)",
+        summary: "reduce inside each node to its leader, recursive-doubling all-reduce among the node leaders, broadcast inside the node",
+        generate: |t, n, e| Algorithm::HIER_RD.generate_on(t, n, e),
+        time_model: flat_topo::hier_rd_topo_time,
+    },
+    TopoAlgorithm {
+        key: "multilane",
+        label: "multi-lane hierarchical all-reduce",
+        summary: "reduce-scatter inside each node, each local rank all-reduces its slice across nodes over its own NIC, all-gather inside the node",
+        generate: multilane::multilane_schedule,
+        time_model: multilane::topo_time,
+    },
+    TopoAlgorithm {
+        key: "rat",
+        label: "rack-aware all-reduce (RAT)",
+        summary: "reduce inside the rack, one rack aggregate crosses the core and the result comes back, then all-gather inside the rack",
+        generate: rack_aware::rack_aware_schedule,
+        time_model: rack_aware::topo_time,
+    },
+    TopoAlgorithm {
+        key: "flex",
+        label: "FlexReduce over unequal groups",
+        summary: "reduce-scatter inside each group, fetch the other groups' partial sums for your range, return them, all-gather inside the group",
+        generate: flex_reduce::flex_schedule,
+        time_model: flex_reduce::topo_time,
+    },
+];
+
+/// Every topology-aware algorithm, in the order tables list them.
+pub fn algorithms() -> &'static [TopoAlgorithm] {
+    ALGORITHMS
 }
 
 /// The algorithm with `alg` URL value `key` (case-insensitive, blanks ignored).
-pub fn find(key: &str) -> Option<&'static TopologyEntry> {
+pub fn find(key: &str) -> Option<&'static TopoAlgorithm> {
     let k = key.trim().to_ascii_lowercase();
-    algorithms().iter().find(|a| a.key == k)
-}
-
-/// The `alg` values, "flat, hier, … or flex".
-fn choices() -> String {
-    let keys: Vec<_> = algorithms().iter().map(|a| a.key).collect();
-    match keys.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
-        _ => keys.join(""),
-    }
+    ALGORITHMS.iter().find(|a| a.key == k)
 }
 
 /// Why a topology run cannot be produced.
@@ -76,9 +128,10 @@ pub enum TopoError {
 impl fmt::Display for TopoError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            TopoError::UnknownAlgorithm(k) => {
-                write!(f, "unknown algorithm \"{k}\" (choose {})", choices())
-            }
+            TopoError::UnknownAlgorithm(k) => write!(
+                f,
+                "unknown algorithm \"{k}\" (choose flat, hier, hier_rd, multilane, rat or flex)"
+            ),
             TopoError::Schedule(e) => write!(f, "{e}"),
             TopoError::Topology(e) => write!(f, "{e}"),
             TopoError::Malformed(e) => write!(f, "{e}"),
@@ -248,8 +301,8 @@ fn run_opts(
         titles: round_titles(&schedule),
         round_times: times,
         time,
-        closed_form: (a.time)(topo, n, elem_bytes, Split::EXACT),
-        lower_bound: (a.time)(topo, n, elem_bytes, Split::FLOOR),
+        closed_form: (a.time_model)(topo, n, elem_bytes, Split::EXACT),
+        lower_bound: (a.time_model)(topo, n, elem_bytes, Split::FLOOR),
         traffic,
         cumulative,
         verified: trace.verification.ok(),
@@ -373,7 +426,7 @@ pub fn row(alg_key: &str, topo: &Topology, n: u64, elem_bytes: u64) -> Result<To
 /// One row per algorithm that applies to `topo` (those whose generator
 /// accepts its shape; `rat` only with ≥ 2 racks), in [`algorithms`] order.
 pub fn compare(topo: &Topology, n: u64, elem_bytes: u64) -> Vec<TopoRow> {
-    algorithms()
+    ALGORITHMS
         .iter()
         .filter(|a| a.key != "rat" || topo.racks() >= 2)
         .filter_map(|a| row(a.key, topo, n, elem_bytes).ok())
@@ -439,7 +492,7 @@ pub struct Series {
     pub points: Vec<SweepPoint>,
 }
 
-fn time_only(a: &TopologyEntry, topo: &Topology, n: u64, elem_bytes: u64) -> Option<f64> {
+fn time_only(a: &TopoAlgorithm, topo: &Topology, n: u64, elem_bytes: u64) -> Option<f64> {
     let s = (a.generate)(topo, n, elem_bytes).ok()?;
     Some(round_times(&s, topo, 0.0).iter().sum())
 }
@@ -483,7 +536,7 @@ pub fn sweep_gpus(
                 .map(|t| (g, t))
         })
         .collect();
-    Ok(algorithms()
+    Ok(ALGORITHMS
         .iter()
         .map(|a| Series {
             alg: a.key,
@@ -513,7 +566,7 @@ pub fn sweep_sizes(
             "an element needs at least 1 byte".into(),
         ));
     }
-    Ok(algorithms()
+    Ok(ALGORITHMS
         .iter()
         .map(|a| Series {
             alg: a.key,

@@ -2,7 +2,7 @@
 //! all-gather on their own) animated from its executed schedule.
 //!
 //! The schedule comes from the registry's `generate`, the trace from
-//! `execute` ([`trace`]), the words from [`crate::core::collectives::narrate`]
+//! `execute` ([`trace`](crate::app::trace)), the words from [`crate::core::collectives::narrate`]
 //! and the summary table from `summary_table_on` (on the job's nodes); the page picks the state of
 //! the current step and lays out the panels. The ring view uses the same
 //! engine and the same shared panels.

@@ -19,14 +19,16 @@ use crate::core::timing::{ring_bytes_counted, ring_bytes_per_rank};
 use crate::core::units::format_exact_or_approx;
 use crate::core::units::{format_bytes_short, group_thousands};
 use crate::core::work::{ring_all_reduce, ring_values, Work};
-use crate::params::ring::{Accounting, RingParams, ELEM_BYTES};
+use crate::params::ring::{Accounting, RingParams, ELEM_BYTES, MAX_DRAWN_P};
 use crate::params::timeline;
 
+pub mod clock;
 pub mod comparison;
 pub mod controls;
 pub mod picture;
 pub mod run;
 
+use clock::RingClockPanel;
 use comparison::RingVsNaive;
 use controls::RingControls;
 use picture::RingPicture;
@@ -94,6 +96,12 @@ fn status(run: &RingRun, step: usize, mean_step: bool, executing: bool) -> (Stri
         run.narrate(step.min(run.rounds()))
     };
     (phase_label, narration)
+}
+
+/// The timeline view's link for the case on screen.
+fn timeline_href(params: &RingParams) -> AttrValue {
+    let (size, bw, alpha) = (&params.size.text, &params.bw.text, &params.alpha.text);
+    AttrValue::from(timeline::link("ring", params.p, size, bw, alpha))
 }
 
 /// The ring view.
@@ -190,6 +198,7 @@ pub fn RingView(props: &ViewProps) -> Html {
         "No transfers yet. Step forward to run round 1."
     };
 
+    let timeline_link = timeline_href(params);
     html! {
         <div class="view view-ring">
             {errors_top}
@@ -201,7 +210,7 @@ pub fn RingView(props: &ViewProps) -> Html {
             </>})}
             {ctx.panel("controls", html! {<>
                 <RingControls params={state.params.clone()} drafts={state.drafts.clone()} on_commit={on_commit_field(&state)} />
-                <p class="timeline-link"><a href={timeline::link("ring", p, &params.size.text, &params.bw.text, &params.alpha.text)}>{"Open on the timeline"}</a></p>
+                <p class="timeline-link"><a href={timeline_link.clone()}>{"Open on the timeline"}</a></p>
             </>})}
             {errors_below}
             {ctx.panel("steps", html! {<>
@@ -244,6 +253,12 @@ pub fn RingView(props: &ViewProps) -> Html {
                 {ctx.panel("comparison", html! {
                     <RingVsNaive run={run.clone()} bw={params.bw.value} alpha={params.alpha.value} />
                 })}
+                if p > MAX_DRAWN_P {
+                    {ctx.panel("clock", html! {
+                        <RingClockPanel {p} n={run.n()} alpha={params.alpha.value} beta={params.bw.value.beta()}
+                            link={timeline_link.clone()} />
+                    })}
+                }
             </div>
         </div>
     }

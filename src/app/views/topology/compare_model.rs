@@ -25,7 +25,7 @@ pub fn compare(
     n: u64,
     inter_bw: f64,
 ) -> (Vec<CompareRow>, String, String, DataTable) {
-    let results: Vec<(TopoAlg, Result<TopoRow, String>)> = TopoAlg::all()
+    let results: Vec<(TopoAlg, Result<TopoRow, String>)> = TopoAlg::ALL
         .iter()
         .map(|a| {
             (

@@ -64,7 +64,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
             <div class={classes!("field", "full-row", d.error("alg").is_some().then_some("invalid"))}>
                 <label for="f-alg">{"Algorithm"}</label>
                 <select id="f-alg" name="alg" onchange={on_alg}>
-                    { for TopoAlg::all().iter().map(|a| html! {
+                    { for TopoAlg::ALL.iter().map(|a| html! {
                         <option value={a.key()} selected={*a == p.alg}>{format!("{} ({})", a.label(), a.key())}</option>
                     }) }
                 </select>
