@@ -1,7 +1,7 @@
 //! URL parameters of the `step` view (one data-parallel training step):
 //! `?view=step&p=8&alg=ring&bw=12.5GB/s&alpha=0us&layers=4&params=25M&dtype=fp32&fwd=0ms&bwd=10ms`.
 //!
-//! - The network: `alg` (an all-reduce key of the registry), `p`, `bw`,
+//! - The network: `alg` (a flat all-reduce key of the registry), `p`, `bw`,
 //!   `alpha`, `gamma` (flat topology).
 //! - The model: `layers=L&params=N` (uniform) or `params=a,b,c` (one count
 //!   per layer, forward order); counts, not sizes (`25M`, `1.5B`; a byte
@@ -26,7 +26,7 @@ use super::fields::{self, Field};
 use super::ring::course_bw;
 use super::sgd::{parse_h, SgdParams};
 use super::{parse_int_in, FieldError, Query};
-use crate::core::collectives::Algorithm;
+use crate::core::collectives::FlatAllReduce;
 use crate::core::consensus::{Graph, GraphKind};
 use crate::core::consensus::torus_shape;
 use crate::core::sgd::Strategy;
@@ -100,7 +100,7 @@ pub const PRESETS: &[(&str, &str)] = &[
 #[derive(Clone, Debug, PartialEq)]
 pub struct StepParams {
     /// The all-reduce of every bucket.
-    pub alg: Algorithm,
+    pub alg: FlatAllReduce,
     /// Ranks (workers).
     pub p: usize,
     /// Link bandwidth.
@@ -150,7 +150,7 @@ impl Default for StepParams {
     /// parameters, fwd 0 ms, bwd 10 ms a layer, DDP's caps.
     fn default() -> Self {
         StepParams {
-            alg: Algorithm::RING,
+            alg: FlatAllReduce::RING,
             p: 8,
             bw: course_bw(),
             alpha: Field::new("0us", 0.0),
@@ -229,6 +229,24 @@ pub fn parse_times(name: &'static str, raw: &str) -> Result<Field<Vec<f64>>, Fie
     Ok(Field {
         text: items.join(","),
         value: v,
+    })
+}
+
+/// Parses `alg`: a flat all-reduce of the registry ([`FlatAllReduce`]).
+///
+/// # Errors
+/// A [`FieldError`] for `alg` listing the accepted keys.
+pub fn parse_alg(raw: &str) -> Result<FlatAllReduce, FieldError> {
+    FlatAllReduce::from_key(raw).ok_or_else(|| {
+        let keys: Vec<&str> = FlatAllReduce::all().map(FlatAllReduce::key).collect();
+        FieldError::new(
+            "alg",
+            format!(
+                "alg must be an all-reduce on flat ranks: {} (got “{}”)",
+                keys.join(", "),
+                raw.trim()
+            ),
+        )
     })
 }
 
@@ -415,17 +433,7 @@ impl StepParams {
             }
         };
         if let Some(raw) = q.get("alg") {
-            take(super::timeline::parse_alg(raw).and_then(|a| {
-                if a.is_all_reduce() {
-                    out.alg = a;
-                    Ok(())
-                } else {
-                    Err(FieldError::new(
-                        "alg",
-                        format!("alg must be an all-reduce; {} is not", a.key()),
-                    ))
-                }
-            }));
+            take(parse_alg(raw).map(|a| out.alg = a));
         }
         if let Some(raw) = q.get("p") {
             take(parse_int_in("p", raw, 2, MAX_P).map(|v| out.p = v as usize));
@@ -721,13 +729,12 @@ impl StepParams {
     /// shard per rank.
     ///
     /// # Errors
-    /// A message when the model's lists do not fit or the algorithm is not
-    /// an all-reduce (never for parameters built by [`StepParams::from_query`]).
+    /// A message when the model's lists do not fit (never for parameters
+    /// built by [`StepParams::from_query`]).
     pub fn case(&self) -> Result<Case, String> {
         let model = self.model().map_err(|e| e.message)?;
         let (alpha, beta) = (self.alpha.value, self.bw.value.beta());
-        let net = Network::new(self.alg, Topology::flat(self.p, alpha, beta), 0.0)
-            .map_err(|e| e.to_string())?;
+        let net = Network::new(self.alg, Topology::flat(self.p, alpha, beta), 0.0);
         Ok(Case {
             model,
             net,

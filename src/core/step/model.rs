@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::core::collectives::Algorithm;
+use crate::core::collectives::FlatAllReduce;
 use crate::core::schedule::Op;
 use crate::core::schedule::{Computation, Phase, Round, Schedule, ScheduleError, Transfer};
 use crate::core::timing::lockstep::executed_time_on;
@@ -117,8 +117,6 @@ impl StepModel {
 pub enum StepError {
     /// The schedule generator refused (e.g. p < 2).
     Schedule(ScheduleError),
-    /// The algorithm is not an all-reduce.
-    NotAllReduce(&'static str),
     /// The model has no layers, or `bwd` does not have one time per layer.
     Model(String),
 }
@@ -127,9 +125,6 @@ impl fmt::Display for StepError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             StepError::Schedule(e) => e.fmt(f),
-            StepError::NotAllReduce(k) => {
-                write!(f, "{k} is not an all-reduce; gradients need an all-reduce")
-            }
             StepError::Model(m) => f.write_str(m),
         }
     }
@@ -143,14 +138,16 @@ impl From<ScheduleError> for StepError {
     }
 }
 
-/// The network the all-reduces run on: a registry algorithm, a topology and
-/// γ (seconds per reduced byte). Times are the registry schedule's executed
-/// time ([`executed_time_on`]: each round lasts as long as its slowest
-/// message, α + bytes sharing a port × β), memoised by bytes.
+/// The network the all-reduces run on: a flat all-reduce of the registry
+/// ([`FlatAllReduce`]: its schedules by static dispatch, so the page does
+/// not link every registry entry), a topology and γ (seconds per reduced
+/// byte). Times are the registry schedule's executed time
+/// ([`executed_time_on`]: each round lasts as long as its slowest message,
+/// α + bytes sharing a port × β), memoised by bytes.
 #[derive(Clone, Debug)]
 pub struct Network {
     /// The all-reduce algorithm.
-    pub alg: Algorithm,
+    pub alg: FlatAllReduce,
     /// The ranks and their links.
     pub topo: Topology,
     /// Reduction cost, seconds per byte.
@@ -160,19 +157,13 @@ pub struct Network {
 
 impl Network {
     /// A network for `alg` on `topo`.
-    ///
-    /// # Errors
-    /// [`StepError::NotAllReduce`] for reduce-scatter or all-gather.
-    pub fn new(alg: Algorithm, topo: Topology, gamma: f64) -> Result<Network, StepError> {
-        if !alg.is_all_reduce() {
-            return Err(StepError::NotAllReduce(alg.key()));
-        }
-        Ok(Network {
+    pub fn new(alg: FlatAllReduce, topo: Topology, gamma: f64) -> Network {
+        Network {
             alg,
             topo,
             gamma,
             times: BTreeMap::new(),
-        })
+        }
     }
 
     /// Ranks.

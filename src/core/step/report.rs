@@ -143,7 +143,7 @@ pub fn report(case: &Case) -> Result<Report, StepError> {
         Some(f) if f.rank < p => {
             let survivors_step = if p > 2 {
                 let topo = Topology::flat(p - 1, case.link.0, case.link.1);
-                let mut small = Network::new(net.alg, topo, net.gamma)?;
+                let mut small = Network::new(net.alg, topo, net.gamma);
                 time_step(&case.model, &mut small, &case.opts_without_straggler())?.step_time
             } else {
                 case.model.compute_time(1.0)

@@ -2,7 +2,7 @@
 
 use super::strategies::*;
 use super::*;
-use crate::core::collectives::Algorithm;
+use crate::core::collectives::FlatAllReduce;
 use crate::core::consensus::{Graph, GraphKind};
 use crate::core::topology::Topology;
 
@@ -21,7 +21,7 @@ fn case_a() -> (StepModel, Network) {
         fwd: 0.0,
         bwd: vec![0.010; 4],
     };
-    let net = Network::new(Algorithm::RING, Topology::flat(8, 0.0, 1.0 / BW), 0.0).expect("ring");
+    let net = Network::new(FlatAllReduce::RING, Topology::flat(8, 0.0, 1.0 / BW), 0.0);
     (model, net)
 }
 
@@ -35,7 +35,7 @@ fn case_b() -> (StepModel, Network) {
         bwd: vec![0.0005; 100],
     };
     let net =
-        Network::new(Algorithm::RING, Topology::flat(16, 20e-6, 1.0 / BW), 0.0).expect("ring");
+        Network::new(FlatAllReduce::RING, Topology::flat(16, 20e-6, 1.0 / BW), 0.0);
     (model, net)
 }
 

@@ -6,7 +6,7 @@ use crate::app::components::field::Drafts;
 use crate::app::components::field::TextField;
 use crate::app::components::select_field::SelectField;
 use crate::app::state::{commit_to, OnCommit};
-use crate::core::collectives::Algorithm;
+use crate::core::collectives::FlatAllReduce;
 use crate::core::sgd::Strategy;
 use crate::core::step::Dtype;
 use crate::params::gossip::GraphChoice;
@@ -39,9 +39,7 @@ pub fn StepControls(props: &StepControlsProps) -> Html {
         }
     };
     let algs = options(
-        Algorithm::all()
-            .filter(|a| a.is_all_reduce() && !a.needs_nodes())
-            .map(|a| (a.key(), format!("{} ({})", a.label(), a.key()))),
+        FlatAllReduce::all().map(|a| (a.key(), format!("{} ({})", a.label(), a.key()))),
     );
     let dtypes = options(Dtype::ALL.iter().map(|t| (t.key(), t.key().to_string())));
     let modes = options(
