@@ -850,9 +850,9 @@ mod tests {
         // The static-dispatch handle lists exactly the cost view's compared
         // entries (flat all-reduces), in registry order, and each generates
         // the registry's own schedule: p = 6, 1000 f32 elements.
-        let flat: Vec<&str> = FlatAllReduce::all().map(FlatAllReduce::key).collect();
+        let keys: Vec<&str> = FlatAllReduce::all().map(FlatAllReduce::key).collect();
         let compared: Vec<&str> = Algorithm::compared().iter().map(|a| a.key()).collect();
-        assert_eq!(flat, compared);
+        assert_eq!(keys, compared);
         assert_eq!(FlatAllReduce::RING.key(), "ring");
         assert_eq!(FlatAllReduce::RING.algorithm(), Algorithm::RING);
         for a in FlatAllReduce::all() {
