@@ -1,7 +1,6 @@
 //! The model of one data-parallel step: layers, gradient type, compute
 //! times, and the network the gradients' all-reduces run on.
 
-use std::collections::BTreeMap;
 use std::fmt;
 
 use crate::core::collectives::FlatAllReduce;
@@ -152,7 +151,9 @@ pub struct Network {
     pub topo: Topology,
     /// Reduction cost, seconds per byte.
     pub gamma: f64,
-    times: BTreeMap<(u64, u64), f64>,
+    /// `((bytes, elem_bytes), seconds)` timed so far: a step has at most
+    /// one distinct size per bucket, so a list is enough (and links no map).
+    times: Vec<((u64, u64), f64)>,
 }
 
 impl Network {
@@ -162,7 +163,7 @@ impl Network {
             alg,
             topo,
             gamma,
-            times: BTreeMap::new(),
+            times: Vec::new(),
         }
     }
 
@@ -178,13 +179,14 @@ impl Network {
     /// # Errors
     /// [`StepError::Schedule`] when the generator refuses.
     pub fn allreduce(&mut self, bytes: u64, elem_bytes: u64) -> Result<f64, StepError> {
-        if let Some(&t) = self.times.get(&(bytes, elem_bytes)) {
+        let key = (bytes, elem_bytes);
+        if let Some(&(_, t)) = self.times.iter().find(|(k, _)| *k == key) {
             return Ok(t);
         }
         let n = bytes / elem_bytes.max(1);
         let s = self.alg.generate_on(&self.topo, n, elem_bytes)?;
         let t = executed_time_on(&s, &self.topo, self.gamma);
-        self.times.insert((bytes, elem_bytes), t);
+        self.times.push((key, t));
         Ok(t)
     }
 
