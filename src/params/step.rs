@@ -21,14 +21,14 @@
 //!   under its names (`shards`, `losses`, `iid`, `lr`, `decay`, `steps`,
 //!   `batch`, `seed`, `d`, `weights`).
 
-use super::gossip::GraphChoice;
 use super::fields::{self, Field};
+use super::gossip::GraphChoice;
 use super::ring::course_bw;
 use super::sgd::{parse_h, SgdParams};
 use super::{parse_int_in, FieldError, Query};
 use crate::core::collectives::FlatAllReduce;
-use crate::core::consensus::{Graph, GraphKind};
 use crate::core::consensus::torus_shape;
+use crate::core::consensus::{Graph, GraphKind};
 use crate::core::sgd::Strategy;
 use crate::core::step::failure::Failure;
 use crate::core::step::report::Case;

@@ -34,8 +34,11 @@ fn case_b() -> (StepModel, Network) {
         fwd: 0.025,
         bwd: vec![0.0005; 100],
     };
-    let net =
-        Network::new(FlatAllReduce::RING, Topology::flat(16, 20e-6, 1.0 / BW), 0.0);
+    let net = Network::new(
+        FlatAllReduce::RING,
+        Topology::flat(16, 20e-6, 1.0 / BW),
+        0.0,
+    );
     (model, net)
 }
 
