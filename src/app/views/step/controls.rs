@@ -12,35 +12,23 @@ use crate::core::step::Dtype;
 use crate::params::gossip::GraphChoice;
 use crate::params::step::StepParams;
 
-/// Props of [`StepControls`].
-#[derive(Properties, PartialEq)]
-pub struct StepControlsProps {
-    /// The view's last good parameters.
-    pub params: StepParams,
-    /// Rejected texts and their messages, per field.
-    pub drafts: Drafts,
-    /// Commits `(field, text)`.
-    pub on_commit: OnCommit,
-}
-
 fn options(v: impl Iterator<Item = (&'static str, String)>) -> Vec<(AttrValue, AttrValue)> {
     v.map(|(k, l)| (AttrValue::from(k), AttrValue::from(l)))
         .collect()
 }
 
-/// The fields of the step view.
-#[component]
-pub fn StepControls(props: &StepControlsProps) -> Html {
-    let (p, d) = (&props.params, &props.drafts);
+/// The fields of the step view: the last good parameters `p`, the rejected
+/// texts and their messages `d`, and the callback that commits
+/// `(field, text)` (a plain function: no state, so no component around it).
+pub fn step_controls(p: &StepParams, d: &Drafts, on_commit: &OnCommit) -> Html {
     let text = |name: &'static str, label: &'static str, value: String, hint: &'static str| {
         html! {
             <TextField name={name} label={label} value={d.text_or(name, &value)} error={d.error(name)}
-                hint={AttrValue::from(hint)} on_commit={commit_to(&props.on_commit, name)} />
+                hint={AttrValue::from(hint)} on_commit={commit_to(on_commit, name)} />
         }
     };
-    let algs = options(
-        FlatAllReduce::all().map(|a| (a.key(), format!("{} ({})", a.label(), a.key()))),
-    );
+    let algs =
+        options(FlatAllReduce::all().map(|a| (a.key(), format!("{} ({})", a.label(), a.key()))));
     let dtypes = options(Dtype::ALL.iter().map(|t| (t.key(), t.key().to_string())));
     let modes = options(
         Strategy::ALL
@@ -63,25 +51,25 @@ pub fn StepControls(props: &StepControlsProps) -> Html {
     html! {
         <form class="controls" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
             <SelectField name="alg" label="All-reduce" options={algs} selected={p.alg.key()}
-                error={d.error("alg")} on_commit={commit_to(&props.on_commit, "alg")} />
+                error={d.error("alg")} on_commit={commit_to(on_commit, "alg")} />
             {text("p", "Workers p", p.p.to_string(), "2 to 256")}
             {text("bw", "Bandwidth", p.bw.text.clone(), "e.g. 12.5GB/s or 100Gb/s")}
             {text("alpha", "Start-up α", p.alpha.text.clone(), "e.g. 20us")}
             {text("layers", "Layers L", p.layers.to_string(), "1 to 1000")}
             {text("params", "Parameters per layer", p.params.text.clone(), "a count: 25M, 1.5B; or a list")}
             <SelectField name="dtype" label="Gradient type" options={dtypes} selected={p.dtype.key()}
-                on_commit={commit_to(&props.on_commit, "dtype")} />
+                on_commit={commit_to(on_commit, "dtype")} />
             {text("fwd", "Forward time", p.fwd.text.clone(), "whole model, e.g. 25ms")}
             {text("bwd", "Backward time per layer", p.bwd.text.clone(), "one time, or one per layer")}
             {text("bucket", "Bucket cap", p.bucket.text.clone(), "DDP 25MiB; a plain number is MiB")}
             {text("first", "First bucket cap", p.first.text.clone(), "DDP 1MiB")}
             <SelectField name="overlap" label="All-reduce starts" options={overlap}
-                selected={if p.overlap { "1" } else { "0" }} on_commit={commit_to(&props.on_commit, "overlap")} />
+                selected={if p.overlap { "1" } else { "0" }} on_commit={commit_to(on_commit, "overlap")} />
             {text("samples", "Samples per worker per step", opt(p.samples.map(|s| s.to_string())), "for samples/s; - for none")}
             <SelectField name="mode" label="Strategy highlighted" options={modes} selected={p.mode.key()}
-                on_commit={commit_to(&props.on_commit, "mode")} />
+                on_commit={commit_to(on_commit, "mode")} />
             <SelectField name="graph" label="D-PSGD graph" options={graphs} selected={p.graph.key()}
-                error={d.error("graph")} on_commit={commit_to(&props.on_commit, "graph")} />
+                error={d.error("graph")} on_commit={commit_to(on_commit, "graph")} />
             {text("h", "Local SGD: average every h steps", opt(p.h.map(|h| h.to_string())), "1 to 1000; never")}
             {text("straggler", "Straggler", opt(p.straggler.map(|s| format!("{}:{}", s.rank, s.factor))), "RANK:FACTOR, e.g. 3:0.5")}
             {text("fail", "Failure", opt(p.fail.map(|f| format!("{}@{}", f.rank, f.step))), "RANK@STEP, e.g. 3@25")}

@@ -4,9 +4,10 @@
 
 use yew::prelude::*;
 
-use super::strategies::StrategiesProps;
+use super::SharedReport;
 use crate::core::step::failure::Survivors;
 use crate::core::units::{format_time, format_weight};
+use crate::params::step::StepParams;
 
 fn survivors_html(s: &Survivors) -> Html {
     let shown = s.weights.iter().take(6).map(|(k, row)| {
@@ -46,10 +47,9 @@ fn survivors_html(s: &Survivors) -> Html {
     </>}
 }
 
-/// `#failure`.
-#[component]
-pub fn FailurePanel(props: &StrategiesProps) -> Html {
-    let (r, p) = (&props.report, &props.params);
+/// `#failure` for the case's report `r` and parameters `p` (a plain
+/// function: no state, so no component around it).
+pub fn failure_panel(r: &SharedReport, p: &StepParams) -> Html {
     let Some(f) = &r.failure else {
         return html! {
             <section class="panel" id="failure" aria-labelledby="fail-h">

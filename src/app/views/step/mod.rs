@@ -26,13 +26,13 @@ pub mod summary;
 pub mod timeline;
 pub mod tuner;
 
-use controls::StepControls;
-use failure::FailurePanel;
-use model_note::ModelNote;
-use presets::Presets;
+use controls::step_controls;
+use failure::failure_panel;
+use model_note::model_note;
+use presets::presets;
 use quality::QualityPanel;
-use strategies::{StragglerPanel, StrategiesPanel};
-use summary::Summary;
+use strategies::{straggler_panel, strategies_panel};
+use summary::summary;
 use timeline::TimelinePanel;
 use tuner::TunerPanel;
 
@@ -86,11 +86,11 @@ pub fn StepView(props: &ViewProps) -> Html {
         Ok(r) => html! {<>
             {ctx.panel("timeline", html! { <TimelinePanel report={r.clone()} params={params.clone()} /> })}
             <div class="panels">
-                {ctx.panel("summary", html! { <Summary report={r.clone()} params={params.clone()} /> })}
+                {ctx.panel("summary", summary(r, params))}
                 {ctx.panel("tuner", html! { <TunerPanel params={params.clone()} /> })}
-                {ctx.panel("strategies", html! { <StrategiesPanel report={r.clone()} params={params.clone()} /> })}
-                {ctx.panel("straggler", html! { <StragglerPanel report={r.clone()} params={params.clone()} /> })}
-                {ctx.panel("failure", html! { <FailurePanel report={r.clone()} params={params.clone()} /> })}
+                {ctx.panel("strategies", strategies_panel(r, params))}
+                {ctx.panel("straggler", straggler_panel(r, params))}
+                {ctx.panel("failure", failure_panel(r, params))}
             </div>
             {ctx.panel("quality", html! { <QualityPanel report={r.clone()} params={params.clone()} /> })}
         </>},
@@ -106,11 +106,11 @@ pub fn StepView(props: &ViewProps) -> Html {
                       while the backward pass goes on. One step need not be one all-reduce call."}
                 </p>
             </>})}
-            {ctx.panel("presets", html! { <Presets /> })}
-            {ctx.panel("controls", html! { <StepControls params={state.params.clone()} drafts={state.drafts.clone()} on_commit={on_commit_field(&state)} /> })}
+            {ctx.panel("presets", presets())}
+            {ctx.panel("controls", step_controls(&state.params, &state.drafts, &on_commit_field(&state)))}
             {errors_below}
             {body}
-            {ctx.panel("model", html! { <ModelNote /> })}
+            {ctx.panel("model", model_note())}
         </div>
     }
 }

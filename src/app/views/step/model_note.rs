@@ -2,9 +2,8 @@
 
 use yew::prelude::*;
 
-/// `#model`.
-#[component]
-pub fn ModelNote() -> Html {
+/// `#model` (a plain function: no state, so no component around it).
+pub fn model_note() -> Html {
     html! {
         <section class="panel wide" id="model" aria-labelledby="model-h">
             <h2 class="panel-h" id="model-h">{"The model of one step"}</h2>

@@ -4,9 +4,8 @@ use yew::prelude::*;
 
 use crate::params::step::{link, PRESETS};
 
-/// `#presets`.
-#[component]
-pub fn Presets() -> Html {
+/// `#presets` (a plain function: no state, so no component around it).
+pub fn presets() -> Html {
     html! {
         <nav class="panel presets" id="presets" aria-label="Preset cases">
             <span class="muted">{"Presets: "}</span>

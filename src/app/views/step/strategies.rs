@@ -10,7 +10,7 @@ use crate::core::step::strategies::paced;
 use crate::core::units::{format_decimal, format_time};
 use crate::params::step::StepParams;
 
-/// Props of both panels.
+/// Props of the time-to-quality panel ([`super::quality::QualityPanel`]).
 #[derive(Properties, PartialEq)]
 pub struct StrategiesProps {
     /// The case's report.
@@ -27,10 +27,9 @@ pub fn label(s: Strategy, h: Option<usize>) -> String {
     }
 }
 
-/// `#strategies`.
-#[component]
-pub fn StrategiesPanel(props: &StrategiesProps) -> Html {
-    let (r, p) = (&props.report, &props.params);
+/// `#strategies` for the case's report `r` and parameters `p` (a plain
+/// function: no state, so no component around it).
+pub fn strategies_panel(r: &SharedReport, p: &StepParams) -> Html {
     let clean = r.clean.as_ref().unwrap_or(&r.run);
     let model_bytes = format_decimal(clean.buckets.iter().map(|b| b.bytes).sum::<u64>() as f64);
     let row = |s: Strategy, time: String, bytes: String, how: String| {
@@ -94,10 +93,9 @@ pub fn StrategiesPanel(props: &StrategiesProps) -> Html {
     }
 }
 
-/// `#straggler`.
-#[component]
-pub fn StragglerPanel(props: &StrategiesProps) -> Html {
-    let (r, p) = (&props.report, &props.params);
+/// `#straggler` for the case's report `r` and parameters `p` (a plain
+/// function: no state, so no component around it).
+pub fn straggler_panel(r: &SharedReport, p: &StepParams) -> Html {
     let Some(s) = p.straggler else {
         return html! {
             <section class="panel" id="straggler" aria-labelledby="slow-h">

@@ -6,21 +6,10 @@ use super::SharedReport;
 use crate::core::units::{format_time, sig};
 use crate::params::step::StepParams;
 
-/// Props of [`Summary`].
-#[derive(Properties, PartialEq)]
-pub struct SummaryProps {
-    /// The case's report.
-    pub report: SharedReport,
-    /// The parameters.
-    pub params: StepParams,
-}
-
-/// `#summary`.
-#[component]
-pub fn Summary(props: &SummaryProps) -> Html {
-    let r = &props.report;
+/// `#summary` for the case's report `r` and parameters `p` (a plain
+/// function: no state, so no component around it).
+pub fn summary(r: &SharedReport, p: &StepParams) -> Html {
     let run = &r.run;
-    let p = &props.params;
     let row = |id: &'static str, label: &str, value: String| {
         html! { <tr><th scope="row">{label.to_string()}</th><td id={id}>{value}</td></tr> }
     };
