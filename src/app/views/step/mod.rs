@@ -33,7 +33,7 @@ use presets::presets;
 use quality::QualityPanel;
 use strategies::{straggler_panel, strategies_panel};
 use summary::summary;
-use timeline::TimelinePanel;
+use timeline::timeline_panel;
 use tuner::TunerPanel;
 
 impl Commit for StepParams {}
@@ -84,7 +84,7 @@ pub fn StepView(props: &ViewProps) -> Html {
     let body = match &*rep {
         Err(e) => html! { <p class="field-error" role="alert">{e.clone()}</p> },
         Ok(r) => html! {<>
-            {ctx.panel("timeline", html! { <TimelinePanel report={r.clone()} params={params.clone()} /> })}
+            {ctx.panel("timeline", timeline_panel(r, params))}
             <div class="panels">
                 {ctx.panel("summary", summary(r, params))}
                 {ctx.panel("tuner", html! { <TunerPanel params={params.clone()} /> })}

@@ -15,24 +15,13 @@ use crate::export::step::buckets_table;
 use crate::params::step::StepParams;
 use crate::plot::step::timeline_svg;
 
-/// Props of [`TimelinePanel`].
-#[derive(Properties, PartialEq)]
-pub struct TimelinePanelProps {
-    /// The case's report.
-    pub report: SharedReport,
-    /// The parameters.
-    pub params: StepParams,
-}
-
-/// `#timeline`.
-#[component]
-pub fn TimelinePanel(props: &TimelinePanelProps) -> Html {
-    let r = &props.report;
-    let straggler = props.params.straggler.map(|s| (s.rank, s.factor));
-    let svg = use_memo(r.clone(), move |r| {
-        AttrValue::from(timeline_svg(&r.run, straggler, r.run.step_time))
-    });
-    let table = use_memo(r.clone(), |r| Rc::new(buckets_table(&r.run)));
+/// `#timeline` for the case's report `r` and parameters `p` (a plain
+/// function: the chart and table are rebuilt only when the view renders,
+/// which it does when its state changes; no component around it).
+pub fn timeline_panel(r: &SharedReport, p: &StepParams) -> Html {
+    let straggler = p.straggler.map(|s| (s.rank, s.factor));
+    let svg = AttrValue::from(timeline_svg(&r.run, straggler, r.run.step_time));
+    let table = Rc::new(buckets_table(&r.run));
     let trace = {
         let r = r.clone();
         FileOffer {
@@ -46,14 +35,14 @@ pub fn TimelinePanel(props: &TimelinePanelProps) -> Html {
     html! {
         <section class="panel wide" id="timeline" aria-labelledby="tl-h">
             <h2 class="panel-h" id="tl-h">{"One step on the clock"}</h2>
-            <ChartBox label="One training step: compute and communication streams" svg={(*svg).clone()} id="step-chart" />
+            <ChartBox label="One training step: compute and communication streams" svg={svg.clone()} id="step-chart" />
             <p class="muted">
                 {format!("{} buckets ({}). Each bar B1, B2, … is one bucket's all-reduce; the tick before it marks when the bucket was ready. \
                     The dashed line is the end of the step. Hover a bar for its times.",
-                    run.buckets.len(), props.params.caps_line())}
+                    run.buckets.len(), p.caps_line())}
             </p>
             <Downloads files={vec![trace]} />
-            <DataTableView id="buckets-data" table={(*table).clone()} svg={Some((*svg).clone())} />
+            <DataTableView id="buckets-data" table={table} svg={Some(svg)} />
         </section>
     }
 }
