@@ -176,6 +176,12 @@ async fn timeline_fits_at_three_widths() {
 }
 
 #[wasm_bindgen_test]
+async fn step_fits_at_three_widths() {
+    check("view=step").await;
+    check("view=step&p=16&alpha=20us&layers=100&params=1M&fwd=25ms&bwd=0.5ms&straggler=3:0.5&fail=3@25&ckpt=10&restart=30s").await;
+}
+
+#[wasm_bindgen_test]
 async fn measure_fits_at_three_widths() {
     check("view=measure").await;
     check("view=measure&example=outliers").await;

@@ -32,7 +32,7 @@ fn attr_values(text: &str, marker: &str, attr: &str) -> Vec<String> {
 }
 
 #[test]
-fn the_nine_views_have_a_binary() {
+fn the_ten_views_have_a_binary() {
     let want: BTreeSet<String> = [
         "collectives",
         "cost",
@@ -41,6 +41,7 @@ fn the_nine_views_have_a_binary() {
         "practice",
         "ring",
         "sgd",
+        "step",
         "timeline",
         "topology",
     ]

@@ -50,6 +50,7 @@ use collective_lab::params::gossip::GossipParams;
 use collective_lab::params::practice::PracticeParams;
 use collective_lab::params::ring::{Accounting, RingParams, ELEM_BYTES};
 use collective_lab::params::sgd::SgdParams;
+use collective_lab::params::step::StepParams;
 use collective_lab::params::timeline::TimelineParams;
 use collective_lab::params::topology::{TopoAlg, TopologyParams, KEYS as TOPOLOGY_KEYS};
 use collective_lab::params::{encode, Query, ViewParams};
@@ -808,6 +809,7 @@ const PANEL_LISTS: &[&[&str]] = &[
     collective_lab::params::practice::PANELS,
     collective_lab::params::measure::PANELS,
     collective_lab::params::timeline::PANELS,
+    collective_lab::params::step::PANELS,
 ];
 
 /// `show` and `autoheight` read against every view's panels: no panic,
@@ -910,9 +912,110 @@ fn timeline_run(q: &Query, spec: &Spec, ctx: &mut Ctx) -> Result<(), String> {
     run_view::<TimelineParams>(q, spec, ctx, timeline_compute)
 }
 
+// --- step -----------------------------------------------------------------------
+
+fn step_compute(s: &StepParams, heavy: bool) {
+    use collective_lab::core::step::{report, strategies, trace};
+    let mut b = s.clone();
+    if b.p > MAX_COMPUTED_P {
+        b.p = MAX_COMPUTED_P;
+        b.straggler = None;
+        b.fail = None;
+    }
+    b.layers = b.layers.min(8);
+    if b.params.value.len() > 1 {
+        b.params.value.truncate(1);
+    }
+    if b.bwd.value.len() > 1 {
+        b.bwd.value.truncate(1);
+    }
+    let Ok(case) = b.case() else { return };
+    let Ok(r) = report::report(&case) else { return };
+    let _ = trace::chrome_trace(&r.run);
+    let _ = (
+        r.run.exposed(),
+        r.run.hidden_share(),
+        r.gossip_straggler_step(),
+    );
+    if heavy {
+        let mut net = case.net.clone();
+        let _ = strategies::tune(&case.model, &mut net, &case.opts);
+    }
+}
+
+fn step_run(q: &Query, spec: &Spec, ctx: &mut Ctx) -> Result<(), String> {
+    run_view::<StepParams>(q, spec, ctx, step_compute)
+}
+
 /// Every view's URL parser (the measure view has no URL parameters: its
 /// pasted logs and typed settings are fuzzed by [`fuzz_measure_import`]).
 const PARSERS: &[Spec] = &[
+    Spec {
+        view: "step",
+        keys: &[
+            "alg",
+            "p",
+            "bw",
+            "alpha",
+            "layers",
+            "params",
+            "dtype",
+            "fwd",
+            "bwd",
+            "first",
+            "bucket",
+            "overlap",
+            "samples",
+            "mode",
+            "graph",
+            "h",
+            "straggler",
+            "fail",
+            "ckpt",
+            "restart",
+            "target",
+            "shards",
+            "losses",
+            "iid",
+            "lr",
+            "decay",
+            "steps",
+            "batch",
+            "seed",
+            "d",
+            "weights",
+        ],
+        good: &[
+            ("alg", &["ring", "tree", "rd", "rab", "rs", "naive"]),
+            ("p", &["2", "8", "16", "256"]),
+            ("bw", &["12.5GB/s", "100Gb/s"]),
+            ("alpha", &["0us", "20us"]),
+            ("layers", &["1", "4", "100", "1000"]),
+            (
+                "params",
+                &["25M", "1M", "1.5B", "1M,4M", "25MB", "-1", "7b"],
+            ),
+            ("dtype", &["fp32", "bf16", "fp16"]),
+            ("fwd", &["0ms", "25ms"]),
+            ("bwd", &["10ms", "0.5ms", "1ms,2ms"]),
+            ("first", &["1MiB", "25", "0"]),
+            ("bucket", &["25MiB", "32", "0", "1TiB"]),
+            ("overlap", &["0", "1"]),
+            ("samples", &["32", "-"]),
+            ("mode", &["allreduce", "gossip", "local"]),
+            ("graph", &["ring", "complete", "hypercube", "path", "star"]),
+            ("h", &["1", "4", "never"]),
+            ("straggler", &["3:0.5", "99:0.5", "0:1", "-"]),
+            ("fail", &["3@25", "3@-1", "0@1", "-"]),
+            ("ckpt", &["10", "0"]),
+            ("restart", &["30s", "-"]),
+            ("target", &["0.05", "-"]),
+            ("shards", &["600,300,100", "1,1,1,1,1,1,1,1"]),
+            ("losses", &["0.2,0.5,0.9"]),
+            ("steps", &["10", "100"]),
+        ],
+        run: step_run,
+    },
     Spec {
         view: "timeline",
         keys: &[
@@ -1044,7 +1147,7 @@ const PARSERS: &[Spec] = &[
         view: "sgd",
         keys: &[
             "shards", "losses", "mode", "iid", "steps", "step", "graph", "weights", "lr", "decay",
-            "batch", "seed", "d",
+            "batch", "seed", "d", "h",
         ],
         good: &[
             (
@@ -1072,6 +1175,7 @@ const PARSERS: &[Spec] = &[
             ("decay", &["0", "0.5", "10"]),
             ("batch", &["1", "full", "10000"]),
             ("seed", &["0", "7"]),
+            ("h", &["1", "4", "never", "0", "1001"]),
             ("d", &["1", "2", "10"]),
         ],
         run: sgd_run,
@@ -1255,11 +1359,17 @@ fn fuzz_timeline() {
 }
 
 #[test]
+fn fuzz_step() {
+    fuzz("step", 11);
+}
+
+#[test]
 fn every_parser_is_in_the_table() {
     let views: Vec<&str> = PARSERS.iter().map(|s| s.view).collect();
     assert_eq!(
         views,
         [
+            "step",
             "timeline",
             "ring",
             "collectives",

@@ -6,7 +6,7 @@
 use yew::prelude::*;
 
 use crate::app::views::{
-    collectives, cost, gossip, measure, practice, ring, sgd, timeline, topology,
+    collectives, cost, gossip, measure, practice, ring, sgd, step, timeline, topology,
 };
 use crate::params::embed::Embed;
 use crate::params::Query;
@@ -49,6 +49,8 @@ pub enum View {
     Topology,
     /// `?view=timeline`: a schedule on the clock (lock-step and dataflow).
     Timeline,
+    /// `?view=step`: one data-parallel training step on the clock.
+    Step,
     /// `?view=practice`: predict a number, then check it.
     Practice,
     /// `?view=measure`: paste a measured log, check it and fit α and β.
@@ -65,6 +67,7 @@ impl View {
         View::Sgd,
         View::Topology,
         View::Timeline,
+        View::Step,
         View::Practice,
         View::Measure,
     ];
@@ -82,6 +85,7 @@ impl View {
             View::Sgd => ("sgd", "Distributed SGD"),
             View::Topology => ("topology", "Topology"),
             View::Timeline => ("timeline", "Timeline"),
+            View::Step => ("step", "Training step"),
             View::Practice => ("practice", "Practice"),
             View::Measure => ("measure", "Measured logs"),
         }
@@ -102,6 +106,7 @@ impl View {
             View::Practice => p::practice::PANELS,
             View::Measure => p::measure::PANELS,
             View::Timeline => p::timeline::PANELS,
+            View::Step => p::step::PANELS,
         }
     }
 
@@ -144,6 +149,7 @@ pub fn switch(view: View, query: Query, ctx: UrlCtx) -> Html {
         View::Sgd => html! { <sgd::SgdView {query} {ctx} /> },
         View::Topology => html! { <topology::TopologyView {query} {ctx} /> },
         View::Timeline => html! { <timeline::TimelineView {query} {ctx} /> },
+        View::Step => html! { <step::StepView {query} {ctx} /> },
         View::Practice => html! { <practice::PracticeView {query} {ctx} /> },
         View::Measure => html! { <measure::MeasureView {query} {ctx} /> },
     }

@@ -11,6 +11,7 @@ pub mod practice;
 pub mod rng;
 pub mod schedule;
 pub mod sgd;
+pub mod step;
 pub mod timing;
 pub mod topology;
 pub mod topology_view;

@@ -8,6 +8,7 @@
 //! charts are drawn from.
 
 pub mod series;
+pub mod step;
 
 use crate::core::units::format_exact_or_approx;
 

@@ -18,6 +18,7 @@ pub mod measure;
 pub mod practice;
 pub mod ring;
 pub mod sgd;
+pub mod step;
 pub mod timeline;
 pub mod topology;
 
@@ -88,7 +89,8 @@ view_params!(
     sgd::SgdParams,
     practice::PracticeParams,
     topology::TopologyParams,
-    timeline::TimelineParams
+    timeline::TimelineParams,
+    step::StepParams
 );
 
 /// Encodes pairs as a query string (without the leading `?`).

@@ -1,6 +1,7 @@
 //! URL parameters of the `sgd` view:
 //! `?view=sgd&shards=600,300,100&losses=0.2,0.5,0.9&mode=allreduce&iid=0&steps=200`
-//! plus `step`, `graph`, `weights`, `lr`, `decay`, `batch`, `seed` and `d`.
+//! plus `step`, `graph`, `weights`, `lr`, `decay`, `batch`, `seed`, `d` and
+//! `h` (local SGD averages the models every h steps; absent: never).
 //!
 //! `shards` and `losses` feed the objective calculator (a shard may hold 0
 //! samples there); `shards` also sets the training problem's shard sizes.
@@ -65,6 +66,8 @@ pub struct SgdParams {
     pub seed: u64,
     /// Parameter dimension d, 1..=10.
     pub d: usize,
+    /// Local SGD averages the models every `h` steps (`None`: never).
+    pub h: Option<usize>,
 }
 
 impl Default for SgdParams {
@@ -88,6 +91,7 @@ impl Default for SgdParams {
             batch: 16,
             seed: 1,
             d: 2,
+            h: None,
         }
     }
 }
@@ -301,6 +305,7 @@ impl SgdParams {
             batch: self.batch,
             seed: self.seed,
             bytes_per_element: 4,
+            average_every: self.h.unwrap_or(0),
         }
     }
 
@@ -424,6 +429,12 @@ impl SgdParams {
                 Err(e) => errs.push(e),
             }
         }
+        if let Some(raw) = q.get("h") {
+            match parse_h(raw) {
+                Ok(h) => out.h = h,
+                Err(e) => errs.push(e),
+            }
+        }
         if let Some(raw) = q.get("weights") {
             match parse_weights(raw) {
                 Ok(w) => out.weights = w,
@@ -476,8 +487,29 @@ impl SgdParams {
         ));
         v.push(("seed", self.seed.to_string()));
         v.push(("d", self.d.to_string()));
+        if let Some(h) = self.h {
+            v.push(("h", h.to_string()));
+        }
         v
     }
+}
+
+/// Largest averaging period `h`.
+pub const MAX_H: u64 = 1000;
+
+/// Parses `h`, local SGD's averaging period: a whole number of steps from 1
+/// to [`MAX_H`], or `never` / `-` / `0` for no averaging.
+///
+/// # Errors
+/// A [`FieldError`] for `h`.
+pub fn parse_h(raw: &str) -> Result<Option<usize>, FieldError> {
+    let t = raw.trim();
+    if t == "-" || t == "0" || t.eq_ignore_ascii_case("never") || t.eq_ignore_ascii_case("none") {
+        return Ok(None);
+    }
+    parse_int_in("h", t, 1, MAX_H)
+        .map(|v| Some(v as usize))
+        .map_err(|e| FieldError::new("h", format!("{} (or never)", e.message)))
 }
 
 #[cfg(test)]

@@ -28,6 +28,7 @@ pub mod cost;
 pub mod gossip;
 pub mod measure;
 pub mod sgd;
+pub mod step;
 pub mod topology;
 
 /// Sentinel foreground colour, replaced by `currentColor` in [`finish_svg`].

@@ -35,6 +35,7 @@ pub mod measure;
 pub mod practice;
 pub mod ring;
 pub mod sgd;
+pub mod step;
 pub mod timeline;
 pub mod topology;
 
@@ -67,6 +68,7 @@ pub mod only {
         sgd => Sgd, sgd::SgdView;
         topology => Topology, topology::TopologyView;
         timeline => Timeline, timeline::TimelineView;
+        step => Step, step::StepView;
         practice => Practice, practice::PracticeView;
         measure => Measure, measure::MeasureView;
     }

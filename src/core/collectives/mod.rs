@@ -119,6 +119,44 @@ macro_rules! registry {
                     .collect()
             })
         }
+
+        /// The descriptor of entry `i` of [`REGISTRY`], by static dispatch
+        /// (no trait object); `None` past the end.
+        #[allow(unused_assignments)]
+        fn entry_descriptor(i: usize) -> Option<Descriptor> {
+            let mut k = 0usize;
+            $($(
+                if i == k {
+                    return Some(CollectiveAlgorithm::descriptor(&$module::$entry));
+                }
+                k += 1;
+            )+)*
+            None
+        }
+
+        /// The schedule of entry `i` of [`REGISTRY`] when it is a flat
+        /// all-reduce ([`is_flat_all_reduce`]), by static dispatch: the
+        /// descriptor test folds at compile time, so the other entries'
+        /// generators are not linked.
+        #[allow(unused_assignments)]
+        fn flat_all_reduce_generate(
+            i: usize,
+            topo: &Topology,
+            n: u64,
+            elem_bytes: u64,
+        ) -> Result<Schedule, ScheduleError> {
+            let mut k = 0usize;
+            $($(
+                if i == k {
+                    let entry = &$module::$entry;
+                    if is_flat_all_reduce(&CollectiveAlgorithm::descriptor(entry)) {
+                        return CollectiveAlgorithm::generate(entry, topo, n, elem_bytes);
+                    }
+                }
+                k += 1;
+            )+)*
+            Err(ScheduleError::Shape("not a flat all-reduce of the registry".into()))
+        }
     };
 }
 
@@ -390,6 +428,91 @@ impl Algorithm {
     /// See [`CollectiveAlgorithm::describe`].
     pub fn describe(self, round: &RoundFacts<'_>) -> String {
         self.0.describe(round)
+    }
+}
+
+/// True for a registry entry that computes an all-reduce from `topo.p()`
+/// alone: collective [`CollectiveKind::AllReduce`], layout [`Layout::Flat`]
+/// or [`Layout::Folded`] (the entries of [`Algorithm::compared`]).
+#[inline(always)]
+fn is_flat_all_reduce(d: &Descriptor) -> bool {
+    d.collective == CollectiveKind::AllReduce && d.layout != Layout::Nodes
+}
+
+/// A flat all-reduce of the registry (see [`is_flat_all_reduce`]: the
+/// entries of [`Algorithm::compared`], in registry order), reached by
+/// static dispatch rather than through [`REGISTRY`]'s trait objects.
+///
+/// Every use of an [`Algorithm`] links every entry's whole vtable (its
+/// generator, closed form, narration and texts). A page that only needs the
+/// flat all-reduces' names and schedules (the training-step view) holds a
+/// `FlatAllReduce` instead and links only their descriptors and generators.
+/// The entries come from the same `registry!` line, so a new flat
+/// all-reduce appears here with no other change.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FlatAllReduce(usize);
+
+impl FlatAllReduce {
+    /// Ring all-reduce (entry 0 of [`REGISTRY`], tested).
+    pub const RING: FlatAllReduce = FlatAllReduce(0);
+
+    /// Every flat all-reduce, in registry order.
+    pub fn all() -> impl Iterator<Item = FlatAllReduce> {
+        (0..)
+            .map_while(|i| entry_descriptor(i).map(|d| (i, d)))
+            .filter(|(_, d)| is_flat_all_reduce(d))
+            .map(|(i, _)| FlatAllReduce(i))
+    }
+
+    /// Parses an `alg` URL value (case-insensitive, surrounding blanks
+    /// ignored); `None` for an unknown key or an entry that is not a flat
+    /// all-reduce.
+    pub fn from_key(s: &str) -> Option<FlatAllReduce> {
+        let s = s.trim().to_ascii_lowercase();
+        FlatAllReduce::all().find(|a| a.key() == s)
+    }
+
+    /// The flat all-reduce `alg` is, if it is one.
+    pub fn of(alg: Algorithm) -> Option<FlatAllReduce> {
+        FlatAllReduce::from_key(alg.key())
+    }
+
+    /// The same entry as an [`Algorithm`] (links the registry's vtables).
+    pub fn algorithm(self) -> Algorithm {
+        Algorithm(REGISTRY[self.0])
+    }
+
+    fn descriptor(self) -> Descriptor {
+        entry_descriptor(self.0).unwrap_or_else(|| ring_all_reduce::RingAllReduce.descriptor())
+    }
+
+    /// The `alg` URL value, e.g. `"rab"`.
+    pub fn key(self) -> &'static str {
+        self.descriptor().key
+    }
+
+    /// Full human name, e.g. `"Rabenseifner all-reduce"`.
+    pub fn label(self) -> &'static str {
+        self.descriptor().label
+    }
+
+    /// The entry's schedule ([`CollectiveAlgorithm::generate`]).
+    ///
+    /// # Errors
+    /// [`ScheduleError`] when `topo.p() < 2`, `n == 0` or `elem_bytes == 0`.
+    pub fn generate_on(
+        self,
+        topo: &Topology,
+        n: u64,
+        elem_bytes: u64,
+    ) -> Result<Schedule, ScheduleError> {
+        flat_all_reduce_generate(self.0, topo, n, elem_bytes)
+    }
+}
+
+impl fmt::Debug for FlatAllReduce {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "FlatAllReduce({})", self.key())
     }
 }
 
@@ -779,6 +902,32 @@ pub fn summary_table_on(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn flat_all_reduces_are_the_compared_entries_with_the_same_schedules() {
+        // The static-dispatch handle lists exactly the cost view's compared
+        // entries (flat all-reduces), in registry order, and each generates
+        // the registry's own schedule: p = 6, 1000 f32 elements.
+        let keys: Vec<&str> = FlatAllReduce::all().map(FlatAllReduce::key).collect();
+        let compared: Vec<&str> = Algorithm::compared().iter().map(|a| a.key()).collect();
+        assert_eq!(keys, compared);
+        assert_eq!(FlatAllReduce::RING.key(), "ring");
+        assert_eq!(FlatAllReduce::RING.algorithm(), Algorithm::RING);
+        for a in FlatAllReduce::all() {
+            assert_eq!(a.label(), a.algorithm().label());
+            assert_eq!(FlatAllReduce::of(a.algorithm()), Some(a));
+            assert_eq!(FlatAllReduce::from_key(&a.key().to_uppercase()), Some(a));
+            let topo = flat(6);
+            assert_eq!(
+                a.generate_on(&topo, 1000, 4),
+                a.algorithm().generate_on(&topo, 1000, 4)
+            );
+        }
+        // not flat all-reduces: a reduce-scatter, an entry that follows nodes
+        assert_eq!(FlatAllReduce::of(Algorithm::RS), None);
+        assert_eq!(FlatAllReduce::of(Algorithm::HIER), None);
+        assert_eq!(FlatAllReduce::from_key("bogus"), None);
+    }
 
     #[test]
     fn one_element_chunk_gaps_agree_to_the_shown_digits() {

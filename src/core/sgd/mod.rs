@@ -41,7 +41,8 @@ pub enum Strategy {
     /// Decentralised parallel SGD (Lian et al. 2017): local models mixed with
     /// neighbours through the mixing matrix.
     Gossip,
-    /// Local SGD with no communication (baseline).
+    /// Local SGD: no communication (baseline), or with `h` a model average
+    /// every h steps.
     Local,
 }
 

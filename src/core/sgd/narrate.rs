@@ -103,6 +103,20 @@ pub fn narrate_step(lab: &Lab, s: Strategy, step: usize, batch_label: &str) -> S
             sig_trimmed(r.dist_to_sample_optimum, 3),
             sig_trimmed(excess, 3),
         ),
+        // periodic averaging (h=) sends bytes; a step that ended with the
+        // average leaves one model everywhere
+        Strategy::Local if per_step > 0.0 => format!(
+            "Step {t}: each worker stepped on its own {batch_label} with η = {}{}: consensus \
+             distance {}. Their average w̄ has F(w̄) − F★ = {}.{tail}",
+            sig_trimmed(r.lr, 3),
+            if r.models_identical {
+                ", then the workers averaged their models (sample-weighted, by a ring all-reduce), so they agree again"
+            } else {
+                " and sent nothing this step; the models drift apart until the next average"
+            },
+            sig_trimmed(r.consensus_distance, 3),
+            sig_trimmed(excess, 3),
+        ),
         Strategy::Local => format!(
             "Step {t}: each worker stepped on its own {batch_label} with η = {} and sent nothing. \
              Each model heads for its own shard's optimum, so they drift apart: consensus distance \

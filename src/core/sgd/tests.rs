@@ -222,6 +222,7 @@ fn dpsgd_targets_equal_worker_optimum_allreduce_the_sample_weighted_one() {
             batch,
             seed: 5,
             bytes_per_element: 4,
+            average_every: 0,
         };
         let lab = run_lab(&p, &ring_uniform(6), &cfg).expect("valid");
         assert!(lab.doubly_stochastic);
@@ -286,6 +287,7 @@ fn star_mixing_targets_its_stationary_weights() {
         batch: 0,
         seed: 1,
         bytes_per_element: 4,
+        average_every: 0,
     };
     let lab = run_lab(&p, &a, &cfg).expect("valid");
     assert!(!lab.doubly_stochastic);
@@ -492,4 +494,66 @@ fn updates_refuse_inconsistent_shapes() {
         })
     ));
     assert!(local_update(&mut models, &grads, 0.1).is_err());
+}
+
+#[test]
+fn local_sgd_averaging_every_h_steps() {
+    let p = six_shards();
+    let cfg = TrainConfig {
+        steps: 40,
+        ..TrainConfig::default()
+    };
+    let never = run_lab(&p, &ring_uniform(6), &cfg).expect("valid");
+    let every4 = run_lab(
+        &p,
+        &ring_uniform(6),
+        &TrainConfig {
+            average_every: 4,
+            ..cfg.clone()
+        },
+    )
+    .expect("valid");
+    let (n, e) = (&never.traces[2], &every4.traces[2]);
+    // Until the first average (after step 4) the runs are the same: the
+    // same start, the same mini-batches, no communication.
+    assert_eq!(n.steps[3].models, e.steps[3].models);
+    assert!(!n.steps[4].models_identical);
+    // After steps 4, 8, …: one model everywhere (the all-gather copies the
+    // same bits); in between they drift apart again.
+    assert!(e.steps[4].models_identical && e.steps[40].models_identical);
+    assert!(!e.steps[5].models_identical);
+    // Bytes: a ring all-reduce of d = 3 elements every 4th step; worker 3
+    // sends its 3 non-empty chunk copies of 4 B = 24 B (see
+    // `bytes_follow_ring_and_gossip_accounting`), so 10 averages = 240 B,
+    // 6 B per step on average; never averaging sends nothing.
+    assert_eq!(e.steps[40].bytes_sent[3], 240.0);
+    assert_eq!(e.steps[3].bytes_sent[3], 0.0);
+    assert_eq!(e.bytes_per_step[3], 6.0);
+    assert_eq!(n.steps[40].max_bytes_sent(), 0.0);
+    // The other strategies do not change.
+    assert_eq!(never.traces[0], every4.traces[0]);
+    assert_eq!(never.traces[1], every4.traces[1]);
+}
+
+#[test]
+fn local_sgd_averaging_every_step_is_all_reduce_sgd() {
+    // h = 1 from one common model: Σ c_k (w − η g_k) = w − η Σ c_k g_k,
+    // all-reduce SGD's update, up to rounding (models then sum in another
+    // order).
+    let p = six_shards();
+    let lab = run_lab(
+        &p,
+        &ring_uniform(6),
+        &TrainConfig {
+            steps: 30,
+            average_every: 1,
+            ..TrainConfig::default()
+        },
+    )
+    .expect("valid");
+    for t in 0..=30 {
+        let a = lab.traces[0].steps[t].loss_at_average;
+        let l = lab.traces[2].steps[t].loss_at_average;
+        assert!((a - l).abs() < 1e-9 * a.max(1.0), "step {t}: {a} vs {l}");
+    }
 }

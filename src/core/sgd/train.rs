@@ -17,7 +17,11 @@
 //!   convention): gradient at the local model, then mix the models with the
 //!   mixing matrix A, then subtract the gradient computed before mixing:
 //!   w_k ← Σ_j A_kj w_j − η g_k(w_k).
-//! - **local SGD without communication** (baseline): w_k ← w_k − η g_k(w_k).
+//! - **local SGD** (baseline): w_k ← w_k − η g_k(w_k), with no
+//!   communication; with `average_every = h > 0`, every h-th step ends with
+//!   a sample-weighted model average w_k ← Σ_j (n_j/N) w_j, run as the same
+//!   ring sum all-reduce (periodic averaging, "local SGD" of Stich 2019 and
+//!   Lin et al. 2020, weighted as the all-reduce SGD gradient is).
 //!
 //! Recorded per step: the models, their average w̄ = (1/m)Σ w_k, the global
 //! sample-weighted loss F at w̄ and at each w_k, the consensus distance
@@ -61,10 +65,14 @@ pub struct TrainConfig {
     pub seed: u64,
     /// Bytes per communicated element (4 for f32).
     pub bytes_per_element: u64,
+    /// Local SGD averages the models every this many steps (0 = never, the
+    /// lab's baseline without communication).
+    pub average_every: usize,
 }
 
 impl Default for TrainConfig {
-    /// 200 steps, η = 0.1 constant, b = 16, seed 1, 4-byte elements.
+    /// 200 steps, η = 0.1 constant, b = 16, seed 1, 4-byte elements, local
+    /// SGD never averaging.
     fn default() -> Self {
         TrainConfig {
             steps: 200,
@@ -73,6 +81,7 @@ impl Default for TrainConfig {
             batch: 16,
             seed: 1,
             bytes_per_element: 4,
+            average_every: 0,
         }
     }
 }
@@ -528,6 +537,27 @@ pub fn local_update(
     Ok(())
 }
 
+/// Local SGD's periodic averaging: every worker scales its model by its
+/// sample weight c_k = n_k/N, and a ring sum all-reduce
+/// ([`ring_all_reduce_sum`]) leaves Σ_j c_j w_j in every worker's buffer,
+/// the same bits everywhere.
+///
+/// # Errors
+/// [`TrainError::Shape`] when `weights` does not have one entry per model.
+pub fn average_models(models: &mut [Vec<f64>], weights: &[f64]) -> Result<(), TrainError> {
+    if weights.len() != models.len() {
+        return Err(TrainError::Shape(format!(
+            "{} weights for {} workers",
+            weights.len(),
+            models.len()
+        )));
+    }
+    for (w, c) in models.iter_mut().zip(weights) {
+        w.iter_mut().for_each(|v| *v *= c);
+    }
+    ring_all_reduce_sum(models)
+}
+
 fn sq_dist(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum()
 }
@@ -669,7 +699,16 @@ fn run_checked(
         w_sample,
         w_equal,
     };
-    let per_step = bytes_per_step(strategy, mixing, d, cfg.bytes_per_element);
+    let h = cfg.average_every;
+    let averages = strategy == Strategy::Local && h > 0;
+    // local SGD with averaging sends a ring all-reduce of the model every
+    // h-th step; its per-step figure is that averaged over the h steps
+    let ring = bytes_per_step(Strategy::AllReduce, mixing, d, cfg.bytes_per_element);
+    let per_step = if averages {
+        ring.iter().map(|b| b / h as f64).collect()
+    } else {
+        bytes_per_step(strategy, mixing, d, cfg.bytes_per_element)
+    };
     let mut bytes = vec![0.0; m];
     let mut models = vec![problem.initial.clone(); m];
     let mut steps = Vec::with_capacity(cfg.steps + 1);
@@ -694,10 +733,18 @@ fn run_checked(
                 dpsgd_update(mixing, &models, &grads, lr, &mut mixed)?;
                 std::mem::swap(&mut models, &mut mixed);
             }
-            Strategy::Local => local_update(&mut models, &grads, lr)?,
+            Strategy::Local => {
+                local_update(&mut models, &grads, lr)?;
+                if averages && t % h == 0 {
+                    average_models(&mut models, &problem.sample_weights)?;
+                }
+            }
         }
-        for (b, s) in bytes.iter_mut().zip(&per_step) {
-            *b += s;
+        let sent = if averages { &ring } else { &per_step };
+        if !averages || t % h == 0 {
+            for (b, s) in bytes.iter_mut().zip(sent) {
+                *b += s;
+            }
         }
         if models.iter().flatten().any(|v| !v.is_finite()) {
             diverged_at = Some(t);

@@ -1,5 +1,6 @@
 //! The training controls: narrated strategy, IID shards, gossip graph and
-//! weight rule, learning rate and decay, mini-batch, steps, seed and d.
+//! weight rule, learning rate and decay, mini-batch, steps, seed, local
+//! SGD's averaging period h and d.
 
 use yew::prelude::*;
 
@@ -61,6 +62,9 @@ pub fn SgdControls(props: &SgdControlsProps) -> Html {
                 error={d.error("steps")} hint={AttrValue::from("1 to 1000")} on_commit={commit("steps")} />
             <TextField name="seed" label="Seed" value={d.text_or("seed", &params.seed.to_string())}
                 error={d.error("seed")} hint={AttrValue::from("data and mini-batches")} on_commit={commit("seed")} />
+            <TextField name="h" label="Local SGD: average every h steps"
+                value={d.text_or("h", &params.h.map_or_else(|| "never".to_string(), |h| h.to_string()))}
+                error={d.error("h")} hint={AttrValue::from("1 to 1000, or never (no communication)")} on_commit={commit("h")} />
             <TextField name="d" label="Parameters d" value={d.text_or("d", &params.d.to_string())}
                 error={d.error("d")} hint={AttrValue::from("1 to 10; the picture needs d = 2")} on_commit={commit("d")} />
         </form>

@@ -92,7 +92,7 @@ pub fn SgdView(props: &ViewProps) -> Html {
         });
     let ctx = &props.ctx;
     let fields = [
-        "lr", "decay", "batch", "steps", "seed", "d", "graph", "weights", "shards", "losses",
+        "lr", "decay", "batch", "steps", "seed", "d", "h", "graph", "weights", "shards", "losses",
     ];
     let errors = state
         .drafts

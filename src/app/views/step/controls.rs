@@ -1,0 +1,81 @@
+//! The step view's form: network, model, buckets, strategy and faults.
+
+use yew::prelude::*;
+
+use crate::app::components::field::Drafts;
+use crate::app::components::field::TextField;
+use crate::app::components::select_field::SelectField;
+use crate::app::state::{commit_to, OnCommit};
+use crate::core::collectives::FlatAllReduce;
+use crate::core::sgd::Strategy;
+use crate::core::step::Dtype;
+use crate::params::gossip::GraphChoice;
+use crate::params::step::StepParams;
+
+fn options(v: impl Iterator<Item = (&'static str, String)>) -> Vec<(AttrValue, AttrValue)> {
+    v.map(|(k, l)| (AttrValue::from(k), AttrValue::from(l)))
+        .collect()
+}
+
+/// The fields of the step view: the last good parameters `p`, the rejected
+/// texts and their messages `d`, and the callback that commits
+/// `(field, text)` (a plain function: no state, so no component around it).
+pub fn step_controls(p: &StepParams, d: &Drafts, on_commit: &OnCommit) -> Html {
+    let text = |name: &'static str, label: &'static str, value: String, hint: &'static str| {
+        html! {
+            <TextField name={name} label={label} value={d.text_or(name, &value)} error={d.error(name)}
+                hint={AttrValue::from(hint)} on_commit={commit_to(on_commit, name)} />
+        }
+    };
+    let algs =
+        options(FlatAllReduce::all().map(|a| (a.key(), format!("{} ({})", a.label(), a.key()))));
+    let dtypes = options(Dtype::ALL.iter().map(|t| (t.key(), t.key().to_string())));
+    let modes = options(
+        Strategy::ALL
+            .iter()
+            .map(|s| (s.key(), s.label().to_string())),
+    );
+    let graphs = options(
+        GraphChoice::ALL
+            .iter()
+            .map(|g| (g.key(), g.label().to_string())),
+    );
+    let overlap = options(
+        [
+            ("1", "during backward".to_string()),
+            ("0", "after backward".to_string()),
+        ]
+        .into_iter(),
+    );
+    let opt = |v: Option<String>| v.unwrap_or_else(|| "-".into());
+    html! {
+        <form class="controls" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
+            <SelectField name="alg" label="All-reduce" options={algs} selected={p.alg.key()}
+                error={d.error("alg")} on_commit={commit_to(on_commit, "alg")} />
+            {text("p", "Workers p", p.p.to_string(), "2 to 256")}
+            {text("bw", "Bandwidth", p.bw.text.clone(), "e.g. 12.5GB/s or 100Gb/s")}
+            {text("alpha", "Start-up α", p.alpha.text.clone(), "e.g. 20us")}
+            {text("layers", "Layers L", p.layers.to_string(), "1 to 1000")}
+            {text("params", "Parameters per layer", p.params.text.clone(), "a count: 25M, 1.5B; or a list")}
+            <SelectField name="dtype" label="Gradient type" options={dtypes} selected={p.dtype.key()}
+                on_commit={commit_to(on_commit, "dtype")} />
+            {text("fwd", "Forward time", p.fwd.text.clone(), "whole model, e.g. 25ms")}
+            {text("bwd", "Backward time per layer", p.bwd.text.clone(), "one time, or one per layer")}
+            {text("bucket", "Bucket cap", p.bucket.text.clone(), "DDP 25MiB; a plain number is MiB")}
+            {text("first", "First bucket cap", p.first.text.clone(), "DDP 1MiB")}
+            <SelectField name="overlap" label="All-reduce starts" options={overlap}
+                selected={if p.overlap { "1" } else { "0" }} on_commit={commit_to(on_commit, "overlap")} />
+            {text("samples", "Samples per worker per step", opt(p.samples.map(|s| s.to_string())), "for samples/s; - for none")}
+            <SelectField name="mode" label="Strategy highlighted" options={modes} selected={p.mode.key()}
+                on_commit={commit_to(on_commit, "mode")} />
+            <SelectField name="graph" label="D-PSGD graph" options={graphs} selected={p.graph.key()}
+                error={d.error("graph")} on_commit={commit_to(on_commit, "graph")} />
+            {text("h", "Local SGD: average every h steps", opt(p.h.map(|h| h.to_string())), "1 to 1000; never")}
+            {text("straggler", "Straggler", opt(p.straggler.map(|s| format!("{}:{}", s.rank, s.factor))), "RANK:FACTOR, e.g. 3:0.5")}
+            {text("fail", "Failure", opt(p.fail.map(|f| format!("{}@{}", f.rank, f.step))), "RANK@STEP, e.g. 3@25")}
+            {text("ckpt", "Checkpoint every", opt(p.ckpt.map(|c| c.to_string())), "steps; - for never")}
+            {text("restart", "Restart time", opt(p.restart.as_ref().map(|r| r.text.clone())), "e.g. 30s")}
+            {text("target", "Target loss", opt(p.target.map(|t| t.to_string())), "for time to quality")}
+        </form>
+    }
+}

@@ -1,0 +1,131 @@
+//! `#quality`: time to the required quality. The SGD lab's training run
+//! (its own parameters and worker count) for the three strategies, with
+//! each step turned into seconds by this view's step times.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::strategies::{label, StrategiesProps};
+use crate::app::components::chart_box::ChartBox;
+use crate::app::components::data_table::DataTableView;
+use crate::core::sgd::Strategy;
+use crate::core::step::quality::{orders, quality, QualityRow, StepClock};
+use crate::core::units::format_time;
+use crate::export::step::quality_table;
+use crate::params::sgd::SgdParams;
+use crate::plot::step::{draw_quality, QualityLine};
+
+fn names(v: &[Strategy]) -> String {
+    v.iter().map(|s| s.key()).collect::<Vec<_>>().join(", ")
+}
+
+/// The clocks as bits (a memo key).
+type Key = (SgdParams, [(u64, Option<(usize, u64)>); 3], Option<u64>);
+
+/// The run and its rows: (optimal loss, target, rows).
+type Computed = Result<(f64, f64, Vec<QualityRow>), String>;
+
+fn compute(k: &Key) -> Computed {
+    let clocks = k.1.map(|(s, e)| StepClock {
+        per_step: f64::from_bits(s),
+        every: e.map(|(h, x)| (h, f64::from_bits(x))),
+    });
+    let (_, _, lab) = k.0.lab_setup().run().map_err(|e| e.to_string())?;
+    // no target given: 5 % above the lowest loss reachable
+    let target = k.2.map_or(lab.optimal_loss * 1.05, f64::from_bits);
+    Ok((lab.optimal_loss, target, quality(&lab, &clocks, target)))
+}
+
+fn row(r: &QualityRow, h: Option<usize>) -> Html {
+    html! {
+        <tr id={format!("quality-{}", r.strategy.key())}>
+            <th scope="row">{label(r.strategy, h)}</th>
+            <td>{r.steps_to_target.map_or_else(|| "not reached".to_string(), |s| s.to_string())}</td>
+            <td>{r.seconds_to_target.filter(|t| t.is_finite()).map_or_else(|| "—".to_string(), format_time)}</td>
+        </tr>
+    }
+}
+
+/// `#quality`.
+#[component]
+pub fn QualityPanel(props: &StrategiesProps) -> Html {
+    let (r, p) = (&props.report, &props.params);
+    let local = r.local_straggler.unwrap_or(r.local);
+    let key: Key = (
+        p.lab_params(),
+        [
+            (r.run.step_time.to_bits(), None),
+            (
+                r.gossip
+                    .as_ref()
+                    .map_or(f64::NAN, |g| g.step_time())
+                    .to_bits(),
+                None,
+            ),
+            (
+                local.compute.to_bits(),
+                p.h.map(|h| (h, local.allreduce.to_bits())),
+            ),
+        ],
+        p.target.map(f64::to_bits),
+    );
+    let m = key.0.shards.len();
+    let computed = use_memo(key, compute);
+    let body = match &*computed {
+        Err(e) => html! { <p class="field-error">{e.clone()}</p> },
+        Ok((opt, target, rows)) => {
+            let lines: Vec<QualityLine> = rows
+                .iter()
+                .map(|q| QualityLine {
+                    label: q.strategy.label().into(),
+                    points: q.points.clone(),
+                })
+                .collect();
+            let svg = AttrValue::from(
+                draw_quality(&lines, Some(*target)).unwrap_or_else(|e| format!("<p>{e}</p>")),
+            );
+            let table = Rc::new(quality_table(rows));
+            let (by_steps, by_secs) = orders(rows);
+            let order = if by_steps.is_empty() {
+                "No strategy reaches the target in this run.".to_string()
+            } else if by_steps == by_secs {
+                format!(
+                    "Fastest first, by steps and by seconds alike: {}.",
+                    names(&by_steps)
+                )
+            } else {
+                format!("By steps: {}; by seconds: {}. The order changes: fewer steps are not less time.", names(&by_steps), names(&by_secs))
+            };
+            html! {<>
+                <p class="muted">{format!("Target loss {target:.4} (the lowest reachable is {opt:.4}{}).",
+                    if p.target.is_none() { "; no target= given, so 5 % above it" } else { "" })}</p>
+                <div class="table-scroll" role="region" tabindex="0" aria-label="Steps and time to the target (scrollable table)">
+                <table class="numbers" id="quality-table">
+                    <thead><tr><th scope="col">{"strategy"}</th><th scope="col">{"steps to target"}</th><th scope="col">{"time to target"}</th></tr></thead>
+                    <tbody>{ for rows.iter().map(|q| row(q, p.h)) }</tbody>
+                </table>
+                </div>
+                <p id="quality-order">{order}</p>
+                <ChartBox label="Loss against wall-clock time" svg={svg.clone()} id="quality-chart" />
+                <DataTableView id="quality-data" table={table} svg={Some(svg)} />
+            </>}
+        }
+    };
+    let counts = if m == p.p {
+        format!("The lab's {m} workers are this view's p = {} ranks.", p.p)
+    } else {
+        format!(
+            "Steps and losses come from the SGD lab's problem with its m = {m} workers (shards=); seconds per step come from this view's p = {} ranks.",
+            p.p
+        )
+    };
+    html! {
+        <section class="panel wide" id="quality" aria-labelledby="q-h">
+            <h2 class="panel-h" id="q-h">{"Time to the required quality"}</h2>
+            <p>{counts}</p>
+            {body}
+            <p class="muted">{"The lab's local SGD averages the models every h steps (h=, as here); without h it never communicates."}</p>
+        </section>
+    }
+}

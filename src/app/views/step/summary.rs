@@ -1,0 +1,46 @@
+//! `#summary`: the step's numbers with units.
+
+use yew::prelude::*;
+
+use super::SharedReport;
+use crate::core::units::{format_time, sig};
+use crate::params::step::StepParams;
+
+/// `#summary` for the case's report `r` and parameters `p` (a plain
+/// function: no state, so no component around it).
+pub fn summary(r: &SharedReport, p: &StepParams) -> Html {
+    let run = &r.run;
+    let row = |id: &'static str, label: &str, value: String| {
+        html! { <tr><th scope="row">{label.to_string()}</th><td id={id}>{value}</td></tr> }
+    };
+    let pct = format!("{:.1} %", 100.0 * run.hidden_share());
+    let rate = p.samples.map(|s| {
+        let v = s as f64 * p.p as f64 / run.step_time.max(1e-15);
+        format!(
+            "{} samples/s ({} per worker × {} workers ÷ {})",
+            sig(v, 4),
+            s,
+            p.p,
+            format_time(run.step_time)
+        )
+    });
+    html! {
+        <section class="panel" id="summary" aria-labelledby="sum-h">
+            <h2 class="panel-h" id="sum-h">{"The step in numbers"}</h2>
+            <p class="muted">{p.model_line()}</p>
+            <table class="numbers">
+                <tbody>
+                    {row("step-time", "Step time", format_time(run.step_time))}
+                    {row("compute-time", "Compute (forward + backward)", format_time(run.compute_time))}
+                    {row("exposed-time", "Exposed communication", format_time(run.exposed()))}
+                    {row("comm-time", "All-reduce time in total", format_time(run.comm_time))}
+                    {row("hidden-share", "Communication hidden behind compute", pct)}
+                    {row("bucket-count", "Buckets", run.buckets.len().to_string())}
+                    {row("no-overlap", "Step time without overlap (overlap=0)", format_time(r.no_overlap))}
+                    if let Some(v) = rate { {row("samples-rate", "Throughput", v)} }
+                </tbody>
+            </table>
+            <p class="muted">{"Exposed communication is the step time minus the compute time: the part of the all-reduces the backward pass did not hide."}</p>
+        </section>
+    }
+}

@@ -1,0 +1,106 @@
+//! `#tuner`: the step time against the bucket cap (1 … 1024 MiB and 25 MiB),
+//! computed one cap per task so the page stays responsive and shows its
+//! progress; the best cap and DDP's default marked, and what the best saves.
+
+use std::rc::Rc;
+
+use gloo::timers::callback::Timeout;
+use yew::prelude::*;
+
+use crate::app::components::chart_box::ChartBox;
+use crate::app::components::data_table::DataTableView;
+use crate::core::step::strategies::{tuner_caps, tuner_from, tuner_point, TunerPoint};
+use crate::core::units::{format_binary, format_time};
+use crate::export::step::tuner_table;
+use crate::params::step::StepParams;
+use crate::plot::step::draw_tuner;
+
+/// Props of [`TunerPanel`].
+#[derive(Properties, PartialEq)]
+pub struct TunerPanelProps {
+    /// The case (its cap is replaced cap by cap).
+    pub params: StepParams,
+}
+
+/// Points so far, for the case they belong to.
+type Progress = (Option<StepParams>, Rc<Vec<Result<TunerPoint, String>>>);
+
+fn one(p: &StepParams, cap: u64) -> Result<TunerPoint, String> {
+    let case = p.case()?;
+    let mut net = case.net.clone();
+    tuner_point(&case.model, &mut net, &case.opts, cap).map_err(|e| e.to_string())
+}
+
+/// `#tuner`.
+#[component]
+pub fn TunerPanel(props: &TunerPanelProps) -> Html {
+    let caps = tuner_caps();
+    let acc = use_state(|| -> Progress { (None, Rc::new(Vec::new())) });
+    let fresh = acc.0.as_ref() == Some(&props.params);
+    let done: Vec<Result<TunerPoint, String>> = if fresh { (*acc.1).clone() } else { Vec::new() };
+    let n = done.len();
+    {
+        let acc = acc.clone();
+        let caps = caps.clone();
+        let prior = done.clone();
+        use_effect_with((props.params.clone(), n), move |(p, n)| {
+            let task = (*n < caps.len()).then(|| {
+                let (p, k) = (p.clone(), *n);
+                Timeout::new(0, move || {
+                    let mut pts = prior;
+                    pts.push(one(&p, caps[k]));
+                    acc.set((Some(p), Rc::new(pts)));
+                })
+            });
+            move || drop(task)
+        });
+    }
+    let body = if n < caps.len() {
+        html! {
+            <div role="status" aria-busy="true" class="computing-line">
+                <p>{format!("Timing the step at {} caps: {n} of {} done …", caps.len(), caps.len())}</p>
+                <progress max={caps.len().to_string()} value={n.to_string()} aria-label="Tuner progress"></progress>
+            </div>
+        }
+    } else {
+        match done
+            .into_iter()
+            .collect::<Result<Vec<_>, _>>()
+            .map(tuner_from)
+        {
+            Err(e) => html! { <p class="field-error">{e}</p> },
+            Ok(None) => html! { <p class="field-error">{"No caps were timed."}</p> },
+            Ok(Some(t)) => {
+                let svg = AttrValue::from(draw_tuner(&t).unwrap_or_else(|e| format!("<p>{e}</p>")));
+                let table = Rc::new(tuner_table(&t));
+                let best = t.points[t.best];
+                let def = t.points[t.default];
+                let verdict = if t.best == t.default {
+                    format!(
+                        "DDP's default of 25 MiB is already the best cap here ({}).",
+                        format_time(def.step_time)
+                    )
+                } else {
+                    format!(
+                        "Best cap {}: {} a step ({} buckets), {} less than DDP's default 25 MiB ({}, {} buckets).",
+                        format_binary(best.cap as f64), format_time(best.step_time), best.buckets,
+                        format_time(t.saving()), format_time(def.step_time), def.buckets
+                    )
+                };
+                html! {<>
+                    <p id="tuner-best">{verdict}</p>
+                    <ChartBox label="Step time against the bucket cap" svg={svg.clone()} id="tuner-chart" />
+                    <DataTableView id="tuner-data" table={table} svg={Some(svg)} />
+                </>}
+            }
+        }
+    };
+    html! {
+        <section class="panel" id="tuner" aria-labelledby="tuner-h">
+            <h2 class="panel-h" id="tuner-h">{"Bucket tuner"}</h2>
+            {body}
+            <p class="muted">{"Small buckets start early but pay the all-reduce's start-ups many times; large buckets start late and \
+                leave the last all-reduce exposed. The first bucket keeps its own cap (first=)."}</p>
+        </section>
+    }
+}
