@@ -448,3 +448,62 @@ fn view_work() {
         });
     }
 }
+
+/// The timeline view at p = 64 (ring, 64 MB, k = 1): what its first render
+/// computes, part by part, and the whole mount (computation + first render;
+/// the segment sweep runs later, in slices).
+#[wasm_bindgen_test]
+async fn timeline_parts() {
+    use collective_lab::core::collectives::Algorithm;
+    use collective_lab::core::timing::clock::{run, ClockOptions, Mode};
+    use collective_lab::core::timing::gantt::{event_times, gantt};
+    use collective_lab::core::topology::Topology;
+    let topo = Topology::flat(64, 0.0, 1.0 / 12.5e9);
+    let s = Algorithm::RING
+        .generate_on(&topo, 16_000_000, 4)
+        .expect("ring");
+    time_it("timeline p=64: ring schedule", 5, || {
+        black_box(Algorithm::RING.generate_on(&topo, 16_000_000, 4).ok());
+    });
+    for mode in [Mode::Dataflow, Mode::LockStep] {
+        let o = ClockOptions::new(mode);
+        time_it(
+            &format!("timeline p=64: {} clock with events", mode.key()),
+            5,
+            || {
+                black_box(run(&s, &topo, &o).ok());
+            },
+        );
+        let c = run(&s, &topo, &o).expect("runs");
+        time_it(&format!("timeline p=64: {} gantt", mode.key()), 5, || {
+            black_box(gantt(&c));
+        });
+        time_it(
+            &format!("timeline p=64: {} event times", mode.key()),
+            5,
+            || {
+                black_box(event_times(&c));
+            },
+        );
+    }
+    for (query, label) in [
+        (
+            "view=timeline&alg=ring&p=64&size=64MB&embed=1",
+            "timeline view: mount at p=64",
+        ),
+        (
+            "view=timeline&alg=ring&p=4&size=64MB&embed=1",
+            "timeline view: mount at p=4",
+        ),
+        ("view=ring&p=4&size=64MB&embed=1", "ring view: mount at p=4"),
+    ] {
+        let mut samples = Vec::new();
+        for _ in 0..5 {
+            let t0 = now();
+            let app = Mounted::new(query).await;
+            black_box(app.root.get_bounding_client_rect());
+            samples.push(now() - t0);
+        }
+        report(label, samples);
+    }
+}

@@ -163,6 +163,16 @@ async fn at_64_ranks_the_charts_come_first_and_the_cursor_steps_while_the_sweep_
     let before = app.text("#narration");
     app.key("ArrowRight").await;
     assert_ne!(app.text("#narration"), before);
+    // Above 16 ranks the per-rank table is built when it is first opened.
+    assert_eq!(app.count("#per-rank"), 0);
+    app.click(".per-rank-box summary").await;
+    for _ in 0..40 {
+        if app.count("#per-rank") == 1 {
+            break;
+        }
+        sleep(25).await;
+    }
+    assert_eq!(app.count("#per-rank tbody tr"), 64);
     until_sweep(&app).await;
     assert_eq!(app.count("#pipelining progress"), 0);
     assert!(

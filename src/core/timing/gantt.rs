@@ -105,7 +105,8 @@ fn busy_intervals(clock: &Clock) -> Vec<Vec<(f64, f64)>> {
         }
     }
     for v in &mut per {
-        v.sort_by(|a, b| a.0.total_cmp(&b.0));
+        // the union does not depend on the order of equal starts
+        v.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
         let mut out: Vec<(f64, f64)> = Vec::with_capacity(v.len());
         for &(s, e) in v.iter() {
             match out.last_mut() {
@@ -307,7 +308,8 @@ pub fn event_times(clock: &Clock) -> Vec<f64> {
         v.extend([m.start, m.arrival, m.done]);
     }
     v.retain(|t| t.is_finite() && *t <= clock.end);
-    v.sort_by(f64::total_cmp);
+    // equal keys are equal values: an unstable sort gives the same list
+    v.sort_unstable_by(f64::total_cmp);
     let eps = 1e-12 + 1e-9 * clock.end.abs();
     v.dedup_by(|a, b| (*a - *b).abs() <= eps);
     v

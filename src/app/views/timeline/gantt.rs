@@ -51,13 +51,28 @@ fn tick_step(end: f64) -> f64 {
         .unwrap_or(10.0 * mag)
 }
 
-fn bar_html(b: &Bar, x: &dyn Fn(f64) -> f64, y: f64, h: f64) -> Html {
+/// Above this many rows the bars and waits carry no tooltip of their own:
+/// at 8 px a row they are too thin to point at, and the tooltips were a
+/// third of the chart's elements (the per-rank table and the CSV hold the
+/// same numbers).
+pub const TOOLTIP_ROWS_MAX: usize = 32;
+
+fn bar_html(b: &Bar, x: &dyn Fn(f64) -> f64, (y, h, tips): (f64, f64, bool)) -> Html {
     let (top, kind) = match b.kind {
         BarKind::Send => (y + 1.0, "g-send"),
         BarKind::Recv => (y + h / 2.0, "g-recv"),
         BarKind::Reduce => (y + h / 2.0, "g-reduce"),
     };
     let (x0, x1) = (x(b.start), x(b.end));
+    let class = classes!(kind, b.critical.then_some("crit"), b.cut.then_some("cut"));
+    let (bx, by) = (format!("{x0:.1}"), format!("{top:.1}"));
+    let (bw, bh) = (
+        format!("{:.2}", (x1 - x0).max(0.6)),
+        format!("{:.1}", h / 2.0 - 1.0),
+    );
+    if !tips {
+        return html! { <rect {class} x={bx} y={by} width={bw} height={bh} /> };
+    }
     let arrow = if b.kind == BarKind::Send {
         "→"
     } else {
@@ -80,13 +95,16 @@ fn bar_html(b: &Bar, x: &dyn Fn(f64) -> f64, y: f64, h: f64) -> Html {
         if b.cut { ", cut: never arrived" } else { "" },
     );
     html! {
-        <rect class={classes!(kind, b.critical.then_some("crit"), b.cut.then_some("cut"))}
-            x={format!("{x0:.1}")} y={format!("{top:.1}")} width={format!("{:.2}", (x1 - x0).max(0.6))}
-            height={format!("{:.1}", h / 2.0 - 1.0)}><title>{tip}</title></rect>
+        <rect {class} x={bx} y={by} width={bw} height={bh}><title>{tip}</title></rect>
     }
 }
 
-fn row_html(row: &Row, i: usize, h: f64, x: &dyn Fn(f64) -> f64, (end, id): (f64, &str)) -> Html {
+fn row_html(
+    row: &Row,
+    (i, h, tips): (usize, f64, bool),
+    x: &dyn Fn(f64) -> f64,
+    (end, id): (f64, &str),
+) -> Html {
     let y = TOP + i as f64 * h;
     let label = if row.ranks.1 - row.ranks.0 == 1 {
         format!("rank {}", row.ranks.0)
@@ -94,6 +112,12 @@ fn row_html(row: &Row, i: usize, h: f64, x: &dyn Fn(f64) -> f64, (end, id): (f64
         format!("{}–{}", row.ranks.0, row.ranks.1 - 1)
     };
     let waits = row.waits.iter().map(|&(a, b)| {
+        if !tips {
+            return html! {
+                <rect class="g-wait" x={format!("{:.1}", x(a))} y={format!("{y:.1}")}
+                    width={format!("{:.2}", (x(b) - x(a)).max(0.5))} height={format!("{:.1}", h - 1.0)} />
+            };
+        }
         html! {
             <rect class="g-wait" x={format!("{:.1}", x(a))} y={format!("{y:.1}")}
                 width={format!("{:.2}", (x(b) - x(a)).max(0.5))} height={format!("{:.1}", h - 1.0)}>
@@ -119,7 +143,7 @@ fn row_html(row: &Row, i: usize, h: f64, x: &dyn Fn(f64) -> f64, (end, id): (f64
     html! {
         <g class="g-row" id={format!("{id}-row-{i}")}>
             <text class="g-label" x={format!("{:.1}", LEFT - 4.0)} y={format!("{:.1}", y + h * 0.72)}>{label}</text>
-            { for waits }{ for shares }{ for row.bars.iter().map(|b| bar_html(b, x, y, h)) }{enter}{fail}
+            { for waits }{ for shares }{ for row.bars.iter().map(|b| bar_html(b, x, (y, h, tips))) }{enter}{fail}
         </g>
     }
 }
@@ -141,6 +165,7 @@ pub struct GanttBarsProps {
 pub fn GanttBars(props: &GanttBarsProps) -> Html {
     let (g, end) = (&props.gantt, props.end);
     let h = row_height(g.rows.len());
+    let tips = g.rows.len() <= TOOLTIP_ROWS_MAX;
     let plot_h = g.rows.len() as f64 * h;
     let x = move |t: f64| LEFT + (t / end).clamp(0.0, 1.0) * (W - LEFT - RIGHT);
     let step = tick_step(end);
@@ -156,7 +181,7 @@ pub fn GanttBars(props: &GanttBarsProps) -> Html {
     html! {
         <g class="g-bars">
             { for ticks }
-            { for g.rows.iter().enumerate().map(|(i, r)| row_html(r, i, h, &x, (end, &props.id))) }
+            { for g.rows.iter().enumerate().map(|(i, r)| row_html(r, (i, h, tips), &x, (end, &props.id))) }
         </g>
     }
 }

@@ -50,6 +50,15 @@ fn chart_notes(r: &Runs) -> Vec<String> {
             "Above 64 ranks each row is a group of {g} ranks, shaded by its busy share over time."
         ));
     }
+    if r.runs
+        .first()
+        .is_some_and(|x| x.gantt.rows.len() > gantt::TOOLTIP_ROWS_MAX)
+    {
+        v.push(format!(
+            "Above {} rows the bars have no tooltips; the per-rank table and the CSV downloads hold their times.",
+            gantt::TOOLTIP_ROWS_MAX
+        ));
+    }
     if r.runs.iter().any(|x| x.gantt.merged_pieces) {
         v.push("The pieces of one rank-round are drawn as one bar.".into());
     }

@@ -74,11 +74,18 @@ fn offers(runs: &Shared) -> Vec<FileOffer> {
     v
 }
 
+/// Up to this many ranks the per-rank table is shown; above, it sits in a
+/// closed `<details>` and is built when first opened (at p = 64 it is
+/// about 600 elements, a third of the page).
+const PER_RANK_SHOWN_MAX: usize = 16;
+
 /// `#summary`.
 #[component]
 pub fn TimelineSummary(props: &TimelineSummaryProps) -> Html {
+    let opened = use_state(|| false);
     let runs = &props.runs.0.runs;
     let p = runs.first().map_or(0, |r| r.clock.p);
+    let folded = p > PER_RANK_SHOWN_MAX;
     let head = runs.iter().map(|r| {
         html! {
             <th scope="colgroup" colspan="3">{r.mode.label()}</th>
@@ -101,6 +108,28 @@ pub fn TimelineSummary(props: &TimelineSummaryProps) -> Html {
         });
         html! { <tr><th scope="row">{rank}</th>{ for cells }</tr> }
     });
+    let table = (!folded || *opened).then(|| html! {
+        <div class="table-scroll tall" role="region" tabindex="0" aria-label="Per rank (scrollable table)">
+            <table class="numbers" id="per-rank">
+                <thead><tr><th scope="col" rowspan="2">{"rank"}</th>{ for head }</tr><tr>{ for sub }</tr></thead>
+                <tbody>{ for rows }</tbody>
+            </table>
+        </div>
+    });
+    let per_rank = if folded {
+        let ontoggle = {
+            let opened = opened.clone();
+            Callback::from(move |_: Event| opened.set(true))
+        };
+        html! {
+            <details class="per-rank-box" {ontoggle}>
+                <summary>{format!("Per rank: finish, busy and wait of each of the {p} ranks")}</summary>
+                {table}
+            </details>
+        }
+    } else {
+        table.unwrap_or_default()
+    };
     html! {
         <section class="panel wide" aria-labelledby="summary-h">
             <h2 class="panel-h" id="summary-h">{"Summary"}</h2>
@@ -114,12 +143,7 @@ pub fn TimelineSummary(props: &TimelineSummaryProps) -> Html {
             </div>
             <p class="muted">{"algbw = size / time and busbw = algbw × the algorithm's bus factor (nccl-tests' definitions). \
                 The straggler's cost is the waiting beyond the same case without late, slow or failed ranks."}</p>
-            <div class="table-scroll tall" role="region" tabindex="0" aria-label="Per rank (scrollable table)">
-                <table class="numbers" id="per-rank">
-                    <thead><tr><th scope="col" rowspan="2">{"rank"}</th>{ for head }</tr><tr>{ for sub }</tr></thead>
-                    <tbody>{ for rows }</tbody>
-                </table>
-            </div>
+            {per_rank}
             <Downloads files={offers(&props.runs)} />
             <p class="muted">{"The Chrome trace opens in Perfetto (ui.perfetto.dev) and in chrome://tracing: one row per rank."}</p>
         </section>
