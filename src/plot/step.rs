@@ -13,7 +13,7 @@ use super::{
 };
 use crate::core::step::run::{ComputeSpan, StepRun};
 use crate::core::step::strategies::Tuner;
-use crate::core::units::{format_binary, format_decimal, format_time};
+use crate::core::units::{format_binary, format_decimal, format_number, format_time};
 
 /// Chart size in SVG pixels.
 pub const SIZE: (u32, u32) = (760, 360);
@@ -329,7 +329,10 @@ pub fn draw_quality(lines: &[QualityLine], target: Option<f64>) -> Result<String
                     super::FG.stroke_width(1),
                 ))
                 .map_err(err)?;
-            keys.add(format!("target {t}"), key(super::FG.stroke_width(1)));
+            keys.add(
+                format!("target {}", format_number(t)),
+                key(super::FG.stroke_width(1)),
+            );
         }
         keys.draw(&chart, SeriesLabelPosition::UpperRight)?;
         root.present().map_err(err)?;
