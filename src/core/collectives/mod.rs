@@ -439,7 +439,7 @@ fn is_flat_all_reduce(d: &Descriptor) -> bool {
     d.collective == CollectiveKind::AllReduce && d.layout != Layout::Nodes
 }
 
-/// A flat all-reduce of the registry (see [`is_flat_all_reduce`]: the
+/// A flat all-reduce of the registry (see `is_flat_all_reduce`: the
 /// entries of [`Algorithm::compared`], in registry order), reached by
 /// static dispatch rather than through [`REGISTRY`]'s trait objects.
 ///
