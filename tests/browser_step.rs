@@ -86,5 +86,7 @@ async fn a_failure_and_time_to_quality() {
     let f = app.text("#failure-allreduce");
     assert!(f.contains("5 steps are lost"), "{f}");
     assert!(app.count("#survivors-connected") == 1);
+    // the time-to-quality run comes after the first paint
+    app.until_computed().await;
     assert_eq!(app.count("#quality-table tbody tr"), 3);
 }

@@ -8,10 +8,13 @@ use yew::prelude::*;
 
 use super::strategies::{label, StrategiesProps};
 use crate::app::components::chart_box::ChartBox;
+use crate::app::components::computing::Computing;
 use crate::app::components::data_table::DataTableView;
+use crate::app::hooks::use_deferred;
 use crate::core::sgd::Strategy;
 use crate::core::step::quality::{orders, quality, QualityRow, StepClock};
 use crate::core::units::format_time;
+use crate::core::work::AFTER_FIRST_PAINT;
 use crate::export::step::quality_table;
 use crate::params::sgd::SgdParams;
 use crate::plot::step::{draw_quality, QualityLine};
@@ -71,10 +74,15 @@ pub fn QualityPanel(props: &StrategiesProps) -> Html {
         p.target.map(f64::to_bits),
     );
     let m = key.0.shards.len();
-    let computed = use_memo(key, compute);
-    let body = match &*computed {
-        Err(e) => html! { <p class="field-error">{e.clone()}</p> },
-        Ok((opt, target, rows)) => {
+    // The lab's training run waits for the first paint, so the step's own
+    // numbers above are not held up by it.
+    let deferred = use_deferred(key, AFTER_FIRST_PAINT, compute);
+    let body = match deferred.ready().map(|v| &**v) {
+        None => html! {
+            <Computing what="the SGD lab's training run for the three strategies (time to quality)" />
+        },
+        Some(Err(e)) => html! { <p class="field-error">{e.clone()}</p> },
+        Some(Ok((opt, target, rows))) => {
             let lines: Vec<QualityLine> = rows
                 .iter()
                 .map(|q| QualityLine {
