@@ -337,6 +337,19 @@ async fn ring_view_step() {
     .await;
 }
 
+/// Mounts `query` five times and prints the median time from mounting to
+/// laid-out DOM (computation + first render).
+async fn mount_times(query: &str, label: &str) {
+    let mut samples = Vec::new();
+    for _ in 0..5 {
+        let t0 = now();
+        let app = Mounted::new(query).await;
+        black_box(app.root.get_bounding_client_rect());
+        samples.push(now() - t0);
+    }
+    report(label, samples);
+}
+
 #[wasm_bindgen_test]
 async fn ring_view_ready() {
     for (query, label) in [
@@ -353,14 +366,7 @@ async fn ring_view_ready() {
             "collectives view: mount Rabenseifner at p=64",
         ),
     ] {
-        let mut samples = Vec::new();
-        for _ in 0..5 {
-            let t0 = now();
-            let app = Mounted::new(query).await;
-            black_box(app.root.get_bounding_client_rect());
-            samples.push(now() - t0);
-        }
-        report(label, samples);
+        mount_times(query, label).await;
     }
 }
 
@@ -497,13 +503,6 @@ async fn timeline_parts() {
         ),
         ("view=ring&p=4&size=64MB&embed=1", "ring view: mount at p=4"),
     ] {
-        let mut samples = Vec::new();
-        for _ in 0..5 {
-            let t0 = now();
-            let app = Mounted::new(query).await;
-            black_box(app.root.get_bounding_client_rect());
-            samples.push(now() - t0);
-        }
-        report(label, samples);
+        mount_times(query, label).await;
     }
 }

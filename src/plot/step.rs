@@ -13,7 +13,7 @@ use super::{
 };
 use crate::core::step::run::{ComputeSpan, StepRun};
 use crate::core::step::strategies::Tuner;
-use crate::core::units::{format_binary, format_decimal, format_number, format_time};
+use crate::core::units::{format_binary, format_decimal, format_number, format_time, tick_step};
 
 /// Chart size in SVG pixels.
 pub const SIZE: (u32, u32) = (760, 360);
@@ -23,17 +23,6 @@ fn esc(s: &str) -> String {
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
-}
-
-/// A tick step of about `span / 6`: 1, 2 or 5 × 10ⁿ seconds.
-fn tick_step(span: f64) -> f64 {
-    let raw = (span / 6.0).max(1e-12);
-    let mag = 10f64.powf(raw.log10().floor());
-    [1.0, 2.0, 5.0, 10.0]
-        .into_iter()
-        .map(|m| m * mag)
-        .find(|s| *s >= raw)
-        .unwrap_or(10.0 * mag)
 }
 
 /// Left edge of the bars, px.

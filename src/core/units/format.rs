@@ -829,3 +829,16 @@ mod exact_or_approx_tests {
         assert_eq!(f(3.123_456_7e-24), "≈ 3.123e-24");
     }
 }
+
+/// The spacing of about six axis ticks over `span`: 1, 2 or 5 × a power
+/// of ten, in the unit of `span` (the timeline's and the step view's time
+/// axes, in seconds).
+pub fn tick_step(span: f64) -> f64 {
+    let raw = (span / 6.0).max(1e-12);
+    let mag = 10f64.powf(raw.log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * mag)
+        .find(|s| *s >= raw)
+        .unwrap_or(10.0 * mag)
+}

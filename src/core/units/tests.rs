@@ -5,6 +5,16 @@ use super::*;
 mod unit_tests {
     use super::*;
 
+    #[test]
+    fn tick_steps_are_one_two_or_five_times_a_power_of_ten() {
+        // 12 ms / 6 = 2 ms exactly; 10 ms / 6 = 1.67 ms → 2 ms;
+        // 17 ms / 6 = 2.83 ms → 5 ms; 40 ms / 6 = 6.67 ms → 10 ms.
+        for (span, want) in [(12e-3, 2e-3), (10e-3, 2e-3), (17e-3, 5e-3), (40e-3, 10e-3)] {
+            let got = tick_step(span);
+            assert!((got - want).abs() <= 1e-12, "{span}: {got}");
+        }
+    }
+
     fn size(s: &str) -> u64 {
         parse_size(s).expect("valid size").bytes
     }

@@ -8,7 +8,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::core::timing::gantt::{Bar, BarKind, Gantt, Row};
-use crate::core::units::{format_input_time, format_time};
+use crate::core::units::{format_input_time, format_time, tick_step};
 
 const W: f64 = 640.0;
 const LEFT: f64 = 62.0;
@@ -38,17 +38,6 @@ fn row_height(rows: usize) -> f64 {
         17..=32 => 12.0,
         _ => 8.0,
     }
-}
-
-/// Tick spacing: 1, 2 or 5 × a power of ten, about six ticks.
-fn tick_step(end: f64) -> f64 {
-    let raw = (end / 6.0).max(1e-12);
-    let mag = 10f64.powf(raw.log10().floor());
-    [1.0, 2.0, 5.0, 10.0]
-        .into_iter()
-        .map(|m| m * mag)
-        .find(|s| *s >= raw)
-        .unwrap_or(10.0 * mag)
 }
 
 /// Above this many rows the bars and waits carry no tooltip of their own:
