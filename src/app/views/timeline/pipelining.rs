@@ -107,18 +107,23 @@ pub fn PipeliningPanel(props: &PipeliningPanelProps) -> Html {
     let handle = use_resumable(props.params.clone(), job);
     let j = handle.borrow();
     let body = match (j.job.is_done(), j.own()) {
-        (true, Some(own)) => html! {<>
-            {table(&own)}
-            <p id="tree-compare">{comparison_line(&j.comparison())}</p>
-        </>},
-        _ => progress(&j),
+        (true, Some(own)) => (
+            table(&own),
+            html! { <p id="tree-compare">{comparison_line(&j.comparison())}</p> },
+        ),
+        _ => (progress(&j), Html::default()),
     };
     html! {
-        <section class="panel" id="pipelining" aria-labelledby="pipe-h">
+        <section class="panel wide" id="pipelining" aria-labelledby="pipe-h">
             <h2 class="panel-h" id="pipe-h">{"Pipelining: time against segments"}</h2>
-            {body}
-            <p class="muted">{"Each message travels as k pieces; a rank forwards a piece as soon as it holds it, \
-                and every piece pays α. Points above 100,000 pieces are skipped."}</p>
+            <div class="pipe-body">
+                <div class="pipe-main">{body.0}</div>
+                <div class="pipe-notes">
+                    {body.1}
+                    <p class="muted">{"Each message travels as k pieces; a rank forwards a piece as soon as it holds it, \
+                        and every piece pays α. Points above 100,000 pieces are skipped."}</p>
+                </div>
+            </div>
         </section>
     }
 }
