@@ -78,6 +78,13 @@ async fn bad_values_show_a_message_and_keep_the_last_good_state() {
     let app = Mounted::new(&format!("{A}&params=25MB")).await;
     assert!(app.text("#f-params-err").contains("count of parameters"));
     assert_eq!(app.text("#step-time"), "66.00 ms");
+    // the menus say so too when the URL names no option of theirs
+    let app = Mounted::new(&format!("{A}&dtype=int8&overlap=2&mode=nope")).await;
+    for (name, says) in [("dtype", "int8"), ("overlap", "2"), ("mode", "nope")] {
+        let msg = app.text(&format!("#f-{name}-err"));
+        assert!(msg.contains(says), "{name}: {msg}");
+    }
+    assert_eq!(app.text("#step-time"), "66.00 ms");
 }
 
 #[wasm_bindgen_test]

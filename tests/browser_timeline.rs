@@ -109,6 +109,19 @@ async fn bad_values_show_a_message_and_keep_the_last_good_state() {
     let app = Mounted::new(&format!("{RING}&late=9:1ms")).await;
     assert!(app.text("#f-late-err").contains("rank 9"));
     assert_eq!(app.text("#total-dataflow"), "Dataflow: 12.00 ms");
+    // the two menus say so too when the URL names no option of theirs
+    let app = Mounted::new(&format!("{RING}&alg=dbtre&mode=fast")).await;
+    assert!(
+        app.text("#f-alg-err").contains("dbtre"),
+        "{}",
+        app.text("#f-alg-err")
+    );
+    assert!(
+        app.text("#f-mode-err").contains("fast"),
+        "{}",
+        app.text("#f-mode-err")
+    );
+    assert_eq!(app.text("#total-dataflow"), "Dataflow: 12.00 ms");
 }
 
 /// Waits (in 50 ms slices, at most 30 s) until the sweep's table is there.

@@ -212,9 +212,10 @@ pub fn parse_per_byte(
 ) -> Result<Field<f64>, FieldError> {
     let sym = if name == "gamma" { "γ" } else { "β" };
     let v = parse_beta(raw).map_err(|e| {
-        // The unit messages already name β; γ is parsed the same way.
+        // The unit messages name β; γ is parsed the same way, so its
+        // message names γ instead.
         let msg = if name == "gamma" {
-            format!("γ is a time per byte like β: {e}")
+            e.to_string().replace('β', "γ")
         } else {
             e.to_string()
         };
@@ -435,6 +436,17 @@ mod tests {
         assert_eq!(p.alg, Some(Algorithm::RAB));
         assert!((p.model().gamma - 1e-11).abs() < 1e-24);
         assert!((p.model().beta - 5e-10).abs() < 1e-24);
+    }
+
+    #[test]
+    fn a_bad_gamma_names_gamma() {
+        // γ is read like β (a time per byte); its message must name γ only.
+        let e = parse_per_byte("gamma", "5", true).expect_err("no unit");
+        assert_eq!(e.field, "gamma");
+        assert!(e.message.starts_with("γ "), "{}", e.message);
+        assert!(!e.message.contains('β'), "{}", e.message);
+        let e = parse_per_byte("beta", "5", false).expect_err("no unit");
+        assert!(e.message.starts_with("β "), "{}", e.message);
     }
 
     #[test]

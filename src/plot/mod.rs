@@ -17,7 +17,7 @@ use plotters::coord::combinators::{IntoLogRange, LogCoord};
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged, ValueFormatter};
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::{CoordTranslate, Shift};
-use plotters::drawing::DrawingArea;
+use plotters::drawing::{DrawingArea, DrawingAreaErrorKind};
 use plotters::element::{DynElement, IntoDynElement, PathElement, Rectangle, Text};
 use plotters::prelude::{Cartesian2d, DrawingBackend, IntoFont, SVGBackend, TextStyle};
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -87,8 +87,17 @@ pub fn stack(base: &str, marks: &str) -> String {
 }
 
 /// A chart error as the message shown at the UI edge.
-pub(crate) fn err<E: std::fmt::Display>(e: E) -> String {
-    e.to_string()
+///
+/// The SVG backend draws into a `String`, so its I/O error cannot happen;
+/// it (and a font error, which this backend does not raise) is named,
+/// not formatted, which keeps `std::io::Error`'s messages (one
+/// per error kind) out of every page's binary.
+pub(crate) fn err<E: std::error::Error + Send + Sync>(e: DrawingAreaErrorKind<E>) -> String {
+    match e {
+        DrawingAreaErrorKind::BackendError(_) => "the SVG backend failed (text or drawing)".into(),
+        DrawingAreaErrorKind::SharingError => "the drawing area is shared".into(),
+        DrawingAreaErrorKind::LayoutError => "the chart layout failed".into(),
+    }
 }
 
 /// A linear or logarithmic axis in one type. A chart's code is compiled once

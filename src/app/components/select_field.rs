@@ -28,6 +28,8 @@ pub struct SelectFieldProps {
 #[component]
 pub fn SelectField(props: &SelectFieldProps) -> Html {
     let id = format!("f-{}", props.name);
+    let err_id = format!("{id}-err");
+    let invalid = props.error.is_some();
     let onchange = props.on_commit.reform(|e: Event| {
         let sel: web_sys::HtmlSelectElement = e.target_unchecked_into();
         sel.value()
@@ -35,13 +37,14 @@ pub fn SelectField(props: &SelectFieldProps) -> Html {
     html! {
         <div class={classes!("field", props.class.clone())}>
             <label for={id.clone()}>{props.label.clone()}</label>
-            <select {id} name={props.name.clone()} {onchange}>
+            <select {id} name={props.name.clone()} {onchange} aria-invalid={invalid.then_some("true")}
+                aria-describedby={invalid.then(|| err_id.clone())}>
                 { for props.options.iter().map(|(value, label)| html! {
                     <option value={value.clone()} selected={*value == props.selected}>{label.clone()}</option>
                 }) }
             </select>
             if let Some(e) = &props.error {
-                <small class="field-error" role="alert">{e.clone()}</small>
+                <small class="field-error" id={err_id} role="alert">{e.clone()}</small>
             }
         </div>
     }

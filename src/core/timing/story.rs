@@ -152,7 +152,9 @@ pub struct Totals {
     pub busbw: Option<f64>,
     /// Waiting summed over ranks, rank-seconds.
     pub wait: f64,
-    /// The straggler's cost: waiting beyond the fault-free case, rank-seconds.
+    /// The straggler's cost: waiting beyond the fault-free case, rank-seconds
+    /// (`None` without a baseline, and when the clock stalls: a run that
+    /// never finishes has no waiting to compare).
     pub extra_wait: Option<f64>,
 }
 
@@ -171,7 +173,9 @@ pub fn totals(
         algbw: a,
         busbw: a.map(|a| a * busbw_factor(collective, clock.p)),
         wait: clock.total_wait(),
-        extra_wait: baseline.map(|b| clock.extra_wait(b)),
+        extra_wait: baseline
+            .filter(|_| clock.completes())
+            .map(|b| clock.extra_wait(b)),
     }
 }
 
@@ -243,6 +247,18 @@ mod tests {
         );
         let t = totals(&c, CollectiveKind::AllReduce, 100e6, None);
         assert_eq!((t.time, t.algbw), (None, None));
+        // A stalled run has no straggler's cost, even beside its baseline:
+        // its waiting stops at the stall (lock-step's came out negative).
+        for mode in [Mode::Dataflow, Mode::LockStep] {
+            let base = ring4(mode, &Faults::default());
+            let t = totals(
+                &ring4(mode, &fail),
+                CollectiveKind::AllReduce,
+                100e6,
+                Some(&base),
+            );
+            assert_eq!((t.time, t.extra_wait), (None, None), "{mode:?}");
+        }
         assert!(failure(&ring4(Mode::Dataflow, &Faults::default())).is_empty());
     }
 }

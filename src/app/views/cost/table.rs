@@ -59,6 +59,9 @@ pub fn CostTable(props: &CostTableProps) -> Html {
         .find(|(a, _)| *a == winner)
         .map_or(0.0, |(_, f)| f.time);
     let any_adapted = table.iter().any(|(_, f)| f.pow2_adapted);
+    let unsegmented = table
+        .iter()
+        .any(|(a, _)| *a == Algorithm::PTREE || *a == Algorithm::DBTREE);
     html! {
         <section class="panel wide" aria-labelledby="table-h">
             <h2 class="panel-h" id="table-h">{format!("All-reduce time at n = {}, p = {p}", both(n))}</h2>
@@ -79,6 +82,12 @@ pub fn CostTable(props: &CostTableProps) -> Html {
                 <p class="muted">{"p is not a power of two, so recursive doubling and Rabenseifner use the fold-in / unfold adaptation: \
                     the extra ranks hand their data to a partner in the largest power-of-two subset first and get the result back at the end, \
                     two more full-message steps. The label under each formula says which form was used."}</p>
+            }
+            if unsegmented {
+                <p class="muted" id="unsegmented-note">{"The pipelined and double binary trees are timed here unsegmented (k = 1 piece per message), \
+                    their slowest form. Pipelined in k pieces they approach 3nβ and 2nβ: the "}
+                    <a href="?view=timeline&alg=dbtree&p=16&size=64MB&segments=256">{"timeline view"}</a>
+                    {" times them piece by piece, and its pipelining panel sweeps k."}</p>
             }
         </section>
     }

@@ -58,19 +58,20 @@ pub fn step_controls(p: &StepParams, d: &Drafts, on_commit: &OnCommit) -> Html {
             {text("layers", "Layers L", p.layers.to_string(), "1 to 1000")}
             {text("params", "Parameters per layer", p.params.text.clone(), "a count: 25M, 1.5B; or a list")}
             <SelectField name="dtype" label="Gradient type" options={dtypes} selected={p.dtype.key()}
-                on_commit={commit_to(on_commit, "dtype")} />
+                error={d.error("dtype")} on_commit={commit_to(on_commit, "dtype")} />
             {text("fwd", "Forward time", p.fwd.text.clone(), "whole model, e.g. 25ms")}
             {text("bwd", "Backward time per layer", p.bwd.text.clone(), "one time, or one per layer")}
             {text("bucket", "Bucket cap", p.bucket.text.clone(), "DDP 25MiB; a plain number is MiB")}
             {text("first", "First bucket cap", p.first.text.clone(), "DDP 1MiB")}
             <SelectField name="overlap" label="All-reduce starts" options={overlap}
-                selected={if p.overlap { "1" } else { "0" }} on_commit={commit_to(on_commit, "overlap")} />
+                selected={if p.overlap { "1" } else { "0" }} error={d.error("overlap")}
+                on_commit={commit_to(on_commit, "overlap")} />
             {text("samples", "Samples per worker per step", opt(p.samples.map(|s| s.to_string())), "for samples/s; - for none")}
             <SelectField name="mode" label="Strategy highlighted" options={modes} selected={p.mode.key()}
-                on_commit={commit_to(on_commit, "mode")} />
+                error={d.error("mode")} on_commit={commit_to(on_commit, "mode")} />
             <SelectField name="graph" label="D-PSGD graph" options={graphs} selected={p.graph.key()}
                 error={d.error("graph")} on_commit={commit_to(on_commit, "graph")} />
-            {text("h", "Local SGD: average every h steps", opt(p.h.map(|h| h.to_string())), "1 to 1000; never")}
+            {text("h", "Local SGD: average every h steps", opt(p.h.map(|h| h.to_string())), "1 to 1000; - or 0 for never")}
             {text("straggler", "Straggler", opt(p.straggler.map(|s| format!("{}:{}", s.rank, s.factor))), "RANK:FACTOR, e.g. 3:0.5")}
             {text("fail", "Failure", opt(p.fail.map(|f| format!("{}@{}", f.rank, f.step))), "RANK@STEP, e.g. 3@25")}
             {text("ckpt", "Checkpoint every", opt(p.ckpt.map(|c| c.to_string())), "steps; - for never")}

@@ -20,7 +20,11 @@ use crate::params::sgd::SgdParams;
 use crate::plot::step::{draw_quality, QualityLine};
 
 fn names(v: &[Strategy]) -> String {
-    v.iter().map(|s| s.key()).collect::<Vec<_>>().join(", ")
+    // The row names without their notes: "all-reduce SGD", "D-PSGD", "local SGD".
+    v.iter()
+        .map(|s| s.label().split(" (").next().unwrap_or(s.label()))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The clocks as bits (a memo key).

@@ -77,7 +77,7 @@ pub fn strategies_panel(r: &SharedReport, p: &StepParams) -> Html {
                         <th scope="col">{"bytes a rank sends per step"}</th><th scope="col">{"why"}</th></tr></thead>
                     <tbody>
                         {row(Strategy::AllReduce, format_time(clean.step_time), format_decimal(r.allreduce_bytes as f64),
-                            format!("{} buckets of {model_bytes} overlapping the backward pass", clean.buckets.len()))}
+                            format!("{} buckets ({model_bytes} in all) overlapping the backward pass", clean.buckets.len()))}
                         {gossip}
                         {row(Strategy::Local, format_time(r.local.step_time()), local_bytes, local)}
                     </tbody>

@@ -37,8 +37,8 @@ pub fn timeline_panel(r: &SharedReport, p: &StepParams) -> Html {
             <h2 class="panel-h" id="tl-h">{"One step on the clock"}</h2>
             <ChartBox label="One training step: compute and communication streams" svg={svg.clone()} id="step-chart" />
             <p class="muted">
-                {format!("{} buckets ({}). Each bar B1, B2, … is one bucket's all-reduce; the tick before it marks when the bucket was ready. \
-                    The dashed line is the end of the step. Hover a bar for its times.",
+                {format!("{} buckets ({}). Each bar is one bucket's all-reduce (B1, B2, … where there is room); the tick before it marks when the bucket was ready. \
+                    The dashed line is the end of the step. Point at a bar for its times.",
                     run.buckets.len(), p.caps_line())}
             </p>
             <Downloads files={vec![trace]} />

@@ -58,7 +58,7 @@ pub fn TimelineControls(props: &TimelineControlsProps) -> Html {
     html! {
         <form class="controls" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
             <SelectField name="alg" label="Algorithm" class="full-row" options={algs}
-                selected={params.alg.key()} on_commit={commit_to(&props.on_commit, "alg")} />
+                selected={params.alg.key()} error={d.error("alg")} on_commit={commit_to(&props.on_commit, "alg")} />
             if let Some(s) = shape {
                 <p class="muted full-row">{s}</p>
             } else {
@@ -72,7 +72,7 @@ pub fn TimelineControls(props: &TimelineControlsProps) -> Html {
             {text("slow", "Slow ranks", &params.slow.text, "RANK:FACTOR, 0 < FACTOR ≤ 1, e.g. 1:0.5")}
             {text("fail", "Failed ranks", &params.fail.text, "RANK@TIME, e.g. 2@3ms")}
             <SelectField name="mode" label="Mode" options={modes}
-                selected={params.mode.key()} on_commit={commit_to(&props.on_commit, "mode")} />
+                selected={params.mode.key()} error={d.error("mode")} on_commit={commit_to(&props.on_commit, "mode")} />
         </form>
     }
 }

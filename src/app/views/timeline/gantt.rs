@@ -129,9 +129,14 @@ fn row_html(
             <text x={format!("{:.1}", x(f) + 2.0)} y={format!("{:.1}", y + h * 0.75)}>{"✕ fails"}</text>
             <title>{format!("rank fails at {}", format_time(f))}</title></g>
     });
+    // Below 12 units a row, labels of 10 units would overlap: every 4th row
+    // is labelled (rank 0, 4, 8, …), as on an axis.
+    let labelled = h >= 12.0 || i % 4 == 0;
     html! {
         <g class="g-row" id={format!("{id}-row-{i}")}>
-            <text class="g-label" x={format!("{:.1}", LEFT - 4.0)} y={format!("{:.1}", y + h * 0.72)}>{label}</text>
+            if labelled {
+                <text class="g-label" x={format!("{:.1}", LEFT - 4.0)} y={format!("{:.1}", y + h * 0.72)}>{label}</text>
+            }
             { for waits }{ for shares }{ for row.bars.iter().map(|b| bar_html(b, x, (y, h, tips))) }{enter}{fail}
         </g>
     }
