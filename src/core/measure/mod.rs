@@ -24,10 +24,12 @@ pub mod detect;
 pub mod export;
 pub mod fit;
 pub mod generic;
+pub mod gloo;
 pub mod model;
 pub mod nccl;
 pub mod osu;
 pub mod synthetic;
+pub mod ucc;
 
 pub use model::{BenchCollective, Model};
 
@@ -43,7 +45,8 @@ pub const MAX_MESSAGES: usize = 200;
 pub const FORMATS: &str = "nccl-tests tables (all_reduce_perf, all_gather_perf, reduce_scatter_perf, \
 broadcast_perf, reduce_perf, alltoall_perf; launcher prefixes such as [1,0]<stdout>: and two logs side \
 by side separated by |), OSU micro-benchmark collectives (osu_allreduce and friends: # Size, Avg Latency(us), \
-optional Min/Max/Iterations), and generic CSV or whitespace columns with a header naming size and time \
+optional Min/Max/Iterations), UCC perftest (ucc_perftest: Count, Size, Time, us), gloo's benchmark \
+(elements, min/p50/p99/max (us)), nccl-tests rows pasted without their header, and generic CSV or whitespace columns with a header naming size and time \
 (units in the header, e.g. size(MB), time(us))";
 
 /// Which parser read a log.
@@ -55,6 +58,10 @@ pub enum Format {
     Osu,
     /// Generic CSV or whitespace columns with a header.
     Generic,
+    /// UCC perftest (`ucc_perftest`).
+    Ucc,
+    /// gloo's benchmark (gloo/benchmark).
+    Gloo,
 }
 
 impl Format {
@@ -64,6 +71,8 @@ impl Format {
             Format::NcclTests => "nccl-tests",
             Format::Osu => "OSU micro-benchmarks",
             Format::Generic => "generic columns",
+            Format::Ucc => "UCC perftest",
+            Format::Gloo => "gloo benchmark",
         }
     }
 }
@@ -180,6 +189,15 @@ pub enum RankSource {
     Inferred,
     /// Not stated and not inferable: a default was assumed.
     Assumed,
+    /// The printed digits fit several rank counts (`lo ..= hi`, `hi = None`
+    /// when unbounded) or none: the user must set p. `RankCount::p` is then
+    /// only provisional (`lo`, used for the row checks); no fit is made.
+    Undetermined {
+        /// Smallest p that fits every row.
+        lo: usize,
+        /// Largest p that fits every row (`None`: every p ≥ `lo` fits).
+        hi: Option<usize>,
+    },
     /// Typed by the user.
     User,
 }
@@ -465,28 +483,52 @@ pub fn import(text: &str, opts: &ImportOptions) -> Result<Import, ImportError> {
     }
     let mut logs = Vec::new();
     for (name, clean, mut msgs) in parts {
-        let result = match detect::detect(&clean) {
+        let format = detect::detect(&clean);
+        let (log, pmsgs) = match format {
             Some(Format::NcclTests) => nccl::parse(&clean, opts),
             Some(Format::Osu) => osu::parse(&clean, opts),
             Some(Format::Generic) => generic::parse(&clean, opts),
-            None => {
-                msgs.push(LineMessage {
-                    line: 0,
-                    reason: format!("no header of a known format was found. We read {FORMATS}"),
-                });
-                (None, Vec::new())
-            }
+            Some(Format::Ucc) => ucc::parse(&clean, opts),
+            Some(Format::Gloo) => gloo::parse(&clean, opts),
+            None => match nccl::headerless(&clean) {
+                Some(with_header) => {
+                    let (mut log, m) = nccl::parse(&with_header, opts);
+                    if let Some(l) = log.as_mut() {
+                        l.notes.insert(0, nccl::HEADERLESS_NOTE.to_string());
+                    }
+                    (log, m)
+                }
+                None => {
+                    msgs.push(LineMessage {
+                        line: 0,
+                        reason: detect::no_header_reason(&clean),
+                    });
+                    (None, Vec::new())
+                }
+            },
         };
-        let (log, pmsgs) = result;
         msgs.extend(pmsgs);
+        let has_rows = log
+            .as_ref()
+            .is_some_and(|l| l.series.iter().any(|s| !s.rows.is_empty()));
+        if let (Some(f), false) = (format, has_rows) {
+            let at = detect::header_line(&clean, f)
+                .map(|n| format!(" (line {n})"))
+                .unwrap_or_default();
+            msgs.push(LineMessage {
+                line: 0,
+                reason: format!(
+                    "a {} column header{at} but no data row below it: paste the rows too",
+                    f.label()
+                ),
+            });
+        }
         for m in msgs {
             push_msg(&mut messages, m.line, prefix_part(&name, &m.reason));
         }
-        if let Some(mut log) = log {
-            if log.series.iter().any(|s| !s.rows.is_empty()) {
-                log.part = name.clone();
-                logs.push(log);
-            }
+        if let (Some(mut log), true) = (log, has_rows) {
+            log.part = name.clone();
+            logs.push(log);
         }
     }
     messages.sort_by_key(|m| m.line);
@@ -494,6 +536,39 @@ pub fn import(text: &str, opts: &ImportOptions) -> Result<Import, ImportError> {
         return Err(ImportError::Unrecognised { messages });
     }
     Ok(Import { logs, messages })
+}
+
+impl Import {
+    /// True when some table of some log has a row from 1-based line `line`
+    /// (the line was read, perhaps in part).
+    pub fn line_read(&self, line: usize) -> bool {
+        self.logs
+            .iter()
+            .flat_map(|l| &l.series)
+            .any(|s| s.rows.iter().any(|r| r.line == line))
+    }
+
+    /// The messages about lines that gave no row at all (plus those about
+    /// the whole paste, line 0), and those about lines read in part (an
+    /// in-place group missing, extra columns): `(not read, read in part)`.
+    pub fn split_messages(&self) -> (Vec<&LineMessage>, Vec<&LineMessage>) {
+        self.messages
+            .iter()
+            .partition(|m| m.line == 0 || !self.line_read(m.line))
+    }
+
+    /// Number of distinct lines (line ≥ 1) that gave no row and have a
+    /// message: the "lines not read" count.
+    pub fn unread_lines(&self) -> usize {
+        let mut lines: Vec<usize> = self
+            .messages
+            .iter()
+            .filter(|m| m.line > 0 && !self.line_read(m.line))
+            .map(|m| m.line)
+            .collect();
+        lines.dedup();
+        lines.len()
+    }
 }
 
 fn prefix_part(part: &str, reason: &str) -> String {
@@ -506,3 +581,6 @@ fn prefix_part(part: &str, reason: &str) -> String {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod tests_real;
