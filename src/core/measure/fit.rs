@@ -195,7 +195,7 @@ impl Fit {
             return None;
         }
         let t0 = seg.time(seg.from);
-        if !(t0 > 0.0) {
+        if t0.is_nan() || t0 <= 0.0 {
             return None;
         }
         let share = seg.intercept / t0;
@@ -441,6 +441,28 @@ pub fn fit(points: &[(f64, f64)], o: FitOptions) -> Result<Fit, FitError> {
     fit_printed(points, &[], o)
 }
 
+/// Why options `o` allow no fit: p < 2, or no closed form of the model (or
+/// of any model) for the collective.
+fn no_model(o: FitOptions) -> FitError {
+    FitError::NoModel(if o.p < 2 {
+        "the fit needs p ≥ 2 ranks".to_string()
+    } else if Model::all()
+        .iter()
+        .all(|m| m.factors(o.collective, o.p).is_none())
+    {
+        format!(
+                "no algorithm model here has a closed form for {}: no α–β fit (the rows and charts are still shown)",
+                o.collective.label()
+            )
+    } else {
+        format!(
+            "the {} model has no closed form for {}; choose another model",
+            o.model.label(),
+            o.collective.label()
+        )
+    })
+}
+
 /// [`fit`] of times read from a log: `time_half_ulp[i]` is the half-unit in
 /// the last printed digit of `points[i].1`, seconds. It sets the floor below
 /// which a smaller residual is not evidence for a breakpoint
@@ -453,25 +475,10 @@ pub fn fit_printed(
     time_half_ulp: &[f64],
     o: FitOptions,
 ) -> Result<Fit, FitError> {
-    let factors = o.model.factors(o.collective, o.p).ok_or_else(|| {
-        FitError::NoModel(if o.p < 2 {
-            "the fit needs p ≥ 2 ranks".to_string()
-        } else if Model::all()
-            .iter()
-            .all(|m| m.factors(o.collective, o.p).is_none())
-        {
-            format!(
-                "no algorithm model here has a closed form for {}: no α–β fit (the rows and charts are still shown)",
-                o.collective.label()
-            )
-        } else {
-            format!(
-                "the {} model has no closed form for {}; choose another model",
-                o.model.label(),
-                o.collective.label()
-            )
-        })
-    })?;
+    let factors = o
+        .model
+        .factors(o.collective, o.p)
+        .ok_or_else(|| no_model(o))?;
     let mut idx: Vec<usize> = (0..points.len())
         .filter(|&i| {
             let (n, t) = points[i];
