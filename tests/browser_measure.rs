@@ -241,7 +241,7 @@ async fn headerless_rows_and_an_undetermined_p_are_said_inline() {
     let rc = app.text("#rank-count");
     assert!(rc.contains("every p from 27 to 33 fits"), "{rc}");
     assert_eq!(app.count("#rank-count.field-error"), 1);
-    assert!(app.text("#fit-error").contains("Set the rank count p"));
+    assert!(app.text("#fit-error").contains("no fit until p is set"));
     // A rejected paste keeps the last good log's table on the page.
     paste(&app, "size NCCL gloo\n1KB 0.16ms 0.039ms\n").await;
     assert!(app.text("#import-reasons").contains("look like data rows"));

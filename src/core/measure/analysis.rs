@@ -122,16 +122,20 @@ pub fn analyse(text: &str, s: &Settings) -> Analysis {
         };
         let fit = match &resolved.p.source {
             RankSource::Undetermined { .. } => Err(FitError::RankCountUnknown(
-                "no fit until the rank count is known: α and β depend on p, and the log does not determine it. Set the rank count p above".into(),
+                "no fit until p is set: α and β depend on p, which the log does not determine"
+                    .into(),
             )),
             _ => fit_printed(&pts, &halves, opts).map(|mut f| {
                 if model != s.model {
-                    f.notes.insert(0, format!(
-                        "the {} model has no closed form for {}: the {} model is used (the first that has one)",
-                        s.model.label(),
-                        l.collective.label(),
-                        model.label()
-                    ));
+                    f.notes.insert(
+                        0,
+                        format!(
+                            "the {} model has no closed form for {}: the {} model is used",
+                            s.model.label(),
+                            l.collective.label(),
+                            model.label()
+                        ),
+                    );
                 }
                 f
             }),

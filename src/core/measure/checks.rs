@@ -230,9 +230,9 @@ pub fn infer_p(c: BenchCollective, ratios: &[Interval]) -> Option<Inference> {
             lo: 2,
             hi: None,
             note: format!(
-                "p is undetermined: on {impossible} row{} busbw / algbw is above {sup} (≈ {}), which is impossible for {} ({} < {sup} for every p); the columns or the collective are not what they seem. Set the rank count p (and the collective)",
-                if impossible == 1 { "" } else { "s" },
+                "p is undetermined: busbw / algbw ≈ {} is above {sup} on {impossible} row{}, impossible for {} ({} < {sup}). Set the rank count p (or the collective)",
                 sig(mean_ratio, 4),
+                if impossible == 1 { "" } else { "s" },
                 c.label(),
                 c.busbw_factor_text()
             ),
@@ -257,7 +257,7 @@ pub fn infer_p(c: BenchCollective, ratios: &[Interval]) -> Option<Inference> {
             return Some(Inference::One(
                 first,
                 format!(
-                    "p = {first} inferred from busbw / algbw ≈ {} = {} (the only p that fits every row within its printed precision); the log does not state p",
+                    "p = {first} inferred from busbw / algbw ≈ {} = {} (the only p that fits every row's printed digits)",
                     sig(mean_ratio, 4),
                     c.busbw_factor_text()
                 ),
@@ -272,7 +272,7 @@ pub fn infer_p(c: BenchCollective, ratios: &[Interval]) -> Option<Inference> {
             lo: first,
             hi: hi_p,
             note: format!(
-                "p is undetermined: {which} busbw / algbw = {} within the printed digits (the bandwidths are printed with too few digits to tell). Set the rank count p; until then the rows are checked at p = {first} and no fit is made",
+                "p is undetermined: {which} busbw / algbw = {} to the printed digits. Set the rank count p (rows checked at p = {first}; no fit until then)",
                 c.busbw_factor_text()
             ),
         });

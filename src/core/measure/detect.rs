@@ -157,7 +157,7 @@ pub fn no_header_reason(lines: &[Line]) -> String {
         .collect();
     match rows.first() {
         Some(first) => format!(
-            "{} line{} look like data rows (first: line {first}) but no column header we read was found, and they do not fit nccl-tests' layout (size count type redop [root] time algbw busbw #wrong, twice): paste the header line too, or name the columns (e.g. size(B), time(us)). We read {}",
+            "{} line{} look like data rows (first: line {first}) but have no column header we read, and do not fit nccl-tests' layout: paste the header too, or name the columns (size(B), time(us)). We read {}",
             rows.len(),
             if rows.len() == 1 { "" } else { "s" },
             super::FORMATS

@@ -148,9 +148,12 @@ impl Fit {
             .fold(0.0, f64::max)
     }
 
-    /// Median |relative residual| of the fitted points (0.01 = 1 %).
+    /// Median |relative residual| of the fitted points (0.01 = 1 %; the
+    /// upper median for an even count).
     pub fn median_rel(&self) -> f64 {
-        median(self.residuals.iter().map(|r| r.rel.abs()).collect())
+        let mut v: Vec<f64> = self.residuals.iter().map(|r| r.rel.abs()).collect();
+        v.sort_by(f64::total_cmp);
+        v.get(v.len() / 2).copied().unwrap_or(0.0)
     }
 
     /// A warning when the model does not explain the data: R² of log T below
@@ -176,7 +179,7 @@ impl Fit {
             why.push("β = 0: the times do not grow with the size in the fitted range".to_string());
         }
         Some(format!(
-            "The {} α–β model does not explain these data ({}; half the points are off by more than {:.1} %), so α and β are not a measurement of this network. Try another algorithm model, a size range where the times grow with the size, or more rows.",
+            "The {} α–β model does not explain these data ({}; median deviation {:.1} %), so α and β are not a measurement of this network. Try another algorithm model, a size range where the times grow with the size, or more rows.",
             self.options.model.label(),
             why.join("; "),
             self.median_rel() * 100.0
@@ -201,10 +204,10 @@ impl Fit {
         let share = seg.intercept / t0;
         (share < EXTRAPOLATED_SHARE).then(|| {
             format!(
-                "α is extrapolated, not measured: at the smallest size fitted ({} B) the fitted time is {} µs, of which the start-up term is only {} µs ({:.1} %); the β term dominates every measured size, so α is an intercept far below them. Add small sizes to the run to measure α.",
+                "α is extrapolated, not measured: at the smallest size fitted ({} B) the start-up term is {} µs of {} µs ({:.1} %), so α is an intercept far below the sizes measured. Add small sizes to measure it.",
                 crate::core::units::group_thousands(seg.from as u64),
-                format_exact_or_approx(t0 * 1e6),
                 format_exact_or_approx(seg.intercept * 1e6),
+                format_exact_or_approx(t0 * 1e6),
                 share * 100.0
             )
         })
@@ -451,9 +454,9 @@ fn no_model(o: FitOptions) -> FitError {
         .all(|m| m.factors(o.collective, o.p).is_none())
     {
         format!(
-                "no algorithm model here has a closed form for {}: no α–β fit (the rows and charts are still shown)",
-                o.collective.label()
-            )
+            "no model here has a closed form for {}: no α–β fit",
+            o.collective.label()
+        )
     } else {
         format!(
             "the {} model has no closed form for {}; choose another model",

@@ -9,23 +9,19 @@
 //! elements are `float`). The `avg (GB/s)` column is size / mean time, and
 //! the mean is not printed, so it is not checked.
 
+use super::columns::{read_rows, Columns};
 use super::detect::Line;
 use super::generic::time_scale;
 use super::{
-    printed, push_msg, rows_full, BenchCollective, Format, ImportOptions, LineMessage, Log,
-    Printed, RankCount, RankSource, Row, Series,
+    BenchCollective, Format, ImportOptions, LineMessage, Log, RankCount, RankSource, Series,
 };
 
 /// Bytes per element of gloo's benchmark (`float`).
 pub const ELEMENT_BYTES: f64 = 4.0;
 
-/// Splits a header on runs of two or more spaces (`min (us)` is one cell).
+/// The header's cells (split on runs of two or more spaces), lower case.
 fn cells(h: &str) -> Vec<String> {
-    h.split("  ")
-        .map(str::trim)
-        .filter(|c| !c.is_empty())
-        .map(str::to_ascii_lowercase)
-        .collect()
+    super::osu::header_cells(&h.to_ascii_lowercase())
 }
 
 /// True when `line` is gloo's benchmark column header.
@@ -47,9 +43,8 @@ fn algorithm_collective(alg: &str) -> Option<BenchCollective> {
 
 /// Parses cleaned lines of one gloo benchmark log.
 pub fn parse(lines: &[Line], opts: &ImportOptions) -> (Option<Log>, Vec<LineMessage>) {
-    let mut msgs = Vec::new();
     let Some(h) = lines.iter().position(|(_, l)| is_gloo_header(l)) else {
-        return (None, msgs);
+        return (None, Vec::new());
     };
     let names = cells(lines[h].1.trim());
     let find = |w: &str| names.iter().position(|n| n.starts_with(w));
@@ -96,55 +91,17 @@ pub fn parse(lines: &[Line], opts: &ImportOptions) -> (Option<Log>, Vec<LineMess
             "all-reduce (assumed: no “Algorithm:” line; choose another if needed)".into(),
         ),
     };
-    let mut rows = Vec::new();
-    for (n, l) in lines.iter().skip(h + 1) {
-        let t = l.trim();
-        if t.is_empty() || t.starts_with('#') {
-            continue;
-        }
-        if rows_full(rows.len(), &mut msgs, *n) {
-            break;
-        }
-        let toks: Vec<&str> = t.split_whitespace().collect();
-        let get = |i: usize, m: f64| toks.get(i).and_then(|s| printed(s, m));
-        let size = match size_i {
-            Some(i) => get(i, 1.0),
-            None => get(el_i, ELEMENT_BYTES),
-        };
-        let Some(size) = size.filter(|s| s.value > 0.0) else {
-            push_msg(
-                &mut msgs,
-                *n,
-                "not a table row (expected a positive element count first); skipped",
-            );
-            continue;
-        };
-        let Some(time) = get(p50_i, time_mul).filter(|t| t.value > 0.0) else {
-            push_msg(
-                &mut msgs,
-                *n,
-                "p50 time is missing or not positive; row skipped",
-            );
-            continue;
-        };
-        rows.push(Row {
-            line: *n,
-            size: Printed {
-                half_ulp: 0.0,
-                ..size
-            },
-            time,
-            algbw: None,
-            busbw: None,
-            bw_unknown: None,
-            wrong: None,
-            min_time: min_i.and_then(|i| get(i, time_mul)).map(|p| p.value),
-            max_time: max_i.and_then(|i| get(i, time_mul)).map(|p| p.value),
-            iterations: samples_i
-                .and_then(|i| toks.get(i))
-                .and_then(|s| s.parse().ok()),
-        });
-    }
+    let cols = Columns {
+        size: size_i.map_or((el_i, ELEMENT_BYTES), |i| (i, 1.0)),
+        time: (p50_i, time_mul),
+        min: min_i,
+        max: max_i,
+        iterations: samples_i,
+        width: names.len(),
+        skip_words: false,
+        what: "p50 time",
+    };
+    let (rows, msgs) = read_rows(lines, h, &cols);
     let mut notes = vec![format!(
         "units from gloo's benchmark: {}, time = the median (p50) in {}",
         if size_i.is_some() {

@@ -20,6 +20,7 @@
 
 pub mod analysis;
 pub mod checks;
+mod columns;
 pub mod detect;
 pub mod export;
 pub mod fit;

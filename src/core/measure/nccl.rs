@@ -474,7 +474,7 @@ pub fn headerless(lines: &[Line]) -> Option<Vec<Line>> {
 }
 
 /// The note for rows read by [`headerless`].
-pub const HEADERLESS_NOTE: &str = "no column header: the rows fit nccl-tests' layout (size count type redop [root] time algbw busbw #wrong, twice), so they were read as nccl-tests rows (time in µs, bandwidths in GB/s)";
+pub const HEADERLESS_NOTE: &str = "no column header: the rows fit nccl-tests' layout (size count type redop [root] time algbw busbw #wrong, twice) and were read as nccl-tests rows";
 
 fn clip(s: &str) -> String {
     let mut out: String = s.chars().take(24).collect();

@@ -178,7 +178,7 @@ fn rejections_say_why() {
     assert!(
         messages[0]
             .reason
-            .starts_with("9 lines look like data rows (first: line 3) but no column header"),
+            .starts_with("9 lines look like data rows (first: line 3) but have no column header"),
         "{messages:?}"
     );
 }
@@ -194,6 +194,24 @@ fn titles_only_when_the_log_has_one() {
     assert_eq!(
         first_log(&run(fixture!("real-rccl-hpc-ai-envs-30-mi300x.txt"))).title,
         ""
+    );
+    // Generic columns: the first `#` comment above the header, unless it is
+    // a source note (the torch fixture's line 1).
+    assert_eq!(
+        first_log(&run(fixture!(
+            "torch-bench-allreduce-8rank-busbw-decimal-MB.txt"
+        )))
+        .title,
+        ""
+    );
+    assert_eq!(
+        first_log(&run("# my cluster, run 3
+size(B),time(us)
+8,10
+16,11
+"))
+        .title,
+        "my cluster, run 3"
     );
     // OSU prints one.
     assert_eq!(
@@ -327,7 +345,7 @@ fn ucc_perftest_is_read() {
         .expect_err("no fit")
         .to_string();
     assert!(
-        e.contains("no algorithm model here has a closed form for all-to-all"),
+        e.contains("no model here has a closed form for all-to-all"),
         "{e}"
     );
 }

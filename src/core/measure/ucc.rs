@@ -10,11 +10,9 @@
 //! size · (p−1) / time, not nccl-tests' busbw), so they are read as a note
 //! and not checked.
 
+use super::columns::{read_rows, Columns};
 use super::detect::Line;
-use super::{
-    printed, push_msg, row_size, rows_full, BenchCollective, Format, ImportOptions, LineMessage,
-    Log, Printed, Row, RowSize, Series,
-};
+use super::{BenchCollective, Format, ImportOptions, LineMessage, Log, Series};
 
 /// 1 µs in seconds.
 const US: f64 = 1e-6;
@@ -27,9 +25,8 @@ pub fn is_ucc_header(line: &str) -> bool {
 
 /// Parses cleaned lines of one UCC perftest log.
 pub fn parse(lines: &[Line], opts: &ImportOptions) -> (Option<Log>, Vec<LineMessage>) {
-    let mut msgs = Vec::new();
     let Some(h) = lines.iter().position(|(_, l)| is_ucc_header(l)) else {
-        return (None, msgs);
+        return (None, Vec::new());
     };
     let has_bw = lines[h].1.contains("Bandwidth");
     let mut from_log = None;
@@ -49,51 +46,17 @@ pub fn parse(lines: &[Line], opts: &ImportOptions) -> (Option<Log>, Vec<LineMess
             "all-reduce (assumed: no “Collective:” line; choose another if needed)".into(),
         ),
     };
-    let mut rows = Vec::new();
-    for (n, l) in lines.iter().skip(h + 1) {
-        let t = l.trim();
-        if t.is_empty() || t.starts_with('#') || t.starts_with("avg") {
-            continue;
-        }
-        if rows_full(rows.len(), &mut msgs, *n) {
-            break;
-        }
-        let toks: Vec<&str> = t.split_whitespace().collect();
-        let get = |i: usize, m: f64| toks.get(i).and_then(|s| printed(s, m));
-        let zero = "size 0 B: nothing to time; row skipped";
-        let size = match row_size(get(1, 1.0), &mut msgs, *n, zero) {
-            RowSize::Positive(s) => Printed { half_ulp: 0.0, ..s },
-            RowSize::Skipped => continue,
-            RowSize::Unread => {
-                push_msg(
-                    &mut msgs,
-                    *n,
-                    "not a table row (expected count and size in bytes); skipped",
-                );
-                continue;
-            }
-        };
-        let Some(time) = get(2, US).filter(|t| t.value > 0.0) else {
-            push_msg(
-                &mut msgs,
-                *n,
-                "average time is missing or not positive; row skipped",
-            );
-            continue;
-        };
-        rows.push(Row {
-            line: *n,
-            size,
-            time,
-            algbw: None,
-            busbw: None,
-            bw_unknown: None,
-            wrong: None,
-            min_time: get(3, US).map(|p| p.value),
-            max_time: get(4, US).map(|p| p.value),
-            iterations: None,
-        });
-    }
+    let cols = Columns {
+        size: (1, 1.0),
+        time: (2, US),
+        min: Some(3),
+        max: Some(4),
+        iterations: None,
+        width: if has_bw { 8 } else { 5 },
+        skip_words: true,
+        what: "average time",
+    };
+    let (rows, msgs) = read_rows(lines, h, &cols);
     let mut notes = vec![
         "units from UCC perftest: size in bytes (count × datatype size), time in µs (avg, min, max over ranks)".to_string(),
     ];

@@ -19,6 +19,20 @@ fn message_text(m: &LineMessage) -> String {
     }
 }
 
+/// A folded list of line messages: "`n` line(s) `what`" (open when short);
+/// nothing when `msgs` is empty.
+fn messages_block(id: &'static str, n: usize, what: &str, msgs: &[&LineMessage]) -> Html {
+    if msgs.is_empty() {
+        return Html::default();
+    }
+    html! {
+        <details open={msgs.len() <= 10} id={id}>
+            <summary>{format!("{n} line{} {what}", if n == 1 { "" } else { "s" })}</summary>
+            <ul class="line-messages">{ for msgs.iter().map(|m| html!{ <li>{message_text(m)}</li> }) }</ul>
+        </details>
+    }
+}
+
 /// What was read, with the rank count and line-rate fields.
 #[component]
 pub fn ParseReport(props: &PanelProps) -> Html {
@@ -33,13 +47,13 @@ pub fn ParseReport(props: &PanelProps) -> Html {
                     .iter()
                     .filter_map(|m| {
                         let reason = m.reason.replace(&format!(" We read {FORMATS}"), "");
-                        let reason = reason.replace(&format!(". We read {FORMATS}"), "");
-                        (!reason.contains(FORMATS) && !reason.trim().is_empty()).then_some(
-                            LineMessage {
-                                line: m.line,
-                                reason,
-                            },
-                        )
+                        (!reason.contains(FORMATS)
+                            && !reason.trim().is_empty()
+                            && !reason.starts_with("no header of a known format"))
+                        .then_some(LineMessage {
+                            line: m.line,
+                            reason,
+                        })
                     })
                     .collect(),
                 crate::core::measure::ImportError::Empty => Vec::new(),
@@ -120,18 +134,8 @@ pub fn ParseReport(props: &PanelProps) -> Html {
             if let Some(n) = &la.checks.line_rate_note {
                 <p id="line-rate-note" class="flagged">{n.clone()}</p>
             }
-            if !unread.is_empty() {
-                <details open={unread.len() <= 10} id="line-messages">
-                    <summary>{format!("{n_unread} line{} not read", if n_unread == 1 { "" } else { "s" })}</summary>
-                    <ul class="line-messages">{ for unread.iter().map(|m| html!{ <li>{message_text(m)}</li> }) }</ul>
-                </details>
-            }
-            if !partial.is_empty() {
-                <details open={partial.len() <= 10} id="line-notes">
-                    <summary>{format!("{} line{} read in part", partial_lines.len(), if partial_lines.len() == 1 { "" } else { "s" })}</summary>
-                    <ul class="line-messages">{ for partial.iter().map(|m| html!{ <li>{message_text(m)}</li> }) }</ul>
-                </details>
-            }
+            {messages_block("line-messages", n_unread, "not read", &unread)}
+            {messages_block("line-notes", partial_lines.len(), "read in part", &partial)}
         </section>
     }
 }
