@@ -46,8 +46,7 @@ pub const MAX_MESSAGES: usize = 200;
 pub const FORMATS: &str = "nccl-tests tables (all_reduce_perf, all_gather_perf, reduce_scatter_perf, \
 broadcast_perf, reduce_perf, alltoall_perf; launcher prefixes such as [1,0]<stdout>: and two logs side \
 by side separated by |), OSU micro-benchmark collectives (osu_allreduce and friends: # Size, Avg Latency(us), \
-optional Min/Max/Iterations), UCC perftest (ucc_perftest: Count, Size, Time, us), gloo's benchmark \
-(elements, min/p50/p99/max (us)), nccl-tests rows pasted without their header, and generic CSV or whitespace columns with a header naming size and time \
+optional Min/Max/Iterations), nccl-tests rows pasted without their header, and generic CSV or whitespace columns with a header naming size and time \
 (units in the header, e.g. size(MB), time(us))";
 
 /// Which parser read a log.
@@ -59,9 +58,11 @@ pub enum Format {
     Osu,
     /// Generic CSV or whitespace columns with a header.
     Generic,
-    /// UCC perftest (`ucc_perftest`).
+    /// UCC perftest (`ucc_perftest`): recognised and named in the
+    /// rejection, not read.
     Ucc,
-    /// gloo's benchmark (gloo/benchmark).
+    /// gloo's benchmark (gloo/benchmark): recognised and named in the
+    /// rejection, not read.
     Gloo,
 }
 
@@ -489,8 +490,8 @@ pub fn import(text: &str, opts: &ImportOptions) -> Result<Import, ImportError> {
             Some(Format::NcclTests) => nccl::parse(&clean, opts),
             Some(Format::Osu) => osu::parse(&clean, opts),
             Some(Format::Generic) => generic::parse(&clean, opts),
-            Some(Format::Ucc) => ucc::parse(&clean, opts),
-            Some(Format::Gloo) => gloo::parse(&clean, opts),
+            // Recognised and named, not read (page size): see ucc.rs, gloo.rs.
+            Some(Format::Ucc | Format::Gloo) => (None, Vec::new()),
             None => match nccl::headerless(&clean) {
                 Some(with_header) => {
                     let (mut log, m) = nccl::parse(&with_header, opts);
@@ -513,16 +514,19 @@ pub fn import(text: &str, opts: &ImportOptions) -> Result<Import, ImportError> {
             .as_ref()
             .is_some_and(|l| l.series.iter().any(|s| !s.rows.is_empty()));
         if let (Some(f), false) = (format, has_rows) {
-            let at = detect::header_line(&clean, f)
-                .map(|n| format!(" (line {n})"))
-                .unwrap_or_default();
-            msgs.push(LineMessage {
-                line: 0,
-                reason: format!(
-                    "a {} column header{at} but no data row below it: paste the rows too",
+            let hl = detect::header_line(&clean, f).unwrap_or(0);
+            let reason = if matches!(f, Format::Ucc | Format::Gloo) {
+                format!(
+                    "this is {} output (table header on line {hl}), which this page does not read yet: paste its size and time columns under a header such as size(B) time(us)",
                     f.label()
-                ),
-            });
+                )
+            } else {
+                format!(
+                    "a {} column header (line {hl}) but no data row below it: paste the rows too",
+                    f.label()
+                )
+            };
+            msgs.push(LineMessage { line: 0, reason });
         }
         for m in msgs {
             push_msg(&mut messages, m.line, prefix_part(&name, &m.reason));
