@@ -227,3 +227,24 @@ async fn a_poor_fit_is_called_so_and_the_links_have_no_stray_separator() {
         "Open in the cost model · Download the fit (CSV)"
     );
 }
+
+#[wasm_bindgen_test]
+async fn headerless_rows_and_an_undetermined_p_are_said_inline() {
+    let app = Mounted::new("view=measure").await;
+    // NVIDIA/nccl#527: rows only; p ∈ 27 … 33 fits (see core tests_real).
+    paste(
+        &app,
+        include_str!("fixtures/logs/real-nccl-527-ec2-rows-only-error-col.txt"),
+    )
+    .await;
+    assert!(app.text("#parse-report").contains("no column header"));
+    let rc = app.text("#rank-count");
+    assert!(rc.contains("every p from 27 to 33 fits"), "{rc}");
+    assert_eq!(app.count("#rank-count.field-error"), 1);
+    assert!(app.text("#fit-error").contains("no fit until p is set"));
+    // A rejected paste keeps the last good log's table on the page.
+    paste(&app, "size NCCL gloo\n1KB 0.16ms 0.039ms\n").await;
+    assert!(app.text("#import-reasons").contains("look like data rows"));
+    assert!(app.text("#kept-note").contains("last log"));
+    assert!(app.count("#chart-time svg") <= 1);
+}

@@ -4,7 +4,7 @@
 use super::checks::{check, resolve, Checks, Resolved};
 use super::export::{data_url, fit_csv, table_csv};
 use super::fit::{curves, fit_printed, Curves, Fit, FitError, FitOptions};
-use super::{import, Import, ImportError, ImportOptions, Model};
+use super::{import, BenchCollective, Import, ImportError, ImportOptions, Model, RankSource};
 use crate::core::units::sig;
 
 /// Largest p the hand-off link carries (the cost view's limit).
@@ -84,6 +84,20 @@ pub struct Analysis {
     pub log: Option<LogAnalysis>,
 }
 
+/// The model the fit uses: `chosen` when it has a closed form for collective
+/// `c` at `p` ranks ([`Model::factors`]), else the first of [`Model::all`]
+/// that has one (reduce and broadcast: the binomial tree), else `chosen`
+/// (the fit then says why there is none).
+pub fn model_for(chosen: Model, c: BenchCollective, p: usize) -> Model {
+    if chosen.factors(c, p).is_some() {
+        return chosen;
+    }
+    Model::all()
+        .into_iter()
+        .find(|m| m.factors(c, p).is_some())
+        .unwrap_or(chosen)
+}
+
 /// Runs import, rank count, checks and fit on `text` with `s`.
 pub fn analyse(text: &str, s: &Settings) -> Analysis {
     let imp = import(text, &s.import);
@@ -97,15 +111,35 @@ pub fn analyse(text: &str, s: &Settings) -> Analysis {
         let rows = l.series.get(series).map(|sr| &sr.rows[..]).unwrap_or(&[]);
         let pts: Vec<(f64, f64)> = rows.iter().map(|r| (r.size.value, r.time.value)).collect();
         let halves: Vec<f64> = rows.iter().map(|r| r.time.half_ulp).collect();
+        let model = model_for(s.model, l.collective, p);
         let opts = FitOptions {
-            model: s.model,
+            model,
             collective: l.collective,
             p,
             min_size: s.min_size,
             max_size: s.max_size,
             breaks: s.breaks,
         };
-        let fit = fit_printed(&pts, &halves, opts);
+        let fit = match &resolved.p.source {
+            RankSource::Undetermined { .. } => Err(FitError::RankCountUnknown(
+                "no fit until p is set: α and β depend on p, which the log does not determine"
+                    .into(),
+            )),
+            _ => fit_printed(&pts, &halves, opts).map(|mut f| {
+                if model != s.model {
+                    f.notes.insert(
+                        0,
+                        format!(
+                            "the {} model has no closed form for {}: the {} model is used",
+                            s.model.label(),
+                            l.collective.label(),
+                            model.label()
+                        ),
+                    );
+                }
+                f
+            }),
+        };
         let (lo, hi) = pts.iter().fold((f64::INFINITY, 0.0f64), |(a, b), p| {
             (a.min(p.0), b.max(p.0))
         });

@@ -73,8 +73,10 @@ pub fn algbw_interval(r: &Row) -> Interval {
 }
 
 fn ratio_interval(num: Interval, den: Interval) -> Option<Interval> {
-    (den.lo > 0.0 && num.lo >= 0.0).then(|| Interval {
-        lo: num.lo / den.hi,
+    // A busbw printed as 0.00 stands for [0, 0.005]: its negative half is
+    // not a bandwidth.
+    (den.lo > 0.0 && num.hi > 0.0).then(|| Interval {
+        lo: num.lo.max(0.0) / den.hi,
         hi: num.hi / den.lo,
     })
 }
@@ -133,17 +135,23 @@ pub fn resolve(log: &Log, user_p: Option<usize>) -> Resolved {
         }
     } else if let Some(s) = &log.stated_p {
         s.clone()
-    } else if let Some((p, note)) = infer_p(c, &known) {
-        RankCount {
-            p,
-            source: RankSource::Inferred,
-            note,
-        }
     } else {
-        RankCount {
-            p: ASSUMED_P,
-            source: RankSource::Assumed,
-            note: format!("the log does not state p and has no busbw to infer it from: p = {ASSUMED_P} assumed; set the rank count"),
+        match infer_p(c, &known) {
+            Some(Inference::One(p, note)) => RankCount {
+                p,
+                source: RankSource::Inferred,
+                note,
+            },
+            Some(Inference::Range { lo, hi, note }) => RankCount {
+                p: lo,
+                source: RankSource::Undetermined { lo, hi },
+                note,
+            },
+            None => RankCount {
+                p: ASSUMED_P,
+                source: RankSource::Assumed,
+                note: format!("the log does not state p and has no busbw to infer it from: p = {ASSUMED_P} assumed; set the rank count"),
+            },
         }
     };
     let mut p = p;
@@ -169,12 +177,68 @@ fn median_mid(v: &[Interval]) -> f64 {
     m.get(m.len() / 2).copied().unwrap_or(f64::NAN)
 }
 
-fn infer_p(c: BenchCollective, ratios: &[Interval]) -> Option<(usize, String)> {
+/// What busbw / algbw says about p.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Inference {
+    /// One rank count fits every row (or the rows disagree and the median
+    /// was taken): `(p, note)`.
+    One(usize, String),
+    /// Several rank counts fit the printed digits, or none can: the user
+    /// must set p. `hi = None` when every p ≥ `lo` fits.
+    Range {
+        /// Smallest p that fits.
+        lo: usize,
+        /// Largest p that fits (`None`: unbounded).
+        hi: Option<usize>,
+        /// One sentence for the page, asking for p.
+        note: String,
+    },
+}
+
+/// Largest p reported as a bound (a wider interval is "every p ≥ lo").
+const P_BOUND: f64 = 1e6;
+
+/// Infers p from the busbw / algbw intervals of the rows (`ratios`, one per
+/// printed busbw): each row allows `p ∈ [p(r.lo), p(r.hi)]` with `p(r)` the
+/// inverse of the collective's factor ([`p_from_ratio`]: `p = 2/(2−r)` for
+/// all-reduce, `1/(1−r)` for the (p−1)/p collectives). The rows'
+/// intersection gives the integers that fit:
+/// - exactly one: [`Inference::One`];
+/// - several (bandwidths printed to too few digits, e.g. 0.00–0.11 GB/s):
+///   [`Inference::Range`] listing them;
+/// - a ratio entirely above the factor's supremum (2 for all-reduce, since
+///   2(p−1)/p < 2; 1 for all-gather): impossible for this collective,
+///   [`Inference::Range`] asking for p and the collective;
+/// - rows that disagree (empty intersection): the median row's p, as
+///   [`Inference::One`] with a note saying so.
+///
+/// `None` when no row has a busbw, or the factor does not depend on p.
+pub fn infer_p(c: BenchCollective, ratios: &[Interval]) -> Option<Inference> {
     if ratios.is_empty() {
         return None;
     }
     p_from_ratio(c, 1.5)?; // the factor depends on p for this collective
-    let mut lo: f64 = 1.0;
+    let sup = if c == BenchCollective::AllReduce {
+        2.0
+    } else {
+        1.0
+    };
+    let mean_ratio = median_mid(ratios);
+    let impossible = ratios.iter().filter(|r| r.lo >= sup).count();
+    if impossible > 0 {
+        return Some(Inference::Range {
+            lo: 2,
+            hi: None,
+            note: format!(
+                "p is undetermined: busbw / algbw ≈ {} is above {sup} on {impossible} row{}, impossible for {} ({} < {sup}). Set the rank count p (or the collective)",
+                sig(mean_ratio, 4),
+                if impossible == 1 { "" } else { "s" },
+                c.label(),
+                c.busbw_factor_text()
+            ),
+        });
+    }
+    let mut lo: f64 = 2.0;
     let mut hi = f64::INFINITY;
     let mut points = Vec::new();
     for r in ratios {
@@ -186,29 +250,43 @@ fn infer_p(c: BenchCollective, ratios: &[Interval]) -> Option<(usize, String)> {
             points.push(m);
         }
     }
-    let mid = {
-        points.sort_by(f64::total_cmp);
-        points.get(points.len() / 2).copied()?
-    };
-    let mean_ratio = median_mid(ratios);
-    let p = if lo <= hi && lo.ceil() <= hi {
-        let cands = (lo.ceil() as usize, hi.floor().min(1e6) as usize);
-        (mid.round() as usize).clamp(cands.0, cands.1.max(cands.0))
-    } else {
-        mid.round() as usize
-    };
+    let (first, last) = (lo.ceil(), hi.floor());
+    if first <= last {
+        let first = first as usize;
+        if first == last as usize {
+            return Some(Inference::One(
+                first,
+                format!(
+                    "p = {first} inferred from busbw / algbw ≈ {} = {} (the only p that fits every row's printed digits)",
+                    sig(mean_ratio, 4),
+                    c.busbw_factor_text()
+                ),
+            ));
+        }
+        let hi_p = (last < P_BOUND).then_some(last as usize);
+        let which = match hi_p {
+            Some(h) => format!("every p from {first} to {h} fits"),
+            None => format!("every p ≥ {first} fits"),
+        };
+        return Some(Inference::Range {
+            lo: first,
+            hi: hi_p,
+            note: format!(
+                "p is undetermined: {which} busbw / algbw = {} to the printed digits. Set the rank count p (rows checked at p = {first}; no fit until then)",
+                c.busbw_factor_text()
+            ),
+        });
+    }
+    points.sort_by(f64::total_cmp);
+    let mid = points.get(points.len() / 2).copied()?;
+    let p = mid.round() as usize;
     if p < 2 {
         return None;
     }
-    let how = if lo <= hi {
-        "every row agrees within its printed precision"
-    } else {
-        "rows disagree slightly; the median was taken"
-    };
-    Some((
+    Some(Inference::One(
         p,
         format!(
-            "p = {p} inferred from busbw / algbw ≈ {} = {} ({how}); the log does not state p",
+            "p = {p} inferred from busbw / algbw ≈ {} = {} (rows disagree slightly; the median was taken); the log does not state p",
             sig(mean_ratio, 4),
             c.busbw_factor_text()
         ),

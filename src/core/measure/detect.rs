@@ -120,7 +120,50 @@ pub fn detect(lines: &[Line]) -> Option<Format> {
     if lines.iter().any(|(_, l)| is_osu_header(l)) {
         return Some(Format::Osu);
     }
+    if lines.iter().any(|(_, l)| super::ucc::is_ucc_header(l)) {
+        return Some(Format::Ucc);
+    }
+    if lines.iter().any(|(_, l)| super::gloo::is_gloo_header(l)) {
+        return Some(Format::Gloo);
+    }
     generic::find_header(lines).map(|_| Format::Generic)
+}
+
+/// The 1-based line number of the column header of format `f` in `lines`.
+pub fn header_line(lines: &[Line], f: Format) -> Option<usize> {
+    let pos = match f {
+        Format::NcclTests => lines.iter().position(|(_, l)| is_nccl_header(l)),
+        Format::Osu => lines.iter().position(|(_, l)| is_osu_header(l)),
+        Format::Ucc => lines.iter().position(|(_, l)| super::ucc::is_ucc_header(l)),
+        Format::Gloo => lines
+            .iter()
+            .position(|(_, l)| super::gloo::is_gloo_header(l)),
+        Format::Generic => generic::find_header(lines),
+    };
+    pos.map(|i| lines[i].0)
+}
+
+/// Why a paste with no known header was not read: rows with no header (the
+/// lines that start with a number, when they do not fit nccl-tests'
+/// layout), or no table at all.
+pub fn no_header_reason(lines: &[Line]) -> String {
+    let rows: Vec<usize> = lines
+        .iter()
+        .filter(|(_, l)| {
+            let t = l.trim_start();
+            t.starts_with(|c: char| c.is_ascii_digit()) && t.split_whitespace().count() >= 2
+        })
+        .map(|(n, _)| *n)
+        .collect();
+    match rows.first() {
+        Some(first) => format!(
+            "{} line{} look like data rows (first: line {first}) but have no column header we read, and do not fit nccl-tests' layout: paste the header too, or name the columns (size(B), time(us)). We read {}",
+            rows.len(),
+            if rows.len() == 1 { "" } else { "s" },
+            super::FORMATS
+        ),
+        None => format!("no header of a known format was found. We read {}", super::FORMATS),
+    }
 }
 
 /// The first integer after `key` in `tokens` (`-np 24`, `-np=24`,

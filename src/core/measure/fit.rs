@@ -126,16 +126,45 @@ pub struct Fit {
     pub notes: Vec<String>,
 }
 
-/// Below this R² of log T a fit is called poor.
+/// Below this R² of log T a fit is called poor (unless half its points lie
+/// within [`GOOD_MEDIAN_REL`]).
 pub const POOR_R2: f64 = 0.9;
+/// A fit whose median |relative residual| is at most this (1 %) explains
+/// the data, whatever its R²: a flat, latency-only log has a tiny spread of
+/// log T, so R² says nothing there. The median, like the Huber fit itself,
+/// is not moved by one outlier.
+pub const GOOD_MEDIAN_REL: f64 = 0.01;
+/// α is called extrapolated when, at the smallest size fitted, the start-up
+/// term s·α is less than this share (half) of the fitted time: the β term
+/// dominates there, so the intercept lies far outside the measured sizes.
+pub const EXTRAPOLATED_SHARE: f64 = 0.5;
 
 impl Fit {
+    /// Largest |relative residual| of the fitted points (0.01 = 1 %).
+    pub fn max_rel(&self) -> f64 {
+        self.residuals
+            .iter()
+            .map(|r| r.rel.abs())
+            .fold(0.0, f64::max)
+    }
+
+    /// Median |relative residual| of the fitted points (0.01 = 1 %; the
+    /// upper median for an even count).
+    pub fn median_rel(&self) -> f64 {
+        let mut v: Vec<f64> = self.residuals.iter().map(|r| r.rel.abs()).collect();
+        v.sort_by(f64::total_cmp);
+        v.get(v.len() / 2).copied().unwrap_or(0.0)
+    }
+
     /// A warning when the model does not explain the data: R² of log T below
-    /// [`POOR_R2`], or β ≤ 0 (the times do not grow with the size in the
-    /// fitted range). `None` for a good fit.
+    /// [`POOR_R2`], or β ≤ 0, unless the median |relative residual| is at
+    /// most [`GOOD_MEDIAN_REL`] (a flat, latency-only log that fits within
+    /// 1 % gets no warning: its β is unmeasured, which the bandwidth line
+    /// says). `None` for a good fit.
     pub fn poor_fit_warning(&self) -> Option<String> {
-        let poor_r2 = self.r2_log.is_nan() || self.r2_log < POOR_R2;
-        let flat = self.beta.is_nan() || self.beta <= 0.0;
+        let good = self.median_rel() <= GOOD_MEDIAN_REL;
+        let poor_r2 = !good && (self.r2_log.is_nan() || self.r2_log < POOR_R2);
+        let flat = !good && (self.beta.is_nan() || self.beta <= 0.0);
         if !poor_r2 && !flat {
             return None;
         }
@@ -150,10 +179,38 @@ impl Fit {
             why.push("β = 0: the times do not grow with the size in the fitted range".to_string());
         }
         Some(format!(
-            "The {} α–β model does not explain these data ({}), so α and β are not a measurement of this network. Try another algorithm model, a size range where the times grow with the size, or more rows.",
+            "The {} α–β model does not explain these data ({}; median deviation {:.1} %), so α and β are not a measurement of this network. Try another algorithm model, a size range where the times grow with the size, or more rows.",
             self.options.model.label(),
-            why.join("; ")
+            why.join("; "),
+            self.median_rel() * 100.0
         ))
+    }
+
+    /// A warning when α is an intercept extrapolated far below the measured
+    /// sizes: at the smallest size `n₀` of the first segment the start-up
+    /// term `s·α` is less than [`EXTRAPOLATED_SHARE`] of the fitted time
+    /// `s·α + f·n₀·β`, i.e. the β term dominates every measured time and α
+    /// is not measured by these sizes. `None` otherwise (and when α was
+    /// clamped to 0, which a note already reports).
+    pub fn alpha_extrapolated_warning(&self) -> Option<String> {
+        let seg = self.segments.first()?;
+        if seg.alpha_clamped {
+            return None;
+        }
+        let t0 = seg.time(seg.from);
+        if t0.is_nan() || t0 <= 0.0 {
+            return None;
+        }
+        let share = seg.intercept / t0;
+        (share < EXTRAPOLATED_SHARE).then(|| {
+            format!(
+                "α is extrapolated, not measured: at the smallest size fitted ({} B) the start-up term is {} µs of {} µs ({:.1} %), so α is an intercept far below the sizes measured. Add small sizes to measure it.",
+                crate::core::units::group_thousands(seg.from as u64),
+                format_exact_or_approx(seg.intercept * 1e6),
+                format_exact_or_approx(t0 * 1e6),
+                share * 100.0
+            )
+        })
     }
 }
 
@@ -164,6 +221,8 @@ pub enum FitError {
     TooFewPoints(usize),
     /// The model has no closed form for this collective, or p < 2.
     NoModel(String),
+    /// The rank count is undetermined: the user must set it first.
+    RankCountUnknown(String),
 }
 
 impl std::fmt::Display for FitError {
@@ -173,7 +232,7 @@ impl std::fmt::Display for FitError {
                 f,
                 "{n} usable points in the size range: the fit needs at least {MIN_SEGMENT} with two different sizes"
             ),
-            FitError::NoModel(s) => f.write_str(s),
+            FitError::NoModel(s) | FitError::RankCountUnknown(s) => f.write_str(s),
         }
     }
 }
@@ -385,6 +444,28 @@ pub fn fit(points: &[(f64, f64)], o: FitOptions) -> Result<Fit, FitError> {
     fit_printed(points, &[], o)
 }
 
+/// Why options `o` allow no fit: p < 2, or no closed form of the model (or
+/// of any model) for the collective.
+fn no_model(o: FitOptions) -> FitError {
+    FitError::NoModel(if o.p < 2 {
+        "the fit needs p ≥ 2 ranks".to_string()
+    } else if Model::all()
+        .iter()
+        .all(|m| m.factors(o.collective, o.p).is_none())
+    {
+        format!(
+            "no model here has a closed form for {}: no α–β fit",
+            o.collective.label()
+        )
+    } else {
+        format!(
+            "the {} model has no closed form for {}; choose another model",
+            o.model.label(),
+            o.collective.label()
+        )
+    })
+}
+
 /// [`fit`] of times read from a log: `time_half_ulp[i]` is the half-unit in
 /// the last printed digit of `points[i].1`, seconds. It sets the floor below
 /// which a smaller residual is not evidence for a breakpoint
@@ -397,17 +478,10 @@ pub fn fit_printed(
     time_half_ulp: &[f64],
     o: FitOptions,
 ) -> Result<Fit, FitError> {
-    let factors = o.model.factors(o.collective, o.p).ok_or_else(|| {
-        FitError::NoModel(if o.p < 2 {
-            "the fit needs p ≥ 2 ranks".to_string()
-        } else {
-            format!(
-                "the {} model has no closed form for {}; choose another model",
-                o.model.label(),
-                o.collective.label()
-            )
-        })
-    })?;
+    let factors = o
+        .model
+        .factors(o.collective, o.p)
+        .ok_or_else(|| no_model(o))?;
     let mut idx: Vec<usize> = (0..points.len())
         .filter(|&i| {
             let (n, t) = points[i];

@@ -398,11 +398,17 @@ pub fn parse(lines: &[Line], opts: &ImportOptions) -> (Option<Log>, Vec<LineMess
             iterations: None,
         });
     }
-    let title = lines
+    // A title: the first `#` comment above the header, unless it is a
+    // `# source:` note (the header itself is not a title).
+    let title = lines[..h]
         .iter()
-        .find(|(_, l)| l.trim_start().starts_with('#'))
-        .map(|(_, l)| l.trim_start().trim_start_matches('#').trim().to_string())
-        .unwrap_or_default();
+        .map(|(_, l)| l.trim_start())
+        .filter(|l| l.starts_with('#'))
+        .map(|l| l.trim_start_matches('#').trim())
+        .find(|b| !b.is_empty())
+        .filter(|b| !b.to_ascii_lowercase().starts_with("source:"))
+        .unwrap_or_default()
+        .to_string();
     let collective = opts.collective.unwrap_or(BenchCollective::AllReduce);
     let collective_note = match opts.collective {
         Some(c) => format!("{} (chosen by you)", c.label()),

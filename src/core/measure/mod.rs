@@ -20,14 +20,17 @@
 
 pub mod analysis;
 pub mod checks;
+mod columns;
 pub mod detect;
 pub mod export;
 pub mod fit;
 pub mod generic;
+pub mod gloo;
 pub mod model;
 pub mod nccl;
 pub mod osu;
 pub mod synthetic;
+pub mod ucc;
 
 pub use model::{BenchCollective, Model};
 
@@ -43,7 +46,7 @@ pub const MAX_MESSAGES: usize = 200;
 pub const FORMATS: &str = "nccl-tests tables (all_reduce_perf, all_gather_perf, reduce_scatter_perf, \
 broadcast_perf, reduce_perf, alltoall_perf; launcher prefixes such as [1,0]<stdout>: and two logs side \
 by side separated by |), OSU micro-benchmark collectives (osu_allreduce and friends: # Size, Avg Latency(us), \
-optional Min/Max/Iterations), and generic CSV or whitespace columns with a header naming size and time \
+optional Min/Max/Iterations), nccl-tests rows pasted without their header, and generic CSV or whitespace columns with a header naming size and time \
 (units in the header, e.g. size(MB), time(us))";
 
 /// Which parser read a log.
@@ -55,6 +58,12 @@ pub enum Format {
     Osu,
     /// Generic CSV or whitespace columns with a header.
     Generic,
+    /// UCC perftest (`ucc_perftest`): recognised and named in the
+    /// rejection, not read.
+    Ucc,
+    /// gloo's benchmark (gloo/benchmark): recognised and named in the
+    /// rejection, not read.
+    Gloo,
 }
 
 impl Format {
@@ -64,6 +73,8 @@ impl Format {
             Format::NcclTests => "nccl-tests",
             Format::Osu => "OSU micro-benchmarks",
             Format::Generic => "generic columns",
+            Format::Ucc => "UCC perftest",
+            Format::Gloo => "gloo benchmark",
         }
     }
 }
@@ -180,6 +191,15 @@ pub enum RankSource {
     Inferred,
     /// Not stated and not inferable: a default was assumed.
     Assumed,
+    /// The printed digits fit several rank counts (`lo ..= hi`, `hi = None`
+    /// when unbounded) or none: the user must set p. `RankCount::p` is then
+    /// only provisional (`lo`, used for the row checks); no fit is made.
+    Undetermined {
+        /// Smallest p that fits every row.
+        lo: usize,
+        /// Largest p that fits every row (`None`: every p ≥ `lo` fits).
+        hi: Option<usize>,
+    },
     /// Typed by the user.
     User,
 }
@@ -465,28 +485,55 @@ pub fn import(text: &str, opts: &ImportOptions) -> Result<Import, ImportError> {
     }
     let mut logs = Vec::new();
     for (name, clean, mut msgs) in parts {
-        let result = match detect::detect(&clean) {
+        let format = detect::detect(&clean);
+        let (log, pmsgs) = match format {
             Some(Format::NcclTests) => nccl::parse(&clean, opts),
             Some(Format::Osu) => osu::parse(&clean, opts),
             Some(Format::Generic) => generic::parse(&clean, opts),
-            None => {
-                msgs.push(LineMessage {
-                    line: 0,
-                    reason: format!("no header of a known format was found. We read {FORMATS}"),
-                });
-                (None, Vec::new())
-            }
+            // Recognised and named, not read (page size): see ucc.rs, gloo.rs.
+            Some(Format::Ucc | Format::Gloo) => (None, Vec::new()),
+            None => match nccl::headerless(&clean) {
+                Some(with_header) => {
+                    let (mut log, m) = nccl::parse(&with_header, opts);
+                    if let Some(l) = log.as_mut() {
+                        l.notes.insert(0, nccl::HEADERLESS_NOTE.to_string());
+                    }
+                    (log, m)
+                }
+                None => {
+                    msgs.push(LineMessage {
+                        line: 0,
+                        reason: detect::no_header_reason(&clean),
+                    });
+                    (None, Vec::new())
+                }
+            },
         };
-        let (log, pmsgs) = result;
         msgs.extend(pmsgs);
+        let has_rows = log
+            .as_ref()
+            .is_some_and(|l| l.series.iter().any(|s| !s.rows.is_empty()));
+        if let (Some(f), false) = (format, has_rows) {
+            let hl = detect::header_line(&clean, f).unwrap_or(0);
+            let reason = if matches!(f, Format::Ucc | Format::Gloo) {
+                format!(
+                    "this is {} output (table header on line {hl}), which this page does not read yet: paste its size and time columns under a header such as size(B) time(us)",
+                    f.label()
+                )
+            } else {
+                format!(
+                    "a {} column header (line {hl}) but no data row below it: paste the rows too",
+                    f.label()
+                )
+            };
+            msgs.push(LineMessage { line: 0, reason });
+        }
         for m in msgs {
             push_msg(&mut messages, m.line, prefix_part(&name, &m.reason));
         }
-        if let Some(mut log) = log {
-            if log.series.iter().any(|s| !s.rows.is_empty()) {
-                log.part = name.clone();
-                logs.push(log);
-            }
+        if let (Some(mut log), true) = (log, has_rows) {
+            log.part = name.clone();
+            logs.push(log);
         }
     }
     messages.sort_by_key(|m| m.line);
@@ -494,6 +541,51 @@ pub fn import(text: &str, opts: &ImportOptions) -> Result<Import, ImportError> {
         return Err(ImportError::Unrecognised { messages });
     }
     Ok(Import { logs, messages })
+}
+
+impl Import {
+    /// The 1-based lines that gave a row to some table of some log, sorted.
+    fn row_lines(&self) -> Vec<usize> {
+        let mut v: Vec<usize> = self
+            .logs
+            .iter()
+            .flat_map(|l| &l.series)
+            .flat_map(|s| s.rows.iter().map(|r| r.line))
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
+    /// True when some table of some log has a row from 1-based line `line`
+    /// (the line was read, perhaps in part).
+    pub fn line_read(&self, line: usize) -> bool {
+        self.row_lines().binary_search(&line).is_ok()
+    }
+
+    /// The messages about lines that gave no row at all (plus those about
+    /// the whole paste, line 0), and those about lines read in part (an
+    /// in-place group missing, extra columns): `(not read, read in part)`.
+    pub fn split_messages(&self) -> (Vec<&LineMessage>, Vec<&LineMessage>) {
+        let read = self.row_lines();
+        self.messages
+            .iter()
+            .partition(|m| m.line == 0 || read.binary_search(&m.line).is_err())
+    }
+
+    /// Number of distinct lines (line ≥ 1) that gave no row and have a
+    /// message: the "lines not read" count.
+    pub fn unread_lines(&self) -> usize {
+        let read = self.row_lines();
+        let mut lines: Vec<usize> = self
+            .messages
+            .iter()
+            .filter(|m| m.line > 0 && read.binary_search(&m.line).is_err())
+            .map(|m| m.line)
+            .collect();
+        lines.dedup();
+        lines.len()
+    }
 }
 
 fn prefix_part(part: &str, reason: &str) -> String {
@@ -506,3 +598,6 @@ fn prefix_part(part: &str, reason: &str) -> String {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod tests_real;

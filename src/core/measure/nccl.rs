@@ -121,7 +121,7 @@ pub fn parse(lines: &[Line], opts: &ImportOptions) -> (Option<Log>, Vec<LineMess
             continue; // a data row: no header fields
         }
         let toks: Vec<&str> = t.trim_start_matches('#').split_whitespace().collect();
-        if title.is_empty() && t.starts_with('#') && toks.len() > 1 {
+        if title.is_empty() && is_title(t) {
             title = t.trim_start_matches('#').trim().to_string();
         }
         for w in toks.windows(2) {
@@ -139,7 +139,12 @@ pub fn parse(lines: &[Line], opts: &ImportOptions) -> (Option<Log>, Vec<LineMess
                 _ => {}
             }
         }
-        if tool.is_none() {
+        let source_line = t
+            .trim_start_matches('#')
+            .trim_start()
+            .to_ascii_lowercase()
+            .starts_with("source:");
+        if tool.is_none() && !source_line {
             for w in t.split(|c: char| c.is_whitespace() || c == '/') {
                 if let Some(name) = w
                     .strip_suffix("_perf")
@@ -375,6 +380,101 @@ pub fn parse(lines: &[Line], opts: &ImportOptions) -> (Option<Log>, Vec<LineMess
     };
     (Some(log), msgs)
 }
+
+/// True for a `#` line that names the test: nccl-tests' `# Collective test
+/// starting: all_reduce_perf`, `# nccl-tests version …`, or a comment naming
+/// a `*_perf` binary. Parameter lines (`# nThread …`), rank lines, column
+/// headers and a `# source:` line are not titles.
+fn is_title(t: &str) -> bool {
+    let Some(body) = t.strip_prefix('#').map(str::trim) else {
+        return false;
+    };
+    if body.is_empty() || body.to_ascii_lowercase().starts_with("source:") || is_nccl_header(t) {
+        return false;
+    }
+    if body.starts_with("Collective test concluded") {
+        return false;
+    }
+    body.starts_with("Collective test starting")
+        || body.contains("nccl-tests version")
+        || body
+            .split(|c: char| c.is_whitespace() || c == '/' || c == ',' || c == ':')
+            .any(|w| w.ends_with("_perf") || w.ends_with("_perf_mpi"))
+}
+
+/// The column header nccl-tests would have printed above `row`, when the
+/// row's tokens fit its layout: `size count type [redop] [root]` and one or
+/// two groups of `time algbw busbw #wrong` (older versions: `error`, a
+/// float such as `2e-07`). `None` when they do not fit.
+fn header_for_row(row: &str) -> Option<String> {
+    let t: Vec<&str> = row.split_whitespace().collect();
+    let int = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let word = |s: &str| s.starts_with(|c: char| c.is_ascii_alphabetic());
+    if t.len() < 7 || !int(t[0]) || !int(t[1]) || !word(t[2]) {
+        return None;
+    }
+    let mut head = String::from("# size count type");
+    let mut i = 3;
+    if word(t[3]) {
+        head += " redop";
+        i = 4;
+        if matches!(t.len() - i, 5 | 9) {
+            t[i].parse::<i64>().ok()?;
+            head += " root";
+            i += 1;
+        }
+    }
+    let rest = &t[i..];
+    if rest.len() != 4 && rest.len() != 8 {
+        return None;
+    }
+    for g in rest.chunks(4) {
+        for v in &g[..3] {
+            printed(v, 1.0)?;
+        }
+        let w = g[3];
+        let wrong = if int(w) || w == "N/A" {
+            "#wrong"
+        } else if printed(w, 1.0).is_some() {
+            "error"
+        } else {
+            return None;
+        };
+        head += &format!(" time algbw busbw {wrong}");
+    }
+    Some(head)
+}
+
+/// Rows pasted without nccl-tests' column header: when the first line that
+/// starts with a number fits nccl-tests' layout (see `header_for_row`) and
+/// so does at least half of the lines that start with a number, returns the
+/// lines with that header inserted above the first row (numbered as that
+/// row), ready for [`parse`]. `None` otherwise.
+pub fn headerless(lines: &[Line]) -> Option<Vec<Line>> {
+    let numeric: Vec<usize> = (0..lines.len())
+        .filter(|&i| {
+            lines[i]
+                .1
+                .trim_start()
+                .starts_with(|c: char| c.is_ascii_digit())
+        })
+        .collect();
+    let &first = numeric.first()?;
+    let head = header_for_row(&lines[first].1)?;
+    let fits = numeric
+        .iter()
+        .filter(|&&i| header_for_row(&lines[i].1).as_deref() == Some(head.as_str()))
+        .count();
+    if fits * 2 < numeric.len() {
+        return None;
+    }
+    let mut out = lines.to_vec();
+    out.insert(first, (lines[first].0, head));
+    Some(out)
+}
+
+/// The note for rows read by [`headerless`].
+pub const HEADERLESS_NOTE: &str = "no column header: the rows fit nccl-tests' layout (size count type redop [root] time algbw busbw #wrong, twice) and were read as nccl-tests rows";
 
 fn clip(s: &str) -> String {
     let mut out: String = s.chars().take(24).collect();

@@ -5,17 +5,14 @@
 //! `Max Latency(us)` and `Iterations` (the `-f` option), then one row per
 //! message size in bytes. OSU prints no bandwidths.
 
+use super::columns::{read_rows, Columns};
 use super::detect::{is_osu_header, Line};
 use super::generic::time_scale;
-use super::{
-    printed, push_msg, rows_full, BenchCollective, Format, ImportOptions, LineMessage, Log,
-    Printed, Row, Series,
-};
-use super::{row_size, RowSize};
+use super::{BenchCollective, Format, ImportOptions, LineMessage, Log, Series};
 
 /// Splits an OSU header on runs of two or more spaces (column names contain
 /// single spaces: "Avg Latency(us)").
-fn header_cells(h: &str) -> Vec<String> {
+pub(crate) fn header_cells(h: &str) -> Vec<String> {
     let mut out = Vec::new();
     for part in h.split("  ") {
         let p = part.trim();
@@ -28,9 +25,8 @@ fn header_cells(h: &str) -> Vec<String> {
 
 /// Parses cleaned lines of one OSU log.
 pub fn parse(lines: &[Line], opts: &ImportOptions) -> (Option<Log>, Vec<LineMessage>) {
-    let mut msgs = Vec::new();
     let Some(h) = lines.iter().position(|(_, l)| is_osu_header(l)) else {
-        return (None, msgs);
+        return (None, Vec::new());
     };
     let header = lines[h]
         .1
@@ -54,7 +50,13 @@ pub fn parse(lines: &[Line], opts: &ImportOptions) -> (Option<Log>, Vec<LineMess
     let time_mul = unit.as_deref().and_then(time_scale).unwrap_or(1e-6);
     let title = lines
         .iter()
-        .find(|(_, l)| l.contains("OSU"))
+        .find(|(_, l)| {
+            l.contains("OSU")
+                && !l
+                    .trim_start_matches(['#', ' '])
+                    .to_ascii_lowercase()
+                    .starts_with("source:")
+        })
         .map(|(_, l)| l.trim_start().trim_start_matches('#').trim().to_string())
         .unwrap_or_default();
     let from_title = title
@@ -72,77 +74,17 @@ pub fn parse(lines: &[Line], opts: &ImportOptions) -> (Option<Log>, Vec<LineMess
             "all-reduce (assumed: no OSU title line)".into(),
         ),
     };
-    let mut rows = Vec::new();
-    for (n, l) in lines.iter().skip(h + 1) {
-        let t = l.trim();
-        if t.is_empty() || t.starts_with('#') {
-            continue;
-        }
-        if rows_full(rows.len(), &mut msgs, *n) {
-            break;
-        }
-        let toks: Vec<&str> = t.split_whitespace().collect();
-        let get = |i: usize, m: f64| toks.get(i).and_then(|s| printed(s, m));
-        let zero = "size 0 B: nothing to time; row skipped";
-        let size = match row_size(get(0, 1.0), &mut msgs, *n, zero) {
-            RowSize::Positive(s) => Printed { half_ulp: 0.0, ..s },
-            RowSize::Skipped => continue,
-            RowSize::Unread => {
-                push_msg(
-                    &mut msgs,
-                    *n,
-                    "not a table row (expected a size in bytes first); skipped",
-                );
-                continue;
-            }
-        };
-        let time = match get(avg_i, time_mul) {
-            Some(t) if t.value > 0.0 => t,
-            Some(_) => {
-                push_msg(
-                    &mut msgs,
-                    *n,
-                    "average latency is not positive; row skipped",
-                );
-                continue;
-            }
-            None if toks.len() <= avg_i => {
-                push_msg(
-                    &mut msgs,
-                    *n,
-                    "truncated line: no average latency; row skipped",
-                );
-                continue;
-            }
-            None => {
-                push_msg(
-                    &mut msgs,
-                    *n,
-                    "average latency is not a number; row skipped",
-                );
-                continue;
-            }
-        };
-        if toks.len() < names.len() {
-            push_msg(
-                &mut msgs,
-                *n,
-                format!("line ends early: {} of {} columns", toks.len(), names.len()),
-            );
-        }
-        rows.push(Row {
-            line: *n,
-            size,
-            time,
-            algbw: None,
-            busbw: None,
-            bw_unknown: None,
-            wrong: None,
-            min_time: min_i.and_then(|i| get(i, time_mul)).map(|p| p.value),
-            max_time: max_i.and_then(|i| get(i, time_mul)).map(|p| p.value),
-            iterations: it_i.and_then(|i| toks.get(i)).and_then(|s| s.parse().ok()),
-        });
-    }
+    let cols = Columns {
+        size: (0, 1.0),
+        time: (avg_i, time_mul),
+        min: min_i,
+        max: max_i,
+        iterations: it_i,
+        width: names.len(),
+        skip_words: false,
+        what: "average latency",
+    };
+    let (rows, msgs) = read_rows(lines, h, &cols);
     let mut notes = vec![format!(
         "units from OSU: size in bytes (per-rank message), latency in {}",
         unit.as_deref().unwrap_or("µs (assumed)")

@@ -7,7 +7,8 @@ use yew::prelude::*;
 use super::csv_link::{Csv, CsvLink};
 use super::state::{select_value, Action, PanelProps};
 use crate::app::components::field::TextField;
-use crate::core::measure::Model;
+use crate::core::measure::analysis::model_for;
+use crate::core::measure::{BenchCollective, Model};
 use crate::core::units::{
     equation, format_bandwidth, format_beta, format_bit_rate, format_decimal,
     format_exact_or_approx,
@@ -37,6 +38,18 @@ pub fn FitPanel(props: &PanelProps) -> Html {
         return html! {};
     };
     let act = &props.on_action;
+    let collective = match &s.analysis.import {
+        Ok(imp) => imp
+            .logs
+            .get(la.index)
+            .map(|l| l.collective)
+            .unwrap_or(BenchCollective::AllReduce),
+        Err(_) => BenchCollective::AllReduce,
+    };
+    let p = la.resolved.p.p;
+    // The model the fit used (the chosen one, or the collective's first
+    // with a closed form).
+    let used = model_for(s.settings.model, collective, p);
     let on_model = act.reform(|e: Event| {
         Action::SetModel(Model::from_short(&select_value(&e)).unwrap_or(Model::Ring))
     });
@@ -46,7 +59,7 @@ pub fn FitPanel(props: &PanelProps) -> Html {
             <div class="field">
                 <label for="fit-model">{"Algorithm model"}</label>
                 <select id="fit-model" onchange={on_model}>
-                    { for Model::all().into_iter().map(|m| html!{ <option value={m.key()} selected={m == s.settings.model}>{m.label()}</option> }) }
+                    { for Model::all().into_iter().map(|m| html!{ <option value={m.key()} selected={m == used} disabled={m.factors(collective, p).is_none()}>{m.label()}</option> }) }
                 </select>
             </div>
             <div class="field">
@@ -75,6 +88,9 @@ pub fn FitPanel(props: &PanelProps) -> Html {
                 </dl>
                 if let Some(w) = f.poor_fit_warning() {
                     <p id="fit-warning" class="field-error" role="status">{w}</p>
+                }
+                if let Some(w) = f.alpha_extrapolated_warning() {
+                    <p id="fit-alpha-warning" class="field-error" role="status">{w}</p>
                 }
                 if f.segments.len() > 1 {
                     <ul id="fit-segments">{ for f.segments.iter().map(|sg| html!{

@@ -57,6 +57,7 @@ pub fn MeasureView(props: &ViewProps) -> Html {
     let on_text = on_action.reform(|(t, src): (String, String)| Action::SetText(t, src));
     let on_example = on_action.reform(Action::LoadExample);
     let snapshot: Rc<MeasureState> = Rc::new((*state).clone());
+    let shown = snapshot.shown();
     let ctx = &props.ctx;
     html! {
         <div class="view view-measure">
@@ -73,10 +74,10 @@ pub fn MeasureView(props: &ViewProps) -> Html {
             if is_generic(&snapshot) {
                 {ctx.panel("units", html! { <UnitPicker state={snapshot.clone()} on_action={on_action.clone()} /> })}
             }
-            if snapshot.analysis.log.is_some() {
-                {ctx.panel("fit", html! { <FitPanel state={snapshot.clone()} on_action={on_action.clone()} /> })}
-                {ctx.panel("charts", html! { <MeasureCharts state={snapshot.clone()} /> })}
-                {ctx.panel("table", html! { <RowsTable state={snapshot.clone()} on_action={on_action} /> })}
+            if shown.analysis.log.is_some() {
+                {ctx.panel("fit", html! { <FitPanel state={shown.clone()} on_action={on_action.clone()} /> })}
+                {ctx.panel("charts", html! { <MeasureCharts state={shown.clone()} /> })}
+                {ctx.panel("table", html! { <RowsTable state={shown.clone()} on_action={on_action} /> })}
             }
         </div>
     }

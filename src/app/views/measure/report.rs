@@ -7,7 +7,7 @@ use yew::prelude::*;
 
 use super::state::{select_value, Action, PanelProps};
 use crate::app::components::field::TextField;
-use crate::core::measure::{BenchCollective, LineMessage, FORMATS};
+use crate::core::measure::{BenchCollective, LineMessage, RankSource, FORMATS};
 
 /// A message as a list item's text: "line 12: …", or for the whole input
 /// (line 0, e.g. no header found) the reason alone.
@@ -19,6 +19,20 @@ fn message_text(m: &LineMessage) -> String {
     }
 }
 
+/// A folded list of line messages: "`n` line(s) `what`" (open when short);
+/// nothing when `msgs` is empty.
+fn messages_block(id: &'static str, n: usize, what: &str, msgs: &[&LineMessage]) -> Html {
+    if msgs.is_empty() {
+        return Html::default();
+    }
+    html! {
+        <details open={msgs.len() <= 10} id={id}>
+            <summary>{format!("{n} line{} {what}", if n == 1 { "" } else { "s" })}</summary>
+            <ul class="line-messages">{ for msgs.iter().map(|m| html!{ <li>{message_text(m)}</li> }) }</ul>
+        </details>
+    }
+}
+
 /// What was read, with the rank count and line-rate fields.
 #[component]
 pub fn ParseReport(props: &PanelProps) -> Html {
@@ -27,20 +41,32 @@ pub fn ParseReport(props: &PanelProps) -> Html {
     let imp = match &s.analysis.import {
         Ok(imp) => imp,
         Err(e) => {
-            let msgs = match e {
+            let msgs: Vec<LineMessage> = match e {
                 // the error already lists the formats read: not again
                 crate::core::measure::ImportError::Unrecognised { messages } => messages
                     .iter()
-                    .filter(|m| !m.reason.contains(FORMATS))
-                    .cloned()
+                    .filter_map(|m| {
+                        let reason = m.reason.replace(&format!(" We read {FORMATS}"), "");
+                        (!reason.contains(FORMATS)
+                            && !reason.trim().is_empty()
+                            && !reason.starts_with("no header of a known format"))
+                        .then_some(LineMessage {
+                            line: m.line,
+                            reason,
+                        })
+                    })
                     .collect(),
                 crate::core::measure::ImportError::Empty => Vec::new(),
             };
+            let kept = s.kept.is_some() && !s.text.trim().is_empty();
             return html! {
                 <section class="panel wide" id="parse-report">
                     <h2>{"What was read"}</h2>
                     <p id="import-error" class={classes!((!s.text.is_empty()).then_some("field-error"))} role="status">{e.to_string()}</p>
-                    <ul class="line-messages">{ for msgs.iter().take(20).map(|m| html!{ <li>{message_text(m)}</li> }) }</ul>
+                    <ul class="line-messages" id="import-reasons">{ for msgs.iter().take(20).map(|m| html!{ <li>{message_text(m)}</li> }) }</ul>
+                    if kept {
+                        <p id="kept-note" class="hint">{"The fit, charts and table below still show the last log that was read."}</p>
+                    }
                 </section>
             };
         }
@@ -49,6 +75,11 @@ pub fn ParseReport(props: &PanelProps) -> Html {
         return html! {};
     };
     let log = imp.logs.get(la.index);
+    let undetermined = matches!(la.resolved.p.source, RankSource::Undetermined { .. });
+    let (unread, partial) = imp.split_messages();
+    let n_unread = imp.unread_lines() + unread.iter().filter(|m| m.line == 0).count();
+    let mut partial_lines: Vec<usize> = partial.iter().map(|m| m.line).collect();
+    partial_lines.dedup();
     let on_coll =
         act.reform(|e: Event| Action::SetCollective(BenchCollective::from_name(&select_value(&e))));
     let on_log = act.reform(|e: Event| Action::SelectLog(select_value(&e).parse().unwrap_or(0)));
@@ -83,7 +114,7 @@ pub fn ParseReport(props: &PanelProps) -> Html {
                             }) }
                         </select>
                     </li>
-                    <li id="rank-count">{la.resolved.p.note.clone()}</li>
+                    <li id="rank-count" class={classes!(undetermined.then_some("field-error"))} role={undetermined.then_some("status")}>{la.resolved.p.note.clone()}</li>
                     if let Some(n) = &la.resolved.bw_note {
                         <li id="bw-kind">{n.clone()}</li>
                     }
@@ -103,12 +134,8 @@ pub fn ParseReport(props: &PanelProps) -> Html {
             if let Some(n) = &la.checks.line_rate_note {
                 <p id="line-rate-note" class="flagged">{n.clone()}</p>
             }
-            if !imp.messages.is_empty() {
-                <details open={imp.messages.len() <= 10} id="line-messages">
-                    <summary>{format!("{} line{} not read", imp.messages.len(), if imp.messages.len() == 1 { "" } else { "s" })}</summary>
-                    <ul class="line-messages">{ for imp.messages.iter().map(|m| html!{ <li>{message_text(m)}</li> }) }</ul>
-                </details>
-            }
+            {messages_block("line-messages", n_unread, "not read", &unread)}
+            {messages_block("line-notes", partial_lines.len(), "read in part", &partial)}
         </section>
     }
 }

@@ -51,6 +51,9 @@ pub struct MeasureState {
     pub errors: Vec<(&'static str, String)>,
     /// The core's analysis of `text` with `settings`.
     pub analysis: Rc<Analysis>,
+    /// The last analysis that read a log, kept while the paste is rejected
+    /// (the fit, charts and table keep showing it).
+    pub kept: Option<Rc<Analysis>>,
 }
 
 impl Default for MeasureState {
@@ -66,6 +69,7 @@ impl Default for MeasureState {
             min_text: String::new(),
             max_text: String::new(),
             errors: Vec::new(),
+            kept: None,
         }
     }
 }
@@ -233,13 +237,31 @@ impl Reducible for MeasureState {
             Action::SetBwKind(k) => s.settings.import.bw_kind = k,
         }
         if changed {
-            s.analysis = Rc::new(analyse(&s.text, &s.settings));
+            let next = Rc::new(analyse(&s.text, &s.settings));
+            if next.log.is_some() {
+                s.kept = None;
+            } else if s.analysis.log.is_some() {
+                s.kept = Some(s.analysis.clone());
+            }
+            s.analysis = next;
         }
         Rc::new(s)
     }
 }
 
 impl MeasureState {
+    /// The state the fit, charts and table show: this one, or while the paste
+    /// is rejected, this one with the last analysis that read a log.
+    pub fn shown(self: &Rc<Self>) -> Rc<MeasureState> {
+        match (&self.kept, &self.analysis.log) {
+            (Some(k), None) => Rc::new(MeasureState {
+                analysis: k.clone(),
+                ..(**self).clone()
+            }),
+            _ => self.clone(),
+        }
+    }
+
     /// The inline message of `field`, if any.
     pub fn error(&self, field: &str) -> Option<String> {
         self.errors
