@@ -46,7 +46,7 @@ pub fn FitPanel(props: &PanelProps) -> Html {
             <div class="field">
                 <label for="fit-model">{"Algorithm model"}</label>
                 <select id="fit-model" onchange={on_model}>
-                    { for Model::all().into_iter().map(|m| html!{ <option value={m.key()} selected={m == s.settings.model}>{m.label()}</option> }) }
+                    { for Model::all().into_iter().map(|m| html!{ <option value={m.key()} selected={m == la.model}>{m.label()}</option> }) }
                 </select>
             </div>
             <div class="field">

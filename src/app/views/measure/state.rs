@@ -133,6 +133,7 @@ impl Reducible for MeasureState {
                 s.source = src;
                 s.settings.log = 0;
                 s.settings.series = 0;
+                s.settings.model_set = false;
                 set_error(&mut s.errors, "example", None);
             }
             Action::LoadExample(key) => match example(&key) {
@@ -140,6 +141,7 @@ impl Reducible for MeasureState {
                     s.text = Rc::new(ex.text());
                     s.source = ex.source();
                     s.settings.model = ex.model();
+                    s.settings.model_set = true;
                     s.settings.log = 0;
                     s.settings.series = 0;
                     set_error(&mut s.errors, "example", None);
@@ -216,7 +218,10 @@ impl Reducible for MeasureState {
                     }
                 }
             }
-            Action::SetModel(m) => s.settings.model = m,
+            Action::SetModel(m) => {
+                s.settings.model = m;
+                s.settings.model_set = true;
+            }
             Action::SetBreaks(b) => s.settings.breaks = b.min(2),
             Action::SelectLog(i) => {
                 s.settings.log = i;
