@@ -257,7 +257,7 @@ fn huber(rows: &[([f64; 3], f64)], cols: &[usize]) -> Option<[f64; 3]> {
         let mut a: Vec<f64> = r.iter().map(|v| v.abs()).collect();
         a.sort_by(f64::total_cmp);
         let s = 1.4826 * a.get(a.len() / 2).copied().unwrap_or(0.0);
-        if !(s > 1e-12) {
+        if s.is_nan() || s <= 1e-12 {
             break;
         }
         w = r.iter().map(|v| (HUBER_K * s / v.abs()).min(1.0)).collect();
@@ -361,7 +361,7 @@ pub fn joint_fit(p: usize, logs: &[JointLog]) -> Result<JointFit, JointError> {
             let (da, ds) = ((ai - aj) * alpha, (bi - bj) * beta + (gi - gj) * gamma);
             let n = -da / ds;
             let predicted =
-                (n > 0.0 && n <= MAX_CROSSOVER_BYTES).then(|| (n, if da < 0.0 { i } else { j }));
+                (n > 0.0 && n <= MAX_CROSSOVER_BYTES).then_some((n, if da < 0.0 { i } else { j }));
             crossovers.push(PairCrossover {
                 a: i,
                 b: j,
