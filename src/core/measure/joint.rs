@@ -2,7 +2,7 @@
 //! algorithms at once.
 //!
 //! Every algorithm's closed form (Thakur, Rabenseifner & Gropp 2005, as the
-//! registry states it: [`Algorithm::factors`]) is linear in the machine
+//! registry states it: [`ClosedForm::factors`]) is linear in the machine
 //! parameters: `T(n) = a·α + b·n·β + g·n·γ` with α the start-up (s), β the
 //! transfer time (s/B) and γ the reduction time (s/B), `n` in bytes. One
 //! log of one algorithm only pins down `a·α` and `b·β + g·γ`; two or more
@@ -19,7 +19,7 @@
 use nalgebra::{Matrix3, Vector3};
 
 use super::fit::huber_line;
-use crate::core::collectives::Algorithm;
+use crate::core::collectives::ClosedForm;
 
 /// A measured time against its closed form.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -39,7 +39,7 @@ pub struct RowModel {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Comparison {
     /// The algorithm of the annotation.
-    pub alg: Algorithm,
+    pub alg: ClosedForm,
     /// Ranks.
     pub p: usize,
     /// `[a, b, g]` of the closed form at `p`.
@@ -57,10 +57,16 @@ pub struct Comparison {
 /// and compares every row with the prediction.
 ///
 /// # Errors
-/// A sentence when the closed form has no start-up or byte term at `p`, or
+/// A sentence when the algorithm follows nodes (no flat closed form: see
+/// [`ClosedForm::factors`]), its closed form has no start-up or byte term at `p`, or
 /// fewer than two points have a positive size and time.
-pub fn compare(alg: Algorithm, p: usize, pts: &[(f64, f64)]) -> Result<Comparison, String> {
-    let factors = alg.factors(p);
+pub fn compare(alg: ClosedForm, p: usize, pts: &[(f64, f64)]) -> Result<Comparison, String> {
+    let Some(factors) = alg.factors(p) else {
+        return Err(format!(
+            "{} follows the nodes of a topology: its closed form needs the node shape, which the annotation (alg, p) does not give",
+            alg.label()
+        ));
+    };
     let [a, b, _] = factors;
     if !(a > 0.0 && b > 0.0) {
         return Err(format!(
@@ -106,7 +112,7 @@ pub struct JointLog {
     /// Display name (e.g. "log 1: ring").
     pub label: String,
     /// The algorithm whose closed form models it.
-    pub alg: Algorithm,
+    pub alg: ClosedForm,
     /// `(n B, t s)` points.
     pub points: Vec<(f64, f64)>,
 }
@@ -117,7 +123,7 @@ pub struct JointResidual {
     /// The log's label.
     pub label: String,
     /// Its algorithm.
-    pub alg: Algorithm,
+    pub alg: ClosedForm,
     /// `[a, b, g]` at p.
     pub factors: [f64; 3],
     /// Root mean square of (t − model)/model over its rows (0.1 = 10 %).
@@ -175,6 +181,9 @@ pub struct JointFit {
 pub enum JointError {
     /// Fewer than two logs or three usable points.
     TooFew,
+    /// The log (its label) is of an algorithm that follows nodes: its
+    /// closed form needs the node shape ([`ClosedForm::factors`]).
+    NodeShape(String),
     /// The closed forms do not separate α, β and γ (e.g. the same algorithm
     /// twice, or algorithms whose factors are proportional).
     Degenerate,
@@ -187,6 +196,7 @@ impl std::fmt::Display for JointError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             JointError::TooFew => write!(f, "a joint fit needs two logs and three rows with a positive size and time"),
+            JointError::NodeShape(l) => write!(f, "{l}: this algorithm follows the nodes of a topology, and the annotation (alg, p) does not give their shape: no closed form to fit"),
             JointError::Degenerate => write!(f, "these algorithms' closed forms do not separate α, β and γ (the same algorithm twice, or proportional factors): annotate logs of different algorithms"),
             JointError::NonPositiveBeta(b) => write!(f, "the joint fit gives β = {b:.3e} s/B ≤ 0: the times do not grow with size as the closed forms say"),
         }
@@ -271,18 +281,27 @@ fn huber(rows: &[([f64; 3], f64)], cols: &[usize]) -> Option<[f64; 3]> {
     Some(th)
 }
 
-/// Where the measured times of `a` and `b` cross: at the common sizes,
-/// d = ln(t_a / t_b) changes sign; the crossing is interpolated linearly in
-/// ln n.
+/// Where the measured times of `a` and `b` cross: at the common sizes
+/// (in increasing order; a size listed twice counts once, with its first
+/// times), d = ln(t_a / t_b) changes sign; the crossing is interpolated
+/// linearly in ln n.
 pub fn measured_crossings(a: &[(f64, f64)], b: &[(f64, f64)]) -> Vec<f64> {
-    let mut d: Vec<(f64, f64)> = a
-        .iter()
-        .filter_map(|&(n, ta)| {
-            let &(_, tb) = b.iter().find(|(m, _)| (m - n).abs() <= 1e-9 * n)?;
-            (n > 0.0 && ta > 0.0 && tb > 0.0).then(|| (n.ln(), (ta / tb).ln()))
+    let at = |pts: &[(f64, f64)], n: f64| {
+        pts.iter()
+            .find(|(m, _)| (m - n).abs() <= 1e-9 * n)
+            .map(|p| p.1)
+    };
+    // The sizes are sorted as plain numbers (the page's one f64 sort).
+    let mut sizes: Vec<f64> = a.iter().map(|p| p.0).filter(|&n| n > 0.0).collect();
+    sizes.sort_by(f64::total_cmp);
+    sizes.dedup();
+    let d: Vec<(f64, f64)> = sizes
+        .into_iter()
+        .filter_map(|n| {
+            let (ta, tb) = (at(a, n)?, at(b, n)?);
+            (ta > 0.0 && tb > 0.0).then(|| (n.ln(), (ta / tb).ln()))
         })
         .collect();
-    d.sort_by(|x, y| x.0.total_cmp(&y.0));
     d.windows(2)
         .filter(|w| w[0].1 * w[1].1 < 0.0 || (w[0].1 != 0.0 && w[1].1 == 0.0))
         .map(|w| {
@@ -305,8 +324,13 @@ pub fn measured_crossings(a: &[(f64, f64)], b: &[(f64, f64)]) -> Vec<f64> {
 pub fn joint_fit(p: usize, logs: &[JointLog]) -> Result<JointFit, JointError> {
     let usable = |&(n, t): &(f64, f64)| n > 0.0 && t > 0.0 && n.is_finite() && t.is_finite();
     let mut rows = Vec::new();
+    let mut all_factors = Vec::with_capacity(logs.len());
     for l in logs {
-        let [a, b, g] = l.alg.factors(p);
+        let [a, b, g] = l
+            .alg
+            .factors(p)
+            .ok_or_else(|| JointError::NodeShape(l.label.clone()))?;
+        all_factors.push([a, b, g]);
         for &(n, t) in l.points.iter().filter(|x| usable(x)) {
             rows.push(([a, b * n, g * n], t));
         }
@@ -326,8 +350,8 @@ pub fn joint_fit(p: usize, logs: &[JointLog]) -> Result<JointFit, JointError> {
     }
     let res: Vec<JointResidual> = logs
         .iter()
-        .map(|l| {
-            let factors = l.alg.factors(p);
+        .zip(&all_factors)
+        .map(|(l, &factors)| {
             let [a, b, g] = factors;
             let rows: Vec<RowModel> = l
                 .points
@@ -386,8 +410,8 @@ mod tests {
     use super::*;
 
     /// Noise-free times of `alg` at `p` for α (s), β, γ (s/B), 8 B … 4 MiB.
-    fn times(alg: Algorithm, p: usize, (al, be, ga): (f64, f64, f64)) -> Vec<(f64, f64)> {
-        let [a, b, g] = alg.factors(p);
+    fn times(alg: ClosedForm, p: usize, (al, be, ga): (f64, f64, f64)) -> Vec<(f64, f64)> {
+        let [a, b, g] = alg.factors(p).expect("a flat entry");
         (3..=22)
             .map(|k| {
                 let n = f64::from(1u32 << k);
@@ -396,7 +420,7 @@ mod tests {
             .collect()
     }
 
-    fn log(alg: Algorithm, pts: Vec<(f64, f64)>) -> JointLog {
+    fn log(alg: ClosedForm, pts: Vec<(f64, f64)>) -> JointLog {
         JointLog {
             label: alg.key().into(),
             alg,
@@ -412,10 +436,10 @@ mod tests {
     fn the_registry_factors_at_p2_are_the_hand_derived_ones() {
         // ring: 2(p−1) start-ups, 2(p−1)/p·n bytes, (p−1)/p·n reduced;
         // recursive doubling: log₂p of each (Thakur, Rabenseifner & Gropp 2005).
-        assert_eq!(Algorithm::RING.factors(2), [2.0, 1.0, 0.5]);
-        assert_eq!(Algorithm::RD.factors(2), [1.0, 1.0, 1.0]);
-        assert_eq!(Algorithm::RING.factors(4), [6.0, 1.5, 0.75]);
-        assert_eq!(Algorithm::RD.factors(4), [2.0, 2.0, 2.0]);
+        assert_eq!(ClosedForm::RING.factors(2), Some([2.0, 1.0, 0.5]));
+        assert_eq!(ClosedForm::RD.factors(2), Some([1.0, 1.0, 1.0]));
+        assert_eq!(ClosedForm::RING.factors(4), Some([6.0, 1.5, 0.75]));
+        assert_eq!(ClosedForm::RD.factors(4), Some([2.0, 2.0, 2.0]));
     }
 
     #[test]
@@ -423,9 +447,9 @@ mod tests {
         // α = 5 µs, β = 0.1 ns/B (10 GB/s), γ = 0.02 ns/B.
         let m = (5e-6, 0.1e-9, 0.02e-9);
         for (p, algs) in [
-            (2, vec![Algorithm::RING, Algorithm::RD]),
-            (4, vec![Algorithm::RING, Algorithm::RD, Algorithm::RAB]),
-            (8, vec![Algorithm::RD, Algorithm::RING, Algorithm::RAB]),
+            (2, vec![ClosedForm::RING, ClosedForm::RD]),
+            (4, vec![ClosedForm::RING, ClosedForm::RD, ClosedForm::RAB]),
+            (8, vec![ClosedForm::RD, ClosedForm::RING, ClosedForm::RAB]),
         ] {
             let logs: Vec<JointLog> = algs.iter().map(|&a| log(a, times(a, p, m))).collect();
             let f = joint_fit(p, &logs).expect("a fit");
@@ -443,8 +467,8 @@ mod tests {
         // α = 5 µs, γ = 1 ns/B → 10,000 B, rd faster below, ring above.
         let m = (5e-6, 0.1e-9, 1e-9);
         let logs = vec![
-            log(Algorithm::RING, times(Algorithm::RING, 2, m)),
-            log(Algorithm::RD, times(Algorithm::RD, 2, m)),
+            log(ClosedForm::RING, times(ClosedForm::RING, 2, m)),
+            log(ClosedForm::RD, times(ClosedForm::RD, 2, m)),
         ];
         let f = joint_fit(2, &logs).expect("a fit");
         let x = &f.crossovers[0];
@@ -458,10 +482,10 @@ mod tests {
         // Without γ (pure α–β) the ring never wins: no crossover.
         let ab = vec![
             log(
-                Algorithm::RING,
-                times(Algorithm::RING, 2, (5e-6, 1e-9, 0.0)),
+                ClosedForm::RING,
+                times(ClosedForm::RING, 2, (5e-6, 1e-9, 0.0)),
             ),
-            log(Algorithm::RD, times(Algorithm::RD, 2, (5e-6, 1e-9, 0.0))),
+            log(ClosedForm::RD, times(ClosedForm::RD, 2, (5e-6, 1e-9, 0.0))),
         ];
         let f = joint_fit(2, &ab).expect("a fit");
         assert!(f.crossovers[0].predicted.is_none());
@@ -473,8 +497,8 @@ mod tests {
         // Times made with γ = −0.01 ns/B: γ is clamped to 0 and reported.
         let m = (5e-6, 0.1e-9, -0.01e-9);
         let logs = vec![
-            log(Algorithm::RING, times(Algorithm::RING, 4, m)),
-            log(Algorithm::RD, times(Algorithm::RD, 4, m)),
+            log(ClosedForm::RING, times(ClosedForm::RING, 4, m)),
+            log(ClosedForm::RD, times(ClosedForm::RD, 4, m)),
         ];
         let f = joint_fit(4, &logs).expect("a fit");
         assert_eq!(f.gamma, 0.0);
@@ -485,8 +509,8 @@ mod tests {
     #[test]
     fn the_same_algorithm_twice_cannot_separate_the_parameters() {
         let m = (5e-6, 0.1e-9, 0.02e-9);
-        let t = times(Algorithm::RING, 4, m);
-        let logs = vec![log(Algorithm::RING, t.clone()), log(Algorithm::RING, t)];
+        let t = times(ClosedForm::RING, 4, m);
+        let logs = vec![log(ClosedForm::RING, t.clone()), log(ClosedForm::RING, t)];
         assert_eq!(joint_fit(4, &logs), Err(JointError::Degenerate));
         assert_eq!(joint_fit(4, &logs[..1]), Err(JointError::TooFew));
     }
@@ -494,8 +518,8 @@ mod tests {
     #[test]
     fn a_comparison_fits_its_own_closed_form_exactly() {
         // ring p = 4, α = 5 µs, β = 0.1 ns/B, no γ: ratio 1 at every size.
-        let t = times(Algorithm::RING, 4, (5e-6, 0.1e-9, 0.0));
-        let c = compare(Algorithm::RING, 4, &t).expect("a comparison");
+        let t = times(ClosedForm::RING, 4, (5e-6, 0.1e-9, 0.0));
+        let c = compare(ClosedForm::RING, 4, &t).expect("a comparison");
         close(c.alpha, 5e-6, 1e-6);
         close(c.beta, 0.1e-9, 1e-6);
         assert!(c.rows.iter().all(|r| (r.ratio - 1.0).abs() < 1e-6));
