@@ -3,11 +3,10 @@
 //! predicted and measured crossovers. Renders
 //! [`crate::core::measure::joint::joint_fit`]'s numbers only.
 
-use std::rc::Rc;
-
 use yew::prelude::*;
 
 use super::logs_panel::us;
+use crate::app::shared::Shared;
 use crate::core::measure::analysis::Analysis;
 use crate::core::measure::joint::{JointFit, MAX_CROSSINGS};
 use crate::core::units::{format_decimal, sig};
@@ -16,7 +15,7 @@ use crate::core::units::{format_decimal, sig};
 #[derive(Properties, PartialEq)]
 pub struct JointPanelProps {
     /// The core's analysis.
-    pub analysis: Rc<Analysis>,
+    pub analysis: Shared<Analysis>,
 }
 
 fn fit(k: usize, f: &JointFit) -> Html {

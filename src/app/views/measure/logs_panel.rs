@@ -3,10 +3,9 @@
 //! measured times beside its closed form at the α, β fitted to it, size by
 //! size. Renders [`crate::core::measure::joint::compare`]'s numbers only.
 
-use std::rc::Rc;
-
 use yew::prelude::*;
 
+use crate::app::shared::Shared;
 use crate::core::measure::analysis::{Analysis, LogSummary};
 use crate::core::measure::annotate::valid_keys;
 use crate::core::units::{format_bandwidth, format_decimal, sig};
@@ -15,7 +14,7 @@ use crate::core::units::{format_bandwidth, format_decimal, sig};
 #[derive(Properties, PartialEq)]
 pub struct LogsPanelProps {
     /// The core's analysis.
-    pub analysis: Rc<Analysis>,
+    pub analysis: Shared<Analysis>,
 }
 
 /// A time in µs to 4 significant digits.

@@ -8,6 +8,7 @@ use wasm_bindgen::JsCast;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
+use crate::app::shared::Shared;
 use crate::core::measure::analysis::{analyse, Analysis, Settings};
 use crate::core::measure::synthetic::example;
 use crate::core::measure::{BenchCollective, BwKind, Model};
@@ -49,8 +50,10 @@ pub struct MeasureState {
     pub max_text: String,
     /// Inline messages, `(field, message)`.
     pub errors: Vec<(&'static str, String)>,
-    /// The core's analysis of `text` with `settings`.
-    pub analysis: Rc<Analysis>,
+    /// The core's analysis of `text` with `settings`, compared by identity
+    /// (every action recomputes it; comparing two analyses row by row would
+    /// cost more than the re-render).
+    pub analysis: Shared<Analysis>,
 }
 
 impl Default for MeasureState {
@@ -59,7 +62,7 @@ impl Default for MeasureState {
         MeasureState {
             text: Rc::new(String::new()),
             source: String::new(),
-            analysis: Rc::new(analyse("", &settings)),
+            analysis: Shared::new(analyse("", &settings)),
             settings,
             p_text: String::new(),
             rate_text: String::new(),
@@ -238,7 +241,7 @@ impl Reducible for MeasureState {
             Action::SetBwKind(k) => s.settings.import.bw_kind = k,
         }
         if changed {
-            s.analysis = Rc::new(analyse(&s.text, &s.settings));
+            s.analysis = Shared::new(analyse(&s.text, &s.settings));
         }
         Rc::new(s)
     }
