@@ -248,3 +248,63 @@ async fn headerless_rows_and_an_undetermined_p_are_said_inline() {
     assert!(app.text("#kept-note").contains("last log"));
     assert!(app.count("#chart-time svg") <= 1);
 }
+
+/// A noise-free OSU-format runner log of `alg` at p = 2 (α = 5 µs,
+/// β = 0.1 ns/B, γ = 1 ns/B), 8 B … 4 MiB, with its annotation line.
+fn runner_log(key: &str, [a, b, g]: [f64; 3]) -> String {
+    let mut t = format!(
+        "# collective-lab-run alg={key} p=2\n# OSU-format MPI Allreduce Latency Test: collective-lab-run {key}, nranks 2\n# Size       Avg Latency(us)\n"
+    );
+    for k in 3..=22 {
+        let n = f64::from(1u32 << k);
+        let us = (a * 5e-6 + n * (b * 0.1e-9 + g * 1e-9)) * 1e6;
+        t += &format!("{:<10} {us:>18.2}\n", n as u64);
+    }
+    t
+}
+
+#[wasm_bindgen_test]
+async fn two_annotated_runner_logs_get_one_joint_fit() {
+    let app = Mounted::new("view=measure").await;
+    // Registry factors at p = 2: ring [2, 1, ½], recursive doubling [1, 1, 1].
+    let text = runner_log("ring", [2.0, 1.0, 0.5]) + &runner_log("rd", [1.0, 1.0, 1.0]);
+    paste(&app, &text).await;
+    assert_eq!(app.count("#logs-panel .measure-log"), 2);
+    assert!(
+        app.text("#log-2 h3")
+            .contains("recursive doubling all-reduce, p = 2"),
+        "{}",
+        app.text("#log-2 h3")
+    );
+    assert!(app.text("#log-1").contains("annotation wins"));
+    // The fit panel fits the first log under its own algorithm: ring.
+    assert!(app.text("#fit-h").contains("α–β"));
+    // Times printed to 0.01 µs: α, β, γ back within 1 %.
+    let alpha = micros(&app.text("#joint-0 .joint-alpha"));
+    assert!((alpha - 5.0).abs() < 0.05, "{alpha}");
+    let bw = app.text("#joint-0 .joint-bw");
+    let gbs: f64 = bw.trim_end_matches(" GB/s").parse().expect("GB/s");
+    assert!((gbs - 10.0).abs() < 0.1, "{bw}");
+    let g = app.text("#joint-0 .joint-gamma");
+    let ns: f64 = g.trim_end_matches(" ns/B").parse().expect("ns/B");
+    assert!((ns - 1.0).abs() < 0.01, "{g}");
+    // The crossover 2α/γ = 10,000 B: rd faster below, ring above.
+    let x = app.text("#joint-0 .joint-predicted");
+    let kb: f64 = x
+        .split(" kB")
+        .next()
+        .and_then(|v| v.trim_start_matches("≈ ").parse().ok())
+        .expect("kB");
+    assert!((kb - 10.0).abs() < 0.2, "{x}");
+    assert!(x.contains("recursive doubling faster below"), "{x}");
+    assert!(!app.text("#joint-0 .joint-measured").contains("none"));
+}
+
+#[wasm_bindgen_test]
+async fn an_unknown_alg_in_the_annotation_names_the_valid_keys() {
+    let app = Mounted::new("view=measure").await;
+    paste(&app, &runner_log("warp", [2.0, 1.0, 0.5])).await;
+    let t = app.text("#log-1");
+    assert!(t.contains("valid keys") && t.contains("dbtree"), "{t}");
+    assert_eq!(app.count("#joint-panel"), 0);
+}

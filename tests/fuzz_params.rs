@@ -1625,6 +1625,28 @@ fn paste(r: &mut Rng, fixtures: &[String]) -> String {
     };
     match r.below(10) {
         0 => value(r, &["1", "1024 0.5", "size,time\n1,2"]),
+        2 if r.chance(50) => {
+            // several logs one after another, each under an annotation line
+            // (valid, unknown or broken alg= and p=)
+            let mut t = String::new();
+            for _ in 0..2 + r.below(2) {
+                let alg = *r.pick(&[
+                    "ring", "rd", "rab", "tree", "ptree", "dbtree", "rh", "warp", "",
+                ]);
+                let p = *r.pick(&["2", "4", "3", "0", "1e9", "-1", "x"]);
+                let word = if r.chance(50) {
+                    "collective-lab-run "
+                } else {
+                    ""
+                };
+                t += &format!("# {word}alg={alg} p={p}\n");
+                if !fixtures.is_empty() {
+                    t += r.pick(fixtures).as_str();
+                }
+                t.push('\n');
+            }
+            t
+        }
         1 => {
             // a long generic table (size, time) with random values
             // (one in 500 is a 10,000-row list; fitting it is slow in a debug build)
@@ -1792,6 +1814,13 @@ fn fuzz_measure_import() {
                         .all(|m| m.line <= lines && !m.reason.trim().is_empty()));
                 }
             }
+        }
+        // Joint fits give finite, positive β and γ ≥ 0.
+        for f in a.joint.iter().flatten() {
+            assert!(
+                f.alpha.is_finite() && f.beta > 0.0 && f.gamma >= 0.0,
+                "case {case}: {f:?}"
+            );
         }
         // Every state that analyses is drawn and exported, as the view does.
         if case % HEAVY_EVERY == 0 {

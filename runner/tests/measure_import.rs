@@ -110,3 +110,27 @@ fn nccl_output_of_a_reduce_scatter_reads_as_one() {
     assert_eq!(c.flagged, 0, "{:?}", c.rows);
     assert!(c.avg.is_some_and(|a| a.matches));
 }
+
+#[test]
+fn the_annotation_line_names_the_algorithm_and_p_of_each_runner_log() {
+    use collective_lab::core::collectives::Algorithm;
+    use collective_lab::core::measure::analysis::{analyse, Settings};
+    use collective_lab::core::measure::RankSource;
+    for (name, alg, p) in [
+        ("osu_ring_p4.txt", Algorithm::RING, 4),
+        ("nccl_ring_p4_baseline.txt", Algorithm::RING, 4),
+        ("nccl_rs_p5.txt", Algorithm::RS, 5),
+        ("osu_rab_p3_baseline.txt", Algorithm::RAB, 3),
+    ] {
+        let a = analyse(&read(name), &Settings::default());
+        let s = &a.logs[0];
+        assert_eq!(s.p.p, p, "{name}");
+        assert_eq!(s.p.source, RankSource::Annotation { line: 1 }, "{name}");
+        let c = s.comparison.clone().expect("annotated").expect("compared");
+        assert_eq!(c.alg.algorithm(), alg, "{name}");
+        assert_eq!(c.factors, alg.factors(p), "{name}");
+        // One log (or a side-by-side pair whose right half, MPI's own
+        // all-reduce, carries no annotation): no joint fit.
+        assert!(a.joint.is_empty(), "{name}");
+    }
+}

@@ -17,44 +17,65 @@ pub fn all_allreduce(p: usize, n_bytes: f64, c: CostParams) -> Vec<(Algorithm, F
         .collect()
 }
 
-/// The fastest algorithm at `n_bytes`. Ties go to the earlier algorithm in
-/// [`Algorithm::compared`] order.
-pub fn best_at(p: usize, n_bytes: f64, c: CostParams) -> Algorithm {
-    let mut best = Algorithm::RING;
+/// A cost line `(entry, (A, B))`: `T(n) = A + B·n` seconds for `n` bytes.
+/// The functions below that take `lines` work for any handle on an entry
+/// (an [`Algorithm`], or a [`super::ClosedForm`] on pages that link only the
+/// closed forms); the others are them on the lines of [`Algorithm::compared`].
+pub type Line<T> = (T, (f64, f64));
+
+/// The cost lines of [`Algorithm::compared`] at `p` ranks ([`Algorithm::line`]).
+fn compared_lines(p: usize, c: CostParams) -> Vec<Line<Algorithm>> {
+    Algorithm::compared()
+        .iter()
+        .map(|&a| (a, a.line(p, c)))
+        .collect()
+}
+
+/// The entry of `lines` with the lowest time at `n_bytes`; ties go to the
+/// earlier one. `None` when `lines` is empty or every time is NaN.
+pub fn best_of<T: Copy>(lines: &[Line<T>], n_bytes: f64) -> Option<T> {
+    let mut best = None;
     let mut best_t = f64::INFINITY;
-    for &a in Algorithm::compared() {
-        let (a0, a1) = a.line(p, c);
+    for &(a, (a0, a1)) in lines {
         let t = a0 + a1 * n_bytes;
         if t < best_t {
             best_t = t;
-            best = a;
+            best = Some(a);
         }
     }
     best
 }
 
+/// The fastest algorithm at `n_bytes`. Ties go to the earlier algorithm in
+/// [`Algorithm::compared`] order.
+pub fn best_at(p: usize, n_bytes: f64, c: CostParams) -> Algorithm {
+    best_of(&compared_lines(p, c), n_bytes).unwrap_or(Algorithm::RING)
+}
+
 // ---------------------------------------------------------------------------
 // Crossovers.
 
-/// Where two algorithms cost the same.
+/// Where two algorithms cost the same (`T` is [`Algorithm`] unless built
+/// from other [`Line`]s).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Crossover {
+pub struct Crossover<T = Algorithm> {
     /// The algorithm that is faster below `n_bytes` (the one with fewer start-ups).
-    pub below: Algorithm,
+    pub below: T,
     /// The algorithm that is faster above `n_bytes`.
-    pub above: Algorithm,
+    pub above: T,
     /// Break-even message size, bytes.
     pub n_bytes: f64,
     /// The common time there, seconds.
     pub time: f64,
 }
 
-/// The break-even size of `a` and `b`: costs are lines `T = A + B·n`, so
-/// `n* = (A_b − A_a)/(B_a − B_b)`. `None` when the lines are parallel or meet
-/// at `n ≤ 0` (one algorithm is never slower for any positive size).
-pub fn crossover(a: Algorithm, b: Algorithm, p: usize, c: CostParams) -> Option<Crossover> {
-    let (ia, sa) = a.line(p, c);
-    let (ib, sb) = b.line(p, c);
+/// The break-even size of two cost lines `T = A + B·n`:
+/// `n* = (A_b − A_a)/(B_a − B_b)`. `None` when the lines are parallel or
+/// meet at `n ≤ 0` (one is never slower for any positive size).
+pub fn crossover_of<T: Copy>(
+    (a, (ia, sa)): Line<T>,
+    (b, (ib, sb)): Line<T>,
+) -> Option<Crossover<T>> {
     let ds = sa - sb;
     if ds == 0.0 || !ds.is_finite() {
         return None;
@@ -73,13 +94,19 @@ pub fn crossover(a: Algorithm, b: Algorithm, p: usize, c: CostParams) -> Option<
     })
 }
 
-/// All pairwise crossovers at positive sizes, sorted by size.
-pub fn crossovers(p: usize, c: CostParams) -> Vec<Crossover> {
-    let all = Algorithm::compared();
+/// The break-even size of `a` and `b`: costs are lines `T = A + B·n`, so
+/// `n* = (A_b − A_a)/(B_a − B_b)`. `None` when the lines are parallel or meet
+/// at `n ≤ 0` (one algorithm is never slower for any positive size).
+pub fn crossover(a: Algorithm, b: Algorithm, p: usize, c: CostParams) -> Option<Crossover> {
+    crossover_of((a, a.line(p, c)), (b, b.line(p, c)))
+}
+
+/// All pairwise crossovers of `lines` at positive sizes, sorted by size.
+pub fn crossovers_of<T: Copy>(lines: &[Line<T>]) -> Vec<Crossover<T>> {
     let mut out = Vec::new();
-    for (i, &a) in all.iter().enumerate() {
-        for &b in &all[i + 1..] {
-            if let Some(x) = crossover(a, b, p, c) {
+    for (i, &a) in lines.iter().enumerate() {
+        for &b in &lines[i + 1..] {
+            if let Some(x) = crossover_of(a, b) {
                 out.push(x);
             }
         }
@@ -88,26 +115,38 @@ pub fn crossovers(p: usize, c: CostParams) -> Vec<Crossover> {
     out
 }
 
+/// All pairwise crossovers at positive sizes, sorted by size.
+pub fn crossovers(p: usize, c: CostParams) -> Vec<Crossover> {
+    crossovers_of(&compared_lines(p, c))
+}
+
 /// A range of message sizes with one fastest algorithm.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Interval {
+pub struct Interval<T = Algorithm> {
     /// Lower end, bytes (inclusive; 0 for the first interval).
     pub from: f64,
     /// Upper end, bytes (exclusive; `f64::INFINITY` for the last interval).
     pub to: f64,
     /// The fastest algorithm inside the interval.
-    pub best: Algorithm,
+    pub best: T,
 }
 
-/// The fastest algorithm on each interval of `n ∈ [0, ∞)`: the lower envelope
-/// of the cost lines of [`Algorithm::compared`]. Adjacent intervals always have different winners,
-/// and each boundary is an exact break-even size from [`crossover`].
-pub fn best_intervals(p: usize, c: CostParams) -> Vec<Interval> {
-    let mut cuts: Vec<f64> = crossovers(p, c).iter().map(|x| x.n_bytes).collect();
+/// The fastest entry on each interval of `n ∈ [0, ∞)`: the lower envelope
+/// of `lines`. Adjacent intervals always have different winners, and each
+/// boundary is an exact break-even size from [`crossover_of`].
+pub fn best_intervals_of<T: Copy + PartialEq>(lines: &[Line<T>]) -> Vec<Interval<T>> {
+    // The sizes of crossovers_of(lines), sorted as plain numbers.
+    let mut cuts: Vec<f64> = Vec::new();
+    for (i, &a) in lines.iter().enumerate() {
+        for &b in &lines[i + 1..] {
+            cuts.extend(crossover_of(a, b).map(|x| x.n_bytes));
+        }
+    }
+    cuts.sort_by(f64::total_cmp);
     cuts.dedup();
     let mut bounds = vec![0.0];
     bounds.extend(cuts);
-    let mut out: Vec<Interval> = Vec::new();
+    let mut out: Vec<Interval<T>> = Vec::new();
     for (i, &lo) in bounds.iter().enumerate() {
         let hi = bounds.get(i + 1).copied().unwrap_or(f64::INFINITY);
         if hi <= lo {
@@ -118,7 +157,9 @@ pub fn best_intervals(p: usize, c: CostParams) -> Vec<Interval> {
         } else {
             2.0 * lo + 1.0
         };
-        let best = best_at(p, probe, c);
+        let Some(best) = best_of(lines, probe) else {
+            continue;
+        };
         match out.last_mut() {
             Some(last) if last.best == best => last.to = hi,
             _ => out.push(Interval {
@@ -131,14 +172,24 @@ pub fn best_intervals(p: usize, c: CostParams) -> Vec<Interval> {
     out
 }
 
-/// The crossovers that change the winner: the boundaries of
-/// [`best_intervals`], as `Crossover`s.
-pub fn envelope_crossovers(p: usize, c: CostParams) -> Vec<Crossover> {
-    let iv = best_intervals(p, c);
+/// The fastest algorithm on each interval of `n ∈ [0, ∞)`: the lower envelope
+/// of the cost lines of [`Algorithm::compared`]. Adjacent intervals always have different winners,
+/// and each boundary is an exact break-even size from [`crossover`].
+pub fn best_intervals(p: usize, c: CostParams) -> Vec<Interval> {
+    best_intervals_of(&compared_lines(p, c))
+}
+
+/// The crossovers that change the winner among `lines`: the boundaries of
+/// [`best_intervals_of`], as `Crossover`s.
+pub fn envelope_crossovers_of<T: Copy + PartialEq>(lines: &[Line<T>]) -> Vec<Crossover<T>> {
+    let iv = best_intervals_of(lines);
     iv.windows(2)
         .map(|w| {
             let n = w[1].from;
-            let (i0, s0) = w[0].best.line(p, c);
+            let (i0, s0) = lines
+                .iter()
+                .find(|l| l.0 == w[0].best)
+                .map_or((f64::NAN, f64::NAN), |l| l.1);
             Crossover {
                 below: w[0].best,
                 above: w[1].best,
@@ -147,6 +198,12 @@ pub fn envelope_crossovers(p: usize, c: CostParams) -> Vec<Crossover> {
             }
         })
         .collect()
+}
+
+/// The crossovers that change the winner: the boundaries of
+/// [`best_intervals`], as `Crossover`s.
+pub fn envelope_crossovers(p: usize, c: CostParams) -> Vec<Crossover> {
+    envelope_crossovers_of(&compared_lines(p, c))
 }
 
 /// The break-even size of `a` and `b` written out the way a student solves
@@ -276,7 +333,13 @@ pub fn sweep_ranks(ps: &[usize], n_bytes: f64, c: CostParams) -> Vec<Vec<f64>> {
 /// and `sizes[i]` bytes.
 pub fn winner_map(sizes: &[f64], ps: &[usize], c: CostParams) -> Vec<Vec<Algorithm>> {
     ps.iter()
-        .map(|&p| sizes.iter().map(|&n| best_at(p, n, c)).collect())
+        .map(|&p| {
+            let lines = compared_lines(p, c);
+            sizes
+                .iter()
+                .map(|&n| best_of(&lines, n).unwrap_or(Algorithm::RING))
+                .collect()
+        })
         .collect()
 }
 

@@ -103,6 +103,38 @@ macro_rules! registry {
             $($($(#[$doc])* pub const $name: Algorithm = Algorithm(&$module::$entry);)+)*
         }
 
+        /// The position of each entry in [`REGISTRY`], by its constant's name.
+        #[allow(non_camel_case_types, clippy::upper_case_acronyms, dead_code)]
+        enum EntryIndex {
+            $($($name,)+)*
+        }
+
+        impl ClosedForm {
+            $($($(#[$doc])* pub const $name: ClosedForm = ClosedForm(EntryIndex::$name as usize);)+)*
+        }
+
+        /// `[startups, byte_factor, gamma_factor]` of entry `i` of
+        /// [`REGISTRY`] on the flat topology of `p` ranks, by static
+        /// dispatch; `None` past the end and for an entry that follows nodes
+        /// ([`Layout::Nodes`]: its closed form needs the node shape, which
+        /// `p` alone does not give). The layout test folds at compile time,
+        /// so the node-following entries' closed forms are not linked.
+        #[allow(unused_assignments)]
+        fn entry_flat_factors(i: usize, p: usize) -> Option<[f64; 3]> {
+            let mut k = 0usize;
+            $($(
+                if i == k {
+                    let entry = &$module::$entry;
+                    if CollectiveAlgorithm::descriptor(entry).layout == Layout::Nodes {
+                        return None;
+                    }
+                    return Some(CollectiveAlgorithm::factors(entry, &flat(p)));
+                }
+                k += 1;
+            )+)*
+            None
+        }
+
         /// The algorithms the topology view offers, in registry order: every
         /// entry whose [`CollectiveAlgorithm::on_topology`] answers `Some`.
         ///
@@ -507,6 +539,81 @@ impl FlatAllReduce {
         elem_bytes: u64,
     ) -> Result<Schedule, ScheduleError> {
         flat_all_reduce_generate(self.0, topo, n, elem_bytes)
+    }
+}
+
+/// Any entry of the registry, reached by static dispatch, for the pages
+/// that need only its names and its flat closed form's factors (the measure
+/// view's fits): holding a `ClosedForm` links every entry's descriptor and
+/// the flat entries' [`CollectiveAlgorithm::factors`], not the registry's
+/// vtables (schedule generators, narration, written-out formulas) that any
+/// use of an [`Algorithm`] links. Its list and constants come from the same
+/// `registry!` line as [`Algorithm`]'s (`ClosedForm::RING` is
+/// `Algorithm::RING`), so a new entry appears here with no other change.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ClosedForm(usize);
+
+impl ClosedForm {
+    /// Every entry, in [`REGISTRY`] order.
+    pub fn all() -> impl Iterator<Item = ClosedForm> {
+        (0..)
+            .take_while(|&i| entry_descriptor(i).is_some())
+            .map(ClosedForm)
+    }
+
+    /// Parses an `alg` URL value (case-insensitive, surrounding blanks
+    /// ignored); `None` for an unknown key.
+    pub fn from_key(s: &str) -> Option<ClosedForm> {
+        let s = s.trim().to_ascii_lowercase();
+        ClosedForm::all().find(|a| a.key() == s)
+    }
+
+    /// The same entry as an [`Algorithm`] (links the registry's vtables).
+    pub fn algorithm(self) -> Algorithm {
+        Algorithm(REGISTRY[self.0])
+    }
+
+    fn descriptor(self) -> Descriptor {
+        entry_descriptor(self.0).unwrap_or_else(|| ring_all_reduce::RingAllReduce.descriptor())
+    }
+
+    /// The `alg` URL value, e.g. `"rab"`.
+    pub fn key(self) -> &'static str {
+        self.descriptor().key
+    }
+
+    /// Full human name, e.g. `"Rabenseifner all-reduce"`.
+    pub fn label(self) -> &'static str {
+        self.descriptor().label
+    }
+
+    /// Short name, e.g. `"Rabenseifner"`.
+    pub fn short_label(self) -> &'static str {
+        self.descriptor().short_label
+    }
+
+    /// The collective computed.
+    pub fn collective(self) -> CollectiveKind {
+        self.descriptor().collective
+    }
+
+    /// True for an entry of [`Algorithm::compared`] (a flat all-reduce).
+    pub fn is_compared(self) -> bool {
+        is_flat_all_reduce(&self.descriptor())
+    }
+
+    /// `[startups, byte_factor, gamma_factor]` of the closed form at `p`
+    /// ranks on the flat topology (the multipliers of α, n·β and n·γ:
+    /// [`Algorithm::factors`]); `None` for an entry that follows nodes
+    /// ([`Layout::Nodes`]), whose closed form needs the node shape.
+    pub fn factors(self, p: usize) -> Option<[f64; 3]> {
+        entry_flat_factors(self.0, p)
+    }
+}
+
+impl fmt::Debug for ClosedForm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ClosedForm({})", self.key())
     }
 }
 
@@ -927,6 +1034,47 @@ mod tests {
         assert_eq!(FlatAllReduce::of(Algorithm::RS), None);
         assert_eq!(FlatAllReduce::of(Algorithm::HIER), None);
         assert_eq!(FlatAllReduce::from_key("bogus"), None);
+    }
+
+    #[test]
+    fn closed_forms_are_the_registry_with_the_same_factors() {
+        // The static-dispatch list is the registry, in order, with the same
+        // names; its factors are the trait objects' on the flat topology for
+        // every entry that does not follow nodes, at p = 2 … 17 (powers of
+        // two and not), and `None` for the node-following ones.
+        let keys: Vec<&str> = ClosedForm::all().map(ClosedForm::key).collect();
+        let registry: Vec<&str> = Algorithm::all().map(Algorithm::key).collect();
+        assert_eq!(keys, registry);
+        assert_eq!(ClosedForm::RING.algorithm(), Algorithm::RING);
+        assert_eq!(ClosedForm::HIER_RD.algorithm(), Algorithm::HIER_RD);
+        assert_eq!(ClosedForm::FLEX.algorithm(), Algorithm::FLEX);
+        let compared: Vec<&str> = ClosedForm::all()
+            .filter(|a| a.is_compared())
+            .map(ClosedForm::key)
+            .collect();
+        let want: Vec<&str> = Algorithm::compared().iter().map(|a| a.key()).collect();
+        assert_eq!(compared, want);
+        for a in ClosedForm::all() {
+            let alg = a.algorithm();
+            assert_eq!(a.key(), alg.key());
+            assert_eq!(a.label(), alg.label());
+            assert_eq!(a.short_label(), alg.short_label());
+            assert_eq!(a.collective(), alg.collective());
+            assert_eq!(
+                ClosedForm::from_key(&format!(" {} ", a.key().to_uppercase())),
+                Some(a)
+            );
+            for p in 2..=17 {
+                let want = (!alg.needs_nodes()).then(|| alg.factors(p));
+                assert_eq!(a.factors(p), want, "{} at p = {p}", a.key());
+            }
+        }
+        // by hand: ring at p = 4 is 2(p−1) = 6 start-ups, 2(p−1)/p = 1.5 n·β,
+        // (p−1)/p = 0.75 n·γ; recursive doubling log₂4 = 2 of each
+        assert_eq!(ClosedForm::RING.factors(4), Some([6.0, 1.5, 0.75]));
+        assert_eq!(ClosedForm::RD.factors(4), Some([2.0, 2.0, 2.0]));
+        assert_eq!(ClosedForm::HIER.factors(4), None);
+        assert_eq!(ClosedForm::from_key("bogus"), None);
     }
 
     #[test]

@@ -4,7 +4,10 @@
 use super::checks::{check, resolve, Checks, Resolved};
 use super::export::{data_url, fit_csv, table_csv};
 use super::fit::{curves, fit_printed, Curves, Fit, FitError, FitOptions};
-use super::{import, BenchCollective, Import, ImportError, ImportOptions, Model, RankSource};
+use super::joint::{compare, joint_fit, Comparison, JointError, JointFit, JointLog};
+use super::{
+    import, BenchCollective, Import, ImportError, ImportOptions, Log, Model, RankCount, RankSource,
+};
 use crate::core::units::sig;
 
 /// Largest p the hand-off link carries (the cost view's limit).
@@ -19,8 +22,12 @@ pub struct Settings {
     pub user_p: Option<usize>,
     /// Line rate, bytes per second.
     pub line_rate: Option<f64>,
-    /// Fit model.
+    /// Fit model (used as chosen once `model_set`; before that an
+    /// annotated log's own algorithm is fitted when it is one of
+    /// [`Model::all`]).
     pub model: Model,
+    /// True once the user chose the model.
+    pub model_set: bool,
     /// Breakpoints (0–2).
     pub breaks: usize,
     /// Size range of the fit, bytes.
@@ -40,6 +47,7 @@ impl Default for Settings {
             user_p: None,
             line_rate: None,
             model: Model::Ring,
+            model_set: false,
             breaks: 0,
             min_size: 0.0,
             max_size: f64::INFINITY,
@@ -63,6 +71,9 @@ pub struct LogAnalysis {
     pub index: usize,
     /// Index of the fitted series.
     pub series: usize,
+    /// The model fitted: the user's choice, else the annotation's, and if
+    /// that has no closed form for the log's collective, the first that has.
+    pub model: Model,
     /// Rank count and bw-column kind.
     pub resolved: Resolved,
     /// Row checks.
@@ -82,6 +93,89 @@ pub struct Analysis {
     pub import: Result<Import, ImportError>,
     /// The selected log's analysis.
     pub log: Option<LogAnalysis>,
+    /// Every log: what it is and, when annotated, its model comparison.
+    pub logs: Vec<LogSummary>,
+    /// One joint fit per rank count with ≥ 2 annotated logs.
+    pub joint: Vec<Result<JointFit, JointError>>,
+}
+
+/// One log of the paste, as the per-log panel shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LogSummary {
+    /// Index into `Import::logs`.
+    pub index: usize,
+    /// "log 2: recursive doubling all-reduce, p = 2" (or the format).
+    pub title: String,
+    /// The rank count and how it was found.
+    pub p: RankCount,
+    /// The comparison with the annotated algorithm's closed form; `None`
+    /// for a log without a valid `alg=`.
+    pub comparison: Option<Result<Comparison, String>>,
+}
+
+/// The `(n B, t s)` points of a log's first table.
+fn first_points(l: &Log) -> Vec<(f64, f64)> {
+    l.series
+        .first()
+        .map(|s| {
+            s.rows
+                .iter()
+                .map(|r| (r.size.value, r.time.value))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Per-log summaries and the joint fits of the annotated logs.
+fn summaries(
+    imp: &Import,
+    user_p: Option<usize>,
+) -> (Vec<LogSummary>, Vec<Result<JointFit, JointError>>) {
+    let mut out = Vec::new();
+    let mut groups: Vec<(usize, Vec<JointLog>)> = Vec::new();
+    for (index, l) in imp.logs.iter().enumerate() {
+        let p = resolve(l, user_p).p;
+        let alg = l.annotation.and_then(|a| a.alg);
+        let name = if l.part.is_empty() {
+            format!("log {}", index + 1)
+        } else {
+            l.part.clone()
+        };
+        let what = alg.map_or_else(
+            || format!("{} ({})", l.collective.label(), l.format.label()),
+            |a| a.label().to_string(),
+        );
+        let title = format!("{name}: {what}, p = {}", p.p);
+        let comparison = alg.map(|a| {
+            let pts = first_points(l);
+            let jl = JointLog {
+                label: format!("{name}: {}", a.short_label()),
+                alg: a,
+                points: pts.clone(),
+            };
+            // A node-following algorithm has no flat closed form: its own
+            // comparison says so, and it stays out of the joint fit.
+            if a.factors(p.p).is_some() {
+                match groups.iter_mut().find(|g| g.0 == p.p) {
+                    Some(g) => g.1.push(jl),
+                    None => groups.push((p.p, vec![jl])),
+                }
+            }
+            compare(a, p.p, &pts)
+        });
+        out.push(LogSummary {
+            index,
+            title,
+            p,
+            comparison,
+        });
+    }
+    let joint = groups
+        .into_iter()
+        .filter(|g| g.1.len() >= 2)
+        .map(|(p, logs)| joint_fit(p, &logs))
+        .collect();
+    (out, joint)
 }
 
 /// The model the fit uses: `chosen` when it has a closed form for collective
@@ -111,7 +205,18 @@ pub fn analyse(text: &str, s: &Settings) -> Analysis {
         let rows = l.series.get(series).map(|sr| &sr.rows[..]).unwrap_or(&[]);
         let pts: Vec<(f64, f64)> = rows.iter().map(|r| (r.size.value, r.time.value)).collect();
         let halves: Vec<f64> = rows.iter().map(|r| r.time.half_ulp).collect();
-        let model = model_for(s.model, l.collective, p);
+        // The annotated log's own algorithm, unless the reader chose a model;
+        // then the first model with a closed form for the log's collective.
+        let own = l
+            .annotation
+            .and_then(|a| a.alg)
+            .and_then(|a| Model::from_short(a.key()));
+        let wanted = if s.model_set {
+            s.model
+        } else {
+            own.unwrap_or(s.model)
+        };
+        let model = model_for(wanted, l.collective, p);
         let opts = FitOptions {
             model,
             collective: l.collective,
@@ -126,12 +231,12 @@ pub fn analyse(text: &str, s: &Settings) -> Analysis {
                     .into(),
             )),
             _ => fit_printed(&pts, &halves, opts).map(|mut f| {
-                if model != s.model {
+                if model != wanted {
                     f.notes.insert(
                         0,
                         format!(
                             "the {} model has no closed form for {}: the {} model is used",
-                            s.model.label(),
+                            wanted.label(),
                             l.collective.label(),
                             model.label()
                         ),
@@ -159,6 +264,7 @@ pub fn analyse(text: &str, s: &Settings) -> Analysis {
             })
         });
         Some(LogAnalysis {
+            model,
             index,
             series,
             resolved,
@@ -168,7 +274,16 @@ pub fn analyse(text: &str, s: &Settings) -> Analysis {
             handoff,
         })
     });
-    Analysis { import: imp, log }
+    let (logs, joint) = match &imp {
+        Ok(i) => summaries(i, s.user_p),
+        Err(_) => (Vec::new(), Vec::new()),
+    };
+    Analysis {
+        import: imp,
+        log,
+        logs,
+        joint,
+    }
 }
 
 impl Analysis {

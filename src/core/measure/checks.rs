@@ -155,6 +155,21 @@ pub fn resolve(log: &Log, user_p: Option<usize>) -> Resolved {
         }
     };
     let mut p = p;
+    let ann = log.annotation.as_ref().and_then(|a| Some((a.p?, a.line)));
+    if let (Some((ap, line)), false) = (ann, p.source == RankSource::User) {
+        let other = match p.source {
+            RankSource::Assumed => "the log itself states no p".to_string(),
+            _ if p.p == ap => format!("agrees with the log: {}", p.note),
+            _ => format!("the log alone gives {}", p.note),
+        };
+        p = RankCount {
+            p: ap,
+            source: RankSource::Annotation { line },
+            note: format!(
+                "p = {ap} from the annotation on line {line} (the annotation wins; {other})"
+            ),
+        };
+    }
     if let Some((hp, line)) = log.comment_p {
         if p.source != RankSource::User {
             if hp == p.p {

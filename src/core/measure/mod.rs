@@ -19,6 +19,7 @@
 //! bandwidths in bytes per second.
 
 pub mod analysis;
+pub mod annotate;
 pub mod checks;
 mod columns;
 pub mod detect;
@@ -26,6 +27,7 @@ pub mod export;
 pub mod fit;
 pub mod generic;
 pub mod gloo;
+pub mod joint;
 pub mod model;
 pub mod nccl;
 pub mod osu;
@@ -202,6 +204,12 @@ pub enum RankSource {
     },
     /// Typed by the user.
     User,
+    /// The `p=` of the annotation line (wins over the log's own statement
+    /// and the inference).
+    Annotation {
+        /// Line of the annotation.
+        line: usize,
+    },
 }
 
 /// The rank count p and where it came from.
@@ -248,6 +256,8 @@ pub struct Log {
     pub title: String,
     /// Notes about how the log was read (units, column roles, steps).
     pub notes: Vec<String>,
+    /// The annotation line `# collective-lab-run alg=… p=…`, if any.
+    pub annotation: Option<annotate::Annotation>,
 }
 
 /// A measured series for a chart or a data table: its label and
@@ -313,6 +323,7 @@ impl Log {
             avg_busbw: None,
             title,
             notes,
+            annotation: None,
         }
     }
 }
@@ -481,10 +492,34 @@ pub fn import(text: &str, opts: &ImportOptions) -> Result<Import, ImportError> {
     }
     if parts.is_empty() {
         let (clean, msgs) = detect::clean_lines(&lines);
-        parts.push((String::new(), clean, msgs));
+        let chunks = annotate::split(clean);
+        let many = chunks.len() > 1;
+        let mut msgs = Some(msgs);
+        for (k, c) in chunks.into_iter().enumerate() {
+            let name = if many {
+                format!("log {}", k + 1)
+            } else {
+                String::new()
+            };
+            parts.push((name, c, msgs.take().unwrap_or_default()));
+        }
     }
     let mut logs = Vec::new();
     for (name, clean, mut msgs) in parts {
+        let mut note = None;
+        for (n, l) in &clean {
+            let (a, errs) = annotate::parse(*n, l);
+            if a.is_some() {
+                for e in errs {
+                    msgs.push(LineMessage {
+                        line: *n,
+                        reason: e,
+                    });
+                }
+                note = a;
+                break;
+            }
+        }
         let format = detect::detect(&clean);
         let (log, pmsgs) = match format {
             Some(Format::NcclTests) => nccl::parse(&clean, opts),
@@ -533,6 +568,7 @@ pub fn import(text: &str, opts: &ImportOptions) -> Result<Import, ImportError> {
         }
         if let (Some(mut log), true) = (log, has_rows) {
             log.part = name.clone();
+            log.annotation = note;
             logs.push(log);
         }
     }
@@ -591,6 +627,8 @@ impl Import {
 fn prefix_part(part: &str, reason: &str) -> String {
     if part.is_empty() {
         reason.to_string()
+    } else if part.starts_with("log ") {
+        format!("({part}) {reason}")
     } else {
         format!("({part} log) {reason}")
     }

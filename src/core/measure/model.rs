@@ -3,8 +3,7 @@
 //! nccl-tests' busbw factors, and the crossovers at fitted parameters.
 //! Every call into `core::cost` from this module tree goes through here.
 
-use crate::core::collectives::Algorithm;
-use crate::core::collectives::{self, compare};
+use crate::core::collectives::{self, compare, ClosedForm};
 use crate::core::cost::nccl::{self, CollectiveKind};
 use crate::core::cost::{formulas, CostParams};
 
@@ -146,23 +145,25 @@ impl Model {
         ]
     }
 
-    fn algorithm(self) -> Algorithm {
+    /// The registry entry whose closed form this model is (by static
+    /// dispatch: the measure page does not link the registry's vtables).
+    pub fn closed_form(self) -> ClosedForm {
         match self {
-            Model::Ring => Algorithm::RING,
-            Model::Tree => Algorithm::TREE,
-            Model::RecursiveDoubling => Algorithm::RD,
-            Model::Rabenseifner => Algorithm::RAB,
+            Model::Ring => ClosedForm::RING,
+            Model::Tree => ClosedForm::TREE,
+            Model::RecursiveDoubling => ClosedForm::RD,
+            Model::Rabenseifner => ClosedForm::RAB,
         }
     }
 
     /// Display name ("recursive doubling").
     pub fn label(self) -> &'static str {
-        self.algorithm().short_label()
+        self.closed_form().short_label()
     }
 
     /// Short key ("ring", "tree", "rd", "rab").
     pub fn key(self) -> &'static str {
-        self.algorithm().key()
+        self.closed_form().key()
     }
 
     /// Inverse of [`Model::key`].
@@ -182,7 +183,7 @@ impl Model {
         let one = CostParams::new(1.0, 1.0);
         let f = match (c, self) {
             (BenchCollective::AllReduce, m) => {
-                let [s, b, _] = m.algorithm().factors(p);
+                let [s, b, _] = m.closed_form().factors(p)?;
                 return Some((s, b));
             }
             (BenchCollective::AllGather, Model::Ring) => {
@@ -225,14 +226,25 @@ pub struct ModelCrossover {
 }
 
 /// The sizes where the fastest all-reduce algorithm changes at `p` ranks with
-/// α (s) and β (s/B) ([`compare::envelope_crossovers`]); a crossover involving
+/// α (s) and β (s/B) ([`compare::envelope_crossovers`], through the
+/// static [`ClosedForm`] handles of the same entries); a crossover involving
 /// the naive root (not a fit model) is left out. Empty for other collectives.
 pub fn crossovers(c: BenchCollective, p: usize, alpha: f64, beta: f64) -> Vec<ModelCrossover> {
     if c != BenchCollective::AllReduce || p < 2 || !(alpha >= 0.0 && beta > 0.0) {
         return Vec::new();
     }
-    let to_model = |a: Algorithm| Model::all().into_iter().find(|m| m.algorithm() == a);
-    compare::envelope_crossovers(p, CostParams::new(alpha, beta))
+    let cp = CostParams::new(alpha, beta);
+    // The cost lines of the compared all-reduces (Algorithm::compared), as
+    // Algorithm::line draws them: (a·α, b·β + g·γ).
+    let lines: Vec<compare::Line<ClosedForm>> = ClosedForm::all()
+        .filter(|a| a.is_compared())
+        .filter_map(|a| {
+            let [s, b, g] = a.factors(p)?;
+            Some((a, (s * cp.alpha, b * cp.beta + g * cp.gamma)))
+        })
+        .collect();
+    let to_model = |a: ClosedForm| Model::all().into_iter().find(|m| m.closed_form() == a);
+    compare::envelope_crossovers_of(&lines)
         .into_iter()
         .filter_map(|x| {
             Some(ModelCrossover {
@@ -246,3 +258,42 @@ pub fn crossovers(c: BenchCollective, p: usize, alpha: f64, beta: f64) -> Vec<Mo
 
 /// The deterministic generator of the core (re-exported for the synthetic logs).
 pub use crate::core::consensus::SplitMix64;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::collectives::Algorithm;
+
+    #[test]
+    fn crossovers_are_the_cost_views_envelope_among_the_models() {
+        // The static path gives the cost view's envelope crossovers
+        // (compare::envelope_crossovers over the trait objects), minus those
+        // with a compared entry that is not a fit model, at p = 2 … 64.
+        let model_of = |a: Algorithm| Model::all().into_iter().find(|m| m.key() == a.key());
+        for p in 2..=64 {
+            for (alpha, beta) in [(5e-6, 8e-11), (1e-6, 1e-9), (2e-5, 4e-11)] {
+                let want: Vec<(Model, Model, f64)> =
+                    compare::envelope_crossovers(p, CostParams::new(alpha, beta))
+                        .into_iter()
+                        .filter_map(|x| Some((model_of(x.below)?, model_of(x.above)?, x.n_bytes)))
+                        .collect();
+                let got: Vec<(Model, Model, f64)> =
+                    crossovers(BenchCollective::AllReduce, p, alpha, beta)
+                        .into_iter()
+                        .map(|x| (x.below, x.above, x.n_bytes))
+                        .collect();
+                assert_eq!(got, want, "p = {p}, α = {alpha}, β = {beta}");
+            }
+        }
+        // p = 16, α = 5 µs, β = 0.08 ns/B: recursive doubling 4α + 4nβ,
+        // Rabenseifner 8α + 1.875nβ meet at n = 4α/(2.125β) = 117,647.06 B
+        let x = crossovers(BenchCollective::AllReduce, 16, 5e-6, 8e-11);
+        assert!(
+            x.iter().any(|x| x.below == Model::RecursiveDoubling
+                && x.above == Model::Rabenseifner
+                && (x.n_bytes - 117_647.058_823_5).abs() < 1e-3),
+            "{x:?}"
+        );
+        assert!(crossovers(BenchCollective::AllGather, 16, 5e-6, 8e-11).is_empty());
+    }
+}

@@ -377,6 +377,7 @@ pub fn parse(lines: &[Line], opts: &ImportOptions) -> (Option<Log>, Vec<LineMess
         avg_busbw,
         title,
         notes,
+        annotation: None,
     };
     (Some(log), msgs)
 }

@@ -8,6 +8,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use crate::app::shared::Shared;
 use crate::core::measure::analysis::Analysis;
 
 /// Which CSV.
@@ -29,7 +30,7 @@ pub struct CsvLinkProps {
     /// File name offered.
     pub filename: AttrValue,
     /// The analysis to export.
-    pub analysis: Rc<Analysis>,
+    pub analysis: Shared<Analysis>,
     /// Which CSV.
     pub which: Csv,
 }
@@ -48,7 +49,7 @@ impl PartialEq for Same {
 #[component]
 pub fn CsvLink(props: &CsvLinkProps) -> Html {
     let url = use_memo(
-        (props.which, Same(props.analysis.clone())),
+        (props.which, Same(props.analysis.0.clone())),
         |(which, a)| match which {
             Csv::Table => a.0.table_csv_url(),
             Csv::Fit => a.0.fit_csv_url(),

@@ -7,7 +7,6 @@ use yew::prelude::*;
 use super::csv_link::{Csv, CsvLink};
 use super::state::{select_value, Action, PanelProps};
 use crate::app::components::field::TextField;
-use crate::core::measure::analysis::model_for;
 use crate::core::measure::{BenchCollective, Model};
 use crate::core::units::{
     equation, format_bandwidth, format_beta, format_bit_rate, format_decimal,
@@ -47,9 +46,6 @@ pub fn FitPanel(props: &PanelProps) -> Html {
         Err(_) => BenchCollective::AllReduce,
     };
     let p = la.resolved.p.p;
-    // The model the fit used (the chosen one, or the collective's first
-    // with a closed form).
-    let used = model_for(s.settings.model, collective, p);
     let on_model = act.reform(|e: Event| {
         Action::SetModel(Model::from_short(&select_value(&e)).unwrap_or(Model::Ring))
     });
@@ -59,7 +55,7 @@ pub fn FitPanel(props: &PanelProps) -> Html {
             <div class="field">
                 <label for="fit-model">{"Algorithm model"}</label>
                 <select id="fit-model" onchange={on_model}>
-                    { for Model::all().into_iter().map(|m| html!{ <option value={m.key()} selected={m == used} disabled={m.factors(collective, p).is_none()}>{m.label()}</option> }) }
+                    { for Model::all().into_iter().map(|m| html!{ <option value={m.key()} selected={m == la.model} disabled={m.factors(collective, p).is_none()}>{m.label()}</option> }) }
                 </select>
             </div>
             <div class="field">

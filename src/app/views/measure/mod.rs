@@ -15,6 +15,8 @@ pub mod charts;
 pub mod csv_link;
 pub mod fit_panel;
 pub mod input;
+pub mod joint_panel;
+pub mod logs_panel;
 pub mod report;
 pub mod state;
 pub mod table;
@@ -23,6 +25,8 @@ pub mod units;
 use charts::MeasureCharts;
 use fit_panel::FitPanel;
 use input::InputPanel;
+use joint_panel::JointPanel;
+use logs_panel::LogsPanel;
 use report::ParseReport;
 use state::{Action, MeasureState};
 use table::RowsTable;
@@ -74,6 +78,8 @@ pub fn MeasureView(props: &ViewProps) -> Html {
             if is_generic(&snapshot) {
                 {ctx.panel("units", html! { <UnitPicker state={snapshot.clone()} on_action={on_action.clone()} /> })}
             }
+            <LogsPanel analysis={shown.analysis.clone()} />
+            <JointPanel analysis={shown.analysis.clone()} />
             if shown.analysis.log.is_some() {
                 {ctx.panel("fit", html! { <FitPanel state={shown.clone()} on_action={on_action.clone()} /> })}
                 {ctx.panel("charts", html! { <MeasureCharts state={shown.clone()} /> })}

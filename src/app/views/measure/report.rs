@@ -93,7 +93,7 @@ pub fn ParseReport(props: &PanelProps) -> Html {
                     <label for="log-pick">{"Log: "}</label>
                     <select id="log-pick" onchange={on_log}>
                         { for imp.logs.iter().enumerate().map(|(i, l)| html!{
-                            <option value={i.to_string()} selected={i == la.index}>{format!("{} log ({} rows)", l.part, l.series.first().map(|s| s.rows.len()).unwrap_or(0))}</option>
+                            <option value={i.to_string()} selected={i == la.index}>{format!("{} ({} rows)", s.analysis.logs.get(i).map_or(l.part.as_str(), |x| x.title.as_str()), l.series.first().map(|s| s.rows.len()).unwrap_or(0))}</option>
                         }) }
                     </select>
                 </div>

@@ -8,6 +8,7 @@ use wasm_bindgen::JsCast;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
+use crate::app::shared::Shared;
 use crate::core::measure::analysis::{analyse, Analysis, Settings};
 use crate::core::measure::synthetic::example;
 use crate::core::measure::{BenchCollective, BwKind, Model};
@@ -49,11 +50,13 @@ pub struct MeasureState {
     pub max_text: String,
     /// Inline messages, `(field, message)`.
     pub errors: Vec<(&'static str, String)>,
-    /// The core's analysis of `text` with `settings`.
-    pub analysis: Rc<Analysis>,
+    /// The core's analysis of `text` with `settings`, compared by identity
+    /// (every action recomputes it; comparing two analyses row by row would
+    /// cost more than the re-render).
+    pub analysis: Shared<Analysis>,
     /// The last analysis that read a log, kept while the paste is rejected
     /// (the fit, charts and table keep showing it).
-    pub kept: Option<Rc<Analysis>>,
+    pub kept: Option<Shared<Analysis>>,
 }
 
 impl Default for MeasureState {
@@ -62,7 +65,7 @@ impl Default for MeasureState {
         MeasureState {
             text: Rc::new(String::new()),
             source: String::new(),
-            analysis: Rc::new(analyse("", &settings)),
+            analysis: Shared::new(analyse("", &settings)),
             settings,
             p_text: String::new(),
             rate_text: String::new(),
@@ -137,6 +140,7 @@ impl Reducible for MeasureState {
                 s.source = src;
                 s.settings.log = 0;
                 s.settings.series = 0;
+                s.settings.model_set = false;
                 set_error(&mut s.errors, "example", None);
             }
             Action::LoadExample(key) => match example(&key) {
@@ -144,6 +148,7 @@ impl Reducible for MeasureState {
                     s.text = Rc::new(ex.text());
                     s.source = ex.source();
                     s.settings.model = ex.model();
+                    s.settings.model_set = true;
                     s.settings.log = 0;
                     s.settings.series = 0;
                     set_error(&mut s.errors, "example", None);
@@ -220,7 +225,10 @@ impl Reducible for MeasureState {
                     }
                 }
             }
-            Action::SetModel(m) => s.settings.model = m,
+            Action::SetModel(m) => {
+                s.settings.model = m;
+                s.settings.model_set = true;
+            }
             Action::SetBreaks(b) => s.settings.breaks = b.min(2),
             Action::SelectLog(i) => {
                 s.settings.log = i;
@@ -237,7 +245,7 @@ impl Reducible for MeasureState {
             Action::SetBwKind(k) => s.settings.import.bw_kind = k,
         }
         if changed {
-            let next = Rc::new(analyse(&s.text, &s.settings));
+            let next = Shared::new(analyse(&s.text, &s.settings));
             if next.log.is_some() {
                 s.kept = None;
             } else if s.analysis.log.is_some() {

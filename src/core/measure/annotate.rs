@@ -1,0 +1,264 @@
+//! The annotation line `# collective-lab-run alg=KEY p=N` (printed first by
+//! the native runner, `runner/`; a user may add it to any log, also without
+//! the `collective-lab-run` word), and the split of one paste into several
+//! logs: each annotation line, and each repeated table header after data
+//! rows, starts a new log.
+
+use super::detect::{is_nccl_header, is_osu_header, Line};
+use crate::core::collectives::ClosedForm;
+
+/// What an annotation line says.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Annotation {
+    /// 1-based line of the annotation.
+    pub line: usize,
+    /// The algorithm named by `alg=` (a key of [`ClosedForm::all`]); `None`
+    /// when `alg=` is missing or unknown (then `error` says so).
+    pub alg: Option<ClosedForm>,
+    /// The rank count named by `p=` (≥ 2), if any and valid.
+    pub p: Option<usize>,
+}
+
+/// Every valid `alg=` key, comma separated.
+pub fn valid_keys() -> String {
+    ClosedForm::all()
+        .map(|a| a.key())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// True when `line` is an annotation line: `#`, optionally the word
+/// `collective-lab-run`, then a first token `alg=…` or `p=…`.
+pub fn is_annotation(line: &str) -> bool {
+    pairs(line).is_some()
+}
+
+/// The tokens of an annotation line after `#` and the optional word.
+fn pairs(line: &str) -> Option<Vec<&str>> {
+    let rest = line.trim_start().strip_prefix('#')?;
+    let mut toks: Vec<&str> = rest.split_whitespace().collect();
+    if toks.first() == Some(&"collective-lab-run") {
+        toks.remove(0);
+    }
+    let first = toks.first()?;
+    (first.starts_with("alg=") || first.starts_with("p=")).then_some(toks)
+}
+
+/// Reads the annotation line `line` (numbered `n`): `Ok(None)` for a line
+/// that is not one.
+///
+/// # Errors
+/// An inline message for an unknown `alg=` key (naming the valid keys) or a
+/// `p=` that is not a whole number ≥ 2; the annotation as far as it could be
+/// read comes with it.
+pub fn parse(n: usize, line: &str) -> (Option<Annotation>, Vec<String>) {
+    let Some(toks) = pairs(line) else {
+        return (None, Vec::new());
+    };
+    let mut a = Annotation {
+        line: n,
+        alg: None,
+        p: None,
+    };
+    let mut errs = Vec::new();
+    for t in toks {
+        if let Some(k) = t.strip_prefix("alg=") {
+            a.alg = ClosedForm::from_key(k);
+            if a.alg.is_none() {
+                let k: String = k.chars().take(40).collect();
+                errs.push(format!(
+                    "annotation alg={k}: not a known algorithm; valid keys: {}",
+                    valid_keys()
+                ));
+            }
+        } else if let Some(v) = t.strip_prefix("p=") {
+            match v.parse::<usize>() {
+                Ok(p) if (2..=1_000_000).contains(&p) => a.p = Some(p),
+                _ => {
+                    let v: String = v.chars().take(40).collect();
+                    errs.push(format!(
+                        "annotation p={v}: p must be a whole number from 2 to 1000000"
+                    ));
+                }
+            }
+        }
+    }
+    (Some(a), errs)
+}
+
+fn is_data(t: &str) -> bool {
+    t.starts_with(|c: char| c.is_ascii_digit())
+}
+
+fn is_trailer(t: &str) -> bool {
+    let l = t.to_ascii_lowercase();
+    ["avg bus bandwidth", "out of bounds", "self-check"]
+        .iter()
+        .any(|w| l.contains(w))
+}
+
+/// Splits cleaned lines into logs: a new log starts at an annotation line
+/// once the current log has a data row, and at an nccl-tests or OSU header
+/// once the current log has a header followed by data rows (the comment
+/// lines just above that header, e.g. its title, go with it; trailers such
+/// as `# Avg bus bandwidth` stay with the log above). One part when
+/// nothing splits.
+pub fn split(lines: Vec<Line>) -> Vec<Vec<Line>> {
+    let mut out = Vec::new();
+    let mut cur: Vec<Line> = Vec::new();
+    let (mut rows, mut header, mut rows_after_header) = (false, false, false);
+    let mut tail: Option<usize> = None;
+    for l in lines {
+        let t = l.1.trim_start();
+        let hdr = is_nccl_header(t) || is_osu_header(t);
+        let cut = if is_annotation(t) && rows {
+            Some(cur.len())
+        } else if hdr && header && rows_after_header {
+            Some(tail.unwrap_or(cur.len()))
+        } else {
+            None
+        };
+        if let Some(k) = cut {
+            let next = cur.split_off(k);
+            out.push(std::mem::replace(&mut cur, next));
+            (rows, header, rows_after_header) = (false, false, false);
+            tail = None;
+        }
+        if hdr {
+            header = true;
+            rows_after_header = false;
+        }
+        if is_data(t) {
+            rows = true;
+            rows_after_header |= header;
+            tail = None;
+        } else if t.starts_with('#') && !is_trailer(t) {
+            tail.get_or_insert(cur.len());
+        } else if is_trailer(t) || !t.is_empty() {
+            tail = None;
+        }
+        cur.push(l);
+    }
+    out.push(cur);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::measure::analysis::{analyse, Settings};
+    use crate::core::measure::checks::resolve;
+    use crate::core::measure::{import, ImportOptions, RankSource};
+
+    fn fixture() -> String {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/logs/runner-osu-ring-rd-p2.txt"
+        );
+        std::fs::read_to_string(path).unwrap_or_default()
+    }
+
+    #[test]
+    fn annotation_lines_are_read_with_or_without_the_runner_word() {
+        let (a, e) = parse(3, "# collective-lab-run alg=ring p=4");
+        let a = a.expect("an annotation");
+        assert_eq!((a.line, a.alg, a.p), (3, Some(ClosedForm::RING), Some(4)));
+        assert!(e.is_empty());
+        let (a, _) = parse(1, "#  alg=RD p=2");
+        assert_eq!(a.and_then(|a| a.alg), Some(ClosedForm::RD));
+        assert_eq!(parse(1, "# ring all-reduce, p=4 ranks").0, None);
+        assert_eq!(parse(1, "alg=ring p=4").0, None, "not a comment");
+        let (a, e) = parse(1, "# alg=warp p=1");
+        assert_eq!(a.map(|a| (a.alg, a.p)), Some((None, None)));
+        assert!(
+            e[0].contains("alg=warp") && e[0].contains("ring, "),
+            "{e:?}"
+        );
+        assert!(e[0].contains("dbtree") && e[0].contains("ptree"), "{e:?}");
+        assert!(e[1].contains("p=1"), "{e:?}");
+    }
+
+    #[test]
+    fn two_runner_logs_in_one_paste_are_two_logs_with_their_annotations() {
+        let imp = import(&fixture(), &ImportOptions::default()).expect("imported");
+        assert!(imp.messages.is_empty(), "{:?}", imp.messages);
+        assert_eq!(imp.logs.len(), 2);
+        let algs: Vec<_> = imp
+            .logs
+            .iter()
+            .map(|l| l.annotation.and_then(|a| a.alg))
+            .collect();
+        assert_eq!(algs, vec![Some(ClosedForm::RING), Some(ClosedForm::RD)]);
+        for (l, line) in imp.logs.iter().zip([1, 26]) {
+            assert_eq!(l.part, format!("log {}", (line > 1) as usize + 1));
+            assert_eq!(l.series[0].rows.len(), 20, "8 B … 4 MiB");
+            let r = resolve(l, None);
+            assert_eq!(r.p.p, 2);
+            assert_eq!(r.p.source, RankSource::Annotation { line });
+            assert!(r.p.note.contains("annotation wins"), "{}", r.p.note);
+            assert!(r.p.note.contains("agrees with the log"), "{}", r.p.note);
+        }
+        // The first log's last row is 4 MiB in 45,782.21 µs.
+        let last = imp.logs[0].series[0]
+            .rows
+            .last()
+            .map(|r| (r.size.value, r.time.value));
+        assert_eq!(last, Some((4_194_304.0, 45_782.21e-6)));
+    }
+
+    #[test]
+    fn the_runner_pair_gets_per_log_comparisons_and_one_joint_fit() {
+        let a = analyse(&fixture(), &Settings::default());
+        assert_eq!(a.logs.len(), 2);
+        assert_eq!(
+            a.logs[1].title,
+            "log 2: recursive doubling all-reduce, p = 2"
+        );
+        let c = a.logs[1]
+            .comparison
+            .clone()
+            .expect("annotated")
+            .expect("fitted");
+        assert_eq!(c.factors, [1.0, 1.0, 1.0]);
+        assert_eq!(c.rows.len(), 20);
+        // The selected log is fitted under its own algorithm by default.
+        assert_eq!(a.log.as_ref().map(|l| l.model), Some(Model::Ring));
+        assert_eq!(a.joint.len(), 1);
+        let j = a.joint[0].clone().expect("a joint fit");
+        eprintln!(
+            "JOINT a={} b={} g={:?} clamp={:?} rms={:?} x={:?}",
+            j.alpha,
+            j.beta,
+            j.gamma,
+            j.gamma_clamped,
+            j.logs.iter().map(|l| l.rms_rel).collect::<Vec<_>>(),
+            j.crossovers
+        );
+        assert_eq!(j.p, 2);
+        assert!(j.beta > 0.0 && j.gamma >= 0.0);
+        assert_eq!(j.logs.len(), 2);
+        assert_eq!(j.crossovers.len(), 1);
+        // The machine is noisy (2 shared cores, debug build): the joint fit
+        // still puts α in 1 … 20 µs, γ > 0 and a ring win above ~1 KiB.
+        assert!((1e-6..20e-6).contains(&j.alpha), "{}", j.alpha);
+        assert!(j.gamma > 0.0 && j.gamma_clamped.is_none());
+        let (n, below) = j.crossovers[0].predicted.expect("a crossover");
+        assert_eq!(below, 1, "rd below, ring above");
+        assert!((256.0..16_384.0).contains(&n), "{n}");
+    }
+
+    #[test]
+    fn an_annotated_nccl_log_and_an_unknown_alg_are_reported() {
+        let text = "# alg=nope p=3\n#  size count type redop root time algbw busbw #wrong time algbw busbw #wrong\n#  (B) (elements) (us) (GB/s) (GB/s) (us) (GB/s) (GB/s)\n 1024 256 float sum -1 10.00 0.10 0.14 0 10.00 0.10 0.14 0\n";
+        let imp = import(text, &ImportOptions::default()).expect("imported");
+        assert_eq!(imp.logs.len(), 1);
+        let ann = imp.logs[0].annotation.expect("annotated");
+        assert_eq!((ann.alg, ann.p), (None, Some(3)));
+        assert!(imp
+            .messages
+            .iter()
+            .any(|m| m.line == 1 && m.reason.contains("valid keys")));
+    }
+
+    use crate::core::measure::Model;
+}
