@@ -580,43 +580,33 @@ pub fn import(text: &str, opts: &ImportOptions) -> Result<Import, ImportError> {
 }
 
 impl Import {
-    /// The 1-based lines that gave a row to some table of some log, sorted.
-    fn row_lines(&self) -> Vec<usize> {
-        let mut v: Vec<usize> = self
-            .logs
+    /// True when some table of some log has a row from 1-based line `line`
+    /// (the line was read, perhaps in part). A scan, not a sorted list: the
+    /// messages are few, and one more sort instantiation costs the page
+    /// more than the scan costs it time.
+    pub fn line_read(&self, line: usize) -> bool {
+        self.logs
             .iter()
             .flat_map(|l| &l.series)
-            .flat_map(|s| s.rows.iter().map(|r| r.line))
-            .collect();
-        v.sort_unstable();
-        v.dedup();
-        v
-    }
-
-    /// True when some table of some log has a row from 1-based line `line`
-    /// (the line was read, perhaps in part).
-    pub fn line_read(&self, line: usize) -> bool {
-        self.row_lines().binary_search(&line).is_ok()
+            .any(|s| s.rows.iter().any(|r| r.line == line))
     }
 
     /// The messages about lines that gave no row at all (plus those about
     /// the whole paste, line 0), and those about lines read in part (an
     /// in-place group missing, extra columns): `(not read, read in part)`.
     pub fn split_messages(&self) -> (Vec<&LineMessage>, Vec<&LineMessage>) {
-        let read = self.row_lines();
         self.messages
             .iter()
-            .partition(|m| m.line == 0 || read.binary_search(&m.line).is_err())
+            .partition(|m| m.line == 0 || !self.line_read(m.line))
     }
 
     /// Number of distinct lines (line ≥ 1) that gave no row and have a
     /// message: the "lines not read" count.
     pub fn unread_lines(&self) -> usize {
-        let read = self.row_lines();
         let mut lines: Vec<usize> = self
             .messages
             .iter()
-            .filter(|m| m.line > 0 && read.binary_search(&m.line).is_err())
+            .filter(|m| m.line > 0 && !self.line_read(m.line))
             .map(|m| m.line)
             .collect();
         lines.dedup();
