@@ -6,6 +6,7 @@ use super::fit::{fit, FitOptions};
 use super::synthetic::{generate, Sizes, Spec};
 use super::*;
 
+/// The text of `tests/fixtures/logs/<name>` (also used by `tests_real`).
 macro_rules! fixture {
     ($name:literal) => {
         include_str!(concat!(
@@ -15,6 +16,7 @@ macro_rules! fixture {
         ))
     };
 }
+pub(super) use fixture;
 
 fn load(text: &str) -> (Import, Vec<(Resolved, Checks)>) {
     let imp = import(text, &ImportOptions::default()).expect("imports");

@@ -7,15 +7,7 @@ use super::analysis::{analyse, model_for, Analysis, Settings};
 use super::fit::FitError;
 use super::*;
 
-macro_rules! fixture {
-    ($name:literal) => {
-        include_str!(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/fixtures/logs/",
-            $name
-        ))
-    };
-}
+use super::tests::fixture;
 
 fn run(text: &str) -> Analysis {
     analyse(text, &Settings::default())
