@@ -130,7 +130,7 @@ fn rank_end(clock: &Clock, r: usize) -> f64 {
     }
 }
 
-fn gaps(busy: &[(f64, f64)], from: f64, to: f64) -> Vec<(f64, f64)> {
+pub(crate) fn gaps(busy: &[(f64, f64)], from: f64, to: f64) -> Vec<(f64, f64)> {
     let eps = 1e-12 + 1e-9 * to.abs();
     let mut out = Vec::new();
     let mut at = from;
@@ -191,7 +191,7 @@ fn rank_bars(clock: &Clock) -> Vec<Vec<Bar>> {
 }
 
 /// Merges touching bars of one kind (and one criticality) on a row.
-fn merge_rounds(bars: &mut Vec<Bar>, eps: f64) {
+pub(crate) fn merge_rounds(bars: &mut Vec<Bar>, eps: f64) {
     bars.sort_by(|a, b| {
         (a.kind as u8, a.start)
             .partial_cmp(&(b.kind as u8, b.start))
