@@ -105,18 +105,23 @@ fn busy_intervals(clock: &Clock) -> Vec<Vec<(f64, f64)>> {
         }
     }
     for v in &mut per {
-        // the union does not depend on the order of equal starts
-        v.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
-        let mut out: Vec<(f64, f64)> = Vec::with_capacity(v.len());
-        for &(s, e) in v.iter() {
-            match out.last_mut() {
-                Some(last) if s <= last.1 => last.1 = last.1.max(e),
-                _ => out.push((s, e)),
-            }
-        }
-        *v = out;
+        union(v);
     }
     per
+}
+
+/// `v` as the union of its intervals: disjoint, sorted by start.
+pub(crate) fn union(v: &mut Vec<(f64, f64)>) {
+    // the union does not depend on the order of equal starts
+    v.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+    let mut out: Vec<(f64, f64)> = Vec::with_capacity(v.len());
+    for &(s, e) in v.iter() {
+        match out.last_mut() {
+            Some(last) if s <= last.1 => last.1 = last.1.max(e),
+            _ => out.push((s, e)),
+        }
+    }
+    *v = out;
 }
 
 /// When rank `r` stops being in the collective: its finish, its failure, or

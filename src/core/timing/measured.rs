@@ -20,7 +20,7 @@
 use std::fmt;
 
 use super::clock::Clock;
-use super::gantt::{gaps, merge_rounds, Bar, BarKind, Gantt, Row, BAR_BUDGET, MAX_ROWS};
+use super::gantt::{gaps, merge_rounds, union, Bar, BarKind, Gantt, Row, BAR_BUDGET, MAX_ROWS};
 
 /// Most ranks a trace may have: one row per rank, as the model draws up to
 /// [`MAX_ROWS`].
@@ -124,7 +124,8 @@ impl fmt::Display for TraceError {
 pub struct Measured {
     /// Ranks (rows).
     pub p: usize,
-    /// Algorithm key, when the trace names it.
+    /// Algorithm key, when the trace names one (1 to 32 ASCII letters,
+    /// digits, `-` or `_`; anything else is dropped).
     pub alg: Option<String>,
     /// Tensor bytes, when the trace says.
     pub bytes: Option<u64>,
@@ -132,7 +133,8 @@ pub struct Measured {
     pub segments: Option<usize>,
     /// Per rank, when its last event ends, seconds.
     pub finish: Vec<f64>,
-    /// Per rank, its rounds in the order they start.
+    /// Per rank, its rounds in the order of their first event in the file
+    /// (the runner writes each rank's events in time order).
     pub rounds: Vec<Vec<usize>>,
     /// The last finish, seconds.
     pub end: f64,
@@ -190,11 +192,12 @@ fn read(raw: &RawTrace) -> Result<Vec<Ev>, TraceError> {
             return Err(TraceError::NegativeDuration(i, dur));
         }
         let round = whole(e.round, i, "args.round")?;
-        let named = e
-            .name
-            .rsplit(' ')
-            .next()
-            .and_then(|w| w.parse::<f64>().ok());
+        if round >= MAX_TRACE_EVENTS {
+            return Err(TraceError::BadField(i, "args.round"));
+        }
+        // "send → 3": the peer is the last word
+        let last = e.name.bytes().rposition(|c| c == b' ').map_or(0, |k| k + 1);
+        let named = e.name.get(last..).and_then(|w| w.parse::<f64>().ok());
         let peer = match kind {
             None => rank,
             Some(_) => whole(e.peer.or(named), i, "args.peer")?,
@@ -230,38 +233,31 @@ pub fn measured(raw: &RawTrace) -> Result<Measured, TraceError> {
     }
     let t0 = evs.iter().map(|e| e.4).fold(f64::INFINITY, f64::min);
     let s = |t: f64| (t - t0) * 1e-6;
+    let top = evs.iter().map(|e| e.2 + 1).max().unwrap_or(0);
+    // per round of the rank at hand: the end of its waits (µs), and whether seen
+    let (mut wait_end, mut seen) = (vec![f64::NEG_INFINITY; top], vec![false; top]);
     let mut rows = Vec::with_capacity(p);
     let (mut finish, mut rounds) = (vec![0.0; p], vec![Vec::new(); p]);
     for r in 0..p {
-        let mut mine: Vec<&Ev> = evs.iter().filter(|e| e.0 == r).collect();
-        mine.sort_by(|a, b| a.4.total_cmp(&b.4));
-        // (round, end of its waits, µs), sorted by round
-        let mut waits: Vec<(usize, f64)> = mine
-            .iter()
-            .filter(|e| e.1.is_none())
-            .map(|e| (e.2, e.5))
-            .collect();
-        waits.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)));
-        waits.dedup_by_key(|w| w.0);
-        let wait_end = |k: usize| {
-            waits
-                .binary_search_by_key(&k, |w| w.0)
-                .map_or(f64::NEG_INFINITY, |i| waits[i].1)
-        };
-        let mut firsts: Vec<(usize, f64)> = mine.iter().map(|e| (e.2, e.4)).collect();
-        firsts.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
-        firsts.dedup_by_key(|w| w.0);
-        firsts.sort_by(|a, b| a.1.total_cmp(&b.1));
-        rounds[r] = firsts.into_iter().map(|w| w.0).collect();
+        let mine = || evs.iter().filter(move |e| e.0 == r);
+        wait_end.fill(f64::NEG_INFINITY);
+        seen.fill(false);
+        for e in mine().filter(|e| e.1.is_none()) {
+            wait_end[e.2] = wait_end[e.2].max(e.5);
+        }
         let mut bars: Vec<Bar> = Vec::new();
         let mut busy: Vec<(f64, f64)> = Vec::new();
-        for &&(_, kind, round, peer, a, b) in &mine {
+        for &(_, kind, round, peer, a, b) in mine() {
+            if !seen[round] {
+                seen[round] = true;
+                rounds[r].push(round);
+            }
             busy.push((s(a), s(b)));
             let Some(kind) = kind else { continue };
             let end = if kind == BarKind::Reduce {
                 b
             } else {
-                b.max(wait_end(round))
+                b.max(wait_end[round])
             };
             let same = bars
                 .iter_mut()
@@ -270,6 +266,7 @@ pub fn measured(raw: &RawTrace) -> Result<Measured, TraceError> {
                 .find(|x| x.kind == kind && x.round == round && x.peer == peer);
             match same {
                 Some(x) => {
+                    x.start = x.start.min(s(a));
                     x.end = x.end.max(s(end));
                     x.pieces += 1;
                 }
@@ -285,6 +282,7 @@ pub fn measured(raw: &RawTrace) -> Result<Measured, TraceError> {
                 }),
             }
         }
+        union(&mut busy);
         finish[r] = busy.iter().map(|x| x.1).fold(0.0, f64::max);
         rows.push(Row {
             ranks: (r, r + 1),
@@ -303,7 +301,11 @@ pub fn measured(raw: &RawTrace) -> Result<Measured, TraceError> {
     let merged_pieces = rows.iter().flat_map(|x| &x.bars).any(|b| b.pieces > 1);
     Ok(Measured {
         p,
-        alg: raw.info.alg.clone().filter(|a| !a.is_empty()),
+        alg: raw.info.alg.clone().filter(|a| {
+            (1..=32).contains(&a.len())
+                && a.bytes()
+                    .all(|c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_')
+        }),
         bytes: opt_whole(raw.info.bytes),
         segments: opt_whole(raw.info.segments).map(|k| k as usize),
         finish,
