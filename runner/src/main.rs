@@ -428,7 +428,7 @@ fn drive(world: &SimpleCommunicator) -> Result<i32, Failure> {
         }
         tail.extend(report::check_summary(&header, &rows));
         if let (Some(file), Some(events), Some(path)) = (trace_file, &trace_events, &o.trace) {
-            let json = report::trace_json(events);
+            let json = report::trace_json(events, &header, trace_bytes);
             let mut w = BufWriter::new(file);
             match serde_json::to_writer(&mut w, &json).map_err(|e| e.to_string()).and_then(|()| w.flush().map_err(|e| e.to_string())) {
                 Ok(()) => tail.push(format!(

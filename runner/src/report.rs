@@ -331,10 +331,13 @@ fn number(x: f64) -> String {
     }
 }
 
-/// The Chrome trace-event JSON of one iteration: `events[r]` are rank r's
-/// events (seconds after its post-barrier origin), written as complete
-/// events (`"ph":"X"`, µs) on thread `tid` = rank.
-pub fn trace_json(events: &[Vec<Event>]) -> Value {
+/// The Chrome trace-event JSON of one iteration at `bytes`: `events[r]`
+/// are rank r's events (seconds after its post-barrier origin), written as
+/// complete events (`"ph":"X"`, µs) on thread `tid` = rank. The run's case
+/// goes in `otherData` (the format's free metadata): `tool`, `alg` (the
+/// registry key), `p`, `bytes`, `segments` and `layout`; the timeline
+/// view reads it to model the same case.
+pub fn trace_json(events: &[Vec<Event>], h: &Header, bytes: u64) -> Value {
     let mut out = Vec::new();
     for (rank, evs) in events.iter().enumerate() {
         for e in evs {
@@ -361,7 +364,15 @@ pub fn trace_json(events: &[Vec<Event>]) -> Value {
             }));
         }
     }
-    json!({"traceEvents": out, "displayTimeUnit": "ms"})
+    let info = json!({
+        "tool": "collective-lab-run",
+        "alg": h.alg.key(),
+        "p": h.p,
+        "bytes": bytes,
+        "segments": h.segments,
+        "layout": h.layout,
+    });
+    json!({"traceEvents": out, "displayTimeUnit": "ms", "otherData": info})
 }
 
 #[cfg(test)]
@@ -496,7 +507,7 @@ mod tests {
             peer: None,
             ..e
         };
-        let v = trace_json(&[vec![], vec![e, w]]);
+        let v = trace_json(&[vec![], vec![e, w]], &header(false), 64);
         let evs = v["traceEvents"].as_array().expect("array");
         assert_eq!(evs.len(), 2);
         assert_eq!(evs[0]["name"], "send → 3");
@@ -507,6 +518,13 @@ mod tests {
         assert_eq!(evs[1]["cat"], "wait");
         assert!(evs[1]["args"].get("peer").is_none());
         assert_eq!(v["displayTimeUnit"], "ms");
+        let info = &v["otherData"];
+        // the test header: ring at p = 4, 1 segment, one node
+        assert_eq!(info["alg"], "ring");
+        assert_eq!(info["p"], 4);
+        assert_eq!(info["bytes"], 64);
+        assert_eq!(info["segments"], 1);
+        assert_eq!(info["layout"], "1 node of 4 ranks");
     }
 
     #[test]

@@ -142,6 +142,11 @@ fn a_trace_holds_every_ranks_rounds_as_chrome_events() {
     let _ = std::fs::remove_file(&path);
     let v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
     assert_eq!(v["displayTimeUnit"], "ms");
+    // the case, for the timeline view to model the same one
+    assert_eq!(v["otherData"]["alg"], "ring");
+    assert_eq!(v["otherData"]["p"], 2);
+    assert_eq!(v["otherData"]["bytes"], 16);
+    assert_eq!(v["otherData"]["segments"], 1);
     let evs = v["traceEvents"].as_array().expect("traceEvents");
     assert_eq!(evs.len(), 16);
     for rank in 0..2 {

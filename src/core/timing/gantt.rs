@@ -105,18 +105,23 @@ fn busy_intervals(clock: &Clock) -> Vec<Vec<(f64, f64)>> {
         }
     }
     for v in &mut per {
-        // the union does not depend on the order of equal starts
-        v.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
-        let mut out: Vec<(f64, f64)> = Vec::with_capacity(v.len());
-        for &(s, e) in v.iter() {
-            match out.last_mut() {
-                Some(last) if s <= last.1 => last.1 = last.1.max(e),
-                _ => out.push((s, e)),
-            }
-        }
-        *v = out;
+        union(v);
     }
     per
+}
+
+/// `v` as the union of its intervals: disjoint, sorted by start.
+pub(crate) fn union(v: &mut Vec<(f64, f64)>) {
+    // the union does not depend on the order of equal starts
+    v.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+    let mut out: Vec<(f64, f64)> = Vec::with_capacity(v.len());
+    for &(s, e) in v.iter() {
+        match out.last_mut() {
+            Some(last) if s <= last.1 => last.1 = last.1.max(e),
+            _ => out.push((s, e)),
+        }
+    }
+    *v = out;
 }
 
 /// When rank `r` stops being in the collective: its finish, its failure, or
@@ -130,7 +135,7 @@ fn rank_end(clock: &Clock, r: usize) -> f64 {
     }
 }
 
-fn gaps(busy: &[(f64, f64)], from: f64, to: f64) -> Vec<(f64, f64)> {
+pub(crate) fn gaps(busy: &[(f64, f64)], from: f64, to: f64) -> Vec<(f64, f64)> {
     let eps = 1e-12 + 1e-9 * to.abs();
     let mut out = Vec::new();
     let mut at = from;
@@ -191,7 +196,7 @@ fn rank_bars(clock: &Clock) -> Vec<Vec<Bar>> {
 }
 
 /// Merges touching bars of one kind (and one criticality) on a row.
-fn merge_rounds(bars: &mut Vec<Bar>, eps: f64) {
+pub(crate) fn merge_rounds(bars: &mut Vec<Bar>, eps: f64) {
     bars.sort_by(|a, b| {
         (a.kind as u8, a.start)
             .partial_cmp(&(b.kind as u8, b.start))

@@ -10,6 +10,8 @@
 //!   output (per-rank finish, busy and waiting time, messages, critical
 //!   path, whether the collective completes);
 //! - [`trace`]: the clock as CSV and as Chrome trace-event JSON;
+//! - [`measured`]: a measured Chrome trace (the MPI runner's `--trace`)
+//!   checked and drawn as the model's Gantt chart, beside its clock;
 //! - [`traffic`]: the byte counters per link class, NIC and rack core;
 //! - [`ring_clock`]: the ring all-reduce's totals on both clocks from
 //!   rounds generated one at a time (the ring view above the drawn size).
@@ -29,6 +31,7 @@ pub mod dataflow;
 pub(crate) mod fixtures;
 pub mod gantt;
 pub mod lockstep;
+pub mod measured;
 pub mod resources;
 pub mod ring_clock;
 pub mod story;

@@ -1,7 +1,8 @@
 //! `?view=timeline`: a schedule on the clock. The dataflow and lock-step
 //! clocks of [`crate::core::timing::clock`] as Gantt charts side by side,
 //! a time cursor with the state at it in words, the per-rank summary, the
-//! failure panel when the collective stalls, and the pipelining sweep.
+//! failure panel when the collective stalls, the pipelining sweep, and a
+//! measured trace from the MPI runner beside the model ([`measured`]).
 //!
 //! The page runs the clocks once per case ([`model::compute`], not per
 //! cursor step) and lays out the panels; the core computes every number
@@ -12,7 +13,7 @@ use yew::prelude::*;
 use crate::app::components::step_controls::StepControls;
 use crate::app::hooks::use_view_state;
 use crate::app::route::ViewProps;
-use crate::app::state::{on_commit, on_commit_field, Commit};
+use crate::app::state::{on_commit, on_commit_all, on_commit_field, Commit};
 use crate::core::timing::gantt::nearest;
 use crate::core::units::{format_input_time, format_time};
 use crate::params::timeline::TimelineParams;
@@ -22,15 +23,21 @@ pub mod controls;
 pub mod cursor;
 pub mod failure;
 pub mod gantt;
+pub mod markup;
+pub mod measured;
+pub mod measured_table;
 pub mod model;
 pub mod pipelining;
 pub mod summary;
+pub mod trace_input;
+pub mod trace_json;
 
 use compare::ModeContrast;
 use controls::TimelineControls;
 use cursor::CursorNarration;
 use failure::FailurePanel;
 use gantt::GanttChart;
+use measured::MeasuredPanel;
 use model::{case_key, compute, Runs, Shared};
 use pipelining::PipeliningPanel;
 use summary::TimelineSummary;
@@ -166,6 +173,7 @@ pub fn TimelineView(props: &ViewProps) -> Html {
                 {ctx.panel("summary", html! { <TimelineSummary runs={runs.clone()} /> })}
                 {ctx.panel("pipelining", html! { <PipeliningPanel params={case_key(params)} /> })}
             </div>
+            {ctx.panel("measured", html! { <MeasuredPanel runs={runs.clone()} params={case_key(params)} {t} on_commit={on_commit_all(&state)} /> })}
         </div>
     }
 }
