@@ -32,7 +32,7 @@ fn attr_values(text: &str, marker: &str, attr: &str) -> Vec<String> {
 }
 
 #[test]
-fn the_ten_views_have_a_binary() {
+fn the_eleven_views_have_a_binary() {
     let want: BTreeSet<String> = [
         "collectives",
         "cost",
@@ -44,6 +44,7 @@ fn the_ten_views_have_a_binary() {
         "step",
         "timeline",
         "topology",
+        "trace",
     ]
     .iter()
     .map(|s| s.to_string())

@@ -9,6 +9,7 @@ use crate::params::embed::Embed;
 use crate::params::Query;
 pub use route::View;
 
+pub mod clocks;
 pub mod components;
 pub mod embed;
 pub mod hooks;

@@ -6,7 +6,7 @@
 use yew::prelude::*;
 
 use crate::app::views::{
-    collectives, cost, gossip, measure, practice, ring, sgd, step, timeline, topology,
+    collectives, cost, gossip, measure, practice, ring, sgd, step, timeline, topology, trace,
 };
 use crate::params::embed::Embed;
 use crate::params::Query;
@@ -55,6 +55,8 @@ pub enum View {
     Practice,
     /// `?view=measure`: paste a measured log, check it and fit α and β.
     Measure,
+    /// `?view=trace`: a measured trace from the MPI runner beside the model.
+    Trace,
 }
 
 impl View {
@@ -70,6 +72,7 @@ impl View {
         View::Step,
         View::Practice,
         View::Measure,
+        View::Trace,
     ];
 
     /// The view shown when the URL names none (or an unknown one).
@@ -88,6 +91,7 @@ impl View {
             View::Step => ("step", "Training step"),
             View::Practice => ("practice", "Practice"),
             View::Measure => ("measure", "Measured logs"),
+            View::Trace => ("trace", "Measured trace"),
         }
     }
 
@@ -107,6 +111,7 @@ impl View {
             View::Measure => p::measure::PANELS,
             View::Timeline => p::timeline::PANELS,
             View::Step => p::step::PANELS,
+            View::Trace => p::trace::PANELS,
         }
     }
 
@@ -152,5 +157,6 @@ pub fn switch(view: View, query: Query, ctx: UrlCtx) -> Html {
         View::Step => html! { <step::StepView {query} {ctx} /> },
         View::Practice => html! { <practice::PracticeView {query} {ctx} /> },
         View::Measure => html! { <measure::MeasureView {query} {ctx} /> },
+        View::Trace => html! { <trace::TraceView {query} {ctx} /> },
     }
 }

@@ -21,6 +21,7 @@ pub mod sgd;
 pub mod step;
 pub mod timeline;
 pub mod topology;
+pub mod trace;
 
 /// The parsed query: lower-case key → raw value (last one wins).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -90,6 +91,7 @@ view_params!(
     practice::PracticeParams,
     topology::TopologyParams,
     timeline::TimelineParams,
+    trace::TraceParams,
     step::StepParams
 );
 

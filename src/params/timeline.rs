@@ -37,7 +37,6 @@ pub const PANELS: &[&str] = &[
     "charts",
     "summary",
     "pipelining",
-    "measured",
 ];
 
 /// Largest p (ring at 256 ranks: 130 560 messages).

@@ -2,7 +2,8 @@
 //! ([`rank_ring`]), the byte counters, the transfer log, the check panel and
 //! the time panel. Every chart gets a "Data" table ([`data_table`]) with
 //! downloads ([`downloads`]); every stepped view a "Copy link to this step"
-//! button ([`copy_link`]).
+//! button ([`copy_link`]). The timeline and trace views share the Gantt
+//! chart of a clock ([`gantt`]).
 
 pub mod byte_counters;
 pub mod chart_box;
@@ -13,6 +14,7 @@ pub mod copy_link;
 pub mod data_table;
 pub mod downloads;
 pub mod field;
+pub mod gantt;
 pub mod link_fields;
 pub mod rank_grid;
 pub mod rank_ring;

@@ -38,6 +38,7 @@ pub mod sgd;
 pub mod step;
 pub mod timeline;
 pub mod topology;
+pub mod trace;
 
 /// One-view page functions for the per-view binaries in `src/bin/`: each
 /// names one page component only, so a binary that passes it to
@@ -71,6 +72,7 @@ pub mod only {
         step => Step, step::StepView;
         practice => Practice, practice::PracticeView;
         measure => Measure, measure::MeasureView;
+        trace => Trace, trace::TraceView;
     }
 
     /// A link to the page of a view this binary does not hold.

@@ -1,6 +1,6 @@
-//! A measured trace on the timeline: the Chrome trace-event JSON that the
-//! MPI runner writes with `--trace FILE` (and that the timeline view
-//! exports), checked and turned into the same [`Gantt`] the model's clock
+//! A measured trace beside the model (the trace view, `?view=trace`): the
+//! Chrome trace-event JSON that the MPI runner writes with `--trace FILE`
+//! (and that the timeline view exports), checked and turned into the same [`Gantt`] the model's clock
 //! is drawn as, plus per-rank finishes to set beside the model's.
 //!
 //! The UI reads the JSON with the browser's parser into [`RawTrace`]; this
@@ -108,7 +108,7 @@ impl fmt::Display for TraceError {
             TraceError::TooManyEvents(n) => write!(f, "The trace has {n} events; at most {MAX_TRACE_EVENTS} are read."),
             TraceError::BadField(i, field) => write!(f, "Event {i} has no valid {field} (a number ≥ 0)."),
             TraceError::NegativeDuration(i, d) => write!(f, "Event {i} has a negative duration ({d} µs)."),
-            TraceError::TooManyRanks(p) => write!(f, "The trace has {p} ranks; the timeline draws at most {MAX_TRACE_RANKS}."),
+            TraceError::TooManyRanks(p) => write!(f, "The trace has {p} ranks; this page draws at most {MAX_TRACE_RANKS}."),
             TraceError::OneRank => write!(f, "The trace has one rank: a collective needs at least 2."),
             TraceError::MissingRanks(m, p) => {
                 let (who, has) = if m.len() == 1 { ("Rank", "has") } else { ("Ranks", "have") };
@@ -119,7 +119,7 @@ impl fmt::Display for TraceError {
     }
 }
 
-/// A checked trace: what the timeline draws and compares.
+/// A checked trace: what the trace view draws and compares.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Measured {
     /// Ranks (rows).
@@ -207,7 +207,7 @@ fn read(raw: &RawTrace) -> Result<Vec<Ev>, TraceError> {
     Ok(out)
 }
 
-/// Checks `raw` and builds what the timeline draws (see the module doc).
+/// Checks `raw` and builds what the trace view draws (see the module doc).
 ///
 /// # Errors
 /// A [`TraceError`]: no drawable event, a bad `tid`, `ts`, `dur`,

@@ -2,7 +2,7 @@
 
 use yew::prelude::*;
 
-use super::model::Shared;
+use crate::app::clocks::Shared;
 use crate::core::timing::gantt::{moment, narrate};
 use crate::core::units::format_time;
 

@@ -3,7 +3,7 @@
 
 use yew::prelude::*;
 
-use super::model::Shared;
+use crate::app::clocks::Shared;
 use crate::core::timing::story::failure;
 
 /// Props of [`FailurePanel`].

@@ -1,44 +1,39 @@
 //! `?view=timeline`: a schedule on the clock. The dataflow and lock-step
 //! clocks of [`crate::core::timing::clock`] as Gantt charts side by side,
 //! a time cursor with the state at it in words, the per-rank summary, the
-//! failure panel when the collective stalls, the pipelining sweep, and a
-//! measured trace from the MPI runner beside the model ([`measured`]).
+//! failure panel when the collective stalls and the pipelining sweep. A
+//! measured trace from the MPI runner is drawn beside the model on its
+//! own page, `?view=trace` ([`crate::app::views::trace`]).
 //!
-//! The page runs the clocks once per case ([`model::compute`], not per
+//! The page runs the clocks once per case ([`compute`], not per
 //! cursor step) and lays out the panels; the core computes every number
 //! and sentence.
 
 use yew::prelude::*;
 
+use crate::app::clocks::{case_key, compute, Runs, Shared};
+use crate::app::components::gantt::{self, legend, GanttChart};
 use crate::app::components::step_controls::StepControls;
 use crate::app::hooks::use_view_state;
 use crate::app::route::ViewProps;
-use crate::app::state::{on_commit, on_commit_all, on_commit_field, Commit};
+use crate::app::state::{on_commit, on_commit_field, Commit};
 use crate::core::timing::gantt::nearest;
 use crate::core::units::{format_input_time, format_time};
+use crate::params::encode;
 use crate::params::timeline::TimelineParams;
+use crate::params::trace::TraceParams;
 
 pub mod compare;
 pub mod controls;
 pub mod cursor;
 pub mod failure;
-pub mod gantt;
-pub mod markup;
-pub mod measured;
-pub mod measured_table;
-pub mod model;
 pub mod pipelining;
 pub mod summary;
-pub mod trace_input;
-pub mod trace_json;
 
 use compare::ModeContrast;
 use controls::TimelineControls;
 use cursor::CursorNarration;
 use failure::FailurePanel;
-use gantt::GanttChart;
-use measured::MeasuredPanel;
-use model::{case_key, compute, Runs, Shared};
 use pipelining::PipeliningPanel;
 use summary::TimelineSummary;
 
@@ -78,18 +73,11 @@ fn chart_notes(r: &Runs) -> Vec<String> {
     v
 }
 
-fn legend() -> Html {
-    let item = |class: &'static str, text: &'static str| {
-        html! {
-            <span class="g-key"><svg width="18" height="10" aria-hidden="true"><rect class={class} x="0" y="0" width="18" height="10" /></svg>{text}</span>
-        }
-    };
-    html! {
-        <p class="gantt-legend muted">
-            {item("g-send", "send")}{item("g-recv", "receive")}{item("g-reduce", "reduce (γ)")}
-            {item("g-wait", "waiting")}{item("g-send crit", "critical path")}{item("g-send cut", "cut (never arrived)")}
-        </p>
-    }
+/// The trace view of this case (`?view=trace&…`).
+fn trace_link(p: &TimelineParams) -> String {
+    let mut pairs = vec![("view", "trace".to_string())];
+    pairs.extend(TraceParams(p.clone()).to_pairs());
+    format!("?{}", encode(&pairs))
 }
 
 /// The timeline view.
@@ -168,12 +156,12 @@ pub fn TimelineView(props: &ViewProps) -> Html {
                 <div class="gantt-pair">{ for charts }</div>
                 {legend()}
                 { for chart_notes(r).into_iter().map(|n| html! { <p class="muted chart-note">{n}</p> }) }
+                <p class="muted chart-note"><a id="trace-link" href={trace_link(params)}>{"Measured this case with the MPI runner? Open its trace beside the model"}</a></p>
             </>})}
             <div class="panels">
                 {ctx.panel("summary", html! { <TimelineSummary runs={runs.clone()} /> })}
                 {ctx.panel("pipelining", html! { <PipeliningPanel params={case_key(params)} /> })}
             </div>
-            {ctx.panel("measured", html! { <MeasuredPanel runs={runs.clone()} params={case_key(params)} {t} on_commit={on_commit_all(&state)} /> })}
         </div>
     }
 }

@@ -4,7 +4,7 @@
 
 use yew::prelude::*;
 
-use super::model::{Run, Shared};
+use crate::app::clocks::{Run, Shared};
 use crate::app::components::downloads::{Downloads, FileOffer};
 use crate::core::timing::trace::{chrome_trace, messages_csv, ranks_csv};
 use crate::core::units::{format_bandwidth, format_time};

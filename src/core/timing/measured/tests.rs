@@ -315,6 +315,6 @@ fn bad_traces_say_what_is_wrong() {
     assert_eq!(err(&one), TraceError::OneRank);
     assert_eq!(
         TraceError::TooManyRanks(1000).to_string(),
-        "The trace has 1000 ranks; the timeline draws at most 64."
+        "The trace has 1000 ranks; this page draws at most 64."
     );
 }

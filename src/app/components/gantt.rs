@@ -25,7 +25,7 @@ pub struct GanttChartProps {
     pub label: AttrValue,
     /// The axis ends here, seconds (shared by side-by-side charts).
     pub x_end: f64,
-    /// The time cursor, seconds.
+    /// The time cursor, seconds (none drawn when not finite).
     pub t: f64,
     /// Element id.
     pub id: AttrValue,
@@ -201,7 +201,24 @@ pub fn GanttChart(props: &GanttChartProps) -> Html {
                 aria-label={props.label.clone()}>
                 <GanttBars gantt={g.clone()} {end} id={props.id.clone()} />
             </svg>
-            <div class="g-cursor" style={cursor} aria-hidden="true"></div>
+            if props.t.is_finite() {
+                <div class="g-cursor" style={cursor} aria-hidden="true"></div>
+            }
         </div>
+    }
+}
+
+/// The key of the Gantt charts' colours (the timeline and trace views).
+pub fn legend() -> Html {
+    let item = |class: &'static str, text: &'static str| {
+        html! {
+            <span class="g-key"><svg width="18" height="10" aria-hidden="true"><rect class={class} x="0" y="0" width="18" height="10" /></svg>{text}</span>
+        }
+    };
+    html! {
+        <p class="gantt-legend muted">
+            {item("g-send", "send")}{item("g-recv", "receive")}{item("g-reduce", "reduce (γ)")}
+            {item("g-wait", "waiting")}{item("g-send crit", "critical path")}{item("g-send cut", "cut (never arrived)")}
+        </p>
     }
 }

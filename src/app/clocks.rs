@@ -1,6 +1,6 @@
-//! What the timeline page computes once per case (never per cursor step):
-//! the clocks of the modes shown, their Gantt bars, the fault-free
-//! baselines and the event times, all from the core.
+//! What the timeline and trace pages compute once per case (never per
+//! cursor step): the clocks of the modes shown, their Gantt bars, the
+//! fault-free baselines and the event times, all from the core.
 
 use std::rc::Rc;
 

@@ -2,12 +2,41 @@
 //! nothing is uploaded) and a paste area, as markup ([`super::markup`]);
 //! the panel's one `input` and one `change` listener pass their events to
 //! [`take`], which emits the whole text, or a message when a file cannot
-//! be read.
+//! be read. [`example`] fetches the example trace that the build copies
+//! next to the page ([`EXAMPLE`]).
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
+
+/// The example trace, relative to the page: `tests/fixtures/traces/ring-p4-16MiB.json`,
+/// a real run of the runner, copied into `dist/` by `index.html`'s
+/// `copy-file` link.
+pub const EXAMPLE: &str = "ring-p4-16MiB.json";
+
+/// Fetches [`EXAMPLE`] and emits its text, or a message when it cannot be
+/// fetched (the page opened from a file, or a host that lacks it).
+pub fn example(on_text: &Callback<Result<String, String>>) {
+    let cb = on_text.clone();
+    wasm_bindgen_futures::spawn_local(async move {
+        let failed =
+            || format!("Could not fetch the example trace ({EXAMPLE}) from this page's folder.");
+        let Some(w) = web_sys::window() else {
+            return cb.emit(Err(failed()));
+        };
+        let resp = JsFuture::from(w.fetch_with_str(EXAMPLE))
+            .await
+            .ok()
+            .and_then(|r| r.dyn_into::<web_sys::Response>().ok())
+            .filter(web_sys::Response::ok);
+        let text = match resp.map(|r| r.text()) {
+            Some(Ok(p)) => JsFuture::from(p).await.ok().and_then(|v| v.as_string()),
+            _ => None,
+        };
+        cb.emit(text.ok_or_else(failed));
+    });
+}
 
 /// Largest file read, bytes.
 const MAX_FILE: f64 = 32.0 * 1024.0 * 1024.0;

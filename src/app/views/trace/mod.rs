@@ -1,0 +1,238 @@
+//! `?view=trace`: a measured run beside the model. A Chrome trace from the
+//! MPI runner (`collective-lab-run --trace`) or from the timeline's
+//! download, opened as a file, pasted or loaded from the example, is
+//! checked by [`crate::core::timing::measured`] and drawn as a per-rank
+//! Gantt chart beside the dataflow clock of the same case at the page's
+//! α, bw and γ, on one time axis, with each rank's finish against the
+//! model's.
+//!
+//! A loaded trace sets the page's case (algorithm, p, size, segments) to
+//! its own, so the model always draws the case that ran; a bad trace
+//! leaves the last good one and says why. The page is its own binary, so
+//! the timeline page does not carry the import.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use crate::app::clocks::compute;
+use crate::app::components::field::TextField;
+use crate::app::components::gantt::{legend, GanttChart};
+use crate::app::hooks::use_view_state;
+use crate::app::route::ViewProps;
+use crate::app::state::{commit_to, on_commit_all, on_commit_field, Commit};
+use crate::core::timing::gantt::Gantt;
+use crate::core::timing::measured::{differences, measured, Measured};
+use crate::core::units::{format_binary, format_time};
+use crate::params::encode;
+use crate::params::trace::TraceParams;
+
+pub mod input;
+pub mod json;
+pub mod markup;
+pub mod table;
+
+use input::{take, INPUTS};
+use json::read_trace;
+use markup::markup;
+use table::measured_table;
+
+impl Commit for TraceParams {}
+
+/// A checked trace and its bars (compared by identity).
+#[derive(Clone, Debug)]
+struct Loaded(Rc<Measured>, Rc<Gantt>);
+
+impl PartialEq for Loaded {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// One chart of the pair (not inlined: one copy of its elements).
+#[inline(never)]
+fn chart(title: String, gantt: Rc<Gantt>, x_end: f64, id: &'static str) -> Html {
+    html! {
+        <figure class="gantt-box">
+            <figcaption class="gantt-title" id={format!("{id}-title")}>{title.clone()}</figcaption>
+            <div class="table-scroll" role="region" tabindex="0" aria-label={format!("{title} (scrolls sideways)")}>
+                <GanttChart {gantt} label={format!("{title}, one row per rank")} {x_end} t={f64::NAN} {id} />
+            </div>
+        </figure>
+    }
+}
+
+/// The fields that give the page the trace's case.
+fn case_of(m: &Measured) -> Vec<(&'static str, String)> {
+    let mut v = vec![("p", m.p.to_string())];
+    v.extend(m.alg.clone().map(|a| ("alg", a)));
+    v.extend(m.bytes.map(|b| ("size", format!("{b}B"))));
+    v.extend(m.segments.map(|k| ("segments", k.to_string())));
+    v
+}
+
+/// What the trace is, as markup (the algorithm key is checked by the core:
+/// letters, digits, `-` and `_`).
+fn describe(m: &Measured) -> String {
+    let rounds = m.rounds.iter().map(Vec::len).max().unwrap_or(0);
+    let size = m.bytes.map(|b| format_binary(b as f64));
+    format!(
+        "<p id=\"trace-case\">Trace: {}, p = {}, {}; {} events, {rounds} rounds per rank.</p>",
+        m.alg.as_deref().unwrap_or("algorithm not named"),
+        m.p,
+        size.as_deref().unwrap_or("size not given"),
+        m.events,
+    )
+}
+
+const LEDE: &str = "<h1>Measured trace: a real run beside the model</h1>\
+    <p class=\"lede\">Run a schedule on real processes with the MPI runner, open its trace here, and see where the run \
+    and the dataflow model part: a slow first round, one slow rank, or links slower than you assumed. The trace is read \
+    in this page and never uploaded.</p>";
+
+const HINT: &str = "<h2 class=\"panel-h\" id=\"input-h\">The trace</h2>\
+    <p class=\"hint\">Make one with <code>mpirun -n 4 collective-lab-run --alg ring --sizes 16MiB --trace t.json</code> \
+    (README, \"Run it on a cluster\") and open <code>t.json</code>; the timeline view's Chrome-trace download loads too. \
+    The page then models the trace's algorithm, p, size and segments.</p>";
+
+/// The model's case in words, with a link to it on the timeline.
+fn case_line(p: &TraceParams) -> String {
+    let c = &p.0;
+    let mut pairs = vec![("view", "timeline".to_string())];
+    pairs.extend(p.to_pairs());
+    format!(
+        "<p class=\"muted full-row\" id=\"model-case\">Model: {} ({}), p = {}, {}, {} segment{}, dataflow clock. \
+         <a href=\"?{}\">Open this case on the timeline</a></p>",
+        c.alg.label(),
+        c.alg.key(),
+        c.p,
+        format_binary(c.size.value as f64),
+        c.segments,
+        if c.segments == 1 { "" } else { "s" },
+        encode(&pairs).replace('&', "&amp;")
+    )
+}
+
+/// The trace view.
+#[component]
+pub fn TraceView(props: &ViewProps) -> Html {
+    let state = use_view_state::<TraceParams>(props);
+    let params = &state.params;
+    let runs = use_memo(params.model_case(), compute);
+    let loaded = use_state(|| None::<Loaded>);
+    let msg = use_state(|| None::<String>);
+    let on_text = {
+        let (loaded, msg, commit) = (loaded.clone(), msg.clone(), on_commit_all(&state));
+        let c = params.0.clone();
+        Callback::from(move |text: Result<String, String>| {
+            let read = text.and_then(|t| {
+                read_trace(&t)
+                    .and_then(|r| measured(&r))
+                    .map_err(|e| e.to_string())
+            });
+            match read {
+                Ok(m) => {
+                    if !differences(&m, c.alg.key(), c.p, c.size.value, c.segments).is_empty() {
+                        commit.emit(case_of(&m));
+                    }
+                    let g = Rc::new(m.gantt.clone());
+                    loaded.set(Some(Loaded(Rc::new(m), g)));
+                    msg.set(None);
+                }
+                Err(e) => msg.set(Some(e)),
+            }
+        })
+    };
+    let on_event = {
+        let on_text = on_text.clone();
+        Callback::from(move |e: Event| take(&e, &on_text))
+    };
+    let on_example = Callback::from(move |_: MouseEvent| input::example(&on_text));
+    let ctx = &props.ctx;
+    let d = &state.drafts;
+    let field = |name: &'static str, label: &'static str, value: &str, hint: &'static str| {
+        html! {
+            <TextField name={name} label={label} value={d.text_or(name, value)} error={d.error(name)}
+                hint={AttrValue::from(hint)} on_commit={commit_to(&on_commit_field(&state), name)} />
+        }
+    };
+    let (errors_top, errors_below) = ctx.place_errors(
+        "controls",
+        d.orphans_html(ctx.on_screen("controls", &["alpha", "bw", "gamma"])),
+    );
+    let c = &params.0;
+    let model = (*runs).as_ref().ok().and_then(|r| r.runs.first());
+    let model_error = (*runs)
+        .as_ref()
+        .err()
+        .map(|e| html! { <p class="field-error" role="alert">{e.clone()}</p> });
+    let label = "dataflow, the page's α, bw and γ";
+    let (charts, ranks) = match (loaded.as_ref(), &model) {
+        (Some(Loaded(m, g)), Some(x)) => {
+            let (mg, clock) = (&x.gantt, &x.clock);
+            let diff = differences(m, c.alg.key(), c.p, c.size.value, c.segments);
+            if diff.is_empty() {
+                let x_end = m.end.max(clock.end);
+                (
+                    html! {<>
+                        {markup(describe(m))}
+                        <div class="gantt-pair">
+                            {chart("Measured (the trace)".into(), g.clone(), x_end, "gantt-measured")}
+                            {chart(format!("Model ({label}): {}", format_time(clock.end)), mg.clone(), x_end, "gantt-model")}
+                        </div>
+                        {legend()}
+                    </>},
+                    measured_table(m, clock, label),
+                )
+            } else {
+                (
+                    markup(format!(
+                        "{}<p class=\"field-error\" id=\"trace-mismatch\">This page cannot model the trace's case: {}.</p>",
+                        describe(m),
+                        diff.join(", ")
+                    )),
+                    Html::default(),
+                )
+            }
+        }
+        (None, Some(x)) => (
+            html! {<>
+                <p class="muted" id="no-trace">{"No trace loaded yet: the model alone. Open a trace above, or load the example."}</p>
+                {chart(format!("Model ({label}): {}", format_time(x.clock.end)), x.gantt.clone(), x.clock.end, "gantt-model")}
+                {legend()}
+            </>},
+            Html::default(),
+        ),
+        _ => (Html::default(), Html::default()),
+    };
+    html! {
+        <div class="view view-trace">
+            {errors_top}
+            {ctx.panel("title", markup(LEDE))}
+            {ctx.panel("controls", html! {
+                <form class="controls" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
+                    {field("alpha", "Latency α", &c.alpha.text, "per message, e.g. 5us (the measure view's fit)")}
+                    {field("bw", "Link bandwidth", &c.bw.text, "1/β, e.g. 12.5GB/s")}
+                    {field("gamma", "Reduce cost γ", &c.gamma.text, "time per byte, e.g. 0.1ns/B")}
+                    {markup(case_line(params))}
+                </form>
+            })}
+            {errors_below}
+            {model_error}
+            {ctx.panel("input", html! {
+                <section class="panel wide" id="measured" aria-labelledby="input-h"
+                    oninput={on_event.reform(Event::from)} onchange={on_event}>
+                    {markup(HINT)}
+                    {markup(INPUTS)}
+                    <p><button type="button" id="trace-example" onclick={on_example}>{"Load the example trace"}</button>
+                        <span class="muted">{" ring, p = 4, 16 MiB: 4 ranks on one 2-core machine"}</span></p>
+                    if let Some(e) = &*msg {
+                        <p class="field-error" role="alert" id="trace-error">{e.clone()}</p>
+                    }
+                </section>
+            })}
+            {ctx.panel("charts", charts)}
+            {ctx.panel("ranks", ranks)}
+        </div>
+    }
+}

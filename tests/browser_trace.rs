@@ -1,0 +1,174 @@
+//! In-browser tests of `?view=trace`: the MPI runner's trace of a ring at
+//! p = 4 pasted beside the model, a trace of another case setting the
+//! page's case, bad traces, and the timeline's link to this page.
+#![cfg(target_arch = "wasm32")]
+
+mod common;
+
+use common::{set_field, url_written, Mounted};
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// The runner's trace of a ring at p = 4 on 16 MiB (tests/fixtures/traces/).
+const TRACE: &str = include_str!("fixtures/traces/ring-p4-16MiB.json");
+
+/// Pastes `text` into the trace's paste area (an `input` event that bubbles, as typing does).
+async fn paste(app: &Mounted, text: &str) {
+    use wasm_bindgen::JsCast;
+    let area: web_sys::HtmlTextAreaElement = app
+        .root
+        .query_selector("#trace-text")
+        .ok()
+        .flatten()
+        .expect("the paste area")
+        .dyn_into()
+        .expect("textarea");
+    area.set_value(text);
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_bubbles(true);
+    let ev =
+        web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("input", &init).expect("event");
+    area.dispatch_event(&ev).expect("dispatch");
+    yew::scheduler::flush().await;
+}
+
+/// The rounds (1-based, as the tooltips say) of the sends on one row of a chart.
+fn send_rounds(app: &Mounted, chart: &str, row: usize) -> Vec<usize> {
+    let list = app
+        .root
+        .query_selector_all(&format!("#{chart}-row-{row} rect.g-send title"))
+        .expect("selector");
+    (0..list.length())
+        .filter_map(|i| list.item(i).and_then(|n| n.text_content()))
+        .filter_map(|t| {
+            let after = t.split(", round ").nth(1)?;
+            after.split(':').next()?.parse().ok()
+        })
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn a_runner_trace_of_4_ranks_shows_4_rows_of_6_rounds_in_order_beside_the_model() {
+    let app = Mounted::new("view=trace&alg=ring&p=4&size=16MiB&bw=12.5GB/s&alpha=0us").await;
+    assert_eq!(
+        app.count("#gantt-measured"),
+        0,
+        "nothing measured before a trace"
+    );
+    assert_eq!(app.count("#gantt-model .g-row"), 4, "the model alone");
+    assert!(app.text("#no-trace").starts_with("No trace loaded yet"));
+    paste(&app, TRACE).await;
+    assert_eq!(app.text("#trace-error"), "");
+    assert_eq!(
+        app.text("#trace-case"),
+        "Trace: ring, p = 4, 16 MiB; 96 events, 6 rounds per rank."
+    );
+    assert_eq!(app.count("#gantt-measured .g-row"), 4);
+    assert_eq!(app.count("#gantt-model .g-row"), 4);
+    for r in 0..4 {
+        assert_eq!(
+            send_rounds(&app, "gantt-measured", r),
+            [1, 2, 3, 4, 5, 6],
+            "rank {r}"
+        );
+    }
+    // the model: 6 rounds of 4 MiB at 12.5 GB/s, 6 × 335.5 µs = 2.013 ms
+    let sum = app.text("#trace-summary");
+    assert!(
+        sum.contains("model (dataflow, the page's α, bw and γ) 2.013 ms"),
+        "{sum}"
+    );
+    // rank 3's last event ends at 86 289.106 µs, 2.494 µs after the first
+    // event's start: 86.29 ms measured; 86.286 / 2.0133 = 42.86×
+    assert_eq!(app.text("#trace-finish-3"), "86.29 ms");
+    assert!(sum.starts_with("Measured 86.29 ms"), "{sum}");
+    assert!(sum.contains("measured / model = 42.86×"), "{sum}");
+    assert_eq!(app.count("#trace-ranks tbody tr"), 4);
+    // no time cursor on this page
+    assert_eq!(app.count(".g-cursor"), 0);
+}
+
+#[wasm_bindgen_test]
+async fn a_trace_of_another_case_sets_the_page_to_its_case() {
+    let app = Mounted::new("view=trace&alg=rd&p=8&size=100MB&bw=12.5GB/s&alpha=0us").await;
+    assert_eq!(app.count("#gantt-model .g-row"), 8);
+    paste(&app, TRACE).await;
+    url_written().await;
+    assert_eq!(app.text("#trace-mismatch"), "");
+    assert_eq!(app.count("#gantt-measured .g-row"), 4);
+    assert_eq!(app.count("#gantt-model .g-row"), 4);
+    assert!(
+        app.text("#model-case")
+            .starts_with("Model: ring all-reduce (ring), p = 4, 16 MiB, 1 segment"),
+        "{}",
+        app.text("#model-case")
+    );
+    assert!(app.text("#gantt-model-title").ends_with("2.013 ms"));
+}
+
+#[wasm_bindgen_test]
+async fn alpha_and_bw_change_the_model_and_keep_the_trace() {
+    let app = Mounted::new("view=trace&alg=ring&p=4&size=16MiB&bw=12.5GB/s&alpha=0us").await;
+    paste(&app, TRACE).await;
+    // 6 rounds of 4 MiB at 1 GB/s plus 6 × 100 µs: 6 × 4.194 ms + 0.6 ms = 25.77 ms
+    set_field(&app, "bw", "1GB/s").await;
+    set_field(&app, "alpha", "100us").await;
+    assert!(
+        app.text("#gantt-model-title").ends_with("25.77 ms"),
+        "{}",
+        app.text("#gantt-model-title")
+    );
+    assert_eq!(app.count("#gantt-measured .g-row"), 4);
+    set_field(&app, "bw", "fast").await;
+    assert!(!app.text("#f-bw-err").is_empty(), "a bad bw says why");
+    assert!(app.text("#gantt-model-title").ends_with("25.77 ms"));
+}
+
+#[wasm_bindgen_test]
+async fn bad_traces_say_why_and_keep_the_last_good_one() {
+    let app = Mounted::new("view=trace&alg=ring&p=4&size=16MiB").await;
+    paste(&app, TRACE).await;
+    assert_eq!(app.count("#gantt-measured .g-row"), 4);
+    let thousand = r#"{"traceEvents":[{"ph":"X","cat":"send","tid":999,"ts":0,"dur":1,"args":{"round":0,"peer":0}}]}"#;
+    for (bad, says) in [
+        ("random text", "This is not JSON"),
+        ("", "The trace is empty."),
+        ("{\"a\": 1}", "no traceEvents list"),
+        (
+            thousand,
+            "The trace has 1000 ranks; this page draws at most 64.",
+        ),
+        (
+            r#"{"traceEvents":[{"ph":"X","cat":"wait","tid":0,"ts":0,"dur":-1,"args":{"round":0}}]}"#,
+            "negative duration",
+        ),
+    ] {
+        paste(&app, bad).await;
+        let e = app.text("#trace-error");
+        assert!(e.contains(says), "{bad}: {e}");
+        assert_eq!(
+            app.count("#gantt-measured .g-row"),
+            4,
+            "{bad}: the last good trace stays"
+        );
+    }
+    paste(&app, TRACE).await;
+    assert_eq!(app.text("#trace-error"), "");
+}
+
+#[wasm_bindgen_test]
+async fn the_timeline_links_to_the_trace_view_of_its_case() {
+    let app = Mounted::new("view=timeline&alg=rab&p=8&size=16MiB&bw=10GB/s&alpha=5us").await;
+    let href = app
+        .root
+        .query_selector("#trace-link")
+        .ok()
+        .flatten()
+        .and_then(|a| a.get_attribute("href"))
+        .unwrap_or_default();
+    assert_eq!(
+        href,
+        "?view=trace&alg=rab&p=8&size=16MiB&bw=10GB%2Fs&alpha=5us"
+    );
+}
