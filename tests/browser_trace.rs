@@ -79,11 +79,13 @@ async fn a_runner_trace_of_4_ranks_shows_4_rows_of_6_rounds_in_order_beside_the_
         sum.contains("model (dataflow, the page's α, bw and γ) 2.013 ms"),
         "{sum}"
     );
-    // rank 3's last event ends at 86 289.106 µs, 2.494 µs after the first
-    // event's start: 86.29 ms measured; 86.286 / 2.0133 = 42.86×
-    assert_eq!(app.text("#trace-finish-3"), "86.29 ms");
-    assert!(sum.starts_with("Measured 86.29 ms"), "{sum}");
-    assert!(sum.contains("measured / model = 42.86×"), "{sum}");
+    // rank 0's last event ends at 26 425.942 µs, rank 3's at 26 393.450 µs,
+    // both after the first event's start at 2.394 µs: 26.42 ms and 26.39 ms
+    // measured; 26.4235 / 2.01327 = 13.12×
+    assert_eq!(app.text("#trace-finish-0"), "26.42 ms");
+    assert_eq!(app.text("#trace-finish-3"), "26.39 ms");
+    assert!(sum.starts_with("Measured 26.42 ms"), "{sum}");
+    assert!(sum.contains("measured / model = 13.12×"), "{sum}");
     assert_eq!(app.count("#trace-ranks tbody tr"), 4);
     // no time cursor on this page
     assert_eq!(app.count(".g-cursor"), 0);

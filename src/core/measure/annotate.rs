@@ -198,12 +198,12 @@ mod tests {
             assert!(r.p.note.contains("annotation wins"), "{}", r.p.note);
             assert!(r.p.note.contains("agrees with the log"), "{}", r.p.note);
         }
-        // The first log's last row is 4 MiB in 45,782.21 µs.
+        // The first log's last row is 4 MiB in 1,116.08 µs.
         let last = imp.logs[0].series[0]
             .rows
             .last()
             .map(|r| (r.size.value, r.time.value));
-        assert_eq!(last, Some((4_194_304.0, 45_782.21e-6)));
+        assert_eq!(last, Some((4_194_304.0, 1_116.08e-6)));
     }
 
     #[test]
@@ -225,26 +225,21 @@ mod tests {
         assert_eq!(a.log.as_ref().map(|l| l.model), Some(Model::Ring));
         assert_eq!(a.joint.len(), 1);
         let j = a.joint[0].clone().expect("a joint fit");
-        eprintln!(
-            "JOINT a={} b={} g={:?} clamp={:?} rms={:?} x={:?}",
-            j.alpha,
-            j.beta,
-            j.gamma,
-            j.gamma_clamped,
-            j.logs.iter().map(|l| l.rms_rel).collect::<Vec<_>>(),
-            j.crossovers
-        );
         assert_eq!(j.p, 2);
         assert!(j.beta > 0.0 && j.gamma >= 0.0);
         assert_eq!(j.logs.len(), 2);
         assert_eq!(j.crossovers.len(), 1);
-        // The machine is noisy (2 shared cores, debug build): the joint fit
-        // still puts α in 1 … 20 µs, γ > 0 and a ring win above ~1 KiB.
-        assert!((1e-6..20e-6).contains(&j.alpha), "{}", j.alpha);
+        // Two ranks on 2 shared cores through shared memory (release
+        // build): the joint fit gives α ≈ 0.84 µs, 1/β ≈ 4.2 GB/s and
+        // γ ≈ 0.010 ns/B, so the ring wins above 2α/γ ≈ 160 kB. Open MPI's
+        // eager-to-rendezvous step at 4 to 8 KiB is outside the model (rms
+        // residuals ≈ 57 % and 62 %), so the bounds are loose.
+        assert!((0.1e-6..5e-6).contains(&j.alpha), "{}", j.alpha);
+        assert!((1.0 / j.beta) > 1e9 && (1.0 / j.beta) < 20e9, "{}", j.beta);
         assert!(j.gamma > 0.0 && j.gamma_clamped.is_none());
         let (n, below) = j.crossovers[0].predicted.expect("a crossover");
         assert_eq!(below, 1, "rd below, ring above");
-        assert!((256.0..16_384.0).contains(&n), "{n}");
+        assert!((32_768.0..1_048_576.0).contains(&n), "{n}");
     }
 
     #[test]
@@ -261,4 +256,25 @@ mod tests {
     }
 
     use crate::core::measure::Model;
+
+    #[test]
+    fn the_runners_ring_at_p_4_fits_the_trace_examples_link() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/logs/runner-osu-ring-p4.txt"
+        );
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let a = analyse(&text, &Settings::default());
+        let log = a.log.expect("one log");
+        assert_eq!(log.resolved.p.p, 4);
+        assert_eq!(log.model, Model::Ring);
+        let imp = a.import.expect("imported");
+        assert_eq!(imp.logs[0].series[0].rows.len(), 23, "4 B … 16 MiB");
+        // The trace view's example (src/app/views/trace/input.rs) uses this
+        // fit: α = 5.429 µs, 1/β = 1.085 GB/s.
+        assert_eq!(
+            log.handoff.map(|h| h.url),
+            Some("?view=cost&p=4&alpha=5.429us&bw=1.085GB/s".to_string())
+        );
+    }
 }

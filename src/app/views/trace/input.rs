@@ -15,6 +15,12 @@ use yew::prelude::*;
 /// `copy-file` link.
 pub const EXAMPLE: &str = "ring-p4-16MiB.json";
 
+/// The link the example is modelled at: what the measure view fits to the
+/// same machine's OSU log of the ring at p = 4
+/// (`tests/fixtures/logs/runner-osu-ring-p4.txt`; a native test in
+/// `core::measure::annotate` pins the fit).
+pub const EXAMPLE_LINK: [(&str, &str); 2] = [("alpha", "5.429us"), ("bw", "1.085GB/s")];
+
 /// Fetches [`EXAMPLE`] and emits its text, or a message when it cannot be
 /// fetched (the page opened from a file, or a host that lacks it).
 pub fn example(on_text: &Callback<Result<String, String>>) {

@@ -23,7 +23,7 @@ use crate::app::route::ViewProps;
 use crate::app::state::{commit_to, on_commit_all, on_commit_field, Commit};
 use crate::core::timing::gantt::Gantt;
 use crate::core::timing::measured::{differences, measured, Measured};
-use crate::core::units::{format_binary, format_time};
+use crate::core::units::{format_binary, format_exact, format_time, Prefix};
 use crate::params::encode;
 use crate::params::trace::TraceParams;
 
@@ -66,7 +66,7 @@ fn chart(title: String, gantt: Rc<Gantt>, x_end: f64, id: &'static str) -> Html 
 fn case_of(m: &Measured) -> Vec<(&'static str, String)> {
     let mut v = vec![("p", m.p.to_string())];
     v.extend(m.alg.clone().map(|a| ("alg", a)));
-    v.extend(m.bytes.map(|b| ("size", format!("{b}B"))));
+    v.extend(m.bytes.map(|b| ("size", format_exact(b, Prefix::Binary))));
     v.extend(m.segments.map(|k| ("segments", k.to_string())));
     v
 }
@@ -101,7 +101,7 @@ fn case_line(p: &TraceParams) -> String {
     let mut pairs = vec![("view", "timeline".to_string())];
     pairs.extend(p.to_pairs());
     format!(
-        "<p class=\"muted full-row\" id=\"model-case\">Model: {} ({}), p = {}, {}, {} segment{}, dataflow clock. \
+        "<p class=\"muted\" id=\"model-case\">Model: {} ({}), p = {}, {}, {} segment{}, dataflow clock. \
          <a href=\"?{}\">Open this case on the timeline</a></p>",
         c.alg.label(),
         c.alg.key(),
@@ -147,7 +147,18 @@ pub fn TraceView(props: &ViewProps) -> Html {
         let on_text = on_text.clone();
         Callback::from(move |e: Event| take(&e, &on_text))
     };
-    let on_example = Callback::from(move |_: MouseEvent| input::example(&on_text));
+    let on_example = {
+        let commit = on_commit_all(&state);
+        Callback::from(move |_: MouseEvent| {
+            commit.emit(
+                input::EXAMPLE_LINK
+                    .iter()
+                    .map(|&(k, v)| (k, v.to_string()))
+                    .collect(),
+            );
+            input::example(&on_text);
+        })
+    };
     let ctx = &props.ctx;
     let d = &state.drafts;
     let field = |name: &'static str, label: &'static str, value: &str, hint: &'static str| {
@@ -209,14 +220,14 @@ pub fn TraceView(props: &ViewProps) -> Html {
         <div class="view view-trace">
             {errors_top}
             {ctx.panel("title", markup(LEDE))}
-            {ctx.panel("controls", html! {
+            {ctx.panel("controls", html! {<>
                 <form class="controls" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
                     {field("alpha", "Latency α", &c.alpha.text, "per message, e.g. 5us (the measure view's fit)")}
                     {field("bw", "Link bandwidth", &c.bw.text, "1/β, e.g. 12.5GB/s")}
                     {field("gamma", "Reduce cost γ", &c.gamma.text, "time per byte, e.g. 0.1ns/B")}
-                    {markup(case_line(params))}
                 </form>
-            })}
+                {markup(case_line(params))}
+            </>})}
             {errors_below}
             {model_error}
             {ctx.panel("input", html! {
@@ -225,7 +236,7 @@ pub fn TraceView(props: &ViewProps) -> Html {
                     {markup(HINT)}
                     {markup(INPUTS)}
                     <p><button type="button" id="trace-example" onclick={on_example}>{"Load the example trace"}</button>
-                        <span class="muted">{" ring, p = 4, 16 MiB: 4 ranks on one 2-core machine"}</span></p>
+                        <span class="muted">{" ring, p = 4, 16 MiB: 4 ranks on one 2-core machine, at the α and bw fitted to its OSU log"}</span></p>
                     if let Some(e) = &*msg {
                         <p class="field-error" role="alert" id="trace-error">{e.clone()}</p>
                     }
