@@ -187,6 +187,12 @@ async fn measure_fits_at_three_widths() {
     check("view=measure&example=outliers").await;
 }
 
+#[wasm_bindgen_test]
+async fn trace_fits_at_three_widths() {
+    check("view=trace").await;
+    check("view=trace&alg=ring&p=64&size=64MB").await;
+}
+
 /// Height in CSS pixels of the first `selector` match (0 when hidden).
 fn height(app: &Mounted, selector: &str) -> i32 {
     app.root

@@ -85,6 +85,14 @@ async fn pasting_a_log_shows_the_fitted_alpha_and_bandwidth() {
         .and_then(|a| a.get_attribute("href"))
         .unwrap_or_default();
     assert!(href.starts_with("?view=cost&p=16&alpha=5"), "{href}");
+    let trace = app
+        .root
+        .query_selector("#open-trace")
+        .ok()
+        .flatten()
+        .and_then(|a| a.get_attribute("href"))
+        .unwrap_or_default();
+    assert_eq!(trace, href.replacen("view=cost", "view=trace", 1));
 }
 
 #[wasm_bindgen_test]
@@ -218,13 +226,14 @@ async fn a_poor_fit_is_called_so_and_the_links_have_no_stray_separator() {
         "{w}"
     );
     assert_eq!(app.count("#open-cost"), 0);
+    assert_eq!(app.count("#open-trace"), 0);
     assert_eq!(app.text(".measure-links").trim(), "Download the fit (CSV)");
-    // A good fit: no warning, and the two links are separated once.
+    // A good fit: no warning, and the three links are separated once each.
     let app = Mounted::new("view=measure&example=ring").await;
     assert_eq!(app.count("#fit-warning"), 0);
     assert_eq!(
         app.text(".measure-links"),
-        "Open in the cost model · Download the fit (CSV)"
+        "Open in the cost model · Open a runner trace at this fit · Download the fit (CSV)"
     );
 }
 

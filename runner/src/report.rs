@@ -335,8 +335,8 @@ fn number(x: f64) -> String {
 /// are rank r's events (seconds after its post-barrier origin), written as
 /// complete events (`"ph":"X"`, µs) on thread `tid` = rank. The run's case
 /// goes in `otherData` (the format's free metadata): `tool`, `alg` (the
-/// registry key), `p`, `bytes`, `segments` and `layout`; the timeline
-/// view reads it to model the same case.
+/// registry key), `p`, `bytes`, `segments` and `layout`; the app's trace
+/// view (`?view=trace`) reads it to model the same case.
 pub fn trace_json(events: &[Vec<Event>], h: &Header, bytes: u64) -> Value {
     let mut out = Vec::new();
     for (rank, evs) in events.iter().enumerate() {

@@ -73,4 +73,5 @@ export const VIEWS = [
   { view: 'step', large: 'view=step&p=16&alg=ring&alpha=20us&bw=12.5GB/s&layers=100&params=1M&dtype=fp32&fwd=25ms&bwd=0.5ms' },
   { view: 'practice', large: 'view=practice&set=drill&seed=7' },
   { view: 'measure', large: 'view=measure&example=outliers' },
+  { view: 'trace', large: 'view=trace&alg=ring&p=64&size=64MB' },
 ];

@@ -103,16 +103,19 @@ pub fn timeline_svg(run: &StepRun, straggler: Option<(usize, f64)>, end: f64) ->
     let height = 30.0 + rows * ROW + 34.0;
     let plot_w = WIDTH - LEFT - 16.0;
     let sx = move |t: f64| LEFT + t / end * plot_w;
-    let mut out = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart step-timeline\" viewBox=\"0 0 {WIDTH} {height}\" width=\"{WIDTH}\" height=\"{height}\" font-family=\"sans-serif\" font-size=\"12\" fill=\"currentColor\" role=\"img\">"
-    );
-    let _ = write!(
-        out,
-        "<text x=\"{:.0}\" y=\"18\" text-anchor=\"middle\" font-size=\"15\">One step: {} (compute {}, exposed communication {})</text>",
-        WIDTH / 2.0,
+    let title = format!(
+        "One step: {} (compute {}, exposed communication {})",
         format_time(run.step_time),
         format_time(run.compute_time),
         format_time(run.exposed())
+    );
+    let mut out = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart step-timeline\" viewBox=\"0 0 {WIDTH} {height}\" width=\"{WIDTH}\" height=\"{height}\" font-family=\"sans-serif\" font-size=\"12\" fill=\"currentColor\" role=\"img\" aria-label=\"{title}\">"
+    );
+    let _ = write!(
+        out,
+        "<text x=\"{:.0}\" y=\"18\" text-anchor=\"middle\" font-size=\"15\">{title}</text>",
+        WIDTH / 2.0
     );
     let mut y = 30.0;
     let label_row = |out: &mut String, y: f64, text: &str| {
@@ -363,7 +366,16 @@ mod tests {
         assert_eq!(svg.matches("class=\"st-ar").count(), 16);
         assert_eq!(svg.matches("class=\"st-bwd").count(), 100);
         assert!(svg.contains("bucket 2 (layers 93–99, 28 MB)"));
-        assert!(roxmltree::Document::parse(&svg).is_ok());
+        let doc = roxmltree::Document::parse(&svg).expect("well-formed");
+        // The chart's accessible name is its title line.
+        let name = doc
+            .root_element()
+            .attribute("aria-label")
+            .unwrap_or_default();
+        assert!(
+            name.starts_with("One step: ") && name.contains("exposed communication"),
+            "{name}"
+        );
     }
 
     #[test]

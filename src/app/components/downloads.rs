@@ -167,7 +167,7 @@ pub fn Downloads(props: &DownloadsProps) -> Html {
                 });
                 html! {
                     <button type="button" class="small download" {onclick}
-                        aria-label={format!("Download {}", f.file)}>{f.label.clone()}</button>
+                        aria-label={format!("{} ({})", f.label, f.file)}>{f.label.clone()}</button>
                 }
             }) }
             if !status.is_empty() { <span class="field-error" role="alert">{(*status).clone()}</span> }

@@ -57,11 +57,14 @@ impl Default for Settings {
     }
 }
 
-/// The "Open in the cost model" link.
+/// The "Open in the cost model" and "Open a runner trace at this fit"
+/// links.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Handoff {
     /// `?view=cost&p=…&alpha=…us&bw=…GB/s`.
     pub url: String,
+    /// The same α, bw and p in the trace view: `?view=trace&p=…&alpha=…us&bw=…GB/s`.
+    pub trace: String,
 }
 
 /// The analysis of the selected log.
@@ -254,12 +257,14 @@ pub fn analyse(text: &str, s: &Settings) -> Analysis {
             .map(|f| curves(f, lo / 1.5, hi * 1.5, 200));
         let handoff = fit.as_ref().ok().and_then(|f| {
             (f.beta > 0.0 && f.alpha.is_finite() && (2..=MAX_HANDOFF_P).contains(&p)).then(|| {
+                let q = format!(
+                    "p={p}&alpha={}us&bw={}GB/s",
+                    sig(f.alpha * 1e6, 4),
+                    sig(1.0 / f.beta / 1e9, 4)
+                );
                 Handoff {
-                    url: format!(
-                        "?view=cost&p={p}&alpha={}us&bw={}GB/s",
-                        sig(f.alpha * 1e6, 4),
-                        sig(1.0 / f.beta / 1e9, 4)
-                    ),
+                    url: format!("?view=cost&{q}"),
+                    trace: format!("?view=trace&{q}"),
                 }
             })
         });

@@ -272,9 +272,8 @@ mod tests {
         assert_eq!(imp.logs[0].series[0].rows.len(), 23, "4 B … 16 MiB");
         // The trace view's example (src/app/views/trace/input.rs) uses this
         // fit: α = 5.429 µs, 1/β = 1.085 GB/s.
-        assert_eq!(
-            log.handoff.map(|h| h.url),
-            Some("?view=cost&p=4&alpha=5.429us&bw=1.085GB/s".to_string())
-        );
+        let h = log.handoff.expect("a hand-off");
+        assert_eq!(h.url, "?view=cost&p=4&alpha=5.429us&bw=1.085GB/s");
+        assert_eq!(h.trace, "?view=trace&p=4&alpha=5.429us&bw=1.085GB/s");
     }
 }

@@ -113,6 +113,7 @@ pub fn FitPanel(props: &PanelProps) -> Html {
                 <p class="measure-links">
                     if let Some(h) = &la.handoff {
                         <a id="open-cost" href={h.url.clone()}>{"Open in the cost model"}</a>{" · "}
+                        <a id="open-trace" href={h.trace.clone()}>{"Open a runner trace at this fit"}</a>{" · "}
                     }
                     <CsvLink id="fit-csv" label="Download the fit (CSV)" filename="alpha-beta-fit.csv" analysis={s.analysis.clone()} which={Csv::Fit} />
                 </p>
