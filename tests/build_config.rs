@@ -109,12 +109,17 @@ fn each_binary_renders_its_own_view_only() {
 }
 
 #[test]
-fn dist_gets_the_embed_example_and_the_licences() {
+fn dist_gets_the_embed_example_the_example_trace_and_the_licences() {
     let html = fs::read_to_string("index.html").expect("index.html");
     let copied = attr_values(&html, "rel=\"copy-file\"", "href");
     assert_eq!(
         copied,
-        ["docs/embed-example.html", "LICENSE-MIT", "LICENSE-APACHE"]
+        [
+            "docs/embed-example.html",
+            "tests/fixtures/traces/ring-p4-16MiB.json",
+            "LICENSE-MIT",
+            "LICENSE-APACHE"
+        ]
     );
     for f in &copied {
         assert!(fs::metadata(f).is_ok(), "{f} is missing");
