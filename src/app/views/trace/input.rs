@@ -1,5 +1,5 @@
 //! The trace import's inputs: a file (read in the page with `Blob.text()`,
-//! nothing is uploaded) and a paste area, as markup ([`super::markup`]);
+//! nothing is uploaded) and a paste area, as markup ([`markup`](mod@super::markup));
 //! the panel's one `input` and one `change` listener pass their events to
 //! [`take`], which emits the whole text, or a message when a file cannot
 //! be read. [`example`] fetches the example trace that the build copies

@@ -1,7 +1,7 @@
 //! The measured trace against the model, rank by rank: each rank's
 //! measured finish, the model's, and their ratio, with the totals
 //! (`#trace-summary`, `#trace-ranks`), written as markup text
-//! ([`super::markup`]): every value is a number or this file's text.
+//! ([`markup`](mod@super::markup)): every value is a number or this file's text.
 
 use std::fmt::Write;
 
