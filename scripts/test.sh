@@ -7,6 +7,12 @@
 # example's frame heights (scripts/browser/embed.mjs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Chromium leaves a profile folder of about 90 MB in the temporary folder for
+# every browser the checks start (55 in one run): give them a folder of
+# their own and remove it at the end.
+TMPDIR="$(mktemp -d)"
+export TMPDIR
+trap 'rm -rf "$TMPDIR"' EXIT
 . scripts/setup.sh
 
 step() { printf '\n=== %s\n' "$*"; }
