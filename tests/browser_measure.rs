@@ -92,7 +92,7 @@ async fn pasting_a_log_shows_the_fitted_alpha_and_bandwidth() {
         .flatten()
         .and_then(|a| a.get_attribute("href"))
         .unwrap_or_default();
-    assert_eq!(trace, href.replacen("view=cost", "view=trace", 1));
+    assert_eq!(trace, href.replacen("view=cost", "view=trace&alg=ring", 1));
 }
 
 #[wasm_bindgen_test]

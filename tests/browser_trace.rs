@@ -135,7 +135,6 @@ async fn bad_traces_say_why_and_keep_the_last_good_one() {
     let thousand = r#"{"traceEvents":[{"ph":"X","cat":"send","tid":999,"ts":0,"dur":1,"args":{"round":0,"peer":0}}]}"#;
     for (bad, says) in [
         ("random text", "This is not JSON"),
-        ("", "The trace is empty."),
         ("{\"a\": 1}", "no traceEvents list"),
         (
             thousand,
@@ -157,6 +156,28 @@ async fn bad_traces_say_why_and_keep_the_last_good_one() {
     }
     paste(&app, TRACE).await;
     assert_eq!(app.text("#trace-error"), "");
+    // Emptying the paste area is not a bad trace.
+    paste(&app, "").await;
+    assert_eq!(app.text("#trace-error"), "");
+    assert_eq!(app.count("#gantt-measured .g-row"), 4);
+}
+
+#[wasm_bindgen_test]
+async fn a_good_trace_clears_the_message_of_an_earlier_traces_unknown_algorithm() {
+    let app = Mounted::new("view=trace&alg=ring&p=4&size=16MiB").await;
+    paste(
+        &app,
+        &TRACE.replacen("\"alg\":\"ring\"", "\"alg\":\"foo\"", 1),
+    )
+    .await;
+    url_written().await;
+    let all = app.text(".view-trace");
+    assert!(all.contains("(got “foo”)"), "{all}");
+    paste(&app, TRACE).await;
+    url_written().await;
+    let all = app.text(".view-trace");
+    assert!(!all.contains("(got “foo”)"), "{all}");
+    assert_eq!(app.count("#gantt-measured .g-row"), 4);
 }
 
 #[wasm_bindgen_test]

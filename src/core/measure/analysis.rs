@@ -63,7 +63,8 @@ impl Default for Settings {
 pub struct Handoff {
     /// `?view=cost&p=…&alpha=…us&bw=…GB/s`.
     pub url: String,
-    /// The same α, bw and p in the trace view: `?view=trace&p=…&alpha=…us&bw=…GB/s`.
+    /// The fitted model's algorithm with the same p, α and bw in the trace
+    /// view: `?view=trace&alg=…&p=…&alpha=…us&bw=…GB/s`.
     pub trace: String,
 }
 
@@ -264,7 +265,7 @@ pub fn analyse(text: &str, s: &Settings) -> Analysis {
                 );
                 Handoff {
                     url: format!("?view=cost&{q}"),
-                    trace: format!("?view=trace&{q}"),
+                    trace: format!("?view=trace&alg={}&{q}", model.key()),
                 }
             })
         });

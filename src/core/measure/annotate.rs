@@ -274,6 +274,9 @@ mod tests {
         // fit: α = 5.429 µs, 1/β = 1.085 GB/s.
         let h = log.handoff.expect("a hand-off");
         assert_eq!(h.url, "?view=cost&p=4&alpha=5.429us&bw=1.085GB/s");
-        assert_eq!(h.trace, "?view=trace&p=4&alpha=5.429us&bw=1.085GB/s");
+        assert_eq!(
+            h.trace,
+            "?view=trace&alg=ring&p=4&alpha=5.429us&bw=1.085GB/s"
+        );
     }
 }

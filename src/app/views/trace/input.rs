@@ -59,7 +59,8 @@ pub const INPUTS: &str = "<div class=\"trace-input\"><label for=\"trace-file\">O
 pub fn take(e: &Event, on_text: &Callback<Result<String, String>>) {
     let Some(target) = e.target() else { return };
     if let Some(t) = target.dyn_ref::<HtmlTextAreaElement>() {
-        if e.type_() == "input" {
+        // An emptied paste area is not a bad trace: the last one stays.
+        if e.type_() == "input" && !t.value().trim().is_empty() {
             on_text.emit(Ok(t.value()));
         }
         return;

@@ -123,7 +123,6 @@ pub fn TraceView(props: &ViewProps) -> Html {
     let msg = use_state(|| None::<String>);
     let on_text = {
         let (loaded, msg, commit) = (loaded.clone(), msg.clone(), on_commit_all(&state));
-        let c = params.0.clone();
         Callback::from(move |text: Result<String, String>| {
             let read = text.and_then(|t| {
                 read_trace(&t)
@@ -132,9 +131,9 @@ pub fn TraceView(props: &ViewProps) -> Html {
             });
             match read {
                 Ok(m) => {
-                    if !differences(&m, c.alg.key(), c.p, c.size.value, c.segments).is_empty() {
-                        commit.emit(case_of(&m));
-                    }
+                    // Always: the commit also clears a message left by an
+                    // earlier trace's case (an unknown algorithm, say).
+                    commit.emit(case_of(&m));
                     let g = Rc::new(m.gantt.clone());
                     loaded.set(Some(Loaded(Rc::new(m), g)));
                     msg.set(None);
