@@ -108,13 +108,7 @@ async fn bad_alg_keeps_the_default_and_says_why() {
 async fn gossip_contrast_links_to_the_gossip_view() {
     let app = Mounted::new("view=collectives&alg=ring&p=4&size=16B").await;
     assert!(app.text("#gossip-contrast").contains("exactly 2.5"));
-    let href = app
-        .root
-        .query_selector("#gossip-contrast a")
-        .ok()
-        .flatten()
-        .and_then(|a| a.get_attribute("href"))
-        .unwrap_or_default();
+    let href = app.attr("#gossip-contrast a", "href");
     // Same size and the same inputs, so the gossip view opens on this example.
     assert_eq!(
         href,

@@ -6,9 +6,7 @@ mod common;
 use collective_lab::core::measure::synthetic::{generate, Sizes, Spec};
 use collective_lab::core::measure::Model;
 use common::Mounted;
-use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::HtmlTextAreaElement;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -22,23 +20,7 @@ fn micros(text: &str) -> f64 {
 
 /// Sets "Paste a log" to `text` and fires `input`, as typing or pasting does.
 async fn paste(app: &Mounted, text: &str) {
-    let ta: HtmlTextAreaElement = app
-        .root
-        .query_selector("#log-text")
-        .ok()
-        .flatten()
-        .expect("the Paste a log textarea")
-        .dyn_into()
-        .expect("textarea");
-    ta.set_value(text);
-    let ev = web_sys::Event::new_with_event_init_dict("input", &{
-        let i = web_sys::EventInit::new();
-        i.set_bubbles(true);
-        i
-    })
-    .expect("event");
-    ta.dispatch_event(&ev).expect("dispatch");
-    yew::scheduler::flush().await;
+    app.paste("#log-text", text).await;
 }
 
 #[wasm_bindgen_test]
@@ -77,21 +59,9 @@ async fn pasting_a_log_shows_the_fitted_alpha_and_bandwidth() {
     assert!(bw.contains("Gb/s"), "{bw}");
     assert_eq!(app.count("#chart-time svg"), 1);
     assert_eq!(app.count("#chart-bw svg"), 1);
-    let href = app
-        .root
-        .query_selector("#open-cost")
-        .ok()
-        .flatten()
-        .and_then(|a| a.get_attribute("href"))
-        .unwrap_or_default();
+    let href = app.attr("#open-cost", "href");
     assert!(href.starts_with("?view=cost&p=16&alpha=5"), "{href}");
-    let trace = app
-        .root
-        .query_selector("#open-trace")
-        .ok()
-        .flatten()
-        .and_then(|a| a.get_attribute("href"))
-        .unwrap_or_default();
+    let trace = app.attr("#open-trace", "href");
     assert_eq!(trace, href.replacen("view=cost", "view=trace&alg=ring", 1));
 }
 
@@ -135,13 +105,7 @@ async fn an_unrecognised_paste_names_the_formats_and_an_example_loads() {
 
 /// The decoded CSV behind the `data:text/csv` href of the link `selector`.
 fn csv_of(app: &Mounted, selector: &str) -> String {
-    let href = app
-        .root
-        .query_selector(selector)
-        .ok()
-        .flatten()
-        .and_then(|a| a.get_attribute("href"))
-        .unwrap_or_default();
+    let href = app.attr(selector, "href");
     let body = href
         .strip_prefix("data:text/csv;charset=utf-8,")
         .unwrap_or_else(|| panic!("{selector}: href is not a CSV data: URL: {href:.60}"));

@@ -15,22 +15,7 @@ const TRACE: &str = include_str!("fixtures/traces/ring-p4-16MiB.json");
 
 /// Pastes `text` into the trace's paste area (an `input` event that bubbles, as typing does).
 async fn paste(app: &Mounted, text: &str) {
-    use wasm_bindgen::JsCast;
-    let area: web_sys::HtmlTextAreaElement = app
-        .root
-        .query_selector("#trace-text")
-        .ok()
-        .flatten()
-        .expect("the paste area")
-        .dyn_into()
-        .expect("textarea");
-    area.set_value(text);
-    let init = web_sys::KeyboardEventInit::new();
-    init.set_bubbles(true);
-    let ev =
-        web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("input", &init).expect("event");
-    area.dispatch_event(&ev).expect("dispatch");
-    yew::scheduler::flush().await;
+    app.paste("#trace-text", text).await;
 }
 
 /// The rounds (1-based, as the tooltips say) of the sends on one row of a chart.
@@ -183,13 +168,7 @@ async fn a_good_trace_clears_the_message_of_an_earlier_traces_unknown_algorithm(
 #[wasm_bindgen_test]
 async fn the_timeline_links_to_the_trace_view_of_its_case() {
     let app = Mounted::new("view=timeline&alg=rab&p=8&size=16MiB&bw=10GB/s&alpha=5us").await;
-    let href = app
-        .root
-        .query_selector("#trace-link")
-        .ok()
-        .flatten()
-        .and_then(|a| a.get_attribute("href"))
-        .unwrap_or_default();
+    let href = app.attr("#trace-link", "href");
     assert_eq!(
         href,
         "?view=trace&alg=rab&p=8&size=16MiB&bw=10GB%2Fs&alpha=5us"

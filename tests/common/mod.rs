@@ -77,6 +77,35 @@ impl Mounted {
             .unwrap_or_default()
     }
 
+    /// Attribute `name` of the first match of `selector`, or "".
+    pub fn attr(&self, selector: &str, name: &str) -> String {
+        self.root
+            .query_selector(selector)
+            .ok()
+            .flatten()
+            .and_then(|e| e.get_attribute(name))
+            .unwrap_or_default()
+    }
+
+    /// Sets the textarea `selector` to `text` and fires a bubbling `input`
+    /// event, as typing or pasting does, then flushes.
+    pub async fn paste(&self, selector: &str, text: &str) {
+        let ta: web_sys::HtmlTextAreaElement = self
+            .root
+            .query_selector(selector)
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| panic!("no textarea {selector}"))
+            .dyn_into()
+            .expect("textarea");
+        ta.set_value(text);
+        let init = web_sys::EventInit::new();
+        init.set_bubbles(true);
+        let ev = web_sys::Event::new_with_event_init_dict("input", &init).expect("event");
+        ta.dispatch_event(&ev).expect("dispatch");
+        yew::scheduler::flush().await;
+    }
+
     /// Number of matches of `selector`.
     pub fn count(&self, selector: &str) -> u32 {
         self.root
