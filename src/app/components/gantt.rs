@@ -222,3 +222,29 @@ pub fn legend() -> Html {
         </p>
     }
 }
+
+/// One chart in its figure, as the timeline and trace views draw it:
+/// `title` is the caption (element id `caption_id`), `name` gives the
+/// accessible names ("{name} (scrolls sideways)" for the scroll region,
+/// "{name}, one row per rank" for the chart); the other arguments are
+/// [`GanttChart`]'s (`t` not finite: no cursor). Not inlined: one copy of
+/// its elements per binary.
+#[inline(never)]
+pub fn gantt_figure(
+    title: String,
+    caption_id: String,
+    name: &str,
+    gantt: Rc<Gantt>,
+    x_end: f64,
+    t: f64,
+    id: String,
+) -> Html {
+    html! {
+        <figure class="gantt-box">
+            <figcaption class="gantt-title" id={caption_id}>{title}</figcaption>
+            <div class="table-scroll" role="region" tabindex="0" aria-label={format!("{name} (scrolls sideways)")}>
+                <GanttChart {gantt} label={format!("{name}, one row per rank")} {x_end} {t} {id} />
+            </div>
+        </figure>
+    }
+}

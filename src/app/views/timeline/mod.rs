@@ -12,7 +12,7 @@
 use yew::prelude::*;
 
 use crate::app::clocks::{case_key, compute, Runs, Shared};
-use crate::app::components::gantt::{self, legend, GanttChart};
+use crate::app::components::gantt::{self, gantt_figure, legend};
 use crate::app::components::step_controls::StepControls;
 use crate::app::hooks::use_view_state;
 use crate::app::route::ViewProps;
@@ -111,17 +111,21 @@ pub fn TimelineView(props: &ViewProps) -> Html {
     let charts = r.runs.iter().map(|x| {
         let title = match x.totals.time {
             Some(tt) => format!("{}: {}", x.mode.label(), format_time(tt)),
-            None => format!("{}: does not complete (stops at {})", x.mode.label(), format_time(x.clock.end)),
+            None => format!(
+                "{}: does not complete (stops at {})",
+                x.mode.label(),
+                format_time(x.clock.end)
+            ),
         };
-        html! {
-            <figure class="gantt-box">
-                <figcaption class="gantt-title" id={format!("total-{}", x.mode.key())}>{title}</figcaption>
-                <div class="table-scroll" role="region" tabindex="0" aria-label={format!("{} timeline (scrolls sideways)", x.mode.label())}>
-                    <GanttChart gantt={x.gantt.clone()} label={format!("{} timeline, one row per rank", x.mode.label())}
-                        x_end={r.end} {t} id={format!("gantt-{}", x.mode.key())} />
-                </div>
-            </figure>
-        }
+        gantt_figure(
+            title,
+            format!("total-{}", x.mode.key()),
+            &format!("{} timeline", x.mode.label()),
+            x.gantt.clone(),
+            r.end,
+            t,
+            format!("gantt-{}", x.mode.key()),
+        )
     });
     let ctx = &props.ctx;
     let (errors_top, errors_below) = ctx.place_errors(

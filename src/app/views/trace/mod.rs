@@ -17,7 +17,7 @@ use yew::prelude::*;
 
 use crate::app::clocks::compute;
 use crate::app::components::field::TextField;
-use crate::app::components::gantt::{legend, GanttChart};
+use crate::app::components::gantt::{gantt_figure, legend};
 use crate::app::hooks::use_view_state;
 use crate::app::route::ViewProps;
 use crate::app::state::{commit_to, on_commit_all, on_commit_field, Commit};
@@ -49,17 +49,18 @@ impl PartialEq for Loaded {
     }
 }
 
-/// One chart of the pair (not inlined: one copy of its elements).
-#[inline(never)]
+/// One chart of the pair, without a cursor (caption id `{id}-title`).
 fn chart(title: String, gantt: Rc<Gantt>, x_end: f64, id: &'static str) -> Html {
-    html! {
-        <figure class="gantt-box">
-            <figcaption class="gantt-title" id={format!("{id}-title")}>{title.clone()}</figcaption>
-            <div class="table-scroll" role="region" tabindex="0" aria-label={format!("{title} (scrolls sideways)")}>
-                <GanttChart {gantt} label={format!("{title}, one row per rank")} {x_end} t={f64::NAN} {id} />
-            </div>
-        </figure>
-    }
+    let name = title.clone();
+    gantt_figure(
+        title,
+        format!("{id}-title"),
+        &name,
+        gantt,
+        x_end,
+        f64::NAN,
+        id.into(),
+    )
 }
 
 /// The fields that give the page the trace's case.
