@@ -298,6 +298,11 @@ pub(super) fn split_quantity(s: &str, q: Quantity) -> Result<(&str, &str), UnitE
         if num.starts_with('-') {
             return Err(UnitError::Negative(q));
         }
+        // "0" as a size or bandwidth: zero is what is wrong, in any unit
+        let zero = num.parse::<f64>().is_ok_and(|v| v == 0.0);
+        if zero && matches!(q, Quantity::Size | Quantity::Bandwidth) {
+            return Err(UnitError::Zero(q));
+        }
         return Err(UnitError::MissingUnit(q));
     }
     Ok((num, unit))

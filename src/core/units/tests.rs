@@ -65,6 +65,14 @@ mod unit_tests {
         let e = parse_size("100").expect_err("no unit");
         assert_eq!(e, UnitError::MissingUnit(Quantity::Size));
         assert_eq!(e.to_string(), "size needs a unit such as 64MiB or 100MB");
+        // a bare zero is told it is zero, not that it lacks a unit
+        assert_eq!(parse_size("0"), Err(UnitError::Zero(Quantity::Size)));
+        assert_eq!(parse_size("0.0"), Err(UnitError::Zero(Quantity::Size)));
+        assert_eq!(
+            parse_bandwidth("0"),
+            Err(UnitError::Zero(Quantity::Bandwidth))
+        );
+        assert_eq!(parse_time("0"), Err(UnitError::MissingUnit(Quantity::Time)));
         assert_eq!(parse_size(""), Err(UnitError::Empty(Quantity::Size)));
         assert_eq!(parse_size("   "), Err(UnitError::Empty(Quantity::Size)));
         assert!(matches!(
