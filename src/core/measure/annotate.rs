@@ -270,6 +270,21 @@ mod tests {
         assert_eq!(log.model, Model::Ring);
         let imp = a.import.expect("imported");
         assert_eq!(imp.logs[0].series[0].rows.len(), 23, "4 B … 16 MiB");
+        // The title is the OSU-format line, not the comment line before it
+        // that mentions "(OSU's)" warm-up counts.
+        assert_eq!(
+            imp.logs[0].title,
+            "OSU-format MPI Allreduce Latency Test: collective-lab-run ring, nranks 4"
+        );
+        assert_eq!(imp.logs[0].short_title(80), imp.logs[0].title);
+        assert_eq!(
+            imp.logs[0].short_title(30),
+            "OSU-format MPI Allreduce…",
+            "cut at a space, not mid-word"
+        );
+        let mut one_word = imp.logs[0].clone();
+        one_word.title = "x".repeat(50);
+        assert_eq!(one_word.short_title(10), format!("{}…", "x".repeat(10)));
         // The trace view's example (src/app/views/trace/input.rs) uses this
         // fit: α = 5.429 µs, 1/β = 1.085 GB/s.
         let h = log.handoff.expect("a hand-off");

@@ -265,6 +265,23 @@ pub struct Log {
 pub type Points = (String, Vec<(f64, f64)>);
 
 impl Log {
+    /// The title for display: at most `max` characters, cut at the last
+    /// space before that with "…" added, so no word is cut in half (a
+    /// title without a space within `max` is cut at `max`).
+    pub fn short_title(&self, max: usize) -> String {
+        let t = &self.title;
+        let Some((end, _)) = t.char_indices().nth(max) else {
+            return t.clone();
+        };
+        let head = &t[..end];
+        let cut = head.rfind(' ').filter(|&i| i > 0).unwrap_or(end);
+        let mut out = head[..cut]
+            .trim_end_matches([' ', ',', ';', ':'])
+            .to_string();
+        out.push('…');
+        out
+    }
+
     /// Every series as `(size B, time s)` points, in log order.
     pub fn time_points(&self) -> Vec<Points> {
         self.series

@@ -48,16 +48,21 @@ pub fn parse(lines: &[Line], opts: &ImportOptions) -> (Option<Log>, Vec<LineMess
             .map(|(_, u)| u.trim_end_matches(')').to_string())
     });
     let time_mul = unit.as_deref().and_then(time_scale).unwrap_or(1e-6);
+    // The title is the comment line that starts with "OSU" (OSU's own
+    // "# OSU MPI Allreduce Latency Test v7.3", the runner's "# OSU-format
+    // …"); failing that, the first other line that names OSU, but not a
+    // "source:" line. A runner log's second comment line mentions "(OSU's)"
+    // in passing and is not the title.
+    let bare = |l: &str| l.trim_start_matches(['#', ' ']).to_string();
     let title = lines
         .iter()
-        .find(|(_, l)| {
-            l.contains("OSU")
-                && !l
-                    .trim_start_matches(['#', ' '])
-                    .to_ascii_lowercase()
-                    .starts_with("source:")
+        .find(|(_, l)| bare(l).starts_with("OSU"))
+        .or_else(|| {
+            lines.iter().find(|(_, l)| {
+                l.contains("OSU") && !bare(l).to_ascii_lowercase().starts_with("source:")
+            })
         })
-        .map(|(_, l)| l.trim_start().trim_start_matches('#').trim().to_string())
+        .map(|(_, l)| bare(l).trim().to_string())
         .unwrap_or_default();
     let from_title = title
         .split_whitespace()

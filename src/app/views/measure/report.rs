@@ -102,7 +102,7 @@ pub fn ParseReport(props: &PanelProps) -> Html {
                 <ul class="measure-facts">
                     <li id="log-format">{format!("Format: {}", l.format.label())}</li>
                     if !l.title.is_empty() {
-                        <li id="log-title">{"Title: "}<q>{l.title.chars().take(200).collect::<String>()}</q></li>
+                        <li id="log-title">{"Title: "}<q title={l.title.clone()}>{l.short_title(200)}</q></li>
                     }
                     <li id="log-rows">{format!("Rows: {}", l.series.iter().map(|s| format!("{} ({})", s.rows.len(), s.label.chars().take(40).collect::<String>())).collect::<Vec<_>>().join(", "))}</li>
                     <li id="log-collective">{format!("Collective: {}", l.collective_note)}
