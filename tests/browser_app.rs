@@ -88,6 +88,29 @@ async fn an_empty_field_says_so_and_keeps_the_value() {
 }
 
 #[wasm_bindgen_test]
+async fn a_rejected_value_names_the_value_still_in_use() {
+    // Typed: the message says which α the view still computes with.
+    let app = Mounted::new("view=timeline&alg=ring&p=4&size=100MB&alpha=5us").await;
+    set_field(&app, "alpha", "-2us").await;
+    let msg = app.text("#f-alpha-err");
+    assert!(msg.contains("must not be negative"), "{msg}");
+    assert!(
+        msg.ends_with("The last good value, 5us, is still in use."),
+        "{msg}"
+    );
+    // From the URL: a bare zero size is told it is zero, and the default
+    // size is the one in use.
+    let url = Mounted::new("view=ring&p=4&size=0").await;
+    let msg = url.text(".field.invalid .field-error");
+    assert!(msg.starts_with("size must be greater than zero"), "{msg}");
+    assert!(msg.contains("The last good value, "), "{msg}");
+    // An empty field already says so, once.
+    set_field(&url, "size", "").await;
+    let msg = url.text(".field.invalid .field-error");
+    assert_eq!(msg.matches("still in use").count(), 1, "{msg}");
+}
+
+#[wasm_bindgen_test]
 async fn unticking_the_mean_step_clamps_the_step() {
     let app = Mounted::new("view=ring&p=3&size=12B&mean=1&step=5").await;
     assert!(app.text("#phase").contains("Mean"));

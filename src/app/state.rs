@@ -89,7 +89,13 @@ impl<P: Commit> ViewState<P> {
     /// The state for a page opened with `query`: bad fields become drafts
     /// with their messages, the rest falls back to defaults.
     pub fn from_query(query: &Query) -> Self {
-        let (params, errs) = P::from_query(query, &P::default());
+        let (params, mut errs) = P::from_query(query, &P::default());
+        let pairs = params.to_pairs();
+        for e in &mut errs {
+            if let Some(text) = query.get(e.field) {
+                e.message = in_use(&e.message, e.field, text, &pairs);
+            }
+        }
         let drafts = Drafts::from_errors(&errs, |k| query.get(k).map(str::to_string));
         ViewState { params, drafts }
     }
@@ -102,7 +108,10 @@ impl<P: Commit> ViewState<P> {
         let pairs = params.to_pairs();
         for (field, text) in fields {
             match errs.iter().find(|e| e.field == *field) {
-                Some(e) => drafts.reject(field, text.clone(), e.message.clone()),
+                Some(e) => {
+                    let message = in_use(&e.message, field, text, &pairs);
+                    drafts.reject(field, text.clone(), message);
+                }
                 None => {
                     drafts.accept(field);
                     for other in P::clears(field) {
@@ -126,6 +135,30 @@ impl<P: Commit> ViewState<P> {
             drafts.reject(e.field, text, e.message.clone());
         }
         ViewState { params, drafts }
+    }
+}
+
+/// Whether `message` already names the value in use (the empty field's
+/// "… (the last good one is still in use)"). A suffix test, not a
+/// substring search: no string searcher in every binary.
+fn says_in_use(message: &str) -> bool {
+    message.ends_with("still in use)") || message.ends_with("still in use.")
+}
+
+/// `message` for a rejected `text` of `field`, with the value still in use
+/// named when the canonical `pairs` of the kept parameters hold it and it
+/// differs from what was typed: "… The last good value, 100MB, is still in
+/// use." A message that already says so is left as it is.
+fn in_use(message: &str, field: &str, text: &str, pairs: &[(&'static str, String)]) -> String {
+    let kept = pairs.iter().find(|(k, _)| *k == field).map(|(_, v)| v);
+    match kept {
+        Some(v) if !v.is_empty() && v != text.trim() && !says_in_use(message) => {
+            format!(
+                "{}. The last good value, {v}, is still in use.",
+                message.trim_end_matches('.')
+            )
+        }
+        _ => message.to_string(),
     }
 }
 
