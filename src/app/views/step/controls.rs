@@ -50,7 +50,7 @@ pub fn step_controls(p: &StepParams, d: &Drafts, on_commit: &OnCommit) -> Html {
     let opt = |v: Option<String>| v.unwrap_or_else(|| "-".into());
     html! {
         <form class="controls" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
-            <SelectField name="alg" label="All-reduce" options={algs} selected={p.alg.key()}
+            <SelectField name="alg" label="All-reduce" class="span2" options={algs} selected={p.alg.key()}
                 error={d.error("alg")} on_commit={commit_to(on_commit, "alg")} />
             {text("p", "Workers p", p.p.to_string(), "2 to 256")}
             {text("bw", "Bandwidth", p.bw.text.clone(), "e.g. 12.5GB/s or 100Gb/s")}
