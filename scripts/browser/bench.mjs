@@ -10,7 +10,9 @@
 // blank page that changes one number); then the ready time of every view at
 // its default and at a large drawn size, and the ready time of each case the
 // issue sets a target for (ring at p = 1024, collectives at p = 64, gossip on
-// every graph at p = 1024). A benchmark, not a test: it never fails on a time.
+// every graph at p = 1024); then the timeline cases (below) and the
+// training-step cases A and B: numbers shown and tuner done (below). A
+// benchmark, not a test: it never fails on a time.
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -26,7 +28,8 @@ const PEER = path.resolve(opt('peer', path.join(REPO, '..', 'shared', 'peer', 'g
 const LOADS = Number(opt('loads', 5));
 const STEPS = Number(opt('steps', 10));
 // `--only timeline`: just the timeline cases (ready and step at p = 4 and 64,
-// k = 1 and 64) and the ring at p = 1024 with its clock panel.
+// k = 1 and 64) and the ring at p = 1024 with its clock panel; `--only
+// step`: just the training-step cases.
 const ONLY = opt('only', '');
 
 // What one page load downloads, gzip -9 bytes per file type, from the
@@ -174,15 +177,61 @@ async function timeline(browser, url) {
   }
 }
 
+// The training-step view (issue 23): the time from navigation start until
+// the step's numbers are on the page (#step-time) and until the bucket tuner
+// has finished (#tuner-best), and whether the tuner's progress bar was shown
+// meanwhile. The tuner's panel is aria-busy while it runs, so the generic
+// ready above (nothing aria-busy) is the tuner's time on this view.
+const STEP_CASES = {
+  A: 'view=step&p=8&alg=ring&bw=12.5GB/s&alpha=0us&layers=4&params=25M&dtype=fp32&fwd=0ms&bwd=10ms',
+  B: 'view=step&p=16&alg=ring&alpha=20us&bw=12.5GB/s&layers=100&params=1M&dtype=fp32&fwd=25ms&bwd=0.5ms',
+  'B, p = 256': 'view=step&p=256&alg=ring&alpha=20us&bw=12.5GB/s&layers=100&params=1M&dtype=fp32&fwd=25ms&bwd=0.5ms',
+};
+const STEP_PROBE = `
+  (() => {
+    const check = () => {
+      const now = performance.now();
+      if (window.__numbers === undefined && document.querySelector('#step-time')) window.__numbers = now;
+      if (document.querySelector('#tuner progress')) window.__progress = true;
+      if (window.__tuner === undefined && document.querySelector('#tuner-best')) window.__tuner = now;
+    };
+    new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true });
+    const tick = () => { check(); if (window.__tuner === undefined) requestAnimationFrame(tick); };
+    requestAnimationFrame(tick);
+  })();
+`;
+
+async function stepView(browser, url) {
+  console.log(`# training step view; ${LOADS} loads each, medians and min – max, ms from navigation start`);
+  console.log('| case | numbers shown | min – max | tuner done | min – max | progress shown |');
+  console.log('| --- | --- | --- | --- | --- | --- |');
+  for (const [name, q] of Object.entries(STEP_CASES)) {
+    const nums = [], tun = [];
+    let progress = false;
+    for (let k = 0; k < LOADS; k++) {
+      const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      await ctx.addInitScript(STEP_PROBE);
+      const page = await ctx.newPage();
+      await page.goto(`${url}/index.html?${q}`, { waitUntil: 'load' });
+      await page.waitForFunction(() => window.__tuner !== undefined, null, { timeout: 60000 }).catch(() => {});
+      const r = await page.evaluate(() => ({ n: window.__numbers, t: window.__tuner, p: !!window.__progress }));
+      nums.push(r.n); tun.push(r.t); progress = progress || r.p;
+      await ctx.close();
+    }
+    const span = (xs) => `${fmt(Math.min(...xs))} – ${fmt(Math.max(...xs))}`;
+    console.log(`| ${name} | ${fmt(median(nums))} | ${span(nums)} | ${fmt(median(tun))} | ${span(tun)} | ${progress ? 'yes' : 'no'} |`);
+  }
+}
+
 const main = async () => {
   if (!fs.existsSync(path.join(DIST, 'index.html'))) {
     console.error(`no ${DIST}/index.html: run \`trunk build --release\` first`);
     process.exit(2);
   }
-  if (ONLY === 'timeline') {
+  if (ONLY === 'timeline' || ONLY === 'step') {
     const us = await serve(DIST);
     const browser = await launch();
-    await timeline(browser, us.url);
+    await (ONLY === 'timeline' ? timeline : stepView)(browser, us.url);
     await browser.close();
     await us.close();
     return;
@@ -233,6 +282,10 @@ const main = async () => {
     const xs = r.readyAll.filter(Number.isFinite);
     console.log(`| \`${q}\` | ${fmt(r.ready)} | ${fmt(Math.min(...xs))} – ${fmt(Math.max(...xs))} |`);
   }
+  console.log('');
+  await timeline(browser, us.url);
+  console.log('');
+  await stepView(browser, us.url);
   await browser.close();
   await us.close();
   await them.close();
