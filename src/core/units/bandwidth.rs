@@ -86,10 +86,12 @@ pub fn parse_bandwidth(s: &str) -> Result<Bandwidth, UnitError> {
         "m" => 1e6,
         "g" => 1e9,
         "t" => 1e12,
+        "p" => 1e15,
         "ki" => 1024.0,
         "mi" => 1_048_576.0,
         "gi" => 1_073_741_824.0,
         "ti" => 1_099_511_627_776.0,
+        "pi" => 1_125_899_906_842_624.0,
         _ => return Err(unknown()),
     };
     let v = parse_nonneg_f64(num, q)?;

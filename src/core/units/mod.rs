@@ -129,8 +129,8 @@ impl Quantity {
             Quantity::Size => "B, kB, MB, GB, TB, KiB, MiB, GiB or TiB",
             Quantity::Time => "s, ms, µs (or us) or ns",
             Quantity::Bandwidth => {
-                "B/s, kB/s, MB/s, GB/s, TB/s, KiB/s, MiB/s, GiB/s, TiB/s, \
-                 or bits: b/s, kb/s, Mb/s, Gb/s, Tb/s"
+                "B/s, kB/s, MB/s, GB/s, TB/s, PB/s, KiB/s, MiB/s, GiB/s, TiB/s, PiB/s, \
+                 or bits: b/s, kb/s, Mb/s, Gb/s, Tb/s, Pb/s"
             }
             Quantity::Beta => "s/B, ms/B, µs/B (or us/B), ns/B or ps/B",
         }

@@ -160,6 +160,19 @@ mod unit_tests {
     }
 
     #[test]
+    fn peta_bandwidths_are_read_as_they_are_printed() {
+        // format_bandwidth prints up to "100 PB/s", the largest link rate a
+        // view takes, so the parser reads P and Pi too: 10^15 and 2^50.
+        let b = parse_bandwidth("100PB/s").expect("PB/s");
+        assert_eq!(b.bytes_per_second, 1e17);
+        let b = parse_bandwidth("8Pb/s").expect("Pb/s");
+        assert_eq!(b.bytes_per_second, 1e15);
+        let b = parse_bandwidth("1PiB/s").expect("PiB/s");
+        assert_eq!(b.bytes_per_second, 1_125_899_906_842_624.0);
+        assert_eq!(format_bandwidth(1e17), "100 PB/s");
+    }
+
+    #[test]
     fn bandwidth_bits_and_bytes_agree() {
         let bits = parse_bandwidth("100Gb/s").expect("bits");
         let bytes = parse_bandwidth("12.5GB/s").expect("bytes");
