@@ -104,6 +104,14 @@ async fn a_rejected_value_names_the_value_still_in_use() {
     let msg = url.text(".field.invalid .field-error");
     assert!(msg.starts_with("size must be greater than zero"), "{msg}");
     assert!(msg.contains("The last good value, "), "{msg}");
+    // A field at its default is left out of the URL: the message still
+    // says that the last good value stays.
+    set_field(&app, "segments", "0").await;
+    let msg = app.text("#f-segments-err");
+    assert!(
+        msg.ends_with(". The last good value is still in use."),
+        "{msg}"
+    );
     // An empty field already says so, once.
     set_field(&url, "size", "").await;
     let msg = url.text(".field.invalid .field-error");

@@ -145,20 +145,22 @@ fn says_in_use(message: &str) -> bool {
     message.ends_with("still in use)") || message.ends_with("still in use.")
 }
 
-/// `message` for a rejected `text` of `field`, with the value still in use
-/// named when the canonical `pairs` of the kept parameters hold it and it
-/// differs from what was typed: "… The last good value, 100MB, is still in
-/// use." A message that already says so is left as it is.
+/// `message` for a rejected `text` of `field`, saying that the last good
+/// value is still in use, and naming it when the canonical `pairs` of the
+/// kept parameters hold it: "… The last good value, 100MB, is still in
+/// use." A field the pairs leave out (at its default, e.g. `gamma`,
+/// `segments`, `straggler`) gets "… The last good value is still in use."
+/// A message that already says so, or a kept text equal to the typed one
+/// (another field made it invalid), is left as it is.
 fn in_use(message: &str, field: &str, text: &str, pairs: &[(&'static str, String)]) -> String {
-    let kept = pairs.iter().find(|(k, _)| *k == field).map(|(_, v)| v);
-    match kept {
-        Some(v) if !v.is_empty() && v != text.trim() && !says_in_use(message) => {
-            format!(
-                "{}. The last good value, {v}, is still in use.",
-                message.trim_end_matches('.')
-            )
-        }
-        _ => message.to_string(),
+    if says_in_use(message) {
+        return message.to_string();
+    }
+    let head = message.trim_end_matches('.');
+    match pairs.iter().find(|(k, _)| *k == field).map(|(_, v)| v) {
+        Some(v) if v == text.trim() => message.to_string(),
+        Some(v) if !v.is_empty() => format!("{head}. The last good value, {v}, is still in use."),
+        _ => format!("{head}. The last good value is still in use."),
     }
 }
 
