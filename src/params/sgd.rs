@@ -509,7 +509,7 @@ pub fn parse_h(raw: &str) -> Result<Option<usize>, FieldError> {
     }
     parse_int_in("h", t, 1, MAX_H)
         .map(|v| Some(v as usize))
-        .map_err(|e| FieldError::new("h", format!("{} (or never)", e.message)))
+        .map_err(|e| FieldError::new("h", format!("{}, or - for never", e.message)))
 }
 
 #[cfg(test)]

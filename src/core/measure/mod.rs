@@ -579,7 +579,7 @@ pub fn import(text: &str, opts: &ImportOptions) -> Result<Import, ImportError> {
                 )
             } else {
                 format!(
-                    "a {} column header (line {hl}) but no data row below it: paste the rows too",
+                    "a column header of {} (line {hl}) but no data row below it: paste the rows too",
                     f.label()
                 )
             };

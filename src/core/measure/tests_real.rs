@@ -158,7 +158,7 @@ fn rejections_say_why() {
     assert!(
         messages[0]
             .reason
-            .starts_with("a nccl-tests column header (line 12) but no data row below it"),
+            .starts_with("a column header of nccl-tests (line 12) but no data row below it"),
         "{messages:?}"
     );
     // pytorch/gloo#158: a hand-made table "size NCCL gloo" — 9 rows

@@ -114,10 +114,11 @@ pub fn failure(clock: &Clock) -> Vec<String> {
     for b in blocked {
         let whom: Vec<String> = b.waits_for.iter().map(usize::to_string).collect();
         out.push(format!(
-            "Rank {} is stuck in round {} (piece {}) waiting for rank {}.",
+            "Rank {} is stuck in round {} (piece {}) waiting for rank{} {}.",
             b.rank,
             b.round + 1,
             b.piece + 1,
+            if whom.len() > 1 { "s" } else { "" },
             whom.join(" and ")
         ));
     }
@@ -239,6 +240,13 @@ mod tests {
         );
         assert!(
             f.contains(&"Rank 1 is stuck in round 2 (piece 1) waiting for rank 2.".to_string()),
+            "{f:?}"
+        );
+        // Rank 0 waits for two ranks: "ranks", plural.
+        assert!(
+            f.contains(
+                &"Rank 0 is stuck in round 3 (piece 1) waiting for ranks 1 and 3.".to_string()
+            ),
             "{f:?}"
         );
         assert_eq!(
