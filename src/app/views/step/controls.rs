@@ -63,7 +63,7 @@ pub fn step_controls(p: &StepParams, d: &Drafts, on_commit: &OnCommit) -> Html {
             {text("bwd", "Backward time per layer", p.bwd.text.clone(), "one time, or one per layer")}
             {text("bucket", "Bucket cap", p.bucket.text.clone(), "DDP 25MiB; a plain number is MiB")}
             {text("first", "First bucket cap", p.first.text.clone(), "DDP 1MiB")}
-            <SelectField name="overlap" label="All-reduce starts" options={overlap}
+            <SelectField name="overlap" label="All-reduce starts" class="span2" options={overlap}
                 selected={if p.overlap { "1" } else { "0" }} error={d.error("overlap")}
                 on_commit={commit_to(on_commit, "overlap")} />
             {text("samples", "Samples per worker per step", opt(p.samples.map(|s| s.to_string())), "for samples/s; - for none")}
