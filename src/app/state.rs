@@ -47,10 +47,7 @@ pub fn one_query<P: ViewParams>(
     let mut errs = Vec::new();
     for (field, text) in fields {
         if text.trim().is_empty() {
-            errs.push(FieldError::new(
-                field,
-                "enter a value (the last good one is still in use)",
-            ));
+            errs.push(FieldError::new(field, "enter a value"));
         } else {
             q.0.insert((*field).to_string(), text.trim().to_string());
         }
@@ -138,24 +135,14 @@ impl<P: Commit> ViewState<P> {
     }
 }
 
-/// Whether `message` already names the value in use (the empty field's
-/// "… (the last good one is still in use)"). A suffix test, not a
-/// substring search: no string searcher in every binary.
-fn says_in_use(message: &str) -> bool {
-    message.ends_with("still in use)") || message.ends_with("still in use.")
-}
-
-/// `message` for a rejected `text` of `field`, saying that the last good
-/// value is still in use, and naming it when the canonical `pairs` of the
-/// kept parameters hold it: "… The last good value, 100MB, is still in
-/// use." A field the pairs leave out (at its default, e.g. `gamma`,
-/// `segments`, `straggler`) gets "… The last good value is still in use."
-/// A message that already says so, or a kept text equal to the typed one
-/// (another field made it invalid), is left as it is.
+/// `message` for a rejected `text` of `field` (an empty one included),
+/// saying that the last good value is still in use, and naming it when the
+/// canonical `pairs` of the kept parameters hold it: "… The last good
+/// value, 100MB, is still in use." A field the pairs leave out (at its
+/// default, e.g. `gamma`, `segments`, `straggler`) gets "… The last good
+/// value is still in use." A kept text equal to the typed one (another
+/// field made it invalid) leaves the message as it is.
 fn in_use(message: &str, field: &str, text: &str, pairs: &[(&'static str, String)]) -> String {
-    if says_in_use(message) {
-        return message.to_string();
-    }
     let head = message.trim_end_matches('.');
     match pairs.iter().find(|(k, _)| *k == field).map(|(_, v)| v) {
         Some(v) if v == text.trim() => message.to_string(),
