@@ -53,7 +53,9 @@ pub fn parse(lines: &[Line], opts: &ImportOptions) -> (Option<Log>, Vec<LineMess
     // …"); failing that, the first other line that names OSU, but not a
     // "source:" line. A runner log's second comment line mentions "(OSU's)"
     // in passing and is not the title.
-    let bare = |l: &str| l.trim_start_matches(['#', ' ']).to_string();
+    fn bare(l: &str) -> &str {
+        l.trim_start_matches(['#', ' '])
+    }
     let title = lines
         .iter()
         .find(|(_, l)| bare(l).starts_with("OSU"))
