@@ -153,6 +153,8 @@ const READY_TARGETS = [
 ];
 
 const fmt = (x) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
+// The fastest and slowest of `xs`, as a table cell.
+const span = (xs) => `${fmt(Math.min(...xs))} – ${fmt(Math.max(...xs))}`;
 const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(2)}×` : 'n/a');
 
 // The timeline's targets: ready ≤ 300 ms at p = 64, k = 1, and a step ≤ 16.7 ms.
@@ -173,7 +175,7 @@ async function timeline(browser, url) {
   for (const q of CASES ? CASES.split('|') : TIMELINE_CASES) {
     const r = await measure(browser, url, q, false);
     const xs = r.readyAll.filter(Number.isFinite);
-    console.log(`| \`${q}\` | ${fmt(r.ready)} | ${fmt(Math.min(...xs))} – ${fmt(Math.max(...xs))} | ${fmt(r.step)} |`);
+    console.log(`| \`${q}\` | ${fmt(r.ready)} | ${span(xs)} | ${fmt(r.step)} |`);
   }
 }
 
@@ -218,7 +220,6 @@ async function stepView(browser, url) {
       nums.push(r.n); tun.push(r.t); progress = progress || r.p;
       await ctx.close();
     }
-    const span = (xs) => `${fmt(Math.min(...xs))} – ${fmt(Math.max(...xs))}`;
     console.log(`| ${name} | ${fmt(median(nums))} | ${span(nums)} | ${fmt(median(tun))} | ${span(tun)} | ${progress ? 'yes' : 'no'} |`);
   }
 }
@@ -280,7 +281,7 @@ const main = async () => {
   for (const q of READY_TARGETS) {
     const r = await measure(browser, us.url, q, false);
     const xs = r.readyAll.filter(Number.isFinite);
-    console.log(`| \`${q}\` | ${fmt(r.ready)} | ${fmt(Math.min(...xs))} – ${fmt(Math.max(...xs))} |`);
+    console.log(`| \`${q}\` | ${fmt(r.ready)} | ${span(xs)} |`);
   }
   console.log('');
   await timeline(browser, us.url);
