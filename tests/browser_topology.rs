@@ -230,7 +230,7 @@ async fn an_algorithm_that_does_not_fit_says_why_and_the_page_stays() {
 #[wasm_bindgen_test]
 fn reducer_commits_rejects_and_clamps() {
     use collective_lab::app::state::{Action, ViewState};
-    use collective_lab::params::topology::{TopoAlg, TopologyParams, PRESETS};
+    use collective_lab::params::topology::{named, TopologyParams, PRESETS};
     use collective_lab::params::Query;
     use std::rc::Rc;
     use yew::Reducible;
@@ -253,8 +253,8 @@ fn reducer_commits_rejects_and_clamps() {
     assert!(s.drafts.error("gpus").is_none());
     let s = s.reduce(Action::field("step", "6"));
     assert_eq!(s.params.step, 6);
-    let s = s.reduce(Action::field("alg", TopoAlg::named("flat").key()));
-    assert_eq!((s.params.alg, s.params.step), (TopoAlg::named("flat"), 0));
+    let s = s.reduce(Action::field("alg", named("flat").topology_info().key));
+    assert_eq!((s.params.alg, s.params.step), (named("flat"), 0));
     let s = s.reduce(Action::field("racks", "3"));
     assert!(s.drafts.error("racks").is_some());
     let s = s.reduce(Action::field("preset", PRESETS[1].id));

@@ -52,7 +52,7 @@ use collective_lab::params::ring::{Accounting, RingParams, ELEM_BYTES};
 use collective_lab::params::sgd::SgdParams;
 use collective_lab::params::step::StepParams;
 use collective_lab::params::timeline::TimelineParams;
-use collective_lab::params::topology::{TopoAlg, TopologyParams, KEYS as TOPOLOGY_KEYS};
+use collective_lab::params::topology::{TopologyParams, KEYS as TOPOLOGY_KEYS};
 use collective_lab::params::{encode, Query, ViewParams};
 use collective_lab::plot;
 
@@ -762,12 +762,12 @@ fn topology_compute(s: &TopologyParams, heavy: bool) {
     );
     let Ok(topo) = b.topology() else { return };
     let n = b.elements();
-    let _ = topo_run(b.alg.key(), &topo, n, ELEM_BYTES);
+    let _ = topo_run(b.alg.topology_info().key, &topo, n, ELEM_BYTES);
     let _ = layout(&b.node_sizes(), topo.racks(), topo.lanes(), false);
     let _ = layout(&b.node_sizes(), topo.racks(), topo.lanes(), true);
     if heavy {
-        for a in TopoAlg::all() {
-            let _ = row(a.key(), &topo, n, ELEM_BYTES);
+        for a in collective_lab::core::collectives::Algorithm::on_topologies() {
+            let _ = row(a.topology_info().key, &topo, n, ELEM_BYTES);
         }
         // The two sweep charts and their data tables, as the view draws them.
         let lines = |series: Vec<collective_lab::core::topology_view::Series>| -> Vec<plot::topology::Line> {

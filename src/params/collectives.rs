@@ -2,7 +2,7 @@
 //! `?view=collectives&alg=rab&p=8&size=64MB&step=0&bw=12.5GB/s&alpha=5us`.
 //!
 //! `alg` is a registry key ([`Algorithm::key`], every entry of
-//! [`crate::core::collectives::REGISTRY`]); `size` is a whole number
+//! the registry, [`Algorithm::all`]); `size` is a whole number
 //! of 4-byte f32 elements, parsed as in the ring view; `step` is clamped to
 //! the schedule's rounds. `gpus` (ranks per node, must divide `p`) shapes the
 //! nodes of the hierarchical algorithms only; it appears in the URL when the

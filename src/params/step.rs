@@ -26,7 +26,7 @@ use super::gossip::GraphChoice;
 use super::ring::course_bw;
 use super::sgd::{parse_h, SgdParams};
 use super::{parse_int_in, FieldError, Query};
-use crate::core::collectives::FlatAllReduce;
+use crate::core::collectives::Algorithm;
 use crate::core::consensus::torus_shape;
 use crate::core::consensus::{Graph, GraphKind};
 use crate::core::sgd::Strategy;
@@ -100,7 +100,7 @@ pub const PRESETS: &[(&str, &str)] = &[
 #[derive(Clone, Debug, PartialEq)]
 pub struct StepParams {
     /// The all-reduce of every bucket.
-    pub alg: FlatAllReduce,
+    pub alg: Algorithm,
     /// Ranks (workers).
     pub p: usize,
     /// Link bandwidth.
@@ -150,7 +150,7 @@ impl Default for StepParams {
     /// parameters, fwd 0 ms, bwd 10 ms a layer, DDP's caps.
     fn default() -> Self {
         StepParams {
-            alg: FlatAllReduce::RING,
+            alg: Algorithm::RING,
             p: 8,
             bw: course_bw(),
             alpha: Field::new("0us", 0.0),
@@ -232,13 +232,15 @@ pub fn parse_times(name: &'static str, raw: &str) -> Result<Field<Vec<f64>>, Fie
     })
 }
 
-/// Parses `alg`: a flat all-reduce of the registry ([`FlatAllReduce`]).
+/// Parses `alg`: a flat all-reduce of the registry
+/// ([`Algorithm::is_flat_all_reduce`]).
 ///
 /// # Errors
 /// A [`FieldError`] for `alg` listing the accepted keys.
-pub fn parse_alg(raw: &str) -> Result<FlatAllReduce, FieldError> {
-    FlatAllReduce::from_key(raw).ok_or_else(|| {
-        let keys: Vec<&str> = FlatAllReduce::all().map(FlatAllReduce::key).collect();
+pub fn parse_alg(raw: &str) -> Result<Algorithm, FieldError> {
+    let flat = Algorithm::from_key(raw).filter(|a| a.is_flat_all_reduce());
+    flat.ok_or_else(|| {
+        let keys: Vec<&str> = Algorithm::compared().iter().map(|a| a.key()).collect();
         FieldError::new(
             "alg",
             format!(

@@ -9,7 +9,7 @@
 //! - Links: `intra_bw`, `intra_alpha`, `inter_bw` (per NIC, per direction),
 //!   `inter_alpha`, `core_bw` (rack core, per direction in aggregate), `lanes`
 //!   (NICs per node, 1 to `gpus`).
-//! - `alg` (one of [`TopoAlg::all`], the registry's [`topology_entries`])
+//! - `alg` (one of [`Algorithm::on_topologies`], by its topology key)
 //!   and `step`.
 //!
 //! Every field goes through [`TopologyParams::set_field`], whether it comes
@@ -19,7 +19,7 @@
 use super::fields::{self, Field};
 use super::ring::{parse_tensor_size, ELEM_BYTES};
 use super::{parse_int_in, FieldError, Query};
-use crate::core::collectives::{topology_entries, TopologyEntry};
+use crate::core::collectives::Algorithm;
 use crate::core::topology::{Link, Topology, TopologyError};
 use crate::core::units::Bandwidth;
 
@@ -38,68 +38,15 @@ pub const MAX_N: u64 = 1_000_000_000;
 /// Largest step index accepted from the URL before clamping to the schedule.
 pub const MAX_STEP: u64 = 100_000;
 
-/// An algorithm of the view: one of the registry's
-/// [`topology_entries`] (each answered in its algorithm's own file; the
-/// ring over all ranks is `flat` here). Equality and hashing go by the key.
-#[derive(Clone, Copy, Debug)]
-pub struct TopoAlg(&'static TopologyEntry);
+/// The view's default algorithm: the hierarchical all-reduce with a ring
+/// among the node leaders (`hier`).
+pub const DEFAULT_ALG: Algorithm = Algorithm::HIER;
 
-impl PartialEq for TopoAlg {
-    fn eq(&self, other: &Self) -> bool {
-        self.key() == other.key()
-    }
-}
-
-impl Eq for TopoAlg {}
-
-impl std::hash::Hash for TopoAlg {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.key().hash(state);
-    }
-}
-
-impl Default for TopoAlg {
-    /// The hierarchical all-reduce with a ring among the node leaders (`hier`).
-    fn default() -> Self {
-        TopoAlg::named("hier")
-    }
-}
-
-impl TopoAlg {
-    /// Every algorithm of the view, in table order.
-    pub fn all() -> impl Iterator<Item = TopoAlg> + Clone {
-        topology_entries().iter().map(TopoAlg)
-    }
-
-    /// The algorithm with URL value `key`; an unknown key falls back to the
-    /// first entry, the flat ring (the ring all-reduce heads the registry and
-    /// always answers, so the list is never empty). Use
-    /// [`TopoAlg::from_key`] for input.
-    pub fn named(key: &str) -> TopoAlg {
-        let all = topology_entries();
-        TopoAlg(all.iter().find(|a| a.key == key).unwrap_or(&all[0]))
-    }
-
-    /// The view's entry: labels, generator and topology-timed closed form.
-    pub fn entry(self) -> &'static TopologyEntry {
-        self.0
-    }
-
-    /// URL value: the registry key, `flat` for the ring.
-    pub fn key(self) -> &'static str {
-        self.0.key
-    }
-
-    /// Short name for the menu, e.g. "multi-lane".
-    pub fn short_label(self) -> &'static str {
-        self.0.short_label
-    }
-
-    /// The algorithm with URL value `s` (case-insensitive).
-    pub fn from_key(s: &str) -> Option<TopoAlg> {
-        let s = s.trim().to_ascii_lowercase();
-        TopoAlg::all().find(|a| a.key() == s)
-    }
+/// The algorithm the view calls `key` ([`Algorithm::from_topology_key`]:
+/// `flat` is the ring over all ranks); an unknown key falls back to
+/// [`DEFAULT_ALG`]. Use [`Algorithm::from_topology_key`] for input.
+pub fn named(key: &str) -> Algorithm {
+    Algorithm::from_topology_key(key).unwrap_or(DEFAULT_ALG)
 }
 
 /// The tensor size, as typed: bytes with units, or a count of elements.
@@ -130,7 +77,7 @@ impl TensorSize {
 #[derive(Clone, Debug, PartialEq)]
 pub struct TopologyParams {
     /// The algorithm stepped through.
-    pub alg: TopoAlg,
+    pub alg: Algorithm,
     /// Number of nodes (ignored when `groups` is given).
     pub nodes: usize,
     /// Ranks per node (ignored when `groups` is given).
@@ -174,7 +121,7 @@ impl Default for TopologyParams {
     /// (100 Gb/s) NIC per node with α = 5 µs, a 25 GB/s rack core, 64 MB.
     fn default() -> Self {
         TopologyParams {
-            alg: TopoAlg::default(),
+            alg: DEFAULT_ALG,
             nodes: 2,
             gpus: 4,
             racks: 1,
@@ -336,8 +283,10 @@ impl TopologyParams {
         };
         match name {
             "alg" => {
-                next.alg = TopoAlg::from_key(text).ok_or_else(|| {
-                    let all: Vec<_> = TopoAlg::all().map(|a| a.key()).collect();
+                next.alg = Algorithm::from_topology_key(text).ok_or_else(|| {
+                    let all: Vec<_> = Algorithm::on_topologies()
+                        .map(|a| a.topology_info().key)
+                        .collect();
                     FieldError::new(
                         "alg",
                         format!(
@@ -417,7 +366,7 @@ impl TopologyParams {
 
     /// The canonical query pairs (without `view`).
     pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
-        let mut v = vec![("alg", self.alg.key().to_string())];
+        let mut v = vec![("alg", self.alg.topology_info().key.to_string())];
         if self.groups.is_empty() {
             v.push(("nodes", self.nodes.to_string()));
             v.push(("gpus", self.gpus.to_string()));
@@ -531,7 +480,7 @@ mod tests {
             "view=topology&alg=multilane&nodes=2&gpus=4&lanes=4&size=1GB&inter_bw=12.5GB/s&inter_alpha=0us",
         );
         assert!(e.is_empty(), "{e:?}");
-        assert_eq!(p.alg, TopoAlg::named("multilane"));
+        assert_eq!(p.alg, named("multilane"));
         assert_eq!((p.nodes, p.gpus, p.lanes, p.p()), (2, 4, 4, 8));
         assert_eq!(p.size.bytes(), 1_000_000_000);
         assert_eq!(p.elements(), 250_000_000);
@@ -558,7 +507,7 @@ mod tests {
             let query = q.link.map(|l| l.query).unwrap_or_default();
             let (p, e) = parse(&query);
             assert!(e.is_empty(), "{query}: {e:?}");
-            assert_eq!(p.alg, TopoAlg::named("multilane"));
+            assert_eq!(p.alg, named("multilane"));
             assert_eq!((p.nodes, p.gpus, p.lanes), (2, lanes, lanes), "{query}");
             assert_eq!(p.size.bytes(), payload.bytes, "{query}");
             let bw = link.bytes_per_second().unwrap_or(0.0);

@@ -340,7 +340,7 @@ pub fn cap_label(bytes: u64) -> String {
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
-    use crate::core::collectives::FlatAllReduce;
+    use crate::core::collectives::Algorithm;
     use crate::core::step::strategies::{default_options, tune};
     use crate::core::step::{time_step, Dtype, Network, StepModel};
     use crate::core::topology::Topology;
@@ -353,7 +353,7 @@ mod tests {
                 fwd: 0.025,
                 bwd: vec![0.0005; 100],
             },
-            Network::new(FlatAllReduce::RING, Topology::flat(16, 20e-6, 8e-11), 0.0),
+            Network::new(Algorithm::RING, Topology::flat(16, 20e-6, 8e-11), 0.0),
         )
     }
 

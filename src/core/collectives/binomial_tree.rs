@@ -18,7 +18,8 @@
 //! Closed form: `2⌈log₂p⌉(α + nβ) + ⌈log₂p⌉·nγ`, any `p` (Thakur,
 //! Rabenseifner & Gropp 2005, §2).
 
-use super::{CollectiveAlgorithm, Descriptor, Layout, RoundFacts, TopologyEntry};
+use super::pieces::Split;
+use super::{CollectiveAlgorithm, Descriptor, Layout, RoundFacts, TopologyInfo, not_on_topology};
 use crate::core::cost::formulas::{ceil_log2, Formula};
 use crate::core::cost::formulas::{Coeff, Terms};
 use crate::core::cost::nccl::CollectiveKind;
@@ -166,7 +167,13 @@ impl CollectiveAlgorithm for BinomialTree {
     fn equal_parts(&self, _topo: &Topology) -> usize {
         1
     }
-    fn on_topology(&self) -> Option<TopologyEntry> {
+    fn on_topology(&self) -> Option<TopologyInfo> {
+        None
+    }
+    fn topology_schedule(&self, _: &Topology, _: u64, _: u64) -> Result<Schedule, ScheduleError> {
+        Err(not_on_topology(self.descriptor().key))
+    }
+    fn topology_time(&self, _: &Topology, _: u64, _: u64, _: Split) -> Option<f64> {
         None
     }
     fn describe(&self, round: &RoundFacts<'_>) -> String {

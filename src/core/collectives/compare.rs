@@ -18,9 +18,9 @@ pub fn all_allreduce(p: usize, n_bytes: f64, c: CostParams) -> Vec<(Algorithm, F
 }
 
 /// A cost line `(entry, (A, B))`: `T(n) = A + B·n` seconds for `n` bytes.
-/// The functions below that take `lines` work for any handle on an entry
-/// (an [`Algorithm`], or a [`super::ClosedForm`] on pages that link only the
-/// closed forms); the others are them on the lines of [`Algorithm::compared`].
+/// The functions below that take `lines` work on any such lines (the
+/// measure view builds them from fitted factors, [`Algorithm::flat_factors`]);
+/// the others are them on the lines of [`Algorithm::compared`].
 pub type Line<T> = (T, (f64, f64));
 
 /// The cost lines of [`Algorithm::compared`] at `p` ranks ([`Algorithm::line`]).

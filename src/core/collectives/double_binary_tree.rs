@@ -57,7 +57,8 @@
 //! (split later by the timing engine, not here) the time tends to `2nβ`;
 //! see `binary_tree.rs` for the pipelined asymptotics of all the trees.
 
-use super::{CollectiveAlgorithm, Descriptor, Layout, RoundFacts, TopologyEntry};
+use super::pieces::Split;
+use super::{CollectiveAlgorithm, Descriptor, Layout, RoundFacts, TopologyInfo, not_on_topology};
 use crate::core::cost::formulas::{ceil_log2, Formula};
 use crate::core::cost::formulas::{Coeff, Terms};
 use crate::core::cost::nccl::CollectiveKind;
@@ -270,7 +271,13 @@ impl CollectiveAlgorithm for DoubleBinaryTree {
     fn equal_parts(&self, _topo: &Topology) -> usize {
         2
     }
-    fn on_topology(&self) -> Option<TopologyEntry> {
+    fn on_topology(&self) -> Option<TopologyInfo> {
+        None
+    }
+    fn topology_schedule(&self, _: &Topology, _: u64, _: u64) -> Result<Schedule, ScheduleError> {
+        Err(not_on_topology(self.descriptor().key))
+    }
+    fn topology_time(&self, _: &Topology, _: u64, _: u64, _: Split) -> Option<f64> {
         None
     }
     fn describe(&self, round: &RoundFacts<'_>) -> String {

@@ -25,7 +25,7 @@ use super::pieces::{
     all_reduce, ceil_div, ring_all_gather, ring_reduce_scatter, rounds, side_by_side, sub_range,
     Split,
 };
-use super::{factors_of, CollectiveAlgorithm, Descriptor, Layout, RoundFacts, TopologyEntry};
+use super::{factors_of, CollectiveAlgorithm, Descriptor, Layout, RoundFacts, TopologyInfo};
 use crate::core::cost::formulas::Formula;
 use crate::core::cost::nccl::CollectiveKind;
 use crate::core::cost::CostParams;
@@ -299,16 +299,20 @@ impl CollectiveAlgorithm for FlexReduce {
         let sizes = topo.node_sizes();
         sizes.len().max(1).saturating_mul(lcm(&sizes))
     }
-    fn on_topology(&self) -> Option<TopologyEntry> {
-        Some(TopologyEntry {
+    fn on_topology(&self) -> Option<TopologyInfo> {
+        Some(TopologyInfo {
             key: "flex",
             label: "FlexReduce over unequal groups",
             short_label: "FlexReduce",
             summary: "reduce-scatter inside each group, fetch the other groups' partial sums for your range, return them, all-gather inside the group",
             min_racks: 1,
-            generate: flex_schedule,
-            time: topo_time,
         })
+    }
+    fn topology_schedule(&self, topo: &Topology, n: u64, elem: u64) -> Result<Schedule, ScheduleError> {
+        flex_schedule(topo, n, elem)
+    }
+    fn topology_time(&self, topo: &Topology, n: u64, elem: u64, split: Split) -> Option<f64> {
+        topo_time(topo, n, elem, split)
     }
     fn describe(&self, round: &RoundFacts<'_>) -> String {
         match round.phase {

@@ -28,7 +28,8 @@
 
 use super::narrate::fold_text;
 use super::binomial_tree::{binomial_levels, level_note};
-use super::{CollectiveAlgorithm, Descriptor, Layout, RoundFacts, flat_topo, TopologyEntry};
+use super::{CollectiveAlgorithm, Descriptor, Layout, RoundFacts, flat_topo, TopologyInfo};
+use super::pieces::Split;
 use crate::core::cost::formulas::{ceil_log2, Formula};
 use crate::core::cost::nccl::CollectiveKind;
 use crate::core::cost::{formulas, CostParams};
@@ -265,27 +266,32 @@ impl CollectiveAlgorithm for Hierarchical {
             LeaderAlgorithm::RecursiveDoubling => 1,
         }
     }
-    fn on_topology(&self) -> Option<TopologyEntry> {
+    fn on_topology(&self) -> Option<TopologyInfo> {
         Some(match self.leaders {
-            LeaderAlgorithm::Ring => TopologyEntry {
+            LeaderAlgorithm::Ring => TopologyInfo {
                 key: "hier",
                 label: "hierarchical all-reduce (ring among node leaders)",
                 short_label: "hierarchical (ring among leaders)",
                 summary: "reduce inside each node to its leader, ring all-reduce among the node leaders, broadcast inside the node",
                 min_racks: 1,
-                generate: |t, n, e| HIER_RING.generate(t, n, e),
-                time: flat_topo::hier_topo_time,
             },
-            LeaderAlgorithm::RecursiveDoubling => TopologyEntry {
+            LeaderAlgorithm::RecursiveDoubling => TopologyInfo {
                 key: "hier_rd",
                 label: "hierarchical all-reduce (recursive doubling among node leaders)",
                 short_label: "hierarchical (recursive doubling among leaders)",
                 summary: "reduce inside each node to its leader, recursive-doubling all-reduce among the node leaders, broadcast inside the node",
                 min_racks: 1,
-                generate: |t, n, e| HIER_RD.generate(t, n, e),
-                time: flat_topo::hier_rd_topo_time,
             },
         })
+    }
+    fn topology_schedule(&self, topo: &Topology, n: u64, elem: u64) -> Result<Schedule, ScheduleError> {
+        self.generate(topo, n, elem)
+    }
+    fn topology_time(&self, topo: &Topology, n: u64, elem: u64, split: Split) -> Option<f64> {
+        match self.leaders {
+            LeaderAlgorithm::Ring => flat_topo::hier_topo_time(topo, n, elem, split),
+            LeaderAlgorithm::RecursiveDoubling => flat_topo::hier_rd_topo_time(topo, n, elem, split),
+        }
     }
     fn describe(&self, round: &RoundFacts<'_>) -> String {
         match round.phase {

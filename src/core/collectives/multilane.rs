@@ -15,7 +15,7 @@ use super::pieces::{
     all_reduce, ceil_div, equal_nodes, ring_all_gather, ring_reduce_scatter, rounds, side_by_side,
     sub_range, Split,
 };
-use super::{factors_of, CollectiveAlgorithm, Descriptor, Layout, RoundFacts, TopologyEntry};
+use super::{factors_of, CollectiveAlgorithm, Descriptor, Layout, RoundFacts, TopologyInfo};
 use crate::core::cost::formulas::Formula;
 use crate::core::cost::nccl::CollectiveKind;
 use crate::core::cost::CostParams;
@@ -175,16 +175,20 @@ impl CollectiveAlgorithm for MultiLane {
     fn equal_parts(&self, topo: &Topology) -> usize {
         topo.p()
     }
-    fn on_topology(&self) -> Option<TopologyEntry> {
-        Some(TopologyEntry {
+    fn on_topology(&self) -> Option<TopologyInfo> {
+        Some(TopologyInfo {
             key: "multilane",
             label: "multi-lane hierarchical all-reduce",
             short_label: "multi-lane",
             summary: "reduce-scatter inside each node, each local rank all-reduces its slice across nodes over its own NIC, all-gather inside the node",
             min_racks: 1,
-            generate: multilane_schedule,
-            time: topo_time,
         })
+    }
+    fn topology_schedule(&self, topo: &Topology, n: u64, elem: u64) -> Result<Schedule, ScheduleError> {
+        multilane_schedule(topo, n, elem)
+    }
+    fn topology_time(&self, topo: &Topology, n: u64, elem: u64, split: Split) -> Option<f64> {
+        topo_time(topo, n, elem, split)
     }
     fn describe(&self, round: &RoundFacts<'_>) -> String {
         match round.phase {

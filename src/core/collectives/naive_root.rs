@@ -8,7 +8,8 @@
 //! p = 4, 100 MB at 12.5 GB/s, α = 0 gives 6 × 8 ms = 48 ms (the ring: 12 ms).
 
 use super::binomial_tree::BROADCAST_TEXT;
-use super::{flat_p, CollectiveAlgorithm, Descriptor, Layout, RoundFacts, TopologyEntry};
+use super::pieces::Split;
+use super::{flat_p, CollectiveAlgorithm, Descriptor, Layout, RoundFacts, TopologyInfo, not_on_topology};
 use crate::core::cost::formulas::Formula;
 use crate::core::cost::formulas::{Coeff, Terms};
 use crate::core::cost::nccl::CollectiveKind;
@@ -109,7 +110,13 @@ impl CollectiveAlgorithm for NaiveRoot {
     fn equal_parts(&self, _topo: &Topology) -> usize {
         1
     }
-    fn on_topology(&self) -> Option<TopologyEntry> {
+    fn on_topology(&self) -> Option<TopologyInfo> {
+        None
+    }
+    fn topology_schedule(&self, _: &Topology, _: u64, _: u64) -> Result<Schedule, ScheduleError> {
+        Err(not_on_topology(self.descriptor().key))
+    }
+    fn topology_time(&self, _: &Topology, _: u64, _: u64, _: Split) -> Option<f64> {
         None
     }
     fn describe(&self, round: &RoundFacts<'_>) -> String {

@@ -8,7 +8,8 @@
 
 use super::narrate::fold_text;
 use super::recursive_halving::RecursiveHalving;
-use super::{CollectiveAlgorithm, Descriptor, Layout, RoundFacts, TopologyEntry};
+use super::pieces::Split;
+use super::{CollectiveAlgorithm, Descriptor, Layout, RoundFacts, TopologyInfo, not_on_topology};
 use crate::core::cost::formulas::{adaptation_note, Coeff, Terms};
 use crate::core::cost::formulas::{floor_log2, pow2_split, Formula};
 use crate::core::cost::nccl::CollectiveKind;
@@ -113,7 +114,13 @@ impl CollectiveAlgorithm for Rabenseifner {
     fn equal_parts(&self, topo: &Topology) -> usize {
         Fold::new(topo.p()).core
     }
-    fn on_topology(&self) -> Option<TopologyEntry> {
+    fn on_topology(&self) -> Option<TopologyInfo> {
+        None
+    }
+    fn topology_schedule(&self, _: &Topology, _: u64, _: u64) -> Result<Schedule, ScheduleError> {
+        Err(not_on_topology(self.descriptor().key))
+    }
+    fn topology_time(&self, _: &Topology, _: u64, _: u64, _: Split) -> Option<f64> {
         None
     }
     fn describe(&self, round: &RoundFacts<'_>) -> String {

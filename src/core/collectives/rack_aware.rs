@@ -22,7 +22,7 @@ use super::pieces::{
     all_reduce, ceil_div, equal_nodes, ring_all_gather, ring_reduce_scatter, rounds, side_by_side,
     sub_range, Split,
 };
-use super::{factors_of, CollectiveAlgorithm, Descriptor, Layout, RoundFacts, TopologyEntry};
+use super::{factors_of, CollectiveAlgorithm, Descriptor, Layout, RoundFacts, TopologyInfo};
 use crate::core::cost::formulas::Formula;
 use crate::core::cost::nccl::CollectiveKind;
 use crate::core::cost::CostParams;
@@ -221,16 +221,20 @@ impl CollectiveAlgorithm for RackAware {
     fn equal_parts(&self, topo: &Topology) -> usize {
         groups(topo).first().map_or(1, Vec::len).max(1)
     }
-    fn on_topology(&self) -> Option<TopologyEntry> {
-        Some(TopologyEntry {
+    fn on_topology(&self) -> Option<TopologyInfo> {
+        Some(TopologyInfo {
             key: "rat",
             label: "rack-aware all-reduce (RAT)",
             short_label: "rack-aware (RAT)",
             summary: "reduce inside the rack, one rack aggregate crosses the core and the result comes back, then all-gather inside the rack",
             min_racks: 2,
-            generate: rack_aware_schedule,
-            time: topo_time,
         })
+    }
+    fn topology_schedule(&self, topo: &Topology, n: u64, elem: u64) -> Result<Schedule, ScheduleError> {
+        rack_aware_schedule(topo, n, elem)
+    }
+    fn topology_time(&self, topo: &Topology, n: u64, elem: u64, split: Split) -> Option<f64> {
+        topo_time(topo, n, elem, split)
     }
     fn describe(&self, round: &RoundFacts<'_>) -> String {
         match round.phase {

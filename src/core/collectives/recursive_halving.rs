@@ -6,7 +6,8 @@
 //! (Thakur, Rabenseifner & Gropp 2005, §4.3).
 
 use super::narrate::fold_text;
-use super::{factors_of, CollectiveAlgorithm, Descriptor, Layout, RoundFacts, TopologyEntry};
+use super::pieces::Split;
+use super::{factors_of, CollectiveAlgorithm, Descriptor, Layout, RoundFacts, TopologyInfo, not_on_topology};
 use crate::core::cost::formulas::Formula;
 use crate::core::cost::formulas::{adaptation_note, halving_note, Coeff, Terms};
 use crate::core::cost::nccl::CollectiveKind;
@@ -83,7 +84,13 @@ impl CollectiveAlgorithm for RecursiveHalving {
     fn equal_parts(&self, topo: &Topology) -> usize {
         topo.p()
     }
-    fn on_topology(&self) -> Option<TopologyEntry> {
+    fn on_topology(&self) -> Option<TopologyInfo> {
+        None
+    }
+    fn topology_schedule(&self, _: &Topology, _: u64, _: u64) -> Result<Schedule, ScheduleError> {
+        Err(not_on_topology(self.descriptor().key))
+    }
+    fn topology_time(&self, _: &Topology, _: u64, _: u64, _: Split) -> Option<f64> {
         None
     }
     fn describe(&self, round: &RoundFacts<'_>) -> String {

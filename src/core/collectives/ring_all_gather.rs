@@ -3,7 +3,8 @@
 //!
 //! Closed form: `(p−1)α + (p−1)/p·nβ` (Thakur, Rabenseifner & Gropp 2005, §3).
 
-use super::{flat_p, CollectiveAlgorithm, Descriptor, Layout, RoundFacts, TopologyEntry};
+use super::pieces::Split;
+use super::{flat_p, CollectiveAlgorithm, Descriptor, Layout, RoundFacts, TopologyInfo, not_on_topology};
 use crate::core::cost::formulas::Formula;
 use crate::core::cost::formulas::{Coeff, Terms};
 use crate::core::cost::nccl::CollectiveKind;
@@ -51,7 +52,13 @@ impl CollectiveAlgorithm for RingAllGather {
     fn equal_parts(&self, topo: &Topology) -> usize {
         topo.p()
     }
-    fn on_topology(&self) -> Option<TopologyEntry> {
+    fn on_topology(&self) -> Option<TopologyInfo> {
+        None
+    }
+    fn topology_schedule(&self, _: &Topology, _: u64, _: u64) -> Result<Schedule, ScheduleError> {
+        Err(not_on_topology(self.descriptor().key))
+    }
+    fn topology_time(&self, _: &Topology, _: u64, _: u64, _: Split) -> Option<f64> {
         None
     }
     fn describe(&self, _round: &RoundFacts<'_>) -> String {

@@ -6,7 +6,8 @@
 
 use super::ring_all_gather::RingAllGather;
 use super::ring_reduce_scatter::RingReduceScatter;
-use super::{flat_p, CollectiveAlgorithm, Descriptor, Layout, RoundFacts, flat_topo, TopologyEntry};
+use super::pieces::Split;
+use super::{flat_p, CollectiveAlgorithm, Descriptor, Layout, RoundFacts, flat_topo, TopologyInfo};
 use crate::core::cost::formulas::Formula;
 use crate::core::cost::formulas::{Coeff, Terms};
 use crate::core::cost::nccl::CollectiveKind;
@@ -60,18 +61,22 @@ impl CollectiveAlgorithm for RingAllReduce {
     fn equal_parts(&self, topo: &Topology) -> usize {
         topo.p()
     }
-    fn on_topology(&self) -> Option<TopologyEntry> {
+    fn on_topology(&self) -> Option<TopologyInfo> {
         // The ring over all ranks in rank order, crossing node boundaries
         // wherever it does: `flat` in the topology view.
-        Some(TopologyEntry {
+        Some(TopologyInfo {
             key: "flat",
             label: "flat ring over all ranks",
             short_label: "flat ring",
             summary: "the ring all-reduce over all ranks in rank order, crossing node boundaries wherever it does",
             min_racks: 1,
-            generate: flat_topo::flat_ring_schedule,
-            time: flat_topo::topo_time,
         })
+    }
+    fn topology_schedule(&self, topo: &Topology, n: u64, elem: u64) -> Result<Schedule, ScheduleError> {
+        flat_topo::flat_ring_schedule(topo, n, elem)
+    }
+    fn topology_time(&self, topo: &Topology, n: u64, elem: u64, split: Split) -> Option<f64> {
+        flat_topo::topo_time(topo, n, elem, split)
     }
     fn describe(&self, round: &RoundFacts<'_>) -> String {
         if round.phase == Phase::AllGather {

@@ -159,7 +159,7 @@ fn summaries(
             };
             // A node-following algorithm has no flat closed form: its own
             // comparison says so, and it stays out of the joint fit.
-            if a.factors(p.p).is_some() {
+            if a.flat_factors(p.p).is_some() {
                 match groups.iter_mut().find(|g| g.0 == p.p) {
                     Some(g) => g.1.push(jl),
                     None => groups.push((p.p, vec![jl])),

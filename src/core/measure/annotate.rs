@@ -5,23 +5,23 @@
 //! rows, starts a new log.
 
 use super::detect::{is_nccl_header, is_osu_header, Line};
-use crate::core::collectives::ClosedForm;
+use crate::core::collectives::Algorithm;
 
 /// What an annotation line says.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Annotation {
     /// 1-based line of the annotation.
     pub line: usize,
-    /// The algorithm named by `alg=` (a key of [`ClosedForm::all`]); `None`
+    /// The algorithm named by `alg=` (a key of [`Algorithm::all`]); `None`
     /// when `alg=` is missing or unknown (then `error` says so).
-    pub alg: Option<ClosedForm>,
+    pub alg: Option<Algorithm>,
     /// The rank count named by `p=` (≥ 2), if any and valid.
     pub p: Option<usize>,
 }
 
 /// Every valid `alg=` key, comma separated.
 pub fn valid_keys() -> String {
-    ClosedForm::all()
+    Algorithm::all()
         .map(|a| a.key())
         .collect::<Vec<_>>()
         .join(", ")
@@ -63,7 +63,7 @@ pub fn parse(n: usize, line: &str) -> (Option<Annotation>, Vec<String>) {
     let mut errs = Vec::new();
     for t in toks {
         if let Some(k) = t.strip_prefix("alg=") {
-            a.alg = ClosedForm::from_key(k);
+            a.alg = Algorithm::from_key(k);
             if a.alg.is_none() {
                 let k: String = k.chars().take(40).collect();
                 errs.push(format!(
@@ -162,10 +162,10 @@ mod tests {
     fn annotation_lines_are_read_with_or_without_the_runner_word() {
         let (a, e) = parse(3, "# collective-lab-run alg=ring p=4");
         let a = a.expect("an annotation");
-        assert_eq!((a.line, a.alg, a.p), (3, Some(ClosedForm::RING), Some(4)));
+        assert_eq!((a.line, a.alg, a.p), (3, Some(Algorithm::RING), Some(4)));
         assert!(e.is_empty());
         let (a, _) = parse(1, "#  alg=RD p=2");
-        assert_eq!(a.and_then(|a| a.alg), Some(ClosedForm::RD));
+        assert_eq!(a.and_then(|a| a.alg), Some(Algorithm::RD));
         assert_eq!(parse(1, "# ring all-reduce, p=4 ranks").0, None);
         assert_eq!(parse(1, "alg=ring p=4").0, None, "not a comment");
         let (a, e) = parse(1, "# alg=warp p=1");
@@ -188,7 +188,7 @@ mod tests {
             .iter()
             .map(|l| l.annotation.and_then(|a| a.alg))
             .collect();
-        assert_eq!(algs, vec![Some(ClosedForm::RING), Some(ClosedForm::RD)]);
+        assert_eq!(algs, vec![Some(Algorithm::RING), Some(Algorithm::RD)]);
         for (l, line) in imp.logs.iter().zip([1, 26]) {
             assert_eq!(l.part, format!("log {}", (line > 1) as usize + 1));
             assert_eq!(l.series[0].rows.len(), 20, "8 B … 4 MiB");

@@ -2,7 +2,7 @@
 //! algorithms at once.
 //!
 //! Every algorithm's closed form (Thakur, Rabenseifner & Gropp 2005, as the
-//! registry states it: [`ClosedForm::factors`]) is linear in the machine
+//! registry states it: [`Algorithm::flat_factors`]) is linear in the machine
 //! parameters: `T(n) = a·α + b·n·β + g·n·γ` with α the start-up (s), β the
 //! transfer time (s/B) and γ the reduction time (s/B), `n` in bytes. One
 //! log of one algorithm only pins down `a·α` and `b·β + g·γ`; two or more
@@ -19,7 +19,7 @@
 use nalgebra::{Matrix3, Vector3};
 
 use super::fit::huber_line;
-use crate::core::collectives::ClosedForm;
+use crate::core::collectives::Algorithm;
 
 /// A measured time against its closed form.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -39,7 +39,7 @@ pub struct RowModel {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Comparison {
     /// The algorithm of the annotation.
-    pub alg: ClosedForm,
+    pub alg: Algorithm,
     /// Ranks.
     pub p: usize,
     /// `[a, b, g]` of the closed form at `p`.
@@ -58,10 +58,10 @@ pub struct Comparison {
 ///
 /// # Errors
 /// A sentence when the algorithm follows nodes (no flat closed form: see
-/// [`ClosedForm::factors`]), its closed form has no start-up or byte term at `p`, or
+/// [`Algorithm::flat_factors`]), its closed form has no start-up or byte term at `p`, or
 /// fewer than two points have a positive size and time.
-pub fn compare(alg: ClosedForm, p: usize, pts: &[(f64, f64)]) -> Result<Comparison, String> {
-    let Some(factors) = alg.factors(p) else {
+pub fn compare(alg: Algorithm, p: usize, pts: &[(f64, f64)]) -> Result<Comparison, String> {
+    let Some(factors) = alg.flat_factors(p) else {
         return Err(format!(
             "{} follows the nodes of a topology: its closed form needs the node shape, which the annotation (alg, p) does not give",
             alg.label()
@@ -112,7 +112,7 @@ pub struct JointLog {
     /// Display name (e.g. "log 1: ring").
     pub label: String,
     /// The algorithm whose closed form models it.
-    pub alg: ClosedForm,
+    pub alg: Algorithm,
     /// `(n B, t s)` points.
     pub points: Vec<(f64, f64)>,
 }
@@ -123,7 +123,7 @@ pub struct JointResidual {
     /// The log's label.
     pub label: String,
     /// Its algorithm.
-    pub alg: ClosedForm,
+    pub alg: Algorithm,
     /// `[a, b, g]` at p.
     pub factors: [f64; 3],
     /// Root mean square of (t − model)/model over its rows (0.1 = 10 %).
@@ -182,7 +182,7 @@ pub enum JointError {
     /// Fewer than two logs or three usable points.
     TooFew,
     /// The log (its label) is of an algorithm that follows nodes: its
-    /// closed form needs the node shape ([`ClosedForm::factors`]).
+    /// closed form needs the node shape ([`Algorithm::flat_factors`]).
     NodeShape(String),
     /// The closed forms do not separate α, β and γ (e.g. the same algorithm
     /// twice, or algorithms whose factors are proportional).
@@ -313,7 +313,7 @@ pub fn measured_crossings(a: &[(f64, f64)], b: &[(f64, f64)]) -> Vec<f64> {
 }
 
 /// Fits one α (s), β (s/B), γ (s/B) to every log at `p` ranks, each through
-/// its own algorithm's closed form `[a, b, g] = alg.factors(p)`: linear
+/// its own algorithm's closed form `[a, b, g] = alg.flat_factors(p)`: linear
 /// least squares in relative error (weights 1/t²); γ < 0 is refitted as
 /// γ = 0 (reported in [`JointFit::gamma_clamped`]).
 ///
@@ -328,7 +328,7 @@ pub fn joint_fit(p: usize, logs: &[JointLog]) -> Result<JointFit, JointError> {
     for l in logs {
         let [a, b, g] = l
             .alg
-            .factors(p)
+            .flat_factors(p)
             .ok_or_else(|| JointError::NodeShape(l.label.clone()))?;
         all_factors.push([a, b, g]);
         for &(n, t) in l.points.iter().filter(|x| usable(x)) {
@@ -410,8 +410,8 @@ mod tests {
     use super::*;
 
     /// Noise-free times of `alg` at `p` for α (s), β, γ (s/B), 8 B … 4 MiB.
-    fn times(alg: ClosedForm, p: usize, (al, be, ga): (f64, f64, f64)) -> Vec<(f64, f64)> {
-        let [a, b, g] = alg.factors(p).expect("a flat entry");
+    fn times(alg: Algorithm, p: usize, (al, be, ga): (f64, f64, f64)) -> Vec<(f64, f64)> {
+        let [a, b, g] = alg.flat_factors(p).expect("a flat entry");
         (3..=22)
             .map(|k| {
                 let n = f64::from(1u32 << k);
@@ -420,7 +420,7 @@ mod tests {
             .collect()
     }
 
-    fn log(alg: ClosedForm, pts: Vec<(f64, f64)>) -> JointLog {
+    fn log(alg: Algorithm, pts: Vec<(f64, f64)>) -> JointLog {
         JointLog {
             label: alg.key().into(),
             alg,
@@ -436,10 +436,10 @@ mod tests {
     fn the_registry_factors_at_p2_are_the_hand_derived_ones() {
         // ring: 2(p−1) start-ups, 2(p−1)/p·n bytes, (p−1)/p·n reduced;
         // recursive doubling: log₂p of each (Thakur, Rabenseifner & Gropp 2005).
-        assert_eq!(ClosedForm::RING.factors(2), Some([2.0, 1.0, 0.5]));
-        assert_eq!(ClosedForm::RD.factors(2), Some([1.0, 1.0, 1.0]));
-        assert_eq!(ClosedForm::RING.factors(4), Some([6.0, 1.5, 0.75]));
-        assert_eq!(ClosedForm::RD.factors(4), Some([2.0, 2.0, 2.0]));
+        assert_eq!(Algorithm::RING.flat_factors(2), Some([2.0, 1.0, 0.5]));
+        assert_eq!(Algorithm::RD.flat_factors(2), Some([1.0, 1.0, 1.0]));
+        assert_eq!(Algorithm::RING.flat_factors(4), Some([6.0, 1.5, 0.75]));
+        assert_eq!(Algorithm::RD.flat_factors(4), Some([2.0, 2.0, 2.0]));
     }
 
     #[test]
@@ -447,9 +447,9 @@ mod tests {
         // α = 5 µs, β = 0.1 ns/B (10 GB/s), γ = 0.02 ns/B.
         let m = (5e-6, 0.1e-9, 0.02e-9);
         for (p, algs) in [
-            (2, vec![ClosedForm::RING, ClosedForm::RD]),
-            (4, vec![ClosedForm::RING, ClosedForm::RD, ClosedForm::RAB]),
-            (8, vec![ClosedForm::RD, ClosedForm::RING, ClosedForm::RAB]),
+            (2, vec![Algorithm::RING, Algorithm::RD]),
+            (4, vec![Algorithm::RING, Algorithm::RD, Algorithm::RAB]),
+            (8, vec![Algorithm::RD, Algorithm::RING, Algorithm::RAB]),
         ] {
             let logs: Vec<JointLog> = algs.iter().map(|&a| log(a, times(a, p, m))).collect();
             let f = joint_fit(p, &logs).expect("a fit");
@@ -467,8 +467,8 @@ mod tests {
         // α = 5 µs, γ = 1 ns/B → 10,000 B, rd faster below, ring above.
         let m = (5e-6, 0.1e-9, 1e-9);
         let logs = vec![
-            log(ClosedForm::RING, times(ClosedForm::RING, 2, m)),
-            log(ClosedForm::RD, times(ClosedForm::RD, 2, m)),
+            log(Algorithm::RING, times(Algorithm::RING, 2, m)),
+            log(Algorithm::RD, times(Algorithm::RD, 2, m)),
         ];
         let f = joint_fit(2, &logs).expect("a fit");
         let x = &f.crossovers[0];
@@ -482,10 +482,10 @@ mod tests {
         // Without γ (pure α–β) the ring never wins: no crossover.
         let ab = vec![
             log(
-                ClosedForm::RING,
-                times(ClosedForm::RING, 2, (5e-6, 1e-9, 0.0)),
+                Algorithm::RING,
+                times(Algorithm::RING, 2, (5e-6, 1e-9, 0.0)),
             ),
-            log(ClosedForm::RD, times(ClosedForm::RD, 2, (5e-6, 1e-9, 0.0))),
+            log(Algorithm::RD, times(Algorithm::RD, 2, (5e-6, 1e-9, 0.0))),
         ];
         let f = joint_fit(2, &ab).expect("a fit");
         assert!(f.crossovers[0].predicted.is_none());
@@ -497,8 +497,8 @@ mod tests {
         // Times made with γ = −0.01 ns/B: γ is clamped to 0 and reported.
         let m = (5e-6, 0.1e-9, -0.01e-9);
         let logs = vec![
-            log(ClosedForm::RING, times(ClosedForm::RING, 4, m)),
-            log(ClosedForm::RD, times(ClosedForm::RD, 4, m)),
+            log(Algorithm::RING, times(Algorithm::RING, 4, m)),
+            log(Algorithm::RD, times(Algorithm::RD, 4, m)),
         ];
         let f = joint_fit(4, &logs).expect("a fit");
         assert_eq!(f.gamma, 0.0);
@@ -509,8 +509,8 @@ mod tests {
     #[test]
     fn the_same_algorithm_twice_cannot_separate_the_parameters() {
         let m = (5e-6, 0.1e-9, 0.02e-9);
-        let t = times(ClosedForm::RING, 4, m);
-        let logs = vec![log(ClosedForm::RING, t.clone()), log(ClosedForm::RING, t)];
+        let t = times(Algorithm::RING, 4, m);
+        let logs = vec![log(Algorithm::RING, t.clone()), log(Algorithm::RING, t)];
         assert_eq!(joint_fit(4, &logs), Err(JointError::Degenerate));
         assert_eq!(joint_fit(4, &logs[..1]), Err(JointError::TooFew));
     }
@@ -518,8 +518,8 @@ mod tests {
     #[test]
     fn a_comparison_fits_its_own_closed_form_exactly() {
         // ring p = 4, α = 5 µs, β = 0.1 ns/B, no γ: ratio 1 at every size.
-        let t = times(ClosedForm::RING, 4, (5e-6, 0.1e-9, 0.0));
-        let c = compare(ClosedForm::RING, 4, &t).expect("a comparison");
+        let t = times(Algorithm::RING, 4, (5e-6, 0.1e-9, 0.0));
+        let c = compare(Algorithm::RING, 4, &t).expect("a comparison");
         close(c.alpha, 5e-6, 1e-6);
         close(c.beta, 0.1e-9, 1e-6);
         assert!(c.rows.iter().all(|r| (r.ratio - 1.0).abs() < 1e-6));

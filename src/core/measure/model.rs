@@ -3,7 +3,7 @@
 //! nccl-tests' busbw factors, and the crossovers at fitted parameters.
 //! Every call into `core::cost` from this module tree goes through here.
 
-use crate::core::collectives::{self, compare, ClosedForm};
+use crate::core::collectives::{self, compare, Algorithm};
 use crate::core::cost::nccl::{self, CollectiveKind};
 use crate::core::cost::{formulas, CostParams};
 
@@ -147,12 +147,12 @@ impl Model {
 
     /// The registry entry whose closed form this model is (by static
     /// dispatch: the measure page does not link the registry's vtables).
-    pub fn closed_form(self) -> ClosedForm {
+    pub fn closed_form(self) -> Algorithm {
         match self {
-            Model::Ring => ClosedForm::RING,
-            Model::Tree => ClosedForm::TREE,
-            Model::RecursiveDoubling => ClosedForm::RD,
-            Model::Rabenseifner => ClosedForm::RAB,
+            Model::Ring => Algorithm::RING,
+            Model::Tree => Algorithm::TREE,
+            Model::RecursiveDoubling => Algorithm::RD,
+            Model::Rabenseifner => Algorithm::RAB,
         }
     }
 
@@ -183,7 +183,7 @@ impl Model {
         let one = CostParams::new(1.0, 1.0);
         let f = match (c, self) {
             (BenchCollective::AllReduce, m) => {
-                let [s, b, _] = m.closed_form().factors(p)?;
+                let [s, b, _] = m.closed_form().flat_factors(p)?;
                 return Some((s, b));
             }
             (BenchCollective::AllGather, Model::Ring) => {
@@ -227,7 +227,7 @@ pub struct ModelCrossover {
 
 /// The sizes where the fastest all-reduce algorithm changes at `p` ranks with
 /// α (s) and β (s/B) ([`compare::envelope_crossovers`], through the
-/// static [`ClosedForm`] handles of the same entries); a crossover involving
+/// static [`Algorithm`] handles of the same entries); a crossover involving
 /// the naive root (not a fit model) is left out. Empty for other collectives.
 pub fn crossovers(c: BenchCollective, p: usize, alpha: f64, beta: f64) -> Vec<ModelCrossover> {
     if c != BenchCollective::AllReduce || p < 2 || !(alpha >= 0.0 && beta > 0.0) {
@@ -236,14 +236,14 @@ pub fn crossovers(c: BenchCollective, p: usize, alpha: f64, beta: f64) -> Vec<Mo
     let cp = CostParams::new(alpha, beta);
     // The cost lines of the compared all-reduces (Algorithm::compared), as
     // Algorithm::line draws them: (a·α, b·β + g·γ).
-    let lines: Vec<compare::Line<ClosedForm>> = ClosedForm::all()
-        .filter(|a| a.is_compared())
+    let lines: Vec<compare::Line<Algorithm>> = Algorithm::all()
+        .filter(|a| a.is_flat_all_reduce())
         .filter_map(|a| {
-            let [s, b, g] = a.factors(p)?;
+            let [s, b, g] = a.flat_factors(p)?;
             Some((a, (s * cp.alpha, b * cp.beta + g * cp.gamma)))
         })
         .collect();
-    let to_model = |a: ClosedForm| Model::all().into_iter().find(|m| m.closed_form() == a);
+    let to_model = |a: Algorithm| Model::all().into_iter().find(|m| m.closed_form() == a);
     compare::envelope_crossovers_of(&lines)
         .into_iter()
         .filter_map(|x| {

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::core::collectives::FlatAllReduce;
+use crate::core::collectives::Algorithm;
 use crate::core::schedule::Op;
 use crate::core::schedule::{Computation, Phase, Round, Schedule, ScheduleError, Transfer};
 use crate::core::timing::lockstep::executed_time_on;
@@ -138,15 +138,16 @@ impl From<ScheduleError> for StepError {
 }
 
 /// The network the all-reduces run on: a flat all-reduce of the registry
-/// ([`FlatAllReduce`]: its schedules by static dispatch, so the page does
-/// not link every registry entry), a topology and γ (seconds per reduced
+/// ([`Algorithm::is_flat_all_reduce`]; its schedules come from
+/// [`Algorithm::generate_flat_all_reduce`], so the page links only those
+/// entries' generators), a topology and γ (seconds per reduced
 /// byte). Times are the registry schedule's executed time
 /// ([`executed_time_on`]: each round lasts as long as its slowest message,
 /// α + bytes sharing a port × β), memoised by bytes.
 #[derive(Clone, Debug)]
 pub struct Network {
     /// The all-reduce algorithm.
-    pub alg: FlatAllReduce,
+    pub alg: Algorithm,
     /// The ranks and their links.
     pub topo: Topology,
     /// Reduction cost, seconds per byte.
@@ -158,7 +159,7 @@ pub struct Network {
 
 impl Network {
     /// A network for `alg` on `topo`.
-    pub fn new(alg: FlatAllReduce, topo: Topology, gamma: f64) -> Network {
+    pub fn new(alg: Algorithm, topo: Topology, gamma: f64) -> Network {
         Network {
             alg,
             topo,
@@ -184,7 +185,9 @@ impl Network {
             return Ok(t);
         }
         let n = bytes / elem_bytes.max(1);
-        let s = self.alg.generate_on(&self.topo, n, elem_bytes)?;
+        let s = self
+            .alg
+            .generate_flat_all_reduce(&self.topo, n, elem_bytes)?;
         let t = executed_time_on(&s, &self.topo, self.gamma);
         self.times.push((key, t));
         Ok(t)

@@ -169,7 +169,7 @@ pub fn report(case: &Case) -> Result<Report, StepError> {
     let eb = case.model.dtype.bytes();
     let allreduce_bytes = net
         .alg
-        .generate_on(&net.topo, case.model.model_bytes() / eb, eb)?
+        .generate_flat_all_reduce(&net.topo, case.model.model_bytes() / eb, eb)?
         .bytes_sent_per_rank()
         .into_iter()
         .max()

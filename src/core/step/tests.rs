@@ -2,7 +2,7 @@
 
 use super::strategies::*;
 use super::*;
-use crate::core::collectives::FlatAllReduce;
+use crate::core::collectives::Algorithm;
 use crate::core::consensus::{Graph, GraphKind};
 use crate::core::topology::Topology;
 
@@ -21,7 +21,7 @@ fn case_a() -> (StepModel, Network) {
         fwd: 0.0,
         bwd: vec![0.010; 4],
     };
-    let net = Network::new(FlatAllReduce::RING, Topology::flat(8, 0.0, 1.0 / BW), 0.0);
+    let net = Network::new(Algorithm::RING, Topology::flat(8, 0.0, 1.0 / BW), 0.0);
     (model, net)
 }
 
@@ -34,11 +34,7 @@ fn case_b() -> (StepModel, Network) {
         fwd: 0.025,
         bwd: vec![0.0005; 100],
     };
-    let net = Network::new(
-        FlatAllReduce::RING,
-        Topology::flat(16, 20e-6, 1.0 / BW),
-        0.0,
-    );
+    let net = Network::new(Algorithm::RING, Topology::flat(16, 20e-6, 1.0 / BW), 0.0);
     (model, net)
 }
 

@@ -84,7 +84,7 @@ pub fn chrome_trace(run: &StepRun) -> String {
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
-    use crate::core::collectives::FlatAllReduce;
+    use crate::core::collectives::Algorithm;
     use crate::core::step::strategies::default_options;
     use crate::core::step::{time_step, Dtype, Network, StepModel};
     use crate::core::topology::Topology;
@@ -97,7 +97,7 @@ mod tests {
             fwd: 0.0,
             bwd: vec![0.010; 4],
         };
-        let mut net = Network::new(FlatAllReduce::RING, Topology::flat(8, 0.0, 8e-11), 0.0);
+        let mut net = Network::new(Algorithm::RING, Topology::flat(8, 0.0, 8e-11), 0.0);
         let run = time_step(&model, &mut net, &default_options()).expect("runs");
         let json = chrome_trace(&run);
         let v: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");

@@ -24,7 +24,9 @@ use std::fmt;
 pub mod view_model;
 
 use crate::core::collectives::pieces::Split;
-use crate::core::collectives::{flex_reduce, topology_entries, TopologyEntry};
+use std::sync::OnceLock;
+
+use crate::core::collectives::{flex_reduce, Algorithm, TopologyInfo};
 use crate::core::execute::{default_init, execute, ExecOptions, Trace};
 use crate::core::schedule::{round_heading, Op, Phase, Round, Schedule, ScheduleError};
 use crate::core::timing::lockstep::round_times;
@@ -39,14 +41,30 @@ use crate::core::units::{format_bandwidth, format_decimal, format_time};
 /// (each in its own file).
 ///
 /// [`CollectiveAlgorithm::on_topology`]: crate::core::collectives::CollectiveAlgorithm::on_topology
-pub fn algorithms() -> &'static [TopologyEntry] {
-    topology_entries()
+pub fn algorithms() -> &'static [TopologyInfo] {
+    static LIST: OnceLock<Vec<TopologyInfo>> = OnceLock::new();
+    LIST.get_or_init(|| {
+        Algorithm::on_topologies()
+            .map(Algorithm::topology_info)
+            .collect()
+    })
 }
 
 /// The algorithm with `alg` URL value `key` (case-insensitive, blanks ignored).
-pub fn find(key: &str) -> Option<&'static TopologyEntry> {
+pub fn find(key: &str) -> Option<&'static TopologyInfo> {
     let k = key.trim().to_ascii_lowercase();
     algorithms().iter().find(|a| a.key == k)
+}
+
+/// The registry handle and the topology view's names of the algorithm
+/// with `alg` URL value `key`.
+///
+/// # Errors
+/// [`TopoError::UnknownAlgorithm`] for a key the view does not offer.
+fn handle(key: &str) -> Result<(Algorithm, &'static TopologyInfo), TopoError> {
+    Algorithm::from_topology_key(key)
+        .zip(find(key))
+        .ok_or_else(|| TopoError::UnknownAlgorithm(key.to_string()))
 }
 
 /// The `alg` values as a choice, "flat, hier, … or flex".
@@ -232,8 +250,8 @@ fn run_opts(
     elem_bytes: u64,
     keep_states: bool,
 ) -> Result<TopoRun, TopoError> {
-    let a = find(alg_key).ok_or_else(|| TopoError::UnknownAlgorithm(alg_key.to_string()))?;
-    let schedule = (a.generate)(topo, n, elem_bytes)?;
+    let (alg, a) = handle(alg_key)?;
+    let schedule = alg.topology_schedule(topo, n, elem_bytes)?;
     let trace = execute(&schedule, &default_init, ExecOptions { keep_states })
         .map_err(|e| TopoError::Malformed(e.to_string()))?;
     let times = round_times(&schedule, topo, 0.0);
@@ -249,8 +267,8 @@ fn run_opts(
         titles: round_titles(&schedule),
         round_times: times,
         time,
-        closed_form: (a.time)(topo, n, elem_bytes, Split::EXACT),
-        lower_bound: (a.time)(topo, n, elem_bytes, Split::FLOOR),
+        closed_form: alg.topology_time(topo, n, elem_bytes, Split::EXACT),
+        lower_bound: alg.topology_time(topo, n, elem_bytes, Split::FLOOR),
         traffic,
         cumulative,
         verified: trace.verification.ok(),
@@ -372,7 +390,7 @@ pub fn row(alg_key: &str, topo: &Topology, n: u64, elem_bytes: u64) -> Result<To
 }
 
 /// One row per algorithm that applies to `topo` (those whose generator
-/// accepts its shape, on at least its [`TopologyEntry::min_racks`] racks:
+/// accepts its shape, on at least its [`TopologyInfo::min_racks`] racks:
 /// `rat` only with ≥ 2), in [`algorithms`] order.
 pub fn compare(topo: &Topology, n: u64, elem_bytes: u64) -> Vec<TopoRow> {
     algorithms()
@@ -441,8 +459,9 @@ pub struct Series {
     pub points: Vec<SweepPoint>,
 }
 
-fn time_only(a: &TopologyEntry, topo: &Topology, n: u64, elem_bytes: u64) -> Option<f64> {
-    let s = (a.generate)(topo, n, elem_bytes).ok()?;
+fn time_only(a: &TopologyInfo, topo: &Topology, n: u64, elem_bytes: u64) -> Option<f64> {
+    let (alg, _) = handle(a.key).ok()?;
+    let s = alg.topology_schedule(topo, n, elem_bytes).ok()?;
     Some(round_times(&s, topo, 0.0).iter().sum())
 }
 
@@ -721,8 +740,8 @@ fn crossing_of(
     n: u64,
     eb: u64,
 ) -> Result<CoreCrossing, TopoError> {
-    let a = find(alg).ok_or_else(|| TopoError::UnknownAlgorithm(alg.to_string()))?;
-    let s = (a.generate)(topo, n, eb)?;
+    let (entry, a) = handle(alg)?;
+    let s = entry.topology_schedule(topo, n, eb)?;
     let per_round = round_traffic(&s, topo);
     let total = cumulative_traffic(&per_round, topo)
         .last()

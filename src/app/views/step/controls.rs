@@ -6,7 +6,7 @@ use crate::app::components::field::Drafts;
 use crate::app::components::field::TextField;
 use crate::app::components::select_field::SelectField;
 use crate::app::state::{commit_to, OnCommit};
-use crate::core::collectives::FlatAllReduce;
+use crate::core::collectives::Algorithm;
 use crate::core::sgd::Strategy;
 use crate::core::step::Dtype;
 use crate::params::gossip::GraphChoice;
@@ -27,8 +27,11 @@ pub fn step_controls(p: &StepParams, d: &Drafts, on_commit: &OnCommit) -> Html {
                 hint={AttrValue::from(hint)} on_commit={commit_to(on_commit, name)} />
         }
     };
-    let algs =
-        options(FlatAllReduce::all().map(|a| (a.key(), format!("{} ({})", a.label(), a.key()))));
+    let algs = options(
+        Algorithm::compared()
+            .iter()
+            .map(|a| (a.key(), format!("{} ({})", a.label(), a.key()))),
+    );
     let dtypes = options(Dtype::ALL.iter().map(|t| (t.key(), t.key().to_string())));
     let modes = options(
         Strategy::ALL

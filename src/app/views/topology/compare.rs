@@ -10,13 +10,13 @@ use yew::prelude::*;
 use crate::app::components::downloads::Downloads;
 use crate::export::DataTable;
 
-use crate::params::topology::TopoAlg;
+use crate::core::collectives::Algorithm;
 
 /// One row, formatted.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompareRow {
     /// The algorithm.
-    pub alg: TopoAlg,
+    pub alg: Algorithm,
     /// Executed time, or why the algorithm does not apply.
     pub time: String,
     /// Closed form ("—" when there is none).
@@ -45,11 +45,11 @@ pub struct CompareProps {
     /// The same rows at full precision, for the CSV download.
     pub table: Rc<DataTable>,
     /// The algorithm being stepped.
-    pub current: TopoAlg,
+    pub current: Algorithm,
     /// The bottleneck sentence.
     pub bottleneck: AttrValue,
     /// Called when a row's button is pressed.
-    pub on_pick: Callback<TopoAlg>,
+    pub on_pick: Callback<Algorithm>,
 }
 
 /// The table.
@@ -61,9 +61,9 @@ pub fn Compare(props: &CompareProps) -> Html {
         let alg = r.alg;
         let onclick = Callback::from(move |_: MouseEvent| cb.emit(alg));
         html! {
-            <tr id={format!("row-{}", r.alg.key())} class={classes!(r.fastest.then_some("winner"), here.then_some("current"))}>
+            <tr id={format!("row-{}", r.alg.topology_info().key)} class={classes!(r.fastest.then_some("winner"), here.then_some("current"))}>
                 <th scope="row">
-                    <button type="button" class="link-button" {onclick} aria-pressed={here.to_string()}>{r.alg.short_label()}</button>
+                    <button type="button" class="link-button" {onclick} aria-pressed={here.to_string()}>{r.alg.topology_info().short_label}</button>
                     if r.fastest { <span class="badge">{" fastest"}</span> }
                 </th>
                 <td class="time">{r.time.clone()}</td>

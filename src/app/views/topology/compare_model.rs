@@ -1,6 +1,7 @@
 //! The comparison rows, the bottleneck and busbw sentences, and the sweep
 //! charts, read from the core's analysis. Only formatting here.
 
+use crate::core::collectives::Algorithm;
 use crate::core::topology::Topology;
 use crate::core::topology_view::{
     bottleneck_sentence, row, sweep_gpus, sweep_sizes, Series, TopoRow,
@@ -9,7 +10,6 @@ use crate::core::units::{format_bandwidth, format_bytes_short, format_time};
 use crate::export::series::{topology::topology_compare, xy_series};
 use crate::export::DataTable;
 use crate::params::ring::ELEM_BYTES;
-use crate::params::topology::TopoAlg;
 use crate::plot::topology::{draw_time_vs_gpus, draw_time_vs_size, Line};
 
 use super::compare::CompareRow;
@@ -25,11 +25,11 @@ pub fn compare(
     n: u64,
     inter_bw: f64,
 ) -> (Vec<CompareRow>, String, String, DataTable) {
-    let results: Vec<(TopoAlg, Result<TopoRow, String>)> = TopoAlg::all()
+    let results: Vec<(Algorithm, Result<TopoRow, String>)> = Algorithm::on_topologies()
         .map(|a| {
             (
                 a,
-                row(a.key(), topo, n, ELEM_BYTES).map_err(|e| e.to_string()),
+                row(a.topology_info().key, topo, n, ELEM_BYTES).map_err(|e| e.to_string()),
             )
         })
         .collect();
@@ -86,7 +86,7 @@ pub fn compare(
         .collect();
     let labelled: Vec<(&str, Result<TopoRow, String>)> = results
         .iter()
-        .map(|(a, r)| (a.short_label(), r.clone()))
+        .map(|(a, r)| (a.topology_info().short_label, r.clone()))
         .collect();
     let table = topology_compare(&labelled);
     let sentence = bottleneck_sentence(&ok);

@@ -4,8 +4,9 @@
 use yew::prelude::*;
 
 use crate::app::components::field::{Drafts, TextField};
+use crate::core::collectives::Algorithm;
 use crate::core::units::{format_size, group_thousands};
-use crate::params::topology::{TensorSize, TopoAlg, TopologyParams};
+use crate::params::topology::{TensorSize, TopologyParams};
 
 /// Props of [`Controls`].
 #[derive(Properties, PartialEq)]
@@ -64,8 +65,8 @@ pub fn Controls(props: &ControlsProps) -> Html {
             <div class={classes!("field", "full-row", d.error("alg").is_some().then_some("invalid"))}>
                 <label for="f-alg">{"Algorithm"}</label>
                 <select id="f-alg" name="alg" onchange={on_alg}>
-                    { for TopoAlg::all().map(|a| html! {
-                        <option value={a.key()} selected={a == p.alg}>{format!("{} ({})", a.short_label(), a.key())}</option>
+                    { for Algorithm::on_topologies().map(|a| html! {
+                        <option value={a.topology_info().key} selected={a == p.alg}>{format!("{} ({})", a.topology_info().short_label, a.topology_info().key)}</option>
                     }) }
                 </select>
                 if let Some(e) = d.error("alg") {

@@ -2,13 +2,14 @@
 //! bytes, FlexReduce counts) and the FlexReduce per-worker table, read from
 //! the core's analysis. Only formatting here.
 
+use crate::core::collectives::Algorithm;
 use crate::core::topology::Topology;
 use crate::core::topology_view::{
     core_crossing, flex_counts, multilane_service_time, FlexWorker, TopoRun,
 };
 use crate::core::units::{format_bandwidth, format_bytes_short, format_time};
 use crate::params::ring::ELEM_BYTES;
-use crate::params::topology::{TopoAlg, TopologyParams};
+use crate::params::topology::TopologyParams;
 
 use super::course::CourseItem;
 use super::table::Row;
@@ -21,7 +22,7 @@ fn b(x: f64) -> String {
 pub fn course(params: &TopologyParams, topo: &Topology, run: Option<&TopoRun>) -> Vec<CourseItem> {
     let mut items = Vec::new();
     let bw = params.inter_bw.value.bytes_per_second;
-    if params.alg == TopoAlg::named("multilane") || params.lanes > 1 {
+    if params.alg == Algorithm::MULTILANE || params.lanes > 1 {
         if let Ok(s) = multilane_service_time(params.size.bytes() as f64, params.lanes, bw) {
             items.push(CourseItem {
                 id: "course-multilane",

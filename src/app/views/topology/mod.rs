@@ -16,13 +16,14 @@ use crate::app::components::step_controls::StepControls;
 use crate::app::hooks::{use_deferred, use_view_state};
 use crate::app::route::ViewProps;
 use crate::app::state::{one_query, Action, Commit};
+use crate::core::collectives::Algorithm;
 use crate::core::topology::{LinkClass, Topology};
 use crate::core::topology_view::view_model::layout;
 use crate::core::topology_view::{run, TopoRun};
 use crate::core::units::format_bytes_short;
 use crate::core::work::topology_run;
 use crate::params::ring::ELEM_BYTES;
-use crate::params::topology::{TopoAlg, TopologyParams, KEYS, PRESETS};
+use crate::params::topology::{TopologyParams, KEYS, PRESETS};
 use crate::params::FieldError;
 
 pub mod caveats;
@@ -97,7 +98,8 @@ fn run_key(p: &TopologyParams) -> TopologyParams {
 /// Runs the chosen algorithm: the topology and the run, or the message.
 pub fn run_for(p: &TopologyParams) -> Result<(Topology, TopoRun), String> {
     let topo = p.topology().map_err(|e| e.to_string())?;
-    let r = run(p.alg.key(), &topo, p.elements(), ELEM_BYTES).map_err(|e| e.to_string())?;
+    let r = run(p.alg.topology_info().key, &topo, p.elements(), ELEM_BYTES)
+        .map_err(|e| e.to_string())?;
     Ok((topo, r))
 }
 
@@ -146,8 +148,8 @@ pub fn TopologyView(props: &ViewProps) -> Html {
     };
     let on_pick = {
         let d = dispatch.clone();
-        use_callback((), move |a: TopoAlg, _| {
-            d.dispatch(Action::field("alg", a.key()))
+        use_callback((), move |a: Algorithm, _| {
+            d.dispatch(Action::field("alg", a.topology_info().key))
         })
     };
     let ctx = &props.ctx;
@@ -159,7 +161,7 @@ pub fn TopologyView(props: &ViewProps) -> Html {
     let body = match result.as_ref() {
         Err(e) => html! {
             <p class="field-error" role="alert" id="run-error">
-                {format!("{} cannot run on this topology: {e}. Pick another algorithm below or change the shape.", params.alg.short_label())}
+                {format!("{} cannot run on this topology: {e}. Pick another algorithm below or change the shape.", params.alg.topology_info().short_label)}
             </p>
         },
         Ok((topo, r)) => {
@@ -228,7 +230,7 @@ pub fn TopologyView(props: &ViewProps) -> Html {
             </>})}
             {errors_below}
             if pending {
-                <Computing what={format!("the {} all-reduce of {} on p = {} ranks ({} nodes)", params.alg.short_label(), format_bytes_short(params.size.bytes() as f64), params.p(), params.node_count())} />
+                <Computing what={format!("the {} all-reduce of {} on p = {} ranks ({} nodes)", params.alg.topology_info().short_label, format_bytes_short(params.size.bytes() as f64), params.p(), params.node_count())} />
             } else {
                 {body}
                 {ctx.panel("summary", html! {

@@ -14,10 +14,11 @@ use super::course_model::{course, flex_table};
 use super::step_model::{link_rows, rank_rows, MAX_ROWS};
 use super::sweep::Sweeps;
 use super::table::NumbersTable;
+use crate::core::collectives::Algorithm;
 use crate::core::topology::Topology;
 use crate::core::topology_view::{busbw_note, TopoRun};
 use crate::core::units::format_exact_or_approx;
-use crate::params::topology::{TopoAlg, TopologyParams, MAX_GPUS};
+use crate::params::topology::{TopologyParams, MAX_GPUS};
 
 /// The run of the chosen algorithm, or why it cannot run; compared by
 /// pointer (the run is memoised, so a new `Rc` means a new run).
@@ -99,7 +100,7 @@ pub struct SummaryPanelsProps {
     /// The run of the chosen algorithm.
     pub run: RunResult,
     /// Called when a comparison row is picked.
-    pub on_pick: Callback<TopoAlg>,
+    pub on_pick: Callback<Algorithm>,
 }
 
 /// Course numbers, comparison table, sweeps and caveats.
@@ -151,7 +152,7 @@ pub fn SummaryPanels(props: &SummaryPanelsProps) -> Html {
             <Course items={items.clone()} />
             <Compare rows={rows.clone()} table={table.clone()} current={p.alg} bottleneck={AttrValue::from(sentence.clone())} on_pick={props.on_pick.clone()} />
             <Sweeps gpus={g.clone()} sizes={s.clone()} />
-            <Caveats busbw_sentence={AttrValue::from(format!("This run ({}): {note} {busbw}", p.alg.short_label()))} />
+            <Caveats busbw_sentence={AttrValue::from(format!("This run ({}): {note} {busbw}", p.alg.topology_info().short_label))} />
         </div>
     }
 }
