@@ -59,7 +59,11 @@ fn ring(c: &mut Criterion) {
             let step = black_box(70);
             let st = cp.state_at(step).expect("replayed");
             let log = cp.round_log(step - 1);
-            let text = cp.narrate(step);
+            let text = collective_lab::core::collectives::narrate::narrate(
+                collective_lab::core::collectives::Algorithm::RING,
+                &cp,
+                step,
+            );
             black_box((st.values.len(), log.len(), text.len()))
         })
     });
@@ -69,7 +73,11 @@ fn ring(c: &mut Criterion) {
             let step = black_box(70);
             let st = t.state_after(step).expect("kept");
             let log = t.round_log(step - 1);
-            let text = t.narrate(step);
+            let text = collective_lab::core::collectives::narrate::narrate(
+                collective_lab::core::collectives::Algorithm::RING,
+                &t,
+                step,
+            );
             let sent = t.sent_after(step);
             black_box((st.values.len(), log.len(), text.len(), sent.len()))
         })

@@ -103,7 +103,15 @@ fn ring_and_cost() {
             20,
             || {
                 k = k % 126 + 1;
-                black_box((t.narrate(k), t.round_log(k - 1), t.sent_after(k)));
+                black_box((
+                    collective_lab::core::collectives::narrate::narrate(
+                        collective_lab::core::collectives::Algorithm::RING,
+                        &t,
+                        k,
+                    ),
+                    t.round_log(k - 1),
+                    t.sent_after(k),
+                ));
             },
         );
     }

@@ -6,9 +6,9 @@ use std::ops::Range;
 
 use super::{Algorithm, RoundFacts};
 use crate::core::execute::Trace;
-use crate::core::schedule::{chunk_range, recursive, Computation, Op, Phase, Schedule};
+use crate::core::schedule::{chunk_range, recursive, Computation, Op, Phase, Round, Schedule};
 use crate::core::units::format::{format_count_compact, format_value};
-use crate::core::units::format_bytes_short;
+use crate::core::units::{capitalise, format_bytes_short};
 
 /// Short label of an element range for an arrow: `"all"` for the whole
 /// tensor, `"c3"` for ring chunk 3, `"c4–7"` for chunks 4 to 7 (of `p`
@@ -298,9 +298,18 @@ fn list_ranks(ranks: &[usize]) -> String {
 
 /// The goal and set-up of a collective, shown before round 1.
 pub fn goal(alg: Algorithm, schedule: &Schedule) -> String {
-    let p = schedule.p;
+    let folds = schedule
+        .rounds
+        .iter()
+        .any(|r| matches!(r.phase, Phase::FoldIn | Phase::FoldOut));
+    goal_of(alg, schedule.p, &schedule.collective, folds)
+}
+
+/// [`goal`] from its parts: `p` ranks computing `collective`, `folds` when
+/// the schedule has fold rounds (a run that does not hold its schedule).
+pub fn goal_of(alg: Algorithm, p: usize, collective: &Computation, folds: bool) -> String {
     let total: u64 = (1..=p as u64).sum();
-    let what = match &schedule.collective {
+    let what = match collective {
         Computation::AllReduce => format!(
             "Each of the {p} ranks holds its own tensor (rank r holds the value r + 1 in every element). \
              Goal: every rank ends with the element-wise sum 1 + … + {p} = {total}."
@@ -314,12 +323,7 @@ pub fn goal(alg: Algorithm, schedule: &Schedule) -> String {
             .to_string(),
     };
     let fold = recursive::Fold::new(p);
-    let folds = alg.folds()
-        && schedule
-            .rounds
-            .iter()
-            .any(|r| matches!(r.phase, Phase::FoldIn | Phase::FoldOut));
-    let fold_text = if folds {
+    let fold_text = if alg.folds() && folds {
         let extra: Vec<usize> = (0..fold.extra).map(|i| 2 * i).collect();
         let partners: Vec<usize> = (0..fold.extra).map(|i| 2 * i + 1).collect();
         format!(
@@ -337,7 +341,8 @@ pub fn goal(alg: Algorithm, schedule: &Schedule) -> String {
 }
 
 /// A sentence on what happens at `step` (0 = before round 1, `k` = round `k`
-/// just ran), with the facts taken from the trace.
+/// just ran), with the facts taken from the trace: the one narration of a
+/// round, whichever view shows it ([`round_sentence`]).
 pub fn narrate(alg: Algorithm, trace: &Trace, step: usize) -> String {
     let s = &trace.schedule;
     if step == 0 {
@@ -346,8 +351,35 @@ pub fn narrate(alg: Algorithm, trace: &Trace, step: usize) -> String {
     let Some(round) = s.rounds.get(step - 1) else {
         return String::new();
     };
+    let complete = if matches!(s.collective, Computation::AllReduce) {
+        trace.complete_fraction(step)
+    } else {
+        None
+    };
+    let done = (step == s.rounds.len()).then(|| trace.verification.ok());
+    let title = super::round_title(alg, s, step - 1);
+    round_sentence(alg, s.p, round, &title, s.elem_bytes, complete, done)
+}
+
+/// The sentence of a round of `alg` at `p` ranks that just ran, titled
+/// `title` ([`super::round_title`]): what the round does in the algorithm's
+/// own words ([`Algorithm::describe`]), how many transfers run at once and
+/// the largest; `complete` is the fraction of rank-held elements that hold
+/// the complete sum after it, when known; `done` is `Some(verified)` after
+/// the last round. [`narrate`] builds it from a trace; a run that never
+/// holds its whole schedule (the ring view at thousands of ranks) builds it
+/// from the round alone.
+pub fn round_sentence(
+    alg: Algorithm,
+    p: usize,
+    round: &Round,
+    title: &str,
+    elem_bytes: u64,
+    complete: Option<f64>,
+    done: Option<bool>,
+) -> String {
     let k = round.transfers.len();
-    let max_bytes = round.largest_bytes(s.elem_bytes);
+    let max_bytes = round.largest_bytes(elem_bytes);
     let reduce = round.transfers.first().map(|t| t.op) == Some(Op::Reduce);
     let senders: Vec<usize> = round.transfers.iter().map(|t| t.src).collect();
     let receivers: Vec<usize> = round.transfers.iter().map(|t| t.dst).collect();
@@ -357,24 +389,15 @@ pub fn narrate(alg: Algorithm, trace: &Trace, step: usize) -> String {
         senders: &senders,
         receivers: &receivers,
     });
-    let progress = if matches!(s.collective, Computation::AllReduce) {
-        trace
-            .complete_fraction(step)
-            .map(|f| format!(" Now {}", crate::core::execute::complete_share(f)))
-            .unwrap_or_default()
-    } else {
-        String::new()
+    let progress = complete
+        .map(|f| format!(" Now {}", crate::core::execute::complete_share(f)))
+        .unwrap_or_default();
+    let done = match done {
+        Some(true) => " Done: the result is verified on every rank.",
+        Some(false) => " Done, but the result does NOT match the element-wise sum.",
+        None => "",
     };
-    let done = if step == s.rounds.len() {
-        if trace.verification.ok() {
-            " Done: the result is verified against the element-wise sum on every rank."
-        } else {
-            " Done, but the result does NOT match the expected values."
-        }
-    } else {
-        ""
-    };
-    let fold = recursive::Fold::new(s.p);
+    let fold = recursive::Fold::new(p);
     let renumbered = if alg.folds()
         && !fold.is_power_of_two()
         && matches!(
@@ -388,10 +411,9 @@ pub fn narrate(alg: Algorithm, trace: &Trace, step: usize) -> String {
     } else {
         String::new()
     };
-    let title = super::round_title(alg, s, step - 1);
     format!(
         "{}: {what}.{renumbered} {k} transfer{} at once, the largest {}.{progress}{done}",
-        capitalise(&title),
+        capitalise(title),
         plural(k),
         format_bytes_short(max_bytes as f64)
     )
@@ -443,17 +465,6 @@ fn plural(k: usize) -> &'static str {
     } else {
         "s"
     }
-}
-
-/// `s` with its first letter in upper case. Every label starts with an
-/// ASCII letter, so ASCII upper-casing is enough and keeps the Unicode case
-/// tables out of the wasm binaries.
-fn capitalise(s: &str) -> String {
-    let mut out = s.to_string();
-    if let Some(first) = out.get_mut(..1) {
-        first.make_ascii_uppercase();
-    }
-    out
 }
 
 #[cfg(test)]

@@ -66,6 +66,19 @@ pub fn ring_all_reduce_rounds(p: usize, n: u64) -> impl Iterator<Item = Round> {
         .chain((0..k).map(move |i| ring_round(p, n, i, 1, Op::Copy, Phase::AllGather)))
 }
 
+/// Where round `i` (0-based) of [`ring_all_reduce_schedule`] sits in its
+/// phase: `(k, of)`, round `k` (1-based) of the `of = p − 1` rounds of the
+/// reduce-scatter or the all-gather, as [`Schedule::position_in_phase`]
+/// gives it. `None` when `i ≥ 2(p − 1)`.
+pub fn ring_all_reduce_position(p: usize, i: usize) -> Option<(usize, usize)> {
+    let k = p.saturating_sub(1);
+    if i < 2 * k {
+        Some((i % k + 1, k))
+    } else {
+        None
+    }
+}
+
 /// Round `i` (0-based) of [`ring_all_reduce_schedule`] alone, with its label as
 /// [`Schedule::round_label`] gives it (`"reduce-scatter, round 3 of 1023"`),
 /// without generating the other rounds. `None` when `i ≥ 2(p − 1)`.

@@ -107,7 +107,7 @@ pub fn failure(clock: &Clock) -> Vec<String> {
     if !failed.is_empty() {
         out.push(format!(
             "{}; nothing more moves after {}.",
-            capital(&failed.join(", ")),
+            crate::core::units::capitalise(&failed.join(", ")),
             format_time(*at)
         ));
     }
@@ -134,12 +134,6 @@ pub fn failure(clock: &Clock) -> Vec<String> {
         )
     });
     out
-}
-
-fn capital(s: &str) -> String {
-    let mut c = s.chars();
-    c.next()
-        .map_or_else(String::new, |f| f.to_uppercase().chain(c).collect())
 }
 
 /// The whole-clock numbers of the summary.

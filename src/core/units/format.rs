@@ -608,6 +608,17 @@ pub fn format_exact_or_approx(x: f64) -> String {
     }
 }
 
+/// `s` with its first letter in upper case, for a label that starts a
+/// sentence. Every label starts with an ASCII letter, so ASCII upper-casing
+/// is enough and keeps the Unicode case tables out of the wasm binaries.
+pub fn capitalise(s: &str) -> String {
+    let mut out = s.to_string();
+    if let Some(first) = out.get_mut(..1) {
+        first.make_ascii_uppercase();
+    }
+    out
+}
+
 /// `name = value` for an exact value and `name ≈ value` for an approximate
 /// one (a shown value from [`format_exact_or_approx`] and the formatters built
 /// on it, which start with "≈ " when rounded): `("ρ", "≈ 0.8047")` →

@@ -15,13 +15,17 @@ use crate::app::components::chunk_grid::{CHUNK_GRID_MAX_P, RING_MAX_P};
 use crate::app::components::transfer_log::{entries_of, round_entries, LogEntry};
 use crate::app::shared::Shared;
 use crate::app::trace::{checkpointed_collective, SharedTrace};
-use crate::core::collectives::{flat, Algorithm};
+use crate::core::collectives::narrate::{goal_of, narrate, round_sentence};
+use crate::core::collectives::{flat, round_title_of, Algorithm};
 use crate::core::execute::{
-    chunk_grid, count_streamed, default_init, execute_streamed, narrate_round, ChunkGrid, Mismatch,
-    StreamCounts, Streamed, Verification,
+    chunk_grid, count_streamed, default_init, execute_streamed, ChunkGrid, Mismatch, StreamCounts,
+    Streamed, Verification,
 };
 use crate::core::schedule::chunk_range;
-use crate::core::schedule::ring::{ring_all_reduce_round, ring_all_reduce_rounds};
+use crate::core::schedule::ring::{
+    ring_all_reduce_position, ring_all_reduce_round, ring_all_reduce_rounds,
+};
+use crate::core::schedule::Computation;
 use crate::core::schedule::Transfer;
 use crate::core::timing::{executed_time, explain, explain_counted};
 use crate::params::ring::{ELEM_BYTES, MAX_DRAWN_P};
@@ -230,24 +234,31 @@ impl RingRun {
         }
     }
 
-    /// The narration after `rounds_done` rounds ([`Trace::narrate`](crate::core::execute::Trace::narrate)).
+    /// The narration after `rounds_done` rounds: the registry's one
+    /// narration of a round ([`narrate`], [`round_sentence`]) of the ring
+    /// all-reduce.
     pub fn narrate(&self, rounds_done: usize) -> String {
+        let ring = Algorithm::RING;
         match self {
-            RingRun::Drawn(t) => t.narrate(rounds_done),
+            RingRun::Drawn(t) => narrate(ring, t, rounds_done),
             RingRun::Numbers(s) => {
                 let c = &s.counts;
                 let (p, rounds) = (c.p, c.num_rounds());
                 let Some(i) = rounds_done.checked_sub(1) else {
-                    return narrate_round(p, None, "", c.elem_bytes, None, None);
+                    return goal_of(ring, p, &Computation::AllReduce, false);
                 };
-                let Some((round, label)) = ring_all_reduce_round(p, c.n, i) else {
+                let (Some((round, _)), Some(at)) = (
+                    ring_all_reduce_round(p, c.n, i),
+                    ring_all_reduce_position(p, i),
+                ) else {
                     return String::new();
                 };
                 // the verdict once the values have run (never runs them)
                 let done = (rounds_done == rounds)
                     .then(|| s.executed().map(|v| v.verification.ok()))
                     .flatten();
-                narrate_round(p, Some(&round), &label, c.elem_bytes, None, done)
+                let title = round_title_of(ring, round.phase, at, "");
+                round_sentence(ring, p, &round, &title, c.elem_bytes, None, done)
             }
         }
     }
