@@ -3,16 +3,14 @@
 
 use std::ops::Range;
 
-use super::*;
-#[allow(unused_imports)]
-use super::{count::*, grid::*, run::*, stream::*};
+use super::Trace;
 use crate::core::schedule::{Op, Phase, Round};
 use crate::core::units::format_decimal;
 
-/// One line of a round's transfer log: who sends what to whom, and for a
-/// reduce the values added (`4 + 1 = 5`). Values are those of the first
-/// element of the range (every element of a chunk shares them under
-/// [`default_init`]); `None` when the range is empty.
+/// One line of a round's transfer log: who sends what to whom, and for a reduce
+/// the values added (`4 + 1 = 5`). Values are those of the first element of the
+/// range (every element of a chunk shares them under
+/// [`default_init`](super::default_init)); `None` when the range is empty.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LogLine {
     /// Sending rank.
@@ -125,9 +123,9 @@ impl Trace {
     }
 }
 
-/// The sentence of [`Trace::narrate`] from its parts, so a run that never
-/// holds its whole schedule ([`execute_streamed`]) narrates the same way:
-/// `round` just ran (`None`: before round 1), labelled `label`;
+/// The sentence of [`Trace::narrate`] from its parts, so a run that never holds
+/// its whole schedule ([`execute_streamed`](super::execute_streamed)) narrates
+/// the same way: `round` just ran (`None`: before round 1), labelled `label`;
 /// `complete` is the fraction of rank-held elements holding the complete sum
 /// after it, when known; `done` is `Some(verified)` after the last round.
 pub fn narrate_round(
