@@ -30,7 +30,7 @@ use collective_lab::core::cost::nccl::nccl_bandwidths;
 use collective_lab::core::cost::CostParams;
 use collective_lab::core::execute::{default_init, execute, ExecOptions};
 use collective_lab::core::measure::analysis::{analyse, Settings};
-use collective_lab::core::measure::{BenchCollective, BwKind, ImportError, Model, MAX_INPUT_BYTES};
+use collective_lab::core::measure::{BwKind, CollectiveKind, ImportError, Model, MAX_INPUT_BYTES};
 use collective_lab::core::practice::{check, check_choice, questions, Answer};
 use collective_lab::core::schedule::ring::ring_all_reduce_schedule;
 use collective_lab::core::sgd::narrate::{
@@ -1719,7 +1719,7 @@ fn settings(r: &mut Rng) -> Settings {
     s.import.size_unit = unit(r);
     s.import.time_unit = unit(r);
     s.import.bw_kind = *r.pick(&[None, Some(BwKind::Alg), Some(BwKind::Bus)]);
-    let colls = BenchCollective::all();
+    let colls = CollectiveKind::MENU;
     s.import.collective = if r.chance(50) {
         None
     } else {

@@ -4,7 +4,7 @@
 //! through `collective_lab::core::measure::import` and its row checks.
 
 use collective_lab::core::measure::checks::check;
-use collective_lab::core::measure::{import, BenchCollective, Format, ImportOptions, Log};
+use collective_lab::core::measure::{import, CollectiveKind, Format, ImportOptions, Log};
 
 fn read(name: &str) -> String {
     let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -34,7 +34,7 @@ fn osu_output_reads_as_an_osu_all_reduce_log_of_four_ranks() {
     assert_eq!(logs.len(), 1);
     let log = &logs[0];
     assert_eq!(log.format, Format::Osu);
-    assert_eq!(log.collective, BenchCollective::AllReduce);
+    assert_eq!(log.collective, CollectiveKind::AllReduce);
     assert!(log.collective_note.contains("from the title"));
     assert_eq!(log.stated_p.as_ref().map(|r| r.p), Some(4));
     let rows = &log.series[0].rows;
@@ -63,7 +63,7 @@ fn osu_output_with_the_baseline_reads_as_two_logs_side_by_side() {
     assert!(logs[1].title.contains("MPI_Allreduce"));
     for log in &logs {
         assert_eq!(log.format, Format::Osu);
-        assert_eq!(log.collective, BenchCollective::AllReduce);
+        assert_eq!(log.collective, CollectiveKind::AllReduce);
         assert_eq!(log.stated_p.as_ref().map(|r| r.p), Some(3));
         let sizes: Vec<f64> = log.series[0].rows.iter().map(|r| r.size.value).collect();
         assert_eq!(sizes, doubling(28.0, 9));
@@ -78,7 +78,7 @@ fn nccl_output_with_the_baseline_reads_as_two_series_that_check() {
     assert_eq!(logs.len(), 1);
     let log = &logs[0];
     assert_eq!(log.format, Format::NcclTests);
-    assert_eq!(log.collective, BenchCollective::AllReduce);
+    assert_eq!(log.collective, CollectiveKind::AllReduce);
     assert!(log.collective_note.contains("all_reduce_perf"));
     assert_eq!(log.stated_p.as_ref().map(|r| r.p), Some(4));
     let labels: Vec<&str> = log.series.iter().map(|s| s.label.as_str()).collect();
@@ -101,7 +101,7 @@ fn nccl_output_of_a_reduce_scatter_reads_as_one() {
     // --sizes 20B:20KiB at p = 5: 20 · 2⁰ … 20 · 2¹⁰ B, 11 sizes.
     let logs = logs("nccl_rs_p5.txt");
     let log = &logs[0];
-    assert_eq!(log.collective, BenchCollective::ReduceScatter);
+    assert_eq!(log.collective, CollectiveKind::ReduceScatter);
     assert_eq!(log.stated_p.as_ref().map(|r| r.p), Some(5));
     assert_eq!(log.series.len(), 1);
     assert_eq!(log.series[0].label, "rs");

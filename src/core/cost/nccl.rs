@@ -4,20 +4,27 @@
 use crate::core::units;
 use crate::core::units::{format_bytes_exact, format_coeff, format_time};
 
-/// The collectives nccl-tests measures, each with its busbw factor.
+/// The collectives nccl-tests measures, each with its busbw factor (the
+/// measure view's name for a log's collective too; the tool names it is
+/// read from are given per variant).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CollectiveKind {
-    /// Every rank ends with the element-wise sum: factor `2(p−1)/p`.
+    /// Every rank ends with the element-wise sum: factor `2(p−1)/p`
+    /// (`all_reduce_perf`, `osu_allreduce`).
     AllReduce,
-    /// Rank `r` ends with the sum on its own chunk: factor `(p−1)/p`.
+    /// Rank `r` ends with the sum on its own chunk: factor `(p−1)/p`
+    /// (`reduce_scatter_perf`, `osu_reduce_scatter`).
     ReduceScatter,
-    /// Every rank ends with every rank's chunk: factor `(p−1)/p`.
+    /// Every rank ends with every rank's chunk: factor `(p−1)/p`
+    /// (`all_gather_perf`, `osu_allgather`).
     AllGather,
-    /// One root's tensor reaches every rank: factor 1.
+    /// One root's tensor reaches every rank: factor 1 (`broadcast_perf`,
+    /// `osu_bcast`).
     Broadcast,
-    /// The sum reaches one root: factor 1.
+    /// The sum reaches one root: factor 1 (`reduce_perf`, `osu_reduce`).
     Reduce,
-    /// Every rank sends a distinct chunk to every other: factor `(p−1)/p`.
+    /// Every rank sends a distinct chunk to every other: factor `(p−1)/p`
+    /// (`alltoall_perf`, `osu_alltoall`).
     AllToAll,
 }
 
@@ -27,6 +34,17 @@ impl CollectiveKind {
         CollectiveKind::AllReduce,
         CollectiveKind::ReduceScatter,
         CollectiveKind::AllGather,
+        CollectiveKind::Broadcast,
+        CollectiveKind::Reduce,
+        CollectiveKind::AllToAll,
+    ];
+
+    /// Every kind, in the measure view's menu order: all-reduce, all-gather,
+    /// reduce-scatter, broadcast, reduce, all-to-all.
+    pub const MENU: [CollectiveKind; 6] = [
+        CollectiveKind::AllReduce,
+        CollectiveKind::AllGather,
+        CollectiveKind::ReduceScatter,
         CollectiveKind::Broadcast,
         CollectiveKind::Reduce,
         CollectiveKind::AllToAll,
@@ -42,6 +60,19 @@ impl CollectiveKind {
             CollectiveKind::Broadcast => "broadcast",
             CollectiveKind::Reduce => "reduce",
             CollectiveKind::AllToAll => "all-to-all",
+        }
+    }
+
+    /// Short key ("allreduce"): the measure view's menu values, read back by
+    /// [`CollectiveKind::from_name`].
+    pub fn key(self) -> &'static str {
+        match self {
+            CollectiveKind::AllReduce => "allreduce",
+            CollectiveKind::AllGather => "allgather",
+            CollectiveKind::ReduceScatter => "reducescatter",
+            CollectiveKind::Broadcast => "broadcast",
+            CollectiveKind::Reduce => "reduce",
+            CollectiveKind::AllToAll => "alltoall",
         }
     }
 
@@ -77,6 +108,11 @@ impl CollectiveKind {
             | CollectiveKind::AllToAll => "(p−1)/p",
             CollectiveKind::Broadcast | CollectiveKind::Reduce => "1",
         }
+    }
+
+    /// busbw / algbw at `p` ranks, as nccl-tests defines it ([`busbw_factor`]).
+    pub fn busbw_factor(self, p: usize) -> f64 {
+        busbw_factor(self, p)
     }
 }
 

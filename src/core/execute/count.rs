@@ -4,18 +4,19 @@
 
 use std::ops::Range;
 
-use super::*;
-#[allow(unused_imports)]
-use super::{grid::*, narrate::*, run::*, stream::*};
+use super::grid::cumulative;
+use super::stream::{add_transfer, malformed, round_bytes, Tally};
+use super::{validate, MalformedSchedule, Verification};
 use crate::core::schedule::{Round, Schedule};
 use crate::core::timing::lockstep::{rounds_breakdown, rounds_time};
 
 /// What a schedule moves, counted from its transfers alone: no buffer values
 /// are executed and nothing is verified. This is the numbers-only mode for
-/// large p (a ring at p = 1024 has 2 046 rounds and about 2 million
-/// transfers): the byte counters are the same sums [`execute`] records in
-/// [`Trace::sent`] and [`Trace::recv`] (tested equal), without the per-segment
-/// values, the contributor sets or the verification.
+/// large p (a ring at p = 1024 has 2 046 rounds and about 2 million transfers):
+/// the byte counters are the same sums [`execute`](super::execute) records in
+/// [`Trace::sent`](super::Trace::sent) and [`Trace::recv`](super::Trace::recv)
+/// (tested equal), without the per-segment values, the contributor sets or the
+/// verification.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Counts {
     /// Number of ranks.
@@ -38,13 +39,13 @@ impl Counts {
     }
 
     /// Bytes each rank has sent after the first `rounds` rounds (as
-    /// [`Trace::sent_after`]).
+    /// [`Trace::sent_after`](super::Trace::sent_after)).
     pub fn sent_after(&self, rounds: usize) -> Vec<u64> {
         cumulative(&self.sent, rounds, self.p)
     }
 
     /// Bytes each rank has received after the first `rounds` rounds (as
-    /// [`Trace::recv_after`]).
+    /// [`Trace::recv_after`](super::Trace::recv_after)).
     pub fn recv_after(&self, rounds: usize) -> Vec<u64> {
         cumulative(&self.recv, rounds, self.p)
     }
@@ -64,7 +65,7 @@ impl Counts {
     }
 
     /// Largest number of bytes any rank sends over the whole schedule (as
-    /// [`Trace::max_sent_per_rank`]).
+    /// [`Trace::max_sent_per_rank`](super::Trace::max_sent_per_rank)).
     pub fn max_sent_per_rank(&self) -> u64 {
         self.sent_after(self.num_rounds())
             .into_iter()
@@ -75,11 +76,11 @@ impl Counts {
 
 /// Counts the bytes of `schedule` per rank and round without executing it:
 /// O(transfers) additions, no buffers (see [`Counts`]). Call it instead of
-/// [`execute`] when nothing is drawn; the result is marked "not executed" by
-/// its type (there is no verification to show).
+/// [`execute`](super::execute) when nothing is drawn; the result is marked "not
+/// executed" by its type (there is no verification to show).
 ///
 /// # Errors
-/// [`MalformedSchedule`] as for [`execute`].
+/// [`MalformedSchedule`] as for [`execute`](super::execute).
 pub fn count_only(schedule: &Schedule) -> Result<Counts, MalformedSchedule> {
     validate(schedule)?;
     let p = schedule.p;
@@ -139,13 +140,14 @@ pub fn count_rounds(
     Ok(counts)
 }
 
-/// An all-reduce executed round by round on real per-rank values without
-/// ever holding its whole schedule (see [`execute_streamed`]): the
-/// numbers-only mode of large p, e.g. the ring at p = 1024, whose 2 million
-/// transfers take about 110 MB as a [`Schedule`]. Contributor sets are not
-/// tracked (as with `keep_states = false`), so only value mismatches are
-/// reported. The per-rank byte counts are kept every [`CHECKPOINT_ROUNDS`]
-/// rounds ([`StreamCounts`]), not as 2 046 rows of 1 024 ranks.
+/// An all-reduce executed round by round on real per-rank values without ever
+/// holding its whole schedule (see
+/// [`execute_streamed`](super::execute_streamed)): the numbers-only mode of
+/// large p, e.g. the ring at p = 1024, whose 2 million transfers take about
+/// 110 MB as a [`Schedule`]. Contributor sets are not tracked (as with
+/// `keep_states = false`), so only value mismatches are reported. The per-rank
+/// byte counts are kept every [`CHECKPOINT_ROUNDS`] rounds ([`StreamCounts`]),
+/// not as 2 046 rows of 1 024 ranks.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Streamed {
     /// The bytes per rank and round, counted as the rounds ran (the same
@@ -164,7 +166,8 @@ pub struct Streamed {
 }
 
 impl Streamed {
-    /// The final buffers divided by `p`, as [`Trace::final_mean`].
+    /// The final buffers divided by `p`, as
+    /// [`Trace::final_mean`](super::Trace::final_mean).
     pub fn final_mean(&self) -> Vec<Vec<f64>> {
         let p = self.counts.p as f64;
         self.last
@@ -269,7 +272,8 @@ impl StreamCounts {
 
 /// Counts the bytes per rank of the rounds `rounds` yields one at a time
 /// (O(transfers) additions, no buffers, nothing verified): the counters of
-/// [`execute_streamed`] on the same rounds without its values.
+/// [`execute_streamed`](super::execute_streamed) on the same rounds without its
+/// values.
 ///
 /// # Errors
 /// [`MalformedSchedule`] when a transfer names a rank `≥ p` or a range

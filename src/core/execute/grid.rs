@@ -3,9 +3,7 @@
 
 use std::ops::Range;
 
-use super::*;
-#[allow(unused_imports)]
-use super::{count::*, narrate::*, run::*, stream::*};
+use super::MalformedSchedule;
 use crate::core::schedule::{Op, Round};
 
 pub(super) fn cumulative(per_round: &[Vec<u64>], rounds: usize, p: usize) -> Vec<u64> {
@@ -139,14 +137,15 @@ impl ChunkGrid {
 }
 
 /// Runs the all-reduce whose rounds `rounds` yields on `p` ranks' buffers of
-/// `n` elements, tracking only which ranks' inputs each ring chunk holds
-/// (the contributor sets of [`execute`]: a `Reduce` unites them, a `Copy`
-/// overwrites them, and every transfer of a round reads the state from
-/// before the round), and records the [`ChunkGrid`]: the counts before
-/// round 1 and the cells each round changed. No values are summed and no
-/// state per round is kept, so a ring at p = 256 costs one pass over its
-/// 130 560 transfers and 65 536 bitsets of 4 words. The final counts equal
-/// the contributor counts of [`execute`] on the same schedule (tested).
+/// `n` elements, tracking only which ranks' inputs each ring chunk holds (the
+/// contributor sets of [`execute`](super::execute): a `Reduce` unites them, a
+/// `Copy` overwrites them, and every transfer of a round reads the state from
+/// before the round), and records the [`ChunkGrid`]: the counts before round 1
+/// and the cells each round changed. No values are summed and no state per
+/// round is kept, so a ring at p = 256 costs one pass over its 130 560
+/// transfers and 65 536 bitsets of 4 words. The final counts equal the
+/// contributor counts of [`execute`](super::execute) on the same schedule
+/// (tested).
 ///
 /// # Errors
 /// [`MalformedSchedule`] when a transfer names a rank `≥ p`, or its range

@@ -5,15 +5,13 @@
 
 use std::ops::Range;
 
-use super::*;
-#[allow(unused_imports)]
-use super::{count::*, grid::*, run::*, stream::*};
+use super::Trace;
 use crate::core::schedule::Op;
 
-/// One line of a round's transfer log: who sends what to whom, and for a
-/// reduce the values added (`4 + 1 = 5`). Values are those of the first
-/// element of the range (every element of a chunk shares them under
-/// [`default_init`]); `None` when the range is empty.
+/// One line of a round's transfer log: who sends what to whom, and for a reduce
+/// the values added (`4 + 1 = 5`). Values are those of the first element of the
+/// range (every element of a chunk shares them under
+/// [`default_init`](super::default_init)); `None` when the range is empty.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LogLine {
     /// Sending rank.

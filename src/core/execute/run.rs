@@ -4,9 +4,12 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-use super::*;
-#[allow(unused_imports)]
-use super::{count::*, grid::*, narrate::*, stream::*};
+use super::grid::cumulative;
+use super::stream::round_bytes;
+use super::{
+    validate, DoubleCount, ExecOptions, InitFn, MalformedSchedule, Mismatch, RankSet, State, Trace,
+    Verification,
+};
 use crate::core::schedule::{Computation, Op, Round, Schedule};
 
 pub(super) fn segment_bounds(s: &Schedule) -> Vec<u64> {

@@ -3,9 +3,8 @@
 
 use std::ops::Range;
 
-use super::*;
-#[allow(unused_imports)]
-use super::{count::*, grid::*, narrate::*, run::*};
+use super::count::{StreamCounts, Streamed, CHECKPOINT_ROUNDS};
+use super::{InitFn, MalformedSchedule, Mismatch, Verification};
 use crate::core::schedule::{Op, Round};
 
 /// The error of round `i`'s transfer `t` outside `p` ranks × `n` elements.
@@ -131,9 +130,9 @@ impl Tally {
 /// Executes the all-reduce whose rounds `rounds` yields one at a time (e.g.
 /// [`crate::core::schedule::ring::ring_all_reduce_rounds`]) on `p` buffers of
 /// `n` elements initialised by `init`, with the same semantics as
-/// [`execute`] (every transfer reads the state from before its round) and
-/// the same per-segment values: `cuts` are the segment bounds, which every
-/// transfer range must start and end on (for a ring: the chunk bounds
+/// [`execute`](super::execute) (every transfer reads the state from before its
+/// round) and the same per-segment values: `cuts` are the segment bounds, which
+/// every transfer range must start and end on (for a ring: the chunk bounds
 /// `chunk_range(n, p, c)`, and 0 and `n`). Each round is dropped once it ran,
 /// so memory is O(p · segments + p · rounds) instead of O(transfers). The
 /// counters, values and mismatches equal those of

@@ -1,8 +1,11 @@
 //! Tests of execution, counting, streaming, narration and the chunk grid.
 
-use super::*;
-#[allow(unused_imports)]
-use super::{count::*, grid::*, narrate::*, run::*, stream::*};
+use super::narrate::complete_sentence;
+use super::{
+    chunk_grid, count_only, count_rounds, count_streamed, default_init, execute,
+    execute_checkpointed, execute_streamed, run_on_buffers, CellChange, ChunkGrid, ExecOptions,
+    LogValues, RankSet,
+};
 use crate::core::collectives::{naive_root_schedule, Algorithm};
 use crate::core::schedule::ring::{
     ring_all_gather_schedule, ring_all_reduce_schedule, ring_reduce_scatter_schedule,

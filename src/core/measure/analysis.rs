@@ -6,7 +6,7 @@ use super::export::{data_url, fit_csv, table_csv};
 use super::fit::{curves, fit_printed, Curves, Fit, FitError, FitOptions};
 use super::joint::{compare, joint_fit, Comparison, JointError, JointFit, JointLog};
 use super::{
-    import, BenchCollective, Import, ImportError, ImportOptions, Log, Model, RankCount, RankSource,
+    import, CollectiveKind, Import, ImportError, ImportOptions, Log, Model, RankCount, RankSource,
 };
 use crate::core::units::sig;
 
@@ -186,7 +186,7 @@ fn summaries(
 /// `c` at `p` ranks ([`Model::factors`]), else the first of [`Model::all`]
 /// that has one (reduce and broadcast: the binomial tree), else `chosen`
 /// (the fit then says why there is none).
-pub fn model_for(chosen: Model, c: BenchCollective, p: usize) -> Model {
+pub fn model_for(chosen: Model, c: CollectiveKind, p: usize) -> Model {
     if chosen.factors(c, p).is_some() {
         return chosen;
     }

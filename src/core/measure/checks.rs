@@ -9,7 +9,7 @@
 //! value and the recomputed one disagree by more than the printed precision.
 
 use super::model::p_from_ratio;
-use super::{BenchCollective, BwKind, Log, Printed, RankCount, RankSource, Row};
+use super::{BwKind, CollectiveKind, Log, Printed, RankCount, RankSource, Row};
 use crate::core::units::{format_bandwidth, format_time, group_thousands, sig};
 
 /// Rank count assumed when a log neither states nor implies one.
@@ -112,7 +112,7 @@ pub fn resolve(log: &Log, user_p: Option<usize>) -> Resolved {
         let all_one = unknown
             .iter()
             .all(|i| i.overlaps(Interval { lo: 1.0, hi: 1.0 }));
-        if all_one || c == BenchCollective::Broadcast || c == BenchCollective::Reduce {
+        if all_one || c == CollectiveKind::Broadcast || c == CollectiveKind::Reduce {
             unknown_bw = Some(BwKind::Alg);
             bw_note = Some(
                 "the bandwidth column equals size / time on every row: it is algbw".to_string(),
@@ -122,7 +122,7 @@ pub fn resolve(log: &Log, user_p: Option<usize>) -> Resolved {
             bw_note = Some(format!(
                 "the bandwidth column is not size / time (ratio ≈ {}): it is busbw = algbw × {}",
                 sig(median_mid(&unknown), 4),
-                c.busbw_factor_text()
+                c.factor_expression()
             ));
             known.extend(unknown.iter().copied());
         }
@@ -228,12 +228,12 @@ const P_BOUND: f64 = 1e6;
 ///   [`Inference::One`] with a note saying so.
 ///
 /// `None` when no row has a busbw, or the factor does not depend on p.
-pub fn infer_p(c: BenchCollective, ratios: &[Interval]) -> Option<Inference> {
+pub fn infer_p(c: CollectiveKind, ratios: &[Interval]) -> Option<Inference> {
     if ratios.is_empty() {
         return None;
     }
     p_from_ratio(c, 1.5)?; // the factor depends on p for this collective
-    let sup = if c == BenchCollective::AllReduce {
+    let sup = if c == CollectiveKind::AllReduce {
         2.0
     } else {
         1.0
@@ -249,7 +249,7 @@ pub fn infer_p(c: BenchCollective, ratios: &[Interval]) -> Option<Inference> {
                 sig(mean_ratio, 4),
                 if impossible == 1 { "" } else { "s" },
                 c.label(),
-                c.busbw_factor_text()
+                c.factor_expression()
             ),
         });
     }
@@ -274,7 +274,7 @@ pub fn infer_p(c: BenchCollective, ratios: &[Interval]) -> Option<Inference> {
                 format!(
                     "p = {first} inferred from busbw / algbw ≈ {} = {} (the only p that fits every row's printed digits)",
                     sig(mean_ratio, 4),
-                    c.busbw_factor_text()
+                    c.factor_expression()
                 ),
             ));
         }
@@ -288,7 +288,7 @@ pub fn infer_p(c: BenchCollective, ratios: &[Interval]) -> Option<Inference> {
             hi: hi_p,
             note: format!(
                 "p is undetermined: {which} busbw / algbw = {} to the printed digits. Set the rank count p (rows checked at p = {first}; no fit until then)",
-                c.busbw_factor_text()
+                c.factor_expression()
             ),
         });
     }
@@ -303,7 +303,7 @@ pub fn infer_p(c: BenchCollective, ratios: &[Interval]) -> Option<Inference> {
         format!(
             "p = {p} inferred from busbw / algbw ≈ {} = {} (rows disagree slightly; the median was taken); the log does not state p",
             sig(mean_ratio, 4),
-            c.busbw_factor_text()
+            c.factor_expression()
         ),
     ))
 }
@@ -402,7 +402,7 @@ pub fn check(log: &Log, p: usize, unknown_bw: Option<BwKind>, line_rate: Option<
                             flags.push(format!(
                                 "busbw printed {} but algbw × {} = {} × {} = {} at p = {p} (printed to ±{})",
                                 gbs(b.value),
-                                c.busbw_factor_text(),
+                                c.factor_expression(),
                                 gbs(alg),
                                 sig(f, 4),
                                 gbs(bus),
@@ -458,7 +458,7 @@ pub fn check(log: &Log, p: usize, unknown_bw: Option<BwKind>, line_rate: Option<
             gbs(rate),
             gbs(top),
             group_thousands(n as u64),
-            c.busbw_factor_text()
+            c.factor_expression()
         )
     });
     Checks {

@@ -28,7 +28,7 @@
 
 use nalgebra::{Matrix2, Vector2};
 
-use super::model::{BenchCollective, Model};
+use super::model::{CollectiveKind, Model};
 use crate::core::units::format_exact_or_approx;
 
 /// Huber's tuning constant (95 % efficiency at the normal distribution).
@@ -46,7 +46,7 @@ pub struct FitOptions {
     /// Algorithm model.
     pub model: Model,
     /// Collective of the log.
-    pub collective: BenchCollective,
+    pub collective: CollectiveKind,
     /// Rank count.
     pub p: usize,
     /// Smallest size included, bytes.

@@ -5,7 +5,7 @@
 
 use super::detect::Line;
 use super::{
-    printed, push_msg, rows_full, BenchCollective, BwKind, Format, ImportOptions, LineMessage, Log,
+    printed, push_msg, rows_full, BwKind, CollectiveKind, Format, ImportOptions, LineMessage, Log,
     Row, Series,
 };
 use super::{row_size, RowSize};
@@ -409,7 +409,7 @@ pub fn parse(lines: &[Line], opts: &ImportOptions) -> (Option<Log>, Vec<LineMess
         .filter(|b| !b.to_ascii_lowercase().starts_with("source:"))
         .unwrap_or_default()
         .to_string();
-    let collective = opts.collective.unwrap_or(BenchCollective::AllReduce);
+    let collective = opts.collective.unwrap_or(CollectiveKind::AllReduce);
     let collective_note = match opts.collective {
         Some(c) => format!("{} (chosen by you)", c.label()),
         None => "all-reduce (assumed: generic columns do not name the collective; choose another if needed)".into(),

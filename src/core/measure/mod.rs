@@ -34,7 +34,7 @@ pub mod osu;
 pub mod synthetic;
 pub mod ucc;
 
-pub use model::{BenchCollective, Model};
+pub use model::{CollectiveKind, Model};
 
 /// Largest paste the importer reads, in bytes (larger input is cut there and
 /// the cut is reported).
@@ -240,7 +240,7 @@ pub struct Log {
     /// "left" / "right" for two logs side by side, else "".
     pub part: String,
     /// The collective (from the tool name, the OSU title or the numbers).
-    pub collective: BenchCollective,
+    pub collective: CollectiveKind,
     /// How the collective was found.
     pub collective_note: String,
     /// The tables.
@@ -322,7 +322,7 @@ impl Log {
     /// [`detect::stated_ranks`] finds it in `lines` (one rank per line).
     pub(crate) fn one_table(
         format: Format,
-        (collective, collective_note): (BenchCollective, String),
+        (collective, collective_note): (CollectiveKind, String),
         series: Series,
         lines: &[detect::Line],
         title: String,
@@ -364,7 +364,7 @@ pub struct ImportOptions {
     /// What a generic bandwidth column holds when its name does not say.
     pub bw_kind: Option<BwKind>,
     /// The collective, when the log does not name it.
-    pub collective: Option<BenchCollective>,
+    pub collective: Option<CollectiveKind>,
 }
 
 /// What a bandwidth column holds.

@@ -1,118 +1,22 @@
 //! The one door from `measure` into the rest of the core: the algorithm
 //! models' start-up and byte factors (closed forms of [`crate::core::cost`]),
-//! nccl-tests' busbw factors, and the crossovers at fitted parameters.
+//! nccl-tests' collectives and busbw factors ([`CollectiveKind`], re-exported
+//! here for the measure files), and the crossovers at fitted parameters.
 //! Every call into `core::cost` from this module tree goes through here.
 
 use crate::core::collectives::{self, compare, Algorithm};
-use crate::core::cost::nccl::{self, CollectiveKind};
+pub use crate::core::cost::nccl::CollectiveKind;
 use crate::core::cost::{formulas, CostParams};
 
-/// A collective as nccl-tests names them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BenchCollective {
-    /// `all_reduce_perf`, `osu_allreduce`.
-    AllReduce,
-    /// `all_gather_perf`, `osu_allgather`.
-    AllGather,
-    /// `reduce_scatter_perf`, `osu_reduce_scatter`.
-    ReduceScatter,
-    /// `broadcast_perf`, `osu_bcast`.
-    Broadcast,
-    /// `reduce_perf`, `osu_reduce`.
-    Reduce,
-    /// `alltoall_perf`, `osu_alltoall`.
-    AllToAll,
-}
-
-impl BenchCollective {
-    /// Every collective, in menu order.
-    pub fn all() -> [BenchCollective; 6] {
-        [
-            BenchCollective::AllReduce,
-            BenchCollective::AllGather,
-            BenchCollective::ReduceScatter,
-            BenchCollective::Broadcast,
-            BenchCollective::Reduce,
-            BenchCollective::AllToAll,
-        ]
-    }
-
-    /// Display name ("all-reduce").
-    pub fn label(self) -> &'static str {
-        match self {
-            BenchCollective::AllReduce => "all-reduce",
-            BenchCollective::AllGather => "all-gather",
-            BenchCollective::ReduceScatter => "reduce-scatter",
-            BenchCollective::Broadcast => "broadcast",
-            BenchCollective::Reduce => "reduce",
-            BenchCollective::AllToAll => "all-to-all",
-        }
-    }
-
-    /// Short key ("allreduce").
-    pub fn key(self) -> &'static str {
-        match self {
-            BenchCollective::AllReduce => "allreduce",
-            BenchCollective::AllGather => "allgather",
-            BenchCollective::ReduceScatter => "reducescatter",
-            BenchCollective::Broadcast => "broadcast",
-            BenchCollective::Reduce => "reduce",
-            BenchCollective::AllToAll => "alltoall",
-        }
-    }
-
-    /// Inverse of [`BenchCollective::key`], also accepting tool names
-    /// (`all_reduce`, `Allreduce`, `bcast`, `reduce_scatter`).
-    pub fn from_name(s: &str) -> Option<BenchCollective> {
-        let k: String = s
-            .chars()
-            .filter(|c| c.is_ascii_alphanumeric())
-            .collect::<String>()
-            .to_ascii_lowercase();
-        match k.as_str() {
-            "allreduce" => Some(BenchCollective::AllReduce),
-            "allgather" => Some(BenchCollective::AllGather),
-            "reducescatter" => Some(BenchCollective::ReduceScatter),
-            "broadcast" | "bcast" => Some(BenchCollective::Broadcast),
-            "reduce" => Some(BenchCollective::Reduce),
-            "alltoall" => Some(BenchCollective::AllToAll),
-            _ => None,
-        }
-    }
-
-    /// The core's name for this collective, which carries its busbw factor.
-    pub fn kind(self) -> CollectiveKind {
-        match self {
-            BenchCollective::AllReduce => CollectiveKind::AllReduce,
-            BenchCollective::AllGather => CollectiveKind::AllGather,
-            BenchCollective::ReduceScatter => CollectiveKind::ReduceScatter,
-            BenchCollective::Broadcast => CollectiveKind::Broadcast,
-            BenchCollective::Reduce => CollectiveKind::Reduce,
-            BenchCollective::AllToAll => CollectiveKind::AllToAll,
-        }
-    }
-
-    /// busbw / algbw at `p` ranks, as nccl-tests defines it
-    /// ([`nccl::busbw_factor`]).
-    pub fn busbw_factor(self, p: usize) -> f64 {
-        nccl::busbw_factor(self.kind(), p)
-    }
-
-    /// The factor written symbolically ("2(p−1)/p").
-    pub fn busbw_factor_text(self) -> &'static str {
-        self.kind().factor_expression()
-    }
-}
-
 /// The rank count `p` whose busbw factor equals `ratio`, as a real number
-/// (inverse of [`BenchCollective::busbw_factor`]); `None` for collectives whose
+/// (inverse of [`CollectiveKind::busbw_factor`]); `None` for collectives whose
 /// factor does not depend on `p` or a ratio outside the factor's range.
-pub fn p_from_ratio(c: BenchCollective, ratio: f64) -> Option<f64> {
+pub fn p_from_ratio(c: CollectiveKind, ratio: f64) -> Option<f64> {
     match c {
         // r = 2(p−1)/p → p = 2/(2−r)
-        BenchCollective::AllReduce if ratio < 2.0 => Some(2.0 / (2.0 - ratio)),
+        CollectiveKind::AllReduce if ratio < 2.0 => Some(2.0 / (2.0 - ratio)),
         // r = (p−1)/p → p = 1/(1−r)
-        BenchCollective::AllGather | BenchCollective::ReduceScatter | BenchCollective::AllToAll
+        CollectiveKind::AllGather | CollectiveKind::ReduceScatter | CollectiveKind::AllToAll
             if ratio < 1.0 =>
         {
             Some(1.0 / (1.0 - ratio))
@@ -176,32 +80,32 @@ impl Model {
     /// the closed forms of [`crate::core::cost`] (Thakur, Rabenseifner &
     /// Gropp 2005). `None` when this model has no closed form for `c`
     /// (e.g. all-to-all) or `p < 2`.
-    pub fn factors(self, c: BenchCollective, p: usize) -> Option<(f64, f64)> {
+    pub fn factors(self, c: CollectiveKind, p: usize) -> Option<(f64, f64)> {
         if p < 2 {
             return None;
         }
         let one = CostParams::new(1.0, 1.0);
         let f = match (c, self) {
-            (BenchCollective::AllReduce, m) => {
+            (CollectiveKind::AllReduce, m) => {
                 let [s, b, _] = m.closed_form().flat_factors(p)?;
                 return Some((s, b));
             }
-            (BenchCollective::AllGather, Model::Ring) => {
+            (CollectiveKind::AllGather, Model::Ring) => {
                 collectives::ring_all_gather_time(p, 1.0, one)
             }
-            (BenchCollective::AllGather, Model::RecursiveDoubling | Model::Rabenseifner) => {
+            (CollectiveKind::AllGather, Model::RecursiveDoubling | Model::Rabenseifner) => {
                 formulas::recursive_doubling_all_gather_time(p, 1.0, one)
             }
-            (BenchCollective::ReduceScatter, Model::Ring) => {
+            (CollectiveKind::ReduceScatter, Model::Ring) => {
                 collectives::ring_reduce_scatter_time(p, 1.0, one)
             }
-            (BenchCollective::ReduceScatter, Model::RecursiveDoubling | Model::Rabenseifner) => {
+            (CollectiveKind::ReduceScatter, Model::RecursiveDoubling | Model::Rabenseifner) => {
                 collectives::recursive_halving_reduce_scatter_time(p, 1.0, one)
             }
-            (BenchCollective::Broadcast, Model::Tree) => {
+            (CollectiveKind::Broadcast, Model::Tree) => {
                 formulas::binomial_broadcast_time(p, 1.0, one)
             }
-            (BenchCollective::Reduce, Model::Tree) => formulas::binomial_reduce_time(p, 1.0, one),
+            (CollectiveKind::Reduce, Model::Tree) => formulas::binomial_reduce_time(p, 1.0, one),
             _ => return None,
         };
         Some((f.startups, f.byte_factor))
@@ -209,7 +113,7 @@ impl Model {
 
     /// Predicted time (s) of `n` bytes at `p` ranks with α (s) and β (s/B);
     /// `None` as for [`Model::factors`].
-    pub fn time(self, c: BenchCollective, p: usize, n: f64, alpha: f64, beta: f64) -> Option<f64> {
+    pub fn time(self, c: CollectiveKind, p: usize, n: f64, alpha: f64, beta: f64) -> Option<f64> {
         self.factors(c, p).map(|(s, b)| s * alpha + b * n * beta)
     }
 }
@@ -229,8 +133,8 @@ pub struct ModelCrossover {
 /// α (s) and β (s/B) ([`compare::envelope_crossovers`], through the
 /// static [`Algorithm`] handles of the same entries); a crossover involving
 /// the naive root (not a fit model) is left out. Empty for other collectives.
-pub fn crossovers(c: BenchCollective, p: usize, alpha: f64, beta: f64) -> Vec<ModelCrossover> {
-    if c != BenchCollective::AllReduce || p < 2 || !(alpha >= 0.0 && beta > 0.0) {
+pub fn crossovers(c: CollectiveKind, p: usize, alpha: f64, beta: f64) -> Vec<ModelCrossover> {
+    if c != CollectiveKind::AllReduce || p < 2 || !(alpha >= 0.0 && beta > 0.0) {
         return Vec::new();
     }
     let cp = CostParams::new(alpha, beta);
@@ -278,7 +182,7 @@ mod tests {
                         .filter_map(|x| Some((model_of(x.below)?, model_of(x.above)?, x.n_bytes)))
                         .collect();
                 let got: Vec<(Model, Model, f64)> =
-                    crossovers(BenchCollective::AllReduce, p, alpha, beta)
+                    crossovers(CollectiveKind::AllReduce, p, alpha, beta)
                         .into_iter()
                         .map(|x| (x.below, x.above, x.n_bytes))
                         .collect();
@@ -287,13 +191,13 @@ mod tests {
         }
         // p = 16, α = 5 µs, β = 0.08 ns/B: recursive doubling 4α + 4nβ,
         // Rabenseifner 8α + 1.875nβ meet at n = 4α/(2.125β) = 117,647.06 B
-        let x = crossovers(BenchCollective::AllReduce, 16, 5e-6, 8e-11);
+        let x = crossovers(CollectiveKind::AllReduce, 16, 5e-6, 8e-11);
         assert!(
             x.iter().any(|x| x.below == Model::RecursiveDoubling
                 && x.above == Model::Rabenseifner
                 && (x.n_bytes - 117_647.058_823_5).abs() < 1e-3),
             "{x:?}"
         );
-        assert!(crossovers(BenchCollective::AllGather, 16, 5e-6, 8e-11).is_empty());
+        assert!(crossovers(CollectiveKind::AllGather, 16, 5e-6, 8e-11).is_empty());
     }
 }

@@ -11,8 +11,8 @@
 
 use super::detect::{is_nccl_header, stated_ranks, Line};
 use super::{
-    printed, push_msg, rows_full, BenchCollective, Format, ImportOptions, LineMessage, Log,
-    Printed, RankCount, RankSource, Row, Series,
+    printed, push_msg, rows_full, CollectiveKind, Format, ImportOptions, LineMessage, Log, Printed,
+    RankCount, RankSource, Row, Series,
 };
 
 /// 1 GB/s in bytes per second (nccl-tests uses decimal GB).
@@ -113,7 +113,7 @@ pub fn parse(lines: &[Line], opts: &ImportOptions) -> (Option<Log>, Vec<LineMess
     let mut max_rank: Option<(usize, usize)> = None;
     let mut avg_busbw = None;
     let mut title = String::new();
-    let mut tool: Option<(BenchCollective, String)> = None;
+    let mut tool: Option<(CollectiveKind, String)> = None;
     let mut step_note = None;
     for (n, l) in lines {
         let t = l.trim_start();
@@ -150,7 +150,7 @@ pub fn parse(lines: &[Line], opts: &ImportOptions) -> (Option<Log>, Vec<LineMess
                     .strip_suffix("_perf")
                     .or_else(|| w.strip_suffix("_perf_mpi"))
                 {
-                    if let Some(c) = BenchCollective::from_name(name) {
+                    if let Some(c) = CollectiveKind::from_name(name) {
                         tool = Some((c, format!("{name}_perf on line {n}")));
                     }
                 }
@@ -506,7 +506,7 @@ fn infer_collective(
     has_redop: bool,
     redops: &[String],
     roots: &[i64],
-) -> (BenchCollective, String) {
+) -> (CollectiveKind, String) {
     let mut ratios: Vec<f64> = series
         .iter()
         .flat_map(|s| &s.rows)
@@ -518,17 +518,17 @@ fn infer_collective(
     let reducing = has_redop && redops.iter().any(|r| r != "none" && r != "-");
     let rooted = roots.iter().any(|&r| r >= 0);
     let c = match med {
-        Some(m) if m > 1.005 => BenchCollective::AllReduce,
+        Some(m) if m > 1.005 => CollectiveKind::AllReduce,
         Some(m) if m < 0.995 => {
             if reducing {
-                BenchCollective::ReduceScatter
+                CollectiveKind::ReduceScatter
             } else {
-                BenchCollective::AllGather
+                CollectiveKind::AllGather
             }
         }
-        Some(_) if reducing => BenchCollective::Reduce,
-        Some(_) => BenchCollective::Broadcast,
-        None => BenchCollective::AllReduce,
+        Some(_) if reducing => CollectiveKind::Reduce,
+        Some(_) => CollectiveKind::Broadcast,
+        None => CollectiveKind::AllReduce,
     };
     let why = match med {
         Some(m) => format!(

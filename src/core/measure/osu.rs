@@ -8,7 +8,7 @@
 use super::columns::{read_rows, Columns};
 use super::detect::{is_osu_header, Line};
 use super::generic::time_scale;
-use super::{BenchCollective, Format, ImportOptions, LineMessage, Log, Series};
+use super::{CollectiveKind, Format, ImportOptions, LineMessage, Log, Series};
 
 /// Splits an OSU header on runs of two or more spaces (column names contain
 /// single spaces: "Avg Latency(us)").
@@ -68,7 +68,7 @@ pub fn parse(lines: &[Line], opts: &ImportOptions) -> (Option<Log>, Vec<LineMess
         .unwrap_or_default();
     let from_title = title
         .split_whitespace()
-        .filter_map(BenchCollective::from_name)
+        .filter_map(CollectiveKind::from_name)
         .next();
     let (collective, collective_note) = match (from_title, opts.collective) {
         (Some(c), _) => (
@@ -77,7 +77,7 @@ pub fn parse(lines: &[Line], opts: &ImportOptions) -> (Option<Log>, Vec<LineMess
         ),
         (None, Some(c)) => (c, format!("{} (chosen by you)", c.label())),
         (None, None) => (
-            BenchCollective::AllReduce,
+            CollectiveKind::AllReduce,
             "all-reduce (assumed: no OSU title line)".into(),
         ),
     };

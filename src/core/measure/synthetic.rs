@@ -3,7 +3,7 @@
 //! view and the round-trip tests of the fit. Every log says in its first
 //! line that it is synthetic.
 
-use super::model::{BenchCollective, Model, SplitMix64};
+use super::model::{CollectiveKind, Model, SplitMix64};
 use crate::core::units::{format_bandwidth, format_beta, format_time};
 
 /// The sizes of a synthetic run.
@@ -216,7 +216,7 @@ pub fn nccl_time_str(us: f64) -> String {
 /// The true (noise-free) time of `n` bytes, seconds.
 pub fn true_time(s: &Spec, n: f64) -> f64 {
     s.model
-        .time(BenchCollective::AllReduce, s.p, n, s.alpha, s.beta)
+        .time(CollectiveKind::AllReduce, s.p, n, s.alpha, s.beta)
         .unwrap_or(0.0)
 }
 
@@ -226,7 +226,7 @@ pub fn generate(spec: &Spec) -> String {
     let mut rng = SplitMix64::new(spec.seed);
     let sizes = spec.sizes.list();
     let p = spec.p.max(2);
-    let factor = BenchCollective::AllReduce.busbw_factor(p);
+    let factor = CollectiveKind::AllReduce.busbw_factor(p);
     // Outlier rows: spread evenly.
     let m = spec.outliers.min(sizes.len());
     let outlier_rows: Vec<usize> = (0..m)

@@ -56,7 +56,7 @@ fn nccl_72_ranks_five_rows_avg_matches() {
     assert_eq!(imp.logs.len(), 1);
     let l = &imp.logs[0];
     assert_eq!(l.format, Format::NcclTests);
-    assert_eq!(l.collective, BenchCollective::AllReduce);
+    assert_eq!(l.collective, CollectiveKind::AllReduce);
     assert_eq!(rows(l), vec![5, 5]);
     let (r, c) = &rc[0];
     assert_eq!(r.p.p, 72);
@@ -137,7 +137,7 @@ fn torch_bench_busbw_in_decimal_mb() {
 fn allgather_with_launcher_prefix_and_error_column() {
     let (imp, rc) = load(fixture!("nccl-allgather-8rank-tagged.txt"));
     let l = &imp.logs[0];
-    assert_eq!(l.collective, BenchCollective::AllGather);
+    assert_eq!(l.collective, CollectiveKind::AllGather);
     assert_eq!(rows(l), vec![4, 4]);
     let (r, c) = &rc[0];
     assert_eq!(r.p.p, 8);
@@ -148,7 +148,7 @@ fn allgather_with_launcher_prefix_and_error_column() {
 #[test]
 fn reduce_scatter_flags_mixup_and_wrong() {
     let (imp, rc) = load(fixture!("nccl-reducescatter-16rank-flagged.txt"));
-    assert_eq!(imp.logs[0].collective, BenchCollective::ReduceScatter);
+    assert_eq!(imp.logs[0].collective, CollectiveKind::ReduceScatter);
     let (r, c) = &rc[0];
     assert_eq!(r.p.p, 16);
     assert_eq!(r.p.source, RankSource::Launcher { line: 2 });
@@ -166,13 +166,13 @@ fn reduce_scatter_flags_mixup_and_wrong() {
 #[test]
 fn broadcast_and_alltoall() {
     let (imp, rc) = load(fixture!("nccl-broadcast-4rank.txt"));
-    assert_eq!(imp.logs[0].collective, BenchCollective::Broadcast);
+    assert_eq!(imp.logs[0].collective, CollectiveKind::Broadcast);
     assert_eq!(rc[0].0.p.p, 4);
     assert_eq!(rows(&imp.logs[0]), vec![8, 8]);
     assert_eq!(rc[0].1.flagged, 0);
     assert_avg_matches(&rc[0].1);
     let (imp, rc) = load(fixture!("nccl-alltoall-8rank-nranks.txt"));
-    assert_eq!(imp.logs[0].collective, BenchCollective::AllToAll);
+    assert_eq!(imp.logs[0].collective, CollectiveKind::AllToAll);
     assert_eq!(rc[0].0.p.p, 8);
     assert!(matches!(rc[0].0.p.source, RankSource::NRanks { line: 3 }));
     assert_eq!(rows(&imp.logs[0]), vec![6, 6]);
@@ -198,7 +198,7 @@ fn osu_plain_and_full() {
     let (imp, rc) = load(fixture!("osu-allreduce.txt"));
     let l = &imp.logs[0];
     assert_eq!(l.format, Format::Osu);
-    assert_eq!(l.collective, BenchCollective::AllReduce);
+    assert_eq!(l.collective, CollectiveKind::AllReduce);
     assert_eq!(rows(l), vec![21]);
     assert_eq!(rc[0].0.p.source, RankSource::Assumed);
     // 2·log₂16·3 µs = 24 µs at 1 B.
@@ -216,7 +216,7 @@ fn osu_plain_and_full() {
         &pts,
         FitOptions {
             model: Model::Tree,
-            collective: BenchCollective::AllReduce,
+            collective: CollectiveKind::AllReduce,
             p: 32,
             min_size: 0.0,
             max_size: f64::INFINITY,
@@ -304,7 +304,7 @@ fn round_trip(model: Model, outliers: usize) {
             &pts,
             FitOptions {
                 model,
-                collective: BenchCollective::AllReduce,
+                collective: CollectiveKind::AllReduce,
                 p,
                 min_size: 0.0,
                 max_size: f64::INFINITY,
@@ -357,7 +357,7 @@ fn piecewise_fit_finds_a_protocol_switch() {
         .collect();
     let o = FitOptions {
         model: Model::Ring,
-        collective: BenchCollective::AllReduce,
+        collective: CollectiveKind::AllReduce,
         p: 16,
         min_size: 0.0,
         max_size: f64::INFINITY,
@@ -701,7 +701,7 @@ fn a_straight_line_up_to_the_printed_digits_suggests_no_breakpoint() {
         .collect();
     let o = FitOptions {
         model: Model::Ring,
-        collective: BenchCollective::AllReduce,
+        collective: CollectiveKind::AllReduce,
         p: 8,
         min_size: 0.0,
         max_size: f64::INFINITY,

@@ -136,7 +136,7 @@ fn headerless_rccl_broadcast_takes_the_tool_from_the_trailer() {
     // shown average (6.10 + … + 7.16)/20 ≈ 6.9: a partial table.
     let a = run(fixture!("real-rccl-2075-broadcast-rows-only.txt"));
     let l = first_log(&a);
-    assert_eq!(l.collective, BenchCollective::Broadcast);
+    assert_eq!(l.collective, CollectiveKind::Broadcast);
     assert!(l.collective_note.contains("line 16"));
     assert_eq!(l.title, "", "the trailer is not a title");
     let la = a.log.as_ref().expect("a log");
@@ -245,11 +245,11 @@ fn a_reduce_log_is_fitted_under_a_model_that_has_a_closed_form() {
     // default ring model has no closed form for reduce; the binomial tree
     // (⌈log2 192⌉ = 8 start-ups) does.
     assert_eq!(
-        model_for(Model::Ring, BenchCollective::Reduce, 192),
+        model_for(Model::Ring, CollectiveKind::Reduce, 192),
         Model::Tree
     );
     assert_eq!(
-        model_for(Model::Ring, BenchCollective::AllReduce, 192),
+        model_for(Model::Ring, CollectiveKind::AllReduce, 192),
         Model::Ring
     );
     let a = run(fixture!("real-osu-reduce-ompi-12318-np192.txt"));

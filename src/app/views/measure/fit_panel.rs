@@ -7,7 +7,7 @@ use yew::prelude::*;
 use super::csv_link::{Csv, CsvLink};
 use super::state::{select_value, Action, PanelProps};
 use crate::app::components::field::TextField;
-use crate::core::measure::{BenchCollective, Model};
+use crate::core::measure::{CollectiveKind, Model};
 use crate::core::units::{
     equation, format_bandwidth, format_beta, format_bit_rate, format_decimal,
     format_exact_or_approx,
@@ -42,8 +42,8 @@ pub fn FitPanel(props: &PanelProps) -> Html {
             .logs
             .get(la.index)
             .map(|l| l.collective)
-            .unwrap_or(BenchCollective::AllReduce),
-        Err(_) => BenchCollective::AllReduce,
+            .unwrap_or(CollectiveKind::AllReduce),
+        Err(_) => CollectiveKind::AllReduce,
     };
     let p = la.resolved.p.p;
     let on_model = act.reform(|e: Event| {

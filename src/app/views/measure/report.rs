@@ -7,7 +7,7 @@ use yew::prelude::*;
 
 use super::state::{select_value, Action, PanelProps};
 use crate::app::components::field::TextField;
-use crate::core::measure::{BenchCollective, LineMessage, RankSource, FORMATS};
+use crate::core::measure::{CollectiveKind, LineMessage, RankSource, FORMATS};
 
 /// A message as a list item's text: "line 12: …", or for the whole input
 /// (line 0, e.g. no header found) the reason alone.
@@ -81,7 +81,7 @@ pub fn ParseReport(props: &PanelProps) -> Html {
     let mut partial_lines: Vec<usize> = partial.iter().map(|m| m.line).collect();
     partial_lines.dedup();
     let on_coll =
-        act.reform(|e: Event| Action::SetCollective(BenchCollective::from_name(&select_value(&e))));
+        act.reform(|e: Event| Action::SetCollective(CollectiveKind::from_name(&select_value(&e))));
     let on_log = act.reform(|e: Event| Action::SelectLog(select_value(&e).parse().unwrap_or(0)));
     let on_p = act.reform(Action::SetP);
     let on_rate = act.reform(Action::SetRate);
@@ -109,7 +109,7 @@ pub fn ParseReport(props: &PanelProps) -> Html {
                         {" "}
                         <select id="collective" aria-label="Collective" onchange={on_coll}>
                             <option value="" selected={s.settings.import.collective.is_none()}>{"from the log"}</option>
-                            { for BenchCollective::all().into_iter().map(|c| html!{
+                            { for CollectiveKind::MENU.into_iter().map(|c| html!{
                                 <option value={c.key()} selected={s.settings.import.collective == Some(c)}>{c.label()}</option>
                             }) }
                         </select>

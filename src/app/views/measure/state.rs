@@ -11,7 +11,7 @@ use yew::prelude::*;
 use crate::app::shared::Shared;
 use crate::core::measure::analysis::{analyse, Analysis, Settings};
 use crate::core::measure::synthetic::example;
-use crate::core::measure::{BenchCollective, BwKind, Model};
+use crate::core::measure::{BwKind, CollectiveKind, Model};
 use crate::core::units::{parse_bandwidth, parse_size};
 
 /// Props of the view's panels that read the state and dispatch actions.
@@ -102,7 +102,7 @@ pub enum Action {
     /// Which table is fitted.
     SelectSeries(usize),
     /// The collective (None = from the log).
-    SetCollective(Option<BenchCollective>),
+    SetCollective(Option<CollectiveKind>),
     /// Size unit for generic columns without one (empty = from the header).
     SetSizeUnit(String),
     /// Time unit for generic columns without one.
