@@ -100,7 +100,7 @@ pub fn compute(p: &TimelineParams) -> Result<Runs, String> {
         });
     }
     let mut times: Vec<f64> = runs.iter().flat_map(|r| event_times(&r.clock)).collect();
-    times.sort_unstable_by(f64::total_cmp);
+    crate::core::order::sort_f64(&mut times);
     let end = runs.iter().map(|r| r.clock.end).fold(0.0, f64::max);
     let eps = 1e-12 + 1e-9 * end;
     times.dedup_by(|a, b| (*a - *b).abs() <= eps);

@@ -49,7 +49,7 @@ pub fn one_query<P: ViewParams>(
         if text.trim().is_empty() {
             errs.push(FieldError::new(field, "enter a value"));
         } else {
-            q.0.insert((*field).to_string(), text.trim().to_string());
+            q.insert((*field).to_string(), text.trim().to_string());
         }
     }
     let (next, more) = P::from_query(&q, base);

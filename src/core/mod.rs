@@ -7,6 +7,7 @@ pub mod cost;
 pub mod data_url;
 pub mod execute;
 pub mod measure;
+pub mod order;
 pub mod practice;
 pub mod rng;
 pub mod schedule;

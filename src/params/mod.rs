@@ -7,8 +7,6 @@
 //! the page. `to_pairs` writes the canonical form back, and parsing that form
 //! gives the same `Params` (round-trip tests in each module).
 
-use std::collections::BTreeMap;
-
 pub mod collectives;
 pub mod cost;
 pub mod embed;
@@ -24,8 +22,12 @@ pub mod topology;
 pub mod trace;
 
 /// The parsed query: lower-case key → raw value (last one wins).
+///
+/// A list of pairs with unique keys, in the order first seen: a query holds
+/// a dozen keys, so a scan is as fast as a map, and a page links no map
+/// type of its own for it (smaller wasm binaries).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Query(pub BTreeMap<String, String>);
+pub struct Query(Vec<(String, String)>);
 
 impl Query {
     /// Parses `a=1&b=x` (with or without a leading `?`). Never fails: an
@@ -33,20 +35,38 @@ impl Query {
     pub fn parse(search: &str) -> Self {
         let s = search.strip_prefix('?').unwrap_or(search);
         let pairs: Vec<(String, String)> = serde_urlencoded::from_str(s).unwrap_or_default();
-        // One insert per pair (a later value replaces an earlier one): unlike
-        // `collect`, this instantiates no sort (smaller wasm binaries).
-        let mut map = BTreeMap::new();
+        Query::from_pairs(pairs)
+    }
+
+    /// The query of `pairs`, keys lower-cased and values trimmed; a later
+    /// value of a key replaces an earlier one.
+    pub fn from_pairs(pairs: impl IntoIterator<Item = (String, String)>) -> Self {
+        let mut q = Query::default();
         for (k, v) in pairs {
-            map.insert(k.trim().to_ascii_lowercase(), v.trim().to_string());
+            q.insert(k.trim().to_ascii_lowercase(), v.trim().to_string());
         }
-        Query(map)
+        q
+    }
+
+    /// Sets `key` to `value` (replacing its value when present).
+    pub fn insert(&mut self, key: String, value: String) {
+        match self.0.iter_mut().find(|(k, _)| *k == key) {
+            Some(pair) => pair.1 = value,
+            None => self.0.push((key, value)),
+        }
+    }
+
+    /// True when the query has no key.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
     }
 
     /// The raw value of `key`, if present and non-empty.
     pub fn get(&self, key: &str) -> Option<&str> {
         self.0
-            .get(key)
-            .map(String::as_str)
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
             .filter(|v| !v.is_empty())
     }
 

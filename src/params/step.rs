@@ -520,10 +520,10 @@ impl StepParams {
         let mut lab_q = Query::default();
         for k in LAB_KEYS {
             if let Some(v) = q.get(k) {
-                lab_q.0.insert(k.to_string(), v.to_string());
+                lab_q.insert(k.to_string(), v.to_string());
             }
         }
-        if !lab_q.0.is_empty() {
+        if !lab_q.is_empty() {
             let (mut lab, e) = SgdParams::from_query(&lab_q, &base.lab);
             lab.step = lab.steps;
             out.lab = lab;

@@ -292,7 +292,7 @@ pub fn rank_axis(hi: usize, count: usize) -> Vec<usize> {
         q *= 2;
     }
     ps.push(hi);
-    ps.sort_unstable();
+    crate::core::order::sort_usize(&mut ps);
     ps.dedup();
     ps
 }

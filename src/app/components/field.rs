@@ -4,19 +4,43 @@
 //! user typed plus its error ([`Drafts`]). A bad value shows its message next
 //! to the field while the view keeps rendering the last good state.
 
-use std::collections::BTreeMap;
-
 use yew::prelude::*;
 
 use crate::params::FieldError;
 
-/// Typed-but-not-accepted texts and their messages, per field key. The keys
-/// are `String`s, like [`crate::params::Query`]'s, so the wasm binaries hold
-/// one copy of the map code.
+/// Typed-but-not-accepted texts and their messages, per field key.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Drafts {
-    text: BTreeMap<String, String>,
-    errors: BTreeMap<String, String>,
+    text: Sorted,
+    errors: Sorted,
+}
+
+/// Field key → text, sorted by key: a handful of entries, so a sorted list
+/// does what a map would without linking a map type into every page.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Sorted(Vec<(String, String)>);
+
+impl Sorted {
+    fn at(&self, key: &str) -> Result<usize, usize> {
+        self.0.binary_search_by(|(k, _)| k.as_str().cmp(key))
+    }
+    fn insert(&mut self, key: String, value: String) {
+        match self.at(&key) {
+            Ok(i) => self.0[i].1 = value,
+            Err(i) => self.0.insert(i, (key, value)),
+        }
+    }
+    fn remove(&mut self, key: &str) {
+        if let Ok(i) = self.at(key) {
+            self.0.remove(i);
+        }
+    }
+    fn get(&self, key: &str) -> Option<&String> {
+        self.at(key).ok().map(|i| &self.0[i].1)
+    }
+    fn iter(&self) -> impl Iterator<Item = (&String, &String)> {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
 }
 
 impl Drafts {

@@ -96,8 +96,11 @@ fn fit_who(who: &str, count: usize, p: usize, cell_w: f64, font: f64) -> String 
     }
 }
 
+/// `(r cos θ, r sin θ)`. The browser's `Math.cos` and `Math.sin`, so the
+/// page does not link Rust's software trigonometry (about 3 KB gzipped)
+/// for a drawing's coordinates.
 fn polar(r: f64, theta: f64) -> (f64, f64) {
-    (r * theta.cos(), r * theta.sin())
+    (r * js_sys::Math::cos(theta), r * js_sys::Math::sin(theta))
 }
 
 fn angle(i: usize, p: usize) -> f64 {

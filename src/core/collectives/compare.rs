@@ -111,7 +111,7 @@ pub fn crossovers_of<T: Copy>(lines: &[Line<T>]) -> Vec<Crossover<T>> {
             }
         }
     }
-    out.sort_by(|x, y| x.n_bytes.total_cmp(&y.n_bytes));
+    crate::core::order::sort_by_f64(&mut out, |x| x.n_bytes);
     out
 }
 
@@ -142,7 +142,7 @@ pub fn best_intervals_of<T: Copy + PartialEq>(lines: &[Line<T>]) -> Vec<Interval
             cuts.extend(crossover_of(a, b).map(|x| x.n_bytes));
         }
     }
-    cuts.sort_by(f64::total_cmp);
+    crate::core::order::sort_f64(&mut cuts);
     cuts.dedup();
     let mut bounds = vec![0.0];
     bounds.extend(cuts);

@@ -255,7 +255,7 @@ impl CollectiveAlgorithm for FlexReduce {
         let sizes = topo.node_sizes();
         let k = sizes.len().max(1) as f64;
         let mut sorted = sizes.clone();
-        sorted.sort_unstable();
+        crate::core::order::sort_usize(&mut sorted);
         let smax = sorted.last().copied().unwrap_or(1);
         let smin = sorted.first().copied().unwrap_or(1).max(1) as f64;
         // In-group round r: each worker of the smallest group still in its

@@ -116,7 +116,9 @@ pub use ring_reduce_scatter::ring_reduce_scatter_time;
 /// It writes the private enum `Entry` (one variant per entry, in order),
 /// [`ENTRIES`], and one dispatching method per question of
 /// [`CollectiveAlgorithm`]: a `match` that calls the entry's own
-/// implementation, so nothing is linked that a page does not ask for.
+/// implementation, so nothing is linked that a page does not ask for. The
+/// dispatchers are `#[inline]`, so a call with a known entry
+/// (`Algorithm::RING.describe(…)`) can link that entry's answer alone.
 macro_rules! registry {
     ($($module:ident { $($(#[$doc:meta])* $name:ident = $entry:ident),+ $(,)? })*) => {
         $(pub mod $module;)*
@@ -141,15 +143,18 @@ macro_rules! registry {
             fn descriptor(self) -> Descriptor {
                 match self { $($(Entry::$name => CollectiveAlgorithm::descriptor(&$module::$entry),)+)* }
             }
+            #[inline]
             fn method(self, phase: Phase) -> &'static str {
                 match self { $($(Entry::$name => CollectiveAlgorithm::method(&$module::$entry, phase),)+)* }
             }
+            #[inline]
             fn generate(self, topo: &Topology, n: u64, elem_bytes: u64) -> Result<Schedule, ScheduleError> {
                 match self { $($(Entry::$name => CollectiveAlgorithm::generate(&$module::$entry, topo, n, elem_bytes),)+)* }
             }
             /// [`Entry::generate`] where the descriptor says flat
             /// all-reduce; the test folds at compile time, so the other
             /// entries' generators are not linked.
+            #[inline]
             fn generate_flat_all_reduce(self, topo: &Topology, n: u64, elem_bytes: u64) -> Result<Schedule, ScheduleError> {
                 match self { $($(Entry::$name => {
                     let entry = &$module::$entry;
@@ -160,15 +165,18 @@ macro_rules! registry {
                     }
                 })+)* }
             }
+            #[inline]
             fn closed_form(self, topo: &Topology, n_bytes: f64, c: CostParams) -> Formula {
                 match self { $($(Entry::$name => CollectiveAlgorithm::closed_form(&$module::$entry, topo, n_bytes, c),)+)* }
             }
+            #[inline]
             fn factors(self, topo: &Topology) -> [f64; 3] {
                 match self { $($(Entry::$name => CollectiveAlgorithm::factors(&$module::$entry, topo),)+)* }
             }
             /// [`Entry::factors`] on the flat topology of `p` ranks, `None`
             /// for an entry that follows nodes; the layout test folds at
             /// compile time, so those entries' closed forms are not linked.
+            #[inline]
             fn flat_factors(self, p: usize) -> Option<[f64; 3]> {
                 match self { $($(Entry::$name => {
                     let entry = &$module::$entry;
@@ -179,18 +187,23 @@ macro_rules! registry {
                     }
                 })+)* }
             }
+            #[inline]
             fn equal_parts(self, topo: &Topology) -> usize {
                 match self { $($(Entry::$name => CollectiveAlgorithm::equal_parts(&$module::$entry, topo),)+)* }
             }
+            #[inline]
             fn describe(self, round: &RoundFacts<'_>) -> String {
                 match self { $($(Entry::$name => CollectiveAlgorithm::describe(&$module::$entry, round),)+)* }
             }
+            #[inline]
             fn on_topology(self) -> Option<TopologyInfo> {
                 match self { $($(Entry::$name => CollectiveAlgorithm::on_topology(&$module::$entry),)+)* }
             }
+            #[inline]
             fn topology_schedule(self, topo: &Topology, n: u64, elem_bytes: u64) -> Result<Schedule, ScheduleError> {
                 match self { $($(Entry::$name => CollectiveAlgorithm::topology_schedule(&$module::$entry, topo, n, elem_bytes),)+)* }
             }
+            #[inline]
             fn topology_time(self, topo: &Topology, n: u64, elem_bytes: u64, split: Split) -> Option<f64> {
                 match self { $($(Entry::$name => CollectiveAlgorithm::topology_time(&$module::$entry, topo, n, elem_bytes, split),)+)* }
             }

@@ -191,7 +191,8 @@ impl NodeUpdate {
                 value: x[j],
             })
             .collect();
-        terms.sort_by_key(|t| offset(t.from));
+        // signed offsets in order: shift by 2⁶³ so that −1 sorts before 0
+        crate::core::order::sort_by_key(&mut terms, |t| (offset(t.from) as u64) ^ (1 << 63));
         let result = terms.iter().map(|t| t.weight * t.value).sum();
         Some(NodeUpdate {
             node,

@@ -233,7 +233,10 @@ fn finish(mut eig: Vec<Eigenvalue>, method: SpectrumMethod, bound_guaranteed: bo
             e.re = 0.0;
         }
     }
-    eig.sort_by(|a, b| b.re.total_cmp(&a.re).then(b.im.total_cmp(&a.im)));
+    // Real part descending, then imaginary part descending: two stable
+    // passes, the second key first.
+    crate::core::order::sort_by_key(&mut eig, |e| !crate::core::order::f64_key(e.im));
+    crate::core::order::sort_by_key(&mut eig, |e| !crate::core::order::f64_key(e.re));
     let one = eig
         .iter()
         .enumerate()

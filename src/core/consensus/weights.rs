@@ -359,7 +359,7 @@ impl MixingMatrix {
                     Some(e) => e.1 += 0.5,
                     None => {
                         r.push((i, 0.5));
-                        r.sort_by_key(by_node);
+                        crate::core::order::sort_by_key(&mut r, |e| by_node(e) as u64);
                     }
                 }
                 r
@@ -557,7 +557,7 @@ pub(super) fn general_matrix(
         let s: f64 = off.iter().map(|e| e.1).sum();
         let mut r = off;
         r.push((i, 1.0 - s));
-        r.sort_by_key(by_node);
+        crate::core::order::sort_by_key(&mut r, |e| by_node(e) as u64);
         r
     };
     let rows: Vec<Vec<(usize, f64)>> = match rule {
@@ -567,7 +567,7 @@ pub(super) fn general_matrix(
                 let mut r: Vec<(usize, f64)> =
                     graph.in_neighbours()[i].iter().map(|&j| (j, w)).collect();
                 r.push((i, w));
-                r.sort_by_key(by_node);
+                crate::core::order::sort_by_key(&mut r, |e| by_node(e) as u64);
                 r
             })
             .collect(),
@@ -600,7 +600,7 @@ pub(super) fn general_matrix(
                     let mut r: Vec<(usize, f64)> =
                         graph.in_neighbours()[i].iter().map(|&j| (j, w)).collect();
                     r.push((i, w));
-                    r.sort_by_key(by_node);
+                    crate::core::order::sort_by_key(&mut r, |e| by_node(e) as u64);
                     r
                 })
                 .collect()

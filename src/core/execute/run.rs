@@ -29,7 +29,7 @@ pub(super) fn segment_bounds(s: &Schedule) -> Vec<u64> {
         }
         if pending.len() > 1024 {
             cuts.append(&mut pending);
-            cuts.sort_unstable();
+            crate::core::order::sort_u64(&mut cuts);
             cuts.dedup();
         }
     }
@@ -43,7 +43,7 @@ pub(super) fn segment_bounds(s: &Schedule) -> Vec<u64> {
             }
         }
     }
-    cuts.sort_unstable();
+    crate::core::order::sort_u64(&mut cuts);
     cuts.dedup();
     cuts
 }

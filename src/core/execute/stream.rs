@@ -150,7 +150,7 @@ pub fn execute_streamed(
     init: InitFn<'_>,
 ) -> Result<Streamed, MalformedSchedule> {
     let mut bounds: Vec<u64> = cuts.iter().copied().chain([0, n]).collect();
-    bounds.sort_unstable();
+    crate::core::order::sort_u64(&mut bounds);
     bounds.dedup();
     if bounds.last().is_some_and(|&b| b > n) {
         return Err(MalformedSchedule(format!("a cut lies beyond n = {n}")));

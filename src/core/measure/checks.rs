@@ -188,7 +188,7 @@ pub fn resolve(log: &Log, user_p: Option<usize>) -> Resolved {
 
 fn median_mid(v: &[Interval]) -> f64 {
     let mut m: Vec<f64> = v.iter().map(|i| 0.5 * (i.lo + i.hi)).collect();
-    m.sort_by(f64::total_cmp);
+    crate::core::order::sort_f64(&mut m);
     m.get(m.len() / 2).copied().unwrap_or(f64::NAN)
 }
 
@@ -292,7 +292,7 @@ pub fn infer_p(c: CollectiveKind, ratios: &[Interval]) -> Option<Inference> {
             ),
         });
     }
-    points.sort_by(f64::total_cmp);
+    crate::core::order::sort_f64(&mut points);
     let mid = points.get(points.len() / 2).copied()?;
     let p = mid.round() as usize;
     if p < 2 {

@@ -152,7 +152,7 @@ impl Fit {
     /// upper median for an even count).
     pub fn median_rel(&self) -> f64 {
         let mut v: Vec<f64> = self.residuals.iter().map(|r| r.rel.abs()).collect();
-        v.sort_by(f64::total_cmp);
+        crate::core::order::sort_f64(&mut v);
         v.get(v.len() / 2).copied().unwrap_or(0.0)
     }
 
@@ -493,7 +493,7 @@ pub fn fit_printed(
                 && n <= o.max_size
         })
         .collect();
-    idx.sort_by(|&a, &b| points[a].0.total_cmp(&points[b].0));
+    crate::core::order::sort_by_f64(&mut idx, |&a| points[a].0);
     let pts: Vec<(f64, f64)> = idx.iter().map(|&i| points[i]).collect();
     let distinct =
         pts.windows(2).filter(|w| w[1].0 > w[0].0).count() + usize::from(!pts.is_empty());
@@ -592,7 +592,8 @@ pub fn fit_printed(
         f64::NAN
     };
     let mut order: Vec<usize> = (0..residuals.len()).collect();
-    order.sort_by(|&a, &b| residuals[b].rel.abs().total_cmp(&residuals[a].rel.abs()));
+    // largest |rel| first (descending, ties in index order)
+    crate::core::order::sort_by_key(&mut order, |&a| !crate::core::order::f64_key(residuals[a].rel.abs()));
     order.truncate(5);
     let first = segments.first().copied();
     let last = segments.last().copied();

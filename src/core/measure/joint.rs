@@ -265,7 +265,7 @@ fn huber(rows: &[([f64; 3], f64)], cols: &[usize]) -> Option<[f64; 3]> {
             })
             .collect();
         let mut a: Vec<f64> = r.iter().map(|v| v.abs()).collect();
-        a.sort_by(f64::total_cmp);
+        crate::core::order::sort_f64(&mut a);
         let s = 1.4826 * a.get(a.len() / 2).copied().unwrap_or(0.0);
         if s.is_nan() || s <= 1e-12 {
             break;
@@ -293,7 +293,7 @@ pub fn measured_crossings(a: &[(f64, f64)], b: &[(f64, f64)]) -> Vec<f64> {
     };
     // The sizes are sorted as plain numbers (the page's one f64 sort).
     let mut sizes: Vec<f64> = a.iter().map(|p| p.0).filter(|&n| n > 0.0).collect();
-    sizes.sort_by(f64::total_cmp);
+    crate::core::order::sort_f64(&mut sizes);
     sizes.dedup();
     let d: Vec<(f64, f64)> = sizes
         .into_iter()

@@ -594,7 +594,7 @@ pub fn import(text: &str, opts: &ImportOptions) -> Result<Import, ImportError> {
             logs.push(log);
         }
     }
-    messages.sort_by_key(|m| m.line);
+    crate::core::order::sort_by_key(&mut messages, |m| m.line as u64);
     if logs.is_empty() {
         return Err(ImportError::Unrecognised { messages });
     }

@@ -513,7 +513,7 @@ fn infer_collective(
         .filter_map(|r| Some(r.busbw?.value / r.algbw?.value))
         .filter(|x| x.is_finite() && *x > 0.0)
         .collect();
-    ratios.sort_by(f64::total_cmp);
+    crate::core::order::sort_f64(&mut ratios);
     let med = ratios.get(ratios.len() / 2).copied();
     let reducing = has_redop && redops.iter().any(|r| r != "none" && r != "-");
     let rooted = roots.iter().any(|&r| r >= 0);

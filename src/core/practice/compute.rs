@@ -119,7 +119,10 @@ pub struct Executed {
 /// (1-byte elements, so every count is in bytes). `None` when the schedule
 /// cannot be built (`p < 2`, `n_bytes = 0`).
 pub fn execute_collective(alg: PracticeAllReduce, p: usize, n_bytes: u64) -> Option<Executed> {
-    let schedule = collectives::generate(alg.schedule(), p, n_bytes, 1).ok()?;
+    let schedule = alg
+        .schedule()
+        .generate_flat_all_reduce(&collectives::flat(p), n_bytes, 1)
+        .ok()?;
     let mut reduced = vec![0u64; p];
     for t in schedule.rounds.iter().flat_map(|r| &r.transfers) {
         if t.op == Op::Reduce {
@@ -148,7 +151,8 @@ pub use crate::core::sgd::Objective;
 /// not depend on the tensor size, so a tiny tensor is scheduled). `None`
 /// for `p < 2`.
 pub fn schedule_rounds(alg: PracticeAllReduce, p: usize) -> Option<usize> {
-    collectives::generate(alg.schedule(), p, p as u64, 1)
+    alg.schedule()
+        .generate_flat_all_reduce(&collectives::flat(p), p as u64, 1)
         .ok()
         .map(|s| s.num_rounds())
 }
@@ -229,7 +233,7 @@ pub fn crossover(
 
 /// `[startups, byte_factor]` of `alg` at `p` ranks.
 pub fn factors(alg: CostAlgorithm, p: usize) -> (f64, f64) {
-    let [a, b, _] = alg.algorithm().factors(p);
+    let [a, b, _] = alg.algorithm().flat_factors(p).unwrap_or_default();
     (a, b)
 }
 

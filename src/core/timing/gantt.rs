@@ -113,7 +113,7 @@ fn busy_intervals(clock: &Clock) -> Vec<Vec<(f64, f64)>> {
 /// `v` as the union of its intervals: disjoint, sorted by start.
 pub(crate) fn union(v: &mut Vec<(f64, f64)>) {
     // the union does not depend on the order of equal starts
-    v.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+    crate::core::order::sort_by_f64(v, |a| a.0);
     let mut out: Vec<(f64, f64)> = Vec::with_capacity(v.len());
     for &(s, e) in v.iter() {
         match out.last_mut() {
@@ -180,7 +180,7 @@ fn push_bar(bars: &mut Vec<Bar>, kind: BarKind, m: &Message, peer: usize, (s, e)
 fn rank_bars(clock: &Clock) -> Vec<Vec<Bar>> {
     let mut per: Vec<Vec<Bar>> = vec![Vec::new(); clock.p];
     let mut ordered: Vec<&Message> = clock.messages.iter().collect();
-    ordered.sort_by(|a, b| a.start.total_cmp(&b.start));
+    crate::core::order::sort_by_f64(&mut ordered, |m| m.start);
     for m in ordered {
         if let Some(v) = per.get_mut(m.src) {
             push_bar(v, BarKind::Send, m, m.dst, (m.start, m.arrival));
@@ -197,11 +197,9 @@ fn rank_bars(clock: &Clock) -> Vec<Vec<Bar>> {
 
 /// Merges touching bars of one kind (and one criticality) on a row.
 pub(crate) fn merge_rounds(bars: &mut Vec<Bar>, eps: f64) {
-    bars.sort_by(|a, b| {
-        (a.kind as u8, a.start)
-            .partial_cmp(&(b.kind as u8, b.start))
-            .unwrap_or(std::cmp::Ordering::Equal)
-    });
+    // By kind, then by start: two stable passes, the second key first.
+    crate::core::order::sort_by_f64(bars, |b| b.start);
+    crate::core::order::sort_by_key(bars, |b| b.kind as u64);
     let mut out: Vec<Bar> = Vec::with_capacity(bars.len());
     for b in bars.drain(..) {
         match out.last_mut() {
@@ -314,7 +312,7 @@ pub fn event_times(clock: &Clock) -> Vec<f64> {
     }
     v.retain(|t| t.is_finite() && *t <= clock.end);
     // equal keys are equal values: an unstable sort gives the same list
-    v.sort_unstable_by(f64::total_cmp);
+    crate::core::order::sort_f64(&mut v);
     let eps = 1e-12 + 1e-9 * clock.end.abs();
     v.dedup_by(|a, b| (*a - *b).abs() <= eps);
     v

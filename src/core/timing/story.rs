@@ -15,7 +15,7 @@ pub fn critical_ranks(clock: &Clock) -> Vec<usize> {
         .filter(|m| m.critical)
         .flat_map(|m| [m.src, m.dst])
         .collect();
-    v.sort_unstable();
+    crate::core::order::sort_usize(&mut v);
     v.dedup();
     v
 }

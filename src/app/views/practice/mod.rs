@@ -112,12 +112,7 @@ fn PracticeList(props: &ListProps) -> Html {
 impl Commit for PracticeParams {
     fn commit(&self, fields: &[(&'static str, String)]) -> (Self, Vec<FieldError>) {
         if fields.iter().any(|(k, _)| *k == "set") {
-            let q = Query(
-                fields
-                    .iter()
-                    .map(|(k, v)| ((*k).to_string(), v.clone()))
-                    .collect(),
-            );
+            let q = Query::from_pairs(fields.iter().map(|(k, v)| ((*k).to_string(), v.clone())));
             PracticeParams::from_query(&q, &PracticeParams::default())
         } else {
             one_query(self, fields)

@@ -77,7 +77,7 @@ impl Sim {
                 .collect(),
             None => Vec::new(),
         };
-        waits_for.sort_unstable();
+        crate::core::order::sort_usize(&mut waits_for);
         waits_for.dedup();
         Blocked {
             rank: x,
