@@ -57,6 +57,7 @@ const FIELDS: &[&str] = &[
     "overlap",
     "samples",
     "mode",
+    "optim",
     "graph",
     "h",
     "straggler",
