@@ -98,6 +98,14 @@ pub const PRESETS: &[(&str, &str)] = &[
         "A with a failure at step 25",
         "p=8&alg=ring&bw=12.5GB/s&alpha=0us&layers=4&params=25M&dtype=fp32&fwd=0ms&bwd=10ms&fail=3@25&ckpt=10&restart=30s",
     ),
+    (
+        "S: FSDP, 4 layers of 50 MB on 8 ranks",
+        "p=8&alg=ring&bw=12.5GB/s&alpha=0us&layers=4&params=25M&dtype=bf16&fwd=20ms&bwd=10ms&mode=fsdp",
+    ),
+    (
+        "S as ZeRO-2",
+        "p=8&alg=ring&bw=12.5GB/s&alpha=0us&layers=4&params=25M&dtype=bf16&fwd=20ms&bwd=10ms&mode=zero2",
+    ),
 ];
 
 /// Parameters of the step view.

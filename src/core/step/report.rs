@@ -6,7 +6,7 @@
 //! cap at a time, so the page can show its progress.
 
 use super::failure::{allreduce_loss, survivors, AllReduceLoss, Failure, Survivors};
-use super::model::{Network, StepError, StepModel};
+use super::model::{Halves, Network, StepError, StepModel};
 use super::run::{time_step, StepOptions, StepRun};
 use super::sharded::{memory, Memory, Sharding};
 use super::strategies::{gossip_clock, gossip_step, local_step, readers, GossipStep, LocalStep};
@@ -111,6 +111,9 @@ pub struct Report {
     pub fsdp: Result<ModeRun, String>,
     /// Memory per rank under each mode.
     pub memory: Memory,
+    /// The reduce-scatter and all-gather of the sharded modes (`None`: the
+    /// all-reduce has none).
+    pub halves: Option<Halves>,
 }
 
 impl Report {
@@ -140,6 +143,23 @@ impl Report {
                 no_overlap: m.no_overlap,
             })
             .map_err(String::as_str)
+    }
+
+    /// The step of the mode shown, or DDP's with the reason when the mode
+    /// shown cannot run on this all-reduce (so the page still has a step).
+    pub fn shown_or_ddp(&self) -> (Shown<'_>, Option<&str>) {
+        match self.shown() {
+            Ok(s) => (s, None),
+            Err(e) => (
+                Shown {
+                    mode: Sharding::Ddp,
+                    run: &self.run,
+                    clean: self.clean.as_ref(),
+                    no_overlap: self.no_overlap,
+                },
+                Some(e),
+            ),
+        }
     }
 
     /// The step of `mode` as asked (DDP's is [`Report::run`]).
@@ -258,6 +278,7 @@ pub fn report(case: &Case) -> Result<Report, StepError> {
     let largest = case.model.params.iter().copied().max().unwrap_or(0);
     let memory = memory(case.model.total_params(), largest, p, case.optim);
     Ok(Report {
+        halves: net.halves(),
         mode: case.opts.sharding,
         zero2,
         fsdp,

@@ -238,6 +238,8 @@ pub const DEFAULT_OPTIM_BYTES: f64 = 12.0;
 /// state per parameter).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Memory {
+    /// Ψ, the model's parameters.
+    pub params: u64,
     /// DDP: (2 + 2 + K)Ψ.
     pub ddp: f64,
     /// ZeRO-1 (optimizer state sharded): 4Ψ + KΨ/N.
@@ -262,9 +264,11 @@ impl Memory {
 /// bytes of optimizer state per parameter (K), the largest layer holding
 /// `largest` parameters; see [`Memory`] for each formula.
 pub fn memory(psi: u64, largest: u64, n: usize, k: f64) -> Memory {
+    let params = psi;
     let psi = psi as f64;
     let n = n.max(1) as f64;
     Memory {
+        params,
         ddp: (PARAM_BYTES + GRAD_BYTES + k) * psi,
         zero1: (PARAM_BYTES + GRAD_BYTES) * psi + k * psi / n,
         zero2: PARAM_BYTES * psi + (GRAD_BYTES + k) * psi / n,

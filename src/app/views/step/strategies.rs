@@ -7,6 +7,7 @@ use yew::prelude::*;
 use super::SharedReport;
 use crate::core::sgd::Strategy;
 use crate::core::step::strategies::paced;
+use crate::core::step::Sharding;
 use crate::core::units::{format_decimal, format_time};
 use crate::params::step::StepParams;
 
@@ -33,7 +34,8 @@ pub fn strategies_panel(r: &SharedReport, p: &StepParams) -> Html {
     let clean = r.clean.as_ref().unwrap_or(&r.run);
     let model_bytes = format_decimal(clean.buckets.iter().map(|b| b.bytes).sum::<u64>() as f64);
     let row = |s: Strategy, time: String, bytes: String, how: String| {
-        let cls = classes!((p.mode == s).then_some("winner"));
+        // all-reduce SGD's row is DDP's: not the one shown under ZeRO-2 or FSDP
+        let cls = classes!((p.mode == s && p.sharding == Sharding::Ddp).then_some("winner"));
         html! {
             <tr class={cls} id={format!("strategy-{}", s.key())}>
                 <th scope="row">{label(s, p.h)}</th><td>{time}</td><td>{bytes}</td><td class="wrap">{how}</td>
