@@ -934,6 +934,40 @@ mod tests {
     }
 
     #[test]
+    fn practice_zero_links_parse_and_show_the_answer() {
+        use crate::core::practice::{Answer, Params, Template};
+        use crate::core::step::report::report;
+        // the links' cases are large (Ψ up to 70B, N up to 256): a few seeds
+        for seed in 0..6u64 {
+            for t in [Template::ZeroMemory, Template::FsdpTraffic] {
+                let q = t.generate(seed, 0);
+                let query = q.link.as_ref().map(|l| l.query.clone()).unwrap_or_default();
+                let query = query.trim_start_matches("view=step&");
+                let (p, e) = parse(query);
+                assert!(e.is_empty(), "{query}: {e:?}");
+                let r = report(&p.case().expect("case")).expect("runs");
+                let Answer::Numeric(parts) = &q.answer else {
+                    panic!("numeric")
+                };
+                // the page shows the answer: the stage's memory, or FSDP's bytes
+                let shown = match t.params(seed, 0) {
+                    Params::ZeroMemory { stage, .. } => match stage {
+                        1 => r.memory.zero1,
+                        2 => r.memory.zero2,
+                        _ => r.memory.zero3,
+                    },
+                    _ => r.run_of(Sharding::Fsdp).expect("ring").bytes_sent as f64,
+                };
+                let want = parts.last().map_or(0.0, |p| p.value);
+                assert!(
+                    (shown - want).abs() <= 1e-9 * want,
+                    "{query}: {shown} vs {want}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn round_trips() {
         for (_, q) in PRESETS {
             let (p, e) = parse(q);

@@ -280,6 +280,12 @@ impl Network {
         }
     }
 
+    /// The ring all-reduce (and its halves, the ring reduce-scatter and
+    /// all-gather) on `topo`, γ = 0.
+    pub fn ring(topo: Topology) -> Network {
+        Network::new(FlatAllReduce::RING, topo, 0.0)
+    }
+
     /// Ranks.
     pub fn p(&self) -> usize {
         self.topo.p()
