@@ -84,8 +84,9 @@ fn comm_look(b: &BucketSpan, k: usize) -> (String, String) {
     }
 }
 
-/// The legend of a sharded step: one swatch per kind of bar it has.
-fn legend(out: &mut String, run: &StepRun, y: f64) {
+/// The legend of a sharded step: one swatch per kind of bar it has, in
+/// rows of at most the chart's width (about 7 px a character).
+fn legend(run: &StepRun) -> Vec<(&'static str, &'static str, f64, f64)> {
     let mut items: Vec<(&str, &str)> = vec![("st-fwd", "forward"), ("st-bwd", "backward")];
     for (kind, class) in [
         (CommKind::GatherForward, "st-agf"),
@@ -97,19 +98,35 @@ fn legend(out: &mut String, run: &StepRun, y: f64) {
             items.push((class, kind.label()));
         }
     }
-    let _ = write!(out, "<g class=\"st-legend\">");
-    let mut x = LEFT;
+    let (mut x, mut y) = (LEFT, 0.0);
+    let mut out = Vec::with_capacity(items.len());
     for (class, text) in items {
+        let w = 19.0 + 7.0 * text.chars().count() as f64 + 18.0;
+        if x > LEFT && x + w > WIDTH {
+            x = LEFT;
+            y += LEGEND_ROW;
+        }
+        out.push((class, text, x, y));
+        x += w;
+    }
+    out
+}
+
+/// Height of a legend row, px.
+const LEGEND_ROW: f64 = 22.0;
+
+fn draw_legend(out: &mut String, items: &[(&str, &str, f64, f64)], top: f64) {
+    out.push_str("<g class=\"st-legend\">");
+    for &(class, text, x, y) in items {
         let _ = write!(
             out,
             "<rect x=\"{x:.0}\" y=\"{:.0}\" width=\"14\" height=\"14\" rx=\"2\" fill=\"{}\"/><text x=\"{:.0}\" y=\"{:.0}\">{}</text>",
-            y,
+            top + y,
             fill(class),
             x + 19.0,
-            y + 11.0,
+            top + y + 11.0,
             esc(text)
         );
-        x += 19.0 + 6.5 * text.chars().count() as f64 + 16.0;
     }
     out.push_str("</g>");
 }
@@ -177,8 +194,13 @@ pub fn timeline_svg(
 ) -> String {
     let end = end.max(run.step_time).max(1e-12);
     let rows = if run.others.is_some() { 3.0 } else { 2.0 };
-    let sharded = mode != Sharding::Ddp;
-    let height = 30.0 + rows * ROW + 34.0 + if sharded { 26.0 } else { 0.0 };
+    let keys = if mode == Sharding::Ddp {
+        Vec::new()
+    } else {
+        legend(run)
+    };
+    let legend_h = keys.last().map_or(0.0, |k| k.3 + LEGEND_ROW + 4.0);
+    let height = 30.0 + rows * ROW + 34.0 + legend_h;
     let plot_w = WIDTH - LEFT - 16.0;
     let sx = move |t: f64| LEFT + t / end * plot_w;
     let what = match mode {
@@ -279,8 +301,8 @@ pub fn timeline_svg(
         out,
         "<line class=\"st-end\" x1=\"{x:.2}\" x2=\"{x:.2}\" y1=\"26\" y2=\"{y:.2}\" stroke=\"#D55E00\" stroke-width=\"2\" stroke-dasharray=\"5 3\"/>"
     );
-    if sharded {
-        legend(&mut out, run, y + 30.0);
+    if !keys.is_empty() {
+        draw_legend(&mut out, &keys, y + 30.0);
     }
     out.push_str("</svg>");
     out

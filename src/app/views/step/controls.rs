@@ -30,13 +30,13 @@ pub fn step_controls(p: &StepParams, d: &Drafts, on_commit: &OnCommit) -> Html {
     let algs =
         options(FlatAllReduce::all().map(|a| (a.key(), format!("{} ({})", a.label(), a.key()))));
     let dtypes = options(Dtype::ALL.iter().map(|t| (t.key(), t.key().to_string())));
-    // all-reduce SGD as DDP, ZeRO-2 or FSDP, then the other strategies
+    // all-reduce SGD (DDP), ZeRO-2 or FSDP, then the other strategies
     let modes = options(
         Sharding::ALL
             .iter()
             .map(|z| match z {
-                Sharding::Ddp => (z.key(), "all-reduce SGD (DDP)".to_string()),
-                _ => (z.key(), format!("all-reduce SGD as {}", z.label())),
+                Sharding::Ddp => (z.key(), Strategy::AllReduce.label().to_string()),
+                _ => (z.key(), z.label().to_string()),
             })
             .chain(
                 Strategy::ALL[1..]

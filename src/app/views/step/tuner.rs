@@ -125,8 +125,10 @@ pub fn TunerPanel(props: &TunerPanelProps) -> Html {
                 <p class="muted">{"ZeRO-2's step: each bucket is reduce-scattered, then the parameters are all-gathered."}</p>
             }
             {body}
+            if props.fixed.is_none() {
             <p class="muted">{"Small buckets start early but pay the all-reduce's start-ups many times; large buckets start late and \
                 leave the last all-reduce exposed. The first bucket keeps its own cap (first=)."}</p>
+            }
         </section>
     }
 }
