@@ -117,7 +117,7 @@ pub fn StepView(props: &ViewProps) -> Html {
                     {"One data-parallel step on the clock. Gradients become ready layer by layer, last layer first; \
                       PyTorch DDP groups them into buckets and all-reduces each bucket as soon as it is full, \
                       while the backward pass goes on. One step need not be one all-reduce call. \
-                      ZeRO-2 and FSDP (mode=zero2, mode=fsdp) shard the model instead: reduce-scatters and all-gathers on the same clock, for less memory per rank."}
+                      mode=zero2 and mode=fsdp shard the model instead."}
                 </p>
             </>})}
             {ctx.panel("presets", presets())}

@@ -74,7 +74,7 @@ pub fn summary(r: &SharedReport, p: &StepParams) -> Html {
             <p class="muted">{if shown.mode == Sharding::Ddp {
                 "Exposed communication is the step time minus the compute time: the part of the all-reduces the backward pass did not hide."
             } else {
-                "Exposed communication is the step time minus the compute time: the part of the all-gathers and reduce-scatters the compute did not hide, waits for an all-gather included."
+                "Exposed communication is the step time minus the compute time, waits for an all-gather included."
             }}</p>
         </section>
     }

@@ -25,18 +25,14 @@ fn sharded_note(r: &SharedReport, p: &StepParams, mode: Sharding) -> String {
     match mode {
         Sharding::Ddp => String::new(),
         Sharding::Zero2 => format!(
-            "ZeRO-2: DDP's {} buckets ({}) are reduce-scattered instead of all-reduced (RS); after the last one, the updated \
-             parameters are all-gathered in one collective (AG, yellow), not overlapped. The collectives are the registry's {names}, \
-             executed on this network. The tick before a bar marks when it was issued.",
+            "ZeRO-2: DDP's {} buckets ({}) reduce-scattered (RS), then the updated parameters all-gathered (AG), not overlapped, \
+             on the registry's {names}. A tick marks when a collective was issued.",
             run.buckets.len().saturating_sub(1),
             p.caps_line()
         ),
         Sharding::Fsdp => format!(
-            "FSDP (ZeRO-3), one unit per layer: each layer's parameters are all-gathered before its forward (AG, sky blue) and \
-             again before its backward (AG, blue), and its gradients reduce-scattered when its backward ends (RS, purple). \
-             One layer is prefetched (the next layer's all-gather is issued when a layer starts); one communication stream, \
-             first in first out. fwd= is split evenly over the layers: {} each. The collectives are the registry's {names}, \
-             executed on this network. The tick before a bar marks when it was issued.",
+            "FSDP: each layer all-gathered before its forward and again before its backward (AG), reduce-scattered after its backward (RS), \
+             one layer prefetched, on the registry's {names}. fwd= is split evenly over the layers: {} each. A tick marks when a collective was issued.",
             // layer 1's forward, at nominal speed
             format_time(run.others.as_ref().unwrap_or(&run.compute).first().map_or(0.0, |c| c.end - c.start))
         ),

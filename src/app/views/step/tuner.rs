@@ -74,9 +74,7 @@ pub fn TunerPanel(props: &TunerPanelProps) -> Html {
     }
     let body = if let Some(t) = props.fixed {
         html! {
-            <p id="tuner-best">{format!(
-                "FSDP communicates layer by layer (an all-gather before each layer's forward and backward, a reduce-scatter after its backward), \
-                 so the bucket cap plays no part: its step takes {} at every cap.", format_time(t))}</p>
+            <p id="tuner-best">{format!("FSDP communicates layer by layer, so the bucket cap plays no part: {} at every cap.", format_time(t))}</p>
         }
     } else if n < caps.len() {
         html! {
@@ -122,7 +120,7 @@ pub fn TunerPanel(props: &TunerPanelProps) -> Html {
         <section class="panel" id="tuner" aria-labelledby="tuner-h">
             <h2 class="panel-h" id="tuner-h">{"Bucket tuner"}</h2>
             if mode == Sharding::Zero2 {
-                <p class="muted">{"ZeRO-2's step: each bucket is reduce-scattered, then the parameters are all-gathered."}</p>
+                <p class="muted">{"ZeRO-2's step."}</p>
             }
             {body}
             if props.fixed.is_none() {
