@@ -982,6 +982,7 @@ mod tests {
             "mode=zero2",
             "mode=zero3&optim=0",
             "mode=gossip",
+            "mode=DDP",
         ] {
             let (p, e) = parse(q);
             assert!(e.is_empty(), "{q}: {e:?}");

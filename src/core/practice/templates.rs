@@ -1514,11 +1514,11 @@ fn zero_memory(psi: u64, n: usize, stage: u8) -> Question {
         "A model of Ψ = {count} parameters is trained with mixed-precision Adam: per parameter, 2 bytes \
          of fp16 parameters, 2 bytes of fp16 gradients and K = 12 bytes of optimizer state. With {sharded} \
          on N = {n} GPUs, how much memory do these model states take on each GPU, in GB? Leave out \
-         activations, buffers{}.",
+         {}.",
         if stage == 3 {
-            " and the layer FSDP gathers while it computes"
+            "activations, buffers and the layer FSDP gathers while it computes"
         } else {
-            ""
+            "activations and buffers"
         }
     );
     let m = compute::zero_memory(psi, n, ADAM_K);

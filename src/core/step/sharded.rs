@@ -54,11 +54,12 @@ impl Sharding {
         }
     }
 
-    /// Parses a sharded `mode` value (case-insensitive): `zero2`
+    /// Parses a `mode` value (case-insensitive): `ddp`, `zero2`
     /// (`zero-2`), `fsdp` (`zero3`, `zero-3`); `None` otherwise (DDP is
-    /// the strategies' `allreduce`).
+    /// also the strategies' `allreduce`).
     pub fn parse(s: &str) -> Option<Sharding> {
         match s.trim().to_ascii_lowercase().as_str() {
+            "ddp" => Some(Sharding::Ddp),
             "zero2" | "zero-2" => Some(Sharding::Zero2),
             "fsdp" | "zero3" | "zero-3" => Some(Sharding::Fsdp),
             _ => None,

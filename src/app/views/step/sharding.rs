@@ -58,7 +58,7 @@ pub fn sharding_panel(r: &SharedReport, p: &StepParams) -> Html {
                     <td id={format!("sent-{key}")}>{format!("{}{ratio}", format_decimal(run.bytes_sent as f64))}</td>
                 </>}
             }
-            Err(_) => html! { <td colspan="2" id={format!("time-{key}")}>{"—"}</td> },
+            Err(_) => html! {<><td id={format!("time-{key}")}>{"—"}</td><td>{"—"}</td></>},
         };
         let gathered = (id == "zero3").then(|| html! {<>
             <br /><span class="muted formula" id="mem-fsdp">{format!("FSDP: + {} = {}", format_memory(m.gathered), format_memory(m.fsdp()))}</span>
