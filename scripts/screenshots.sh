@@ -42,6 +42,8 @@ views=(
   "timeline|view=timeline"
   "step-a|view=step&p=8&alg=ring&bw=12.5GB/s&alpha=0us&layers=4&params=25M&dtype=fp32&fwd=0ms&bwd=10ms&straggler=3:0.5"
   "step-b|view=step&p=16&alg=ring&alpha=20us&bw=12.5GB/s&layers=100&params=1M&dtype=fp32&fwd=25ms&bwd=0.5ms"
+  "step-fsdp|view=step&p=8&alg=ring&bw=12.5GB/s&alpha=0us&layers=4&params=25M&dtype=bf16&fwd=20ms&bwd=10ms&mode=fsdp"
+  "step-zero2|view=step&p=8&alg=ring&bw=12.5GB/s&alpha=0us&layers=4&params=25M&dtype=bf16&fwd=20ms&bwd=10ms&mode=zero2"
   "timeline-late|view=timeline&alg=ring&p=4&size=100MB&bw=12.5GB/s&alpha=0us&late=2:5ms&t=3ms"
   "timeline-fail|view=timeline&alg=ring&p=4&size=100MB&bw=12.5GB/s&alpha=0us&fail=2@3ms"
   "ring-bad|view=ring&p=abc&size=12parsecs"

@@ -179,6 +179,10 @@ async fn timeline_fits_at_three_widths() {
 async fn step_fits_at_three_widths() {
     check("view=step").await;
     check("view=step&p=16&alpha=20us&layers=100&params=1M&fwd=25ms&bwd=0.5ms&straggler=3:0.5&fail=3@25&ckpt=10&restart=30s").await;
+    check(
+        "view=step&p=8&layers=4&params=25M&dtype=bf16&fwd=20ms&bwd=10ms&mode=fsdp&straggler=3:0.5",
+    )
+    .await;
 }
 
 #[wasm_bindgen_test]

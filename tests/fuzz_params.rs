@@ -932,6 +932,13 @@ fn step_compute(s: &StepParams, heavy: bool) {
     let Ok(case) = b.case() else { return };
     let Ok(r) = report::report(&case) else { return };
     let _ = trace::chrome_trace(&r.run);
+    // the mode shown (ZeRO-2, FSDP, or DDP with the reason it cannot run)
+    let (shown, _) = r.shown_or_ddp();
+    let _ = trace::chrome_trace(shown.run);
+    let _ =
+        collective_lab::plot::step::timeline_svg(shown.run, None, shown.run.step_time, shown.mode);
+    assert!(r.memory.zero3 <= r.memory.zero2 && r.memory.zero2 <= r.memory.zero1);
+    assert!(r.memory.zero1 <= r.memory.ddp);
     let _ = (
         r.run.exposed(),
         r.run.hidden_share(),
@@ -967,6 +974,7 @@ const PARSERS: &[Spec] = &[
             "overlap",
             "samples",
             "mode",
+            "optim",
             "graph",
             "h",
             "straggler",
@@ -1002,7 +1010,11 @@ const PARSERS: &[Spec] = &[
             ("bucket", &["25MiB", "32", "0", "1TiB"]),
             ("overlap", &["0", "1"]),
             ("samples", &["32", "-"]),
-            ("mode", &["allreduce", "gossip", "local"]),
+            (
+                "mode",
+                &["allreduce", "gossip", "local", "zero2", "fsdp", "ZeRO-3"],
+            ),
+            ("optim", &["12", "0", "8", "-1", "1e9", "1001"]),
             ("graph", &["ring", "complete", "hypercube", "path", "star"]),
             ("h", &["1", "4", "never"]),
             ("straggler", &["3:0.5", "99:0.5", "0:1", "-"]),
@@ -1363,6 +1375,45 @@ fn fuzz_step() {
     fuzz("step", 11);
 }
 
+/// Issue 36: the sharded modes and `optim` from the URL.
+#[test]
+fn step_sharded_urls() {
+    use collective_lab::core::step::report::report;
+    use collective_lab::core::step::Sharding;
+    let parse = |q: &str| StepParams::from_query(&Query::parse(q), &StepParams::default());
+    for (q, field) in [
+        ("mode=zero9", "mode"),
+        ("optim=-1", "optim"),
+        ("optim=NaN", "optim"),
+        ("optim=12GB", "optim"),
+        ("mode=fsdp2", "mode"),
+    ] {
+        let (p, e) = parse(q);
+        assert_eq!(e.len(), 1, "{q}: {e:?}");
+        assert_eq!(e[0].field, field, "{q}");
+        assert_eq!(p, StepParams::default(), "{q} keeps the defaults");
+    }
+    // every flat all-reduce with every mode: a step or a reason, never a panic
+    for alg in ["ring", "tree", "ptree", "dbtree", "rd", "rab", "naive"] {
+        for mode in ["allreduce", "zero2", "fsdp"] {
+            for p in ["2", "3", "6", "8"] {
+                let q = format!("alg={alg}&mode={mode}&p={p}&layers=3&params=1M,2M,3M&bwd=1ms&fwd=3ms&straggler=1:0.5");
+                let (s, e) = parse(&q);
+                assert!(e.is_empty(), "{q}: {e:?}");
+                let r = report(&s.case().expect("case")).expect("DDP runs");
+                let halves = matches!(alg, "ring" | "rab");
+                assert_eq!(r.shown().is_ok(), halves || mode == "allreduce", "{q}");
+                if halves {
+                    // FSDP sends 3 collectives' worth per layer, DDP 2
+                    let f = r.run_of(Sharding::Fsdp).expect("fsdp");
+                    assert!(f.bytes_sent > r.run.bytes_sent, "{q}");
+                    assert!(f.step_time >= f.compute_time, "{q}");
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn every_parser_is_in_the_table() {
     let views: Vec<&str> = PARSERS.iter().map(|s| s.view).collect();
@@ -1406,7 +1457,7 @@ fn field_of<T>(r: Result<T, collective_lab::params::FieldError>) -> Option<&'sta
 
 /// Every typed field of the views, with the field name its errors must carry.
 const FIELDS: &[(FieldParser, &str)] = {
-    use collective_lab::params::{collectives as c, cost, fields, gossip as g, ring, sgd};
+    use collective_lab::params::{collectives as c, cost, fields, gossip as g, ring, sgd, step};
     &[
         (
             ("ring size", |s| field_of(ring::parse_tensor_size(s))),
@@ -1459,6 +1510,8 @@ const FIELDS: &[(FieldParser, &str)] = {
             "graph",
         ),
         (("sgd shards", |s| field_of(sgd::parse_shards(s))), "shards"),
+        (("step optim", |s| field_of(step::parse_optim(s))), "optim"),
+        (("step mode", |s| field_of(step::parse_mode(s))), "mode"),
         (("sgd losses", |s| field_of(sgd::parse_losses(s))), "losses"),
     ]
 };

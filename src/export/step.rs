@@ -3,11 +3,39 @@
 
 use super::{Cell, DataTable};
 use crate::core::step::quality::QualityRow;
-use crate::core::step::run::StepRun;
+use crate::core::step::run::{CommKind, StepRun};
 use crate::core::step::strategies::Tuner;
 
-/// One row per bucket: layers, bytes, ready, start, end (seconds).
+/// One row per bucket: layers, bytes, ready, start, end (seconds). A
+/// sharded step (ZeRO-2, FSDP) has one row per collective instead, with
+/// what it does and when it was issued.
 pub fn buckets_table(run: &StepRun) -> DataTable {
+    if run.buckets.iter().any(|b| b.kind != CommKind::AllReduce) {
+        let mut t = DataTable::new(
+            "Collectives of one step",
+            &[
+                "#",
+                "collective",
+                "layers",
+                "bytes",
+                "issued (s)",
+                "start (s)",
+                "end (s)",
+            ],
+        );
+        for (k, b) in run.buckets.iter().enumerate() {
+            t.rows.push(vec![
+                Cell::Num((k + 1) as f64),
+                Cell::Text(b.kind.label().into()),
+                Cell::Text(b.label()),
+                Cell::Num(b.bytes as f64),
+                Cell::Num(b.ready),
+                Cell::Num(b.start),
+                Cell::Num(b.end),
+            ]);
+        }
+        return t;
+    }
     let mut t = DataTable::new(
         "Buckets of one step",
         &[

@@ -11,9 +11,11 @@
 //!   `first` (the first, default 1MiB); a plain number is MiB, as DDP's
 //!   `bucket_cap_mb`. `overlap=0` starts every all-reduce after the
 //!   backward pass. `samples` (per worker per step) gives samples per second.
-//! - Strategies: `mode=allreduce|gossip|local` (the timeline shown; all
-//!   three are compared), `graph` (D-PSGD's graph), `h` (local SGD's
-//!   averaging period; absent: never).
+//! - Strategies: `mode=allreduce|zero2|fsdp|gossip|local` (the timeline
+//!   shown: DDP's, ZeRO-2's or FSDP's step; all strategies are compared),
+//!   `graph` (D-PSGD's graph), `h` (local SGD's averaging period; absent:
+//!   never), `optim` (K, bytes of optimizer state per parameter, for the
+//!   memory per rank; default 12, mixed-precision Adam).
 //! - Faults: `straggler=RANK:FACTOR` (0 < FACTOR ≤ 1, that rank's compute
 //!   speed), `fail=RANK@STEP` (a step number ≥ 1, not a time), `ckpt`
 //!   (steps between checkpoints), `restart` (a time).
@@ -32,11 +34,12 @@ use crate::core::consensus::{Graph, GraphKind};
 use crate::core::sgd::Strategy;
 use crate::core::step::failure::Failure;
 use crate::core::step::report::Case;
-use crate::core::step::Network;
+use crate::core::step::sharded::DEFAULT_OPTIM_BYTES;
 use crate::core::step::{
     format_count, parse_count, Dtype, StepModel, StepOptions, Straggler, DEFAULT_BUCKET_BYTES,
     DEFAULT_FIRST_BUCKET_BYTES,
 };
+use crate::core::step::{Network, Sharding};
 use crate::core::topology::Topology;
 use crate::core::units::{format_binary, parse_size, parse_time, Bandwidth};
 
@@ -48,6 +51,7 @@ pub const PANELS: &[&str] = &[
     "timeline",
     "summary",
     "tuner",
+    "sharding",
     "strategies",
     "straggler",
     "failure",
@@ -94,6 +98,14 @@ pub const PRESETS: &[(&str, &str)] = &[
         "A with a failure at step 25",
         "p=8&alg=ring&bw=12.5GB/s&alpha=0us&layers=4&params=25M&dtype=fp32&fwd=0ms&bwd=10ms&fail=3@25&ckpt=10&restart=30s",
     ),
+    (
+        "S: FSDP, 4 layers of 50 MB on 8 ranks",
+        "p=8&alg=ring&bw=12.5GB/s&alpha=0us&layers=4&params=25M&dtype=bf16&fwd=20ms&bwd=10ms&mode=fsdp",
+    ),
+    (
+        "S as ZeRO-2",
+        "p=8&alg=ring&bw=12.5GB/s&alpha=0us&layers=4&params=25M&dtype=bf16&fwd=20ms&bwd=10ms&mode=zero2",
+    ),
 ];
 
 /// Parameters of the step view.
@@ -127,6 +139,11 @@ pub struct StepParams {
     pub samples: Option<u64>,
     /// The strategy whose timeline is shown.
     pub mode: Strategy,
+    /// How all-reduce SGD keeps the model (`mode=zero2|fsdp`; DDP
+    /// otherwise). Anything but DDP comes with `mode` all-reduce SGD.
+    pub sharding: Sharding,
+    /// K, bytes of optimizer state per parameter (`optim`).
+    pub optim: Field<f64>,
     /// D-PSGD's graph.
     pub graph: GraphChoice,
     /// Local SGD averages every `h` steps (`None`: never).
@@ -164,6 +181,8 @@ impl Default for StepParams {
             overlap: true,
             samples: None,
             mode: Strategy::AllReduce,
+            sharding: Sharding::Ddp,
+            optim: Field::new("12", DEFAULT_OPTIM_BYTES),
             graph: GraphChoice::Ring,
             h: None,
             straggler: None,
@@ -250,6 +269,50 @@ pub fn parse_alg(raw: &str) -> Result<Algorithm, FieldError> {
             ),
         )
     })
+}
+
+/// Largest K of `optim`, bytes per parameter.
+pub const MAX_OPTIM: f64 = 1000.0;
+
+/// Parses `optim`: K, bytes of optimizer state per parameter, a number
+/// from 0 to [`MAX_OPTIM`] (12 for mixed-precision Adam; 0 for plain SGD).
+///
+/// # Errors
+/// A [`FieldError`] for `optim`.
+pub fn parse_optim(raw: &str) -> Result<Field<f64>, FieldError> {
+    let t = raw.trim();
+    match t.parse::<f64>() {
+        Ok(k) if (0.0..=MAX_OPTIM).contains(&k) => Ok(Field::new(t, k)),
+        _ => Err(FieldError::new(
+            "optim",
+            format!(
+                "optim is K, the bytes of optimizer state per parameter: a number from 0 to 1000, \
+                 e.g. 12 for mixed-precision Adam (got “{t}”)"
+            ),
+        )),
+    }
+}
+
+/// Parses `mode`: a strategy (`allreduce`, `gossip`, `local`) or a sharded
+/// all-reduce SGD (`zero2`, `fsdp`).
+///
+/// # Errors
+/// A [`FieldError`] for `mode` listing the values.
+pub fn parse_mode(raw: &str) -> Result<(Strategy, Sharding), FieldError> {
+    if let Some(s) = Strategy::parse(raw) {
+        return Ok((s, Sharding::Ddp));
+    }
+    Sharding::parse(raw)
+        .map(|z| (Strategy::AllReduce, z))
+        .ok_or_else(|| {
+            FieldError::new(
+                "mode",
+                format!(
+                    "mode must be allreduce, zero2, fsdp, gossip or local (got “{}”)",
+                    raw.trim()
+                ),
+            )
+        })
 }
 
 /// Parses a bucket cap: a size (`25MiB`, `100MB`) or a plain number of
@@ -400,6 +463,7 @@ impl StepParams {
             cap: self.bucket.value,
             overlap: self.overlap,
             straggler: self.straggler,
+            sharding: self.sharding,
         }
     }
 
@@ -543,16 +607,13 @@ impl StepParams {
             }
         };
         if let Some(raw) = q.get("mode") {
-            take(match Strategy::parse(raw) {
-                Some(s) => {
-                    out.mode = s;
-                    Ok(())
-                }
-                None => Err(FieldError::new(
-                    "mode",
-                    format!("mode must be allreduce, gossip or local (got “{raw}”)"),
-                )),
-            });
+            take(parse_mode(raw).map(|(s, z)| {
+                out.mode = s;
+                out.sharding = z;
+            }));
+        }
+        if let Some(raw) = q.get("optim") {
+            take(parse_optim(raw).map(|k| out.optim = k));
         }
         if let Some(raw) = q.get("graph") {
             take(GraphChoice::parse(raw).map(|g| out.graph = g));
@@ -678,8 +739,13 @@ impl StepParams {
         if let Some(s) = self.samples {
             v.push(("samples", s.to_string()));
         }
-        if self.mode != Strategy::AllReduce {
+        if self.sharding != Sharding::Ddp {
+            v.push(("mode", self.sharding.key().to_string()));
+        } else if self.mode != Strategy::AllReduce {
             v.push(("mode", self.mode.key().to_string()));
+        }
+        if self.optim.value != DEFAULT_OPTIM_BYTES {
+            v.push(("optim", self.optim.text.clone()));
         }
         if self.graph != GraphChoice::Ring || self.mode == Strategy::Gossip {
             v.push(("graph", self.graph.key().to_string()));
@@ -742,6 +808,7 @@ impl StepParams {
             net,
             link: (alpha, beta),
             opts: self.options(),
+            optim: self.optim.value,
             graph: self.graph_at(self.p),
             h: self.h,
             fail: self.fail,
@@ -833,6 +900,75 @@ mod tests {
         assert!(f.gossip.expect("ring").connected());
     }
 
+    /// Issue 36's case S.
+    const S: &str =
+        "p=8&alg=ring&bw=12.5GB/s&alpha=0us&layers=4&params=25M&dtype=bf16&fwd=20ms&bwd=10ms";
+
+    #[test]
+    fn case_s_modes_and_memory() {
+        use crate::core::step::report::report;
+        // hand derivations in core/step/tests.rs
+        let r = |q: &str| {
+            let (p, e) = parse(&format!("{S}&{q}"));
+            assert!(e.is_empty(), "{q}: {e:?}");
+            report(&p.case().expect("case")).expect("runs")
+        };
+        let ddp = r("mode=allreduce");
+        let shown = ddp.shown().expect("DDP");
+        assert_eq!(shown.mode, Sharding::Ddp);
+        assert!((shown.run.step_time - 0.067).abs() < 1e-9);
+        let fsdp = r("mode=fsdp");
+        let shown = fsdp.shown().expect("ring has halves");
+        assert_eq!(shown.mode, Sharding::Fsdp);
+        assert!((shown.run.step_time - 0.0705).abs() < 1e-9);
+        assert!((shown.no_overlap - 0.102).abs() < 1e-9);
+        // DDP's figures stay as they were
+        assert!((fsdp.run.step_time - 0.067).abs() < 1e-9);
+        let z = r("mode=ZeRO-2");
+        assert!((z.shown().expect("ring").run.step_time - 0.0775).abs() < 1e-9);
+        assert_eq!((z.memory.ddp, z.memory.zero3), (1.6e9, 200e6));
+        // optim=0 (plain SGD): DDP 4Ψ = 400 MB
+        assert_eq!(r("optim=0").memory.ddp, 400e6);
+        // the tree has no halves: the shown step says why, DDP still runs
+        let t = r("alg=tree&mode=fsdp");
+        assert!(t.shown().expect_err("no halves").contains("alg=tree"));
+        assert!(t.run_of(Sharding::Ddp).is_ok());
+    }
+
+    #[test]
+    fn practice_zero_links_parse_and_show_the_answer() {
+        use crate::core::practice::{Answer, Params, Template};
+        use crate::core::step::report::report;
+        // the links' cases are large (Ψ up to 70B, N up to 256): a few seeds
+        for seed in 0..6u64 {
+            for t in [Template::ZeroMemory, Template::FsdpTraffic] {
+                let q = t.generate(seed, 0);
+                let query = q.link.as_ref().map(|l| l.query.clone()).unwrap_or_default();
+                let query = query.trim_start_matches("view=step&");
+                let (p, e) = parse(query);
+                assert!(e.is_empty(), "{query}: {e:?}");
+                let r = report(&p.case().expect("case")).expect("runs");
+                let Answer::Numeric(parts) = &q.answer else {
+                    panic!("numeric")
+                };
+                // the page shows the answer: the stage's memory, or FSDP's bytes
+                let shown = match t.params(seed, 0) {
+                    Params::ZeroMemory { stage, .. } => match stage {
+                        1 => r.memory.zero1,
+                        2 => r.memory.zero2,
+                        _ => r.memory.zero3,
+                    },
+                    _ => r.run_of(Sharding::Fsdp).expect("ring").bytes_sent as f64,
+                };
+                let want = parts.last().map_or(0.0, |p| p.value);
+                assert!(
+                    (shown - want).abs() <= 1e-9 * want,
+                    "{query}: {shown} vs {want}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn round_trips() {
         for (_, q) in PRESETS {
@@ -843,6 +979,30 @@ mod tests {
         let (p, e) = parse("params=1M,2M&bwd=1ms,2ms&shards=100,200&losses=0.1,0.2&lr=0.05&target=0.1&graph=complete&overlap=0&dtype=bf16");
         assert!(e.is_empty(), "{e:?}");
         assert_eq!(testing::reparse(&p), p);
+        for q in [
+            "mode=fsdp&optim=8",
+            "mode=zero2",
+            "mode=zero3&optim=0",
+            "mode=gossip",
+            "mode=DDP",
+        ] {
+            let (p, e) = parse(q);
+            assert!(e.is_empty(), "{q}: {e:?}");
+            assert_eq!(testing::reparse(&p), p, "{q}");
+        }
+        // one mode at a time: a sharded mode is all-reduce SGD, and a
+        // strategy after it is DDP again
+        let (p, _) = parse("mode=fsdp");
+        assert_eq!((p.mode, p.sharding), (Strategy::AllReduce, Sharding::Fsdp));
+        assert_eq!(
+            p.to_pairs()
+                .iter()
+                .find(|(k, _)| *k == "mode")
+                .map(|(_, v)| v.as_str()),
+            Some("fsdp")
+        );
+        let (q, _) = StepParams::from_query(&Query::parse("mode=local"), &p);
+        assert_eq!((q.mode, q.sharding), (Strategy::Local, Sharding::Ddp));
     }
 
     #[test]
@@ -878,7 +1038,15 @@ mod tests {
             "restart=-1s",
             "target=-1",
             "lr=-1",
+            "mode=zero9",
+            "optim=-1",
+            "optim=x",
+            "optim=1e9",
         ]);
+        let (_, e) = parse("mode=zero9");
+        assert!(e[0].message.contains("zero2, fsdp"), "{e:?}");
+        let (_, e) = parse("optim=-1");
+        assert!(e[0].message.contains("optimizer state"), "{e:?}");
         let (_, e) = parse("params=25MB");
         assert!(e[0].message.contains("count of parameters"), "{e:?}");
         let (_, e) = parse("straggler=99:0.5");

@@ -11,8 +11,9 @@ use super::{
     err, finish_svg, frame, key, mesh, plot_height, titled, top_for_legend, Axis, Legend,
     CAPTION_PX, PALETTE,
 };
-use crate::core::step::run::{ComputeSpan, StepRun};
+use crate::core::step::run::{BucketSpan, CommKind, ComputeSpan, StepRun};
 use crate::core::step::strategies::Tuner;
+use crate::core::step::Sharding;
 use crate::core::units::{format_binary, format_decimal, format_number, format_time, tick_step};
 
 /// Chart size in SVG pixels.
@@ -33,20 +34,101 @@ const WIDTH: f64 = 760.0;
 const ROW: f64 = 44.0;
 
 /// Fill of a bar by its class (inline, so a downloaded SVG keeps its
-/// colours): forward grey-green, backward orange in two shades, buckets
-/// blue in two shades (Okabe & Ito 2008).
+/// colours): forward grey-green (FSDP's layers in two shades), backward
+/// orange in two shades, buckets blue in two shades; the sharded modes'
+/// all-gathers before forward sky blue, before backward blue, of the
+/// updated parameters yellow, and reduce-scatters reddish purple (Okabe &
+/// Ito 2008).
 fn fill(class: &str) -> &'static str {
-    if class.starts_with("st-fwd") {
+    if class == "st-fwd alt" {
+        "#7CCBB3"
+    } else if class.starts_with("st-fwd") {
         "#009E73"
     } else if class == "st-bwd alt" {
         "#F5C46B"
     } else if class.starts_with("st-bwd") {
         "#E69F00"
-    } else if class.ends_with(" c1") {
+    } else if class.starts_with("st-rs") {
+        "#CC79A7"
+    } else if class.starts_with("st-agp") {
+        "#F0E442"
+    } else if class.ends_with(" c1") || class.starts_with("st-agf") {
         "#56B4E9"
     } else {
         "#0072B2"
     }
+}
+
+/// The class, bar label and legend text of a span of the communication
+/// stream; `k` is its place on the stream.
+fn comm_look(b: &BucketSpan, k: usize) -> (String, String) {
+    let layers = if b.layers.len() == 1 {
+        format!("{}", b.layers[0] + 1)
+    } else {
+        let lo = b.layers.iter().min().map_or(0, |i| i + 1);
+        let hi = b.layers.iter().max().map_or(0, |i| i + 1);
+        format!(" {lo}–{hi}")
+    };
+    match b.kind {
+        CommKind::AllReduce => (
+            format!("st-ar c{}", k % 2),
+            format!("B{} · {}", k + 1, format_decimal(b.bytes as f64)),
+        ),
+        CommKind::ReduceScatter => ("st-rs".into(), format!("RS{layers}")),
+        CommKind::GatherForward => ("st-agf".into(), format!("AG{layers}")),
+        CommKind::GatherBackward => ("st-agb".into(), format!("AG{layers}")),
+        CommKind::GatherParams => (
+            "st-agp".into(),
+            format!("AG{layers} · {}", format_decimal(b.bytes as f64)),
+        ),
+    }
+}
+
+/// The legend of a sharded step: one swatch per kind of bar it has, in
+/// rows of at most the chart's width (about 7 px a character).
+fn legend(run: &StepRun) -> Vec<(&'static str, &'static str, f64, f64)> {
+    let mut items: Vec<(&str, &str)> = vec![("st-fwd", "forward"), ("st-bwd", "backward")];
+    for (kind, class) in [
+        (CommKind::GatherForward, "st-agf"),
+        (CommKind::GatherBackward, "st-agb"),
+        (CommKind::ReduceScatter, "st-rs"),
+        (CommKind::GatherParams, "st-agp"),
+    ] {
+        if run.buckets.iter().any(|b| b.kind == kind) {
+            items.push((class, kind.label()));
+        }
+    }
+    let (mut x, mut y) = (LEFT, 0.0);
+    let mut out = Vec::with_capacity(items.len());
+    for (class, text) in items {
+        let w = 19.0 + 7.0 * text.chars().count() as f64 + 18.0;
+        if x > LEFT && x + w > WIDTH {
+            x = LEFT;
+            y += LEGEND_ROW;
+        }
+        out.push((class, text, x, y));
+        x += w;
+    }
+    out
+}
+
+/// Height of a legend row, px.
+const LEGEND_ROW: f64 = 22.0;
+
+fn draw_legend(out: &mut String, items: &[(&str, &str, f64, f64)], top: f64) {
+    out.push_str("<g class=\"st-legend\">");
+    for &(class, text, x, y) in items {
+        let _ = write!(
+            out,
+            "<rect x=\"{x:.0}\" y=\"{:.0}\" width=\"14\" height=\"14\" rx=\"2\" fill=\"{}\"/><text x=\"{:.0}\" y=\"{:.0}\">{}</text>",
+            top + y,
+            fill(class),
+            x + 19.0,
+            top + y + 11.0,
+            esc(text)
+        );
+    }
+    out.push_str("</g>");
 }
 
 fn bar(out: &mut String, x0: f64, x1: f64, y: f64, class: &str, label: &str, title: &str) {
@@ -78,9 +160,14 @@ fn bar(out: &mut String, x0: f64, x1: f64, y: f64, class: &str, label: &str, tit
 
 fn compute_row(out: &mut String, spans: &[ComputeSpan], y: f64, sx: &dyn Fn(f64) -> f64) {
     for s in spans {
-        let (class, label, title) = match s.layer {
-            None => ("st-fwd", "forward".to_string(), "forward pass".to_string()),
-            Some(i) => (
+        let (class, label, title) = match (s.layer, s.forward) {
+            (None, _) => ("st-fwd", "forward".to_string(), "forward pass".to_string()),
+            (Some(i), true) => (
+                if i % 2 == 0 { "st-fwd" } else { "st-fwd alt" },
+                format!("{}", i + 1),
+                format!("forward, layer {}", i + 1),
+            ),
+            (Some(i), false) => (
                 if i % 2 == 0 { "st-bwd" } else { "st-bwd alt" },
                 format!("{}", i + 1),
                 format!("backward, layer {}", i + 1),
@@ -96,15 +183,32 @@ fn compute_row(out: &mut String, spans: &[ComputeSpan], y: f64, sx: &dyn Fn(f64)
 /// stream with one bar per bucket, labelled with its layers and bytes (the
 /// bar's title holds when it was ready, started and ended). The x axis is
 /// time in the units of [`format_time`]; `end` is the axis end, seconds
-/// (at least the step time).
-pub fn timeline_svg(run: &StepRun, straggler: Option<(usize, f64)>, end: f64) -> String {
+/// (at least the step time). A sharded `mode`'s step (ZeRO-2, FSDP) has
+/// its all-gathers and reduce-scatters in their own colours and a legend
+/// below the axis.
+pub fn timeline_svg(
+    run: &StepRun,
+    straggler: Option<(usize, f64)>,
+    end: f64,
+    mode: Sharding,
+) -> String {
     let end = end.max(run.step_time).max(1e-12);
     let rows = if run.others.is_some() { 3.0 } else { 2.0 };
-    let height = 30.0 + rows * ROW + 34.0;
+    let keys = if mode == Sharding::Ddp {
+        Vec::new()
+    } else {
+        legend(run)
+    };
+    let legend_h = keys.last().map_or(0.0, |k| k.3 + LEGEND_ROW + 4.0);
+    let height = 30.0 + rows * ROW + 34.0 + legend_h;
     let plot_w = WIDTH - LEFT - 16.0;
     let sx = move |t: f64| LEFT + t / end * plot_w;
+    let what = match mode {
+        Sharding::Ddp => "step".to_string(),
+        m => format!("{} step", m.label()),
+    };
     let title = format!(
-        "One step: {} (compute {}, exposed communication {})",
+        "One {what}: {} (compute {}, exposed communication {})",
         format_time(run.step_time),
         format_time(run.compute_time),
         format_time(run.exposed())
@@ -141,17 +245,28 @@ pub fn timeline_svg(run: &StepRun, straggler: Option<(usize, f64)>, end: f64) ->
     }
     label_row(&mut out, y, "communication");
     for (k, b) in run.buckets.iter().enumerate() {
-        let class = format!("st-ar c{}", k % 2);
-        let label = format!("B{} · {}", k + 1, format_decimal(b.bytes as f64));
-        let title = format!(
-            "bucket {} ({}, {}): ready {}, all-reduce {} – {}",
-            k + 1,
-            b.label(),
-            format_decimal(b.bytes as f64),
-            format_time(b.ready),
-            format_time(b.start),
-            format_time(b.end)
-        );
+        let (class, label) = comm_look(b, k);
+        let title = if b.kind == CommKind::AllReduce {
+            format!(
+                "bucket {} ({}, {}): ready {}, all-reduce {} – {}",
+                k + 1,
+                b.label(),
+                format_decimal(b.bytes as f64),
+                format_time(b.ready),
+                format_time(b.start),
+                format_time(b.end)
+            )
+        } else {
+            format!(
+                "{}, {} ({}): issued {}, runs {} – {}",
+                b.kind.label(),
+                b.label(),
+                format_decimal(b.bytes as f64),
+                format_time(b.ready),
+                format_time(b.start),
+                format_time(b.end)
+            )
+        };
         bar(&mut out, sx(b.start), sx(b.end), y, &class, &label, &title);
         let _ = write!(
             out,
@@ -184,8 +299,12 @@ pub fn timeline_svg(run: &StepRun, straggler: Option<(usize, f64)>, end: f64) ->
     let x = sx(run.step_time);
     let _ = write!(
         out,
-        "<line class=\"st-end\" x1=\"{x:.2}\" x2=\"{x:.2}\" y1=\"26\" y2=\"{y:.2}\" stroke=\"#D55E00\" stroke-width=\"2\" stroke-dasharray=\"5 3\"/></svg>"
+        "<line class=\"st-end\" x1=\"{x:.2}\" x2=\"{x:.2}\" y1=\"26\" y2=\"{y:.2}\" stroke=\"#D55E00\" stroke-width=\"2\" stroke-dasharray=\"5 3\"/>"
     );
+    if !keys.is_empty() {
+        draw_legend(&mut out, &keys, y + 30.0);
+    }
+    out.push_str("</svg>");
     out
 }
 
@@ -342,7 +461,7 @@ mod tests {
     use super::*;
     use crate::core::collectives::Algorithm;
     use crate::core::step::strategies::{default_options, tune};
-    use crate::core::step::{time_step, Dtype, Network, StepModel};
+    use crate::core::step::{time_step, Dtype, Network, StepModel, StepOptions};
     use crate::core::topology::Topology;
 
     fn case_b() -> (StepModel, Network) {
@@ -361,7 +480,7 @@ mod tests {
     fn timeline_has_a_bar_per_bucket_and_layer() {
         let (m, mut n) = case_b();
         let run = time_step(&m, &mut n, &default_options()).expect("runs");
-        let svg = timeline_svg(&run, None, run.step_time);
+        let svg = timeline_svg(&run, None, run.step_time, Sharding::Ddp);
         assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"));
         assert_eq!(svg.matches("class=\"st-ar").count(), 16);
         assert_eq!(svg.matches("class=\"st-bwd").count(), 100);
@@ -376,6 +495,60 @@ mod tests {
             name.starts_with("One step: ") && name.contains("exposed communication"),
             "{name}"
         );
+    }
+
+    #[test]
+    fn a_sharded_step_has_its_collectives_in_their_colours_and_a_legend() {
+        // Issue 36's case S as FSDP: 4 all-gathers before forward, 4 before
+        // backward, 4 reduce-scatters (core/step/tests.rs derives the times).
+        let model = StepModel {
+            params: vec![25_000_000; 4],
+            dtype: Dtype::Bf16,
+            fwd: 0.020,
+            bwd: vec![0.010; 4],
+        };
+        let mut net = Network::new(Algorithm::RING, Topology::flat(8, 0.0, 8e-11), 0.0);
+        let opts = StepOptions {
+            sharding: Sharding::Fsdp,
+            ..default_options()
+        };
+        let run = time_step(&model, &mut net, &opts).expect("runs");
+        let svg = timeline_svg(&run, None, run.step_time, Sharding::Fsdp);
+        for class in ["st-agf", "st-agb", "st-rs"] {
+            assert_eq!(
+                svg.matches(&format!("class=\"{class}\"")).count(),
+                4,
+                "{class}"
+            );
+        }
+        assert_eq!(svg.matches("class=\"st-ar").count(), 0);
+        assert!(svg.contains("aria-label=\"One FSDP (ZeRO-3) step: 70.50 ms (compute 60.00 ms, exposed communication 10.50 ms)\""));
+        assert!(svg.contains("all-gather before backward, layer 4 (50 MB): issued 23.50 ms, runs 23.50 ms – 27.00 ms"));
+        // forward layer by layer, then backward
+        assert!(svg.contains("forward, layer 2: 8.500 ms – 13.50 ms"));
+        let doc = roxmltree::Document::parse(&svg).expect("well-formed");
+        let legend: Vec<&str> = doc
+            .descendants()
+            .filter(|n| n.attribute("class") == Some("st-legend"))
+            .flat_map(|g| {
+                g.descendants()
+                    .filter(|n| n.is_text())
+                    .filter_map(|n| n.text())
+            })
+            .collect();
+        assert_eq!(
+            legend,
+            [
+                "forward",
+                "backward",
+                "all-gather before forward",
+                "all-gather before backward",
+                "reduce-scatter"
+            ]
+        );
+        // and the DDP chart has no legend
+        let ddp = time_step(&model, &mut net, &default_options()).expect("runs");
+        assert!(!timeline_svg(&ddp, None, ddp.step_time, Sharding::Ddp).contains("st-legend"));
     }
 
     #[test]

@@ -593,7 +593,9 @@ pub fn fit_printed(
     };
     let mut order: Vec<usize> = (0..residuals.len()).collect();
     // largest |rel| first (descending, ties in index order)
-    crate::core::order::sort_by_key(&mut order, |&a| !crate::core::order::f64_key(residuals[a].rel.abs()));
+    crate::core::order::sort_by_key(&mut order, |&a| {
+        !crate::core::order::f64_key(residuals[a].rel.abs())
+    });
     order.truncate(5);
     let first = segments.first().copied();
     let last = segments.last().copied();

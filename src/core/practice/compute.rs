@@ -18,11 +18,14 @@ use crate::core::cost::CostParams;
 use crate::core::execute::{default_init, execute_owned, ExecOptions};
 use crate::core::schedule::Op;
 use crate::core::sgd;
+use crate::core::step::{self, Dtype, Network, Sharding, StepModel};
+use crate::core::topology::Topology;
 use crate::core::topology_view;
 
 pub use crate::core::consensus::{GraphKind, WeightRule};
 pub use crate::core::cost::formulas::{ceil_log2, floor_log2};
 pub use crate::core::sgd::rng::SplitMix64;
+pub use crate::core::step::{format_count, Memory};
 pub use crate::core::topology_view::LaneService;
 
 /// The all-reduce schedules practice questions count rounds and bytes of.
@@ -249,4 +252,51 @@ pub fn nccl(size: f64, t: f64, p: usize) -> NcclBandwidths {
 /// `lanes = 0`, a negative payload or a bandwidth ≤ 0.
 pub fn multilane(payload_bytes: f64, lanes: usize, lane_bw: f64) -> Option<LaneService> {
     topology_view::multilane_service_time(payload_bytes, lanes, lane_bw).ok()
+}
+
+/// Memory per rank for model states under DDP and ZeRO-1, -2, -3 with
+/// mixed-precision Adam ([`step::memory`]; Rajbhandari et al. 2020, §3):
+/// `psi` parameters on `n` ranks, `k` bytes of optimizer state each.
+pub fn zero_memory(psi: u64, n: usize, k: f64) -> Memory {
+    step::memory(psi, psi, n, k)
+}
+
+/// Bytes the busiest rank sends in one step, per mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Traffic {
+    /// DDP: the gradients' all-reduce.
+    pub ddp: u64,
+    /// ZeRO-2: their reduce-scatter and the parameters' all-gather.
+    pub zero2: u64,
+    /// FSDP: two all-gathers and a reduce-scatter.
+    pub fsdp: u64,
+}
+
+/// [`Traffic`] of a model of `psi` bf16 parameters (one layer, one FSDP
+/// unit) on `p` ranks with the ring collectives: the training step's own
+/// clock ([`step::time_step`]) counting its executed schedules. `None` when
+/// a schedule cannot be built (`p < 2`, `psi = 0`).
+pub fn sharded_traffic(p: usize, psi: u64) -> Option<Traffic> {
+    let model = StepModel {
+        params: vec![psi],
+        dtype: Dtype::Bf16,
+        fwd: 0.0,
+        bwd: vec![0.0],
+    };
+    // (only bytes are read; the link is a placeholder)
+    let mut net = Network::ring(Topology::flat(p, 0.0, 1e-9));
+    let mut sent = |sharding| {
+        let opts = step::StepOptions {
+            sharding,
+            ..step::strategies::default_options()
+        };
+        step::time_step(&model, &mut net, &opts)
+            .ok()
+            .map(|r| r.bytes_sent)
+    };
+    Some(Traffic {
+        ddp: sent(Sharding::Ddp)?,
+        zero2: sent(Sharding::Zero2)?,
+        fsdp: sent(Sharding::Fsdp)?,
+    })
 }

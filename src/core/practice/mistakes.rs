@@ -48,6 +48,14 @@ pub enum MistakeKind {
     RoundedDown,
     /// The payload not divided by the lanes: the one-lane figure.
     NotSplitOverLanes,
+    /// ZeRO memory with the K bytes of optimizer state per parameter left out.
+    ForgotOptimizerState,
+    /// ZeRO-1 or ZeRO-2 memory with every state divided by N (ZeRO-3's figure).
+    ShardedEverything,
+    /// ZeRO memory with nothing divided by N (DDP's figure).
+    NotSharded,
+    /// FSDP traffic with one all-gather per layer instead of two (DDP's figure).
+    ForgotSecondAllGather,
 }
 
 impl MistakeKind {
@@ -73,6 +81,10 @@ impl MistakeKind {
             MistakeKind::GapForRho => "the spectral gap instead of ρ",
             MistakeKind::RoundedDown => "rounded down",
             MistakeKind::NotSplitOverLanes => "not divided by the lanes",
+            MistakeKind::ForgotOptimizerState => "the optimizer state left out",
+            MistakeKind::ShardedEverything => "every state divided by N",
+            MistakeKind::NotSharded => "nothing divided by N",
+            MistakeKind::ForgotSecondAllGather => "one all-gather per layer instead of two",
         }
     }
 
@@ -149,6 +161,25 @@ impl MistakeKind {
             MistakeKind::NotSplitOverLanes => {
                 "That is the figure for one lane carrying the whole payload. With L lanes each \
                  carries payload / L at the same time, so the time is payload / (L·B)."
+            }
+            MistakeKind::ForgotOptimizerState => {
+                "Mixed-precision Adam keeps K = 12 bytes of optimizer state per parameter (an fp32 \
+                 copy of the parameters, the momentum and the variance), more than the 2 + 2 bytes \
+                 of parameters and gradients together. Count it: sharded over N from ZeRO-1 on."
+            }
+            MistakeKind::ShardedEverything => {
+                "Only ZeRO-3 (FSDP) divides every state by N. ZeRO-1 shards the optimizer state \
+                 and keeps 4Ψ of parameters and gradients on every rank; ZeRO-2 shards the \
+                 gradients too and keeps the 2Ψ of parameters."
+            }
+            MistakeKind::NotSharded => {
+                "That is DDP's (2 + 2 + K)Ψ, every state on every rank. ZeRO divides the sharded \
+                 states by N."
+            }
+            MistakeKind::ForgotSecondAllGather => {
+                "FSDP frees each layer's gathered parameters after its forward, so it all-gathers \
+                 them again before the backward: two all-gathers and one reduce-scatter, each \
+                 (N − 1)/N · M, 3(N − 1)/N · M in all, 1.5 × DDP's all-reduce."
             }
         }
     }
@@ -266,6 +297,41 @@ pub fn not_split_over_lanes(per_lane: f64, lanes: usize) -> f64 {
     per_lane * lanes as f64
 }
 
+/// Model states per rank, bytes, under ZeRO `stage` (1, 2 or 3; anything
+/// else is DDP) for `psi` parameters on `n` ranks with `k` bytes of
+/// optimizer state per parameter, by the student's formula: 2 + 2 + K
+/// bytes per parameter, the stage's states divided by N.
+fn zero_states(stage: u8, psi: f64, n: usize, k: f64) -> f64 {
+    let n = n.max(1) as f64;
+    match stage {
+        1 => 4.0 * psi + k * psi / n,
+        2 => 2.0 * psi + (2.0 + k) * psi / n,
+        3 => (4.0 + k) * psi / n,
+        _ => (4.0 + k) * psi,
+    }
+}
+
+/// ZeRO `stage`'s memory per rank with K = 0: only parameters and gradients.
+pub fn forgot_optimizer_state(stage: u8, psi: f64, n: usize) -> f64 {
+    zero_states(stage, psi, n, 0.0)
+}
+
+/// (4 + K)Ψ/N: every state sharded, as ZeRO-3.
+pub fn sharded_everything(psi: f64, n: usize, k: f64) -> f64 {
+    zero_states(3, psi, n, k)
+}
+
+/// (4 + K)Ψ: nothing sharded, as DDP.
+pub fn not_sharded(psi: f64, k: f64) -> f64 {
+    zero_states(0, psi, 1, k)
+}
+
+/// 2(N − 1)/N · M: FSDP's traffic with one all-gather per layer, which is
+/// DDP's.
+pub fn forgot_second_all_gather(n: usize, model_bytes: f64) -> f64 {
+    two_p_minus_one_over_p(n) * model_bytes
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -305,10 +371,21 @@ mod tests {
         assert!((not_split_over_lanes(0.02, 4) - 0.08).abs() < 1e-15);
         // 100 Gb/s read as 100 GB/s: 20 ms becomes 2.5 ms.
         assert_eq!(bits_as_bytes(0.02)[1], 0.0025);
+        // Issue 36: Ψ = 100M on N = 8, K = 12. ZeRO-2 without the optimizer
+        // state 2 × 100M + 2 × 100M / 8 = 225 MB (right: 375 MB); ZeRO-1 with
+        // everything sharded 16 × 100M / 8 = 200 MB; DDP 1.6 GB. FSDP on 200
+        // MB with one all-gather: 2 × 7/8 × 200 MB = 350 MB (right: 525 MB).
+        assert_eq!(forgot_optimizer_state(2, 100e6, 8), 225e6);
+        assert_eq!(forgot_optimizer_state(3, 100e6, 8), 50e6);
+        assert_eq!(sharded_everything(100e6, 8, 12.0), 200e6);
+        assert_eq!(not_sharded(100e6, 12.0), 1.6e9);
+        assert_eq!(forgot_second_all_gather(8, 200e6), 350e6);
         for k in [
             MistakeKind::PlainMean,
             MistakeKind::RoundedDown,
             MistakeKind::NotSplitOverLanes,
+            MistakeKind::ForgotOptimizerState,
+            MistakeKind::ForgotSecondAllGather,
         ] {
             assert!(!k.label().is_empty() && !k.explanation().contains("correct"));
         }

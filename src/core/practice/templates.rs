@@ -37,11 +37,15 @@ pub enum Template {
     Busbw,
     /// Ideal multi-lane inter-node time: payload / (L·B) (course §10).
     Multilane,
+    /// Memory per rank for model states under ZeRO-1, -2 or -3.
+    ZeroMemory,
+    /// Bytes a rank sends per step: FSDP against DDP.
+    FsdpTraffic,
 }
 
 impl Template {
     /// Every template, in menu order.
-    pub const ALL: [Template; 10] = [
+    pub const ALL: [Template; 12] = [
         Template::Loss,
         Template::Dsgd,
         Template::RingRounds,
@@ -52,6 +56,8 @@ impl Template {
         Template::Rho,
         Template::Busbw,
         Template::Multilane,
+        Template::ZeroMemory,
+        Template::FsdpTraffic,
     ];
 
     /// The `q` URL value.
@@ -67,6 +73,8 @@ impl Template {
             Template::Rho => "rho",
             Template::Busbw => "busbw",
             Template::Multilane => "multilane",
+            Template::ZeroMemory => "zero-memory",
+            Template::FsdpTraffic => "fsdp-traffic",
         }
     }
 
@@ -89,6 +97,8 @@ impl Template {
             Template::Rho => "Consensus rate ρ and rounds",
             Template::Busbw => "busbw from a measured time",
             Template::Multilane => "Multi-lane inter-node time",
+            Template::ZeroMemory => "Memory per rank under ZeRO",
+            Template::FsdpTraffic => "Traffic per rank: FSDP against DDP",
         }
     }
 
@@ -225,6 +235,38 @@ impl Template {
                 } else {
                     Link::Bytes(pick(rng, &[12.5, 25.0, 50.0]))
                 },
+            },
+            Template::ZeroMemory => Params::ZeroMemory {
+                psi: pick(
+                    rng,
+                    &[
+                        1_500_000_000,
+                        3_000_000_000,
+                        7_500_000_000,
+                        13_000_000_000,
+                        20_000_000_000,
+                        40_000_000_000,
+                        70_000_000_000,
+                    ],
+                ),
+                n: pick(rng, &[8, 16, 32, 64, 128, 256]),
+                stage: 1 + rng.below(3) as u8,
+            },
+            // Ψ a multiple of 50M and N a power of two up to 64: every chunk
+            // of the ring's schedules is the same size
+            Template::FsdpTraffic => Params::FsdpTraffic {
+                psi: pick(
+                    rng,
+                    &[
+                        350_000_000,
+                        750_000_000,
+                        1_300_000_000,
+                        2_700_000_000,
+                        6_700_000_000,
+                        13_000_000_000,
+                    ],
+                ),
+                n: pick(rng, &[4, 8, 16, 32, 64]),
             },
         }
     }
@@ -443,6 +485,22 @@ impl RhoGraph {
 /// The parameters of one question.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Params {
+    /// Memory per rank under ZeRO (mixed-precision Adam, K = 12).
+    ZeroMemory {
+        /// Ψ, parameters.
+        psi: u64,
+        /// N, ranks.
+        n: usize,
+        /// The ZeRO stage, 1 to 3.
+        stage: u8,
+    },
+    /// Bytes a rank sends per step, DDP and FSDP (bf16, ring).
+    FsdpTraffic {
+        /// Ψ, parameters.
+        psi: u64,
+        /// N, ranks.
+        n: usize,
+    },
     /// Shard sizes n_k and mean losses L_k.
     Loss {
         /// Samples per shard.
@@ -650,6 +708,8 @@ pub fn build(params: &Params, id: String) -> Question {
             lanes,
             link,
         } => multilane(*payload, *lanes, *link),
+        Params::ZeroMemory { psi, n, stage } => zero_memory(*psi, *n, *stage),
+        Params::FsdpTraffic { psi, n } => fsdp_traffic(*psi, *n),
     };
     q.id = id;
     q
@@ -1414,6 +1474,191 @@ fn multilane(payload: Size, lanes: usize, link: Link) -> Question {
             "view=topology&alg=multilane&nodes=2&gpus={lanes}&lanes={lanes}&size={}&inter_bw={}&inter_alpha=0us",
             payload.url(),
             rate.replace(' ', "")
+        ),
+    });
+    q
+}
+
+/// K of the ZeRO questions: mixed-precision Adam's bytes of optimizer
+/// state per parameter (Rajbhandari et al. 2020, §3.1).
+const ADAM_K: f64 = 12.0;
+
+/// A size in GB (the memory and traffic questions' unit).
+fn gb_part(label: &str, value: f64, mut extra: Vec<Mistake>) -> Numeric {
+    extra.extend(mistakes(
+        MistakeKind::BitsAsBytes,
+        &mk::bits_as_bytes(value),
+    ));
+    Numeric {
+        label: label.into(),
+        value,
+        kind: Kind::Size,
+        unit: Unit {
+            symbol: "GB",
+            factor: 1e9,
+        },
+        tolerance: Tolerance::HALF_PERCENT,
+        shown: format_decimal(value),
+        mistakes: extra,
+    }
+}
+
+fn zero_memory(psi: u64, n: usize, stage: u8) -> Question {
+    let count = compute::format_count(psi);
+    let sharded = match stage {
+        1 => "ZeRO-1 (the optimizer state sharded over the GPUs)",
+        2 => "ZeRO-2 (the optimizer state and the gradients sharded)",
+        _ => "ZeRO-3 (FSDP: the optimizer state, the gradients and the parameters sharded)",
+    };
+    let text = format!(
+        "A model of Ψ = {count} parameters is trained with mixed-precision Adam: per parameter, 2 bytes \
+         of fp16 parameters, 2 bytes of fp16 gradients and K = 12 bytes of optimizer state. With {sharded} \
+         on N = {n} GPUs, how much memory do these model states take on each GPU, in GB? Leave out \
+         {}.",
+        if stage == 3 {
+            "activations, buffers and the layer FSDP gathers while it computes"
+        } else {
+            "activations and buffers"
+        }
+    );
+    let m = compute::zero_memory(psi, n, ADAM_K);
+    let value = match stage {
+        1 => m.zero1,
+        2 => m.zero2,
+        _ => m.zero3,
+    };
+    let p = psi as f64;
+    let mut wrong = mistakes(
+        MistakeKind::ForgotOptimizerState,
+        &[mk::forgot_optimizer_state(stage, p, n)],
+    );
+    if stage < 3 {
+        wrong.extend(mistakes(
+            MistakeKind::ShardedEverything,
+            &[mk::sharded_everything(p, n, ADAM_K)],
+        ));
+    }
+    wrong.extend(mistakes(
+        MistakeKind::NotSharded,
+        &[mk::not_sharded(p, ADAM_K)],
+    ));
+    let part = gb_part("memory per GPU", value, wrong);
+    let mut q = question(
+        "Memory per rank under ZeRO",
+        text,
+        vec![part],
+        "Count 2 + 2 + K bytes per parameter, then divide by N only the states this stage shards.",
+    );
+    let gb = |b: f64| format_decimal(b);
+    let (formula, worked) = match stage {
+        1 => (
+            "4Ψ + KΨ/N",
+            format!(
+                "4 B × {count} + 12 B × {count} / {n} = {} + {}",
+                gb(4.0 * p),
+                gb(ADAM_K * p / n as f64)
+            ),
+        ),
+        2 => (
+            "2Ψ + (2 + K)Ψ/N",
+            format!(
+                "2 B × {count} + 14 B × {count} / {n} = {} + {}",
+                gb(2.0 * p),
+                gb((2.0 + ADAM_K) * p / n as f64)
+            ),
+        ),
+        _ => ("(2 + 2 + K)Ψ/N", format!("16 B × {count} / {n}")),
+    };
+    q.solution = vec![
+        format!(
+            "per parameter: 2 B of parameters + 2 B of gradients + K = 12 B of optimizer state (an fp32 copy of the \
+             parameters, the momentum and the variance) = 16 B; without ZeRO (DDP) every GPU holds 16 B × {count} = {}",
+            gb(m.ddp)
+        ),
+        format!("ZeRO-{stage} per GPU: {formula} = {worked} = {}", gb(value)),
+        format!(
+            "side by side on N = {n}: DDP {}, ZeRO-1 {}, ZeRO-2 {}, ZeRO-3 {} (Rajbhandari et al. 2020, §5)",
+            gb(m.ddp),
+            gb(m.zero1),
+            gb(m.zero2),
+            gb(m.zero3)
+        ),
+    ];
+    q.link = Some(ViewLink {
+        label: format!("see the memory per rank in the training-step view at N = {n}, Ψ = {count}"),
+        query: format!(
+            "view=step&p={n}&layers=1&params={count}&dtype=bf16&mode={}",
+            if stage == 3 { "fsdp" } else { "zero2" }
+        ),
+    });
+    q
+}
+
+fn fsdp_traffic(psi: u64, n: usize) -> Question {
+    let count = compute::format_count(psi);
+    let model = 2.0 * psi as f64;
+    let text = format!(
+        "A model of Ψ = {count} bf16 parameters ({}) is trained on N = {n} GPUs with ring collectives. In one \
+         training step, how many bytes does each GPU send with DDP (one all-reduce of the gradients), and how \
+         many with FSDP (ZeRO-3: every layer's parameters all-gathered before its forward and again before its \
+         backward, its gradients reduce-scattered)? Answer in GB.",
+        format_decimal(model)
+    );
+    let Some(t) = compute::sharded_traffic(n, psi) else {
+        return question("Traffic per rank: FSDP against DDP", text, vec![], "");
+    };
+    let mut ddp_wrong = mistakes(MistakeKind::TwoN, &[mk::two_n(model)]);
+    ddp_wrong.extend(mistakes(
+        MistakeKind::OnePhase,
+        &[mk::one_phase(t.ddp as f64)],
+    ));
+    let fsdp_wrong = mistakes(
+        MistakeKind::ForgotSecondAllGather,
+        &[mk::forgot_second_all_gather(n, model)],
+    );
+    let parts = vec![
+        gb_part("DDP: bytes a GPU sends per step", t.ddp as f64, ddp_wrong),
+        gb_part(
+            "FSDP: bytes a GPU sends per step",
+            t.fsdp as f64,
+            fsdp_wrong,
+        ),
+    ];
+    let mut q = question(
+        "Traffic per rank: FSDP against DDP",
+        text,
+        parts,
+        "A ring reduce-scatter and a ring all-gather each send (N − 1)/N of the tensor per GPU; an all-reduce is one of each.",
+    );
+    let share = t.ddp as f64 / 2.0;
+    q.solution = vec![
+        format!("M = Ψ × 2 B = {count} × 2 B = {}", format_decimal(model)),
+        format!(
+            "one ring reduce-scatter or all-gather: (N − 1)/N · M = {}/{n} × {} = {} per GPU",
+            n - 1,
+            format_decimal(model),
+            format_decimal(share)
+        ),
+        format!(
+            "DDP: an all-reduce is a reduce-scatter then an all-gather: 2 × {} = {}",
+            format_decimal(share),
+            format_decimal(t.ddp as f64)
+        ),
+        format!(
+            "FSDP: an all-gather before forward, another before backward, and a reduce-scatter: 3 × {} = {}, {} × DDP",
+            format_decimal(share),
+            format_decimal(t.fsdp as f64),
+            format_number(t.fsdp as f64 / t.ddp.max(1) as f64)
+        ),
+        format!(
+            "ZeRO-2 sends what DDP sends ({}): a reduce-scatter of the gradients and an all-gather of the updated parameters",
+            format_decimal(t.zero2 as f64)
+        ),
+    ];
+    q.link = Some(ViewLink {
+        label: format!("see FSDP's step and traffic in the training-step view at N = {n}"),
+        query: format!(
+            "view=step&p={n}&alg=ring&layers=1&params={count}&dtype=bf16&fwd=20ms&bwd=40ms&mode=fsdp"
         ),
     });
     q

@@ -362,7 +362,111 @@ fn expected(params: &Params) -> (Vec<f64>, Vec<String>) {
                 vec![format!("L = {lanes}"), payload.text(), rate],
             )
         }
+        Params::ZeroMemory { .. } | Params::FsdpTraffic { .. } => expected_zero(params),
     }
+}
+
+fn expected_zero(params: &Params) -> (Vec<f64>, Vec<String>) {
+    match params {
+        // ZeRO (Rajbhandari et al. 2020): 2 + 2 + 12 bytes per parameter,
+        // the stage's states divided by N.
+        Params::ZeroMemory { psi, n, stage } => {
+            let (p, nf) = (*psi as f64, *n as f64);
+            let v = match stage {
+                1 => 4.0 * p + 12.0 * p / nf,
+                2 => 2.0 * p + 14.0 * p / nf,
+                _ => 16.0 * p / nf,
+            };
+            (
+                vec![v],
+                vec![
+                    format!("N = {n}"),
+                    format!("ZeRO-{stage}"),
+                    "K = 12".to_string(),
+                ],
+            )
+        }
+        // M = 2Ψ bytes; DDP 2(N − 1)/N · M, FSDP 3(N − 1)/N · M.
+        Params::FsdpTraffic { psi, n } => {
+            let (m, nf) = (2.0 * *psi as f64, *n as f64);
+            let share = (nf - 1.0) / nf * m;
+            (vec![2.0 * share, 3.0 * share], vec![format!("N = {n}")])
+        }
+        _ => (Vec::new(), Vec::new()),
+    }
+}
+
+#[test]
+fn zero_templates_on_case_s_and_their_mistakes() {
+    // Ψ = 100M on N = 8 (issue 36's case S): ZeRO-2 375 MB; without the
+    // optimizer state 225 MB; everything sharded 200 MB; DDP 1.6 GB.
+    let q = templates::build(
+        &Params::ZeroMemory {
+            psi: 100_000_000,
+            n: 8,
+            stage: 2,
+        },
+        "zero-s".into(),
+    );
+    let part = &numeric(&q)[0];
+    assert_eq!(part.value, 375e6);
+    assert_eq!(verdict(part, "0.375 GB"), Verdict::Correct);
+    assert_eq!(verdict(part, "375 MB"), Verdict::Correct);
+    assert_eq!(
+        verdict(part, "0.225"),
+        Verdict::Mistake(MistakeKind::ForgotOptimizerState)
+    );
+    assert_eq!(
+        verdict(part, "200 MB"),
+        Verdict::Mistake(MistakeKind::ShardedEverything)
+    );
+    assert_eq!(
+        verdict(part, "1.6 GB"),
+        Verdict::Mistake(MistakeKind::NotSharded)
+    );
+    assert!(
+        q.solution.iter().any(|l| l
+            .contains("2Ψ + (2 + K)Ψ/N = 2 B × 100M + 14 B × 100M / 8 = 200 MB + 175 MB = 375 MB")),
+        "{:?}",
+        q.solution
+    );
+    // FSDP against DDP, Ψ = 100M bf16 (200 MB) on N = 8: DDP 350 MB, FSDP
+    // 525 MB; one all-gather only gives DDP's 350 MB.
+    let q = templates::build(
+        &Params::FsdpTraffic {
+            psi: 100_000_000,
+            n: 8,
+        },
+        "fsdp-s".into(),
+    );
+    let parts = numeric(&q);
+    assert_eq!((parts[0].value, parts[1].value), (350e6, 525e6));
+    assert_eq!(verdict(&parts[1], "0.525 GB"), Verdict::Correct);
+    assert_eq!(
+        verdict(&parts[1], "0.35 GB"),
+        Verdict::Mistake(MistakeKind::ForgotSecondAllGather)
+    );
+    assert_eq!(
+        verdict(&parts[0], "0.4 GB"),
+        Verdict::Mistake(MistakeKind::TwoN)
+    );
+    assert_eq!(
+        verdict(&parts[0], "0.175 GB"),
+        Verdict::Mistake(MistakeKind::OnePhase)
+    );
+    assert!(
+        q.solution.iter().any(|l| l.contains("= 525 MB, 1.5 × DDP")),
+        "{:?}",
+        q.solution
+    );
+    assert_eq!(
+        Template::from_key("fsdp-traffic"),
+        Some(Template::FsdpTraffic)
+    );
+    assert_eq!(
+        Template::from_key("zero-memory"),
+        Some(Template::ZeroMemory)
+    );
 }
 
 #[test]

@@ -18,7 +18,10 @@
 //! - D-PSGD's neighbour exchange starts with the step and runs beside the
 //!   compute; local SGD runs `h` compute steps, then one all-reduce of the
 //!   model ([`strategies`]);
-//! - a failed rank, checkpoints and restart ([`failure`]).
+//! - a failed rank, checkpoints and restart ([`failure`]);
+//! - sharded data parallelism: ZeRO-2 and FSDP (ZeRO-3) on the same
+//!   clock, and the memory per rank under DDP and ZeRO stages 1–3
+//!   ([`sharded`]).
 
 pub mod buckets;
 pub mod count;
@@ -27,13 +30,15 @@ pub mod model;
 pub mod quality;
 pub mod report;
 pub mod run;
+pub mod sharded;
 pub mod strategies;
 pub mod trace;
 
 pub use buckets::{assign, DEFAULT_BUCKET_BYTES, DEFAULT_FIRST_BUCKET_BYTES};
 pub use count::{format_count, parse_count, CountError};
-pub use model::{Dtype, Network, StepError, StepModel};
-pub use run::{time_step, BucketSpan, ComputeSpan, StepOptions, StepRun, Straggler};
+pub use model::{Collective, Dtype, Halves, Network, StepError, StepModel, Timed};
+pub use run::{time_step, BucketSpan, CommKind, ComputeSpan, StepOptions, StepRun, Straggler};
+pub use sharded::{memory, Memory, Sharding};
 
 #[cfg(test)]
 mod tests;

@@ -118,6 +118,9 @@ pub enum StepError {
     Schedule(ScheduleError),
     /// The model has no layers, or `bwd` does not have one time per layer.
     Model(String),
+    /// ZeRO-2 or FSDP asked of an all-reduce (its `alg` key) that is not a
+    /// reduce-scatter followed by an all-gather ([`Halves::of`]).
+    NoHalves(&'static str),
 }
 
 impl fmt::Display for StepError {
@@ -125,6 +128,12 @@ impl fmt::Display for StepError {
         match self {
             StepError::Schedule(e) => e.fmt(f),
             StepError::Model(m) => f.write_str(m),
+            StepError::NoHalves(k) => write!(
+                f,
+                "alg={k} is not a reduce-scatter followed by an all-gather, so ZeRO-2 and FSDP \
+                 cannot run on it: choose alg=ring (ring reduce-scatter and all-gather) or alg=rab \
+                 (recursive halving reduce-scatter and recursive doubling all-gather)"
+            ),
         }
     }
 }
@@ -134,6 +143,98 @@ impl std::error::Error for StepError {}
 impl From<ScheduleError> for StepError {
     fn from(e: ScheduleError) -> Self {
         StepError::Schedule(e)
+    }
+}
+
+/// A collective the step runs: a bucket's all-reduce, or one of the two
+/// halves of an all-reduce that the sharded modes run apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Collective {
+    /// The all-reduce of `alg`.
+    AllReduce,
+    /// The reduce-scatter half of `alg` ([`Halves`]).
+    ReduceScatter,
+    /// The all-gather half of `alg` ([`Halves`]).
+    AllGather,
+}
+
+/// One collective on the network: its executed time and what the busiest
+/// rank sends in it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Timed {
+    /// The executed time, seconds.
+    pub time: f64,
+    /// Bytes the busiest rank sends (the executed schedule's count).
+    pub sent: u64,
+}
+
+/// The reduce-scatter and the all-gather that make up an all-reduce, as
+/// the sharded modes run them apart (ZeRO-2, FSDP: Rajbhandari et al.
+/// 2020, §7.2; the seed's "reduce-scatter + all-gather = all-reduce").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Halves {
+    /// The ring all-reduce's two phases: the registry's ring reduce-scatter
+    /// (`rs`) and ring all-gather (`ag`); (p − 1)/p · n bytes sent per rank
+    /// in each (Thakur, Rabenseifner & Gropp 2005, §4).
+    Ring,
+    /// Rabenseifner's two halves: the registry's recursive halving
+    /// reduce-scatter (`rh`) and the recursive doubling all-gather that
+    /// Rabenseifner's schedule ends with
+    /// ([`crate::core::schedule::recursive::recursive_doubling_all_gather_schedule`]);
+    /// both fold when p is not a power of two (Thakur, Rabenseifner & Gropp
+    /// 2005, §4.3–4.4).
+    Recursive,
+}
+
+impl Halves {
+    /// The halves of the all-reduce `alg`; `None` for an all-reduce that is
+    /// not a reduce-scatter followed by an all-gather (trees, recursive
+    /// doubling, naive root). The one place the step model reads the
+    /// registry handle of `alg`.
+    pub fn of(alg: Algorithm) -> Option<Halves> {
+        if alg == Algorithm::RING {
+            Some(Halves::Ring)
+        } else if alg == Algorithm::RAB {
+            Some(Halves::Recursive)
+        } else {
+            None
+        }
+    }
+
+    /// The two collectives' names, e.g. "ring reduce-scatter (rs) and ring
+    /// all-gather (ag)".
+    pub fn names(self) -> &'static str {
+        match self {
+            Halves::Ring => "ring reduce-scatter (rs) and ring all-gather (ag)",
+            Halves::Recursive => {
+                "recursive halving reduce-scatter (rh) and recursive doubling all-gather"
+            }
+        }
+    }
+
+    /// The schedule of one half for `n` elements of `elem_bytes` bytes on
+    /// `topo`: the schedule functions the registry's `rs`, `ag` and `rh`
+    /// entries generate with, and the recursive doubling all-gather of
+    /// Rabenseifner's schedule.
+    fn generate(
+        self,
+        gather: bool,
+        topo: &Topology,
+        n: u64,
+        elem_bytes: u64,
+    ) -> Result<Schedule, ScheduleError> {
+        use crate::core::schedule::{recursive, ring};
+        let p = topo.p();
+        match (self, gather) {
+            (Halves::Ring, false) => ring::ring_reduce_scatter_schedule(p, n, elem_bytes),
+            (Halves::Ring, true) => ring::ring_all_gather_schedule(p, n, elem_bytes),
+            (Halves::Recursive, false) => {
+                recursive::recursive_halving_reduce_scatter_schedule(p, n, elem_bytes)
+            }
+            (Halves::Recursive, true) => {
+                recursive::recursive_doubling_all_gather_schedule(p, n, elem_bytes)
+            }
+        }
     }
 }
 
@@ -152,9 +253,10 @@ pub struct Network {
     pub topo: Topology,
     /// Reduction cost, seconds per byte.
     pub gamma: f64,
-    /// `((bytes, elem_bytes), seconds)` timed so far: a step has at most
-    /// one distinct size per bucket, so a list is enough (and links no map).
-    times: Vec<((u64, u64), f64)>,
+    /// `((collective, bytes, elem_bytes), timed)` so far: a step has at
+    /// most a few distinct sizes per collective, so a list is enough (and
+    /// links no map).
+    times: Vec<((Collective, u64, u64), Timed)>,
 }
 
 impl Network {
@@ -166,6 +268,12 @@ impl Network {
             gamma,
             times: Vec::new(),
         }
+    }
+
+    /// The ring all-reduce (and its halves, the ring reduce-scatter and
+    /// all-gather) on `topo`, γ = 0.
+    pub fn ring(topo: Topology) -> Network {
+        Network::new(Algorithm::RING, topo, 0.0)
     }
 
     /// Ranks.
@@ -180,17 +288,42 @@ impl Network {
     /// # Errors
     /// [`StepError::Schedule`] when the generator refuses.
     pub fn allreduce(&mut self, bytes: u64, elem_bytes: u64) -> Result<f64, StepError> {
-        let key = (bytes, elem_bytes);
+        Ok(self.run(Collective::AllReduce, bytes, elem_bytes)?.time)
+    }
+
+    /// One collective `c` of `bytes` bytes of `elem_bytes`-byte elements:
+    /// the registry's schedule for `bytes / elem_bytes` elements on this
+    /// topology (for a half, [`Halves::of`] the algorithm), its executed
+    /// time (lock-step) and the busiest rank's bytes sent.
+    ///
+    /// # Errors
+    /// [`StepError::Schedule`] when the generator refuses;
+    /// [`StepError::NoHalves`] for a half of an all-reduce that has none.
+    pub fn run(&mut self, c: Collective, bytes: u64, elem_bytes: u64) -> Result<Timed, StepError> {
+        let key = (c, bytes, elem_bytes);
         if let Some(&(_, t)) = self.times.iter().find(|(k, _)| *k == key) {
             return Ok(t);
         }
         let n = bytes / elem_bytes.max(1);
-        let s = self
-            .alg
-            .generate_flat_all_reduce(&self.topo, n, elem_bytes)?;
-        let t = executed_time_on(&s, &self.topo, self.gamma);
+        let s = match c {
+            Collective::AllReduce => self
+                .alg
+                .generate_flat_all_reduce(&self.topo, n, elem_bytes)?,
+            _ => Halves::of(self.alg)
+                .ok_or(StepError::NoHalves(self.alg.key()))?
+                .generate(c == Collective::AllGather, &self.topo, n, elem_bytes)?,
+        };
+        let t = Timed {
+            time: executed_time_on(&s, &self.topo, self.gamma),
+            sent: s.bytes_sent_per_rank().into_iter().max().unwrap_or(0),
+        };
         self.times.push((key, t));
         Ok(t)
+    }
+
+    /// The halves of this network's all-reduce ([`Halves::of`]).
+    pub fn halves(&self) -> Option<Halves> {
+        Halves::of(self.alg)
     }
 
     /// Executed time of one D-PSGD neighbour exchange: one round in which

@@ -1,12 +1,14 @@
 //! Everything the step view shows for one case, computed once: the step on
 //! the clock (with and without the straggler and overlap), the three
 //! strategies side by side, D-PSGD's steps with a straggler, and the
-//! failure. The tuner runs apart ([`super::strategies::tuner_point`]), one
+//! failure; ZeRO-2 and FSDP on the same clock and the memory per rank of
+//! each mode. The tuner runs apart ([`super::strategies::tuner_point`]), one
 //! cap at a time, so the page can show its progress.
 
 use super::failure::{allreduce_loss, survivors, AllReduceLoss, Failure, Survivors};
-use super::model::{Network, StepError, StepModel};
+use super::model::{Halves, Network, StepError, StepModel};
 use super::run::{time_step, StepOptions, StepRun};
+use super::sharded::{memory, Memory, Sharding};
 use super::strategies::{gossip_clock, gossip_step, local_step, readers, GossipStep, LocalStep};
 use crate::core::consensus::Graph;
 use crate::core::topology::Topology;
@@ -20,8 +22,11 @@ pub struct Case {
     pub net: Network,
     /// α and β of the flat links, for the p − 1 survivors' network.
     pub link: (f64, f64),
-    /// Buckets, overlap and straggler.
+    /// Buckets, overlap, straggler and the mode shown (`sharding`).
     pub opts: StepOptions,
+    /// K, bytes of optimizer state per parameter (12 for mixed-precision
+    /// Adam), for the memory per rank.
+    pub optim: f64,
     /// D-PSGD's graph on p ranks (`Err`: why it does not fit).
     pub graph: Result<Graph, String>,
     /// Local SGD's averaging period (`None`: never).
@@ -49,10 +54,35 @@ pub struct FailureReport {
     pub gossip: Option<Survivors>,
 }
 
+/// A sharded mode's step.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModeRun {
+    /// The step as asked (straggler included).
+    pub run: StepRun,
+    /// The same without the straggler, when there is one.
+    pub clean: Option<StepRun>,
+    /// Step time without overlap (no prefetch; collectives after the
+    /// backward pass), seconds.
+    pub no_overlap: f64,
+}
+
+/// The step of the mode shown, borrowed from a [`Report`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Shown<'a> {
+    /// The mode.
+    pub mode: Sharding,
+    /// Its step as asked.
+    pub run: &'a StepRun,
+    /// Without the straggler, when there is one.
+    pub clean: Option<&'a StepRun>,
+    /// Without overlap, seconds.
+    pub no_overlap: f64,
+}
+
 /// The case's numbers.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Report {
-    /// All-reduce SGD's step as asked (straggler included).
+    /// All-reduce SGD's step (DDP) as asked (straggler included).
     pub run: StepRun,
     /// The same without the straggler, when there is one.
     pub clean: Option<StepRun>,
@@ -73,9 +103,74 @@ pub struct Report {
     /// Bytes the busiest rank sends in one all-reduce of the whole model
     /// (the executed schedule's count).
     pub allreduce_bytes: u64,
+    /// The mode shown (`mode=`): DDP, ZeRO-2 or FSDP.
+    pub mode: Sharding,
+    /// ZeRO-2's step, or why it cannot run on this all-reduce.
+    pub zero2: Result<ModeRun, String>,
+    /// FSDP's step, or why it cannot run on this all-reduce.
+    pub fsdp: Result<ModeRun, String>,
+    /// Memory per rank under each mode.
+    pub memory: Memory,
+    /// The reduce-scatter and all-gather of the sharded modes (`None`: the
+    /// all-reduce has none).
+    pub halves: Option<Halves>,
 }
 
 impl Report {
+    /// The step of the mode shown; for ZeRO-2 or FSDP on an all-reduce
+    /// without halves, why it cannot run.
+    ///
+    /// # Errors
+    /// The message of [`StepError::NoHalves`].
+    pub fn shown(&self) -> Result<Shown<'_>, &str> {
+        let m = match self.mode {
+            Sharding::Ddp => {
+                return Ok(Shown {
+                    mode: Sharding::Ddp,
+                    run: &self.run,
+                    clean: self.clean.as_ref(),
+                    no_overlap: self.no_overlap,
+                })
+            }
+            Sharding::Zero2 => &self.zero2,
+            Sharding::Fsdp => &self.fsdp,
+        };
+        m.as_ref()
+            .map(|m| Shown {
+                mode: self.mode,
+                run: &m.run,
+                clean: m.clean.as_ref(),
+                no_overlap: m.no_overlap,
+            })
+            .map_err(String::as_str)
+    }
+
+    /// The step of the mode shown, or DDP's with the reason when the mode
+    /// shown cannot run on this all-reduce (so the page still has a step).
+    pub fn shown_or_ddp(&self) -> (Shown<'_>, Option<&str>) {
+        match self.shown() {
+            Ok(s) => (s, None),
+            Err(e) => (
+                Shown {
+                    mode: Sharding::Ddp,
+                    run: &self.run,
+                    clean: self.clean.as_ref(),
+                    no_overlap: self.no_overlap,
+                },
+                Some(e),
+            ),
+        }
+    }
+
+    /// The step of `mode` as asked (DDP's is [`Report::run`]).
+    pub fn run_of(&self, mode: Sharding) -> Result<&StepRun, &str> {
+        match mode {
+            Sharding::Ddp => Ok(&self.run),
+            Sharding::Zero2 => self.zero2.as_ref().map(|m| &m.run).map_err(String::as_str),
+            Sharding::Fsdp => self.fsdp.as_ref().map(|m| &m.run).map_err(String::as_str),
+        }
+    }
+
     /// D-PSGD's steady step with the straggler: the last step's length on
     /// rank 0 of [`Report::gossip_steps`], seconds.
     pub fn gossip_straggler_step(&self) -> Option<f64> {
@@ -91,14 +186,18 @@ impl Report {
 /// [`StepError`] from the model or the schedule generator.
 pub fn report(case: &Case) -> Result<Report, StepError> {
     let mut net = case.net.clone();
-    let run = time_step(&case.model, &mut net, &case.opts)?;
+    let ddp = StepOptions {
+        sharding: Sharding::Ddp,
+        ..case.opts
+    };
+    let run = time_step(&case.model, &mut net, &ddp)?;
     let clean = match case.opts.straggler {
         Some(_) => Some(time_step(
             &case.model,
             &mut net,
             &StepOptions {
                 straggler: None,
-                ..case.opts
+                ..ddp
             },
         )?),
         None => None,
@@ -108,7 +207,7 @@ pub fn report(case: &Case) -> Result<Report, StepError> {
         &mut net,
         &StepOptions {
             overlap: false,
-            ..case.opts
+            ..ddp
         },
     )?
     .step_time;
@@ -174,7 +273,16 @@ pub fn report(case: &Case) -> Result<Report, StepError> {
         .into_iter()
         .max()
         .unwrap_or(0);
+    let zero2 = mode_run(&case.model, &mut net, &ddp, Sharding::Zero2);
+    let fsdp = mode_run(&case.model, &mut net, &ddp, Sharding::Fsdp);
+    let largest = case.model.params.iter().copied().max().unwrap_or(0);
+    let memory = memory(case.model.total_params(), largest, p, case.optim);
     Ok(Report {
+        halves: net.halves(),
+        mode: case.opts.sharding,
+        zero2,
+        fsdp,
+        memory,
         allreduce_bytes,
         run,
         clean,
@@ -187,10 +295,45 @@ pub fn report(case: &Case) -> Result<Report, StepError> {
     })
 }
 
+/// The step of the sharded mode `mode` with `opts`' buckets, overlap and
+/// straggler: as asked, without the straggler and without overlap; the
+/// error's message when it cannot run.
+fn mode_run(
+    model: &StepModel,
+    net: &mut Network,
+    opts: &StepOptions,
+    mode: Sharding,
+) -> Result<ModeRun, String> {
+    let opts = StepOptions {
+        sharding: mode,
+        ..*opts
+    };
+    let mut at = |o: StepOptions| time_step(model, net, &o).map_err(|e| e.to_string());
+    let run = at(opts)?;
+    let clean = match opts.straggler {
+        Some(_) => Some(at(StepOptions {
+            straggler: None,
+            ..opts
+        })?),
+        None => None,
+    };
+    let no_overlap = at(StepOptions {
+        overlap: false,
+        ..opts
+    })?
+    .step_time;
+    Ok(ModeRun {
+        run,
+        clean,
+        no_overlap,
+    })
+}
+
 impl Case {
     fn opts_without_straggler(&self) -> StepOptions {
         StepOptions {
             straggler: None,
+            sharding: Sharding::Ddp,
             ..self.opts
         }
     }

@@ -1,10 +1,12 @@
 //! One data-parallel step on the clock: the compute stream (forward, then
 //! the backward pass from the last layer down) and one communication
 //! stream on which each bucket's all-reduce starts when the bucket is ready
-//! and the previous all-reduce has ended.
+//! and the previous all-reduce has ended. The sharded modes (ZeRO-2, FSDP)
+//! run on the same two streams ([`super::sharded`]).
 
 use super::buckets::assign;
-use super::model::{Network, StepError, StepModel};
+use super::model::{Collective, Network, StepError, StepModel};
+use super::sharded::{time_fsdp, Sharding};
 
 /// A rank computing at a fraction of the nominal speed.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -26,30 +28,78 @@ pub struct StepOptions {
     pub overlap: bool,
     /// A slow rank, if any.
     pub straggler: Option<Straggler>,
+    /// DDP (every bucket all-reduced), ZeRO-2 or FSDP.
+    pub sharding: Sharding,
 }
 
 /// One span of the compute stream.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ComputeSpan {
-    /// `None` for the forward pass, `Some(i)` for layer i's backward (0-based).
+    /// `None` for the whole forward pass, `Some(i)` for layer i (0-based):
+    /// its backward, or its forward when `forward` (FSDP runs the forward
+    /// layer by layer, each after its all-gather).
     pub layer: Option<usize>,
+    /// A forward span (the whole pass, or one layer's).
+    pub forward: bool,
     /// Start, seconds from the step's start.
     pub start: f64,
     /// End, seconds.
     pub end: f64,
 }
 
-/// One bucket's all-reduce on the communication stream.
+/// What a span of the communication stream does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CommKind {
+    /// A bucket's all-reduce (DDP).
+    AllReduce,
+    /// A bucket's (ZeRO-2) or a layer's (FSDP) gradients reduce-scattered.
+    ReduceScatter,
+    /// A layer's parameters all-gathered before its forward (FSDP).
+    GatherForward,
+    /// A layer's parameters all-gathered again before its backward (FSDP).
+    GatherBackward,
+    /// The updated parameters all-gathered after the step's last
+    /// reduce-scatter (ZeRO-2).
+    GatherParams,
+}
+
+impl CommKind {
+    /// Its name, e.g. "all-gather before backward".
+    pub fn label(self) -> &'static str {
+        match self {
+            CommKind::AllReduce => "all-reduce",
+            CommKind::ReduceScatter => "reduce-scatter",
+            CommKind::GatherForward => "all-gather before forward",
+            CommKind::GatherBackward => "all-gather before backward",
+            CommKind::GatherParams => "all-gather of the updated parameters",
+        }
+    }
+
+    /// The collective it runs.
+    pub fn collective(self) -> Collective {
+        match self {
+            CommKind::AllReduce => Collective::AllReduce,
+            CommKind::ReduceScatter => Collective::ReduceScatter,
+            _ => Collective::AllGather,
+        }
+    }
+}
+
+/// One collective on the communication stream: a bucket's all-reduce
+/// (DDP), or a reduce-scatter or all-gather of the sharded modes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BucketSpan {
+    /// What it does.
+    pub kind: CommKind,
     /// Its layers (0-based, forward order indices), in the order their
     /// gradients became ready (highest first).
     pub layers: Vec<usize>,
     /// Gradient bytes in the bucket.
     pub bytes: u64,
-    /// When its last gradient was ready on every rank, seconds.
+    /// When it was issued, seconds: for a bucket, when its last gradient
+    /// was ready on every rank.
     pub ready: f64,
-    /// When its all-reduce started, seconds.
+    /// When it started, seconds.
     pub start: f64,
     /// When it ended, seconds.
     pub end: f64,
@@ -75,14 +125,18 @@ pub struct StepRun {
     pub compute: Vec<ComputeSpan>,
     /// The other ranks' compute stream when there is a straggler.
     pub others: Option<Vec<ComputeSpan>>,
-    /// The communication stream.
+    /// The communication stream: DDP's bucket all-reduces, or the sharded
+    /// modes' reduce-scatters and all-gathers, in the order they ran.
     pub buckets: Vec<BucketSpan>,
     /// Compute of the slowest rank, seconds.
     pub compute_time: f64,
     /// When compute and communication have both ended, seconds.
     pub step_time: f64,
-    /// Sum of the all-reduce times, seconds.
+    /// Sum of the communication stream's times, seconds.
     pub comm_time: f64,
+    /// Bytes a rank sends in the step: the busiest rank's bytes of each
+    /// collective (counted on its executed schedule), summed.
+    pub bytes_sent: u64,
 }
 
 impl StepRun {
@@ -104,9 +158,10 @@ impl StepRun {
     }
 }
 
-fn compute_spans(model: &StepModel, speed: f64) -> Vec<ComputeSpan> {
+pub(super) fn compute_spans(model: &StepModel, speed: f64) -> Vec<ComputeSpan> {
     let mut out = vec![ComputeSpan {
         layer: None,
+        forward: true,
         start: 0.0,
         end: model.fwd / speed,
     }];
@@ -116,6 +171,7 @@ fn compute_spans(model: &StepModel, speed: f64) -> Vec<ComputeSpan> {
         t += model.bwd[i];
         out.push(ComputeSpan {
             layer: Some(i),
+            forward: false,
             start,
             end: t / speed,
         });
@@ -123,21 +179,55 @@ fn compute_spans(model: &StepModel, speed: f64) -> Vec<ComputeSpan> {
     out
 }
 
-/// Times one step of all-reduce SGD with DDP buckets on `net`.
-///
-/// Buckets follow [`assign`] over the gradients in ready order (layer L
-/// first). With a straggler, every bucket waits for the straggler's
-/// gradients (all ranks take part in every all-reduce). Without overlap,
-/// every all-reduce starts after the backward pass.
-///
-/// # Errors
-/// [`StepError::Model`] for a model without layers or a `bwd` list of the
-/// wrong length; [`StepError::Schedule`] from the generator.
-pub fn time_step(
+/// The bucket stream as DDP runs it: buckets from [`assign`] in ready
+/// order, each collective `kind` starting when its bucket is ready (after
+/// the backward pass without overlap) and the previous one has ended.
+/// Returns the spans, the stream's end, its busy time and the bytes sent.
+fn bucket_stream(
     model: &StepModel,
     net: &mut Network,
     opts: &StepOptions,
-) -> Result<StepRun, StepError> {
+    kind: CommKind,
+    speed: f64,
+) -> Result<(Vec<BucketSpan>, f64, f64, u64), StepError> {
+    let l = model.layers();
+    let ready = model.ready_times(speed);
+    let compute_time = model.compute_time(speed);
+    let order: Vec<usize> = (0..l).rev().collect();
+    let sizes: Vec<u64> = order.iter().map(|&i| model.grad_bytes(i)).collect();
+    let mut buckets = Vec::new();
+    let mut free = 0.0f64;
+    let mut comm_time = 0.0;
+    let mut sent = 0;
+    for a in assign(&sizes, opts.first, opts.cap) {
+        let layers: Vec<usize> = a.members.iter().map(|&k| order[k]).collect();
+        let r = if opts.overlap {
+            layers.iter().map(|&i| ready[i]).fold(0.0, f64::max)
+        } else {
+            compute_time
+        };
+        let t = net.run(kind.collective(), a.bytes, model.dtype.bytes())?;
+        let start = free.max(r);
+        free = start + t.time;
+        comm_time += t.time;
+        sent += t.sent;
+        buckets.push(BucketSpan {
+            kind,
+            layers,
+            bytes: a.bytes,
+            ready: r,
+            start,
+            end: free,
+        });
+    }
+    Ok((buckets, free, comm_time, sent))
+}
+
+/// Checks that the model has layers and one backward time per layer.
+///
+/// # Errors
+/// [`StepError::Model`] otherwise.
+pub(super) fn check_model(model: &StepModel) -> Result<(), StepError> {
     let l = model.layers();
     if l == 0 || model.bwd.len() != l {
         return Err(StepError::Model(format!(
@@ -146,29 +236,51 @@ pub fn time_step(
             model.bwd.len()
         )));
     }
+    Ok(())
+}
+
+/// Times one step on `net`: all-reduce SGD with DDP buckets, or the
+/// sharded mode of `opts.sharding`.
+///
+/// DDP: buckets follow [`assign`] over the gradients in ready order (layer
+/// L first). With a straggler, every bucket waits for the straggler's
+/// gradients (all ranks take part in every all-reduce). Without overlap,
+/// every all-reduce starts after the backward pass.
+///
+/// ZeRO-2: the same buckets, each reduce-scattered instead; after the last
+/// one, one all-gather of the updated parameters (the whole model), not
+/// overlapped. FSDP: [`time_fsdp`].
+///
+/// # Errors
+/// [`StepError::Model`] for a model without layers or a `bwd` list of the
+/// wrong length; [`StepError::Schedule`] from the generator;
+/// [`StepError::NoHalves`] for a sharded mode on an all-reduce without a
+/// reduce-scatter and an all-gather.
+pub fn time_step(
+    model: &StepModel,
+    net: &mut Network,
+    opts: &StepOptions,
+) -> Result<StepRun, StepError> {
+    check_model(model)?;
     let speed = opts.straggler.map_or(1.0, |s| s.factor);
-    let ready = model.ready_times(speed);
     let compute_time = model.compute_time(speed);
-    let order: Vec<usize> = (0..l).rev().collect();
-    let sizes: Vec<u64> = order.iter().map(|&i| model.grad_bytes(i)).collect();
-    let mut buckets = Vec::new();
-    let mut free = 0.0f64;
-    let mut comm_time = 0.0;
-    for a in assign(&sizes, opts.first, opts.cap) {
-        let layers: Vec<usize> = a.members.iter().map(|&k| order[k]).collect();
-        let r = if opts.overlap {
-            layers.iter().map(|&i| ready[i]).fold(0.0, f64::max)
-        } else {
-            compute_time
-        };
-        let d = net.allreduce(a.bytes, model.dtype.bytes())?;
-        let start = free.max(r);
-        free = start + d;
-        comm_time += d;
+    let (mut buckets, mut free, mut comm_time, mut bytes_sent) = match opts.sharding {
+        Sharding::Ddp => bucket_stream(model, net, opts, CommKind::AllReduce, speed)?,
+        Sharding::Zero2 => bucket_stream(model, net, opts, CommKind::ReduceScatter, speed)?,
+        Sharding::Fsdp => return time_fsdp(model, net, opts),
+    };
+    if opts.sharding == Sharding::Zero2 {
+        let bytes = model.model_bytes();
+        let t = net.run(Collective::AllGather, bytes, model.dtype.bytes())?;
+        let start = free;
+        free = start + t.time;
+        comm_time += t.time;
+        bytes_sent += t.sent;
         buckets.push(BucketSpan {
-            layers,
-            bytes: a.bytes,
-            ready: r,
+            kind: CommKind::GatherParams,
+            layers: (0..model.layers()).collect(),
+            bytes,
+            ready: start,
             start,
             end: free,
         });
@@ -180,5 +292,6 @@ pub fn time_step(
         compute_time,
         step_time: compute_time.max(free),
         comm_time,
+        bytes_sent,
     })
 }

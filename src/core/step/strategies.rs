@@ -118,6 +118,7 @@ pub fn default_options() -> StepOptions {
         cap: DEFAULT_BUCKET_BYTES,
         overlap: true,
         straggler: None,
+        sharding: super::sharded::Sharding::Ddp,
     }
 }
 

@@ -6,7 +6,7 @@
 
 use std::fmt::Write;
 
-use super::run::{ComputeSpan, StepRun};
+use super::run::{CommKind, ComputeSpan, StepRun};
 
 fn us(t: f64) -> String {
     // to the nanosecond, so 0.052 s is 52000 µs and not 52000.000000001
@@ -32,9 +32,10 @@ fn push(out: &mut String, name: &str, tid: usize, start: f64, end: f64, args: &s
 
 fn compute(out: &mut String, spans: &[ComputeSpan], tid: usize) {
     for s in spans {
-        let name = match s.layer {
-            None => "forward".to_string(),
-            Some(i) => format!("backward layer {}", i + 1),
+        let name = match (s.layer, s.forward) {
+            (None, _) => "forward".to_string(),
+            (Some(i), true) => format!("forward layer {}", i + 1),
+            (Some(i), false) => format!("backward layer {}", i + 1),
         };
         push(out, &name, tid, s.start, s.end, "");
     }
@@ -65,14 +66,12 @@ pub fn chrome_trace(run: &StepRun) -> String {
     compute(&mut out, &run.compute, 0);
     for (k, b) in run.buckets.iter().enumerate() {
         let args = format!("\"bytes\":{},\"ready_us\":{}", b.bytes, us(b.ready));
-        push(
-            &mut out,
-            &format!("all-reduce bucket {} ({})", k + 1, b.label()),
-            1,
-            b.start,
-            b.end,
-            &args,
-        );
+        let name = if b.kind == CommKind::AllReduce {
+            format!("all-reduce bucket {} ({})", k + 1, b.label())
+        } else {
+            format!("{} ({})", b.kind.label(), b.label())
+        };
+        push(&mut out, &name, 1, b.start, b.end, &args);
     }
     if let Some(o) = &run.others {
         compute(&mut out, o, 2);

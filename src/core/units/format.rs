@@ -131,6 +131,11 @@ fn trim_zeros(s: String) -> String {
 /// Auto-scales `x` over `units` (each `base` times the previous), 4
 /// significant figures, trailing zeros trimmed.
 fn format_scaled(x: f64, base: f64, units: &[&str]) -> String {
+    format_scaled_as(x, base, units, true)
+}
+
+/// [`format_scaled`], trailing zeros kept unless `trim`.
+fn format_scaled_as(x: f64, base: f64, units: &[&str], trim: bool) -> String {
     let first = units.first().copied().unwrap_or("");
     if !x.is_finite() {
         return format!("{x} {first}");
@@ -154,7 +159,9 @@ fn format_scaled(x: f64, base: f64, units: &[&str]) -> String {
     if !(1e-3..1e6).contains(&v) {
         return format!("{sign}{} {first}", sci(a, 4, true));
     }
-    format!("{sign}{} {}", trim_zeros(sig(v, 4)), units[i])
+    let digits = sig(v, 4);
+    let digits = if trim { trim_zeros(digits) } else { digits };
+    format!("{sign}{digits} {}", units[i])
 }
 
 /// A byte count auto-scaled in decimal (SI) units B, kB, MB, GB, TB, PB with up
@@ -162,6 +169,13 @@ fn format_scaled(x: f64, base: f64, units: &[&str]) -> String {
 /// 117647.06 → `"117.6 kB"`, 512 → `"512 B"`.
 pub fn format_decimal(bytes: f64) -> String {
     format_scaled(bytes, 1000.0, &["B", "kB", "MB", "GB", "TB", "PB"])
+}
+
+/// An amount of memory in decimal units, as [`format_decimal`] but with 4
+/// significant figures kept, so that figures side by side line up:
+/// 1.6e9 → `"1.600 GB"`, 5.5e8 → `"550.0 MB"`, 1.6e10 → `"16.00 GB"`.
+pub fn format_memory(bytes: f64) -> String {
+    format_scaled_as(bytes, 1000.0, &["B", "kB", "MB", "GB", "TB", "PB"], false)
 }
 
 /// A byte count auto-scaled in binary (IEC) units B, KiB, MiB, GiB, TiB, PiB

@@ -8,7 +8,7 @@ use crate::app::components::select_field::SelectField;
 use crate::app::state::{commit_to, OnCommit};
 use crate::core::collectives::Algorithm;
 use crate::core::sgd::Strategy;
-use crate::core::step::Dtype;
+use crate::core::step::{Dtype, Sharding};
 use crate::params::gossip::GraphChoice;
 use crate::params::step::StepParams;
 
@@ -33,11 +33,25 @@ pub fn step_controls(p: &StepParams, d: &Drafts, on_commit: &OnCommit) -> Html {
             .map(|a| (a.key(), format!("{} ({})", a.label(), a.key()))),
     );
     let dtypes = options(Dtype::ALL.iter().map(|t| (t.key(), t.key().to_string())));
+    // all-reduce SGD (DDP), ZeRO-2 or FSDP, then the other strategies
     let modes = options(
-        Strategy::ALL
+        Sharding::ALL
             .iter()
-            .map(|s| (s.key(), s.label().to_string())),
+            .map(|z| match z {
+                Sharding::Ddp => (z.key(), Strategy::AllReduce.label().to_string()),
+                _ => (z.key(), z.label().to_string()),
+            })
+            .chain(
+                Strategy::ALL[1..]
+                    .iter()
+                    .map(|s| (s.key(), s.label().to_string())),
+            ),
     );
+    let mode = if p.sharding == Sharding::Ddp {
+        p.mode.key()
+    } else {
+        p.sharding.key()
+    };
     let graphs = options(
         GraphChoice::ALL
             .iter()
@@ -70,8 +84,9 @@ pub fn step_controls(p: &StepParams, d: &Drafts, on_commit: &OnCommit) -> Html {
                 selected={if p.overlap { "1" } else { "0" }} error={d.error("overlap")}
                 on_commit={commit_to(on_commit, "overlap")} />
             {text("samples", "Samples per worker per step", opt(p.samples.map(|s| s.to_string())), "for samples/s; - for none")}
-            <SelectField name="mode" label="Strategy highlighted" options={modes} selected={p.mode.key()}
+            <SelectField name="mode" label="Strategy highlighted" options={modes} selected={mode}
                 error={d.error("mode")} on_commit={commit_to(on_commit, "mode")} />
+            {text("optim", "Optimizer state K", p.optim.text.clone(), "bytes per parameter; Adam 12")}
             <SelectField name="graph" label="D-PSGD graph" options={graphs} selected={p.graph.key()}
                 error={d.error("graph")} on_commit={commit_to(on_commit, "graph")} />
             {text("h", "Local SGD: average every h steps", opt(p.h.map(|h| h.to_string())), "1 to 1000; - or 0 for never")}

@@ -1,7 +1,8 @@
 //! `?view=step`: one data-parallel training step on the clock. Gradient
 //! buckets (PyTorch DDP's rule) overlap the backward pass on one
-//! communication stream; the bucket tuner, the three strategies side by
-//! side, a straggler, a failure and time to the required quality.
+//! communication stream, or ZeRO-2 and FSDP shard the model; the bucket
+//! tuner, memory per rank under each ZeRO stage, the three strategies side
+//! by side, a straggler, a failure and time to the required quality.
 //!
 //! The page computes the case's [`Report`] once per parameter change (the
 //! core times every schedule) and lays out the panels; the tuner runs cap
@@ -14,6 +15,7 @@ use crate::app::route::ViewProps;
 use crate::app::shared::Shared;
 use crate::app::state::{on_commit_field, Commit};
 use crate::core::step::report::{report, Report};
+use crate::core::step::Sharding;
 use crate::params::step::StepParams;
 
 pub mod controls;
@@ -21,6 +23,7 @@ pub mod failure;
 pub mod model_note;
 pub mod presets;
 pub mod quality;
+pub mod sharding;
 pub mod strategies;
 pub mod summary;
 pub mod timeline;
@@ -31,6 +34,7 @@ use failure::failure_panel;
 use model_note::model_note;
 use presets::presets;
 use quality::QualityPanel;
+use sharding::sharding_panel;
 use strategies::{straggler_panel, strategies_panel};
 use summary::summary;
 use timeline::timeline_panel;
@@ -57,6 +61,7 @@ const FIELDS: &[&str] = &[
     "overlap",
     "samples",
     "mode",
+    "optim",
     "graph",
     "h",
     "straggler",
@@ -65,6 +70,13 @@ const FIELDS: &[&str] = &[
     "restart",
     "target",
 ];
+
+/// `#tuner` for the mode shown (FSDP's step does not depend on the cap).
+fn tuner(r: &SharedReport, params: &StepParams) -> Html {
+    let shown = r.shown_or_ddp().0;
+    let fixed = (shown.mode == Sharding::Fsdp).then_some(shown.run.step_time);
+    html! { <TunerPanel params={params.clone()} mode={shown.mode} {fixed} /> }
+}
 
 /// The step view.
 #[component]
@@ -87,7 +99,8 @@ pub fn StepView(props: &ViewProps) -> Html {
             {ctx.panel("timeline", timeline_panel(r, params))}
             <div class="panels">
                 {ctx.panel("summary", summary(r, params))}
-                {ctx.panel("tuner", html! { <TunerPanel params={params.clone()} /> })}
+                {ctx.panel("tuner", tuner(r, params))}
+                {ctx.panel("sharding", sharding_panel(r, params))}
                 {ctx.panel("strategies", strategies_panel(r, params))}
                 {ctx.panel("straggler", straggler_panel(r, params))}
                 {ctx.panel("failure", failure_panel(r, params))}
@@ -103,7 +116,8 @@ pub fn StepView(props: &ViewProps) -> Html {
                 <p class="lede">
                     {"One data-parallel step on the clock. Gradients become ready layer by layer, last layer first; \
                       PyTorch DDP groups them into buckets and all-reduces each bucket as soon as it is full, \
-                      while the backward pass goes on. One step need not be one all-reduce call."}
+                      while the backward pass goes on. One step need not be one all-reduce call. \
+                      mode=zero2 and mode=fsdp shard the model instead."}
                 </p>
             </>})}
             {ctx.panel("presets", presets())}

@@ -13,6 +13,7 @@ use crate::app::components::data_table::DataTableView;
 use crate::app::hooks::use_deferred;
 use crate::core::sgd::Strategy;
 use crate::core::step::quality::{orders, quality, QualityRow, StepClock};
+use crate::core::step::Sharding;
 use crate::core::units::format_time;
 use crate::core::work::AFTER_FIRST_PAINT;
 use crate::export::step::quality_table;
@@ -44,10 +45,20 @@ fn compute(k: &Key) -> Computed {
     Ok((lab.optimal_loss, target, quality(&lab, &clocks, target)))
 }
 
-fn row(r: &QualityRow, h: Option<usize>) -> Html {
+/// The row's name: all-reduce SGD says how it shards (`mode`).
+fn name(s: Strategy, h: Option<usize>, mode: Sharding) -> String {
+    match (s, mode) {
+        (Strategy::AllReduce, Sharding::Zero2 | Sharding::Fsdp) => {
+            format!("all-reduce SGD as {}", mode.label())
+        }
+        _ => label(s, h),
+    }
+}
+
+fn row(r: &QualityRow, h: Option<usize>, mode: Sharding) -> Html {
     html! {
         <tr id={format!("quality-{}", r.strategy.key())}>
-            <th scope="row">{label(r.strategy, h)}</th>
+            <th scope="row">{name(r.strategy, h, mode)}</th>
             <td>{r.steps_to_target.map_or_else(|| "not reached".to_string(), |s| s.to_string())}</td>
             <td>{r.seconds_to_target.filter(|t| t.is_finite()).map_or_else(|| "—".to_string(), format_time)}</td>
         </tr>
@@ -59,10 +70,13 @@ fn row(r: &QualityRow, h: Option<usize>) -> Html {
 pub fn QualityPanel(props: &StrategiesProps) -> Html {
     let (r, p) = (&props.report, &props.params);
     let local = r.local_straggler.unwrap_or(r.local);
+    // all-reduce SGD's clock: DDP's step, or ZeRO-2's or FSDP's when shown
+    // (the same updates, so the same losses step by step)
+    let shown = r.shown_or_ddp().0;
     let key: Key = (
         p.lab_params(),
         [
-            (r.run.step_time.to_bits(), None),
+            (shown.run.step_time.to_bits(), None),
             (
                 r.gossip
                     .as_ref()
@@ -90,7 +104,12 @@ pub fn QualityPanel(props: &StrategiesProps) -> Html {
             let lines: Vec<QualityLine> = rows
                 .iter()
                 .map(|q| QualityLine {
-                    label: q.strategy.label().into(),
+                    label: match (q.strategy, shown.mode) {
+                        (Strategy::AllReduce, Sharding::Zero2 | Sharding::Fsdp) => {
+                            name(q.strategy, None, shown.mode)
+                        }
+                        _ => q.strategy.label().into(),
+                    },
                     points: q.points.clone(),
                 })
                 .collect();
@@ -115,7 +134,7 @@ pub fn QualityPanel(props: &StrategiesProps) -> Html {
                 <div class="table-scroll" role="region" tabindex="0" aria-label="Steps and time to the target (scrollable table)">
                 <table class="numbers" id="quality-table">
                     <thead><tr><th scope="col">{"strategy"}</th><th scope="col">{"steps to target"}</th><th scope="col">{"time to target"}</th></tr></thead>
-                    <tbody>{ for rows.iter().map(|q| row(q, p.h)) }</tbody>
+                    <tbody>{ for rows.iter().map(|q| row(q, p.h, shown.mode)) }</tbody>
                 </table>
                 </div>
                 <p id="quality-order">{order}</p>

@@ -7,6 +7,7 @@ use yew::prelude::*;
 use super::SharedReport;
 use crate::core::sgd::Strategy;
 use crate::core::step::strategies::paced;
+use crate::core::step::Sharding;
 use crate::core::units::{format_decimal, format_time};
 use crate::params::step::StepParams;
 
@@ -33,7 +34,8 @@ pub fn strategies_panel(r: &SharedReport, p: &StepParams) -> Html {
     let clean = r.clean.as_ref().unwrap_or(&r.run);
     let model_bytes = format_decimal(clean.buckets.iter().map(|b| b.bytes).sum::<u64>() as f64);
     let row = |s: Strategy, time: String, bytes: String, how: String| {
-        let cls = classes!((p.mode == s).then_some("winner"));
+        // all-reduce SGD's row is DDP's: not the one shown under ZeRO-2 or FSDP
+        let cls = classes!((p.mode == s && p.sharding == Sharding::Ddp).then_some("winner"));
         html! {
             <tr class={cls} id={format!("strategy-{}", s.key())}>
                 <th scope="row">{label(s, p.h)}</th><td>{time}</td><td>{bytes}</td><td class="wrap">{how}</td>
@@ -105,6 +107,12 @@ pub fn straggler_panel(r: &SharedReport, p: &StepParams) -> Html {
         };
     };
     let clean = r.clean.as_ref().map_or(r.run.step_time, |c| c.step_time);
+    // ZeRO-2's or FSDP's step with and without the straggler, when shown
+    let sharded = r
+        .shown()
+        .ok()
+        .filter(|s| s.mode != Sharding::Ddp)
+        .and_then(|s| s.clean.map(|c| (s, c)));
     let pace = r.run.compute_time;
     let steps = r.gossip_steps.as_ref().map(|ends| {
         let reach = paced(ends, pace);
@@ -128,6 +136,11 @@ pub fn straggler_panel(r: &SharedReport, p: &StepParams) -> Html {
             <p id="straggler-allreduce">{format!(
                 "All-reduce SGD: {} a step instead of {}. Every bucket's all-reduce needs every rank, so each waits for the straggler's gradients.",
                 format_time(r.run.step_time), format_time(clean))}</p>
+            if let Some((sh, c)) = sharded {
+                <p id="straggler-sharded">{format!(
+                    "As {}: {} a step instead of {}. Every all-gather and reduce-scatter needs every rank too.",
+                    sh.mode.label(), format_time(sh.run.step_time), format_time(c.step_time))}</p>
+            }
             if let Some(g) = r.gossip_straggler_step() {
                 <p id="straggler-gossip">{format!(
                     "Synchronous D-PSGD: a rank waits only for its neighbours, but they wait for theirs; the slowness spreads one hop a step, \

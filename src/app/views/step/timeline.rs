@@ -1,6 +1,7 @@
 //! `#timeline`: the step on the clock (compute stream, the straggler's row,
-//! the communication stream with labelled buckets), its bucket table and
-//! the downloads (SVG, PNG, CSV, Chrome trace JSON).
+//! the communication stream with labelled buckets, or the sharded modes'
+//! all-gathers and reduce-scatters), its table and the downloads (SVG, PNG,
+//! CSV, Chrome trace JSON).
 
 use std::rc::Rc;
 
@@ -11,36 +12,66 @@ use crate::app::components::chart_box::ChartBox;
 use crate::app::components::data_table::DataTableView;
 use crate::app::components::downloads::{Downloads, FileOffer};
 use crate::core::step::trace::chrome_trace;
+use crate::core::step::Sharding;
+use crate::core::units::format_time;
 use crate::export::step::buckets_table;
 use crate::params::step::StepParams;
 use crate::plot::step::timeline_svg;
+
+/// What the chart of a sharded step shows, in a sentence or two.
+fn sharded_note(r: &SharedReport, p: &StepParams, mode: Sharding) -> String {
+    let run = r.shown_or_ddp().0.run;
+    let names = r.halves.map_or("", |h| h.names());
+    match mode {
+        Sharding::Ddp => String::new(),
+        Sharding::Zero2 => format!(
+            "ZeRO-2: DDP's {} buckets ({}) reduce-scattered (RS), then the updated parameters all-gathered (AG), not overlapped, \
+             on the registry's {names}. A tick marks when a collective was issued.",
+            run.buckets.len().saturating_sub(1),
+            p.caps_line()
+        ),
+        Sharding::Fsdp => format!(
+            "FSDP: each layer all-gathered before its forward and again before its backward (AG), reduce-scattered after its backward (RS), \
+             one layer prefetched, on the registry's {names}. fwd= is split evenly over the layers: {} each. A tick marks when a collective was issued.",
+            // layer 1's forward, at nominal speed
+            format_time(run.others.as_ref().unwrap_or(&run.compute).first().map_or(0.0, |c| c.end - c.start))
+        ),
+    }
+}
 
 /// `#timeline` for the case's report `r` and parameters `p` (a plain
 /// function: the chart and table are rebuilt only when the view renders,
 /// which it does when its state changes; no component around it).
 pub fn timeline_panel(r: &SharedReport, p: &StepParams) -> Html {
     let straggler = p.straggler.map(|s| (s.rank, s.factor));
-    let svg = AttrValue::from(timeline_svg(&r.run, straggler, r.run.step_time));
-    let table = Rc::new(buckets_table(&r.run));
+    let (shown, why) = r.shown_or_ddp();
+    let run = shown.run;
+    let svg = AttrValue::from(timeline_svg(run, straggler, run.step_time, shown.mode));
+    let table = Rc::new(buckets_table(run));
     let trace = {
         let r = r.clone();
         FileOffer {
             label: "Chrome trace".into(),
             file: "training-step-trace.json".into(),
             mime: "application/json",
-            build: Callback::from(move |()| chrome_trace(&r.run)),
+            build: Callback::from(move |()| chrome_trace(r.shown_or_ddp().0.run)),
         }
     };
-    let run = &r.run;
+    let note = if shown.mode == Sharding::Ddp {
+        format!("{} buckets ({}). Each bar is one bucket's all-reduce (B1, B2, … where there is room); the tick before it marks when the bucket was ready. \
+            The dashed line is the end of the step. Point at a bar for its times.",
+            run.buckets.len(), p.caps_line())
+    } else {
+        sharded_note(r, p, shown.mode)
+    };
     html! {
         <section class="panel wide" id="timeline" aria-labelledby="tl-h">
             <h2 class="panel-h" id="tl-h">{"One step on the clock"}</h2>
+            if let Some(e) = why {
+                <p class="field-error" role="alert" id="sharding-error">{format!("{e}. The step below is DDP's.")}</p>
+            }
             <ChartBox label="One training step: compute and communication streams" svg={svg.clone()} id="step-chart" />
-            <p class="muted">
-                {format!("{} buckets ({}). Each bar is one bucket's all-reduce (B1, B2, … where there is room); the tick before it marks when the bucket was ready. \
-                    The dashed line is the end of the step. Point at a bar for its times.",
-                    run.buckets.len(), p.caps_line())}
-            </p>
+            <p class="muted">{note}</p>
             <Downloads files={vec![trace]} />
             <DataTableView id="buckets-data" table={table} svg={Some(svg)} />
         </section>

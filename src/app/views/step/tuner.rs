@@ -1,6 +1,8 @@
 //! `#tuner`: the step time against the bucket cap (1 … 1024 MiB and 25 MiB),
 //! computed one cap per task so the page stays responsive and shows its
 //! progress; the best cap and DDP's default marked, and what the best saves.
+//! DDP's and ZeRO-2's steps depend on the cap; FSDP's does not (it
+//! communicates layer by layer), and the panel says so.
 
 use std::rc::Rc;
 
@@ -10,6 +12,7 @@ use yew::prelude::*;
 use crate::app::components::chart_box::ChartBox;
 use crate::app::components::data_table::DataTableView;
 use crate::core::step::strategies::{tuner_caps, tuner_from, tuner_point, TunerPoint};
+use crate::core::step::{Sharding, StepOptions};
 use crate::core::units::{format_binary, format_time};
 use crate::export::step::tuner_table;
 use crate::params::step::StepParams;
@@ -20,21 +23,35 @@ use crate::plot::step::draw_tuner;
 pub struct TunerPanelProps {
     /// The case (its cap is replaced cap by cap).
     pub params: StepParams,
+    /// The mode whose step is tuned (the one shown).
+    pub mode: Sharding,
+    /// FSDP's step time, when that is the mode shown: the cap plays no part.
+    pub fixed: Option<f64>,
 }
 
 /// Points so far, for the case they belong to.
 type Progress = (Option<StepParams>, Rc<Vec<Result<TunerPoint, String>>>);
 
-fn one(p: &StepParams, cap: u64) -> Result<TunerPoint, String> {
+fn one(p: &StepParams, mode: Sharding, cap: u64) -> Result<TunerPoint, String> {
     let case = p.case()?;
     let mut net = case.net.clone();
-    tuner_point(&case.model, &mut net, &case.opts, cap).map_err(|e| e.to_string())
+    let opts = StepOptions {
+        sharding: mode,
+        ..case.opts
+    };
+    tuner_point(&case.model, &mut net, &opts, cap).map_err(|e| e.to_string())
 }
 
 /// `#tuner`.
 #[component]
 pub fn TunerPanel(props: &TunerPanelProps) -> Html {
-    let caps = tuner_caps();
+    let mode = props.mode;
+    // FSDP: nothing to time, every cap gives the same step
+    let caps = if props.fixed.is_some() {
+        Vec::new()
+    } else {
+        tuner_caps()
+    };
     let acc = use_state(|| -> Progress { (None, Rc::new(Vec::new())) });
     let fresh = acc.0.as_ref() == Some(&props.params);
     let done: Vec<Result<TunerPoint, String>> = if fresh { (*acc.1).clone() } else { Vec::new() };
@@ -48,14 +65,18 @@ pub fn TunerPanel(props: &TunerPanelProps) -> Html {
                 let (p, k) = (p.clone(), *n);
                 Timeout::new(0, move || {
                     let mut pts = prior;
-                    pts.push(one(&p, caps[k]));
+                    pts.push(one(&p, mode, caps[k]));
                     acc.set((Some(p), Rc::new(pts)));
                 })
             });
             move || drop(task)
         });
     }
-    let body = if n < caps.len() {
+    let body = if let Some(t) = props.fixed {
+        html! {
+            <p id="tuner-best">{format!("FSDP communicates layer by layer, so the bucket cap plays no part: {} at every cap.", format_time(t))}</p>
+        }
+    } else if n < caps.len() {
         html! {
             <div role="status" aria-busy="true" class="computing-line">
                 <p>{format!("Timing the step at {} caps: {n} of {} done …", caps.len(), caps.len())}</p>
@@ -98,9 +119,14 @@ pub fn TunerPanel(props: &TunerPanelProps) -> Html {
     html! {
         <section class="panel" id="tuner" aria-labelledby="tuner-h">
             <h2 class="panel-h" id="tuner-h">{"Bucket tuner"}</h2>
+            if mode == Sharding::Zero2 {
+                <p class="muted">{"ZeRO-2's step."}</p>
+            }
             {body}
+            if props.fixed.is_none() {
             <p class="muted">{"Small buckets start early but pay the all-reduce's start-ups many times; large buckets start late and \
                 leave the last all-reduce exposed. The first bucket keeps its own cap (first=)."}</p>
+            }
         </section>
     }
 }
