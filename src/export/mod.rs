@@ -38,7 +38,7 @@ impl Cell {
     pub fn csv(&self) -> String {
         match self {
             Cell::Num(v) if v.is_nan() => String::new(),
-            Cell::Num(v) => format!("{v}"),
+            Cell::Num(v) => crate::core::units::decimal::shortest(*v),
             Cell::Text(s) => csv_field(s),
         }
     }
@@ -139,13 +139,13 @@ pub fn svg_size(svg: &str) -> Option<(f64, f64)> {
         let v: Vec<f64> = vb
             .split([' ', ','])
             .filter(|s| !s.is_empty())
-            .filter_map(|s| s.parse().ok())
+            .filter_map(crate::core::units::decimal::parse)
             .collect();
         if let [_, _, w, h] = v[..] {
             return ok(w, h);
         }
     }
-    let num = |s: &str| s.trim_end_matches("px").parse::<f64>().ok();
+    let num = |s: &str| crate::core::units::decimal::parse(s.trim_end_matches("px"));
     ok(num(attr("width")?)?, num(attr("height")?)?)
 }
 
@@ -169,8 +169,10 @@ pub fn svg_with_size(svg: &str, w: f64, h: f64) -> String {
         }
     }
     format!(
-        "{}<svg width=\"{w}\" height=\"{h}\"{head}{}",
+        "{}<svg width=\"{}\" height=\"{}\"{head}{}",
         &svg[..start],
+        crate::core::units::decimal::shortest(w),
+        crate::core::units::decimal::shortest(h),
         &svg[end..]
     )
 }

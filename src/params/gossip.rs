@@ -157,7 +157,7 @@ pub fn parse_init(raw: &str) -> Result<Field<InitPattern>, FieldError> {
     } else {
         let mut v = Vec::new();
         for part in t.split(',') {
-            let x: f64 = part.trim().parse().map_err(|_| {
+            let x: f64 = crate::core::units::decimal::parse(part.trim()).ok_or(()).map_err(|_| {
                 FieldError::new(
                     "init",
                     format!(
@@ -202,12 +202,14 @@ pub fn parse_init(raw: &str) -> Result<Field<InitPattern>, FieldError> {
 /// # Errors
 /// A [`FieldError`] for `target`.
 pub fn parse_target(raw: &str) -> Result<Field<f64>, FieldError> {
-    let v: f64 = raw.trim().parse().map_err(|_| {
-        FieldError::new(
-            "target",
-            format!("target must be a number greater than 1, such as 100 (got “{raw}”)"),
-        )
-    })?;
+    let v: f64 = crate::core::units::decimal::parse(raw.trim())
+        .ok_or(())
+        .map_err(|_| {
+            FieldError::new(
+                "target",
+                format!("target must be a number greater than 1, such as 100 (got “{raw}”)"),
+            )
+        })?;
     if !(v > 1.0 && v <= 1e15) {
         return Err(FieldError::new(
             "target",

@@ -156,13 +156,15 @@ pub fn parse_losses(raw: &str) -> Result<Vec<f64>, FieldError> {
     }
     list.iter()
         .enumerate()
-        .map(|(k, s)| match s.parse::<f64>() {
-            Ok(v) if v.is_finite() => Ok(v),
-            _ => Err(FieldError::new(
-                "losses",
-                format!("loss {} must be a finite number (got “{s}”)", k + 1),
-            )),
-        })
+        .map(
+            |(k, s)| match crate::core::units::decimal::parse(s).ok_or(()) {
+                Ok(v) if v.is_finite() => Ok(v),
+                _ => Err(FieldError::new(
+                    "losses",
+                    format!("loss {} must be a finite number (got “{s}”)", k + 1),
+                )),
+            },
+        )
         .collect()
 }
 
@@ -224,7 +226,7 @@ pub fn parse_table(rows: &[(String, String)]) -> Result<(Vec<u64>, Vec<f64>), Fi
             )
         })?);
         let l = l.trim();
-        match l.parse::<f64>() {
+        match crate::core::units::decimal::parse(l).ok_or(()) {
             Ok(v) if v.is_finite() => losses.push(v),
             _ => {
                 return Err(FieldError::new(
@@ -249,10 +251,14 @@ fn parse_f64_in(
         let lower = if open_lo { "above" } else { "from" };
         FieldError::new(
             name,
-            format!("{name} must be a number {lower} {lo} up to {hi} (got “{raw}”)"),
+            format!(
+                "{name} must be a number {lower} {} up to {} (got “{raw}”)",
+                crate::core::units::decimal::shortest(lo),
+                crate::core::units::decimal::shortest(hi)
+            ),
         )
     };
-    let v: f64 = raw.trim().parse().map_err(|_| bad())?;
+    let v: f64 = crate::core::units::decimal::parse(raw.trim()).ok_or_else(bad)?;
     let low_ok = if open_lo { v > lo } else { v >= lo };
     if !v.is_finite() || !low_ok || v > hi {
         return Err(bad());

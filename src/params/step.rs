@@ -281,7 +281,7 @@ pub const MAX_OPTIM: f64 = 1000.0;
 /// A [`FieldError`] for `optim`.
 pub fn parse_optim(raw: &str) -> Result<Field<f64>, FieldError> {
     let t = raw.trim();
-    match t.parse::<f64>() {
+    match crate::core::units::decimal::parse(t).ok_or(()) {
         Ok(k) if (0.0..=MAX_OPTIM).contains(&k) => Ok(Field::new(t, k)),
         _ => Err(FieldError::new(
             "optim",
@@ -322,7 +322,7 @@ pub fn parse_mode(raw: &str) -> Result<(Strategy, Sharding), FieldError> {
 /// A [`FieldError`] for the field.
 pub fn parse_cap(name: &'static str, raw: &str) -> Result<Field<u64>, FieldError> {
     let t = raw.trim();
-    let bytes = if let Ok(mib) = t.parse::<f64>() {
+    let bytes = if let Some(mib) = crate::core::units::decimal::parse(t) {
         if mib.is_nan() || mib <= 0.0 || !mib.is_finite() {
             return Err(FieldError::new(
                 name,
@@ -361,7 +361,7 @@ pub fn parse_straggler(raw: &str) -> Result<Option<Straggler>, FieldError> {
     };
     let (r, f) = t.split_once(':').ok_or_else(bad)?;
     let rank: usize = r.trim().parse().map_err(|_| bad())?;
-    let factor: f64 = f.trim().parse().map_err(|_| bad())?;
+    let factor: f64 = crate::core::units::decimal::parse(f.trim()).ok_or_else(bad)?;
     if !(factor > 0.0 && factor <= 1.0) {
         return Err(bad());
     }
@@ -651,20 +651,22 @@ impl StepParams {
             });
         }
         if let Some(raw) = q.get("target") {
-            take(match raw.trim().parse::<f64>() {
-                Ok(v) if v.is_finite() && v > 0.0 => {
-                    out.target = Some(v);
-                    Ok(())
-                }
-                _ if raw.trim() == "-" => {
-                    out.target = None;
-                    Ok(())
-                }
-                _ => Err(FieldError::new(
-                    "target",
-                    format!("target must be a loss above 0, e.g. 0.05 (got “{raw}”)"),
-                )),
-            });
+            take(
+                match crate::core::units::decimal::parse(raw.trim()).ok_or(()) {
+                    Ok(v) if v.is_finite() && v > 0.0 => {
+                        out.target = Some(v);
+                        Ok(())
+                    }
+                    _ if raw.trim() == "-" => {
+                        out.target = None;
+                        Ok(())
+                    }
+                    _ => Err(FieldError::new(
+                        "target",
+                        format!("target must be a loss above 0, e.g. 0.05 (got “{raw}”)"),
+                    )),
+                },
+            );
         }
     }
 

@@ -194,8 +194,8 @@ pub fn parse_faults(name: &'static str, raw: &str) -> Result<FaultField, FieldEr
             .parse()
             .map_err(|_| bad(format!("“{}” is not a rank", r.trim())))?;
         let value = if name == "slow" {
-            v.trim()
-                .parse::<f64>()
+            crate::core::units::decimal::parse(v.trim())
+                .ok_or(())
                 .map_err(|_| bad(format!("“{}” is not a number", v.trim())))?
         } else {
             parse_time(v).map_err(|e| FieldError::new(name, format!("{name}: {e}")))?

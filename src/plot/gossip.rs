@@ -9,6 +9,7 @@ use super::{
     Legend, FG, PALETTE,
 };
 use crate::core::consensus::{RoundState, Spectrum};
+use crate::core::units::decimal;
 use crate::core::units::equation;
 use crate::core::units::format::{format_number, format_rate, format_small};
 
@@ -157,7 +158,7 @@ pub fn draw_eigenvalues(spectrum: &Spectrum) -> Result<String, String> {
 
 /// Axis tick text with one decimal and no "−0.0".
 fn axis_label(v: &f64) -> String {
-    let t = format!("{v:.1}");
+    let t = decimal::fixed(*v, 1);
     if t == "-0.0" || t == "0.0" {
         "0".into()
     } else {

@@ -15,6 +15,7 @@ use plotters::prelude::*;
 use super::{err, finish_svg, font, frame, key, mesh, titled, Legend, FG, PALETTE};
 use crate::core::measure::fit::Curves;
 use crate::core::measure::Model;
+use crate::core::units::decimal;
 use crate::core::units::{format_bandwidth, format_decimal, format_time};
 
 /// Chart size in SVG pixels.
@@ -52,9 +53,7 @@ pub const MAX_DECADES: f64 = 40.0;
 /// An error when `lo..hi` spans more than [`MAX_DECADES`] powers of ten.
 fn check_span(what: &str, lo: f64, hi: f64) -> Result<(), String> {
     if hi.log10() - lo.log10() > MAX_DECADES {
-        Err(format!(
-            "the {what} span more than {MAX_DECADES} powers of ten ({lo:e} to {hi:e}); check the units of the log"
-        ))
+        Err(format!("the {what} span more than {MAX_DECADES} powers of ten ({} to {}); check the units of the log", decimal::shortest_exp(lo), decimal::shortest_exp(hi)))
     } else {
         Ok(())
     }

@@ -12,6 +12,7 @@
 //! helpers are shared, so plotters' generic chart code is instantiated once
 //! per coordinate type rather than once per chart.
 
+use crate::core::units::decimal;
 use plotters::chart::{ChartBuilder, ChartContext, MeshStyle, SeriesLabelPosition};
 use plotters::coord::combinators::{IntoLogRange, LogCoord};
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged, ValueFormatter};
@@ -399,17 +400,17 @@ pub(crate) fn key(style: ShapeStyle) -> impl Fn((i32, i32)) -> PathElement<(i32,
 
 /// Tick label: a whole number ("12").
 pub(crate) fn int_tick(v: &f64) -> String {
-    format!("{v:.0}")
+    decimal::fixed(*v, 0)
 }
 
 /// Tick label: a power of ten in exponent form ("1e-3").
 pub(crate) fn exp_tick(v: &f64) -> String {
-    format!("{v:.0e}")
+    decimal::sci(*v, 0)
 }
 
 /// Tick label: two decimals ("0.25").
 pub(crate) fn fixed2_tick(v: &f64) -> String {
-    format!("{v:.2}")
+    decimal::fixed(*v, 2)
 }
 
 #[cfg(test)]

@@ -18,6 +18,7 @@ use super::{
 };
 use crate::core::sgd::Strategy;
 use crate::core::sgd::{Lab, Objective, StrategyTrace};
+use crate::core::units::decimal;
 /// Old name of [`crate::core::units::format_bytes_tick`].
 pub use crate::core::units::format_bytes_tick as fmt_bytes;
 
@@ -640,7 +641,7 @@ pub fn draw_sample_weights(o: &Objective) -> Result<String, String> {
             chart
                 .draw_series(o.weights.iter().enumerate().map(|(k, &w)| {
                     Text::new(
-                        format!("{w:.3}"),
+                        decimal::fixed(w, 3),
                         (k as f64, w + top * 0.02),
                         font(12).pos(Pos::new(HPos::Center, VPos::Bottom)),
                     )
@@ -657,7 +658,7 @@ pub fn draw_sample_weights(o: &Objective) -> Result<String, String> {
             ))
             .map_err(err)?;
         keys.add(
-            format!("1/m = {plain:.3} (plain average)"),
+            format!("1/m = {} (plain average)", decimal::fixed(plain, 3)),
             key(pc.stroke_width(2)),
         );
         keys.draw(&chart, SeriesLabelPosition::UpperRight)?;

@@ -14,6 +14,7 @@ use super::{
 use crate::core::step::run::{BucketSpan, CommKind, ComputeSpan, StepRun};
 use crate::core::step::strategies::Tuner;
 use crate::core::step::Sharding;
+use crate::core::units::decimal;
 use crate::core::units::{format_binary, format_decimal, format_number, format_time, tick_step};
 
 /// Chart size in SVG pixels.
@@ -118,35 +119,21 @@ const LEGEND_ROW: f64 = 22.0;
 fn draw_legend(out: &mut String, items: &[(&str, &str, f64, f64)], top: f64) {
     out.push_str("<g class=\"st-legend\">");
     for &(class, text, x, y) in items {
-        let _ = write!(
-            out,
-            "<rect x=\"{x:.0}\" y=\"{:.0}\" width=\"14\" height=\"14\" rx=\"2\" fill=\"{}\"/><text x=\"{:.0}\" y=\"{:.0}\">{}</text>",
-            top + y,
-            fill(class),
-            x + 19.0,
-            top + y + 11.0,
-            esc(text)
-        );
+        let _ = write!(out, "<rect x=\"{}\" y=\"{}\" width=\"14\" height=\"14\" rx=\"2\" fill=\"{}\"/><text x=\"{}\" y=\"{}\">{}</text>", decimal::fixed(x, 0), decimal::fixed(top + y, 0), fill(class), decimal::fixed(x + 19.0, 0), decimal::fixed(top + y + 11.0, 0), esc(text));
     }
     out.push_str("</g>");
 }
 
 fn bar(out: &mut String, x0: f64, x1: f64, y: f64, class: &str, label: &str, title: &str) {
     let w = (x1 - x0).max(0.5);
-    let _ = write!(
-        out,
-        "<g class=\"{class}\"><title>{}</title><rect x=\"{x0:.2}\" y=\"{y:.2}\" width=\"{w:.2}\" height=\"{:.0}\" rx=\"2\" fill=\"{}\" stroke=\"#ffffff\" stroke-width=\"0.6\"/>",
-        esc(title),
-        ROW - 14.0,
-        fill(class)
-    );
+    let _ = write!(out, "<g class=\"{class}\"><title>{}</title><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"2\" fill=\"{}\" stroke=\"#ffffff\" stroke-width=\"0.6\"/>", esc(title), decimal::fixed(x0, 2), decimal::fixed(y, 2), decimal::fixed(w, 2), decimal::fixed(ROW - 14.0, 0), fill(class));
     // a label only where about 6.5 px a character fits
     if !label.is_empty() && w > 6.5 * label.chars().count() as f64 + 4.0 {
         let _ = write!(
             out,
-            "<text x=\"{:.2}\" y=\"{:.2}\" text-anchor=\"middle\" fill=\"{}\">{}</text>",
-            x0 + w / 2.0,
-            y + (ROW - 14.0) / 2.0 + 4.0,
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" fill=\"{}\">{}</text>",
+            decimal::fixed(x0 + w / 2.0, 2),
+            decimal::fixed(y + (ROW - 14.0) / 2.0 + 4.0, 2),
             if fill(class) == "#0072B2" {
                 "#ffffff"
             } else {
@@ -201,6 +188,7 @@ pub fn timeline_svg(
     };
     let legend_h = keys.last().map_or(0.0, |k| k.3 + LEGEND_ROW + 4.0);
     let height = 30.0 + rows * ROW + 34.0 + legend_h;
+    let (w, h) = (decimal::shortest(WIDTH), decimal::shortest(height));
     let plot_w = WIDTH - LEFT - 16.0;
     let sx = move |t: f64| LEFT + t / end * plot_w;
     let what = match mode {
@@ -214,20 +202,20 @@ pub fn timeline_svg(
         format_time(run.exposed())
     );
     let mut out = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart step-timeline\" viewBox=\"0 0 {WIDTH} {height}\" width=\"{WIDTH}\" height=\"{height}\" font-family=\"sans-serif\" font-size=\"12\" fill=\"currentColor\" role=\"img\" aria-label=\"{title}\">"
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart step-timeline\" viewBox=\"0 0 {w} {h}\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"12\" fill=\"currentColor\" role=\"img\" aria-label=\"{title}\">"
     );
     let _ = write!(
         out,
-        "<text x=\"{:.0}\" y=\"18\" text-anchor=\"middle\" font-size=\"15\">{title}</text>",
-        WIDTH / 2.0
+        "<text x=\"{}\" y=\"18\" text-anchor=\"middle\" font-size=\"15\">{title}</text>",
+        decimal::fixed(WIDTH / 2.0, 0)
     );
     let mut y = 30.0;
     let label_row = |out: &mut String, y: f64, text: &str| {
         let _ = write!(
             out,
-            "<text x=\"{:.0}\" y=\"{:.2}\" text-anchor=\"end\">{}</text>",
-            LEFT - 8.0,
-            y + (ROW - 14.0) / 2.0 + 4.0,
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>",
+            decimal::fixed(LEFT - 8.0, 0),
+            decimal::fixed(y + (ROW - 14.0) / 2.0 + 4.0, 2),
             esc(text)
         );
     };
@@ -268,39 +256,27 @@ pub fn timeline_svg(
             )
         };
         bar(&mut out, sx(b.start), sx(b.end), y, &class, &label, &title);
-        let _ = write!(
-            out,
-            "<line class=\"st-ready\" x1=\"{x:.2}\" x2=\"{x:.2}\" y1=\"{:.2}\" y2=\"{:.2}\" stroke=\"currentColor\" stroke-width=\"1.5\"/>",
-            y - 3.0,
-            y + ROW - 11.0,
-            x = sx(b.ready)
-        );
+        let _ = write!(out, "<line class=\"st-ready\" x1=\"{}\" x2=\"{}\" y1=\"{}\" y2=\"{}\" stroke=\"currentColor\" stroke-width=\"1.5\"/>", decimal::fixed(sx(b.ready), 2), decimal::fixed(sx(b.ready), 2), decimal::fixed(y - 3.0, 2), decimal::fixed(y + ROW - 11.0, 2));
     }
     y += ROW;
     // the time axis
     let _ = write!(
         out,
-        "<line x1=\"{LEFT}\" x2=\"{:.2}\" y1=\"{y:.2}\" y2=\"{y:.2}\" stroke=\"currentColor\"/>",
-        LEFT + plot_w
+        "<line x1=\"{}\" x2=\"{}\" y1=\"{}\" y2=\"{}\" stroke=\"currentColor\"/>",
+        decimal::shortest(LEFT),
+        decimal::fixed(LEFT + plot_w, 2),
+        decimal::fixed(y, 2),
+        decimal::fixed(y, 2)
     );
     let step = tick_step(end);
     let mut t = 0.0;
     while t <= end * (1.0 + 1e-9) {
         let x = sx(t);
-        let _ = write!(
-            out,
-            "<line x1=\"{x:.2}\" x2=\"{x:.2}\" y1=\"{y:.2}\" y2=\"{:.2}\" stroke=\"currentColor\"/><text x=\"{x:.2}\" y=\"{:.2}\" text-anchor=\"middle\">{}</text>",
-            y + 5.0,
-            y + 19.0,
-            format_time(t)
-        );
+        let _ = write!(out, "<line x1=\"{}\" x2=\"{}\" y1=\"{}\" y2=\"{}\" stroke=\"currentColor\"/><text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>", decimal::fixed(x, 2), decimal::fixed(x, 2), decimal::fixed(y, 2), decimal::fixed(y + 5.0, 2), decimal::fixed(x, 2), decimal::fixed(y + 19.0, 2), format_time(t));
         t += step;
     }
     let x = sx(run.step_time);
-    let _ = write!(
-        out,
-        "<line class=\"st-end\" x1=\"{x:.2}\" x2=\"{x:.2}\" y1=\"26\" y2=\"{y:.2}\" stroke=\"#D55E00\" stroke-width=\"2\" stroke-dasharray=\"5 3\"/>"
-    );
+    let _ = write!(out, "<line class=\"st-end\" x1=\"{}\" x2=\"{}\" y1=\"26\" y2=\"{}\" stroke=\"#D55E00\" stroke-width=\"2\" stroke-dasharray=\"5 3\"/>", decimal::fixed(x, 2), decimal::fixed(x, 2), decimal::fixed(y, 2));
     if !keys.is_empty() {
         draw_legend(&mut out, &keys, y + 30.0);
     }
@@ -341,7 +317,7 @@ pub fn draw_tuner(t: &Tuner) -> Result<String, String> {
         mesh(&mut chart, 12, 13)
             .x_desc("bucket cap (MiB, log scale)")
             .y_desc("step time")
-            .x_label_formatter(&|v: &f64| format!("{v:.0}"))
+            .x_label_formatter(&|v: &f64| decimal::fixed(*v, 0))
             .y_label_formatter(&|v: &f64| format_time(*v))
             .draw()
             .map_err(err)?;
@@ -419,7 +395,7 @@ pub fn draw_quality(lines: &[QualityLine], target: Option<f64>) -> Result<String
             .x_desc("wall-clock time")
             .y_desc("global loss at the average model (log scale)")
             .x_label_formatter(&|v: &f64| format_time(*v))
-            .y_label_formatter(&|v: &f64| format!("{v:.3}"))
+            .y_label_formatter(&|v: &f64| decimal::fixed(*v, 3))
             .draw()
             .map_err(err)?;
         let mut keys = Legend::default();

@@ -8,6 +8,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::core::timing::gantt::{Bar, BarKind, Gantt, Row};
+use crate::core::units::decimal;
 use crate::core::units::{format_input_time, format_time, tick_step};
 
 const W: f64 = 640.0;
@@ -54,10 +55,10 @@ fn bar_html(b: &Bar, x: &dyn Fn(f64) -> f64, (y, h, tips): (f64, f64, bool)) -> 
     };
     let (x0, x1) = (x(b.start), x(b.end));
     let class = classes!(kind, b.critical.then_some("crit"), b.cut.then_some("cut"));
-    let (bx, by) = (format!("{x0:.1}"), format!("{top:.1}"));
+    let (bx, by) = (decimal::fixed(x0, 1), decimal::fixed(top, 1));
     let (bw, bh) = (
-        format!("{:.2}", (x1 - x0).max(0.6)),
-        format!("{:.1}", h / 2.0 - 1.0),
+        decimal::fixed((x1 - x0).max(0.6), 2),
+        decimal::fixed(h / 2.0 - 1.0, 1),
     );
     if !tips {
         return html! { <rect {class} x={bx} y={by} width={bw} height={bh} /> };
@@ -103,30 +104,30 @@ fn row_html(
     let waits = row.waits.iter().map(|&(a, b)| {
         if !tips {
             return html! {
-                <rect class="g-wait" x={format!("{:.1}", x(a))} y={format!("{y:.1}")}
-                    width={format!("{:.2}", (x(b) - x(a)).max(0.5))} height={format!("{:.1}", h - 1.0)} />
+                <rect class="g-wait" x={decimal::fixed(x(a), 1)} y={decimal::fixed(y, 1)}
+                    width={decimal::fixed((x(b) - x(a)).max(0.5), 2)} height={decimal::fixed(h - 1.0, 1)} />
             };
         }
         html! {
-            <rect class="g-wait" x={format!("{:.1}", x(a))} y={format!("{y:.1}")}
-                width={format!("{:.2}", (x(b) - x(a)).max(0.5))} height={format!("{:.1}", h - 1.0)}>
+            <rect class="g-wait" x={decimal::fixed(x(a), 1)} y={decimal::fixed(y, 1)}
+                width={decimal::fixed((x(b) - x(a)).max(0.5), 2)} height={decimal::fixed(h - 1.0, 1)}>
                 <title>{format!("waiting {} – {}", format_time(a), format_time(b))}</title></rect>
         }
     });
     let bin = end / row.shares.len().max(1) as f64;
     let shares = row.shares.iter().enumerate().filter(|(_, s)| **s > 0.0).map(|(k, s)| html! {
-        <rect class="g-share" x={format!("{:.1}", x(k as f64 * bin))} y={format!("{:.1}", y + 1.0)}
-            width={format!("{:.2}", x(bin) - x(0.0))} height={format!("{:.1}", h - 2.0)}
-            fill-opacity={format!("{:.2}", s.max(0.08))} />
+        <rect class="g-share" x={decimal::fixed(x(k as f64 * bin), 1)} y={decimal::fixed(y + 1.0, 1)}
+            width={decimal::fixed(x(bin) - x(0.0), 2)} height={decimal::fixed(h - 2.0, 1)}
+            fill-opacity={decimal::fixed(s.max(0.08), 2)} />
     });
     let enter = (row.entered > 0.0).then(|| html! {
-        <line class="g-enter" x1={format!("{:.1}", x(row.entered))} x2={format!("{:.1}", x(row.entered))}
-            y1={format!("{y:.1}")} y2={format!("{:.1}", y + h - 1.0)}><title>{format!("enters at {}", format_time(row.entered))}</title></line>
+        <line class="g-enter" x1={decimal::fixed(x(row.entered), 1)} x2={decimal::fixed(x(row.entered), 1)}
+            y1={decimal::fixed(y, 1)} y2={decimal::fixed(y + h - 1.0, 1)}><title>{format!("enters at {}", format_time(row.entered))}</title></line>
     });
     let fail = row.failed_at.map(|f| html! {
-        <g class="g-fail"><line x1={format!("{:.1}", x(f))} x2={format!("{:.1}", x(f))}
-            y1={format!("{y:.1}")} y2={format!("{:.1}", y + h - 1.0)} />
-            <text x={format!("{:.1}", x(f) + 2.0)} y={format!("{:.1}", y + h * 0.75)}>{"✕ fails"}</text>
+        <g class="g-fail"><line x1={decimal::fixed(x(f), 1)} x2={decimal::fixed(x(f), 1)}
+            y1={decimal::fixed(y, 1)} y2={decimal::fixed(y + h - 1.0, 1)} />
+            <text x={decimal::fixed(x(f) + 2.0, 1)} y={decimal::fixed(y + h * 0.75, 1)}>{"✕ fails"}</text>
             <title>{format!("rank fails at {}", format_time(f))}</title></g>
     });
     // Below 12 units a row, labels of 10 units would overlap: every 4th row
@@ -135,7 +136,7 @@ fn row_html(
     html! {
         <g class="g-row" id={format!("{id}-row-{i}")}>
             if labelled {
-                <text class="g-label" x={format!("{:.1}", LEFT - 4.0)} y={format!("{:.1}", y + h * 0.72)}>{label}</text>
+                <text class="g-label" x={decimal::fixed(LEFT - 4.0, 1)} y={decimal::fixed(y + h * 0.72, 1)}>{label}</text>
             }
             { for waits }{ for shares }{ for row.bars.iter().map(|b| bar_html(b, x, (y, h, tips))) }{enter}{fail}
         </g>
@@ -167,8 +168,8 @@ pub fn GanttBars(props: &GanttBarsProps) -> Html {
         let t = i as f64 * step;
         html! {
             <g class="g-tick">
-                <line x1={format!("{:.1}", x(t))} x2={format!("{:.1}", x(t))} y1={format!("{TOP}")} y2={format!("{:.1}", TOP + plot_h + 4.0)} />
-                <text x={format!("{:.1}", x(t))} y={format!("{:.1}", TOP + plot_h + 16.0)}>{format_input_time(t)}</text>
+                <line x1={decimal::fixed(x(t), 1)} x2={decimal::fixed(x(t), 1)} y1={decimal::fixed(TOP, 0)} y2={decimal::fixed(TOP + plot_h + 4.0, 1)} />
+                <text x={decimal::fixed(x(t), 1)} y={decimal::fixed(TOP + plot_h + 16.0, 1)}>{format_input_time(t)}</text>
             </g>
         }
     });
@@ -191,13 +192,13 @@ pub fn GanttChart(props: &GanttChartProps) -> Html {
     // The cursor is an HTML line over the SVG, so a step moves one small
     // element and repaints no bars.
     let cursor = format!(
-        "left:{:.3}%;height:{:.3}%",
-        cx / W * 100.0,
-        (TOP + plot_h + 4.0) / height * 100.0
+        "left:{}%;height:{}%",
+        decimal::fixed(cx / W * 100.0, 3),
+        decimal::fixed((TOP + plot_h + 4.0) / height * 100.0, 3)
     );
     html! {
         <div class="gantt-stack">
-            <svg class="chart gantt" id={props.id.clone()} viewBox={format!("0 0 {W} {height:.0}")} role="img"
+            <svg class="chart gantt" id={props.id.clone()} viewBox={format!("0 0 {} {}", decimal::fixed(W, 0), decimal::fixed(height, 0))} role="img"
                 aria-label={props.label.clone()}>
                 <GanttBars gantt={g.clone()} {end} id={props.id.clone()} />
             </svg>

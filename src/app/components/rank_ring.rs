@@ -10,6 +10,7 @@ use std::f64::consts::PI;
 use yew::prelude::*;
 
 use super::rank_grid::GRID_MAX_P;
+use crate::core::units::decimal;
 
 /// One chunk of one rank's buffer.
 #[derive(Clone, Debug, PartialEq)]
@@ -433,17 +434,17 @@ pub fn RankRing(props: &RankRingProps) -> Html {
             let (bg, fg) = fill(cell.count, p);
             html! {
                 <g key={format!("{r}-{c}")} class="cell">
-                    <rect x={format!("{x:.1}")} y={format!("{y0:.1}")}
-                        width={format!("{:.1}", cell_w - 1.0)} height={format!("{:.1}", cell_h - 1.0)}
+                    <rect x={decimal::fixed(x, 1)} y={decimal::fixed(y0, 1)}
+                        width={decimal::fixed(cell_w - 1.0, 1)} height={decimal::fixed(cell_h - 1.0, 1)}
                         rx="3" style={format!("fill:{bg}")} class="cell-rect">
                         <title>{cell.title.clone()}</title>
                     </rect>
-                    <text x={format!("{:.1}", x + cell_w / 2.0)} y={format!("{:.1}", y0 + cell_h * 0.45)}
-                        text-anchor="middle" style={format!("fill:{fg};font-size:{font:.0}px")} class="cell-value">
+                    <text x={decimal::fixed(x + cell_w / 2.0, 1)} y={decimal::fixed(y0 + cell_h * 0.45, 1)}
+                        text-anchor="middle" style={format!("fill:{fg};font-size:{}px", decimal::fixed(font, 0))} class="cell-value">
                         {cell.value.clone()}
                     </text>
-                    <text x={format!("{:.1}", x + cell_w / 2.0)} y={format!("{:.1}", y0 + cell_h * 0.82)}
-                        text-anchor="middle" style={format!("fill:{fg};font-size:{:.0}px", (font * 0.6).max(8.0))} class="cell-who">
+                    <text x={decimal::fixed(x + cell_w / 2.0, 1)} y={decimal::fixed(y0 + cell_h * 0.82, 1)}
+                        text-anchor="middle" style={format!("fill:{fg};font-size:{}px", decimal::fixed((font * 0.6).max(8.0), 0))} class="cell-who">
                         {fit_who(&cell.who, cell.count, p, cell_w, (font * 0.6).max(8.0))}
                     </text>
                 </g>
@@ -451,8 +452,8 @@ pub fn RankRing(props: &RankRingProps) -> Html {
         });
         html! {
             <g key={format!("rank-{r}")} class="rank">
-                <rect x={format!("{:.1}", x0 - 3.0)} y={format!("{:.1}", y0 - 3.0)}
-                    width={format!("{:.1}", box_w + 5.0)} height={format!("{:.1}", box_h + 5.0)}
+                <rect x={decimal::fixed(x0 - 3.0, 1)} y={decimal::fixed(y0 - 3.0, 1)}
+                    width={decimal::fixed(box_w + 5.0, 1)} height={decimal::fixed(box_h + 5.0, 1)}
                     rx="6" class="rank-box" />
                 { for cells }
             </g>
@@ -471,7 +472,7 @@ pub fn RankRing(props: &RankRingProps) -> Html {
     let rank_labels = rank_label_spots(p, radius, box_h, row_layout);
     let labels = rank_labels.iter().map(|&(r, lx, ly, _)| {
         html! {
-            <text key={format!("label-{r}")} x={format!("{lx:.1}")} y={format!("{ly:.1}")} text-anchor="middle" class="rank-label">
+            <text key={format!("label-{r}")} x={decimal::fixed(lx, 1)} y={decimal::fixed(ly, 1)} text-anchor="middle" class="rank-label">
                 {format!("rank {r}")}
             </text>
         }
@@ -500,11 +501,11 @@ pub fn RankRing(props: &RankRingProps) -> Html {
         .iter()
         .fold(half_h, |m, b| m.max(-b[1] + 6.0).max(b[3] + 6.0));
     let view_box = format!(
-        "{:.0} {:.0} {:.0} {:.0}",
-        -half_w,
-        -half_h,
-        2.0 * half_w,
-        2.0 * half_h
+        "{} {} {} {}",
+        decimal::fixed(-half_w, 0),
+        decimal::fixed(-half_h, 0),
+        decimal::fixed(2.0 * half_w, 0),
+        decimal::fixed(2.0 * half_h, 0)
     );
 
     // Arrow geometry: a quadratic curve between the two boxes, ending on
@@ -520,12 +521,12 @@ pub fn RankRing(props: &RankRingProps) -> Html {
 
     let arrows = props.arrows.iter().zip(&curves).enumerate().map(|(i, (a, c))| {
         let ((sx, sy), (cx, cy), (dx, dy)) = (c.from, c.ctrl, c.to);
-        let path = format!("M{sx:.1},{sy:.1} Q{cx:.1},{cy:.1} {dx:.1},{dy:.1}");
+        let path = format!("M{},{} Q{},{} {},{}", decimal::fixed(sx, 1), decimal::fixed(sy, 1), decimal::fixed(cx, 1), decimal::fixed(cy, 1), decimal::fixed(dx, 1), decimal::fixed(dy, 1));
         let cls = if a.reduce { "arrow reduce" } else { "arrow copy" };
         let marker = if a.reduce { "url(#head-reduce)" } else { "url(#head-copy)" };
         let label = label_at.get(i).map(|&(lx, ly)| {
             html! {
-                <text x={format!("{lx:.1}")} y={format!("{:.1}", ly + ARROW_FONT * 0.35)} text-anchor="middle" class="arrow-label">
+                <text x={decimal::fixed(lx, 1)} y={decimal::fixed(ly + ARROW_FONT * 0.35, 1)} text-anchor="middle" class="arrow-label">
                     {a.label.clone()}
                 </text>
             }
@@ -549,7 +550,7 @@ pub fn RankRing(props: &RankRingProps) -> Html {
                         <path d="M0,0 L10,5 L0,10 z" class="head copy" />
                     </marker>
                 </defs>
-                <circle cx="0" cy="0" r={format!("{radius}")} class="ring-guide" />
+                <circle cx="0" cy="0" r={decimal::shortest(radius)} class="ring-guide" />
                 { for ranks }
                 { for grid }
                 { for arrows }

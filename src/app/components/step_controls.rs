@@ -11,6 +11,8 @@ use gloo::timers::callback::Interval;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+use crate::core::units::decimal;
+
 use super::copy_link::CopyLink;
 use crate::app::embed::in_frame;
 
@@ -157,7 +159,7 @@ pub fn StepControls(props: &StepControlsProps) -> Html {
         let speed = speed.clone();
         Callback::from(move |e: Event| {
             let sel: web_sys::HtmlSelectElement = e.target_unchecked_into();
-            if let Ok(v) = sel.value().parse::<f64>() {
+            if let Some(v) = crate::core::units::decimal::parse(&sel.value()) {
                 speed.set(v);
             }
         })
@@ -182,7 +184,7 @@ pub fn StepControls(props: &StepControlsProps) -> Html {
                 <span>{"Speed"}</span>
                 <select onchange={on_speed} aria-label="Playback speed">
                     { for speeds.iter().map(|s| html! {
-                        <option value={s.to_string()} selected={(*speed - s).abs() < 1e-9}>{format!("{s}×")}</option>
+                        <option value={decimal::shortest(*s)} selected={(*speed - s).abs() < 1e-9}>{format!("{}×", decimal::shortest(*s))}</option>
                     }) }
                 </select>
             </label>

@@ -166,7 +166,7 @@ impl CollectiveAlgorithm for MultiLane {
             [startups, 2.0 * gamma, gamma],
             n_bytes,
             c,
-            format!("G = {g} ranks per node, N = {nodes} nodes"),
+            format!("G = {} ranks per node, N = {nodes} nodes", g as usize),
         )
     }
     fn factors(&self, topo: &Topology) -> [f64; 3] {

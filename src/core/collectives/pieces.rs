@@ -8,6 +8,7 @@ use crate::core::cost::formulas::Formula;
 use crate::core::cost::CostParams;
 use crate::core::schedule::{chunk_range, Computation, Op, Phase, Round, Schedule, Transfer};
 use crate::core::topology::Topology;
+use crate::core::units::decimal;
 use crate::core::units::{format_decimal, format_time};
 
 /// Piece `i` of `parts` nearly equal pieces of the element range `r`
@@ -168,7 +169,10 @@ pub fn flat_formula(
         substituted: vec![
             label,
             format!(
-                "T = {startups} × α + {byte_factor:.4} × n·β + {gamma_factor:.4} × n·γ with n = {}",
+                "T = {} × α + {} × n·β + {} × n·γ with n = {}",
+                decimal::shortest(startups),
+                decimal::fixed(byte_factor, 4),
+                decimal::fixed(gamma_factor, 4),
                 format_decimal(n_bytes)
             ),
             format!(

@@ -212,7 +212,7 @@ impl CollectiveAlgorithm for RackAware {
             [2.0 * (r - 1.0) + 2.0 * cross, bytes, gamma],
             n_bytes,
             c,
-            format!("R = {r} ranks per rack, K = {k} racks"),
+            format!("R = {} ranks per rack, K = {k} racks", r as usize),
         )
     }
     fn factors(&self, topo: &Topology) -> [f64; 3] {

@@ -5,6 +5,7 @@
 use super::checks::Checks;
 use super::fit::Fit;
 use super::Log;
+use crate::core::units::decimal;
 
 /// Quotes a CSV field when it holds a comma, quote or newline (RFC 4180).
 fn field(s: &str) -> String {
@@ -22,17 +23,17 @@ pub fn table_csv(log: &Log, checks: &Checks) -> String {
     let mut out = String::from(
         "series,line,size_bytes,time_s,algbw_printed_Bps,busbw_printed_Bps,algbw_recomputed_Bps,busbw_recomputed_Bps,flags\n",
     );
-    let opt = |v: Option<f64>| v.map(|x| format!("{x:e}")).unwrap_or_default();
+    let opt = |v: Option<f64>| v.map(decimal::shortest_exp).unwrap_or_default();
     for (si, s) in log.series.iter().enumerate() {
         for (ri, r) in s.rows.iter().enumerate() {
             let c = checks.rows.get(si).and_then(|v| v.get(ri));
             let bw = r.bw_unknown.map(|b| b.value);
             out += &format!(
-                "{},{},{},{:e},{},{},{},{},{}\n",
+                "{},{},{},{},{},{},{},{},{}\n",
                 field(&s.label),
                 r.line,
                 r.size.value,
-                r.time.value,
+                decimal::shortest_exp(r.time.value),
                 opt(r.algbw.map(|b| b.value).or(bw)),
                 opt(r.busbw.map(|b| b.value)),
                 opt(c.map(|c| c.algbw)),
@@ -56,21 +57,24 @@ pub fn fit_csv(fit: &Fit) -> String {
         o.p
     );
     out += &format!(
-        "alpha,{:e},s\nbeta,{:e},s/B\nbandwidth,{:e},B/s\nr2_log,{},\n",
-        fit.alpha,
-        fit.beta,
-        1.0 / fit.beta,
+        "alpha,{},s\nbeta,{},s/B\nbandwidth,{},B/s\nr2_log,{},\n",
+        decimal::shortest_exp(fit.alpha),
+        decimal::shortest_exp(fit.beta),
+        decimal::shortest_exp(1.0 / fit.beta),
         fit.r2_log
     );
     for (i, s) in fit.segments.iter().enumerate() {
-        out += &format!(
-            "segment{i}_from,{},B\nsegment{i}_to,{},B\nsegment{i}_alpha,{:e},s\nsegment{i}_beta,{:e},s/B\n",
-            s.from, s.to, s.alpha, s.beta
-        );
+        out += &format!("segment{i}_from,{},B\nsegment{i}_to,{},B\nsegment{i}_alpha,{},s\nsegment{i}_beta,{},s/B\n", s.from, s.to, decimal::shortest_exp(s.alpha), decimal::shortest_exp(s.beta));
     }
     out += "\nsize_bytes,time_s,fitted_s,relative_residual\n";
     for r in &fit.residuals {
-        out += &format!("{},{:e},{:e},{:e}\n", r.n, r.t, r.predicted, r.rel);
+        out += &format!(
+            "{},{},{},{}\n",
+            r.n,
+            decimal::shortest_exp(r.t),
+            decimal::shortest_exp(r.predicted),
+            decimal::shortest_exp(r.rel)
+        );
     }
     out
 }

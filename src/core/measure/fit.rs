@@ -29,6 +29,7 @@
 use nalgebra::{Matrix2, Vector2};
 
 use super::model::{CollectiveKind, Model};
+use crate::core::units::decimal;
 use crate::core::units::format_exact_or_approx;
 
 /// Huber's tuning constant (95 % efficiency at the normal distribution).
@@ -178,12 +179,7 @@ impl Fit {
         if flat {
             why.push("β = 0: the times do not grow with the size in the fitted range".to_string());
         }
-        Some(format!(
-            "The {} α–β model does not explain these data ({}; median deviation {:.1} %), so α and β are not a measurement of this network. Try another algorithm model, a size range where the times grow with the size, or more rows.",
-            self.options.model.label(),
-            why.join("; "),
-            self.median_rel() * 100.0
-        ))
+        Some(format!("The {} α–β model does not explain these data ({}; median deviation {} %), so α and β are not a measurement of this network. Try another algorithm model, a size range where the times grow with the size, or more rows.", self.options.model.label(), why.join("; "), decimal::fixed(self.median_rel() * 100.0, 1)))
     }
 
     /// A warning when α is an intercept extrapolated far below the measured
@@ -203,13 +199,7 @@ impl Fit {
         }
         let share = seg.intercept / t0;
         (share < EXTRAPOLATED_SHARE).then(|| {
-            format!(
-                "α is extrapolated, not measured: at the smallest size fitted ({} B) the start-up term is {} µs of {} µs ({:.1} %), so α is an intercept far below the sizes measured. Add small sizes to measure it.",
-                crate::core::units::group_thousands(seg.from as u64),
-                format_exact_or_approx(seg.intercept * 1e6),
-                format_exact_or_approx(t0 * 1e6),
-                share * 100.0
-            )
+            format!("α is extrapolated, not measured: at the smallest size fitted ({} B) the start-up term is {} µs of {} µs ({} %), so α is an intercept far below the sizes measured. Add small sizes to measure it.", crate::core::units::group_thousands(seg.from as u64), format_exact_or_approx(seg.intercept * 1e6), format_exact_or_approx(t0 * 1e6), decimal::fixed(share * 100.0, 1))
         })
     }
 }

@@ -186,8 +186,10 @@ pub fn find_header(lines: &[Line]) -> Option<usize> {
             })
             .is_some_and(|l| {
                 let d = sep.split(l);
-                d.get(si).is_some_and(|c| c.parse::<f64>().is_ok())
-                    && d.get(ti).is_some_and(|c| c.parse::<f64>().is_ok())
+                d.get(si)
+                    .is_some_and(|c| crate::core::units::decimal::parse(c).is_some())
+                    && d.get(ti)
+                        .is_some_and(|c| crate::core::units::decimal::parse(c).is_some())
             })
     })
 }

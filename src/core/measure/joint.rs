@@ -20,6 +20,7 @@ use nalgebra::{Matrix3, Vector3};
 
 use super::fit::huber_line;
 use crate::core::collectives::Algorithm;
+use crate::core::units::decimal;
 
 /// A measured time against its closed form.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -198,7 +199,7 @@ impl std::fmt::Display for JointError {
             JointError::TooFew => write!(f, "a joint fit needs two logs and three rows with a positive size and time"),
             JointError::NodeShape(l) => write!(f, "{l}: this algorithm follows the nodes of a topology, and the annotation (alg, p) does not give their shape: no closed form to fit"),
             JointError::Degenerate => write!(f, "these algorithms' closed forms do not separate α, β and γ (the same algorithm twice, or proportional factors): annotate logs of different algorithms"),
-            JointError::NonPositiveBeta(b) => write!(f, "the joint fit gives β = {b:.3e} s/B ≤ 0: the times do not grow with size as the closed forms say"),
+            JointError::NonPositiveBeta(b) => write!(f, "the joint fit gives β = {} s/B ≤ 0: the times do not grow with size as the closed forms say", decimal::sci(*b, 3)),
         }
     }
 }

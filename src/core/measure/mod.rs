@@ -116,7 +116,7 @@ pub fn printed(tok: &str, scale: f64) -> Option<Printed> {
     {
         return None;
     }
-    let v: f64 = t.parse().ok()?;
+    let v: f64 = crate::core::units::decimal::parse(t)?;
     if !v.is_finite() {
         return None;
     }

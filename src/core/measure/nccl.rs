@@ -14,6 +14,7 @@ use super::{
     printed, push_msg, rows_full, CollectiveKind, Format, ImportOptions, LineMessage, Log, Printed,
     RankCount, RankSource, Row, Series,
 };
+use crate::core::units::decimal;
 
 /// 1 GB/s in bytes per second (nccl-tests uses decimal GB).
 const GBPS: f64 = 1e9;
@@ -297,7 +298,7 @@ pub fn parse(lines: &[Line], opts: &ImportOptions) -> (Option<Log>, Vec<LineMess
             let wrong = if g.wrong_is_count {
                 g.wrong
                     .and_then(|i| toks.get(i))
-                    .and_then(|s| s.parse::<f64>().ok())
+                    .and_then(|s| crate::core::units::decimal::parse(s))
                     .filter(|v| v.is_finite())
             } else {
                 None
@@ -531,13 +532,7 @@ fn infer_collective(
         None => CollectiveKind::AllReduce,
     };
     let why = match med {
-        Some(m) => format!(
-            "{} (the log does not name the tool; inferred from busbw/algbw ≈ {:.3}{}{}; choose another if this is wrong)",
-            c.label(),
-            m,
-            if reducing { " and a reduction op" } else { "" },
-            if rooted { " and a root" } else { "" }
-        ),
+        Some(m) => format!("{} (the log does not name the tool; inferred from busbw/algbw ≈ {}{}{}; choose another if this is wrong)", c.label(), decimal::fixed(m, 3), if reducing { " and a reduction op" } else { "" }, if rooted { " and a root" } else { "" }),
         None => format!("{} (assumed: the log names no tool and prints no bandwidths)", c.label()),
     };
     (c, why)

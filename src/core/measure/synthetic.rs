@@ -4,6 +4,7 @@
 //! line that it is synthetic.
 
 use super::model::{CollectiveKind, Model, SplitMix64};
+use crate::core::units::decimal;
 use crate::core::units::{format_bandwidth, format_beta, format_time};
 
 /// The sizes of a synthetic run.
@@ -205,11 +206,11 @@ fn gauss(rng: &mut SplitMix64) -> f64 {
 /// from 10 000 µs, 1 from 100 µs, else 2.
 pub fn nccl_time_str(us: f64) -> String {
     if us >= 10000.0 {
-        format!("{us:7.0}")
+        format!("{:7}", decimal::fixed(us, 0))
     } else if us >= 100.0 {
-        format!("{us:7.1}")
+        format!("{:7}", decimal::fixed(us, 1))
     } else {
-        format!("{us:7.2}")
+        format!("{:7}", decimal::fixed(us, 2))
     }
 }
 
@@ -273,21 +274,21 @@ pub fn generate(spec: &Spec) -> String {
                 t *= 2.5;
             }
             let ts = nccl_time_str(t * 1e6);
-            let t_printed: f64 = ts.trim().parse().unwrap_or(t * 1e6);
+            let t_printed: f64 = decimal::parse(ts.trim()).unwrap_or(t * 1e6);
             let alg = n as f64 / (t_printed * 1e-6) / 1e9;
             let bus = alg * factor;
-            let bus_s = format!("{bus:6.2}");
-            bus_sum += bus_s.trim().parse::<f64>().unwrap_or(bus);
+            let bus_s = format!("{:6}", decimal::fixed(bus, 2));
+            bus_sum += decimal::parse(bus_s.trim()).unwrap_or(bus);
             bus_n += 1;
-            line += &format!("  {ts}  {alg:6.2}  {bus_s}  {:5}", 0);
+            line += &format!("  {ts}  {:6}  {bus_s}  {:5}", decimal::fixed(alg, 2), 0);
         }
         out += &line;
         out.push('\n');
     }
     out += "# Out of bounds values : 0 OK\n";
     out += &format!(
-        "# Avg bus bandwidth    : {:.4}\n#\n",
-        bus_sum / bus_n.max(1) as f64
+        "# Avg bus bandwidth    : {}\n#\n",
+        decimal::fixed(bus_sum / bus_n.max(1) as f64, 4)
     );
     out
 }

@@ -217,9 +217,8 @@ pub fn parse_answer(s: &str) -> Result<Parsed, AnswerError> {
     if !num.bytes().any(|c| c.is_ascii_digit()) {
         return Err(AnswerError::NotANumber(t.clone()));
     }
-    let v: f64 = num
-        .parse()
-        .map_err(|_| AnswerError::NotANumber(t.clone()))?;
+    let v: f64 = crate::core::units::decimal::parse(num)
+        .ok_or_else(|| AnswerError::NotANumber(t.clone()))?;
     if !v.is_finite() {
         return Err(AnswerError::NotANumber(t.clone()));
     }

@@ -2,6 +2,7 @@
 
 use super::answer::{parse_answer, Kind};
 use super::{ChoiceOption, MistakeKind, Numeric};
+use crate::core::units::decimal;
 use crate::core::units::format::format_number;
 
 /// The outcome of a check.
@@ -46,7 +47,7 @@ pub struct Feedback {
 fn in_unit(n: &Numeric, base: f64) -> String {
     let v = format_number(base / n.unit.factor);
     let v = if v == "0" && base != 0.0 {
-        format!("{:.3e}", base / n.unit.factor)
+        decimal::sci(base / n.unit.factor, 3)
     } else {
         v
     };

@@ -41,6 +41,7 @@ use super::Strategy;
 use crate::core::consensus;
 use crate::core::execute::run_on_buffers;
 use crate::core::schedule::ring::ring_all_reduce_schedule;
+use crate::core::units::decimal;
 
 /// Tolerance on the row sums of a mixing matrix.
 pub const ROW_SUM_TOL: f64 = 1e-9;
@@ -146,8 +147,9 @@ impl fmt::Display for TrainError {
             ),
             TrainError::MixingRowSum { row, sum } => write!(
                 f,
-                "row {} of the mixing matrix sums to {sum:.6}, not 1",
-                row + 1
+                "row {} of the mixing matrix sums to {}, not 1",
+                row + 1,
+                decimal::fixed(*sum, 6)
             ),
             TrainError::LearningRate => write!(
                 f,

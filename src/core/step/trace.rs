@@ -7,14 +7,15 @@
 use std::fmt::Write;
 
 use super::run::{CommKind, ComputeSpan, StepRun};
+use crate::core::units::decimal;
 
 fn us(t: f64) -> String {
     // to the nanosecond, so 0.052 s is 52000 µs and not 52000.000000001
     let v = (t * 1e9).round() / 1e3;
     if v == v.trunc() && v.abs() < 1e15 {
-        format!("{v:.0}")
+        decimal::fixed(v, 0)
     } else {
-        format!("{v:.3}")
+        decimal::fixed(v, 3)
     }
 }
 

@@ -197,7 +197,10 @@ fn read(raw: &RawTrace) -> Result<Vec<Ev>, TraceError> {
         }
         // "send → 3": the peer is the last word
         let last = e.name.bytes().rposition(|c| c == b' ').map_or(0, |k| k + 1);
-        let named = e.name.get(last..).and_then(|w| w.parse::<f64>().ok());
+        let named = e
+            .name
+            .get(last..)
+            .and_then(crate::core::units::decimal::parse);
         let peer = match kind {
             None => rank,
             Some(_) => whole(e.peer.or(named), i, "args.peer")?,

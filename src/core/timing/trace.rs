@@ -10,14 +10,15 @@
 use std::fmt::Write;
 
 use super::clock::{Clock, Message};
+use crate::core::units::decimal;
 
 /// Microseconds with nanosecond digits, as trace files write them.
 fn us(t: f64) -> String {
     let v = t * 1e6;
     if v == v.trunc() && v.abs() < 1e15 {
-        format!("{v:.0}")
+        decimal::fixed(v, 0)
     } else {
-        format!("{v:.3}")
+        decimal::fixed(v, 3)
     }
 }
 
@@ -97,7 +98,7 @@ pub fn messages_csv(clock: &Clock) -> String {
     for m in &clock.messages {
         let _ = writeln!(
             out,
-            "{},{},{},{},{},{},{},{:e},{:e},{:e},{:e},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{}",
             m.round,
             m.piece,
             m.src,
@@ -105,10 +106,10 @@ pub fn messages_csv(clock: &Clock) -> String {
             m.bytes,
             if m.reduce { "reduce" } else { "copy" },
             m.class.label(),
-            m.start,
-            m.flow_start,
-            m.arrival,
-            m.done,
+            decimal::shortest_exp(m.start),
+            decimal::shortest_exp(m.flow_start),
+            decimal::shortest_exp(m.arrival),
+            decimal::shortest_exp(m.done),
             m.delivered,
             m.critical
         );
@@ -123,15 +124,15 @@ pub fn ranks_csv(clock: &Clock) -> String {
     let mut out = String::from(
         "rank,entered_s,finish_s,busy_s,wait_s,sent_bytes,received_bytes,failed_at_s\n",
     );
-    let opt = |v: Option<f64>| v.map(|t| format!("{t:e}")).unwrap_or_default();
+    let opt = |v: Option<f64>| v.map(decimal::shortest_exp).unwrap_or_default();
     for (r, c) in clock.ranks.iter().enumerate() {
         let _ = writeln!(
             out,
-            "{r},{:e},{},{:e},{:e},{},{},{}",
-            c.entered,
+            "{r},{},{},{},{},{},{},{}",
+            decimal::shortest_exp(c.entered),
             opt(c.finish),
-            c.busy,
-            c.wait,
+            decimal::shortest_exp(c.busy),
+            decimal::shortest_exp(c.wait),
             c.sent,
             c.received,
             opt(c.failed_at)

@@ -8,6 +8,8 @@
 //! its bottom edge, and the rack core (when there are two or more racks) is
 //! a vertical bar on the right joined to every rack by an uplink.
 
+use crate::core::units::decimal;
+
 /// Nodes per row inside a rack.
 pub const NODES_PER_ROW: usize = 4;
 /// Ranks per row inside a node.
@@ -244,15 +246,15 @@ pub fn arrow_path(a: (f64, f64), b: (f64, f64), bend: f64, trim: f64) -> (String
         // Same point (compact picture, same node): a small loop above it.
         let (x, y) = a;
         let d = format!(
-            "M {:.1} {:.1} C {:.1} {:.1} {:.1} {:.1} {:.1} {:.1}",
-            x - 6.0,
-            y - trim,
-            x - 22.0,
-            y - trim - 26.0,
-            x + 22.0,
-            y - trim - 26.0,
-            x + 6.0,
-            y - trim
+            "M {} {} C {} {} {} {} {} {}",
+            decimal::fixed(x - 6.0, 1),
+            decimal::fixed(y - trim, 1),
+            decimal::fixed(x - 22.0, 1),
+            decimal::fixed(y - trim - 26.0, 1),
+            decimal::fixed(x + 22.0, 1),
+            decimal::fixed(y - trim - 26.0, 1),
+            decimal::fixed(x + 6.0, 1),
+            decimal::fixed(y - trim, 1)
         );
         return (d, (x, y - trim - 20.0));
     }
@@ -270,8 +272,13 @@ pub fn arrow_path(a: (f64, f64), b: (f64, f64), bend: f64, trim: f64) -> (String
     );
     (
         format!(
-            "M {:.1} {:.1} Q {:.1} {:.1} {:.1} {:.1}",
-            start.0, start.1, c.0, c.1, end.0, end.1
+            "M {} {} Q {} {} {} {}",
+            decimal::fixed(start.0, 1),
+            decimal::fixed(start.1, 1),
+            decimal::fixed(c.0, 1),
+            decimal::fixed(c.1, 1),
+            decimal::fixed(end.0, 1),
+            decimal::fixed(end.1, 1)
         ),
         mid,
     )

@@ -2,6 +2,7 @@
 //! Results use 4 significant figures ([`sig`], [`format_time`], …); inputs
 //! and coefficients are shown trimmed ([`trim_decimal`], [`format_input_time`]).
 
+use super::decimal;
 use super::size::{checked_pow, SizeUnit, BINARY_UNITS, DECIMAL_UNITS};
 use super::*;
 
@@ -79,7 +80,7 @@ fn round_sig(x: f64, digits: usize) -> f64 {
         return x;
     }
     let digits = digits.clamp(1, 17);
-    format!("{:.*e}", digits - 1, x).parse().unwrap_or(x)
+    decimal::parse(&decimal::sci(x, digits - 1)).unwrap_or(x)
 }
 
 /// `x` to `digits` significant figures, keeping trailing zeros:
@@ -88,20 +89,20 @@ fn round_sig(x: f64, digits: usize) -> f64 {
 /// `digits` is clamped to 1..=17. Non-finite values print as `inf`/`NaN`.
 pub fn sig(x: f64, digits: usize) -> String {
     if !x.is_finite() {
-        return format!("{x}");
+        return decimal::shortest(x);
     }
     if x == 0.0 {
         return "0".to_string();
     }
     let digits = digits.clamp(1, 17);
-    let sci = format!("{:.*e}", digits - 1, x);
+    let sci = decimal::sci(x, digits - 1);
     let exp: i64 = sci
         .rsplit_once('e')
         .and_then(|(_, e)| e.parse().ok())
         .unwrap_or(0);
-    let rounded: f64 = sci.parse().unwrap_or(x);
+    let rounded = decimal::parse(&sci).unwrap_or(x);
     let decimals = (digits as i64 - 1 - exp).max(0) as usize;
-    format!("{rounded:.decimals$}")
+    decimal::fixed(rounded, decimals)
 }
 
 /// `x` (finite, non-zero) in scientific notation with `digits` significant
@@ -110,7 +111,7 @@ pub fn sig(x: f64, digits: usize) -> String {
 /// trimmed when `trim`). Used so that no formatter prints a huge or tiny
 /// magnitude as a long run of digits.
 fn sci(x: f64, digits: usize, trim: bool) -> String {
-    let t = format!("{:.*e}", digits.clamp(1, 17) - 1, x);
+    let t = decimal::sci(x, digits.clamp(1, 17) - 1);
     match t.split_once('e') {
         Some((mant, exp)) if trim && mant.contains('.') => {
             format!("{}e{exp}", mant.trim_end_matches('0').trim_end_matches('.'))
@@ -138,7 +139,7 @@ fn format_scaled(x: f64, base: f64, units: &[&str]) -> String {
 fn format_scaled_as(x: f64, base: f64, units: &[&str], trim: bool) -> String {
     let first = units.first().copied().unwrap_or("");
     if !x.is_finite() {
-        return format!("{x} {first}");
+        return format!("{} {first}", decimal::shortest(x));
     }
     if x == 0.0 {
         return format!("0 {first}");
@@ -247,7 +248,7 @@ pub fn format_time(seconds: f64) -> String {
 /// digits, they print differently.
 pub fn format_time_sig(seconds: f64, digits: usize) -> String {
     if !seconds.is_finite() {
-        return format!("{seconds} s");
+        return format!("{} s", decimal::shortest(seconds));
     }
     if seconds == 0.0 {
         return "0 s".to_string();
@@ -287,7 +288,7 @@ pub fn format_signed_time(d: f64) -> String {
 /// 5e-13 → `"0.5 ps/B"`, 0 → `"0 ns/B"`.
 pub fn format_beta(seconds_per_byte: f64) -> String {
     if !seconds_per_byte.is_finite() {
-        return format!("{seconds_per_byte} s/B");
+        return format!("{} s/B", decimal::shortest(seconds_per_byte));
     }
     if seconds_per_byte == 0.0 {
         return "0 ns/B".to_string();
@@ -360,7 +361,7 @@ pub fn sig_trimmed(v: f64, digits: usize) -> String {
     }
     let a = v.abs();
     if a != 0.0 && !(1e-4..1e6).contains(&a) {
-        let t = format!("{:.*e}", digits.clamp(1, 17) - 1, v);
+        let t = decimal::sci(v, digits.clamp(1, 17) - 1);
         return match t.split_once('e') {
             Some((mant, exp)) => {
                 let mant = if mant.contains('.') {
@@ -385,9 +386,9 @@ pub fn sig_trimmed(v: f64, digits: usize) -> String {
 /// (4, 4.5, 0.7454, −1.25); "−0" is printed as 0.
 pub fn format_number(v: f64) -> String {
     if !v.is_finite() {
-        return format!("{v}");
+        return decimal::shortest(v);
     }
-    let s = format!("{:.4}", v);
+    let s = decimal::fixed(v, 4);
     let s = if s.contains('.') {
         s.trim_end_matches('0').trim_end_matches('.').to_string()
     } else {
@@ -421,7 +422,7 @@ pub fn format_rate(v: f64) -> String {
 /// notation below 10⁻³ (`2.511e-5`), else as [`format_exact_or_approx`].
 pub fn format_small(v: f64) -> String {
     if v != 0.0 && v.is_finite() && v.abs() < 1e-3 {
-        format!("{v:.3e}")
+        decimal::sci(v, 3)
     } else {
         format_exact_or_approx(v)
     }
@@ -433,11 +434,8 @@ pub fn format_weight(w: f64) -> String {
     for d in 1..=64u32 {
         let n = (w * f64::from(d)).round();
         if (n / f64::from(d) - w).abs() <= 1e-12 {
-            return if d == 1 {
-                format!("{n}")
-            } else {
-                format!("{n}/{d}")
-            };
+            let n = decimal::shortest(n);
+            return if d == 1 { n } else { format!("{n}/{d}") };
         }
     }
     format_exact_or_approx(w)
@@ -467,7 +465,7 @@ pub fn format_count_compact(x: u64) -> String {
 pub fn format_value(v: f64) -> String {
     let r = v.round();
     if (v - r).abs() <= 1e-9 * v.abs().max(1.0) && v.abs() < 1e15 {
-        format!("{r:.0}")
+        decimal::fixed(r, 0)
     } else {
         sig(v, 4)
     }
@@ -477,22 +475,22 @@ pub fn format_value(v: f64) -> String {
 pub fn format_bytes_tick(v: f64) -> String {
     let a = v.abs();
     if a < 1e3 {
-        format!("{v:.0} B")
+        format!("{} B", decimal::fixed(v, 0))
     } else if a < 1e6 {
-        format!("{:.1} kB", v / 1e3)
+        format!("{} kB", decimal::fixed(v / 1e3, 1))
     } else if a < 1e9 {
-        format!("{:.1} MB", v / 1e6)
+        format!("{} MB", decimal::fixed(v / 1e6, 1))
     } else {
-        format!("{:.1} GB", v / 1e9)
+        format!("{} GB", decimal::fixed(v / 1e9, 1))
     }
 }
 
 /// Norms are shown with three decimals, as in the course (6.708, 2.236, 0.745).
 pub fn format_norm3(v: f64) -> String {
     if v != 0.0 && v.abs() < 1e-3 {
-        format!("{v:.3e}")
+        decimal::sci(v, 3)
     } else {
-        format!("{v:.3}")
+        decimal::fixed(v, 3)
     }
 }
 
@@ -605,7 +603,7 @@ pub fn format_exact_or_approx(x: f64) -> String {
             s
         }
     } else {
-        let t = format!("{:.*e}", digits - 1, value);
+        let t = decimal::sci(value, digits - 1);
         match t.split_once('e') {
             Some((mant, exp)) if exact => format!("{}e{exp}", trim_decimal(mant.to_string())),
             _ => t,

@@ -29,6 +29,7 @@
 
 pub mod bandwidth;
 pub mod beta;
+pub mod decimal;
 pub mod format;
 pub mod size;
 pub mod time;
@@ -299,7 +300,7 @@ pub(super) fn split_quantity(s: &str, q: Quantity) -> Result<(&str, &str), UnitE
             return Err(UnitError::Negative(q));
         }
         // "0" as a size or bandwidth: zero is what is wrong, in any unit
-        let zero = num.parse::<f64>().is_ok_and(|v| v == 0.0);
+        let zero = decimal::parse(num).is_some_and(|v| v == 0.0);
         if zero && matches!(q, Quantity::Size | Quantity::Bandwidth) {
             return Err(UnitError::Zero(q));
         }
@@ -310,10 +311,12 @@ pub(super) fn split_quantity(s: &str, q: Quantity) -> Result<(&str, &str), UnitE
 
 /// Parses the number part as `f64`, rejecting negatives and non-finite values.
 pub(super) fn parse_nonneg_f64(num: &str, q: Quantity) -> Result<f64, UnitError> {
-    let v: f64 = num.parse().map_err(|_| UnitError::NotANumber {
-        quantity: q,
-        text: num.to_string(),
-    })?;
+    let v: f64 = decimal::parse(num)
+        .ok_or(())
+        .map_err(|_| UnitError::NotANumber {
+            quantity: q,
+            text: num.to_string(),
+        })?;
     if !v.is_finite() {
         return Err(UnitError::TooLarge(q));
     }

@@ -11,6 +11,7 @@ use crate::app::components::downloads::Downloads;
 use crate::core::collectives::Algorithm;
 use crate::core::cost::formulas::Formula;
 use crate::core::cost::CostParams as Model;
+use crate::core::units::decimal;
 use crate::core::units::format_time;
 use crate::export::series::cost::cost_formulas;
 use crate::plot::cost::colour_hex;
@@ -46,7 +47,7 @@ pub fn CostTable(props: &CostTableProps) -> Html {
                 </th>
                 <td><code>{f.expression.clone()}</code><br/>
                     <small class={classes!("muted", f.pow2_adapted.then_some("adapted"))}>{f.label.clone()}</small></td>
-                <td>{format!("{:.0}", f.startups)}</td>
+                <td>{format!("{}", decimal::fixed(f.startups, 0))}</td>
                 <td id={format!("alpha-{}", a.key())}>{format_time(f.alpha_part)}</td>
                 <td id={format!("beta-{}", a.key())}>{format_time(f.beta_part)}</td>
                 if with_gamma { <td id={format!("gamma-{}", a.key())}>{format_time(f.gamma_part)}</td> }

@@ -6,6 +6,7 @@ use yew::prelude::*;
 
 use super::SharedRun;
 use crate::core::consensus::GraphKind;
+use crate::core::units::decimal;
 use crate::core::units::format::format_weight;
 use crate::core::units::format_exact_or_approx;
 use crate::params::gossip::MAX_DRAWN_P;
@@ -123,13 +124,13 @@ pub fn GossipGraph(props: &GossipGraphProps) -> Html {
         };
         html! {
             <g key={format!("e{k}-{a}-{b}")} class="edge">
-                <line x1={format!("{:.1}", start.0)} y1={format!("{:.1}", start.1)}
-                    x2={format!("{:.1}", end.0)} y2={format!("{:.1}", end.1)}
+                <line x1={decimal::fixed(start.0, 1)} y1={decimal::fixed(start.1, 1)}
+                    x2={decimal::fixed(end.0, 1)} y2={decimal::fixed(end.1, 1)}
                     stroke="currentColor" stroke-opacity={if lit { "0.85" } else { "0.3" }}
                     stroke-width={if lit { "2.5" } else { "1.5" }}
                     marker-end={directed.then_some("url(#gossip-arrow)")} />
                 { for labels.into_iter().map(|(x, y, t)| html! {
-                    <text x={format!("{x:.1}")} y={format!("{:.1}", y - 3.0)} font-size="11" text-anchor="middle"
+                    <text x={decimal::fixed(x, 1)} y={decimal::fixed(y - 3.0, 1)} font-size="11" text-anchor="middle"
                         fill="currentColor" paint-order="stroke" stroke="var(--bg, white)" stroke-width="3">{t}</text>
                 }) }
             </g>
@@ -148,15 +149,15 @@ pub fn GossipGraph(props: &GossipGraphProps) -> Html {
         html! {
             <g key={format!("n{i}")} class="node" onclick={on_node(i)} style="cursor:pointer">
                 <title>{title}</title>
-                <circle cx={format!("{x:.1}")} cy={format!("{y:.1}")} r={format!("{r_node}")}
+                <circle cx={decimal::fixed(x, 1)} cy={decimal::fixed(y, 1)} r={format!("{r_node}")}
                     fill={node_fill(v, lo, hi)} stroke="currentColor"
                     stroke-width={if is_focus { "3.5" } else { "1" }} />
                 if show_values {
-                    <text x={format!("{x:.1}")} y={format!("{:.1}", y + 4.0)} font-size={if p <= 8 { "13" } else { "10" }}
+                    <text x={decimal::fixed(x, 1)} y={decimal::fixed(y + 4.0, 1)} font-size={if p <= 8 { "13" } else { "10" }}
                         text-anchor="middle" fill="#000" id={format!("node-value-{i}")}>{format_exact_or_approx(v)}</text>
                 }
                 if p <= 16 {
-                    <text x={format!("{:.1}", x + r_node * 0.75 + 2.0)} y={format!("{:.1}", y - r_node * 0.75 - 2.0)}
+                    <text x={decimal::fixed(x + r_node * 0.75 + 2.0, 1)} y={decimal::fixed(y - r_node * 0.75 - 2.0, 1)}
                         font-size="11" fill="currentColor">{format!("x{i}")}</text>
                 }
             </g>

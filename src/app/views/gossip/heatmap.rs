@@ -5,6 +5,7 @@ use yew::prelude::*;
 
 use super::SharedRun;
 use crate::core::consensus::WeightRule;
+use crate::core::units::decimal;
 use crate::core::units::format::format_weight;
 use crate::params::gossip::{MAX_DRAWN_P, MAX_NUMBERED_P};
 
@@ -45,13 +46,13 @@ pub fn MixingHeatmap(props: &MixingHeatmapProps) -> Html {
         let y = pad + cell * i as f64;
         html! {
             <g key={format!("w{i}-{j}")}>
-                <rect x={format!("{x:.1}")} y={format!("{y:.1}")} width={format!("{cell:.1}")} height={format!("{cell:.1}")}
-                    fill="rgb(0,114,178)" fill-opacity={format!("{:.3}", 0.06 + 0.5 * v / wmax)}
+                <rect x={decimal::fixed(x, 1)} y={decimal::fixed(y, 1)} width={decimal::fixed(cell, 1)} height={decimal::fixed(cell, 1)}
+                    fill="rgb(0,114,178)" fill-opacity={decimal::fixed(0.06 + 0.5 * v / wmax, 3)}
                     stroke="currentColor" stroke-opacity={if i == focus_node { "0.6" } else { "0.1" }}>
                     <title>{format!("W{i}{j} = {}", format_weight(v))}</title>
                 </rect>
                 if numbered && v != 0.0 {
-                    <text x={format!("{:.1}", x + cell / 2.0)} y={format!("{:.1}", y + cell / 2.0 + 4.0)}
+                    <text x={decimal::fixed(x + cell / 2.0, 1)} y={decimal::fixed(y + cell / 2.0 + 4.0, 1)}
                         font-size="10" text-anchor="middle" fill="currentColor">{format_weight(v)}</text>
                 }
             </g>
@@ -60,19 +61,19 @@ pub fn MixingHeatmap(props: &MixingHeatmapProps) -> Html {
     let sums = numbered.then(|| {
         html! {
             <g class="sums">
-                <text x={format!("{:.1}", pad + cell * p as f64 + 22.0)} y={format!("{:.1}", pad - 8.0)}
+                <text x={decimal::fixed(pad + cell * p as f64 + 22.0, 1)} y={decimal::fixed(pad - 8.0, 1)}
                     font-size="10" text-anchor="middle" fill="currentColor">{"Σ row"}</text>
-                <text x={format!("{:.1}", pad - 4.0)} y={format!("{:.1}", pad + cell * p as f64 + 16.0)}
+                <text x={decimal::fixed(pad - 4.0, 1)} y={decimal::fixed(pad + cell * p as f64 + 16.0, 1)}
                     font-size="10" text-anchor="end" fill="currentColor">{"Σ"}</text>
                 { for (0..p).map(|i| html! {
                     <>
-                        <text x={format!("{:.1}", pad - 6.0)} y={format!("{:.1}", pad + cell * i as f64 + cell / 2.0 + 4.0)}
+                        <text x={decimal::fixed(pad - 6.0, 1)} y={decimal::fixed(pad + cell * i as f64 + cell / 2.0 + 4.0, 1)}
                             font-size="10" text-anchor="end" fill="currentColor">{i}</text>
-                        <text x={format!("{:.1}", pad + cell * i as f64 + cell / 2.0)} y={format!("{:.1}", pad - 8.0)}
+                        <text x={decimal::fixed(pad + cell * i as f64 + cell / 2.0, 1)} y={decimal::fixed(pad - 8.0, 1)}
                             font-size="10" text-anchor="middle" fill="currentColor">{i}</text>
-                        <text x={format!("{:.1}", pad + cell * p as f64 + 22.0)} y={format!("{:.1}", pad + cell * i as f64 + cell / 2.0 + 4.0)}
+                        <text x={decimal::fixed(pad + cell * p as f64 + 22.0, 1)} y={decimal::fixed(pad + cell * i as f64 + cell / 2.0 + 4.0, 1)}
                             font-size="10" text-anchor="middle" fill="currentColor">{format_weight(row_sums[i])}</text>
-                        <text x={format!("{:.1}", pad + cell * i as f64 + cell / 2.0)} y={format!("{:.1}", pad + cell * p as f64 + 16.0)}
+                        <text x={decimal::fixed(pad + cell * i as f64 + cell / 2.0, 1)} y={decimal::fixed(pad + cell * p as f64 + 16.0, 1)}
                             font-size="10" text-anchor="middle"
                             fill={if (col_sums[i] - 1.0).abs() > 1e-12 { "rgb(213,94,0)" } else { "currentColor" }}>{format_weight(col_sums[i])}</text>
                     </>
@@ -84,7 +85,7 @@ pub fn MixingHeatmap(props: &MixingHeatmapProps) -> Html {
         <section class="panel" aria-labelledby="w-h">
             <h2 class="panel-h" id="w-h">{"Mixing matrix W"}</h2>
             <p class="muted"><code>{props.weights.formula()}</code></p>
-            <svg class="matrix" viewBox={format!("0 0 {size:.0} {size:.0}")} width="100%" style={if numbered { "max-width:640px" } else { "max-width:480px" }} role="img"
+            <svg class="matrix" viewBox={format!("0 0 {} {}", decimal::fixed(size, 0), decimal::fixed(size, 0))} width="100%" style={if numbered { "max-width:640px" } else { "max-width:480px" }} role="img"
                 aria-label={format!("Heatmap of the {p}×{p} mixing matrix")}>
                 { for cells }
                 { for sums }

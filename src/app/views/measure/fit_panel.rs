@@ -8,6 +8,7 @@ use super::csv_link::{Csv, CsvLink};
 use super::state::{select_value, Action, PanelProps};
 use crate::app::components::field::TextField;
 use crate::core::measure::{CollectiveKind, Model};
+use crate::core::units::decimal;
 use crate::core::units::{
     equation, format_bandwidth, format_beta, format_bit_rate, format_decimal,
     format_exact_or_approx,
@@ -100,7 +101,7 @@ pub fn FitPanel(props: &PanelProps) -> Html {
                 { for f.notes.iter().map(|n| html!{ <p class="hint">{n.clone()}</p> }) }
                 <h3>{"Largest deviations from the model"}</h3>
                 <ul id="fit-worst">{ for f.worst.iter().filter_map(|&i| f.residuals.get(i)).map(|r| html!{
-                    <li>{format!("{}: measured {} vs model {} ({:+.1} %)", format_decimal(r.n), us(r.t), us(r.predicted), r.rel * 100.0)}</li>
+                    <li>{format!("{}: measured {} vs model {} ({:+} %)", format_decimal(r.n), us(r.t), us(r.predicted), decimal::fixed(r.rel * 100.0, 1))}</li>
                 }) }</ul>
                 if let Some(c) = &la.curves {
                     if !c.crossovers.is_empty() {

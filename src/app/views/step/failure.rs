@@ -6,6 +6,7 @@ use yew::prelude::*;
 
 use super::SharedReport;
 use crate::core::step::failure::Survivors;
+use crate::core::units::decimal;
 use crate::core::units::{format_time, format_weight};
 use crate::params::step::StepParams;
 
@@ -40,10 +41,8 @@ fn survivors_html(s: &Survivors) -> Html {
         {comps}
         <ul class="weights">{ for shown }</ul>
         if more > 0 { <p class="muted">{format!("… and {more} more rows.")}</p> }
-        <p>{format!(
-            "The objective loses the failed shard ({:.1} % of the samples): the survivors' sample weights become n_k / (N − n_f). \
-             Doubly stochastic mixing on its own targets the equal-worker average 1/{} instead.",
-            100.0 * s.lost_share, s.ranks.len())}</p>
+        <p>{format!("The objective loses the failed shard ({} % of the samples): the survivors' sample weights become n_k / (N − n_f). \
+             Doubly stochastic mixing on its own targets the equal-worker average 1/{} instead.", decimal::fixed(100.0 * s.lost_share, 1), s.ranks.len())}</p>
     </>}
 }
 

@@ -14,6 +14,7 @@ use crate::app::hooks::use_deferred;
 use crate::core::sgd::Strategy;
 use crate::core::step::quality::{orders, quality, QualityRow, StepClock};
 use crate::core::step::Sharding;
+use crate::core::units::decimal;
 use crate::core::units::format_time;
 use crate::core::work::AFTER_FIRST_PAINT;
 use crate::export::step::quality_table;
@@ -129,8 +130,7 @@ pub fn QualityPanel(props: &StrategiesProps) -> Html {
                 format!("By steps: {}; by seconds: {}. The order changes: fewer steps are not less time.", names(&by_steps), names(&by_secs))
             };
             html! {<>
-                <p class="muted">{format!("Target loss {target:.4} (the lowest reachable is {opt:.4}{}).",
-                    if p.target.is_none() { "; no target= given, so 5 % above it" } else { "" })}</p>
+                <p class="muted">{format!("Target loss {} (the lowest reachable is {}{}).", decimal::fixed(*target, 4), decimal::fixed(*opt, 4), if p.target.is_none() { "; no target= given, so 5 % above it" } else { "" })}</p>
                 <div class="table-scroll" role="region" tabindex="0" aria-label="Steps and time to the target (scrollable table)">
                 <table class="numbers" id="quality-table">
                     <thead><tr><th scope="col">{"strategy"}</th><th scope="col">{"steps to target"}</th><th scope="col">{"time to target"}</th></tr></thead>

@@ -4,6 +4,7 @@ use yew::prelude::*;
 
 use super::SharedReport;
 use crate::core::step::{CommKind, Sharding};
+use crate::core::units::decimal;
 use crate::core::units::{format_time, sig};
 use crate::params::step::StepParams;
 
@@ -15,7 +16,7 @@ pub fn summary(r: &SharedReport, p: &StepParams) -> Html {
     let row = |id: &'static str, label: &str, value: String| {
         html! { <tr><th scope="row">{label.to_string()}</th><td id={id}>{value}</td></tr> }
     };
-    let pct = format!("{:.1} %", 100.0 * run.hidden_share());
+    let pct = format!("{} %", decimal::fixed(100.0 * run.hidden_share(), 1));
     let rate = p.samples.map(|s| {
         let v = s as f64 * p.p as f64 / run.step_time.max(1e-15);
         format!(

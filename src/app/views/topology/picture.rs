@@ -8,6 +8,7 @@ use yew::prelude::*;
 
 use crate::core::topology::LinkClass;
 use crate::core::topology_view::view_model::{arrow_path, Layout, RANK_R};
+use crate::core::units::decimal;
 
 /// One arrow of this round.
 #[derive(Clone, Debug, PartialEq)]
@@ -147,7 +148,7 @@ pub fn Picture(props: &PictureProps) -> Html {
     });
     html! {
         <figure class={classes!("topo-picture", l.compact.then_some("compact"))}
-            style={format!("max-width: {:.0}px", l.width * 1.4)}>
+            style={format!("max-width: {}px", decimal::fixed(l.width * 1.4, 0))}>
             <svg viewBox={format!("0 0 {} {}", fmt(l.width), fmt(l.height))} role="img"
                 aria-label={props.caption.clone()}>
                 <defs>
@@ -172,5 +173,5 @@ pub fn Picture(props: &PictureProps) -> Html {
 }
 
 fn fmt(v: f64) -> String {
-    format!("{v:.1}")
+    decimal::fixed(v, 1)
 }

@@ -18,7 +18,8 @@ fn text(v: &JsValue, key: &str) -> String {
 /// A number, or a string holding one (`otherData` values are often strings).
 fn num(v: &JsValue, key: &str) -> Option<f64> {
     let x = get(v, key);
-    x.as_f64().or_else(|| x.as_string()?.trim().parse().ok())
+    x.as_f64()
+        .or_else(|| crate::core::units::decimal::parse(x.as_string()?.trim()))
 }
 
 /// Reads `s` (the JSON Object Format with `traceEvents`, or the JSON

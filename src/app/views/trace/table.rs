@@ -11,10 +11,11 @@ use super::markup::markup;
 
 use crate::core::timing::clock::Clock;
 use crate::core::timing::measured::{compare, Measured};
+use crate::core::units::decimal;
 use crate::core::units::format_time;
 
 fn ratio(q: Option<f64>) -> String {
-    q.map_or_else(|| "—".into(), |q| format!("{q:.2}×"))
+    q.map_or_else(|| "—".into(), |q| format!("{}×", decimal::fixed(q, 2)))
 }
 
 fn finish(v: Option<f64>) -> String {
