@@ -5,7 +5,7 @@
 //! The app's charts take no caller-supplied text today (their labels come
 //! from the core's enums and numbers); plotters escapes `<`, `>`, `&`, `"`
 //! and `'` in every text it writes. [`hostile_labels_are_escaped`] pins that
-//! down on the path every chart takes (plotters' SVG backend, then
+//! down on the path every chart takes (the app's SVG backend, then
 //! [`finish_svg`]), with hostile text in the caption, both axis descriptions
 //! and a series name, including the sentinel colours `finish_svg` rewrites.
 //! The other tests draw every chart of the app (cost, gossip, sgd, topology,
@@ -17,6 +17,7 @@
 use collective_lab::core::consensus::{GossipRun, GraphKind, InitPattern, WeightRule};
 use collective_lab::core::cost::CostParams;
 use collective_lab::params::sgd::SgdParams;
+use collective_lab::plot::SvgBackend;
 use collective_lab::plot::{self, finish_svg, FG};
 use plotters::prelude::*;
 
@@ -101,7 +102,7 @@ fn check_svg(name: &str, svg: &str) -> String {
 fn chart_with_label(label: &str) -> Result<String, String> {
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (480, 320)).into_drawing_area();
+        let root = SvgBackend::with_string(&mut svg, (480, 320)).into_drawing_area();
         let mut chart = ChartBuilder::on(&root)
             .caption(label, ("sans-serif", 14).into_font().color(&FG))
             .margin(8)

@@ -188,7 +188,7 @@ pub fn parse_init(raw: &str) -> Result<Field<InitPattern>, FieldError> {
     let text = match &value {
         InitPattern::List(v) => v
             .iter()
-            .map(|x| format!("{x}"))
+            .map(|x| crate::core::units::decimal::shortest(*x))
             .collect::<Vec<_>>()
             .join(","),
         InitPattern::Linear => "linear".into(),

@@ -470,7 +470,13 @@ impl SgdParams {
     /// The canonical query pairs (without `view`).
     pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
         let join_u = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
-        let join_f = |v: &[f64]| v.iter().map(f64::to_string).collect::<Vec<_>>().join(",");
+        let join_f = |v: &[f64]| {
+            v.iter()
+                .copied()
+                .map(crate::core::units::decimal::shortest)
+                .collect::<Vec<_>>()
+                .join(",")
+        };
         let mut v = vec![
             ("shards", join_u(&self.shards)),
             ("losses", join_f(&self.losses)),
@@ -480,9 +486,9 @@ impl SgdParams {
             ("step", self.step.to_string()),
             ("graph", self.graph.key().to_string()),
             ("weights", self.weights.key().to_string()),
-            ("lr", self.lr.to_string()),
+            ("lr", crate::core::units::decimal::shortest(self.lr)),
         ];
-        v.push(("decay", self.decay.to_string()));
+        v.push(("decay", crate::core::units::decimal::shortest(self.decay)));
         v.push((
             "batch",
             if self.batch == 0 {

@@ -756,7 +756,14 @@ impl StepParams {
             v.push(("h", h.to_string()));
         }
         if let Some(s) = self.straggler {
-            v.push(("straggler", format!("{}:{}", s.rank, s.factor)));
+            v.push((
+                "straggler",
+                format!(
+                    "{}:{}",
+                    s.rank,
+                    crate::core::units::decimal::shortest(s.factor)
+                ),
+            ));
         }
         if let Some(f) = self.fail {
             v.push(("fail", format!("{}@{}", f.rank, f.step)));
@@ -768,7 +775,7 @@ impl StepParams {
             v.push(("restart", r.text.clone()));
         }
         if let Some(t) = self.target {
-            v.push(("target", t.to_string()));
+            v.push(("target", crate::core::units::decimal::shortest(t)));
         }
         let def = SgdParams::default().to_pairs();
         for (k, val) in self.lab.to_pairs() {

@@ -13,6 +13,8 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use super::SvgBackend;
+
 use super::{err, finish_svg, font, frame, int_tick, key, mesh, titled, Legend, FG, PALETTE};
 use crate::core::collectives::compare::{
     best_at, envelope_crossovers, log_sizes, sweep_ranks, sweep_sizes,
@@ -88,7 +90,7 @@ fn validate(c: CostParams) -> Result<(), String> {
     Ok(())
 }
 
-fn message(root: &DrawingArea<SVGBackend, Shift>, text: &str) -> Result<(), String> {
+fn message(root: &DrawingArea<SvgBackend, Shift>, text: &str) -> Result<(), String> {
     root.draw(&Text::new(text.to_string(), (40, 180), font(16)))
         .map_err(err)
 }
@@ -110,7 +112,7 @@ fn time_span(times: &[Vec<f64>]) -> Option<(f64, f64)> {
 fn nothing_to_plot() -> Result<String, String> {
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        let root = SvgBackend::with_string(&mut svg, SIZE).into_drawing_area();
         message(&root, "The times are zero or unbounded: nothing to plot.")?;
         root.present().map_err(err)?;
     }
@@ -130,11 +132,11 @@ struct Chosen {
 /// the chosen x as a dashed vertical line, a dot per algorithm at its time
 /// for (`chosen.p`, `chosen.n`) and `chosen.label` at the top.
 fn draw_curves<'b>(
-    chart: &mut ChartContext<'_, SVGBackend<'b>, Cartesian2d<LogCoord<f64>, LogCoord<f64>>>,
+    chart: &mut ChartContext<'_, SvgBackend<'b>, Cartesian2d<LogCoord<f64>, LogCoord<f64>>>,
     xs: &[f64],
     times: &[Vec<f64>],
     (y_lo, y_hi): (f64, f64),
-    keys: &mut Legend<'b, SVGBackend<'b>>,
+    keys: &mut Legend<'b, SvgBackend<'b>>,
     c: CostParams,
     chosen: Chosen,
 ) -> Result<(), String> {
@@ -196,7 +198,7 @@ fn time_chart(
     let (x_lo, x_hi) = axis.x_range;
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        let root = SvgBackend::with_string(&mut svg, SIZE).into_drawing_area();
         let mut keys = Legend::default();
         let area = titled(&root, axis.caption.as_str())?;
 
@@ -220,7 +222,7 @@ fn time_chart(
 
 /// A chart with log scales on both axes.
 type LogLogChart<'a, 'b> =
-    ChartContext<'a, SVGBackend<'b>, Cartesian2d<LogCoord<f64>, LogCoord<f64>>>;
+    ChartContext<'a, SvgBackend<'b>, Cartesian2d<LogCoord<f64>, LogCoord<f64>>>;
 
 /// Log–log chart of all-reduce time against message size for every algorithm
 /// at `p` ranks: sizes from 1 B to `max(4 GiB, 4·n_chosen)`, the crossovers
@@ -366,7 +368,7 @@ pub fn draw_winner_map(c: CostParams, n_chosen: f64, p_chosen: usize) -> Result<
     let y_edges = log_edges(&pf);
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        let root = SvgBackend::with_string(&mut svg, SIZE).into_drawing_area();
         let area = titled(&root, "Fastest all-reduce by message size and ranks")?;
 
         let mut chart = frame(&area, 40, 56)

@@ -4,6 +4,8 @@
 
 use plotters::prelude::*;
 
+use super::SvgBackend;
+
 use super::{
     err, exp_tick, finish_svg, font, frame, int_tick, key, mesh, plot_height, top_for_legend, Axis,
     Legend, FG, PALETTE,
@@ -36,7 +38,7 @@ pub fn draw_disagreement(
     let d0 = first.disagreement;
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (640, H)).into_drawing_area();
+        let root = SvgBackend::with_string(&mut svg, (640, H)).into_drawing_area();
         if d0 <= 0.0 || !d0.is_finite() {
             root.draw(&Text::new(
                 "The initial values are already equal: nothing to mix.",
@@ -64,7 +66,7 @@ pub fn draw_disagreement(
         let y_hi = top_for_legend(y_lo, d0 * 1.15, keys_n, plot_height(H, X_LABELS_PX), true);
         let r_max = rounds.last().map_or(1, |s| s.r).max(1);
         let mut chart = frame(&root, X_LABELS_PX, 64)
-            .build_cartesian_2d(0f64..r_max as f64, Axis::log(y_lo, y_hi))
+            .build_cartesian_2d(Axis::lin(0.0, r_max as f64), Axis::log(y_lo, y_hi))
             .map_err(err)?;
         mesh(&mut chart, 13, 13)
             .x_desc("round r")
@@ -169,9 +171,9 @@ fn axis_label(v: &f64) -> String {
 fn draw_real_line(s: &Spectrum) -> Result<String, String> {
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (640, 200)).into_drawing_area();
+        let root = SvgBackend::with_string(&mut svg, (640, 200)).into_drawing_area();
         let mut chart = frame(&root, 36, 0)
-            .build_cartesian_2d(-1.1f64..1.1f64, Axis::lin(-1.0, 2.2))
+            .build_cartesian_2d(Axis::lin(-1.1, 1.1), Axis::lin(-1.0, 2.2))
             .map_err(err)?;
         mesh(&mut chart, 13, 13)
             .disable_y_mesh()
@@ -180,7 +182,7 @@ fn draw_real_line(s: &Spectrum) -> Result<String, String> {
             .x_label_formatter(&axis_label)
             .draw()
             .map_err(err)?;
-        let rho = s.rho.clamp(0.0, 1.0);
+        let rho = crate::core::units::clamp(s.rho, 0.0, 1.0);
         chart
             .draw_series([Rectangle::new(
                 [(rho, -0.6), (1.0, 0.6)],
@@ -247,10 +249,10 @@ fn draw_real_line(s: &Spectrum) -> Result<String, String> {
 fn draw_complex_plane(s: &Spectrum) -> Result<String, String> {
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (440, 440)).into_drawing_area();
+        let root = SvgBackend::with_string(&mut svg, (440, 440)).into_drawing_area();
         let mut keys = Legend::default();
         let mut chart = frame(&root, 36, 44)
-            .build_cartesian_2d(-1.15f64..1.15f64, Axis::lin(-1.15, 1.15))
+            .build_cartesian_2d(Axis::lin(-1.15, 1.15), Axis::lin(-1.15, 1.15))
             .map_err(err)?;
         mesh(&mut chart, 13, 13)
             .x_desc("Re λ")
@@ -269,7 +271,7 @@ fn draw_complex_plane(s: &Spectrum) -> Result<String, String> {
             .draw_series(LineSeries::new(circle(1.0), FG.stroke_width(1)))
             .map_err(err)?;
         keys.add("unit circle", key(FG.stroke_width(1)));
-        let rho = s.rho.clamp(0.0, 1.0);
+        let rho = crate::core::units::clamp(s.rho, 0.0, 1.0);
         let pts: Vec<(f64, f64)> = circle(rho).collect();
         chart
             .draw_series(DashedLineSeries::new(pts, 5, 3, PALETTE[3].stroke_width(2)))

@@ -6,11 +6,13 @@
 //!
 //! Series labels come from the pasted log. They are clipped to printable
 //! characters by [`label`], and plotters-svg 0.3.7 escapes `< > & " '` in
-//! every text node and attribute it writes (`SVGBackend::escape_and_push`),
+//! every text node and attribute it writes (`SvgBackend::escape_and_push`),
 //! so no text from a log becomes markup; `tests` check this.
 
 use plotters::coord::combinators::WithKeyPoints;
 use plotters::prelude::*;
+
+use super::SvgBackend;
 
 use super::{err, finish_svg, font, frame, key, mesh, titled, Legend, FG, PALETTE};
 use crate::core::measure::fit::Curves;
@@ -139,7 +141,7 @@ pub fn draw_time(measured: &[Points], curves: Option<&Curves>) -> Result<String,
     let (y0, y1) = (y0 / 2.0, y1 * 2.0);
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        let root = SvgBackend::with_string(&mut svg, SIZE).into_drawing_area();
         let mut keys = Legend::default();
         let area = titled(&root, "Measured time vs size, with the fitted model")?;
 
@@ -276,7 +278,7 @@ pub fn draw_bandwidths(
     let (x0, x1, y0, y1) = (x0 / 1.5, x1 * 1.5, y0 / 2.0, y1 * 2.0);
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        let root = SvgBackend::with_string(&mut svg, SIZE).into_drawing_area();
         let mut keys = Legend::default();
         let area = titled(&root, "algbw and busbw vs size (nccl-tests definitions)")?;
 

@@ -15,12 +15,12 @@
 use crate::core::units::decimal;
 use plotters::chart::{ChartBuilder, ChartContext, MeshStyle, SeriesLabelPosition};
 use plotters::coord::combinators::{IntoLogRange, LogCoord};
-use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged, ValueFormatter};
+use plotters::coord::ranged1d::{KeyPointHint, NoDefaultFormatting, Ranged, ValueFormatter};
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::{CoordTranslate, Shift};
 use plotters::drawing::{DrawingArea, DrawingAreaErrorKind};
 use plotters::element::{DynElement, IntoDynElement, PathElement, Rectangle, Text};
-use plotters::prelude::{Cartesian2d, DrawingBackend, IntoFont, SVGBackend, TextStyle};
+use plotters::prelude::{Cartesian2d, DrawingBackend, IntoFont, TextStyle};
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{FontFamily, RGBColor, ShapeStyle, TRANSPARENT};
 
@@ -30,7 +30,10 @@ pub mod gossip;
 pub mod measure;
 pub mod sgd;
 pub mod step;
+pub mod svg;
 pub mod topology;
+
+pub use svg::SvgBackend;
 
 /// Sentinel foreground colour, replaced by `currentColor` in [`finish_svg`].
 pub const FG: RGBColor = RGBColor(1, 2, 3);
@@ -123,7 +126,7 @@ impl Axis {
 }
 
 impl Ranged for Axis {
-    type FormatOption = DefaultFormatting;
+    type FormatOption = NoDefaultFormatting;
     type ValueType = f64;
 
     fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
@@ -152,6 +155,15 @@ impl Ranged for Axis {
             Axis::Lin(c) => c.axis_pixel_range(limit),
             Axis::Log(c) => c.axis_pixel_range(limit),
         }
+    }
+}
+
+/// A tick label where a chart sets no formatter of its own: the shortest
+/// text of the value (through the app's one number formatter, not
+/// plotters' pretty-printer, which would link a second float formatter).
+impl ValueFormatter<f64> for Axis {
+    fn format(value: &f64) -> String {
+        decimal::shortest(*value)
     }
 }
 
@@ -206,10 +218,10 @@ const FRAME_MARGIN_PX: u32 = 12;
 /// The chart frame on `root`: a 12 px margin and label areas of `x_area`
 /// (below) and `y_area` (left) pixels; the caller adds a caption or margins.
 pub(crate) fn frame<'a, 'b>(
-    root: &'a DrawingArea<SVGBackend<'b>, Shift>,
+    root: &'a DrawingArea<SvgBackend<'b>, Shift>,
     x_area: u32,
     y_area: u32,
-) -> ChartBuilder<'a, 'b, SVGBackend<'b>> {
+) -> ChartBuilder<'a, 'b, SvgBackend<'b>> {
     let mut b = ChartBuilder::on(root);
     b.margin(FRAME_MARGIN_PX)
         .x_label_area_size(x_area)
@@ -238,9 +250,9 @@ pub(crate) const CAPTION_PX: u32 = 28;
 /// # Errors
 /// A message when plotters fails.
 pub(crate) fn titled<'b>(
-    root: &DrawingArea<SVGBackend<'b>, Shift>,
+    root: &DrawingArea<SvgBackend<'b>, Shift>,
     caption: &str,
-) -> Result<DrawingArea<SVGBackend<'b>, Shift>, String> {
+) -> Result<DrawingArea<SvgBackend<'b>, Shift>, String> {
     let (w, _) = root.dim_in_pixel();
     let centre = i32::try_from(w / 2).unwrap_or(0);
     let style = font(15).pos(Pos::new(HPos::Center, VPos::Top));
@@ -491,7 +503,7 @@ mod tests {
     fn a_caption_is_centred_above_the_frame() {
         let mut svg = String::new();
         {
-            let root = SVGBackend::with_string(&mut svg, (400, 300)).into_drawing_area();
+            let root = SvgBackend::with_string(&mut svg, (400, 300)).into_drawing_area();
             let area = titled(&root, "Time vs size").expect("caption");
             // the area under the caption starts 28 px down and is 272 px tall
             assert_eq!(area.get_base_pixel(), (0, 28));
@@ -507,7 +519,7 @@ mod tests {
     fn the_legend_box_fits_the_estimated_labels() {
         let mut svg = String::new();
         {
-            let root = SVGBackend::with_string(&mut svg, (400, 300)).into_drawing_area();
+            let root = SvgBackend::with_string(&mut svg, (400, 300)).into_drawing_area();
             let mut chart = ChartBuilder::on(&root)
                 .build_cartesian_2d(0f64..1.0, 0f64..1.0)
                 .expect("chart");

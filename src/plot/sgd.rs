@@ -7,9 +7,10 @@
 //! draws it. Losses are shown as the excess F(w) − F★ over the lowest
 //! reachable global loss F★ = F(w★_sample), on a log scale.
 
-use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+
+use super::SvgBackend;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::{
@@ -69,7 +70,7 @@ fn log_range(values: impl Iterator<Item = f64>, legend_lines: usize) -> Option<(
 }
 
 fn message(svg: &mut String, text: &str) -> Result<(), String> {
-    let root = SVGBackend::with_string(svg, (W, 80)).into_drawing_area();
+    let root = SvgBackend::with_string(svg, (W, 80)).into_drawing_area();
     root.draw(&Text::new(text.to_string(), (20, 35), font(15)))
         .map_err(err)?;
     root.present().map_err(err)?;
@@ -91,14 +92,14 @@ pub enum Layer {
 /// on a log scale from `lo` to `hi`, described as `y_desc`; the mesh and
 /// its labels only on the [`Layer::Base`].
 fn step_chart<'a, 'b>(
-    root: &'a DrawingArea<SVGBackend<'b>, Shift>,
+    root: &'a DrawingArea<SvgBackend<'b>, Shift>,
     t_max: f64,
     (lo, hi): (f64, f64),
     y_desc: &str,
     layer: Layer,
 ) -> Result<StepChart<'a, 'b>, String> {
     let mut chart = frame(root, X_LABELS_PX, 64)
-        .build_cartesian_2d(0f64..t_max, Axis::log(lo, hi))
+        .build_cartesian_2d(Axis::lin(0.0, t_max), Axis::log(lo, hi))
         .map_err(err)?;
     if layer != Layer::Base {
         return Ok(chart);
@@ -114,7 +115,7 @@ fn step_chart<'a, 'b>(
 }
 
 /// A chart against the step, with a log-scale y axis.
-type StepChart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, Axis>>;
+type StepChart<'a, 'b> = ChartContext<'a, SvgBackend<'b>, Cartesian2d<Axis, Axis>>;
 
 /// The last step of the longest trace (at least 1): the right end of the
 /// step axis.
@@ -130,8 +131,8 @@ fn last_step(lab: &Lab) -> f64 {
 /// Ends a chart against the step: a vertical line at `current` (at most
 /// `t_max`) from `lo` to `hi`, then the legend `keys` at the upper right.
 fn current_step<'a, 'b: 'a>(
-    chart: &mut ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, Axis>>,
-    keys: &Legend<'b, SVGBackend<'b>>,
+    chart: &mut ChartContext<'a, SvgBackend<'b>, Cartesian2d<Axis, Axis>>,
+    keys: &Legend<'b, SvgBackend<'b>>,
     current: usize,
     t_max: f64,
     (lo, hi): (f64, f64),
@@ -193,10 +194,16 @@ pub fn draw_loss_layer(lab: &Lab, layer: Layer) -> Result<String, String> {
         return note(layer, "Every model sits at the optimum: nothing to plot.");
     };
     let t_max = last_step(lab);
-    let clamp = |v: f64| if v.is_finite() { v.clamp(lo, hi) } else { hi };
+    let clamp = |v: f64| {
+        if v.is_finite() {
+            crate::core::units::clamp(v, lo, hi)
+        } else {
+            hi
+        }
+    };
     let base = layer == Layer::Base;
     {
-        let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
+        let root = SvgBackend::with_string(&mut svg, (W, H)).into_drawing_area();
         let mut keys = Legend::default();
         let mut chart = step_chart(
             &root,
@@ -300,7 +307,7 @@ pub fn draw_consensus_layer(lab: &Lab, layer: Layer) -> Result<String, String> {
     };
     let t_max = last_step(lab);
     {
-        let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
+        let root = SvgBackend::with_string(&mut svg, (W, H)).into_drawing_area();
         let mut keys = Legend::default();
         let mut chart = step_chart(&root, t_max, (lo, hi), "(1/m) Σ‖w_k − w̄‖²", layer)?;
         for t in &lab.traces {
@@ -323,7 +330,7 @@ pub fn draw_consensus_layer(lab: &Lab, layer: Layer) -> Result<String, String> {
                     (
                         s.step as f64,
                         if v > 0.0 && v.is_finite() {
-                            v.clamp(lo, hi)
+                            crate::core::units::clamp(v, lo, hi)
                         } else {
                             lo
                         },
@@ -378,12 +385,18 @@ pub fn draw_loss_vs_bytes_layer(lab: &Lab, layer: Layer) -> Result<String, Strin
         .map(|s| s.max_bytes_sent())
         .fold(0.0, f64::max)
         .max(1.0);
-    let clamp = |v: f64| if v.is_finite() { v.clamp(lo, hi) } else { hi };
+    let clamp = |v: f64| {
+        if v.is_finite() {
+            crate::core::units::clamp(v, lo, hi)
+        } else {
+            hi
+        }
+    };
     {
-        let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
+        let root = SvgBackend::with_string(&mut svg, (W, H)).into_drawing_area();
         let mut keys = Legend::default();
         let mut chart = frame(&root, X_LABELS_PX, 64)
-            .build_cartesian_2d(-0.02 * b_max..b_max * 1.02, Axis::log(lo, hi))
+            .build_cartesian_2d(Axis::lin(-0.02 * b_max, b_max * 1.02), Axis::log(lo, hi))
             .map_err(err)?;
         match layer {
             Layer::Base => {
@@ -478,7 +491,7 @@ pub fn draw_trajectories(lab: &Lab, current: usize) -> Result<String, String> {
     let (y0, y1) = span(&ys);
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (W, 440)).into_drawing_area();
+        let root = SvgBackend::with_string(&mut svg, (W, 440)).into_drawing_area();
         draw_plane(&root, lab, current, (x0, x1), (y0, y1))?;
         root.present().map_err(err)?;
     }
@@ -486,7 +499,7 @@ pub fn draw_trajectories(lab: &Lab, current: usize) -> Result<String, String> {
 }
 
 fn draw_plane(
-    root: &DrawingArea<SVGBackend<'_>, Shift>,
+    root: &DrawingArea<SvgBackend<'_>, Shift>,
     lab: &Lab,
     current: usize,
     xr: (f64, f64),
@@ -494,7 +507,7 @@ fn draw_plane(
 ) -> Result<(), String> {
     let mut keys = Legend::default();
     let mut chart = frame(root, X_LABELS_PX, 56)
-        .build_cartesian_2d(xr.0..xr.1, Axis::lin(yr.0, yr.1))
+        .build_cartesian_2d(Axis::lin(xr.0, xr.1), Axis::lin(yr.0, yr.1))
         .map_err(err)?;
     mesh(&mut chart, 13, 13)
         .x_desc("w₁")
@@ -607,10 +620,10 @@ pub fn draw_sample_weights(o: &Objective) -> Result<String, String> {
     let plain = 1.0 / m as f64;
     let top = o.weights.iter().copied().fold(plain, f64::max) * 1.15;
     {
-        let root = SVGBackend::with_string(&mut svg, (W, 240)).into_drawing_area();
+        let root = SvgBackend::with_string(&mut svg, (W, 240)).into_drawing_area();
         let mut keys = Legend::default();
         let mut chart = frame(&root, X_LABELS_PX, 56)
-            .build_cartesian_2d(-0.5f64..m as f64 - 0.5, Axis::lin(0.0, top))
+            .build_cartesian_2d(Axis::lin(-0.5, m as f64 - 0.5), Axis::lin(0.0, top))
             .map_err(err)?;
         mesh(&mut chart, 13, 13)
             .disable_x_mesh()

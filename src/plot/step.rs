@@ -7,6 +7,8 @@ use std::fmt::Write;
 
 use plotters::prelude::*;
 
+use super::SvgBackend;
+
 use super::{
     err, finish_svg, frame, key, mesh, plot_height, titled, top_for_legend, Axis, Legend,
     CAPTION_PX, PALETTE,
@@ -309,7 +311,7 @@ pub fn draw_tuner(t: &Tuner) -> Result<String, String> {
     let def = pts[t.default];
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        let root = SvgBackend::with_string(&mut svg, SIZE).into_drawing_area();
         let area = titled(&root, "Step time against the bucket cap")?;
         let mut chart = frame(&area, 40, 76)
             .build_cartesian_2d(Axis::log(0.7, 1500.0), Axis::lin(y_lo, y_hi))
@@ -386,7 +388,7 @@ pub fn draw_quality(lines: &[QualityLine], target: Option<f64>) -> Result<String
     let y_hi = top_for_legend(lo, hi * 1.2, lines.len() + 1, plot_px, true);
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        let root = SvgBackend::with_string(&mut svg, SIZE).into_drawing_area();
         let area = titled(&root, "Loss against wall-clock time")?;
         let mut chart = frame(&area, 40, 76)
             .build_cartesian_2d(Axis::lin(0.0, x_hi * 1.02), Axis::log(lo, y_hi))

@@ -8,6 +8,8 @@
 
 use plotters::prelude::*;
 
+use super::SvgBackend;
+
 use super::{
     err, finish_svg, frame, int_tick, mesh, plot_height, titled, top_for_legend, Axis, Legend,
     CAPTION_PX, PALETTE,
@@ -81,7 +83,7 @@ fn draw(lines: &[Line], caption: &str, x_desc: &str, log_x: bool) -> Result<Stri
     let x_tick: &dyn Fn(&f64) -> String = if log_x { &size_tick } else { &int_tick };
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        let root = SvgBackend::with_string(&mut svg, SIZE).into_drawing_area();
         let mut keys = Legend::default();
         let area = titled(&root, caption)?;
         let mut chart = frame(&area, X_LABELS_PX, 76)

@@ -162,7 +162,7 @@ pub fn GanttBars(props: &GanttBarsProps) -> Html {
     let h = row_height(g.rows.len());
     let tips = g.rows.len() <= TOOLTIP_ROWS_MAX;
     let plot_h = g.rows.len() as f64 * h;
-    let x = move |t: f64| LEFT + (t / end).clamp(0.0, 1.0) * (W - LEFT - RIGHT);
+    let x = move |t: f64| LEFT + crate::core::units::clamp(t / end, 0.0, 1.0) * (W - LEFT - RIGHT);
     let step = tick_step(end);
     let ticks = (0..=((end / step).floor() as usize)).map(|i| {
         let t = i as f64 * step;
@@ -188,7 +188,7 @@ pub fn GanttChart(props: &GanttChartProps) -> Html {
     let end = props.x_end.max(g.end).max(1e-12);
     let plot_h = g.rows.len() as f64 * row_height(g.rows.len());
     let height = TOP + plot_h + AXIS;
-    let cx = LEFT + (props.t / end).clamp(0.0, 1.0) * (W - LEFT - RIGHT);
+    let cx = LEFT + crate::core::units::clamp(props.t / end, 0.0, 1.0) * (W - LEFT - RIGHT);
     // The cursor is an HTML line over the SVG, so a step moves one small
     // element and repaints no bars.
     let cursor = format!(

@@ -421,7 +421,7 @@ pub fn RankRing(props: &RankRingProps) -> Html {
     let cell_h = if row_layout { 84.0 } else { cell_w };
     let box_h = cell_h * rows as f64;
     let show_text = row_layout;
-    let font = (cell_w * 0.4).clamp(12.0, 34.0);
+    let font = crate::core::units::clamp(cell_w * 0.4, 12.0, 34.0);
 
     let ranks = props.cells.iter().enumerate().map(|(r, chunks)| {
         let (cx, cy) = polar(radius, angle(r, p));

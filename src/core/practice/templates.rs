@@ -787,7 +787,7 @@ fn loss(counts: &[i64], losses: &[f64]) -> Question {
             counts_t.join(","),
             losses
                 .iter()
-                .map(|l| l.to_string())
+                .map(|l| crate::core::units::decimal::shortest(*l))
                 .collect::<Vec<_>>()
                 .join(",")
         ),
@@ -881,7 +881,7 @@ fn dsgd(values: &[f64], g: f64, eta: f64) -> Question {
             k + 1,
             values
                 .iter()
-                .map(|v| v.to_string())
+                .map(|v| crate::core::units::decimal::shortest(*v))
                 .collect::<Vec<_>>()
                 .join(",")
         ),

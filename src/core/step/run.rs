@@ -153,7 +153,7 @@ impl StepRun {
         if self.comm_time <= 0.0 {
             1.0
         } else {
-            ((self.comm_time - self.exposed()) / self.comm_time).clamp(0.0, 1.0)
+            crate::core::units::clamp((self.comm_time - self.exposed()) / self.comm_time, 0.0, 1.0)
         }
     }
 }

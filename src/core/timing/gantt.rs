@@ -277,7 +277,7 @@ fn grouped(clock: &Clock, busy: &[Vec<(f64, f64)>], end: f64) -> Gantt {
         }
         let n = (hi - lo) as f64;
         for s in &mut shares {
-            *s = (*s / (n * bin)).clamp(0.0, 1.0);
+            *s = crate::core::units::clamp(*s / (n * bin), 0.0, 1.0);
         }
         let failed_at = clock.ranks[lo..hi]
             .iter()

@@ -107,7 +107,7 @@ impl fmt::Display for TraceError {
             TraceError::NoEvents(n) => write!(f, "The trace has {n} events but no complete (\"ph\": \"X\") send, recv, wait or reduce event."),
             TraceError::TooManyEvents(n) => write!(f, "The trace has {n} events; at most {MAX_TRACE_EVENTS} are read."),
             TraceError::BadField(i, field) => write!(f, "Event {i} has no valid {field}: tid, round and peer must be whole numbers from 0 to 999999999, ts and dur finite numbers of µs."),
-            TraceError::NegativeDuration(i, d) => write!(f, "Event {i} has a negative duration ({d} µs)."),
+            TraceError::NegativeDuration(i, d) => write!(f, "Event {i} has a negative duration ({} µs).", crate::core::units::decimal::shortest(*d)),
             TraceError::TooManyRanks(p) => write!(f, "The trace has {p} ranks; this page draws at most {MAX_TRACE_RANKS}."),
             TraceError::OneRank => write!(f, "The trace has one rank: a collective needs at least 2."),
             TraceError::MissingRanks(m, p) => {

@@ -40,6 +40,15 @@ pub use format::*;
 pub use size::*;
 pub use time::*;
 
+/// `x` limited to `lo..=hi` (`lo ≤ hi`), as `f64::clamp` but without its
+/// check of the bounds, whose message formats them with `Debug` and so
+/// links the standard library's float formatter into every page that
+/// clamps a float (see [`decimal`]). A NaN `x` gives `lo`.
+#[allow(clippy::manual_clamp)]
+pub fn clamp(x: f64, lo: f64, hi: f64) -> f64 {
+    x.max(lo).min(hi)
+}
+
 use std::fmt;
 
 /// A unit name in lower case for matching, as `str::to_lowercase` gives it

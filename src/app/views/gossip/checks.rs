@@ -58,7 +58,7 @@ pub fn ChecksPanel(props: &ChecksPanelProps) -> Html {
         "values converge to".into(),
         vec![run
             .limit
-            .map_or_else(|| "unknown".into(), |v| v.to_string())],
+            .map_or_else(|| "unknown".into(), crate::core::units::decimal::shortest)],
     ));
     let csv = Rc::new(text_table(
         "Checks on W",

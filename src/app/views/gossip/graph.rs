@@ -15,7 +15,7 @@ use crate::params::gossip::MAX_DRAWN_P;
 /// grey (middle) to orange (highest), Okabe–Ito hues; dark text stays legible.
 fn node_fill(v: f64, lo: f64, hi: f64) -> String {
     let t = if hi > lo {
-        ((v - lo) / (hi - lo)).clamp(0.0, 1.0)
+        crate::core::units::clamp((v - lo) / (hi - lo), 0.0, 1.0)
     } else {
         0.5
     };

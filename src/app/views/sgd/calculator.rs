@@ -22,7 +22,7 @@ fn rows_of(p: &SgdParams) -> Vec<(String, String)> {
     p.shards
         .iter()
         .zip(&p.losses)
-        .map(|(n, l)| (n.to_string(), l.to_string()))
+        .map(|(n, l)| (n.to_string(), crate::core::units::decimal::shortest(*l)))
         .collect()
 }
 
@@ -65,7 +65,16 @@ pub fn ShardCalculator(props: &ShardCalculatorProps) -> Html {
                     let join = |v: Vec<String>| v.join(",");
                     commit_all.emit(vec![
                         ("shards", join(shards.iter().map(u64::to_string).collect())),
-                        ("losses", join(losses.iter().map(f64::to_string).collect())),
+                        (
+                            "losses",
+                            join(
+                                losses
+                                    .iter()
+                                    .copied()
+                                    .map(crate::core::units::decimal::shortest)
+                                    .collect(),
+                            ),
+                        ),
                     ]);
                     table_error.set(None);
                 }

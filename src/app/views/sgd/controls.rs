@@ -52,9 +52,9 @@ pub fn SgdControls(props: &SgdControlsProps) -> Html {
                 selected={params.graph.key()} error={d.error("graph")} on_commit={commit("graph")} />
             <SelectField name="weights" label="Weight rule" options={rule_options()}
                 selected={params.weights.key()} error={d.error("weights")} on_commit={commit("weights")} />
-            <TextField name="lr" label="Learning rate η" value={d.text_or("lr", &params.lr.to_string())}
+            <TextField name="lr" label="Learning rate η" value={d.text_or("lr", &crate::core::units::decimal::shortest(params.lr))}
                 error={d.error("lr")} hint={AttrValue::from("above 0, up to 10")} on_commit={commit("lr")} />
-            <TextField name="decay" label="Decay: η_t = η/(1 + decay·(t−1))" value={d.text_or("decay", &params.decay.to_string())}
+            <TextField name="decay" label="Decay: η_t = η/(1 + decay·(t−1))" value={d.text_or("decay", &crate::core::units::decimal::shortest(params.decay))}
                 error={d.error("decay")} hint={AttrValue::from("0 = constant η")} on_commit={commit("decay")} />
             <TextField name="batch" label="Mini-batch per worker" value={d.text_or("batch", &batch_text)}
                 error={d.error("batch")} hint={AttrValue::from("samples, or full for the whole shard")} on_commit={commit("batch")} />

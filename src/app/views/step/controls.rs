@@ -94,7 +94,7 @@ pub fn step_controls(p: &StepParams, d: &Drafts, on_commit: &OnCommit) -> Html {
             {text("fail", "Failure", opt(p.fail.map(|f| format!("{}@{}", f.rank, f.step))), "RANK@STEP, e.g. 3@25")}
             {text("ckpt", "Checkpoint every", opt(p.ckpt.map(|c| c.to_string())), "steps; - for never")}
             {text("restart", "Restart time", opt(p.restart.as_ref().map(|r| r.text.clone())), "e.g. 30s")}
-            {text("target", "Target loss", opt(p.target.map(|t| t.to_string())), "for time to quality")}
+            {text("target", "Target loss", opt(p.target.map(crate::core::units::decimal::shortest)), "for time to quality")}
         </form>
     }
 }
