@@ -15,6 +15,7 @@ pub mod compute;
 pub mod course;
 pub mod feedback;
 pub mod mistakes;
+pub mod score;
 pub mod templates;
 
 #[cfg(test)]

@@ -2,6 +2,8 @@
 //! as a pure reducer (`Reducible` + [`Action`]).
 
 use std::collections::BTreeMap;
+
+use crate::core::practice::score;
 use std::rc::Rc;
 
 use yew::prelude::*;
@@ -187,8 +189,10 @@ pub const STORAGE_KEY: &str = "collective-lab.practice.score";
 /// The stored score (empty when missing or unreadable).
 pub fn load_score() -> BTreeMap<String, Outcome> {
     use gloo::storage::{LocalStorage, Storage};
-    let raw: BTreeMap<String, String> = LocalStorage::get(STORAGE_KEY).unwrap_or_default();
-    raw.into_iter()
+    let raw = LocalStorage::raw().get_item(STORAGE_KEY).ok().flatten();
+    raw.and_then(|t| score::decode(&t))
+        .unwrap_or_default()
+        .into_iter()
         .filter_map(|(k, v)| Outcome::parse(&v).map(|o| (k, o)))
         .collect()
 }
@@ -196,6 +200,6 @@ pub fn load_score() -> BTreeMap<String, Outcome> {
 /// Writes the score; failures (private mode, full storage) are ignored.
 pub fn save_score(score: &BTreeMap<String, Outcome>) {
     use gloo::storage::{LocalStorage, Storage};
-    let raw: BTreeMap<&str, &str> = score.iter().map(|(k, v)| (k.as_str(), v.key())).collect();
-    let _ = LocalStorage::set(STORAGE_KEY, raw);
+    let text = score::encode(score.iter().map(|(k, v)| (k.as_str(), v.key())));
+    let _ = LocalStorage::raw().set_item(STORAGE_KEY, &text);
 }
