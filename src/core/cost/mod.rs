@@ -42,6 +42,7 @@
 
 pub mod formulas;
 pub mod nccl;
+pub mod protocol;
 
 /// Model constants: α (s), β (s/B) and γ (s/B).
 #[derive(Clone, Copy, Debug, PartialEq)]
