@@ -6,7 +6,10 @@
 # (--eager-limit auto). Each log starts with comment lines saying how it
 # was made (command, Open MPI version, load average before the run).
 #
-#   bash scripts/make_protocol_logs.sh [OUT_DIR]   (default tests/fixtures/logs)
+#   bash scripts/make_protocol_logs.sh [OUT_DIR] [LOGS…]   (default tests/fixtures/logs, all four)
+#
+# LOGS picks some of ring-p2 rd-p2 ring-p4 rab-p4. NO_BUILD=1 skips the
+# release build (when it is up to date).
 #
 # p = 2: ring (K = 4) and recursive doubling (K = 3);
 # p = 4: ring (K = 4) and Rabenseifner (K = 6).
@@ -15,12 +18,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT="${1:-tests/fixtures/logs}"
-cargo build --release -p collective-lab-run
+shift $(( $# > 0 ? 1 : 0 ))
+WANT=("$@")
+[ "${#WANT[@]}" -gt 0 ] || WANT=(ring-p2 rd-p2 ring-p4 rab-p4)
+[ "${NO_BUILD:-0}" = 1 ] || cargo build --release -p collective-lab-run
 BIN="${CARGO_TARGET_DIR:-target}/release/collective-lab-run"
 mkdir -p "$OUT"
 
 run() {
   local p="$1" alg="$2" k="$3" out="$4"
+  [[ " ${WANT[*]} " == *" $alg-p$p "* ]] || return 0
   local cmd=(mpirun --oversubscribe --allow-run-as-root -n "$p"
     --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_allreduce_algorithm "$k"
     "$BIN" --alg "$alg" --sizes 4B:16MiB --baseline --eager-limit auto)
