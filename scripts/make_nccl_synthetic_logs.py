@@ -10,6 +10,11 @@ has these shapes; see tests/fixtures/logs/README.md):
   nccl-synthetic-2.30-8xa100-proto-ll128.txt
       the same run with NCCL_PROTO=LL128: the env line, the enable matrix,
       LL128 per-call picks and LL128 times at every size.
+  nccl-synthetic-2.30-8xa100-ring-vs-tree.txt
+      two sweeps, NCCL_ALGO=Ring then NCCL_ALGO=Tree; Ring at the model's
+      times, Tree at HALF its model time from 64 KiB to 1 MiB (a made-up
+      "measurement" in which the tree beats NCCL's pick, Ring/LL there), so
+      the measure view has a loss to report and a tuner row to offer.
 
 Times are computed in double precision from the constants of NVIDIA/nccl
 v2.30.7-1 src/graph/tuning.cc (Ring: base latency LL 6.6, LL128 14.0,
@@ -91,15 +96,15 @@ def header(title, extra):
     return lines
 
 
-def rows(protos):
+def rows(protos, algos=("TREE", "RING"), scale=lambda n: 1.0):
     out, buses = [], []
     n = 8
     while n <= 1 << 30:
         # NCCL's order: Tree before Ring, LL before LL128 before Simple; strict <.
-        cands = [c for c in CELLS if c[1] in protos]
+        cands = [c for c in CELLS if c[1] in protos and c[0] in algos]
         pick = min(sorted(cands, key=lambda c: (c[0] != "TREE", ["LL", "LL128", "SIMPLE"].index(c[1]))),
                    key=lambda c: t_us(c, n))
-        us = t_us(pick, n)
+        us = t_us(pick, n) * scale(n)
         ts = time_str(us)
         shown = float(ts)
         algbw = n / shown / 1000.0
@@ -136,4 +141,20 @@ matrix.append("")
 write(
     "nccl-synthetic-2.30-8xa100-proto-ll128.txt",
     header("The same run with NCCL_PROTO=LL128 set: LL128 at every size (Tree/LL128 while its lower latency wins).", matrix) + rows(["LL128"]),
+)
+
+COLUMNS = [
+    "#",
+    "#                                                              out-of-place                       in-place          ",
+    "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong",
+    "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)       ",
+]
+ring = rows(["LL", "LL128", "SIMPLE"], ("RING",))
+tree = rows(["LL", "LL128", "SIMPLE"], ("TREE",), lambda n: 0.5 if 65536 <= n <= 1 << 20 else 1.0)
+head = header("Two sweeps, NCCL_ALGO=Ring then NCCL_ALGO=Tree; the Tree times from 64 KiB to 1 MiB are HALF the model's (made up).", [])
+cut = head.index("#                                                              out-of-place                       in-place          ") - 1
+write(
+    "nccl-synthetic-2.30-8xa100-ring-vs-tree.txt",
+    head[:cut] + [PREFIX + "NCCL_ALGO set by environment to Ring"] + head[cut:] + ring
+    + [PREFIX + "NCCL_ALGO set by environment to Tree"] + COLUMNS + tree,
 )

@@ -12,7 +12,7 @@ use super::Format;
 use super::{
     import, CollectiveKind, Import, ImportError, ImportOptions, Log, Model, RankCount, RankSource,
 };
-use crate::core::cost::nccl_tune::{tune, Func, Inputs, Version};
+use crate::core::cost::nccl_tune::{tune, Algo, Func, Inputs, Version};
 use crate::core::units::sig;
 
 /// Largest p the hand-off link carries (the cost view's limit).
@@ -112,6 +112,11 @@ pub struct NcclReport {
     /// `Err` when the port refuses the inputs, `None` when the paste has
     /// no GRAPH lines (the inputs are unknown) and nothing to compare.
     pub comparison: Option<Result<DebugComparison, String>>,
+    /// With two nccl-tests sweeps of one paste forced to Tree and to Ring
+    /// (`NCCL_ALGO` lines): the sizes where NCCL's pick measured slower by
+    /// more than 5 %, and the tuner plugin's CSV rows that pick the faster
+    /// one ([`nccl_debug::regrets`]).
+    pub regrets: Option<(Vec<nccl_debug::Regret>, Vec<String>)>,
 }
 
 /// The whole analysis.
@@ -245,6 +250,56 @@ fn summaries(imp: &Import, user_p: Option<usize>, eager: Option<f64>) -> (Vec<Lo
         })
         .collect();
     (out, (joint, regimes, names))
+}
+
+/// The port against NCCL's lines (only with GRAPH lines: the model's
+/// inputs), and the regrets of two forced sweeps.
+fn nccl_report(imp: Option<&Import>, debug: NcclDebug) -> NcclReport {
+    let comparison = debug
+        .inputs
+        .graphs
+        .then(|| nccl_debug::compare(&debug, &debug.inputs.inputs));
+    let regrets = imp
+        .and_then(|imp| forced_sweeps(imp, &debug))
+        .and_then(|sweeps| {
+            // NCCL's own pick: the model without the forced NCCL_ALGO.
+            let mut free = debug.inputs.inputs.clone();
+            free.algo_env = None;
+            if let Some(v) = debug.version {
+                free.version = v;
+            }
+            let t = tune(&free).ok()?;
+            let s: [(Algo, &[(f64, f64)]); 2] =
+                [(sweeps[0].0, &sweeps[0].1), (sweeps[1].0, &sweeps[1].1)];
+            Some(nccl_debug::regrets(&t, s, 0.05))
+        });
+    NcclReport {
+        debug,
+        comparison,
+        regrets,
+    }
+}
+
+/// Two nccl-tests logs, each after its own `NCCL_ALGO` line, one forced to
+/// Tree and one to Ring: `(algorithm, (size, time) of its first table)`.
+fn forced_sweeps(imp: &Import, d: &NcclDebug) -> Option<Vec<(Algo, Vec<(f64, f64)>)>> {
+    let mut out: Vec<(Algo, Vec<(f64, f64)>)> = Vec::new();
+    let mut prev_end = 0;
+    for l in imp.logs.iter().filter(|l| l.format == Format::NcclTests) {
+        let rows = &l.series.first()?.rows;
+        let (first, last) = (rows.first()?.line, rows.last()?.line);
+        let forced = d
+            .algo_lines
+            .iter()
+            .filter(|(n, _)| *n > prev_end && *n < first)
+            .next_back()
+            .and_then(|(_, v)| Algo::parse(v));
+        prev_end = last;
+        if let Some(a) = forced {
+            out.push((a, first_points(l)));
+        }
+    }
+    (out.len() == 2 && out[0].0 != out[1].0).then_some(out)
 }
 
 /// The NCCL model's inputs for naming an nccl-tests log's steps: the
@@ -434,15 +489,8 @@ pub fn analyse(text: &str, s: &Settings) -> Analysis {
         Err(_) => (Vec::new(), (Vec::new(), Vec::new(), Vec::new())),
     };
     let p = log.as_ref().map_or(8, |l| l.resolved.p.p);
-    let nccl = nccl_debug::read(text, &Inputs::nvlink_node(Version::V2_30, p, 12, 20.0, 80)).map(
-        |debug| {
-            let comparison =
-                (debug.inputs.graphs || debug.table.is_some() || !debug.calls.is_empty())
-                    .then(|| nccl_debug::compare(&debug, &debug.inputs.inputs))
-                    .filter(|_| debug.inputs.graphs);
-            NcclReport { debug, comparison }
-        },
-    );
+    let nccl = nccl_debug::read(text, &Inputs::nvlink_node(Version::V2_30, p, 12, 20.0, 80))
+        .map(|debug| nccl_report(imp.as_ref().ok(), debug));
     Analysis {
         import: imp,
         log,

@@ -66,7 +66,7 @@ pub fn nccl_break(lo: f64, hi: f64, t: &Tuning, f: Func, inputs: &str) -> Option
         "algorithm"
     };
     Some(format!(
-        "{kind} switch {from} → {to}: NCCL {}'s model changes its pick at {} B for {} ranks on {} node(s) ({inputs})",
+        "{kind} switch {from} → {to}: NCCL {}'s model changes its pick at {} for {} ranks on {} node(s) ({inputs})",
         t.inputs.version.tag(),
         format_decimal(*at as f64),
         t.inputs.ranks,

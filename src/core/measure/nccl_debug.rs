@@ -115,8 +115,11 @@ pub struct NcclDebug {
     pub calls: Vec<LoggedCall>,
     /// `(line, value)` of `NCCL_PROTO set by environment to …`.
     pub proto_env: Option<(usize, String)>,
-    /// `(line, value)` of `NCCL_ALGO set by environment to …`.
+    /// `(line, value)` of `NCCL_ALGO set by environment to …` (the first).
     pub algo_env: Option<(usize, String)>,
+    /// Every `NCCL_ALGO set by environment to …` line (one per run when
+    /// several runs are pasted), `(line, value)`.
+    pub algo_lines: Vec<(usize, String)>,
     /// Kernel names.
     pub kernels: Vec<Kernel>,
     /// The model's inputs found in the paste.
@@ -208,6 +211,7 @@ pub fn read(text: &str, defaults: &Inputs) -> Option<NcclDebug> {
     let (mut algos, mut protos): (Vec<&'static str>, Vec<Proto>) = (Vec::new(), Vec::new());
     let mut calls: Vec<LoggedCall> = Vec::new();
     let (mut proto_env, mut algo_env) = (None, None);
+    let mut algo_lines: Vec<(usize, String)> = Vec::new();
     let mut kernels: Vec<Kernel> = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let n = i + 1;
@@ -271,6 +275,7 @@ pub fn read(text: &str, defaults: &Inputs) -> Option<NcclDebug> {
             proto_env.get_or_insert((n, v.trim().to_string()));
         } else if let Some(v) = t.strip_prefix("NCCL_ALGO set by environment to ") {
             algo_env.get_or_insert((n, v.trim().to_string()));
+            algo_lines.push((n, v.trim().to_string()));
         }
     }
     let inputs = read_inputs(text, defaults);
@@ -296,6 +301,7 @@ pub fn read(text: &str, defaults: &Inputs) -> Option<NcclDebug> {
         calls,
         proto_env,
         algo_env,
+        algo_lines,
         kernels,
         inputs,
         version,
@@ -404,34 +410,131 @@ pub fn compare(d: &NcclDebug, inputs: &Inputs) -> Result<DebugComparison, String
             None => not_modelled += 1,
         }
     }
-    let picks = d
-        .calls
-        .iter()
-        .map(|c| {
-            let func = c.func.unwrap_or(Func::AllReduce);
-            // 2.24+ prints the per-rank size of an AllGather/ReduceScatter;
-            // the model reads the whole buffer.
-            let per_rank =
-                c.time.is_none() && matches!(func, Func::AllGather | Func::ReduceScatter);
-            let n = if per_rank {
-                c.bytes * inp.ranks as u64
-            } else {
-                c.bytes
-            };
-            let port = t.pick(func, n).map(|p| (p.algo, p.proto, p.time));
-            PickCheck {
-                logged: c.clone(),
-                func,
-                port,
+    // Each call under the NCCL_ALGO in effect at its line (several runs may
+    // be pasted one after the other, each with its own).
+    let mut forced: Vec<(Option<String>, Tuning)> = Vec::new();
+    let mut picks = Vec::new();
+    for c in &d.calls {
+        let env = d
+            .algo_lines
+            .iter()
+            .filter(|(n, _)| *n < c.line)
+            .next_back()
+            .map(|(_, v)| v.clone())
+            .or_else(|| inp.algo_env.clone());
+        let tk = match forced.iter().position(|(e, _)| *e == env) {
+            Some(i) => i,
+            None => {
+                let mut i2 = inp.clone();
+                i2.algo_env = env.clone();
+                forced.push((env, tune(&i2)?));
+                forced.len() - 1
             }
-        })
-        .collect();
+        };
+        let tt = &forced[tk].1;
+        let func = c.func.unwrap_or(Func::AllReduce);
+        // 2.24+ prints the per-rank size of an AllGather/ReduceScatter;
+        // the model reads the whole buffer.
+        let per_rank = c.time.is_none() && matches!(func, Func::AllGather | Func::ReduceScatter);
+        let n = if per_rank {
+            c.bytes * inp.ranks as u64
+        } else {
+            c.bytes
+        };
+        picks.push(PickCheck {
+            logged: c.clone(),
+            func,
+            port: tt.pick(func, n).map(|p| (p.algo, p.proto, p.time)),
+        });
+    }
     Ok(DebugComparison {
         tuning: t,
         cells,
         not_modelled_cells: not_modelled,
         picks,
     })
+}
+
+/// A size where NCCL's pick lost to the other algorithm in two measured
+/// sweeps (`NCCL_ALGO` forced to each).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Regret {
+    /// Size, bytes.
+    pub bytes: f64,
+    /// The algorithm NCCL's model picks there.
+    pub picked: Algo,
+    /// The algorithm measured faster.
+    pub faster: Algo,
+    /// How much slower the pick was: t_picked / t_faster − 1 (0.25 = 25 %).
+    pub loss: f64,
+}
+
+/// Where measured sweeps of Tree and Ring (two logs, each after its
+/// `NCCL_ALGO set by environment to …` line) show NCCL's pick losing by
+/// more than `margin` (0.05 = 5 %), and the example tuner plugin's CSV rows
+/// that pick the faster one for each run of such sizes (its best protocol
+/// there by the model).
+pub fn regrets(
+    t: &Tuning,
+    sweeps: [(Algo, &[(f64, f64)]); 2],
+    margin: f64,
+) -> (Vec<Regret>, Vec<String>) {
+    let f = Func::AllReduce;
+    let [(a0, p0), (a1, p1)] = sweeps;
+    let mut out: Vec<Regret> = Vec::new();
+    for &(n, t0) in p0 {
+        let Some(&(_, t1)) = p1.iter().find(|(m, _)| (m - n).abs() <= 1e-9 * n) else {
+            continue;
+        };
+        let Some(pick) = t.pick(f, n.round().max(1.0) as u64) else {
+            continue;
+        };
+        let (tp, to, other) = if pick.algo == a0 {
+            (t0, t1, a1)
+        } else if pick.algo == a1 {
+            (t1, t0, a0)
+        } else {
+            continue;
+        };
+        if tp > to * (1.0 + margin) {
+            out.push(Regret {
+                bytes: n,
+                picked: pick.algo,
+                faster: other,
+                loss: tp / to - 1.0,
+            });
+        }
+    }
+    let mut rows = Vec::new();
+    let mut k = 0;
+    while k < out.len() {
+        let mut j = k;
+        while j + 1 < out.len()
+            && out[j + 1].faster == out[k].faster
+            && (out[j + 1].bytes / out[j].bytes - 2.0).abs() < 1e-9
+        {
+            j += 1;
+        }
+        let (lo, hi) = (out[k].bytes.round() as u64, out[j].bytes.round() as u64);
+        let a = out[k].faster;
+        let mid = ((lo as f64 * hi as f64).sqrt()).round() as u64;
+        let proto = Proto::ALL
+            .into_iter()
+            .filter_map(|p| Some((p, t.time(f, a, p, mid)?)))
+            .min_by(|x, y| x.1.total_cmp(&y.1))
+            .map_or(Proto::Simple, |x| x.0);
+        rows.push(tuner_row(
+            f,
+            lo,
+            hi,
+            a,
+            proto,
+            t.inputs.nodes,
+            t.inputs.ranks,
+        ));
+        k = j + 1;
+    }
+    (out, rows)
 }
 
 /// The example tuner plugin's CSV row (NVIDIA/nccl v2.30.7-1

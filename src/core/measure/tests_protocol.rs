@@ -312,3 +312,34 @@ fn open_mpi_at_p4_ring_against_rabenseifner_falls_short() {
     }
     assert!(fits[0].crossovers[0].predicted.is_empty());
 }
+
+#[test]
+fn a_measured_tree_beating_nccl_s_pick_gives_a_tuner_row() {
+    // SYNTHETIC: NCCL_ALGO=Ring at the model's times, NCCL_ALGO=Tree at half
+    // its model time from 64 KiB to 1 MiB. NCCL's pick there is Ring/LL
+    // (64 KiB: 16.31 µs); the tree's best cell is Tree/LL (18.96 µs), halved
+    // 9.48 µs: the pick is 16.31/9.48 − 1 = 72 % slower.
+    let text = fixture("nccl-synthetic-2.30-8xa100-ring-vs-tree.txt");
+    let a = analyse(&text, &Settings::default());
+    let r = a.nccl.as_ref().expect("NCCL lines");
+    let (regrets, rows) = r.regrets.as_ref().expect("two forced sweeps");
+    let sizes: Vec<f64> = regrets.iter().map(|g| g.bytes).collect();
+    assert_eq!(
+        sizes,
+        vec![65536.0, 131072.0, 262144.0, 524288.0, 1048576.0]
+    );
+    assert!(regrets
+        .iter()
+        .all(|g| g.picked == Algo::Ring && g.faster == Algo::Tree));
+    assert!(
+        (regrets[0].loss - (16.31 / 9.48 - 1.0)).abs() < 0.01,
+        "{}",
+        regrets[0].loss
+    );
+    // Tree's best protocol at √(64 KiB · 1 MiB) = 256 KiB by the model:
+    // LL128 (36.59 µs) before LL (37.76 µs).
+    assert_eq!(
+        rows,
+        &vec!["allreduce,65536,1048576,tree,ll128,-1,1,8".to_string()]
+    );
+}

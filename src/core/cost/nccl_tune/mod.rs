@@ -883,6 +883,32 @@ impl Tuning {
     }
 }
 
+/// NCCL's pick of `f` at every size of `sizes` (bytes) for every rank count
+/// of `ranks`, with `inputs_at(p)` the model's inputs at p ranks: rows by
+/// rank count, each cell the (algorithm, protocol) index `3·algo + proto`
+/// (Tree/LL = 0 … Ring/Simple = 5), `None` where nothing is enabled or the
+/// inputs are refused.
+pub fn pick_grid(
+    inputs_at: &dyn Fn(usize) -> Inputs,
+    f: Func,
+    sizes: &[f64],
+    ranks: &[usize],
+) -> Vec<Vec<Option<usize>>> {
+    ranks
+        .iter()
+        .map(|&p| {
+            let t = tune(&inputs_at(p)).ok();
+            sizes
+                .iter()
+                .map(|&n| {
+                    let pick = t.as_ref()?.pick(f, n.round().max(1.0) as u64)?;
+                    Some(3 * pick.algo.index() + pick.proto.index())
+                })
+                .collect()
+        })
+        .collect()
+}
+
 impl fmt::Display for Pick {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}/{}", self.algo.name(), self.proto.name())
@@ -892,11 +918,11 @@ impl fmt::Display for Pick {
 /// Why the pick changes from `from` to `to` at `n_bytes`, in words, from the
 /// two cells' latencies and bandwidths (and Tree's correction factor).
 pub fn switch_reason(t: &Tuning, f: Func, from: Pick, to: Pick, n_bytes: u64) -> String {
-    use crate::core::units::{format_bandwidth, format_decimal};
+    use crate::core::units::{format_bandwidth, format_decimal, format_time};
     let cell = |p: Pick| t.cells[f.index()][p.algo.index()][p.proto.index()];
     let (a, b) = (cell(from), cell(to));
     let gbs = |x: f32| format_bandwidth(f64::from(x) * 1e9);
-    let us = |x: f32| format!("{} µs", format_decimal(f64::from(x)));
+    let us = |x: f32| format_time(f64::from(x) * 1e-6);
     let line = |p: Proto| match p {
         Proto::LL => "LL's half-width lines (8 data bytes in every 16)",
         Proto::LL128 => "LL128's lines (120 data bytes in every 128)",
@@ -905,7 +931,7 @@ pub fn switch_reason(t: &Tuning, f: Func, from: Pick, to: Pick, n_bytes: u64) ->
     let size = format_decimal(n_bytes as f64);
     if b.lat > a.lat && b.bw > a.bw {
         format!(
-            "{} ({} algbw) costs more than {}'s lower latency ({} against {}) saves above {size} B: {} takes over.",
+            "{} ({} algbw) costs more than {}'s lower latency ({} against {}) saves above {size}: {} takes over.",
             if from.algo == to.algo { line(from.proto).to_string() } else { format!("{from}'s bandwidth") },
             gbs(a.bw),
             from,
@@ -915,10 +941,10 @@ pub fn switch_reason(t: &Tuning, f: Func, from: Pick, to: Pick, n_bytes: u64) ->
         )
     } else if from.algo == Algo::Tree || to.algo == Algo::Tree {
         format!(
-            "At {size} B Tree's bandwidth is scaled by NCCL's correction factor for this size (treeCorrectionFactor), which moves the pick from {from} to {to}."
+            "At {size} Tree's bandwidth is scaled by NCCL's correction factor for this size (treeCorrectionFactor), which moves the pick from {from} to {to}."
         )
     } else {
-        format!("{to} is faster than {from} from {size} B on.")
+        format!("{to} is faster than {from} from {size} on.")
     }
 }
 
