@@ -347,8 +347,11 @@ async fn an_nccl_proto_line_is_shown_and_the_picks_compared() {
     )
     .await;
     assert!(app
-        .text("#nccl-proto-env")
-        .starts_with("NCCL_PROTO set by environment to LL128"));
+        .text("#nccl-env")
+        .starts_with("NCCL_PROTO set by environment to LL128 (line 11)"));
+    assert!(app
+        .attr("#nccl-cost-link", "href")
+        .contains("proto=nccl&nccl_ver=2.30&ch=12"));
     assert!(app.text("#nccl-picks").contains("28 of 28 (100 %)"));
 }
 

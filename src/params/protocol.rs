@@ -300,37 +300,34 @@ impl ProtoParams {
     }
 }
 
-/// The fields a pasted NCCL log sets: `(key, text)` pairs for the cost
-/// view's commit (p, nodes, channels, bandwidths, version, compute
-/// capability, link), read by [`crate::core::cost::nccl_tune::log::read_inputs`],
-/// plus what was read and what was assumed.
-pub fn fields_from_log(text: &str, current: &Inputs) -> (Vec<(&'static str, String)>, Vec<String>) {
-    let r = crate::core::cost::nccl_tune::log::read_inputs(text, current);
-    let i = &r.inputs;
-    let mut v: Vec<(&'static str, String)> = vec![("proto", "nccl".into())];
-    if !r.read.is_empty() {
-        v.push(("p", i.ranks.to_string()));
-        v.push(("nodes", i.nodes.to_string()));
-        v.push(("nccl_ver", i.version.key().into()));
-        v.push(("ch", i.ring.channels.to_string()));
-        v.push(("intra", format!("{}GB/s", i.ring.bw_intra)));
-        v.push(("inter", format!("{}GB/s", i.ring.bw_inter)));
-        v.push(("cc", i.cc.to_string()));
-        v.push((
-            "link",
-            if i.ring.type_intra == Path::Nvl {
-                "nvl"
-            } else {
-                "pci"
-            }
-            .into(),
-        ));
-    }
-    let mut notes = r.read.clone();
-    if !r.assumed.is_empty() {
-        notes.push(format!("not in the paste, kept: {}", r.assumed.join(", ")));
-    }
-    (v, notes)
+/// The cost view's query for NCCL's model at `i` (`?view=cost&p=…&proto=nccl&…`):
+/// the measure view's link from a pasted log's GRAPH lines to the model.
+/// The ring graph's channels and bandwidths stand for both graphs.
+pub fn cost_link(i: &Inputs) -> String {
+    let mut v: Vec<(&'static str, String)> = vec![
+        ("view", "cost".into()),
+        ("p", i.ranks.to_string()),
+        ("proto", "nccl".into()),
+    ];
+    let f = NcclFields {
+        version: i.version,
+        channels: i.ring.channels,
+        intra: Field::new(&format!("{}GB/s", i.ring.bw_intra), i.ring.bw_intra),
+        inter: Field::new(&format!("{}GB/s", i.ring.bw_inter), i.ring.bw_inter),
+        netlat: Field::new(&format!("{}us", i.latency_inter), i.latency_inter * 1e-6),
+        nodes: i.nodes,
+        cc: i.cc,
+        nvlink: i.ring.type_intra == Path::Nvl,
+    };
+    let p = ProtoParams {
+        choice: ProtoChoice::Nccl,
+        nccl: f,
+        ..ProtoParams::default()
+    };
+    let mut rest = Vec::new();
+    p.pairs(&mut rest);
+    v.extend(rest.into_iter().filter(|(k, _)| *k != "proto"));
+    format!("?{}", super::encode(&v))
 }
 
 #[cfg(test)]
@@ -396,19 +393,22 @@ mod tests {
     }
 
     #[test]
-    fn a_pasted_graph_line_fills_the_nccl_fields() {
-        let log = "x NCCL INFO Pattern 4, crossNic 0, nChannels 16, bw 24.000000/12.000000, type NVL/PIX, sameChannels 1\n\
-                   x NCCL INFO comm 0x1 rank 0 nRanks 16 nNodes 2 localRanks 8 localRank 0 MNNVL 0\n";
-        let (v, notes) = fields_from_log(log, &NcclFields::default().inputs(8));
-        let get = |k: &str| v.iter().find(|(f, _)| *f == k).map(|(_, t)| t.as_str());
-        assert_eq!(get("p"), Some("16"));
-        assert_eq!(get("nodes"), Some("2"));
-        assert_eq!(get("ch"), Some("16"));
-        assert_eq!(get("intra"), Some("24GB/s"));
-        assert_eq!(get("inter"), Some("12GB/s"));
-        assert!(
-            notes.iter().any(|n| n.contains("not in the paste")),
-            "{notes:?}"
+    fn a_log_s_inputs_become_a_cost_view_link_that_reads_back() {
+        let mut i = NcclFields::default().inputs(16);
+        i.nodes = 2;
+        i.ring.channels = 16;
+        i.ring.bw_intra = 24.0;
+        i.ring.bw_inter = 12.0;
+        let link = cost_link(&i);
+        assert_eq!(
+            link,
+            "?view=cost&p=16&proto=nccl&nccl_ver=2.30&ch=16&intra=24GB%2Fs&inter=12GB%2Fs&netlat=0us&nodes=2&cc=80&link=nvl"
         );
+        let mut p = ProtoParams::default();
+        let mut e = Vec::new();
+        p.read(&Query::parse(&link[1..]), 16, &mut e);
+        assert!(e.is_empty(), "{e:?}");
+        assert_eq!(p.nccl.inputs(16).ring, i.ring);
+        assert_eq!(p.nccl.nodes, 2);
     }
 }

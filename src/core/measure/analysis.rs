@@ -169,11 +169,20 @@ fn first_points(l: &Log) -> Vec<(f64, f64)> {
 
 /// The side of a log pasted side by side ("left" or "right"), else "".
 pub fn side(part: &str) -> &str {
-    match part.split(", ").next() {
-        Some(s @ ("left" | "right")) => s,
-        _ => "",
+    let s = part.split(", ").next().unwrap_or("");
+    if s == "left" || s == "right" {
+        s
+    } else {
+        ""
     }
 }
+
+/// Annotated logs fitted together: `(p, side)`, the logs, and the first
+/// eager limit an annotation gives.
+type Group<'a> = ((usize, &'a str), Vec<JointLog>, Option<u64>);
+
+/// A forced sweep: the algorithm of its `NCCL_ALGO` line and its points.
+type Sweep = (Algo, Vec<(f64, f64)>);
 
 /// The joint and regime fits of the groups of annotated logs, and the
 /// names of the regime fits' breakpoints.
@@ -188,7 +197,7 @@ type Fits = (
 /// apart).
 fn summaries(imp: &Import, user_p: Option<usize>, eager: Option<f64>) -> (Vec<LogSummary>, Fits) {
     let mut out = Vec::new();
-    let mut groups: Vec<((usize, &str), Vec<JointLog>, Option<u64>)> = Vec::new();
+    let mut groups: Vec<Group> = Vec::new();
     for (index, l) in imp.logs.iter().enumerate() {
         let p = resolve(l, user_p).p;
         let alg = l.annotation.and_then(|a| a.alg);
@@ -282,8 +291,8 @@ fn nccl_report(imp: Option<&Import>, debug: NcclDebug) -> NcclReport {
 
 /// Two nccl-tests logs, each after its own `NCCL_ALGO` line, one forced to
 /// Tree and one to Ring: `(algorithm, (size, time) of its first table)`.
-fn forced_sweeps(imp: &Import, d: &NcclDebug) -> Option<Vec<(Algo, Vec<(f64, f64)>)>> {
-    let mut out: Vec<(Algo, Vec<(f64, f64)>)> = Vec::new();
+fn forced_sweeps(imp: &Import, d: &NcclDebug) -> Option<Vec<Sweep>> {
+    let mut out: Vec<Sweep> = Vec::new();
     let mut prev_end = 0;
     for l in imp.logs.iter().filter(|l| l.format == Format::NcclTests) {
         let rows = &l.series.first()?.rows;
@@ -291,8 +300,7 @@ fn forced_sweeps(imp: &Import, d: &NcclDebug) -> Option<Vec<(Algo, Vec<(f64, f64
         let forced = d
             .algo_lines
             .iter()
-            .filter(|(n, _)| *n > prev_end && *n < first)
-            .next_back()
+            .rfind(|(n, _)| *n > prev_end && *n < first)
             .and_then(|(_, v)| Algo::parse(v));
         prev_end = last;
         if let Some(a) = forced {

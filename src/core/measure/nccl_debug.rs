@@ -418,8 +418,7 @@ pub fn compare(d: &NcclDebug, inputs: &Inputs) -> Result<DebugComparison, String
         let env = d
             .algo_lines
             .iter()
-            .filter(|(n, _)| *n < c.line)
-            .next_back()
+            .rfind(|(n, _)| *n < c.line)
             .map(|(_, v)| v.clone())
             .or_else(|| inp.algo_env.clone());
         let tk = match forced.iter().position(|(e, _)| *e == env) {

@@ -26,8 +26,6 @@
 //! difference is a line (its root), and where a message of one of them
 //! crosses `b` the difference can jump sign (the crossover is that size).
 
-use nalgebra::{SMatrix, SVector};
-
 use super::joint::{measured_crossings, JointError, JointLog, JointResidual, RowModel};
 use crate::core::collectives::Algorithm;
 use crate::core::cost::protocol::{self, Regime, Regimes, Rounds};
@@ -39,8 +37,39 @@ pub const CHI2_95: f64 = 3.84;
 /// Huber's tuning constant.
 const K: f64 = 1.345;
 
-type M5 = SMatrix<f64, 5, 5>;
-type V5 = SVector<f64, 5>;
+/// Solves `m·x = v` by Gaussian elimination with partial pivoting;
+/// `None` when a pivot falls below 1e-9: the columns have unit norm (the
+/// diagonal is 1), so such a pivot means one column is, to 9 digits, a
+/// combination of the others (ring and Rabenseifner's γ at p = 4). A
+/// five-by-five system needs no more (and links no generic matrix code
+/// into the page).
+fn gauss5(mut m: [[f64; 5]; 5], mut v: [f64; 5]) -> Option<[f64; 5]> {
+    for c in 0..5 {
+        let r = (c..5).max_by(|&a, &b| m[a][c].abs().total_cmp(&m[b][c].abs()))?;
+        m.swap(c, r);
+        v.swap(c, r);
+        let (top, rest) = m.split_at_mut(c + 1);
+        let pivot_row = &top[c];
+        let piv = pivot_row[c];
+        if piv.abs() < 1e-9 || piv.is_nan() {
+            return None;
+        }
+        let vc = v[c];
+        for (row, vr) in rest.iter_mut().zip(v[c + 1..].iter_mut()) {
+            let f = row[c] / piv;
+            for (x, y) in row[c..].iter_mut().zip(&pivot_row[c..]) {
+                *x -= f * y;
+            }
+            *vr -= f * vc;
+        }
+    }
+    let mut x = [0.0; 5];
+    for c in (0..5).rev() {
+        let s: f64 = (c + 1..5).map(|k| m[c][k] * x[k]).sum();
+        x[c] = (v[c] - s) / m[c][c];
+    }
+    Some(x)
+}
 
 /// The breakpoint and how well the data pin it down.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -149,31 +178,28 @@ fn solve(rows: &[([f64; 5], f64)], w: &[f64], cols: &[usize]) -> Option<[f64; 5]
             scale[j] += w * (x[j] / t).powi(2);
         }
     }
-    let mut m = M5::identity();
-    let mut v = V5::zeros();
+    let mut m = [[0.0f64; 5]; 5];
+    let mut v = [0.0f64; 5];
+    for (j, row) in m.iter_mut().enumerate() {
+        row[j] = 1.0;
+    }
     for &j in cols {
         scale[j] = scale[j].sqrt();
         if !(scale[j] > 0.0 && scale[j].is_finite()) {
             return None;
         }
-        m[(j, j)] = 0.0;
+        m[j][j] = 0.0;
     }
     for ((x, t), w) in rows.iter().zip(w) {
         for &i in cols {
             let zi = x[i] / t / scale[i];
             v[i] += w * zi;
             for &j in cols {
-                m[(i, j)] += w * zi * x[j] / t / scale[j];
+                m[i][j] += w * zi * x[j] / t / scale[j];
             }
         }
     }
-    // Columns have unit norm, so the determinant is in [0, 1]; strongly
-    // related columns (a start-up and a byte count over a narrow range of
-    // sizes) make it small without making the system unsolvable.
-    if m.determinant().abs() < 1e-24 {
-        return None;
-    }
-    let th = m.lu().solve(&v)?;
+    let th = gauss5(m, v)?;
     let mut out = [0.0; 5];
     for &j in cols {
         out[j] = th[j] / scale[j];
@@ -336,6 +362,49 @@ fn predicted_crossings(
     out
 }
 
+/// Every pair of logs: the regime model's crossovers inside their common
+/// measured sizes, and the measured ones.
+fn pair_crossovers(
+    logs: &[JointLog],
+    shapes: &[Shape],
+    regimes: &Regimes,
+    gamma: f64,
+) -> Vec<RegimeCrossover> {
+    let mut crossovers = Vec::new();
+    for i in 0..logs.len() {
+        for j in i + 1..logs.len() {
+            let measured = measured_crossings(&logs[i].points, &logs[j].points);
+            let common = |f: fn(f64, f64) -> f64, init: f64| {
+                logs[i]
+                    .points
+                    .iter()
+                    .filter(|x| usable(x))
+                    .filter(|(n, _)| {
+                        logs[j]
+                            .points
+                            .iter()
+                            .any(|(m, _)| (m - n).abs() <= 1e-9 * n)
+                    })
+                    .map(|x| x.0)
+                    .fold(init, f)
+            };
+            let (lo, hi) = (common(f64::min, f64::INFINITY), common(f64::max, 0.0));
+            let predicted = if lo < hi {
+                predicted_crossings(&shapes[i], &shapes[j], regimes, gamma, lo, hi)
+            } else {
+                Vec::new()
+            };
+            crossovers.push(RegimeCrossover {
+                a: i,
+                b: j,
+                predicted,
+                measured,
+            });
+        }
+    }
+    crossovers
+}
+
 /// Fits two regimes with a shared breakpoint to every log at `p`
 /// (module doc); `given` fixes the breakpoint (bytes per message).
 ///
@@ -458,38 +527,7 @@ pub fn regime_fit(
             }
         })
         .collect();
-    let mut crossovers = Vec::new();
-    for i in 0..logs.len() {
-        for j in i + 1..logs.len() {
-            let measured = measured_crossings(&logs[i].points, &logs[j].points);
-            let common = |f: fn(f64, f64) -> f64, init: f64| {
-                logs[i]
-                    .points
-                    .iter()
-                    .filter(|x| usable(x))
-                    .filter(|(n, _)| {
-                        logs[j]
-                            .points
-                            .iter()
-                            .any(|(m, _)| (m - n).abs() <= 1e-9 * n)
-                    })
-                    .map(|x| x.0)
-                    .fold(init, f)
-            };
-            let (lo, hi) = (common(f64::min, f64::INFINITY), common(f64::max, 0.0));
-            let predicted = if lo < hi {
-                predicted_crossings(&shapes[i], &shapes[j], &regimes, gamma, lo, hi)
-            } else {
-                Vec::new()
-            };
-            crossovers.push(RegimeCrossover {
-                a: i,
-                b: j,
-                predicted,
-                measured,
-            });
-        }
-    }
+    let crossovers = pair_crossovers(logs, &shapes, &regimes, gamma);
     Ok(RegimeFit {
         p,
         regimes,

@@ -13,7 +13,7 @@ use yew::prelude::*;
 
 use crate::app::hooks::use_view_state;
 use crate::app::route::ViewProps;
-use crate::app::state::{on_commit, on_commit_all, on_commit_field, one_query, Commit};
+use crate::app::state::{on_commit, on_commit_field, one_query, Commit};
 use crate::core::collectives::compare::{
     all_allreduce, all_allreduce_rendezvous, best_at, best_intervals, best_intervals_rendezvous,
     Interval,
@@ -52,9 +52,9 @@ use calculation::CalculationPanel;
 use charts::ChartPanel;
 use controls::CostControls;
 use crossovers::CrossoversPanel;
-use nccl::{NcclSwitchesPanel, NcclTablePanel};
-use proto_controls::ProtoControls;
-use protocol::MpiPanel;
+use nccl::{nccl_switches, nccl_table};
+use proto_controls::proto_controls;
+use protocol::mpi_panel;
 use table::CostTable;
 
 impl Commit for CostViewParams {
@@ -222,15 +222,12 @@ pub fn CostView(props: &ViewProps) -> Html {
     };
     let protocol_panels = match (proto.choice, nccl.as_ref()) {
         (ProtoChoice::Mpi, _) => html! {
-            {ctx.panel("protocol", html! {
-                <MpiPanel rows={Rc::new(mpi.0.clone())} intervals={Rc::new(mpi.1.clone())}
-                    proto={proto.rendezvous()} alpha={model.alpha} {n} />
-            })}
+            {ctx.panel("protocol", mpi_panel(&mpi.0, &mpi.1, &proto.rendezvous(), model.alpha, n))}
         },
         (ProtoChoice::Nccl, Some((tuning, map, data))) => html! {<>
-            {ctx.panel("nccl-table", html! { <NcclTablePanel tuning={tuning.clone()} {n} /> })}
+            {ctx.panel("nccl-table", nccl_table(tuning, n))}
             <div class="panels">
-                {ctx.panel("nccl-switches", html! { <NcclSwitchesPanel tuning={tuning.clone()} {n} /> })}
+                {ctx.panel("nccl-switches", nccl_switches(tuning))}
                 {ctx.panel("nccl-map", html! {
                     <ChartPanel id="chart-nccl" title="NCCL's pick by size and ranks" result={map.clone()} table={data.clone()} />
                 })}
@@ -253,8 +250,7 @@ pub fn CostView(props: &ViewProps) -> Html {
             </>})}
             {ctx.panel("controls", html! {<>
                 <CostControls params={state.params.clone()} drafts={state.drafts.clone()} on_commit={on_commit_field(&state)} />
-                <ProtoControls params={state.params.clone()} drafts={state.drafts.clone()}
-                    on_commit={on_commit_field(&state)} on_commit_all={on_commit_all(&state)} />
+                {proto_controls(&state.params, &state.drafts, &on_commit_field(&state))}
                 {errors_below}
                 <p class="units-line" id="units-line">
                     {format!("p = {p}; α = {}; {link_text}; n = {}", format_time(model.alpha), format_size(params.size.value.bytes))}

@@ -3,8 +3,6 @@
 //! (algorithm, protocol) time per size with NCCL's pick marked, and the
 //! sizes where the pick changes, each with the reason in words.
 
-use std::rc::Rc;
-
 use yew::prelude::*;
 
 use super::both;
@@ -23,19 +21,11 @@ fn sizes(n: f64) -> Vec<u64> {
     v
 }
 
-/// Props of [`NcclTablePanel`].
-#[derive(Properties, PartialEq)]
-pub struct NcclPanelProps {
-    /// The model's tables at the inputs, or why the inputs were refused.
-    pub tuning: Rc<Result<Tuning, String>>,
-    /// The chosen size, bytes.
-    pub n: f64,
-}
-
-/// "NCCL's pick": the (algorithm × protocol) times per size.
-#[component]
-pub fn NcclTablePanel(props: &NcclPanelProps) -> Html {
-    let t = match props.tuning.as_ref() {
+/// "NCCL's pick": the (algorithm × protocol) times per size of the model's
+/// tables `tuning` (or why the inputs were refused) around the chosen size
+/// `n` (bytes). A plain function, not a component.
+pub fn nccl_table(tuning: &Result<Tuning, String>, n: f64) -> Html {
+    let t = match tuning {
         Ok(t) => t,
         Err(e) => {
             return html! {
@@ -47,15 +37,14 @@ pub fn NcclTablePanel(props: &NcclPanelProps) -> Html {
         }
     };
     let f = Func::AllReduce;
-    let chosen = props.n.round().max(1.0) as u64;
+    let chosen = n.round().max(1.0) as u64;
     let head = Algo::ALL.iter().flat_map(|&a| {
         Proto::ALL.map(move |p| {
             let c = t.cells[4][a as usize][p as usize];
             let k = 3 * a as usize + p as usize;
             html! {
                 <th>
-                    <span class="swatch" aria-hidden="true" style={format!("display:inline-block;width:10px;height:10px;border-radius:2px;background:{}", nccl_colour_hex(k))}></span>
-                    {format!(" {}", NCCL_CELLS[k])}<br/>
+                    <span style={format!("border-bottom:3px solid {}", nccl_colour_hex(k))}>{NCCL_CELLS[k]}</span><br/>
                     <small class="muted">{if c.bw > 0.0 {
                         format!("{} + n / {}", format_time(f64::from(c.lat) * 1e-6), format_bandwidth(f64::from(c.bw) * 1e9))
                     } else { "off".to_string() }}</small>
@@ -63,7 +52,7 @@ pub fn NcclTablePanel(props: &NcclPanelProps) -> Html {
             }
         })
     });
-    let rows = sizes(props.n).into_iter().map(|n| {
+    let rows = sizes(n).into_iter().map(|n| {
         let pick = t.pick(f, n);
         let cells = Algo::ALL.iter().flat_map(|&a| {
             Proto::ALL.map(move |p| {
@@ -88,24 +77,23 @@ pub fn NcclTablePanel(props: &NcclPanelProps) -> Html {
     html! {
         <section class="panel wide" aria-labelledby="nccl-h">
             <h2 class="panel-h" id="nccl-h">{format!("NCCL's pick: all-reduce, {} ranks on {} node(s), NCCL {}", i.ranks, i.nodes, i.version.tag())}</h2>
-            <p>{"NCCL predicts each algorithm × protocol as latency + n / bandwidth from its own tables (src/graph/tuning.cc) and runs the fastest. \
-                LL sends 8 data bytes in every 16-byte line (half the bandwidth, the lowest latency), LL128 120 in every 128, Simple the full line behind a fence per step. \
-                The marked cell (◀) is NCCL's pick."}</p>
+            <p>{"NCCL times each algorithm × protocol as latency + n / bandwidth (src/graph/tuning.cc) and runs the fastest (◀). \
+                LL carries 8 data bytes per 16-byte line, LL128 120 per 128, Simple the full line behind a fence."}</p>
             <div class="table-scroll" role="region" tabindex="0" aria-label="NCCL's predicted times (scrollable table)">
                 <table class="numbers nccl-table" id="nccl-table">
                     <thead><tr><th>{"size n"}</th>{ for head }<th>{"pick"}</th></tr></thead>
                     <tbody>{ for rows }</tbody>
                 </table>
             </div>
-            <p class="muted" id="nccl-not-modelled">{format!("Not modelled, so never picked here: {}. A real run may use one of them (NVLS on NVSwitch systems with multicast, CollNet with a SHARP-capable network, PAT with one GPU per node).", NOT_MODELLED.join(", "))}</p>
+            <p class="muted" id="nccl-not-modelled">{format!("Not modelled, never picked here (a real run may use them): {}.", NOT_MODELLED.join(", "))}</p>
         </section>
     }
 }
 
-/// "Where NCCL's pick changes", with the reason of each switch.
-#[component]
-pub fn NcclSwitchesPanel(props: &NcclPanelProps) -> Html {
-    let Ok(t) = props.tuning.as_ref() else {
+/// "Where NCCL's pick changes", with the reason of each switch (nothing
+/// when the inputs were refused). A plain function, not a component.
+pub fn nccl_switches(tuning: &Result<Tuning, String>) -> Html {
+    let Ok(t) = tuning else {
         return Html::default();
     };
     let f = Func::AllReduce;

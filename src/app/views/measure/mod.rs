@@ -29,8 +29,8 @@ use fit_panel::FitPanel;
 use input::InputPanel;
 use joint_panel::JointPanel;
 use logs_panel::LogsPanel;
-use nccl_panel::NcclLogPanel;
-use regime_panel::RegimePanel;
+use nccl_panel::nccl_panel;
+use regime_panel::regime_panel;
 use report::ParseReport;
 use state::{Action, MeasureState};
 use table::RowsTable;
@@ -84,8 +84,8 @@ pub fn MeasureView(props: &ViewProps) -> Html {
             }
             <LogsPanel analysis={shown.analysis.clone()} />
             <JointPanel analysis={shown.analysis.clone()} />
-            {ctx.panel("regimes", html! { <RegimePanel state={shown.clone()} on_action={on_action.clone()} /> })}
-            {ctx.panel("nccl", html! { <NcclLogPanel analysis={shown.analysis.clone()} /> })}
+            {ctx.panel("regimes", regime_panel(&shown, &on_action))}
+            {ctx.panel("nccl", nccl_panel(&shown.analysis))}
             if shown.analysis.log.is_some() {
                 {ctx.panel("fit", html! { <FitPanel state={shown.clone()} on_action={on_action.clone()} /> })}
                 {ctx.panel("charts", html! { <MeasureCharts state={shown.clone()} /> })}

@@ -524,6 +524,73 @@ fn algo_names(v: Version) -> &'static [&'static str] {
     }
 }
 
+/// What a cell's latency reads besides the cell itself.
+struct Lat<'a> {
+    inp: &'a Inputs,
+    k: &'a Constants,
+    /// Ranks per node.
+    ppn: f32,
+    /// `getNetOverhead`: 1 µs, 2 µs on AMD (v2.19.3 `tuning.cc:111-118`,
+    /// v2.30.7 `:228-233`).
+    net_overhead: f32,
+}
+
+impl Lat<'_> {
+    /// The latency of cell (`f`, `a`, `p`) on graph `g` with `(nsteps,
+    /// nInterSteps)`, µs, in `float` (v2.19.3 `tuning.cc:205-240`, v2.30.7
+    /// `:385-417`).
+    fn latency(&self, f: Func, a: Algo, p: Proto, g: &Graph, steps: (usize, usize)) -> f32 {
+        let (inp, k, v) = (self.inp, self.k, self.inp.version);
+        let (ranks, nodes) = (inp.ranks, inp.nodes);
+        let (nsteps, inter_steps) = steps;
+        let (ai, pi) = (a.index(), p.index());
+        let intra_hw = if g.type_intra == Path::Nvl { 0 } else { 1 };
+        let hw = if nodes == 1 { intra_hw } else { 2 };
+        let mut lat = k.base_lat[ai][pi] as f32;
+        let mut intra = k.hw_lat[intra_hw][ai][pi] as f32;
+        // v2.30: with one GPU per node, Tree's network latency for every algorithm.
+        let net_row = if v == Version::V2_30 && self.ppn == 1.0 {
+            0
+        } else {
+            ai
+        };
+        let mut inter = k.hw_lat[2][net_row][pi] as f32 + inp.latency_inter as f32;
+        if p == Proto::Simple {
+            inter += inp.latency_inter as f32;
+        }
+        match a {
+            Algo::Ring if matches!(f, Func::Broadcast | Func::Reduce) => {
+                let mut l = k.hw_lat[hw][1][pi] as f32;
+                if g.same_channels {
+                    lat += l;
+                } else {
+                    if p == Proto::Simple {
+                        l = k.hw_lat[hw][0][pi] as f32;
+                    }
+                    lat += nsteps as f32 * l;
+                }
+            }
+            Algo::Ring => {
+                let mut over = if nodes > 1 { self.net_overhead } else { 0.0 };
+                if nodes > 1 && p == Proto::Simple {
+                    over *= 3.0;
+                }
+                intra = intra.max(over);
+                // v2.19 with one GPU per node counts more inter-node steps
+                // than steps (2·nodes > 2(ranks − 1)): the difference is
+                // negative, as in NCCL's int arithmetic.
+                let intra_steps = nsteps as i64 - inter_steps as i64;
+                lat += intra_steps as f32 * intra + inter_steps as f32 * inter;
+            }
+            Algo::Tree => {
+                let levels = log2i(nodes as u64, v) as f32;
+                lat += 2.0 * ((ranks / nodes - 1) as f32 * intra + levels * inter);
+            }
+        }
+        lat
+    }
+}
+
 /// Runs the model (`ncclTopoTuneModel` for Tree and Ring).
 ///
 /// # Errors
@@ -552,7 +619,12 @@ pub fn tune(inp: &Inputs) -> Result<Tuning, String> {
     let ring_ll128_max = k.per_ch_max_ring_ll128[cc_index][scale];
     let tree_ll128_max = k.per_ch_max_tree_ll128[cc_index][scale];
     let ppn = ranks as f32 / nodes as f32;
-    let net_overhead: f32 = if amd { 2.0 } else { 1.0 };
+    let ctx = Lat {
+        inp,
+        k,
+        ppn,
+        net_overhead: if amd { 2.0 } else { 1.0 },
+    };
     let mut cells = [[[Cell::default(); 3]; 2]; 5];
     let mut ring_backup = [[0.0f32; 3]; 5];
     for f in Func::ALL {
@@ -586,8 +658,6 @@ pub fn tune(inp: &Inputs) -> Result<Tuning, String> {
             } else {
                 &inp.ring
             };
-            let intra_hw = if g.type_intra == Path::Nvl { 0 } else { 1 };
-            let hw = if nodes == 1 { intra_hw } else { 2 };
             for p in Proto::ALL {
                 let (ai, pi) = (a.index(), p.index());
                 let bw: f32 = (if nodes <= 2 { g.bw_intra } else { g.bw_inter }) as f32;
@@ -632,47 +702,7 @@ pub fn tune(inp: &Inputs) -> Result<Tuning, String> {
                     0.5
                 };
                 let stored = bus * ratio;
-                // Latency.
-                let mut lat = k.base_lat[ai][pi] as f32;
-                let mut intra = k.hw_lat[intra_hw][ai][pi] as f32;
-                let net_row = if v == Version::V2_30 && ppn == 1.0 {
-                    0
-                } else {
-                    ai
-                };
-                let mut inter = k.hw_lat[2][net_row][pi] as f32 + inp.latency_inter as f32;
-                if p == Proto::Simple {
-                    inter += inp.latency_inter as f32;
-                }
-                match a {
-                    Algo::Ring if matches!(f, Func::Broadcast | Func::Reduce) => {
-                        let mut l = k.hw_lat[hw][1][pi] as f32;
-                        if g.same_channels {
-                            lat += l;
-                        } else {
-                            if p == Proto::Simple {
-                                l = k.hw_lat[hw][0][pi] as f32;
-                            }
-                            lat += nsteps as f32 * l;
-                        }
-                    }
-                    Algo::Ring => {
-                        let mut over = if nodes > 1 { net_overhead } else { 0.0 };
-                        if nodes > 1 && p == Proto::Simple {
-                            over *= 3.0;
-                        }
-                        intra = intra.max(over);
-                        // v2.19 with one GPU per node counts more inter-node
-                        // steps than steps (2·nodes > 2(ranks − 1)): the
-                        // difference is negative, as in NCCL's int arithmetic.
-                        let intra_steps = nsteps as i64 - inter_steps as i64;
-                        lat += intra_steps as f32 * intra + inter_steps as f32 * inter;
-                    }
-                    Algo::Tree => {
-                        let levels = log2i(nodes as u64, v) as f32;
-                        lat += 2.0 * ((ranks / nodes - 1) as f32 * intra + levels * inter);
-                    }
-                }
+                let lat = ctx.latency(f, a, p, g, (nsteps, inter_steps));
                 cells[f.index()][ai][pi] = Cell { lat, bw: stored };
                 if a == Algo::Ring {
                     ring_backup[f.index()][pi] = stored;

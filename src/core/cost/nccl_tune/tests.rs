@@ -226,11 +226,10 @@ fn two_nodes_of_one_gpu_as_the_rtx_5090_log_prints() {
         [(16.8, 0.5), (31.0, 0.0), (36.4, 1.9)],
         [(16.6, 1.2), (31.0, 0.0), (36.4, 2.4)],
     ];
-    for a in 0..2 {
-        for p in 0..3 {
-            let c = t.cells[4][a][p];
-            close(f64::from(c.lat), want[a][p].0, 0.05);
-            close(f64::from(c.bw), want[a][p].1, 0.05);
+    for (cells, wants) in t.cells[4].iter().zip(&want) {
+        for (c, &(lat, bw)) in cells.iter().zip(wants) {
+            close(f64::from(c.lat), lat, 0.05);
+            close(f64::from(c.bw), bw, 0.05);
         }
     }
     // Broadcast: 9.3/1.2 18.0/0.0 22.4/2.4 (sameChannels: one NET hop).
