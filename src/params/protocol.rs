@@ -43,9 +43,9 @@ impl ProtoChoice {
     /// Menu label.
     pub fn label(self) -> &'static str {
         match self {
-            ProtoChoice::None => "none: α + nβ per message",
-            ProtoChoice::Mpi => "MPI: eager below a limit, rendezvous above",
-            ProtoChoice::Nccl => "NCCL: its tuning model (Tree, Ring × LL, LL128, Simple)",
+            ProtoChoice::None => "none (α + nβ)",
+            ProtoChoice::Mpi => "MPI eager/rendezvous",
+            ProtoChoice::Nccl => "NCCL's tuning model",
         }
     }
 }

@@ -313,11 +313,20 @@ fn forced_sweeps(imp: &Import, d: &NcclDebug) -> Option<Vec<Sweep>> {
 /// The NCCL model's inputs for naming an nccl-tests log's steps: the
 /// paste's GRAPH lines, else the cost view's default node (one NVSwitch
 /// node of A100s, 12 channels of 20 GB/s) at `p` ranks; and which.
-fn nccl_defaults(text: &str, p: usize) -> (Inputs, &'static str) {
+/// `NCCL_ALGO` is the one in effect for the log whose first row is line
+/// `first` (the last such line above it).
+fn nccl_defaults(text: &str, p: usize, first: usize) -> (Inputs, &'static str) {
     let d = Inputs::nvlink_node(Version::V2_30, p.max(2), 12, 20.0, 80);
     let read = crate::core::cost::nccl_tune::log::read_inputs(text, &d);
     if read.graphs {
-        (read.inputs, "inputs from the log's GRAPH lines")
+        let mut i = read.inputs;
+        i.algo_env = text
+            .lines()
+            .take(first.saturating_sub(1))
+            .filter_map(|l| l.split_once("NCCL_ALGO set by environment to "))
+            .map(|(_, v)| v.trim().to_string())
+            .last();
+        (i, "inputs from the log's GRAPH lines")
     } else {
         (
             d,
@@ -478,7 +487,10 @@ pub fn analyse(text: &str, s: &Settings) -> Analysis {
         });
         let steps = fit.as_ref().map_or_else(
             |_| Vec::new(),
-            |f| name_steps(l, f, p, model, &nccl_defaults(text, p)),
+            |f| {
+                let first = rows.first().map_or(0, |r| r.line);
+                name_steps(l, f, p, model, &nccl_defaults(text, p, first))
+            },
         );
         Some(LogAnalysis {
             model,

@@ -7,7 +7,7 @@ use yew::prelude::*;
 
 use super::both;
 use crate::core::cost::nccl_tune::{switch_reason, Algo, Func, Proto, Tuning, NOT_MODELLED};
-use crate::core::units::{format_bandwidth, format_time};
+use crate::core::units::{format_bandwidth, format_binary, format_time};
 use crate::plot::cost::{nccl_colour_hex, NCCL_CELLS};
 
 /// The sizes of the table: the chosen one, then 1 KiB, 16 KiB, … 1 GiB.
@@ -67,7 +67,7 @@ pub fn nccl_table(tuning: &Result<Tuning, String>, n: f64) -> Html {
         });
         html! {
             <tr id={format!("nccl-row-{n}")} class={classes!((n == chosen).then_some("chosen"))}>
-                <th scope="row">{both(n as f64)}{if n == chosen { " (n)" } else { "" }}</th>
+                <th scope="row">{format_binary(n as f64)}{if n == chosen { " (n)" } else { "" }}</th>
                 { for cells }
                 <td>{pick.map_or_else(|| "none".to_string(), |p| p.to_string())}</td>
             </tr>

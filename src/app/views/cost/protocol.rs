@@ -48,7 +48,7 @@ pub fn mpi_panel(
     html! {
         <section class="panel wide" aria-labelledby="mpi-h">
             <h2 class="panel-h" id="mpi-h">{format!("MPI protocol: eager below {}, rendezvous from there", format_binary(proto.limit))}</h2>
-            <p>{format!("A message of m < {} bytes goes eagerly (α + mβ); a longer one first waits for a request and a clear-to-send, {} more{}. \
+            <p>{format!("A message of m < {} goes eagerly (α + mβ); a longer one first waits for a request and a clear-to-send, {} more{}. \
                 Each round on the critical path pays it once when its message is at or above the limit.",
                 format_binary(proto.limit), format_time(h),
                 if matches!(proto.handshake, crate::core::cost::protocol::Handshake::RoundTrip) { " (2α)" } else { "" })}</p>

@@ -54,8 +54,10 @@ fn comparison(c: &DebugComparison) -> Html {
         });
     let diffs: Vec<String> = cells.chain(picks).collect();
     html! {<>
-        <p id="nccl-cells">{format!("TUNING table cells within 0.1 (Tree, Ring): {}; {} cells of paths not modelled.",
-            percent(c.cell_agreement()), c.not_modelled_cells)}</p>
+        if !c.cells.is_empty() {
+            <p id="nccl-cells">{format!("TUNING table cells within 0.1 (Tree, Ring): {}; {} cells of paths not modelled.",
+                percent(c.cell_agreement()), c.not_modelled_cells)}</p>
+        }
         <p id="nccl-picks">{format!("Per-call picks: {}.", percent(c.pick_agreement()))}</p>
         if !diffs.is_empty() {
             <ul class="flagged">{ for diffs.into_iter().map(|d| html! { <li>{d}</li> }) }</ul>
