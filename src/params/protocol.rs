@@ -44,8 +44,8 @@ impl ProtoChoice {
     pub fn label(self) -> &'static str {
         match self {
             ProtoChoice::None => "none (α + nβ)",
-            ProtoChoice::Mpi => "MPI eager/rendezvous",
-            ProtoChoice::Nccl => "NCCL's tuning model",
+            ProtoChoice::Mpi => "MPI",
+            ProtoChoice::Nccl => "NCCL",
         }
     }
 }
