@@ -84,3 +84,38 @@ async fn cost_view_refuses_a_bandwidth_outside_1_kbps_to_100_pbps() {
         "no long digit runs"
     );
 }
+
+#[wasm_bindgen_test]
+async fn proto_nccl_marks_nccl_s_pick_for_ring_at_p8_on_one_node() {
+    // NCCL v2.30.7's model for 8 A100s on one NVSwitch node (12 channels of
+    // 20 GB/s): Ring/LL at 64 KiB (16.31 µs), Ring/LL128 at 16 MiB
+    // (173.6 µs), Ring/Simple at 256 MiB (2.013 ms); switches at 2.128 MB
+    // and 24.29 MB.
+    let app = Mounted::new(
+        "view=cost&p=8&alpha=1us&bw=450GB/s&size=64KiB&proto=nccl&nccl_ver=2.30&ch=12&intra=20GB/s&inter=20GB/s&nodes=1&cc=80&link=nvl",
+    )
+    .await;
+    let row = |n: u64| app.text(&format!("#nccl-row-{n}"));
+    assert!(row(65_536).ends_with("Ring/LL"), "{}", row(65_536));
+    assert!(row(65_536).contains("16.31 µs ◀"), "{}", row(65_536));
+    assert!(row(16 << 20).ends_with("Ring/LL128"), "{}", row(16 << 20));
+    assert!(row(16 << 20).contains("173.6 µs ◀"), "{}", row(16 << 20));
+    assert!(
+        row(256 << 20).ends_with("Ring/Simple"),
+        "{}",
+        row(256 << 20)
+    );
+    assert!(row(256 << 20).contains("2.013 ms ◀"), "{}", row(256 << 20));
+    let sw = app.text("#nccl-switches");
+    assert!(sw.contains("Ring/LL → Ring/LL128 at 2.128 MB"), "{sw}");
+    assert!(sw.contains("Ring/LL128 → Ring/Simple at 24.29 MB"), "{sw}");
+    assert!(sw.contains("LL's half-width lines"), "{sw}");
+    assert_eq!(app.count("#chart-nccl svg"), 1);
+    assert!(app.text("#nccl-not-modelled").contains("NVLS"));
+    // The plain α–β table is still there, unchanged by the protocol layer.
+    assert_eq!(app.count("#row-rd"), 1);
+    // A bad protocol field keeps the last good state with a message.
+    set_field(&app, "ch", "0").await;
+    assert!(app.text(".field.invalid .field-error").contains("ch"));
+    assert!(row(65_536).ends_with("Ring/LL"));
+}

@@ -138,6 +138,8 @@ async fn collectives_fit_at_three_widths() {
 async fn cost_fits_at_three_widths() {
     check("view=cost").await;
     check("view=cost&p=1024&size=64MiB").await;
+    check("view=cost&p=8&size=64KiB&proto=nccl").await;
+    check("view=cost&p=2&size=4KiB&proto=mpi").await;
 }
 
 #[wasm_bindgen_test]

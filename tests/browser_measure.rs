@@ -281,3 +281,94 @@ async fn an_unknown_alg_in_the_annotation_names_the_valid_keys() {
     assert!(t.contains("valid keys") && t.contains("dbtree"), "{t}");
     assert_eq!(app.count("#joint-panel"), 0);
 }
+
+/// A size as `format_decimal` prints it ("4.096 kB"), bytes.
+fn decimal_bytes(text: &str) -> f64 {
+    let (v, unit) = text.trim().split_once(' ').expect("number and unit");
+    let scale = match unit {
+        "B" => 1.0,
+        "kB" => 1e3,
+        "MB" => 1e6,
+        "GB" => 1e9,
+        _ => panic!("unit of {text}"),
+    };
+    v.parse::<f64>().expect("a number") * scale
+}
+
+#[wasm_bindgen_test]
+async fn the_regime_fit_shows_both_crossovers_of_the_open_mpi_logs() {
+    // Open MPI at p = 2, ring and recursive doubling, 4 B – 16 MiB: the
+    // runner's schedules (left, regime-0) and MPI_Allreduce with the tuned
+    // component forced (right, regime-1). For each, the first predicted
+    // crossover lies within a factor of 2 of the first measured one.
+    let app = Mounted::new("view=measure").await;
+    let text = [
+        include_str!("fixtures/logs/ompi-tuned-ring-p2.txt"),
+        include_str!("fixtures/logs/ompi-tuned-rd-p2.txt"),
+    ]
+    .concat();
+    paste(&app, &text).await;
+    for k in 0..2 {
+        let id = format!("#regime-{k}");
+        let predicted = decimal_bytes(&app.text(&format!("{id} .regime-predicted")));
+        let measured = decimal_bytes(&app.text(&format!("{id} .regime-measured")));
+        assert_eq!(predicted, 4096.0, "{id}");
+        let ratio = predicted / measured;
+        assert!(
+            (0.5..=2.0).contains(&ratio),
+            "{id}: {predicted} / {measured}"
+        );
+        let shown: f64 = app
+            .text(&format!("{id} .regime-ratio"))
+            .parse()
+            .expect("a ratio");
+        assert!(
+            (shown - ratio).abs() < 0.01 * ratio,
+            "{id}: {shown} vs {ratio}"
+        );
+        assert!(
+            app.text(&format!("{id} .regime-name"))
+                .starts_with("eager → rendezvous"),
+            "{}",
+            app.text(&id)
+        );
+        assert!(app
+            .text(&format!("{id} .regime-break"))
+            .contains("between 2,048 B and 4,096 B"));
+    }
+}
+
+#[wasm_bindgen_test]
+async fn an_nccl_proto_line_is_shown_and_the_picks_compared() {
+    let app = Mounted::new("view=measure").await;
+    paste(
+        &app,
+        include_str!("fixtures/logs/nccl-synthetic-2.30-8xa100-proto-ll128.txt"),
+    )
+    .await;
+    assert!(app
+        .text("#nccl-env")
+        .starts_with("NCCL_PROTO set by environment to LL128 (line 11)"));
+    assert!(app
+        .attr("#nccl-cost-link", "href")
+        .contains("proto=nccl&nccl_ver=2.30&ch=12"));
+    assert!(app.text("#nccl-picks").contains("28 of 28 (100 %)"));
+}
+
+#[wasm_bindgen_test]
+async fn a_busbw_step_at_nccl_s_protocol_switch_is_named() {
+    // SYNTHETIC fixture: all_reduce_perf times from NCCL v2.30's own model
+    // for 8 A100s, with its GRAPH lines.
+    let app = Mounted::new("view=measure").await;
+    paste(
+        &app,
+        include_str!("fixtures/logs/nccl-synthetic-2.30-8xa100-ll-ll128-switch.txt"),
+    )
+    .await;
+    let steps = app.text("#fit-steps");
+    assert!(
+        steps.contains("protocol switch Ring/LL → Ring/LL128"),
+        "{steps}"
+    );
+    assert!(app.text("#nccl-picks").contains("28 of 28 (100 %)"));
+}

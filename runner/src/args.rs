@@ -40,8 +40,20 @@ pub struct Options {
     pub baseline: bool,
     /// Treat every this many consecutive ranks as one node instead of asking MPI.
     pub ranks_per_node: Option<usize>,
+    /// `--eager-limit`: report the MPI library's eager limit in the
+    /// annotation line (asked of the library, or as given).
+    pub eager_limit: Option<EagerArg>,
     /// Hidden, for tests: break the schedule so that the self-check must fail.
     pub break_reduce: bool,
+}
+
+/// What `--eager-limit` says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EagerArg {
+    /// `auto`: ask the library (`crate::eager::query`).
+    Auto,
+    /// A size given by the user, bytes (e.g. the value passed to `--mca`).
+    Bytes(u64),
 }
 
 /// What the command line asks for.
@@ -76,6 +88,8 @@ pub fn usage() -> String {
          --baseline           also time MPI_Allreduce (the library's own choice) at the same sizes\n\
          --ranks-per-node G   treat every G consecutive ranks as a node (default: the layout MPI\n\
          \x20                    reports with MPI_Comm_split_type SHARED)\n\
+         --eager-limit auto|SIZE  write the MPI library's eager limit into the annotation line\n\
+         \x20                    (auto: an OMPI_MCA_btl_*_eager_limit variable, else ompi_info)\n\
          --list               one line per algorithm: key, collective, flat or nodes\n\
          --help               this text",
         keys.join(", ")
@@ -151,6 +165,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         format: Format::Osu,
         baseline: false,
         ranks_per_node: None,
+        eager_limit: None,
         break_reduce: false,
     };
     let mut it = args.iter();
@@ -209,6 +224,17 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                     return Err("--ranks-per-node needs at least 1 rank".into());
                 }
                 o.ranks_per_node = Some(g);
+            }
+            "--eager-limit" => {
+                let v = value()?;
+                o.eager_limit = Some(if v.trim().eq_ignore_ascii_case("auto") {
+                    EagerArg::Auto
+                } else {
+                    // parse_size refuses 0 B itself.
+                    let b = parse_size(&v)
+                        .map_err(|e| format!("--eager-limit takes auto or a size: {e}"))?;
+                    EagerArg::Bytes(b.bytes)
+                });
             }
             "--break-reduce" => o.break_reduce = true,
             _ => return Err(format!("unknown argument “{a}” (see --help)")),
@@ -292,6 +318,11 @@ mod tests {
         assert!(o.baseline && !o.break_reduce);
         assert_eq!(o.trace.as_deref(), Some("t.json"));
         assert_eq!(iterations(&o, 8), (0, 5));
+        assert_eq!(o.eager_limit, None);
+        let e = run("--alg ring --sizes 8B --eager-limit AUTO");
+        assert_eq!(e.eager_limit, Some(EagerArg::Auto));
+        let e = run("--alg ring --sizes 8B --eager-limit=4KiB");
+        assert_eq!(e.eager_limit, Some(EagerArg::Bytes(4096)));
         let d = run("--alg ring --sizes 8KiB:16KiB");
         assert_eq!(
             (iterations(&d, 8192), iterations(&d, 16384)),
@@ -318,6 +349,8 @@ mod tests {
         assert!(err("--alg ring --sizes 8B --format csv").contains("osu or nccl"));
         assert!(err("--alg ring --sizes 8B --frobnicate").contains("unknown argument"));
         assert!(err("--alg").contains("needs a value"));
+        assert!(err("--alg ring --sizes 8B --eager-limit lots").contains("auto or a size"));
+        assert!(err("--alg ring --sizes 8B --eager-limit 0B").contains("--eager-limit"));
         assert_eq!(parse(&args("--help")), Ok(Command::Help));
         assert_eq!(parse(&args("--list")), Ok(Command::List));
     }

@@ -20,6 +20,7 @@
 
 mod args;
 mod check;
+mod eager;
 mod exec;
 mod layout;
 mod plan;
@@ -36,7 +37,7 @@ use mpi::datatype::PartitionMut;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
-use crate::args::{Command, Options, ELEM_BYTES};
+use crate::args::{Command, EagerArg, Options, ELEM_BYTES};
 use crate::exec::{Event, EVENT_FIELDS};
 use crate::plan::{RankPlan, Segmented};
 use crate::report::{Header, Row, Timing};
@@ -375,6 +376,23 @@ fn drive(world: &SimpleCommunicator) -> Result<i32, Failure> {
             w.map_or("200/10 (OSU's)".into(), |w| w.to_string()),
         ),
     };
+    // Only rank 0 prints, so only rank 0 asks the library.
+    let eager = match o.eager_limit {
+        Some(EagerArg::Auto) if rank0 => {
+            Some(eager::query(sizes.len() == 1 || o.ranks_per_node.is_some()))
+        }
+        Some(EagerArg::Bytes(bytes)) => Some(Ok(eager::EagerLimit {
+            bytes,
+            source: "given with --eager-limit".into(),
+        })),
+        _ => None,
+    };
+    let baseline_alg =
+        if o.baseline && o.format == args::Format::Osu && kind == CollectiveKind::AllReduce {
+            eager::tuned_allreduce(|k| std::env::var(k).ok())
+        } else {
+            None
+        };
     let header = Header {
         alg: o.alg,
         p,
@@ -387,9 +405,12 @@ fn drive(world: &SimpleCommunicator) -> Result<i32, Failure> {
         segments: o.segments,
         reference: check::reference_name(kind),
         baseline: o.baseline,
+        eager,
+        baseline_alg,
     };
     if rank0 {
         let mut head = vec![report::first_line(&header)];
+        head.extend(report::provenance_lines(&header));
         head.extend(match o.format {
             args::Format::Osu => report::osu_header(&header),
             args::Format::Nccl => report::nccl_header(&header),

@@ -9,6 +9,7 @@ use collective_lab::core::units::format_size;
 use serde_json::{json, Value};
 
 use crate::check::Diff;
+use crate::eager::EagerLimit;
 use crate::exec::{Event, Kind};
 
 /// One time over the ranks, seconds per operation.
@@ -77,11 +78,57 @@ pub struct Header {
     pub reference: &'static str,
     /// True with `--baseline`.
     pub baseline: bool,
+    /// The MPI library's eager limit (`--eager-limit`), or why it is unknown.
+    pub eager: Option<Result<EagerLimit, String>>,
+    /// Open MPI's tuned all-reduce algorithm forced for the baseline
+    /// (`coll_tuned_allreduce_algorithm` K and its registry entry).
+    pub baseline_alg: Option<(u32, Algorithm)>,
 }
 
-/// The first line, always: `# collective-lab-run alg=ring p=4`.
+/// The annotation line of algorithm `alg`: `# collective-lab-run alg=ring
+/// p=4`, with ` eager=4096` when the eager limit is known.
+fn annotation(h: &Header, alg: Algorithm) -> String {
+    let mut s = format!("# collective-lab-run alg={} p={}", alg.key(), h.p);
+    if let Some(Ok(e)) = &h.eager {
+        s += &format!(" eager={}", e.bytes);
+    }
+    s
+}
+
+/// The first line, always: `# collective-lab-run alg=ring p=4` (plus
+/// ` eager=BYTES` with `--eager-limit`). When the baseline is Open MPI's
+/// tuned algorithm forced to one the registry has (and the table is OSU's,
+/// side by side), the baseline's own annotation stands beside it after `|`,
+/// so the measure view fits that table under its algorithm too.
 pub fn first_line(h: &Header) -> String {
-    format!("# collective-lab-run alg={} p={}", h.alg.key(), h.p)
+    let ours = annotation(h, h.alg);
+    match h.baseline_alg {
+        Some((_, alg)) if h.baseline => beside(&ours, &annotation(h, alg)),
+        _ => ours,
+    }
+}
+
+/// Comment lines after the first: where the eager limit came from (or why
+/// there is none) and which tuned algorithm the baseline was forced to.
+pub fn provenance_lines(h: &Header) -> Vec<String> {
+    let mut out = Vec::new();
+    match &h.eager {
+        Some(Ok(e)) => out.push(format!(
+            "# eager limit: {} B ({}); it counts the match header, so a message of {} B or more goes rendezvous",
+            e.bytes, e.source, e.bytes
+        )),
+        Some(Err(why)) => out.push(format!("# eager limit: not reported ({why})")),
+        None => {}
+    }
+    if let (Some((k, alg)), true) = (h.baseline_alg, h.baseline) {
+        out.push(format!(
+            "# baseline: {} with Open MPI's tuned all-reduce algorithm {k} ({}) forced (coll_tuned_use_dynamic_rules 1), annotated alg={}",
+            h.reference,
+            crate::eager::tuned_name(k),
+            alg.key()
+        ));
+    }
+    out
 }
 
 /// OSU's name of a collective in its titles.
@@ -392,7 +439,42 @@ mod tests {
             segments: 1,
             reference: "MPI_Allreduce",
             baseline,
+            eager: None,
+            baseline_alg: None,
         }
+    }
+
+    #[test]
+    fn the_eager_limit_and_the_tuned_baseline_are_annotated() {
+        let mut h = header(true);
+        h.eager = Some(Ok(EagerLimit {
+            bytes: 4096,
+            source: "btl_vader_eager_limit from ompi_info (default)".into(),
+        }));
+        h.baseline_alg = Some((3, Algorithm::RD));
+        let line = first_line(&h);
+        let (a, b) = line.split_once(" | ").expect("two annotations");
+        assert_eq!(a.trim_end(), "# collective-lab-run alg=ring p=4 eager=4096");
+        assert_eq!(b, "# collective-lab-run alg=rd p=4 eager=4096");
+        let prov = provenance_lines(&h);
+        assert_eq!(prov.len(), 2);
+        assert!(prov[0].starts_with("# eager limit: 4096 B (btl_vader"));
+        assert!(
+            prov[1].contains("algorithm 3 (recursive_doubling)"),
+            "{}",
+            prov[1]
+        );
+        h.baseline = false;
+        assert_eq!(
+            first_line(&h),
+            "# collective-lab-run alg=ring p=4 eager=4096"
+        );
+        h.eager = Some(Err("ompi_info could not be run".into()));
+        assert_eq!(first_line(&h), "# collective-lab-run alg=ring p=4");
+        assert_eq!(
+            provenance_lines(&h),
+            vec!["# eager limit: not reported (ompi_info could not be run)".to_string()]
+        );
     }
 
     fn row(bytes: u64, us: f64) -> Row {

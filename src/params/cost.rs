@@ -5,11 +5,15 @@
 //! registry's flat all-reduces: the algorithm whose algbw/busbw is shown;
 //! default: the fastest) and `preset=seed|100gbe|ib400|nvlink`.
 //!
+//! The protocol layer: `proto=none|mpi|nccl` and its fields
+//! ([`super::protocol`]; nothing in the URL without `proto=`).
+//!
 //! A preset fills in `p`, `alpha` and `bw` first; explicit fields in the same
 //! query override it. Every preset is an illustrative round number for a link
 //! class, not a measurement of a product.
 
 use super::fields::{self, Field};
+use super::protocol::ProtoParams;
 use super::{parse_int_in, FieldError, Query};
 use crate::core::collectives::Algorithm;
 use crate::core::cost::CostParams as ModelParams;
@@ -29,6 +33,10 @@ pub const PANELS: &[&str] = &[
     "size-chart",
     "p-chart",
     "winner-map",
+    "protocol",
+    "nccl-table",
+    "nccl-switches",
+    "nccl-map",
     "assumptions",
 ];
 
@@ -153,6 +161,8 @@ pub struct CostViewParams {
     pub alg: Option<Algorithm>,
     /// The preset the values came from, if any.
     pub preset: Option<Preset>,
+    /// The protocol layer (`proto=`, default none).
+    pub proto: ProtoParams,
 }
 
 impl Default for CostViewParams {
@@ -181,6 +191,7 @@ impl Default for CostViewParams {
             gamma: None,
             alg: None,
             preset: None,
+            proto: ProtoParams::default(),
         }
     }
 }
@@ -356,6 +367,8 @@ impl CostViewParams {
                 Err(e) => errs.push(e),
             }
         }
+        let p = out.p;
+        out.proto.read(q, p, &mut errs);
         (out, errs)
     }
 
@@ -375,6 +388,7 @@ impl CostViewParams {
         if let Some(a) = self.alg {
             v.push(("alg", a.key().to_string()));
         }
+        self.proto.pairs(&mut v);
         v
     }
 }
@@ -427,6 +441,8 @@ mod tests {
             "p=12&alpha=2ms&beta=0.5ns/B&size=100MB&gamma=0.01ns/B&alg=rab",
             "preset=nvlink&size=1GiB",
             "preset=ib400&p=128",
+            "p=8&alpha=1us&bw=450GB/s&size=64KiB&proto=nccl&nccl_ver=2.30&ch=12&intra=20GB/s&inter=20GB/s&netlat=0us&nodes=1&cc=80&link=nvl",
+            "p=2&alpha=1us&bw=4GB/s&size=4KiB&proto=mpi&eager=4KiB",
         ] {
             let (p, e) = parse(s);
             assert!(e.is_empty(), "{s}: {e:?}");

@@ -5,5 +5,5 @@
 /// The view's panels in the page's order: the names `show=` takes
 /// ([`super::embed::Embed`]).
 pub const PANELS: &[&str] = &[
-    "title", "input", "report", "units", "fit", "charts", "table",
+    "title", "input", "report", "units", "regimes", "nccl", "fit", "charts", "table",
 ];

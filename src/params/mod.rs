@@ -14,6 +14,7 @@ pub mod fields;
 pub mod gossip;
 pub mod measure;
 pub mod practice;
+pub mod protocol;
 pub mod ring;
 pub mod sgd;
 pub mod step;

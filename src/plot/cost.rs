@@ -4,7 +4,8 @@
 //!   marked and labelled and a marker at the chosen size;
 //! - [`draw_time_vs_p`]: time against the number of ranks (2 to ≥ 4096) at the
 //!   chosen size;
-//! - [`draw_winner_map`]: the fastest algorithm over (message size × p).
+//! - [`draw_winner_map`]: the fastest algorithm over (message size × p);
+//! - [`draw_nccl_map`]: NCCL's pick (algorithm, protocol) over the same axes.
 //!
 //! Each series uses `PALETTE[slot(algorithm)]` (its place in
 //! [`Algorithm::compared`]), so an algorithm has the same
@@ -20,6 +21,7 @@ use crate::core::collectives::compare::{
     best_at, envelope_crossovers, log_sizes, sweep_ranks, sweep_sizes,
 };
 use crate::core::collectives::Algorithm;
+use crate::core::cost::nccl_tune::{pick_grid, Func, Inputs};
 use crate::core::cost::CostParams;
 use crate::core::units::{format_binary, format_decimal, format_time};
 
@@ -363,83 +365,186 @@ pub fn draw_winner_map(c: CostParams, n_chosen: f64, p_chosen: usize) -> Result<
     let p_hi = MAX_P.max(p_chosen);
     let sizes = log_sizes(MIN_SIZE, hi, 160);
     let ps = rank_axis(p_hi, 90);
-    let x_edges = log_edges(&sizes);
-    let pf: Vec<f64> = ps.iter().map(|&p| p as f64).collect();
-    let y_edges = log_edges(&pf);
-    let mut svg = String::new();
-    {
-        let root = SvgBackend::with_string(&mut svg, SIZE).into_drawing_area();
-        let area = titled(&root, "Fastest all-reduce by message size and ranks")?;
+    let grid: Vec<Vec<Option<usize>>> = ps
+        .iter()
+        .map(|&p| {
+            sizes
+                .iter()
+                .map(|&n| Some(slot(best_at(p, n, c))))
+                .collect()
+        })
+        .collect();
+    let legend: Vec<(&str, RGBColor)> = Algorithm::compared()
+        .iter()
+        .map(|&a| (a.short_label(), colour(a)))
+        .collect();
+    let map = WinnerMap {
+        title: "Fastest all-reduce by message size and ranks",
+        hi,
+        p_hi,
+        sizes: &sizes,
+        ps: &ps,
+        grid: &grid,
+        legend: &legend,
+    };
+    map.draw(n_chosen, p_chosen)
+}
 
-        let mut chart = frame(&area, 40, 56)
-            .margin_right(172)
-            .build_cartesian_2d(
-                (MIN_SIZE..hi).log_scale(),
-                (2.0f64..p_hi as f64).log_scale(),
-            )
-            .map_err(err)?;
-        let mut seen = vec![false; Algorithm::compared().len()];
-        let mut rects = Vec::new();
-        for (j, &p) in ps.iter().enumerate() {
-            let (y0, y1) = (y_edges[j], y_edges[j + 1]);
-            let mut start = 0usize;
-            let mut current = best_at(p, sizes[0], c);
-            for i in 1..=sizes.len() {
-                let next = sizes.get(i).map(|&n| best_at(p, n, c));
-                if next != Some(current) {
-                    seen[slot(current)] = true;
-                    rects.push(Rectangle::new(
-                        [(x_edges[start], y0), (x_edges[i], y1)],
-                        colour(current).filled(),
-                    ));
-                    start = i;
-                    if let Some(n) = next {
-                        current = n;
+/// A map of sizes (x) × ranks (y) whose cells are coloured by a legend
+/// slot (`None`: no cell).
+struct WinnerMap<'a> {
+    title: &'a str,
+    hi: f64,
+    p_hi: usize,
+    sizes: &'a [f64],
+    ps: &'a [usize],
+    grid: &'a [Vec<Option<usize>>],
+    legend: &'a [(&'a str, RGBColor)],
+}
+
+impl WinnerMap<'_> {
+    fn draw(&self, n_chosen: f64, p_chosen: usize) -> Result<String, String> {
+        let (sizes, ps, hi, p_hi) = (self.sizes, self.ps, self.hi, self.p_hi);
+        let x_edges = log_edges(sizes);
+        let pf: Vec<f64> = ps.iter().map(|&p| p as f64).collect();
+        let y_edges = log_edges(&pf);
+        let mut svg = String::new();
+        {
+            let root = SvgBackend::with_string(&mut svg, SIZE).into_drawing_area();
+            let area = titled(&root, self.title)?;
+
+            let mut chart = frame(&area, 40, 56)
+                .margin_right(172)
+                .build_cartesian_2d(
+                    (MIN_SIZE..hi).log_scale(),
+                    (2.0f64..p_hi as f64).log_scale(),
+                )
+                .map_err(err)?;
+            let mut seen = vec![false; self.legend.len()];
+            let mut rects = Vec::new();
+            for (j, row) in self.grid.iter().enumerate() {
+                let (y0, y1) = (y_edges[j], y_edges[j + 1]);
+                let mut start = 0usize;
+                let mut current = row.first().copied().flatten();
+                for i in 1..=sizes.len() {
+                    let next = row.get(i).copied();
+                    if next != Some(current) {
+                        if let Some(k) = current {
+                            seen[k] = true;
+                            rects.push(Rectangle::new(
+                                [(x_edges[start], y0), (x_edges[i], y1)],
+                                self.legend[k].1.filled(),
+                            ));
+                        }
+                        start = i;
+                        if let Some(n) = next {
+                            current = n;
+                        }
                     }
                 }
             }
+            chart.draw_series(rects).map_err(err)?;
+            mesh(&mut chart, 12, 13)
+                .x_desc("message size n (bytes, log scale)")
+                .y_desc("ranks p (log scale)")
+                .x_label_formatter(&size_tick)
+                .y_label_formatter(&int_tick)
+                .draw()
+                .map_err(err)?;
+            // Legend: one swatch per slot, "(never fastest)" when absent.
+            let font = font(12);
+            for (k, &(label, col)) in self.legend.iter().enumerate() {
+                let text = if seen[k] {
+                    label.to_string()
+                } else {
+                    format!("{label} (never fastest)")
+                };
+                let y = 40 + 20 * k as i32;
+                let x = SIZE.0 as i32 - 166;
+                root.draw(
+                    &(EmptyElement::at((x, y))
+                        + Rectangle::new([(0, -6), (12, 6)], col.filled())
+                        + Text::new(text, (18, -6), font.clone())),
+                )
+                .map_err(err)?;
+            }
+            let pc = p_chosen.max(2) as f64;
+            chart
+                .draw_series([EmptyElement::at((n_chosen, pc))
+                    + Circle::new((0, 0), 7, FG.stroke_width(2))
+                    + Circle::new((0, 0), 2, FG.filled())
+                    + Text::new(
+                        format!("{}, p = {}", both_systems(n_chosen), p_chosen.max(2)),
+                        (9, -16),
+                        font.clone(),
+                    )])
+                .map_err(err)?;
+            root.present().map_err(err)?;
         }
-        chart.draw_series(rects).map_err(err)?;
-        mesh(&mut chart, 12, 13)
-            .x_desc("message size n (bytes, log scale)")
-            .y_desc("ranks p (log scale)")
-            .x_label_formatter(&size_tick)
-            .y_label_formatter(&int_tick)
-            .draw()
-            .map_err(err)?;
-        // Legend: one swatch per algorithm, "(not fastest here)" when absent.
-        let font = font(12);
-        for &a in Algorithm::compared() {
-            let col = colour(a);
-            let text = if seen[slot(a)] {
-                a.short_label().to_string()
-            } else {
-                format!("{} (never fastest)", a.short_label())
-            };
-            let y = 40 + 20 * slot(a) as i32;
-            let x = SIZE.0 as i32 - 166;
-            root.draw(
-                &(EmptyElement::at((x, y))
-                    + Rectangle::new([(0, -6), (12, 6)], col.filled())
-                    + Text::new(text, (18, -6), font.clone())),
-            )
-            .map_err(err)?;
-        }
-        let pc = p_chosen.max(2) as f64;
-        chart
-            .draw_series([EmptyElement::at((n_chosen, pc))
-                + Circle::new((0, 0), 7, FG.stroke_width(2))
-                + Circle::new((0, 0), 2, FG.filled())
-                + Text::new(
-                    format!("{}, p = {}", both_systems(n_chosen), p_chosen.max(2)),
-                    (9, -16),
-                    font.clone(),
-                )])
-            .map_err(err)?;
-        root.present().map_err(err)?;
+        // Crisp cell edges: no anti-aliasing seams between adjacent cells.
+        Ok(finish_svg(svg).replace("<rect ", "<rect shape-rendering=\"crispEdges\" "))
     }
-    // Crisp cell edges: no anti-aliasing seams between adjacent cells.
-    Ok(finish_svg(svg).replace("<rect ", "<rect shape-rendering=\"crispEdges\" "))
+}
+
+/// NCCL's (algorithm, protocol) labels of the NCCL winner map, in its
+/// order: Tree/LL, Tree/LL128, Tree/Simple, Ring/LL, Ring/LL128, Ring/Simple.
+pub const NCCL_CELLS: [&str; 6] = [
+    "Tree/LL",
+    "Tree/LL128",
+    "Tree/Simple",
+    "Ring/LL",
+    "Ring/LL128",
+    "Ring/Simple",
+];
+
+/// The colour of NCCL's (algorithm, protocol) cell `k` (see [`NCCL_CELLS`]).
+pub fn nccl_colour_hex(k: usize) -> String {
+    let c = PALETTE[k % PALETTE.len()];
+    format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2)
+}
+
+/// NCCL's pick over message sizes (x) and ranks 2 .. `max(64, 2·p_chosen)`
+/// (y), each cell coloured by the (algorithm, protocol) its tuning model
+/// picks ([`crate::core::cost::nccl_tune::pick_grid`] of `inputs_at`, the
+/// inputs at each rank count); a ring marks the chosen size and p.
+///
+/// # Errors
+/// A message when `n_chosen` is not positive or plotters fails.
+pub fn draw_nccl_map(
+    inputs_at: &dyn Fn(usize) -> Inputs,
+    n_chosen: f64,
+    p_chosen: usize,
+) -> Result<String, String> {
+    if !(n_chosen > 0.0 && n_chosen.is_finite()) {
+        return Err("the chosen size must be positive".into());
+    }
+    let (sizes, ps) = nccl_axes(n_chosen, p_chosen);
+    let grid = pick_grid(inputs_at, Func::AllReduce, &sizes, &ps);
+    let legend: Vec<(&str, RGBColor)> = NCCL_CELLS
+        .iter()
+        .enumerate()
+        .map(|(k, &l)| (l, PALETTE[k]))
+        .collect();
+    let map = WinnerMap {
+        title: "NCCL's pick by message size and ranks (all-reduce)",
+        hi: *sizes.last().unwrap_or(&MAX_SIZE),
+        p_hi: *ps.last().unwrap_or(&2),
+        sizes: &sizes,
+        ps: &ps,
+        grid: &grid,
+        legend: &legend,
+    };
+    map.draw(n_chosen, p_chosen)
+}
+
+/// The axes of the NCCL map: sizes 1 B .. `max(4 GiB, 4·n)` (160 points)
+/// and ranks 2 .. `max(64, 2·p)` (40 points).
+pub fn nccl_axes(n_chosen: f64, p_chosen: usize) -> (Vec<f64>, Vec<usize>) {
+    let hi = MAX_SIZE.max(4.0 * n_chosen);
+    (
+        log_sizes(MIN_SIZE, hi, 160),
+        rank_axis((2 * p_chosen).max(64), 40),
+    )
 }
 
 #[cfg(test)]

@@ -53,6 +53,7 @@ use crate::core::schedule::{
     check_args, Computation, Op, Phase, Round, Schedule, ScheduleError, Transfer,
 };
 use crate::core::topology::Topology;
+use crate::core::cost::protocol::{uniform_rounds, Rounds};
 
 /// Which child of its parent a heap-numbered rank is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -225,6 +226,10 @@ impl CollectiveAlgorithm for PipelinedBinaryTree {
     fn factors(&self, topo: &Topology) -> [f64; 3] {
         let r = f64::from(binary_tree_rounds_per_phase(topo.p()));
         [2.0 * r, 2.0 * r, r]
+    }
+    fn flat_rounds(&self, p: usize) -> Rounds {
+        // Every message of the closed form is the same share of n.
+        uniform_rounds(self.factors(&super::flat(p)))
     }
     fn equal_parts(&self, _topo: &Topology) -> usize {
         1

@@ -28,6 +28,7 @@ use crate::core::schedule::{
     check_args, Computation, Op, Phase, Round, Schedule, ScheduleError, Transfer,
 };
 use crate::core::topology::Topology;
+use crate::core::cost::protocol::{uniform_rounds, Rounds};
 
 /// The levels of a binomial reduce to (`reduce`) or broadcast from local
 /// rank 0 among the `g` ranks `base..base + g`, whole tensor of `n`
@@ -163,6 +164,10 @@ impl CollectiveAlgorithm for BinomialTree {
     fn factors(&self, topo: &Topology) -> [f64; 3] {
         let l = f64::from(ceil_log2(topo.p()));
         [2.0 * l, 2.0 * l, l]
+    }
+    fn flat_rounds(&self, p: usize) -> Rounds {
+        // Every message of the closed form is the same share of n.
+        uniform_rounds(self.factors(&super::flat(p)))
     }
     fn equal_parts(&self, _topo: &Topology) -> usize {
         1

@@ -5,6 +5,7 @@
 
 use super::Algorithm;
 use crate::core::cost::formulas::Formula;
+use crate::core::cost::protocol::{rendezvous_rounds, ProtocolTime, Rendezvous, Rounds};
 use crate::core::cost::CostParams;
 use crate::core::units;
 use crate::core::units::{format_beta, format_bytes_exact, format_coeff, format_input_time};
@@ -177,6 +178,83 @@ pub fn best_intervals_of<T: Copy + PartialEq>(lines: &[Line<T>]) -> Vec<Interval
 /// and each boundary is an exact break-even size from [`crossover`].
 pub fn best_intervals(p: usize, c: CostParams) -> Vec<Interval> {
     best_intervals_of(&compared_lines(p, c))
+}
+
+/// Every compared algorithm at one size under MPI's eager/rendezvous rule
+/// `proto` ([`Algorithm::rendezvous_cost`]), in [`Algorithm::compared`] order.
+pub fn all_allreduce_rendezvous(
+    p: usize,
+    n_bytes: f64,
+    c: CostParams,
+    proto: &Rendezvous,
+) -> Vec<(Algorithm, ProtocolTime)> {
+    Algorithm::compared()
+        .iter()
+        .filter_map(|&a| Some((a, a.rendezvous_cost(p, n_bytes, c, proto)?)))
+        .collect()
+}
+
+/// The fastest compared algorithm at `n_bytes` under `proto` (ties to the
+/// earlier one).
+pub fn best_at_rendezvous(p: usize, n_bytes: f64, c: CostParams, proto: &Rendezvous) -> Algorithm {
+    let mut best = (Algorithm::RING, f64::INFINITY);
+    for (a, t) in all_allreduce_rendezvous(p, n_bytes, c, proto) {
+        if t.time < best.1 {
+            best = (a, t.time);
+        }
+    }
+    best.0
+}
+
+/// The fastest algorithm on each interval of `n` under `proto`: between two
+/// sizes where a message of some algorithm crosses the eager limit
+/// (`n = limit/share`), every time is a line (the closed form plus its
+/// handshakes there), so each stretch is [`best_intervals_of`] of those
+/// lines; neighbours with the same winner merge. A boundary is a break-even
+/// size or a size where a message goes rendezvous.
+pub fn best_intervals_rendezvous(p: usize, c: CostParams, proto: &Rendezvous) -> Vec<Interval> {
+    let algs: Vec<(Algorithm, (f64, f64), Rounds)> = Algorithm::compared()
+        .iter()
+        .filter_map(|&a| Some((a, a.line(p, c), a.flat_rounds(p)?)))
+        .collect();
+    let mut events: Vec<f64> = algs
+        .iter()
+        .flat_map(|(_, _, r)| r.iter().map(|&(_, share)| proto.limit / share))
+        .filter(|e| e.is_finite() && *e > 0.0)
+        .collect();
+    events.push(0.0);
+    events.push(f64::INFINITY);
+    events.sort_by(f64::total_cmp);
+    events.dedup();
+    let h = proto.handshake_time(c.alpha);
+    let mut out: Vec<Interval> = Vec::new();
+    for w in events.windows(2) {
+        let (lo, hi) = (w[0], w[1]);
+        let mid = if hi.is_finite() {
+            0.5 * (lo + hi)
+        } else {
+            2.0 * lo + 1.0
+        };
+        let lines: Vec<Line<Algorithm>> = algs
+            .iter()
+            .map(|(a, (i, s), r)| (*a, (i + h * rendezvous_rounds(r, mid, proto), *s)))
+            .collect();
+        for iv in best_intervals_of(&lines) {
+            let (from, to) = (iv.from.max(lo), iv.to.min(hi));
+            if to <= from {
+                continue;
+            }
+            match out.last_mut() {
+                Some(last) if last.best == iv.best => last.to = to,
+                _ => out.push(Interval {
+                    from,
+                    to,
+                    best: iv.best,
+                }),
+            }
+        }
+    }
+    out
 }
 
 /// The crossovers that change the winner among `lines`: the boundaries of

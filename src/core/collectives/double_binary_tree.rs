@@ -67,6 +67,7 @@ use crate::core::schedule::{
     check_args, Computation, Op, Phase, Round, Schedule, ScheduleError, Transfer,
 };
 use crate::core::topology::Topology;
+use crate::core::cost::protocol::{uniform_rounds, Rounds};
 
 /// Parent of rank `r` in tree A over `p` ranks, `None` for root 0 (and for
 /// `r ≥ p`).
@@ -267,6 +268,10 @@ impl CollectiveAlgorithm for DoubleBinaryTree {
     fn factors(&self, topo: &Topology) -> [f64; 3] {
         let r = f64::from(double_tree_rounds_per_phase(topo.p()));
         [2.0 * r, r, r / 2.0]
+    }
+    fn flat_rounds(&self, p: usize) -> Rounds {
+        // Every message of the closed form is the same share of n.
+        uniform_rounds(self.factors(&super::flat(p)))
     }
     fn equal_parts(&self, _topo: &Topology) -> usize {
         2

@@ -8,6 +8,7 @@
 
 use crate::core::cost::formulas::Formula;
 use crate::core::cost::nccl::CollectiveKind;
+use crate::core::cost::protocol::Rounds;
 use crate::core::cost::CostParams;
 use crate::core::schedule::{Phase, Schedule, ScheduleError};
 use crate::core::topology::Topology;
@@ -109,6 +110,12 @@ pub trait CollectiveAlgorithm {
     /// multipliers of α, nβ and nγ) without building its written-out text
     /// ([`factors_of`] when the text is cheap).
     fn factors(&self, topo: &Topology) -> [f64; 3];
+    /// The critical path on the flat topology of `p` ranks as rounds
+    /// `(count, share of n)` ([`crate::core::cost::protocol::Rounds`]):
+    /// what a protocol that times each message by its size reads. Its
+    /// `Σ count` and `Σ count·share` are [`Self::factors`]' first two.
+    /// Empty for an entry that follows nodes.
+    fn flat_rounds(&self, p: usize) -> Rounds;
     /// Into how many equal pieces the tensor must divide for the executed
     /// schedule to match the closed form exactly (1 for whole-tensor messages).
     fn equal_parts(&self, topo: &Topology) -> usize;

@@ -31,6 +31,7 @@ use crate::core::cost::nccl::CollectiveKind;
 use crate::core::cost::CostParams;
 use crate::core::schedule::{check_args, Op, Phase, Schedule, ScheduleError, Transfer};
 use crate::core::topology::{LinkClass, Topology};
+use crate::core::cost::protocol::Rounds;
 
 /// Level text of the in-group reduce-scatter.
 pub const GROUP_RS: &str = "reduce-scatter inside each subtree";
@@ -294,6 +295,10 @@ impl CollectiveAlgorithm for FlexReduce {
     }
     fn factors(&self, topo: &Topology) -> [f64; 3] {
         factors_of(self, topo)
+    }
+    fn flat_rounds(&self, _p: usize) -> Rounds {
+        // Follows nodes: no critical path from p alone.
+        Vec::new()
     }
     fn equal_parts(&self, topo: &Topology) -> usize {
         let sizes = topo.node_sizes();

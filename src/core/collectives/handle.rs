@@ -20,6 +20,7 @@ use super::shapes::flat;
 use super::{Entry, Layout, RoundFacts, TopologyInfo, ENTRIES};
 use crate::core::cost::formulas::Formula;
 use crate::core::cost::nccl::CollectiveKind;
+use crate::core::cost::protocol::{ProtocolTime, Rendezvous, Rounds};
 use crate::core::cost::CostParams;
 use crate::core::schedule::{Phase, Schedule, ScheduleError};
 use crate::core::topology::Topology;
@@ -160,6 +161,28 @@ impl Algorithm {
     /// entries' factors (the measure view's fits).
     pub fn flat_factors(self, p: usize) -> Option<[f64; 3]> {
         self.0.flat_factors(p)
+    }
+    /// The critical path at `p` ranks (flat topology) as rounds `(count,
+    /// share of n)` ([`crate::core::cost::protocol::Rounds`]); `None` for
+    /// an entry that follows nodes (as [`Algorithm::flat_factors`]).
+    pub fn flat_rounds(self, p: usize) -> Option<Rounds> {
+        self.0.flat_rounds(p)
+    }
+    /// The flat closed form of an `n_bytes`-byte tensor at `p` ranks under
+    /// MPI's eager/rendezvous rule `proto`
+    /// ([`crate::core::cost::protocol`]): the closed-form time plus one
+    /// handshake for every round whose message is at or above the limit.
+    /// `None` for an entry that follows nodes.
+    pub fn rendezvous_cost(
+        self,
+        p: usize,
+        n_bytes: f64,
+        c: CostParams,
+        proto: &Rendezvous,
+    ) -> Option<ProtocolTime> {
+        let rounds = self.flat_rounds(p)?;
+        let base = self.cost(p, n_bytes, c).time;
+        Some(ProtocolTime::of(&rounds, n_bytes, base, c.alpha, proto))
     }
     /// The flat cost as a line in `n`: `(intercept, slope)` with
     /// `T(n) = intercept + slope·n` (seconds, seconds per byte).

@@ -39,6 +39,7 @@ use crate::core::schedule::{
 };
 use crate::core::topology::Topology;
 use crate::core::units::format_time;
+use crate::core::cost::protocol::Rounds;
 
 /// The all-reduce the node leaders run among themselves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -259,6 +260,10 @@ impl CollectiveAlgorithm for Hierarchical {
     fn factors(&self, topo: &Topology) -> [f64; 3] {
         let f = self.closed_form(topo, 1.0, CostParams::new(0.0, 0.0));
         [f.startups, f.byte_factor, f.gamma_factor]
+    }
+    fn flat_rounds(&self, _p: usize) -> Rounds {
+        // Follows nodes: no critical path from p alone.
+        Vec::new()
     }
     fn equal_parts(&self, topo: &Topology) -> usize {
         match self.leaders {

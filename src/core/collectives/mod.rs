@@ -69,6 +69,7 @@
 //! `hier_rd`) was added exactly this way.
 
 use crate::core::cost::formulas::Formula;
+use crate::core::cost::protocol::Rounds;
 use crate::core::cost::CostParams;
 use crate::core::schedule::{Phase, Schedule, ScheduleError};
 use crate::core::topology::Topology;
@@ -184,6 +185,18 @@ macro_rules! registry {
                         None
                     } else {
                         Some(CollectiveAlgorithm::factors(entry, &flat(p)))
+                    }
+                })+)* }
+            }
+            /// The entry's rounds on the flat topology of `p` ranks, `None`
+            /// for an entry that follows nodes (as [`Entry::flat_factors`]).
+            fn flat_rounds(self, p: usize) -> Option<Rounds> {
+                match self { $($(Entry::$name => {
+                    let entry = &$module::$entry;
+                    if CollectiveAlgorithm::descriptor(entry).layout == Layout::Nodes {
+                        None
+                    } else {
+                        Some(CollectiveAlgorithm::flat_rounds(entry, p))
                     }
                 })+)* }
             }

@@ -21,6 +21,7 @@ use crate::core::cost::nccl::CollectiveKind;
 use crate::core::cost::CostParams;
 use crate::core::schedule::{check_args, Phase, Schedule, ScheduleError};
 use crate::core::topology::{LinkClass, Topology};
+use crate::core::cost::protocol::Rounds;
 
 /// Level text of the intra-node reduce-scatter rounds.
 pub const INTRA_RS: &str = "intra-node reduce-scatter";
@@ -171,6 +172,10 @@ impl CollectiveAlgorithm for MultiLane {
     }
     fn factors(&self, topo: &Topology) -> [f64; 3] {
         factors_of(self, topo)
+    }
+    fn flat_rounds(&self, _p: usize) -> Rounds {
+        // Follows nodes: no critical path from p alone.
+        Vec::new()
     }
     fn equal_parts(&self, topo: &Topology) -> usize {
         topo.p()

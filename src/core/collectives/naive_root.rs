@@ -18,6 +18,7 @@ use crate::core::schedule::{
     check_args, Computation, Op, Phase, Round, Schedule, ScheduleError, Transfer,
 };
 use crate::core::topology::Topology;
+use crate::core::cost::protocol::{uniform_rounds, Rounds};
 
 /// Naive root all-reduce at root 0, serialised at the root: `p − 1` reduce
 /// rounds (rank `r` → 0) then `p − 1` broadcast rounds (0 → rank `r`).
@@ -106,6 +107,10 @@ impl CollectiveAlgorithm for NaiveRoot {
     fn factors(&self, topo: &Topology) -> [f64; 3] {
         let (q, _) = flat_p(topo);
         [2.0 * (q - 1.0), 2.0 * (q - 1.0), q - 1.0]
+    }
+    fn flat_rounds(&self, p: usize) -> Rounds {
+        // Every message of the closed form is the same share of n.
+        uniform_rounds(self.factors(&super::flat(p)))
     }
     fn equal_parts(&self, _topo: &Topology) -> usize {
         1

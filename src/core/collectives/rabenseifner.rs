@@ -19,6 +19,7 @@ use crate::core::schedule::recursive::{
 };
 use crate::core::schedule::{check_args, Computation, Phase, Schedule, ScheduleError};
 use crate::core::topology::Topology;
+use crate::core::cost::protocol::Rounds;
 
 /// Rabenseifner's all-reduce: recursive halving reduce-scatter followed by
 /// recursive doubling all-gather over `p'` equal blocks, wrapped in the
@@ -75,6 +76,27 @@ pub fn rabenseifner_all_reduce_time(p: usize, n_bytes: f64, c: CostParams) -> Fo
     .formula(p, n_bytes, c)
 }
 
+/// The critical path of [`rabenseifner_schedule`] as rounds `(count,
+/// share of n)`: for `p` a power of two, one halving round per message of
+/// `n/2, n/4, …, n/p` and one doubling round per message again (`2log₂p`
+/// rounds, `2(p−1)/p·n` bytes); otherwise a whole-tensor fold-in, the same
+/// rounds over `p′ = 2^⌊log₂p⌋` equal blocks, and a whole-tensor unfold.
+/// `Σ count` and `Σ count·share` are the closed form's start-up and byte
+/// factors.
+pub fn rabenseifner_rounds(p: usize) -> Rounds {
+    let (pp, r) = pow2_split(p);
+    let mut out = Vec::new();
+    let mut d = pp / 2;
+    while d >= 1 {
+        out.push((2.0, d as f64 / pp as f64));
+        d /= 2;
+    }
+    if r != 0 {
+        out.push((2.0, 1.0));
+    }
+    out
+}
+
 /// Rabenseifner's all-reduce.
 pub struct Rabenseifner;
 
@@ -110,6 +132,9 @@ impl CollectiveAlgorithm for Rabenseifner {
         } else {
             [2.0 * k, 2.0 * f, f]
         }
+    }
+    fn flat_rounds(&self, p: usize) -> Rounds {
+        rabenseifner_rounds(p)
     }
     fn equal_parts(&self, topo: &Topology) -> usize {
         Fold::new(topo.p()).core

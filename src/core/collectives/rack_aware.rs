@@ -28,6 +28,7 @@ use crate::core::cost::nccl::CollectiveKind;
 use crate::core::cost::CostParams;
 use crate::core::schedule::{check_args, Op, Phase, Schedule, ScheduleError, Transfer};
 use crate::core::topology::{LinkClass, Topology};
+use crate::core::cost::protocol::Rounds;
 
 /// Level text of the in-rack reduce-scatter.
 pub const RACK_RS: &str = "reduce-scatter inside each rack";
@@ -217,6 +218,10 @@ impl CollectiveAlgorithm for RackAware {
     }
     fn factors(&self, topo: &Topology) -> [f64; 3] {
         factors_of(self, topo)
+    }
+    fn flat_rounds(&self, _p: usize) -> Rounds {
+        // Follows nodes: no critical path from p alone.
+        Vec::new()
     }
     fn equal_parts(&self, topo: &Topology) -> usize {
         groups(topo).first().map_or(1, Vec::len).max(1)

@@ -15,6 +15,7 @@ use crate::core::cost::CostParams;
 use crate::core::schedule::recursive::{doubling_rounds, with_whole_buffer_fold, Fold};
 use crate::core::schedule::{check_args, Computation, Op, Phase, Schedule, ScheduleError};
 use crate::core::topology::Topology;
+use crate::core::cost::protocol::{uniform_rounds, Rounds};
 
 /// Recursive doubling all-reduce: partner `rank XOR 2^k`, whole buffers,
 /// [`Phase::Exchange`] rounds. `log₂p` rounds for a power of two; otherwise
@@ -98,6 +99,10 @@ impl CollectiveAlgorithm for RecursiveDoubling {
         } else {
             [k, k, k]
         }
+    }
+    fn flat_rounds(&self, p: usize) -> Rounds {
+        // Every message of the closed form is the same share of n.
+        uniform_rounds(self.factors(&super::flat(p)))
     }
     fn equal_parts(&self, _topo: &Topology) -> usize {
         1

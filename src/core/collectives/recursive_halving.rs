@@ -14,6 +14,8 @@ use crate::core::cost::nccl::CollectiveKind;
 use crate::core::cost::CostParams;
 use crate::core::schedule::{recursive, Phase, Schedule, ScheduleError};
 use crate::core::topology::Topology;
+use crate::core::cost::formulas::pow2_split;
+use crate::core::cost::protocol::Rounds;
 
 /// Recursive-halving reduce-scatter: `log₂p·α + (p−1)/p·nβ + (p−1)/p·nγ` for
 /// `p` a power of two. Otherwise (labelled), as the schedule generator
@@ -52,6 +54,29 @@ pub fn recursive_halving_reduce_scatter_time(p: usize, n_bytes: f64, c: CostPara
     .formula(p, n_bytes, c)
 }
 
+/// The critical path of the recursive-halving reduce-scatter as rounds
+/// `(count, share of n)`: for `p` a power of two one round at each
+/// distance `d = p/2, …, 1` moving `d` chunks of `n/p`; otherwise a
+/// whole-tensor fold-in, the rounds over `p′` in which the first `r` ranks
+/// carry two chunks (`d + min(d, r)` chunks of `n/p` at distance `d`), and
+/// one chunk handed to each extra rank (the terms of
+/// [`recursive_halving_reduce_scatter_time`]).
+pub fn recursive_halving_rounds(p: usize) -> Rounds {
+    let (pp, r) = pow2_split(p);
+    let pf = p.max(1) as f64;
+    let mut out = Vec::new();
+    let mut d = pp / 2;
+    while d >= 1 {
+        out.push((1.0, (d + d.min(r)) as f64 / pf));
+        d /= 2;
+    }
+    if r != 0 {
+        out.push((1.0, 1.0));
+        out.push((1.0, 1.0 / pf));
+    }
+    out
+}
+
 /// Recursive halving reduce-scatter.
 pub struct RecursiveHalving;
 
@@ -80,6 +105,9 @@ impl CollectiveAlgorithm for RecursiveHalving {
     }
     fn factors(&self, topo: &Topology) -> [f64; 3] {
         factors_of(self, topo)
+    }
+    fn flat_rounds(&self, p: usize) -> Rounds {
+        recursive_halving_rounds(p)
     }
     fn equal_parts(&self, topo: &Topology) -> usize {
         topo.p()

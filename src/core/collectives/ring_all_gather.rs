@@ -11,6 +11,7 @@ use crate::core::cost::nccl::CollectiveKind;
 use crate::core::cost::CostParams;
 use crate::core::schedule::{ring, Phase, Schedule, ScheduleError};
 use crate::core::topology::Topology;
+use crate::core::cost::protocol::{uniform_rounds, Rounds};
 
 /// Ring all-gather producing an `n`-byte tensor: `(p−1)α + (p−1)/p·nβ`.
 ///
@@ -48,6 +49,10 @@ impl CollectiveAlgorithm for RingAllGather {
     fn factors(&self, topo: &Topology) -> [f64; 3] {
         let (q, f) = flat_p(topo);
         [q - 1.0, f, 0.0]
+    }
+    fn flat_rounds(&self, p: usize) -> Rounds {
+        // Every message of the closed form is the same share of n.
+        uniform_rounds(self.factors(&super::flat(p)))
     }
     fn equal_parts(&self, topo: &Topology) -> usize {
         topo.p()

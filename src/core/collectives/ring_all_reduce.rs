@@ -14,6 +14,7 @@ use crate::core::cost::nccl::CollectiveKind;
 use crate::core::cost::CostParams;
 use crate::core::schedule::{ring, Phase, Schedule, ScheduleError};
 use crate::core::topology::Topology;
+use crate::core::cost::protocol::{uniform_rounds, Rounds};
 
 /// Ring all-reduce (ring reduce-scatter + ring all-gather):
 /// `T = 2(p−1)α + 2(p−1)/p·nβ + (p−1)/p·nγ`, any `p`.
@@ -57,6 +58,10 @@ impl CollectiveAlgorithm for RingAllReduce {
     fn factors(&self, topo: &Topology) -> [f64; 3] {
         let (q, f) = flat_p(topo);
         [2.0 * (q - 1.0), 2.0 * f, f]
+    }
+    fn flat_rounds(&self, p: usize) -> Rounds {
+        // Every message of the closed form is the same share of n.
+        uniform_rounds(self.factors(&super::flat(p)))
     }
     fn equal_parts(&self, topo: &Topology) -> usize {
         topo.p()

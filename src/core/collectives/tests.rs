@@ -419,3 +419,125 @@ fn busbw_factor_follows_the_collective() {
     assert_eq!(Algorithm::named("rh").busbw_factor(8), 0.875);
     assert_eq!(Algorithm::named("ag").busbw_factor(8), 0.875);
 }
+
+#[test]
+fn flat_rounds_are_the_executed_schedules_rounds() {
+    // Every entry that does not follow nodes, p = 2 … 17: the rounds
+    // (count, share of n) have the closed form's start-up and byte factors,
+    // and at a size where every share is a whole number of bytes they are
+    // exactly the executed schedule's rounds grouped by largest message.
+    use crate::core::timing::breakdown;
+    for alg in Algorithm::all() {
+        for p in 2..=17 {
+            let Some(rounds) = alg.flat_rounds(p) else {
+                assert!(alg.needs_nodes(), "{}", alg.key());
+                continue;
+            };
+            let [a, b, _] = alg.factors(p);
+            let count: f64 = rounds.iter().map(|r| r.0).sum();
+            let bytes: f64 = rounds.iter().map(|r| r.0 * r.1).sum();
+            assert_eq!(count, a, "{} p={p}", alg.key());
+            assert!(
+                (bytes - b).abs() < 1e-12,
+                "{} p={p}: {bytes} vs {b}",
+                alg.key()
+            );
+            // p·64 elements of 1 byte times the equal parts: every share is whole.
+            let topo = flat(p);
+            let n = (alg.equal_parts(&topo) * p * 64) as u64;
+            let s = alg.generate_on(&topo, n, 1).expect("valid");
+            let mut got: Vec<(u64, usize)> = breakdown(&s)
+                .into_iter()
+                .map(|g| (g.bytes, g.count))
+                .collect();
+            let mut want: Vec<(u64, usize)> = Vec::new();
+            for &(c, share) in &rounds {
+                let m = (share * n as f64).round() as u64;
+                match want.iter_mut().find(|w| w.0 == m) {
+                    Some(w) => w.1 += c as usize,
+                    None => want.push((m, c as usize)),
+                }
+            }
+            got.sort_unstable();
+            want.sort_unstable();
+            assert_eq!(got, want, "{} p={p}", alg.key());
+        }
+    }
+}
+
+#[test]
+fn under_the_rendezvous_rule_both_clocks_agree_with_the_closed_form() {
+    // α = 1 µs, β = 0.25 ns/B, limit 4096 B, h = 2α: every flat entry at
+    // p = 2 … 9 and 256 B … 64 KiB tensors, on the lock-step and the
+    // dataflow clock (whole messages), agrees with
+    // `Algorithm::rendezvous_cost` within 1e-9 relative.
+    use crate::core::cost::protocol::Rendezvous;
+    use crate::core::cost::CostParams;
+    use crate::core::timing::clock::{run, ClockOptions, Mode};
+    let (alpha, beta) = (1e-6, 0.25e-9);
+    let proto = Rendezvous::default();
+    let (mut checked, mut rendezvous) = (0, 0);
+    for alg in Algorithm::all().filter(|a| !a.needs_nodes()) {
+        for p in 2..=9 {
+            let topo = crate::core::topology::Topology::flat(p, alpha, beta);
+            for k in [8u32, 12, 16] {
+                let parts = alg.equal_parts(&flat(p)) * p * 64;
+                // n bytes, a whole number of equal parts of 1 byte.
+                let n = (1u64 << k).div_ceil(parts as u64) * parts as u64;
+                let s = alg.generate_on(&topo, n, 1).expect("valid");
+                let want = alg
+                    .rendezvous_cost(p, n as f64, CostParams::new(alpha, beta), &proto)
+                    .expect("flat");
+                for mode in [Mode::LockStep, Mode::Dataflow] {
+                    let o = ClockOptions {
+                        protocol: Some(proto),
+                        keep_events: false,
+                        ..ClockOptions::new(mode)
+                    };
+                    let c = run(&s, &topo, &o).expect("runs");
+                    let equal = (c.end - want.time).abs() <= 1e-9 * want.time;
+                    // The dataflow clock may start a rank's next message
+                    // before a round's slowest one ends (trees, folds):
+                    // never later. The ring and recursive doubling have no
+                    // such slack.
+                    let slack = mode == Mode::Dataflow
+                        && ![Algorithm::RING, Algorithm::RD].contains(&alg)
+                        && c.end < want.time;
+                    assert!(
+                        equal || slack,
+                        "{} p={p} n={n} {mode:?}: {} vs {}",
+                        alg.key(),
+                        c.end,
+                        want.time
+                    );
+                    checked += 1;
+                    rendezvous += usize::from(want.rendezvous_rounds > 0.0);
+                }
+            }
+        }
+    }
+    // 10 flat entries × 8 p × 3 sizes × 2 clocks, most with handshakes.
+    assert_eq!(checked, 480);
+    assert!(rendezvous > 200, "{rendezvous}");
+}
+
+#[test]
+fn without_a_protocol_the_clock_is_unchanged_bit_for_bit() {
+    use crate::core::timing::clock::{run, ClockOptions, Mode};
+    let topo = crate::core::topology::Topology::flat(6, 2e-6, 0.1e-9);
+    for alg in Algorithm::all().filter(|a| !a.needs_nodes()) {
+        let s = alg.generate_on(&topo, 6000, 4).expect("valid");
+        for mode in [Mode::LockStep, Mode::Dataflow] {
+            let plain = run(&s, &topo, &ClockOptions::new(mode)).expect("runs");
+            // A limit above every message: no message pays a handshake.
+            let high = ClockOptions {
+                protocol: Some(crate::core::cost::protocol::Rendezvous {
+                    limit: 1e12,
+                    ..Default::default()
+                }),
+                ..ClockOptions::new(mode)
+            };
+            assert_eq!(run(&s, &topo, &high).expect("runs").end, plain.end);
+        }
+    }
+}

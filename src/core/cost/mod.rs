@@ -42,6 +42,8 @@
 
 pub mod formulas;
 pub mod nccl;
+pub mod nccl_tune;
+pub mod protocol;
 
 /// Model constants: α (s), β (s/B) and γ (s/B).
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -1,13 +1,18 @@
 //! One call that runs the whole pipeline for the view and the benchmark:
 //! import → rank count → row checks → fit → chart curves → hand-off and CSV.
 
+use super::breaks::{eager_break, eager_limit, eager_size_break, nccl_break};
 use super::checks::{check, resolve, Checks, Resolved};
 use super::export::{data_url, fit_csv, table_csv};
 use super::fit::{curves, fit_printed, Curves, Fit, FitError, FitOptions};
 use super::joint::{compare, joint_fit, Comparison, JointError, JointFit, JointLog};
+use super::nccl_debug::{self, DebugComparison, NcclDebug};
+use super::regime::{regime_fit, RegimeFit};
+use super::Format;
 use super::{
     import, CollectiveKind, Import, ImportError, ImportOptions, Log, Model, RankCount, RankSource,
 };
+use crate::core::cost::nccl_tune::{tune, Algo, Func, Inputs, Version};
 use crate::core::units::sig;
 
 /// Largest p the hand-off link carries (the cost view's limit).
@@ -38,6 +43,9 @@ pub struct Settings {
     pub log: usize,
     /// Which table of that log is fitted.
     pub series: usize,
+    /// The regime fit's breakpoint, bytes per message, when given
+    /// (`eager=`); `None` finds it from the data.
+    pub eager: Option<f64>,
 }
 
 impl Default for Settings {
@@ -53,6 +61,7 @@ impl Default for Settings {
             max_size: f64::INFINITY,
             log: 0,
             series: 0,
+            eager: None,
         }
     }
 }
@@ -88,6 +97,26 @@ pub struct LogAnalysis {
     pub curves: Option<Curves>,
     /// Hand-off to the cost view.
     pub handoff: Option<Handoff>,
+    /// The fit's steps (the chosen breakpoints, else the suggested ones):
+    /// `(last size before, first size after, name)` in bytes, named when
+    /// it sits near the eager limit or an NCCL switch ([`super::breaks`]).
+    pub steps: Vec<(f64, f64, Option<String>)>,
+}
+
+/// NCCL's debug lines in the paste and the port against them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NcclReport {
+    /// What NCCL printed.
+    pub debug: NcclDebug,
+    /// The port at the log's inputs against the logged table and picks;
+    /// `Err` when the port refuses the inputs, `None` when the paste has
+    /// no GRAPH lines (the inputs are unknown) and nothing to compare.
+    pub comparison: Option<Result<DebugComparison, String>>,
+    /// With two nccl-tests sweeps of one paste forced to Tree and to Ring
+    /// (`NCCL_ALGO` lines): the sizes where NCCL's pick measured slower by
+    /// more than 5 %, and the tuner plugin's CSV rows that pick the faster
+    /// one ([`nccl_debug::regrets`]).
+    pub regrets: Option<(Vec<nccl_debug::Regret>, Vec<String>)>,
 }
 
 /// The whole analysis.
@@ -99,8 +128,16 @@ pub struct Analysis {
     pub log: Option<LogAnalysis>,
     /// Every log: what it is and, when annotated, its model comparison.
     pub logs: Vec<LogSummary>,
-    /// One joint fit per rank count with ≥ 2 annotated logs.
+    /// One joint fit per rank count with ≥ 2 annotated logs (and per side
+    /// of logs side by side).
     pub joint: Vec<Result<JointFit, JointError>>,
+    /// The regime fit of the same groups, in the same order.
+    pub regimes: Vec<Result<RegimeFit, JointError>>,
+    /// What names each regime fit's breakpoint (eager → rendezvous), in
+    /// the same order.
+    pub regime_names: Vec<Option<String>>,
+    /// NCCL's debug lines, when the paste has any.
+    pub nccl: Option<NcclReport>,
 }
 
 /// One log of the paste, as the per-log panel shows it.
@@ -130,13 +167,37 @@ fn first_points(l: &Log) -> Vec<(f64, f64)> {
         .unwrap_or_default()
 }
 
-/// Per-log summaries and the joint fits of the annotated logs.
-fn summaries(
-    imp: &Import,
-    user_p: Option<usize>,
-) -> (Vec<LogSummary>, Vec<Result<JointFit, JointError>>) {
+/// The side of a log pasted side by side ("left" or "right"), else "".
+pub fn side(part: &str) -> &str {
+    let s = part.split(", ").next().unwrap_or("");
+    if s == "left" || s == "right" {
+        s
+    } else {
+        ""
+    }
+}
+
+/// Annotated logs fitted together: `(p, side)`, the logs, and the first
+/// eager limit an annotation gives.
+type Group<'a> = ((usize, &'a str), Vec<JointLog>, Option<u64>);
+
+/// A forced sweep: the algorithm of its `NCCL_ALGO` line and its points.
+type Sweep = (Algo, Vec<(f64, f64)>);
+
+/// The joint and regime fits of the groups of annotated logs, and the
+/// names of the regime fits' breakpoints.
+type Fits = (
+    Vec<Result<JointFit, JointError>>,
+    Vec<Result<RegimeFit, JointError>>,
+    Vec<Option<String>>,
+);
+
+/// Per-log summaries and the joint and regime fits of the annotated logs,
+/// grouped by p and by side (two implementations side by side are fitted
+/// apart).
+fn summaries(imp: &Import, user_p: Option<usize>, eager: Option<f64>) -> (Vec<LogSummary>, Fits) {
     let mut out = Vec::new();
-    let mut groups: Vec<(usize, Vec<JointLog>)> = Vec::new();
+    let mut groups: Vec<Group> = Vec::new();
     for (index, l) in imp.logs.iter().enumerate() {
         let p = resolve(l, user_p).p;
         let alg = l.annotation.and_then(|a| a.alg);
@@ -160,9 +221,14 @@ fn summaries(
             // A node-following algorithm has no flat closed form: its own
             // comparison says so, and it stays out of the joint fit.
             if a.flat_factors(p.p).is_some() {
-                match groups.iter_mut().find(|g| g.0 == p.p) {
-                    Some(g) => g.1.push(jl),
-                    None => groups.push((p.p, vec![jl])),
+                let key = (p.p, side(&l.part));
+                let eager = l.annotation.and_then(|a| a.eager);
+                match groups.iter_mut().find(|g| g.0 == key) {
+                    Some(g) => {
+                        g.1.push(jl);
+                        g.2 = g.2.or(eager);
+                    }
+                    None => groups.push((key, vec![jl], eager)),
                 }
             }
             compare(a, p.p, &pts)
@@ -174,12 +240,162 @@ fn summaries(
             comparison,
         });
     }
+    let groups: Vec<_> = groups.into_iter().filter(|g| g.1.len() >= 2).collect();
     let joint = groups
-        .into_iter()
-        .filter(|g| g.1.len() >= 2)
-        .map(|(p, logs)| joint_fit(p, &logs))
+        .iter()
+        .map(|((p, _), logs, _)| joint_fit(*p, logs))
         .collect();
-    (out, joint)
+    let regimes: Vec<Result<RegimeFit, JointError>> = groups
+        .iter()
+        .map(|((p, _), logs, _)| regime_fit(*p, logs, eager))
+        .collect();
+    let names = regimes
+        .iter()
+        .zip(&groups)
+        .map(|(r, g)| {
+            let f = r.as_ref().ok()?;
+            let (lo, hi) = f.breakpoint.bracket;
+            eager_break(lo, hi, eager_limit(g.2))
+        })
+        .collect();
+    (out, (joint, regimes, names))
+}
+
+/// The port against NCCL's lines (only with GRAPH lines: the model's
+/// inputs), and the regrets of two forced sweeps.
+fn nccl_report(imp: Option<&Import>, debug: NcclDebug) -> NcclReport {
+    let comparison = debug
+        .inputs
+        .graphs
+        .then(|| nccl_debug::compare(&debug, &debug.inputs.inputs));
+    let regrets = imp
+        .and_then(|imp| forced_sweeps(imp, &debug))
+        .and_then(|sweeps| {
+            // NCCL's own pick: the model without the forced NCCL_ALGO.
+            let mut free = debug.inputs.inputs.clone();
+            free.algo_env = None;
+            if let Some(v) = debug.version {
+                free.version = v;
+            }
+            let t = tune(&free).ok()?;
+            let s: [(Algo, &[(f64, f64)]); 2] =
+                [(sweeps[0].0, &sweeps[0].1), (sweeps[1].0, &sweeps[1].1)];
+            Some(nccl_debug::regrets(&t, s, 0.05))
+        });
+    NcclReport {
+        debug,
+        comparison,
+        regrets,
+    }
+}
+
+/// Two nccl-tests logs, each after its own `NCCL_ALGO` line, one forced to
+/// Tree and one to Ring: `(algorithm, (size, time) of its first table)`.
+fn forced_sweeps(imp: &Import, d: &NcclDebug) -> Option<Vec<Sweep>> {
+    let mut out: Vec<Sweep> = Vec::new();
+    let mut prev_end = 0;
+    for l in imp.logs.iter().filter(|l| l.format == Format::NcclTests) {
+        let rows = &l.series.first()?.rows;
+        let (first, last) = (rows.first()?.line, rows.last()?.line);
+        let forced = d
+            .algo_lines
+            .iter()
+            .rfind(|(n, _)| *n > prev_end && *n < first)
+            .and_then(|(_, v)| Algo::parse(v));
+        prev_end = last;
+        if let Some(a) = forced {
+            out.push((a, first_points(l)));
+        }
+    }
+    (out.len() == 2 && out[0].0 != out[1].0).then_some(out)
+}
+
+/// The NCCL model's inputs for naming an nccl-tests log's steps: the
+/// paste's GRAPH lines, else the cost view's default node (one NVSwitch
+/// node of A100s, 12 channels of 20 GB/s) at `p` ranks; and which.
+/// `NCCL_ALGO` is the one in effect for the log whose first row is line
+/// `first` (the last such line above it).
+fn nccl_defaults(text: &str, p: usize, first: usize) -> (Inputs, &'static str) {
+    let d = Inputs::nvlink_node(Version::V2_30, p.max(2), 12, 20.0, 80);
+    let read = crate::core::cost::nccl_tune::log::read_inputs(text, &d);
+    if read.graphs {
+        let mut i = read.inputs;
+        i.algo_env = text
+            .lines()
+            .take(first.saturating_sub(1))
+            .filter_map(|l| l.split_once("NCCL_ALGO set by environment to "))
+            .map(|(_, v)| v.trim().to_string())
+            .last();
+        (i, "inputs from the log's GRAPH lines")
+    } else {
+        (
+            d,
+            "no GRAPH lines: an NVSwitch node of A100s, 12 channels of 20 GB/s assumed",
+        )
+    }
+}
+
+/// The fit's steps, named (see [`LogAnalysis::steps`]).
+fn name_steps(
+    l: &Log,
+    f: &Fit,
+    p: usize,
+    model: Model,
+    nccl: &(Inputs, &str),
+) -> Vec<(f64, f64, Option<String>)> {
+    let cuts: Vec<(f64, f64)> = if f.segments.len() > 1 {
+        f.segments
+            .windows(2)
+            .map(|w| (w[0].to, w[1].from))
+            .collect()
+    } else {
+        f.suggested
+            .1
+            .iter()
+            .filter_map(|&c| {
+                let before = f
+                    .residuals
+                    .iter()
+                    .map(|r| r.n)
+                    .filter(|&n| n < c)
+                    .fold(0.0, f64::max);
+                (before > 0.0).then_some((before, c))
+            })
+            .collect()
+    };
+    if cuts.is_empty() {
+        return Vec::new();
+    }
+    let tuning = (l.format == Format::NcclTests)
+        .then(|| tune(&nccl.0).ok())
+        .flatten();
+    let func = match l.collective {
+        CollectiveKind::AllGather => Func::AllGather,
+        CollectiveKind::ReduceScatter => Func::ReduceScatter,
+        CollectiveKind::Broadcast => Func::Broadcast,
+        CollectiveKind::Reduce => Func::Reduce,
+        _ => Func::AllReduce,
+    };
+    let alg = l
+        .annotation
+        .and_then(|a| a.alg)
+        .unwrap_or_else(|| model.closed_form());
+    let shares: Vec<f64> = alg
+        .flat_rounds(p)
+        .unwrap_or_default()
+        .iter()
+        .map(|r| r.1)
+        .collect();
+    let eager = eager_limit(l.annotation.and_then(|a| a.eager));
+    cuts.into_iter()
+        .map(|(lo, hi)| {
+            let name = match &tuning {
+                Some(t) => nccl_break(lo, hi, t, func, nccl.1),
+                None => eager_size_break(lo, hi, &shares, eager),
+            };
+            (lo, hi, name)
+        })
+        .collect()
 }
 
 /// The model the fit uses: `chosen` when it has a closed form for collective
@@ -269,6 +485,13 @@ pub fn analyse(text: &str, s: &Settings) -> Analysis {
                 }
             })
         });
+        let steps = fit.as_ref().map_or_else(
+            |_| Vec::new(),
+            |f| {
+                let first = rows.first().map_or(0, |r| r.line);
+                name_steps(l, f, p, model, &nccl_defaults(text, p, first))
+            },
+        );
         Some(LogAnalysis {
             model,
             index,
@@ -278,17 +501,24 @@ pub fn analyse(text: &str, s: &Settings) -> Analysis {
             fit,
             curves,
             handoff,
+            steps,
         })
     });
-    let (logs, joint) = match &imp {
-        Ok(i) => summaries(i, s.user_p),
-        Err(_) => (Vec::new(), Vec::new()),
+    let (logs, (joint, regimes, regime_names)) = match &imp {
+        Ok(i) => summaries(i, s.user_p, s.eager),
+        Err(_) => (Vec::new(), (Vec::new(), Vec::new(), Vec::new())),
     };
+    let p = log.as_ref().map_or(8, |l| l.resolved.p.p);
+    let nccl = nccl_debug::read(text, &Inputs::nvlink_node(Version::V2_30, p, 12, 20.0, 80))
+        .map(|debug| nccl_report(imp.as_ref().ok(), debug));
     Analysis {
         import: imp,
         log,
         logs,
         joint,
+        regimes,
+        regime_names,
+        nccl,
     }
 }
 

@@ -1,6 +1,7 @@
-//! The annotation line `# collective-lab-run alg=KEY p=N` (printed first by
-//! the native runner, `runner/`; a user may add it to any log, also without
-//! the `collective-lab-run` word), and the split of one paste into several
+//! The annotation line `# collective-lab-run alg=KEY p=N [eager=BYTES]`
+//! (printed first by the native runner, `runner/`, `eager=` with its
+//! `--eager-limit`; a user may add it to any log, also without the
+//! `collective-lab-run` word), and the split of one paste into several
 //! logs: each annotation line, and each repeated table header after data
 //! rows, starts a new log.
 
@@ -17,6 +18,9 @@ pub struct Annotation {
     pub alg: Option<Algorithm>,
     /// The rank count named by `p=` (≥ 2), if any and valid.
     pub p: Option<usize>,
+    /// The MPI library's eager limit named by `eager=` (bytes, ≥ 1), if any
+    /// and valid: the measure view names a breakpoint near it.
+    pub eager: Option<u64>,
 }
 
 /// Every valid `alg=` key, comma separated.
@@ -59,6 +63,7 @@ pub fn parse(n: usize, line: &str) -> (Option<Annotation>, Vec<String>) {
         line: n,
         alg: None,
         p: None,
+        eager: None,
     };
     let mut errs = Vec::new();
     for t in toks {
@@ -70,6 +75,16 @@ pub fn parse(n: usize, line: &str) -> (Option<Annotation>, Vec<String>) {
                     "annotation alg={k}: not a known algorithm; valid keys: {}",
                     valid_keys()
                 ));
+            }
+        } else if let Some(v) = t.strip_prefix("eager=") {
+            match v.parse::<u64>() {
+                Ok(b) if (1..=1u64 << 40).contains(&b) => a.eager = Some(b),
+                _ => {
+                    let v: String = v.chars().take(40).collect();
+                    errs.push(format!(
+                        "annotation eager={v}: the eager limit must be a whole number of bytes from 1 to 2^40"
+                    ));
+                }
             }
         } else if let Some(v) = t.strip_prefix("p=") {
             match v.parse::<usize>() {
@@ -166,6 +181,12 @@ mod tests {
         assert!(e.is_empty());
         let (a, _) = parse(1, "#  alg=RD p=2");
         assert_eq!(a.and_then(|a| a.alg), Some(Algorithm::RD));
+        let (a, e) = parse(1, "# collective-lab-run alg=ring p=2 eager=4096");
+        assert_eq!(a.and_then(|a| a.eager), Some(4096));
+        assert!(e.is_empty());
+        let (a, e) = parse(1, "# alg=ring p=2 eager=4k");
+        assert_eq!(a.and_then(|a| a.eager), None);
+        assert!(e[0].contains("eager=4k"), "{e:?}");
         assert_eq!(parse(1, "# ring all-reduce, p=4 ranks").0, None);
         assert_eq!(parse(1, "alg=ring p=4").0, None, "not a comment");
         let (a, e) = parse(1, "# alg=warp p=1");

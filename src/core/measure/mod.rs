@@ -20,6 +20,7 @@
 
 pub mod analysis;
 pub mod annotate;
+pub mod breaks;
 pub mod checks;
 mod columns;
 pub mod detect;
@@ -30,7 +31,9 @@ pub mod gloo;
 pub mod joint;
 pub mod model;
 pub mod nccl;
+pub mod nccl_debug;
 pub mod osu;
+pub mod regime;
 pub mod synthetic;
 pub mod ucc;
 
@@ -237,7 +240,9 @@ pub struct LineMessage {
 pub struct Log {
     /// The parser that read it.
     pub format: Format,
-    /// "left" / "right" for two logs side by side, else "".
+    /// "left" / "right" for two logs side by side ("left, log 2" when each
+    /// side holds several annotated logs), "log 2" for logs one after the
+    /// other, else "".
     pub part: String,
     /// The collective (from the tool name, the OSU title or the numbers).
     pub collective: CollectiveKind,
@@ -500,7 +505,19 @@ pub fn import(text: &str, opts: &ImportOptions) -> Result<Import, ImportError> {
     if split.len() > 1 {
         for (name, part) in split {
             let (clean, msgs) = detect::clean_lines(&part);
-            parts.push((name, clean, msgs));
+            // Logs pasted one after the other, each side by side (the
+            // runner's --baseline): each side splits at its annotations.
+            let chunks = annotate::split(clean);
+            let many = chunks.len() > 1;
+            let mut msgs = Some(msgs);
+            for (k, c) in chunks.into_iter().enumerate() {
+                let part = if many {
+                    format!("{name}, log {}", k + 1)
+                } else {
+                    name.clone()
+                };
+                parts.push((part, c, msgs.take().unwrap_or_default()));
+            }
         }
         if !parts.iter().any(|(_, c, _)| detect::detect(c).is_some()) {
             // `|` was a column separator, not two logs side by side.
@@ -649,5 +666,7 @@ fn prefix_part(part: &str, reason: &str) -> String {
 #[cfg(test)]
 mod tests;
 
+#[cfg(test)]
+mod tests_protocol;
 #[cfg(test)]
 mod tests_real;

@@ -47,8 +47,7 @@ pub fn decode(s: &str) -> Option<Vec<(String, String)>> {
 
 fn plain(s: &str) -> bool {
     !s.is_empty()
-        && s
-            .bytes()
+        && s.bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
@@ -80,10 +79,21 @@ mod tests {
 
     #[test]
     fn anything_else_is_no_score() {
-        for bad in ["", "null", "[1]", r#"{"a":1}"#, r#"{"a":"b"#, r#"{"a\"":"b"}"#, "{,}"] {
+        for bad in [
+            "",
+            "null",
+            "[1]",
+            r#"{"a":1}"#,
+            r#"{"a":"b"#,
+            r#"{"a\"":"b"}"#,
+            "{,}",
+        ] {
             assert_eq!(decode(bad), None, "{bad}");
         }
         // a pair that is not plain text is not written
-        assert_eq!(encode([("a\"b", "first"), ("ok", "hint")]), r#"{"ok":"hint"}"#);
+        assert_eq!(
+            encode([("a\"b", "first"), ("ok", "hint")]),
+            r#"{"ok":"hint"}"#
+        );
     }
 }

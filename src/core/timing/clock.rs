@@ -19,6 +19,7 @@ use std::fmt;
 
 pub use super::dataflow::DataflowRun;
 use super::resources::Network;
+use crate::core::cost::protocol::Rendezvous;
 use crate::core::schedule::{Round, Schedule};
 use crate::core::topology::{LinkClass, Topology};
 
@@ -217,6 +218,10 @@ pub struct ClockOptions {
     pub faults: Faults,
     /// Keep every message in [`Clock::messages`] (off: numbers only).
     pub keep_events: bool,
+    /// MPI's eager/rendezvous rule per message
+    /// ([`crate::core::cost::protocol::Rendezvous`]); `None`, the default,
+    /// times every message as `α + bytes·β`.
+    pub protocol: Option<Rendezvous>,
 }
 
 impl ClockOptions {
@@ -228,6 +233,7 @@ impl ClockOptions {
             gamma: 0.0,
             faults: Faults::default(),
             keep_events: true,
+            protocol: None,
         }
     }
 }
@@ -466,7 +472,7 @@ pub fn run_rounds<R: Borrow<Round>>(
     if opts.segments == 0 {
         return Err(ClockError::Segments);
     }
-    let net = Network::new(topo, &opts.faults.factor_of(p));
+    let net = Network::new(topo, &opts.faults.factor_of(p)).with_protocol(opts.protocol);
     match opts.mode {
         Mode::LockStep => super::lockstep::clock_rounds(
             p,
@@ -497,7 +503,7 @@ pub fn start_dataflow(
     if opts.segments == 0 {
         return Err(ClockError::Segments);
     }
-    let net = Network::new(topo, &opts.faults.factor_of(schedule.p));
+    let net = Network::new(topo, &opts.faults.factor_of(schedule.p)).with_protocol(opts.protocol);
     super::dataflow::start_rounds(
         schedule.p,
         schedule.elem_bytes,

@@ -206,6 +206,7 @@ pub fn start_rounds<R: Borrow<Round>>(
         heap: BinaryHeap::new(),
         queues: vec![VecDeque::new(); plan.alphas.len()],
         alphas: plan.alphas,
+        protocol: net.protocol(),
         seq: 0,
         now: 0.0,
         records: Vec::new(),

@@ -77,7 +77,11 @@ fn message_costs<'r>(
         let route = net.route(t.src, t.dst);
         let ids = route.ids();
         let alone = ids.iter().all(|&id| loads.bytes[id as usize] == bytes);
-        if route.class == LinkClass::Flat && alone && !net.is_slow(t.src) && !net.is_slow(t.dst) {
+        let cost = if route.class == LinkClass::Flat
+            && alone
+            && !net.is_slow(t.src)
+            && !net.is_slow(t.dst)
+        {
             // Exactly the first batch's expression (bit for bit).
             route.alpha + b * (route.beta + g)
         } else {
@@ -86,6 +90,11 @@ fn message_costs<'r>(
                 .map(|&id| loads.bytes[id as usize] as f64 * net.beta(id))
                 .fold(b * route.cap_beta, f64::max);
             route.alpha + wire + b * g
+        };
+        // Without a protocol nothing is added (every time stays bit for bit).
+        match net.protocol_extra(bytes, route.alpha) {
+            Some(h) => cost + h,
+            None => cost,
         }
     })
 }
@@ -330,7 +339,10 @@ fn run_rounds<R: Borrow<Round>>(
                     reduce: t.op == Op::Reduce,
                     class: route.class,
                     start,
-                    flow_start: (start + route.alpha).min(done),
+                    flow_start: (start
+                        + route.alpha
+                        + net.protocol_extra(t.bytes(eb), route.alpha).unwrap_or(0.0))
+                    .min(done),
                     arrival,
                     done,
                     delivered,

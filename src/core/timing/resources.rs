@@ -22,6 +22,7 @@
 //! for the byte counters of the topology view (which count NIC and core
 //! bytes; ports are not listed there).
 
+use crate::core::cost::protocol::Rendezvous;
 use crate::core::topology::{LinkClass, Topology};
 
 /// A physical resource that transfers of one round share.
@@ -144,6 +145,8 @@ pub struct Network<'a> {
     factor: Vec<f64>,
     /// β per resource id, seconds per byte.
     beta: Vec<f64>,
+    /// MPI's eager/rendezvous rule, if any ([`Network::with_protocol`]).
+    protocol: Option<Rendezvous>,
 }
 
 impl<'a> Network<'a> {
@@ -186,7 +189,29 @@ impl<'a> Network<'a> {
             racks,
             factor,
             beta,
+            protocol: None,
         }
+    }
+
+    /// The same network with messages timed under `protocol`
+    /// ([`crate::core::cost::protocol`]): a message of `m` bytes at or
+    /// above the eager limit pays the handshake on top of its route's α.
+    /// `None` (the default) leaves every time as it was.
+    pub fn with_protocol(mut self, protocol: Option<Rendezvous>) -> Self {
+        self.protocol = protocol;
+        self
+    }
+
+    /// The protocol messages are timed under, if any.
+    pub fn protocol(&self) -> Option<Rendezvous> {
+        self.protocol
+    }
+
+    /// What the protocol adds to a message of `bytes` bytes on a route of
+    /// start-up `alpha` (s): the handshake when it goes by rendezvous, else
+    /// 0; `None` without a protocol.
+    pub fn protocol_extra(&self, bytes: u64, alpha: f64) -> Option<f64> {
+        self.protocol.map(|p| p.extra(bytes as f64, alpha))
     }
 
     /// The topology.

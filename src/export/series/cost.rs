@@ -3,9 +3,10 @@
 use crate::core::collectives::compare::{best_at, log_sizes, sweep_ranks, sweep_sizes};
 use crate::core::collectives::Algorithm;
 use crate::core::cost::formulas::Formula;
+use crate::core::cost::nccl_tune::{pick_grid, Func, Inputs};
 use crate::core::cost::CostParams;
 use crate::export::{Cell, DataTable};
-use crate::plot::cost::{rank_axis, MAX_P, MAX_SIZE, MIN_SIZE};
+use crate::plot::cost::{nccl_axes, rank_axis, MAX_P, MAX_SIZE, MIN_SIZE, NCCL_CELLS};
 
 /// Columns `x` then one time column (s) per compared algorithm.
 fn per_algorithm(caption: &str, x: &str, xs: &[f64], times: &[Vec<f64>]) -> DataTable {
@@ -65,6 +66,32 @@ pub fn cost_winner_map(c: CostParams, n_chosen: f64, p_chosen: usize) -> DataTab
                 Cell::Num(p as f64),
                 Cell::Num(n),
                 Cell::Text(best_at(p, n, c).short_label().to_string()),
+            ]);
+        }
+    }
+    t
+}
+
+/// NCCL's pick over sizes and ranks, as the NCCL map draws it
+/// ([`crate::plot::cost::draw_nccl_map`]): one row per (p, size) with the
+/// picked algorithm/protocol ("none" where nothing is enabled).
+pub fn cost_nccl_map(
+    inputs_at: &dyn Fn(usize) -> Inputs,
+    n_chosen: f64,
+    p_chosen: usize,
+) -> DataTable {
+    let (sizes, ps) = nccl_axes(n_chosen, p_chosen);
+    let grid = pick_grid(inputs_at, Func::AllReduce, &sizes, &ps);
+    let mut t = DataTable::new(
+        "NCCL's pick (all-reduce)",
+        &["ranks p", "message size (B)", "NCCL's pick"],
+    );
+    for (row, &p) in grid.iter().zip(&ps) {
+        for (cell, &n) in row.iter().zip(&sizes) {
+            t.rows.push(vec![
+                Cell::Num(p as f64),
+                Cell::Num(n),
+                Cell::Text(cell.map_or("none", |k| NCCL_CELLS[k]).to_string()),
             ]);
         }
     }

@@ -4,7 +4,8 @@
 //! [`crate::core::cost`] and [`crate::plot::cost`]; the page lays out the
 //! panels, one component per file. URL:
 //! `?view=cost&p=16&alpha=5us&bw=100Gb/s&size=8KiB` (or `beta=` instead of
-//! `bw=`; optional `gamma=`, `alg=`, `preset=`).
+//! `bw=`; optional `gamma=`, `alg=`, `preset=`, and the protocol layer
+//! `proto=mpi|nccl` with its fields, [`crate::params::protocol`]).
 
 use std::rc::Rc;
 
@@ -13,18 +14,26 @@ use yew::prelude::*;
 use crate::app::hooks::use_view_state;
 use crate::app::route::ViewProps;
 use crate::app::state::{on_commit, on_commit_field, one_query, Commit};
-use crate::core::collectives::compare::{all_allreduce, best_at, best_intervals, Interval};
+use crate::core::collectives::compare::{
+    all_allreduce, all_allreduce_rendezvous, best_at, best_intervals, best_intervals_rendezvous,
+    Interval,
+};
 use crate::core::collectives::Algorithm;
 use crate::core::cost::formulas::Formula;
+use crate::core::cost::nccl_tune::{tune, Tuning};
+use crate::core::cost::protocol::ProtocolTime;
 use crate::core::cost::CostParams as Model;
 use crate::core::units::{
     bandwidth_chain, format_beta, format_binary, format_decimal, format_size, format_time,
 };
-use crate::export::series::cost::{cost_time_vs_p, cost_time_vs_size, cost_winner_map};
+use crate::export::series::cost::{
+    cost_nccl_map, cost_time_vs_p, cost_time_vs_size, cost_winner_map,
+};
 use crate::export::DataTable;
 use crate::params::cost::{CostViewParams, Link};
+use crate::params::protocol::{ProtoChoice, ProtoParams};
 use crate::params::FieldError;
-use crate::plot::cost::{draw_time_vs_p, draw_time_vs_size, draw_winner_map};
+use crate::plot::cost::{draw_nccl_map, draw_time_vs_p, draw_time_vs_size, draw_winner_map};
 
 pub mod assumptions;
 pub mod bandwidths;
@@ -32,6 +41,9 @@ pub mod calculation;
 pub mod charts;
 pub mod controls;
 pub mod crossovers;
+pub mod nccl;
+pub mod proto_controls;
+pub mod protocol;
 pub mod table;
 
 use assumptions::Assumptions;
@@ -40,6 +52,9 @@ use calculation::CalculationPanel;
 use charts::ChartPanel;
 use controls::CostControls;
 use crossovers::CrossoversPanel;
+use nccl::{nccl_switches, nccl_table};
+use proto_controls::proto_controls;
+use protocol::mpi_panel;
 use table::CostTable;
 
 impl Commit for CostViewParams {
@@ -98,6 +113,40 @@ fn draw_all(p: usize, n: f64, m: Model) -> Charts {
     ]
 }
 
+/// The MPI panel's rows and intervals (empty unless `proto=mpi`).
+type MpiData = (Vec<(Algorithm, ProtocolTime)>, Vec<Interval>);
+
+fn mpi_data(p: usize, n: f64, m: Model, pr: &ProtoParams) -> MpiData {
+    if pr.choice != ProtoChoice::Mpi {
+        return (Vec::new(), Vec::new());
+    }
+    let r = pr.rendezvous();
+    (
+        all_allreduce_rendezvous(p, n, m, &r),
+        best_intervals_rendezvous(p, m, &r),
+    )
+}
+
+/// NCCL's tables, its map and the map's data (`None` unless `proto=nccl`).
+type NcclData = Option<(
+    Rc<Result<Tuning, String>>,
+    Result<String, String>,
+    Rc<DataTable>,
+)>;
+
+fn nccl_data(p: usize, n: f64, pr: &ProtoParams) -> NcclData {
+    if pr.choice != ProtoChoice::Nccl {
+        return None;
+    }
+    let fields = pr.nccl.clone();
+    let at = move |q: usize| fields.inputs(q);
+    Some((
+        Rc::new(tune(&pr.nccl.inputs(p))),
+        draw_nccl_map(&at, n, p),
+        Rc::new(cost_nccl_map(&at, n, p)),
+    ))
+}
+
 /// The cost-model view.
 #[component]
 pub fn CostView(props: &ViewProps) -> Html {
@@ -132,6 +181,11 @@ pub fn CostView(props: &ViewProps) -> Html {
             }
         });
     }
+    let proto = params.proto.clone();
+    let mpi: Rc<MpiData> = use_memo((p, n, model, proto.clone()), |(p, n, m, pr)| {
+        mpi_data(*p, *n, *m, pr)
+    });
+    let nccl: Rc<NcclData> = use_memo((p, n, proto.clone()), |(p, n, pr)| nccl_data(*p, *n, pr));
     let winner = best_at(p, n, model);
     let chosen = params.alg.unwrap_or(winner);
     let with_gamma = model.gamma != 0.0;
@@ -147,7 +201,40 @@ pub fn CostView(props: &ViewProps) -> Html {
     };
 
     let ctx = &props.ctx;
-    let fields = ctx.on_screen("controls", &["p", "size", "bw", "beta", "alpha", "gamma"]);
+    let fields = ctx.on_screen(
+        "controls",
+        &[
+            "p", "size", "bw", "beta", "alpha", "gamma", "proto", "eager", "rndv", "nccl_ver",
+            "ch", "intra", "inter", "netlat", "nodes", "cc", "link",
+        ],
+    );
+    let proto_line = match proto.choice {
+        ProtoChoice::None => String::new(),
+        ProtoChoice::Mpi => format!(
+            "; MPI protocol: eager below {}",
+            format_binary(proto.eager.value.bytes as f64)
+        ),
+        ProtoChoice::Nccl => format!(
+            "; NCCL {} model, {} node(s)",
+            proto.nccl.version.tag(),
+            proto.nccl.nodes.min(p)
+        ),
+    };
+    let protocol_panels = match (proto.choice, nccl.as_ref()) {
+        (ProtoChoice::Mpi, _) => html! {
+            {ctx.panel("protocol", mpi_panel(&mpi.0, &mpi.1, &proto.rendezvous(), model.alpha, n))}
+        },
+        (ProtoChoice::Nccl, Some((tuning, map, data))) => html! {<>
+            {ctx.panel("nccl-table", nccl_table(tuning, n))}
+            <div class="panels">
+                {ctx.panel("nccl-switches", nccl_switches(tuning))}
+                {ctx.panel("nccl-map", html! {
+                    <ChartPanel id="chart-nccl" title="NCCL's pick by size and ranks" result={map.clone()} table={data.clone()} />
+                })}
+            </div>
+        </>},
+        _ => Html::default(),
+    };
     let (errors_top, errors_below) =
         ctx.place_errors("controls", state.drafts.orphans_html(fields));
     html! {
@@ -163,10 +250,12 @@ pub fn CostView(props: &ViewProps) -> Html {
             </>})}
             {ctx.panel("controls", html! {<>
                 <CostControls params={state.params.clone()} drafts={state.drafts.clone()} on_commit={on_commit_field(&state)} />
+                {proto_controls(&state.params, &state.drafts, &on_commit_field(&state))}
                 {errors_below}
                 <p class="units-line" id="units-line">
                     {format!("p = {p}; α = {}; {link_text}; n = {}", format_time(model.alpha), format_size(params.size.value.bytes))}
                     if with_gamma { {format!("; γ = {}", format_beta(model.gamma))} }
+                    {proto_line}
                 </p>
                 if let Some(pr) = params.preset {
                     <p class="muted" id="preset-note">{format!("Preset: {}. These are round illustrative numbers for a link class, not measurements of a product.", pr.label())}</p>
@@ -185,6 +274,7 @@ pub fn CostView(props: &ViewProps) -> Html {
                 {ctx.panel("p-chart", chart(1, "chart-p", "Time against the number of ranks"))}
                 {ctx.panel("winner-map", chart(2, "chart-map", "Winner map: fastest algorithm by size and ranks"))}
             </div>
+            {protocol_panels}
             {ctx.panel("assumptions", html! { <Assumptions /> })}
         </div>
     }

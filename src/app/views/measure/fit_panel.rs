@@ -98,6 +98,11 @@ pub fn FitPanel(props: &PanelProps) -> Html {
                     0 => "No breakpoint detected: one line fits (BIC).".to_string(),
                     k => format!("The data suggest {k} breakpoint{} (protocol or algorithm switch) near {} (BIC); choose {k} above to fit piecewise.", if k == 1 { "" } else { "s" }, f.suggested.1.iter().map(|&b| format_decimal(b)).collect::<Vec<_>>().join(" and ")),
                 } }</p>
+                if la.steps.iter().any(|st| st.2.is_some()) {
+                    <ul id="fit-steps">{ for la.steps.iter().filter_map(|(lo, hi, name)| name.as_ref().map(|n| html!{
+                        <li>{format!("Step between {} and {}: {n}", format_decimal(*lo), format_decimal(*hi))}</li>
+                    })) }</ul>
+                }
                 { for f.notes.iter().map(|n| html!{ <p class="hint">{n.clone()}</p> }) }
                 <h3>{"Largest deviations from the model"}</h3>
                 <ul id="fit-worst">{ for f.worst.iter().filter_map(|&i| f.residuals.get(i)).map(|r| html!{

@@ -17,6 +17,8 @@ pub mod fit_panel;
 pub mod input;
 pub mod joint_panel;
 pub mod logs_panel;
+pub mod nccl_panel;
+pub mod regime_panel;
 pub mod report;
 pub mod state;
 pub mod table;
@@ -27,6 +29,8 @@ use fit_panel::FitPanel;
 use input::InputPanel;
 use joint_panel::JointPanel;
 use logs_panel::LogsPanel;
+use nccl_panel::nccl_panel;
+use regime_panel::regime_panel;
 use report::ParseReport;
 use state::{Action, MeasureState};
 use table::RowsTable;
@@ -80,6 +84,8 @@ pub fn MeasureView(props: &ViewProps) -> Html {
             }
             <LogsPanel analysis={shown.analysis.clone()} />
             <JointPanel analysis={shown.analysis.clone()} />
+            {ctx.panel("regimes", regime_panel(&shown, &on_action))}
+            {ctx.panel("nccl", nccl_panel(&shown.analysis))}
             if shown.analysis.log.is_some() {
                 {ctx.panel("fit", html! { <FitPanel state={shown.clone()} on_action={on_action.clone()} /> })}
                 {ctx.panel("charts", html! { <MeasureCharts state={shown.clone()} /> })}

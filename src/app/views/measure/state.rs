@@ -48,6 +48,8 @@ pub struct MeasureState {
     pub min_text: String,
     /// Fit range field texts.
     pub max_text: String,
+    /// The regime fit's breakpoint field text (empty = from the data).
+    pub eager_text: String,
     /// Inline messages, `(field, message)`.
     pub errors: Vec<(&'static str, String)>,
     /// The core's analysis of `text` with `settings`, compared by identity
@@ -71,6 +73,7 @@ impl Default for MeasureState {
             rate_text: String::new(),
             min_text: String::new(),
             max_text: String::new(),
+            eager_text: String::new(),
             errors: Vec::new(),
             kept: None,
         }
@@ -109,6 +112,9 @@ pub enum Action {
     SetTimeUnit(String),
     /// What an unnamed bandwidth column holds.
     SetBwKind(Option<BwKind>),
+    /// The regime fit's breakpoint, bytes per message (empty = found from
+    /// the data), e.g. "4KiB".
+    SetEager(String),
 }
 
 fn set_error(errors: &mut Vec<(&'static str, String)>, field: &'static str, e: Option<String>) {
@@ -221,6 +227,23 @@ impl Reducible for MeasureState {
                     }
                     Err(e) => {
                         set_error(&mut s.errors, "max", Some(e));
+                        changed = false;
+                    }
+                }
+            }
+            Action::SetEager(raw) => {
+                s.eager_text = raw.clone();
+                match parse_range(&raw, "eager limit") {
+                    Ok(v) => {
+                        s.settings.eager = v;
+                        set_error(&mut s.errors, "eager", None);
+                    }
+                    Err(e) => {
+                        set_error(
+                            &mut s.errors,
+                            "eager",
+                            Some(e.replace("all sizes", "found from the data")),
+                        );
                         changed = false;
                     }
                 }

@@ -7,6 +7,7 @@ use std::collections::{BinaryHeap, VecDeque};
 use super::plan::{Ent, Group, Member, Tx};
 use super::queue::{AlphaEnd, Ev, Kind};
 use super::{IDLE, NONE};
+use crate::core::cost::protocol::Rendezvous;
 use crate::core::schedule::Chunks;
 use crate::core::timing::clock::{Message, RankClock};
 
@@ -66,6 +67,9 @@ pub(super) struct Sim {
     pub(super) heap: BinaryHeap<Ev>,
     pub(super) queues: Vec<VecDeque<AlphaEnd>>,
     pub(super) alphas: Vec<f64>,
+    /// MPI's eager/rendezvous rule: a piece at or above the limit waits
+    /// the handshake on top of its α ([`crate::core::cost::protocol`]).
+    pub(super) protocol: Option<Rendezvous>,
     pub(super) seq: u64,
     pub(super) now: f64,
     pub(super) records: Vec<Message>,
@@ -161,8 +165,12 @@ impl Sim {
             }
         };
         self.seq += 1;
+        let alpha = self.alphas[queue];
         let a = AlphaEnd {
-            t: self.now + self.alphas[queue],
+            t: match self.protocol {
+                Some(p) => self.now + alpha + p.extra(bytes as f64, alpha),
+                None => self.now + alpha,
+            },
             seq: self.seq,
             slot,
             ver,
