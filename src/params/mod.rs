@@ -1,6 +1,6 @@
 //! View parameters and their URL query form: the embedding API.
 //!
-//! The query string is parsed with `serde_urlencoded` into a [`Query`] (keys
+//! The query string is parsed with `form_urlencoded` into a [`Query`] (keys
 //! lower-cased). Each view has its own typed `Params` built field by field:
 //! a bad field yields a [`FieldError`] with a message for the inline display and
 //! the field keeps its previous (or default) value, so a bad URL never blanks
@@ -35,8 +35,9 @@ impl Query {
     /// undecodable string gives an empty query.
     pub fn parse(search: &str) -> Self {
         let s = search.strip_prefix('?').unwrap_or(search);
-        let pairs: Vec<(String, String)> = serde_urlencoded::from_str(s).unwrap_or_default();
-        Query::from_pairs(pairs)
+        Query::from_pairs(
+            form_urlencoded::parse(s.as_bytes()).map(|(k, v)| (k.into_owned(), v.into_owned())),
+        )
     }
 
     /// The query of `pairs`, keys lower-cased and values trimmed; a later
@@ -118,7 +119,9 @@ view_params!(
 
 /// Encodes pairs as a query string (without the leading `?`).
 pub fn encode(pairs: &[(&str, String)]) -> String {
-    serde_urlencoded::to_string(pairs).unwrap_or_default()
+    form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(pairs.iter().map(|(k, v)| (*k, v.as_str())))
+        .finish()
 }
 
 /// A parameter that could not be used, with the message shown next to its field.

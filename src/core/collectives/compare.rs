@@ -224,7 +224,7 @@ pub fn best_intervals_rendezvous(p: usize, c: CostParams, proto: &Rendezvous) ->
         .collect();
     events.push(0.0);
     events.push(f64::INFINITY);
-    events.sort_by(f64::total_cmp);
+    crate::core::order::sort_f64(&mut events);
     events.dedup();
     let h = proto.handshake_time(c.alpha);
     let mut out: Vec<Interval> = Vec::new();

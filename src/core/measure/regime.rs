@@ -251,7 +251,7 @@ fn huber(rows: &[([f64; 5], f64)], cols: &[usize], s: f64) -> Option<[f64; 5]> {
 /// The robust scale: 1.4826 × the median |r| (at least 1e-6).
 fn mad_scale(r: &[f64]) -> f64 {
     let mut a: Vec<f64> = r.iter().map(|v| v.abs()).collect();
-    a.sort_by(f64::total_cmp);
+    crate::core::order::sort_f64(&mut a);
     (1.4826 * a.get(a.len() / 2).copied().unwrap_or(0.0)).max(1e-6)
 }
 
@@ -293,7 +293,7 @@ fn candidates(shapes: &[Shape], logs: &[JointLog]) -> Vec<(f64, f64)> {
             sizes.extend(s.rounds.iter().map(|&(_, share)| share * n));
         }
     }
-    sizes.sort_by(f64::total_cmp);
+    crate::core::order::sort_f64(&mut sizes);
     sizes.dedup_by(|a, b| (*a - *b).abs() <= 1e-9 * b.abs());
     sizes
         .windows(2)
@@ -340,7 +340,7 @@ fn predicted_crossings(
         .collect();
     ev.push(lo);
     ev.push(hi);
-    ev.sort_by(f64::total_cmp);
+    crate::core::order::sort_f64(&mut ev);
     ev.dedup();
     let d = |n: f64, at: f64| time_at(a, r, gamma, n, at) - time_at(b, r, gamma, n, at);
     let mut out = Vec::new();

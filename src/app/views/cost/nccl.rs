@@ -16,7 +16,7 @@ fn sizes(n: f64) -> Vec<u64> {
     let chosen = n.round().max(1.0) as u64;
     if !v.contains(&chosen) {
         v.push(chosen);
-        v.sort_unstable();
+        crate::core::order::sort_u64(&mut v);
     }
     v
 }
