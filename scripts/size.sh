@@ -5,8 +5,12 @@
 #
 # 1. Raw and `gzip -9` bytes of every file in dist/.
 # 2. What one page downloads, per view: its wasm binary and JS glue (one per
-#    view, see src/bin/), the CSS, index.html and the icon. The issue-12
-#    target is ≤ 145 KB gzipped for a page.
+#    view, see src/bin/), the CSS, index.html and the icon, checked against
+#    the page budget: 200 KB gzipped (gzip -9, 1 KB = 1000 B). A page that
+#    is not there yet has an allowance in scripts/size-allowances (its size
+#    when the budget was set, which only ever goes down); the script exits
+#    non-zero when a page is over its allowance, or over the budget when it
+#    has none.
 # 3. When twiggy is installed (`cargo install twiggy`): the wasm-bindgen
 #    output of one view's binary before wasm-opt (default: ring; it keeps the
 #    names section) grouped by crate and module, shallow bytes. wasm-opt
@@ -29,6 +33,13 @@ for f in dist/index.html dist/style-*.css dist/favicon-*.svg; do
   shared=$((shared + $(gz "$f")))
 done
 echo
+BUDGET=200000
+allowance() { # allowance VIEW: bytes a page may weigh
+  local a
+  a="$(awk -v v="$1" '$1 == v { print $2 }' scripts/size-allowances 2>/dev/null)"
+  echo "${a:-$BUDGET}"
+}
+over=0
 echo "one page, gzip -9 bytes (index.html + CSS + icon = $shared B, plus the view's JS and wasm):"
 for bin in src/bin/*.rs; do
   v="$(basename "$bin" .rs)"
@@ -36,8 +47,17 @@ for bin in src/bin/*.rs; do
   wasm="$(ls dist/"$v"_bg.wasm dist/"$v"-*_bg.wasm 2>/dev/null | head -n 1 || true)"
   [ -n "$js" ] && [ -n "$wasm" ] || { echo "$v: no binary in dist/" >&2; continue; }
   page=$((shared + $(gz "$js") + $(gz "$wasm")))
-  awk -v v="$v" -v b="$page" 'BEGIN { printf "%-12s %8d B  (%.1f KB)\n", v, b, b / 1000 }' 
+  limit="$(allowance "$v")"
+  verdict="within the budget"
+  if [ "$page" -gt "$limit" ]; then
+    verdict="OVER its limit of $limit B"
+    over=1
+  elif [ "$page" -gt "$BUDGET" ]; then
+    verdict="over the budget, within its allowance of $limit B"
+  fi
+  awk -v v="$v" -v b="$page" -v w="$verdict" 'BEGIN { printf "%-12s %8d B  (%.1f KB)  %s\n", v, b, b / 1000, w }'
 done
+[ "$over" -eq 0 ] || { echo "a page is over its limit (budget $BUDGET B; scripts/size-allowances)" >&2; exit 1; }
 
 named="target/wasm-bindgen/release/${VIEW}_bg.wasm"
 if ! command -v twiggy >/dev/null 2>&1 || [ ! -f "$named" ]; then

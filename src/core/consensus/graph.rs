@@ -2,7 +2,6 @@
 //! hypercube, the static exponential graph and a seeded random connected graph.
 
 use std::cell::OnceCell;
-use std::collections::BTreeSet;
 use std::fmt;
 
 use super::ConsensusError;
@@ -132,11 +131,13 @@ impl Graph {
                 in_neighbours: OnceCell::new(),
             });
         }
-        let mut adj: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); p];
+        // Sorted, duplicate-free neighbour lists (insert_sorted), so no
+        // set type is linked for them.
+        let mut adj: Vec<Vec<usize>> = vec![Vec::new(); p];
         let mut join = |a: usize, b: usize| {
             if a != b {
-                adj[a].insert(b);
-                adj[b].insert(a);
+                insert_sorted(&mut adj[a], b);
+                insert_sorted(&mut adj[b], a);
             }
         };
         let mut directed = false;
@@ -175,10 +176,10 @@ impl Graph {
             }
             GraphKind::Exponential => {
                 directed = true;
-                let mut ins: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); p];
+                let mut ins: Vec<Vec<usize>> = vec![Vec::new(); p];
                 for i in 0..p {
                     for off in exponential_offsets(p) {
-                        ins[(i + off) % p].insert(i);
+                        insert_sorted(&mut ins[(i + off) % p], i);
                     }
                 }
                 adj = ins;
@@ -206,11 +207,7 @@ impl Graph {
             p,
             seed,
             directed,
-            in_neighbours: OnceCell::from(
-                adj.into_iter()
-                    .map(|s| s.into_iter().collect::<Vec<usize>>())
-                    .collect::<Vec<_>>(),
-            ),
+            in_neighbours: OnceCell::from(adj),
         })
     }
 
@@ -369,6 +366,13 @@ pub fn exponential_offsets(p: usize) -> Vec<usize> {
         off *= 2;
     }
     out
+}
+
+/// Inserts `x` into the sorted list `v` unless it is there already.
+fn insert_sorted(v: &mut Vec<usize>, x: usize) {
+    if let Err(i) = v.binary_search(&x) {
+        v.insert(i, x);
+    }
 }
 
 #[cfg(test)]

@@ -4,8 +4,6 @@
 //! that read the same resources are in [`super::lockstep`] and
 //! [`super::dataflow`]; the resources themselves in [`super::resources`].
 
-use std::collections::BTreeMap;
-
 use super::resources::{resources, Resource};
 use crate::core::schedule::Schedule;
 use crate::core::topology::{LinkClass, Topology};
@@ -215,10 +213,15 @@ pub fn cumulative_traffic(per_round: &[Traffic], topo: &Topology) -> Vec<Traffic
 /// seconds. Ties go to more bytes, then to the first resource in
 /// [`Resource`]'s order. `None` on a flat topology (no resource is shared).
 pub fn busiest_resource(schedule: &Schedule, topo: &Topology) -> Option<(Resource, u64, f64)> {
-    let mut load: BTreeMap<Resource, u64> = BTreeMap::new();
+    // A topology has a handful of resources: a list, scanned (no map type).
+    let mut load: Vec<(Resource, u64)> = Vec::new();
     for t in schedule.rounds.iter().flat_map(|r| &r.transfers) {
         for r in resources(topo, t.src, t.dst) {
-            *load.entry(r).or_insert(0) += t.bytes(schedule.elem_bytes);
+            let bytes = t.bytes(schedule.elem_bytes);
+            match load.iter_mut().find(|(x, _)| *x == r) {
+                Some(e) => e.1 += bytes,
+                None => load.push((r, bytes)),
+            }
         }
     }
     // A linear scan, not a sort: only the first of the order is wanted (and

@@ -8,7 +8,7 @@
 //! budget; the tables are random bits that do not compress. The app shows
 //! numbers of at most 17 significant digits and reads numbers typed by
 //! people or printed by benchmarks, so exact arithmetic on small big
-//! integers ([`Big`], schoolbook, no tables) is fast enough and an order of
+//! integers (`Big`, schoolbook, no tables) is fast enough and an order of
 //! magnitude smaller.
 //!
 //! Every function here gives the same text (or the same `f64`) as the

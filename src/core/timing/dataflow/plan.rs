@@ -4,7 +4,7 @@
 
 use std::borrow::Borrow;
 use std::cmp::Ordering;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::BinaryHeap;
 
 use super::IDLE;
 use crate::core::schedule::{Op, Round};
@@ -107,7 +107,9 @@ pub(super) fn plan<R: Borrow<Round>>(
     let mut alphas: Vec<f64> = Vec::new();
     // The last receiver of each sender, and every pair seen.
     let mut recent: Vec<(u32, u32)> = vec![(IDLE, IDLE); p];
-    let mut pairs: HashMap<u64, u32> = HashMap::new();
+    // Per sender, the group of each receiver seen (a sender has few
+    // receivers, so a scan; no hash map type is linked for it).
+    let mut pairs: Vec<Vec<(u32, u32)>> = vec![Vec::new(); p];
     let mut transfers: u64 = 0;
     for (r, round) in rounds.into_iter().enumerate() {
         for t in &round.borrow().transfers {
@@ -125,9 +127,15 @@ pub(super) fn plan<R: Borrow<Round>>(
             let group = match recent[t.src] {
                 (dst, g) if dst == d => g,
                 _ => {
-                    let key = (u64::from(s) << 32) | u64::from(d);
                     let next = groups.len() as u32;
-                    let g = *pairs.entry(key).or_insert(next);
+                    let seen = &mut pairs[t.src];
+                    let g = match seen.iter().find(|(dst, _)| *dst == d) {
+                        Some(&(_, g)) => g,
+                        None => {
+                            seen.push((d, next));
+                            next
+                        }
+                    };
                     if g == next {
                         let route = net.route(t.src, t.dst);
                         let queue = match alphas.iter().position(|&a| a == route.alpha) {
