@@ -127,7 +127,7 @@ fn the_annotation_line_names_the_algorithm_and_p_of_each_runner_log() {
         assert_eq!(s.p.p, p, "{name}");
         assert_eq!(s.p.source, RankSource::Annotation { line: 1 }, "{name}");
         let c = s.comparison.clone().expect("annotated").expect("compared");
-        assert_eq!(c.alg.algorithm(), alg, "{name}");
+        assert_eq!(c.alg, alg, "{name}");
         assert_eq!(c.factors, alg.factors(p), "{name}");
         // One log (or a side-by-side pair whose right half, MPI's own
         // all-reduce, carries no annotation): no joint fit.
