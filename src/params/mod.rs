@@ -1,6 +1,6 @@
 //! View parameters and their URL query form: the embedding API.
 //!
-//! The query string is parsed with `serde_urlencoded` into a [`Query`] (keys
+//! The query string is parsed with `form_urlencoded` into a [`Query`] (keys
 //! lower-cased). Each view has its own typed `Params` built field by field:
 //! a bad field yields a [`FieldError`] with a message for the inline display and
 //! the field keeps its previous (or default) value, so a bad URL never blanks
@@ -30,12 +30,11 @@ pub mod trace;
 pub struct Query(Vec<(String, String)>);
 
 impl Query {
-    /// Parses `a=1&b=x` (with or without a leading `?`). Never fails: an
-    /// undecodable string gives an empty query.
+    /// Parses `a=1&b=x` (with or without a leading `?`): `+` is a space,
+    /// `%XX` a byte, and bytes that are not UTF-8 become U+FFFD. Never fails.
     pub fn parse(search: &str) -> Self {
         let s = search.strip_prefix('?').unwrap_or(search);
-        let pairs: Vec<(String, String)> = serde_urlencoded::from_str(s).unwrap_or_default();
-        Query::from_pairs(pairs)
+        Query::from_pairs(form_urlencoded::parse(s.as_bytes()).into_owned())
     }
 
     /// The query of `pairs`, keys lower-cased and values trimmed; a later
@@ -115,9 +114,13 @@ view_params!(
     step::StepParams
 );
 
-/// Encodes pairs as a query string (without the leading `?`).
+/// Encodes pairs as a query string (without the leading `?`), as
+/// `application/x-www-form-urlencoded`: a space is `+`, bytes other than
+/// ASCII letters, digits and `*-._` are `%XX`.
 pub fn encode(pairs: &[(&str, String)]) -> String {
-    serde_urlencoded::to_string(pairs).unwrap_or_default()
+    form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(pairs.iter().map(|(k, v)| (*k, v.as_str())))
+        .finish()
 }
 
 /// A parameter that could not be used, with the message shown next to its field.

@@ -515,8 +515,9 @@ fn analysis_hands_off_to_the_cost_view_and_exports_csv() {
     assert!(url.starts_with("?view=cost&p=16&alpha=5."), "{url}");
     assert!(url.ends_with("GB/s") && url.contains("&bw=12."), "{url}");
     // The cost view's own parsers accept both values.
-    let q: Vec<(String, String)> =
-        serde_urlencoded::from_str(url.trim_start_matches('?')).expect("query");
+    let q: Vec<(String, String)> = form_urlencoded::parse(url.trim_start_matches('?').as_bytes())
+        .into_owned()
+        .collect();
     let get = |k: &str| {
         q.iter()
             .find(|(kk, _)| kk == k)
