@@ -16,5 +16,6 @@ pub mod step;
 pub mod timing;
 pub mod topology;
 pub mod topology_view;
+pub mod trace_event;
 pub mod units;
 pub mod work;

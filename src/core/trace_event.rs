@@ -1,0 +1,483 @@
+//! The one Chrome trace writer: the timeline's clock, the step view's
+//! training step and the MPI runner's traced iteration are all written
+//! here, in the JSON Object Format of the Trace Event Format (Google,
+//! "Trace Event Format", the format of `chrome://tracing`, Perfetto and the
+//! PyTorch profiler).
+//!
+//! - Each process (a rank, or the step) is a `pid`, from 1 (Perfetto treats
+//!   `pid` 0 as the kernel's idle process), named by `process_name` and
+//!   ordered by `process_sort_index` metadata events.
+//! - Each process has one row per kind of work the trace declares (e.g.
+//!   send, recv, reduce), a thread with its own `tid` (unique in the file,
+//!   from 1), named by `thread_name` and ordered by `thread_sort_index`.
+//! - Work is complete events (`"ph": "X"`) with `ts` and `dur` in µs. The
+//!   format wants the events of one thread to nest or follow each other, so
+//!   spans of one kind that overlap in time go to further rows of that kind
+//!   ("send 2", "send 3", …): the writer places each span, in order of start,
+//!   on the first row whose last span has ended (the fewest rows, as for
+//!   interval colouring). Times are whole nanoseconds before they are
+//!   compared and written, so what the file says is what was compared.
+//! - A flow (`"ph": "s"` on the source's row, `"ph": "f"` with `"bp": "e"`
+//!   on the target's, one `id` per flow) draws an arrow from one span to
+//!   another, e.g. from a send to its receive. Each flow event sits in the
+//!   middle of its span, so it binds to that span in either viewer whatever
+//!   order equal timestamps are read in.
+//!
+//! Numbers are written from integers (no float formatting): µs with up to
+//! three decimals, the nanoseconds.
+
+use std::fmt::Write;
+
+use super::order::order_by;
+
+/// A value in a span's `args` or in the file's `otherData`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Arg {
+    /// A whole number.
+    Int(u64),
+    /// `true` or `false`.
+    Bool(bool),
+    /// Seconds, written as µs to the nanosecond (as `ts` is).
+    Micros(f64),
+    /// A string.
+    Text(String),
+}
+
+/// A span's name: a fixed text, a fixed text followed by a rank (`"send → "`
+/// and 3 give `"send → 3"`, without a string per span), or any text.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Name {
+    /// A fixed text.
+    Text(&'static str),
+    /// A fixed text, then a number.
+    Numbered(&'static str, usize),
+    /// Any text.
+    Owned(String),
+}
+
+/// One complete event before it is placed on a row.
+#[derive(Clone, Debug)]
+struct Span {
+    process: usize,
+    kind: usize,
+    name: Name,
+    cat: &'static str,
+    start: i64,
+    end: i64,
+    /// `args[lo..hi]`.
+    args: (usize, usize),
+}
+
+/// A trace being built: declare the row kinds, add processes and spans
+/// (and flows between spans), then [`TraceWriter::finish`] writes the file.
+#[derive(Clone, Debug)]
+pub struct TraceWriter {
+    kinds: &'static [&'static str],
+    processes: Vec<String>,
+    spans: Vec<Span>,
+    args: Vec<(&'static str, Arg)>,
+    flows: Vec<(usize, usize)>,
+    other: Vec<(&'static str, Arg)>,
+}
+
+/// Seconds to whole nanoseconds; `None` when not finite or beyond ±292 years.
+fn nanos(t: f64) -> Option<i64> {
+    let ns = (t * 1e9).round();
+    (ns.is_finite() && ns.abs() < 9.2e18).then_some(ns as i64)
+}
+
+/// Writes `ns` nanoseconds as µs: `52000`, `1.5`, `0.001`, `-2.25`.
+fn push_micros(out: &mut String, ns: i64) {
+    if ns < 0 {
+        out.push('-');
+    }
+    let a = ns.unsigned_abs();
+    let _ = write!(out, "{}", a / 1000);
+    let f = a % 1000;
+    if f != 0 {
+        let digits = [f / 100, f / 10 % 10, f % 10];
+        let keep = if f % 100 == 0 {
+            1
+        } else if f % 10 == 0 {
+            2
+        } else {
+            3
+        };
+        out.push('.');
+        for d in &digits[..keep] {
+            out.push(char::from(b'0' + *d as u8));
+        }
+    }
+}
+
+/// Writes `s` as a JSON string (quotes, backslashes and control characters
+/// escaped).
+fn push_str(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c if u32::from(c) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+fn push_arg(out: &mut String, v: &Arg) {
+    match v {
+        Arg::Int(n) => {
+            let _ = write!(out, "{n}");
+        }
+        Arg::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Arg::Micros(t) => push_micros(out, nanos(*t).unwrap_or(0)),
+        Arg::Text(s) => push_str(out, s),
+    }
+}
+
+fn push_object(out: &mut String, pairs: &[(&'static str, Arg)]) {
+    out.push('{');
+    for (i, (k, v)) in pairs.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        push_str(out, k);
+        out.push(':');
+        push_arg(out, v);
+    }
+    out.push('}');
+}
+
+fn push_name(out: &mut String, n: &Name) {
+    match n {
+        Name::Text(s) => push_str(out, s),
+        Name::Owned(s) => push_str(out, s),
+        Name::Numbered(s, k) => {
+            out.push('"');
+            out.push_str(s);
+            let _ = write!(out, "{k}\"");
+        }
+    }
+}
+
+/// Starts an event in the list: a comma after the one before, a newline.
+fn next_event(out: &mut String) {
+    if !out.ends_with('[') {
+        out.push(',');
+    }
+    out.push('\n');
+}
+
+/// One metadata event (`"ph": "M"`).
+fn meta(out: &mut String, what: &str, pid: usize, tid: usize, arg: &str, value: &Arg) {
+    next_event(out);
+    let _ = write!(
+        out,
+        "{{\"name\":\"{what}\",\"ph\":\"M\",\"pid\":{pid},\"tid\":{tid},\"args\":{{\"{arg}\":"
+    );
+    push_arg(out, value);
+    out.push_str("}}");
+}
+
+impl TraceWriter {
+    /// A trace whose processes each have the rows `kinds` (in this order),
+    /// e.g. `&["send", "recv", "reduce"]`.
+    pub fn new(kinds: &'static [&'static str]) -> Self {
+        TraceWriter {
+            kinds,
+            processes: Vec::new(),
+            spans: Vec::new(),
+            args: Vec::new(),
+            flows: Vec::new(),
+            other: Vec::new(),
+        }
+    }
+
+    /// Adds a process named `name` (e.g. "rank 3"); returns its index
+    /// (its `pid` is the index + 1).
+    pub fn process(&mut self, name: impl Into<String>) -> usize {
+        self.processes.push(name.into());
+        self.processes.len() - 1
+    }
+
+    /// Adds a span from `start` to `end` seconds on `process`'s rows of
+    /// kind `kind` (an index into the kinds), with category `cat` and
+    /// `args`. Returns its index for [`TraceWriter::flow`], or `None` when a
+    /// time is not finite, the process or kind does not exist (nothing is
+    /// written then). An `end` before `start` is read as `start`.
+    pub fn span(
+        &mut self,
+        process: usize,
+        kind: usize,
+        name: Name,
+        cat: &'static str,
+        (start, end): (f64, f64),
+        args: impl IntoIterator<Item = (&'static str, Arg)>,
+    ) -> Option<usize> {
+        let (start, end) = (nanos(start)?, nanos(end)?);
+        if process >= self.processes.len() || kind >= self.kinds.len() {
+            return None;
+        }
+        let lo = self.args.len();
+        self.args.extend(args);
+        self.spans.push(Span {
+            process,
+            kind,
+            name,
+            cat,
+            start,
+            end: end.max(start),
+            args: (lo, self.args.len()),
+        });
+        Some(self.spans.len() - 1)
+    }
+
+    /// An arrow from span `from` to span `to` (indices from
+    /// [`TraceWriter::span`]).
+    pub fn flow(&mut self, from: usize, to: usize) {
+        if from < self.spans.len() && to < self.spans.len() {
+            self.flows.push((from, to));
+        }
+    }
+
+    /// Sets `key` of the file's `otherData` (what the run was).
+    pub fn other(&mut self, key: &'static str, value: Arg) {
+        self.other.push((key, value));
+    }
+
+    /// Places the spans on rows (see the module doc): the row of each span
+    /// (0 for the first of its kind), and the number of rows of each
+    /// (process, kind), indexed `process · kinds + kind`.
+    fn place(&self) -> (Vec<usize>, Vec<usize>) {
+        let k = self.kinds.len();
+        let mut ends: Vec<Vec<i64>> = vec![Vec::new(); self.processes.len() * k];
+        let mut row = vec![0; self.spans.len()];
+        // `start` as an unsigned key in signed order
+        let by_start = order_by(&self.spans, |s| (s.start as u64) ^ (1 << 63));
+        for i in by_start {
+            let s = &self.spans[i];
+            let lanes = &mut ends[s.process * k + s.kind];
+            match lanes.iter().position(|&e| e <= s.start) {
+                Some(l) => {
+                    lanes[l] = s.end;
+                    row[i] = l;
+                }
+                None => {
+                    lanes.push(s.end);
+                    row[i] = lanes.len() - 1;
+                }
+            }
+        }
+        (row, ends.iter().map(Vec::len).collect())
+    }
+
+    /// The file: `{"displayTimeUnit":"ms","otherData":{…},"traceEvents":[…]}`
+    /// with the metadata events first, then the spans in the order they
+    /// were added, then the flows.
+    pub fn finish(self) -> String {
+        let k = self.kinds.len();
+        let (row, rows) = self.place();
+        // tid of row 0 of each (process, kind): rows numbered from 1 in
+        // process, kind, row order
+        let mut first_tid = Vec::with_capacity(rows.len());
+        let mut next = 1;
+        for &n in &rows {
+            first_tid.push(next);
+            next += n;
+        }
+        let mut out = String::with_capacity(256 + self.spans.len() * 160 + self.flows.len() * 160);
+        out.push_str("{\"displayTimeUnit\":\"ms\",\"otherData\":");
+        push_object(&mut out, &self.other);
+        out.push_str(",\"traceEvents\":[");
+        for (p, name) in self.processes.iter().enumerate() {
+            let pid = p + 1;
+            meta(
+                &mut out,
+                "process_name",
+                pid,
+                0,
+                "name",
+                &Arg::Text(name.clone()),
+            );
+            meta(
+                &mut out,
+                "process_sort_index",
+                pid,
+                0,
+                "sort_index",
+                &Arg::Int(p as u64),
+            );
+            for (kind, kname) in self.kinds.iter().enumerate() {
+                for r in 0..rows[p * k + kind] {
+                    let tid = first_tid[p * k + kind] + r;
+                    let label = if r == 0 {
+                        (*kname).to_string()
+                    } else {
+                        format!("{kname} {}", r + 1)
+                    };
+                    meta(&mut out, "thread_name", pid, tid, "name", &Arg::Text(label));
+                    let sort = (kind * 1000 + r) as u64;
+                    meta(
+                        &mut out,
+                        "thread_sort_index",
+                        pid,
+                        tid,
+                        "sort_index",
+                        &Arg::Int(sort),
+                    );
+                }
+            }
+        }
+        let tid = |i: usize| {
+            let s = &self.spans[i];
+            (s.process + 1, first_tid[s.process * k + s.kind] + row[i])
+        };
+        for (i, s) in self.spans.iter().enumerate() {
+            let (pid, tid) = tid(i);
+            next_event(&mut out);
+            out.push_str("{\"name\":");
+            push_name(&mut out, &s.name);
+            let _ = write!(out, ",\"cat\":\"{}\",\"ph\":\"X\",\"ts\":", s.cat);
+            push_micros(&mut out, s.start);
+            out.push_str(",\"dur\":");
+            push_micros(&mut out, s.end - s.start);
+            let _ = write!(out, ",\"pid\":{pid},\"tid\":{tid},\"args\":");
+            push_object(&mut out, &self.args[s.args.0..s.args.1]);
+            out.push('}');
+        }
+        for (id, &(a, b)) in self.flows.iter().enumerate() {
+            for (ph, i, bind) in [("s", a, ""), ("f", b, ",\"bp\":\"e\"")] {
+                let s = &self.spans[i];
+                let (pid, tid) = tid(i);
+                next_event(&mut out);
+                let _ = write!(
+                    out,
+                    "{{\"name\":\"message\",\"cat\":\"flow\",\"ph\":\"{ph}\",\"id\":{},\"ts\":",
+                    id + 1
+                );
+                push_micros(&mut out, s.start + (s.end - s.start) / 2);
+                let _ = write!(out, ",\"pid\":{pid},\"tid\":{tid}{bind}}}");
+            }
+        }
+        out.push_str("\n]}\n");
+        out
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn microseconds_are_written_from_whole_nanoseconds() {
+        let w = |t: f64| {
+            let mut s = String::new();
+            push_micros(&mut s, nanos(t).expect("finite"));
+            s
+        };
+        assert_eq!(w(0.052), "52000");
+        assert_eq!(w(1.5e-6), "1.5");
+        assert_eq!(w(1e-9), "0.001");
+        assert_eq!(w(1.23e-7), "0.123");
+        assert_eq!(w(-2.25e-6), "-2.25");
+        assert_eq!(w(0.0), "0");
+        assert_eq!(nanos(f64::NAN), None);
+        assert_eq!(nanos(f64::INFINITY), None);
+    }
+
+    #[test]
+    fn overlapping_spans_of_one_kind_go_to_further_rows() {
+        // rank 0 sends 0–2 µs and 1–3 µs (overlap: two send rows), then
+        // 3–4 µs (follows the first), receives 0–5 µs; rank 1 nothing.
+        let mut t = TraceWriter::new(&["send", "recv"]);
+        let r0 = t.process("rank 0");
+        t.process("rank \"1\"");
+        let us = |a: f64, b: f64| (a * 1e-6, b * 1e-6);
+        let a = t.span(
+            r0,
+            0,
+            Name::Numbered("send → ", 1),
+            "send",
+            us(0.0, 2.0),
+            [],
+        );
+        t.span(r0, 0, Name::Text("second"), "send", us(1.0, 3.0), []);
+        t.span(
+            r0,
+            0,
+            Name::Text("third"),
+            "send",
+            us(3.0, 4.0),
+            [("bytes", Arg::Int(8))],
+        );
+        let b = t.span(r0, 1, Name::Owned("recv".into()), "recv", us(0.0, 5.0), []);
+        assert_eq!(
+            t.span(5, 0, Name::Text("x"), "send", us(0.0, 1.0), []),
+            None
+        );
+        assert_eq!(
+            t.span(r0, 0, Name::Text("x"), "send", (f64::NAN, 1.0), []),
+            None
+        );
+        t.flow(a.expect("a span"), b.expect("a span"));
+        t.other("alg", Arg::Text("ring".into()));
+        let json = t.finish();
+        let v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+        assert_eq!(v["otherData"]["alg"], "ring");
+        let ev = v["traceEvents"].as_array().expect("events");
+        let x: Vec<_> = ev.iter().filter(|e| e["ph"] == "X").collect();
+        assert_eq!(x.len(), 4);
+        // rows: send (tid 1), send 2 (tid 2), recv (tid 3)
+        let tids: Vec<u64> = x.iter().filter_map(|e| e["tid"].as_u64()).collect();
+        assert_eq!(tids, [1, 1 + 1, 1, 3]);
+        assert!(x.iter().all(|e| e["pid"] == 1));
+        assert_eq!(x[0]["name"], "send → 1");
+        assert_eq!(x[2]["args"]["bytes"], 8);
+        assert_eq!(
+            (x[2]["ts"].as_f64(), x[2]["dur"].as_f64()),
+            (Some(3.0), Some(1.0))
+        );
+        let names: Vec<(u64, u64, &str)> = ev
+            .iter()
+            .filter(|e| e["name"] == "thread_name" || e["name"] == "process_name")
+            .map(|e| {
+                let n = e["args"]["name"].as_str().unwrap_or("");
+                (
+                    e["pid"].as_u64().unwrap_or(0),
+                    e["tid"].as_u64().unwrap_or(0),
+                    n,
+                )
+            })
+            .collect();
+        assert_eq!(
+            names,
+            [
+                (1, 0, "rank 0"),
+                (1, 1, "send"),
+                (1, 2, "send 2"),
+                (1, 3, "recv"),
+                (2, 0, "rank \"1\"")
+            ]
+        );
+        // the flow: from the middle of the first send to the middle of the recv
+        let flow: Vec<_> = ev.iter().filter(|e| e["cat"] == "flow").collect();
+        assert_eq!(flow.len(), 2);
+        assert_eq!(
+            (flow[0]["ph"].as_str(), flow[0]["ts"].as_f64()),
+            (Some("s"), Some(1.0))
+        );
+        assert_eq!(
+            (flow[1]["ph"].as_str(), flow[1]["ts"].as_f64()),
+            (Some("f"), Some(2.5))
+        );
+        assert_eq!(
+            (flow[1]["tid"].as_u64(), flow[1]["bp"].as_str()),
+            (Some(3), Some("e"))
+        );
+        assert_eq!(flow[0]["id"], flow[1]["id"]);
+    }
+}
