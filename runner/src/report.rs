@@ -3,8 +3,7 @@
 //! measure view's parsers in `tests/measure_import.rs`).
 
 use collective_lab::core::collectives::Algorithm;
-use collective_lab::core::cost::nccl::{busbw_factor, CollectiveKind};
-use collective_lab::core::measure::synthetic::nccl_time_str;
+use collective_lab::core::cost::nccl::{busbw_factor, nccl_time_str, CollectiveKind};
 use collective_lab::core::units::format_size;
 use serde_json::{json, Value};
 

@@ -214,6 +214,18 @@ pub fn nccl_bandwidths_of(
     }
 }
 
+/// A time in µs printed as nccl-tests prints it (src/common.cu): 0 decimals
+/// from 10 000 µs, 1 from 100 µs, else 2, right-aligned in 7 columns.
+pub fn nccl_time_str(us: f64) -> String {
+    if us >= 10000.0 {
+        format!("{us:7.0}")
+    } else if us >= 100.0 {
+        format!("{us:7.1}")
+    } else {
+        format!("{us:7.2}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

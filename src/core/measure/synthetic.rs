@@ -4,6 +4,7 @@
 //! line that it is synthetic.
 
 use super::model::{CollectiveKind, Model, SplitMix64};
+use crate::core::cost::nccl::nccl_time_str;
 use crate::core::units::{format_bandwidth, format_beta, format_time};
 
 /// The sizes of a synthetic run.
@@ -199,18 +200,6 @@ fn gauss(rng: &mut SplitMix64) -> f64 {
     let u1 = rng.next_f64().max(1e-300);
     let u2 = rng.next_f64();
     (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
-}
-
-/// A time in µs printed as nccl-tests prints it (src/common.cu): 0 decimals
-/// from 10 000 µs, 1 from 100 µs, else 2.
-pub fn nccl_time_str(us: f64) -> String {
-    if us >= 10000.0 {
-        format!("{us:7.0}")
-    } else if us >= 100.0 {
-        format!("{us:7.1}")
-    } else {
-        format!("{us:7.2}")
-    }
 }
 
 /// The true (noise-free) time of `n` bytes, seconds.
