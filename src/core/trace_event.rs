@@ -95,17 +95,10 @@ fn push_micros(out: &mut String, ns: i64) {
     let _ = write!(out, "{}", a / 1000);
     let f = a % 1000;
     if f != 0 {
-        let digits = [f / 100, f / 10 % 10, f % 10];
-        let keep = if f % 100 == 0 {
-            1
-        } else if f % 10 == 0 {
-            2
-        } else {
-            3
-        };
-        out.push('.');
-        for d in &digits[..keep] {
-            out.push(char::from(b'0' + *d as u8));
+        // three digits, trailing zeros dropped (a non-zero digit stays)
+        let _ = write!(out, ".{f:03}");
+        while out.ends_with('0') {
+            out.pop();
         }
     }
 }
