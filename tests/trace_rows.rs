@@ -3,6 +3,7 @@
 //! complete events of one row (`pid`, `tid`) nest or follow each other,
 //! which Perfetto needs to draw them. Each case is built the way its page
 //! builds it, from a URL query.
+#![cfg(not(target_arch = "wasm32"))]
 
 #[path = "support/trace_rows.rs"]
 mod trace_rows;

@@ -7,6 +7,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+/// A complete event: start and end, ns, and its name.
+type Span = (i64, i64, String);
+
 /// Whole nanoseconds of a `ts` or `dur` in µs (the writer writes whole
 /// nanoseconds; Perfetto reads µs the same way, `llround(µs · 1000)`).
 fn ns(v: &serde_json::Value) -> i64 {
@@ -19,7 +22,7 @@ fn ns(v: &serde_json::Value) -> i64 {
 pub fn partial_overlap(json: &str) -> Option<String> {
     let v: serde_json::Value = serde_json::from_str(json).expect("JSON");
     let events = v["traceEvents"].as_array().expect("traceEvents");
-    let mut rows: BTreeMap<(u64, u64), Vec<(i64, i64, String)>> = BTreeMap::new();
+    let mut rows: BTreeMap<(u64, u64), Vec<Span>> = BTreeMap::new();
     let mut named = BTreeSet::new();
     for e in events {
         let (pid, tid) = (
@@ -58,7 +61,7 @@ pub fn partial_overlap(json: &str) -> Option<String> {
         }
         // by start, the longer first: a stack of open events must hold
         evs.sort_by_key(|e| (e.0, -e.1));
-        let mut open: Vec<&(i64, i64, String)> = Vec::new();
+        let mut open: Vec<&Span> = Vec::new();
         for e in evs.iter() {
             while open.last().is_some_and(|o| o.1 <= e.0) {
                 open.pop();
