@@ -157,7 +157,10 @@ fn trunk_runs_offline_with_the_tools_setup_installs() {
     // wasm-opt: Trunk's form of `wasm-opt --version`, "version_N"
     let opt = toml_value(&trunk, "wasm_opt").expect("wasm_opt pin");
     let n = opt.strip_prefix("version_").expect("version_N");
-    assert!(!n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()), "{opt}");
+    assert!(
+        !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()),
+        "{opt}"
+    );
     // setup.sh installs what Trunk.toml pins
     let setup = fs::read_to_string("scripts/setup.sh").expect("setup.sh");
     assert!(setup.contains("WB_VERSION=\"$(pin wasm_bindgen)\""));
