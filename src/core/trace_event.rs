@@ -6,7 +6,8 @@
 //!
 //! - Each process (a rank, or the step) is a `pid`, from 1 (Perfetto treats
 //!   `pid` 0 as the kernel's idle process), named by `process_name` and
-//!   ordered by `process_sort_index` metadata events.
+//!   ordered by `process_sort_index` metadata events, written on its first
+//!   row's `tid` (no event has `tid` 0 either).
 //! - Each process has one row per kind of work the trace declares (e.g.
 //!   send, recv, reduce), a thread with its own `tid` (unique in the file,
 //!   from 1), named by `thread_name` and ordered by `thread_sort_index`.
@@ -277,12 +278,23 @@ impl TraceWriter {
         let k = self.kinds.len();
         let (row, rows) = self.place();
         // tid of row 0 of each (process, kind): rows numbered from 1 in
-        // process, kind, row order
+        // process, kind, row order; a process's own metadata goes on its
+        // first row (a process without rows gets a tid of its own), as
+        // Perfetto makes a thread of every (pid, tid) it reads, and tid 0
+        // is the kernel's
         let mut first_tid = Vec::with_capacity(rows.len());
+        let mut own_tid = Vec::with_capacity(self.processes.len());
         let mut next = 1;
-        for &n in &rows {
-            first_tid.push(next);
-            next += n;
+        for p in 0..self.processes.len() {
+            let per_process = &rows[p * k..(p + 1) * k];
+            own_tid.push(next);
+            for &n in per_process {
+                first_tid.push(next);
+                next += n;
+            }
+            if per_process.iter().all(|&n| n == 0) {
+                next += 1;
+            }
         }
         // about 130 bytes per span besides its args, 90 per flow event
         let mut out = String::with_capacity(
@@ -293,21 +305,23 @@ impl TraceWriter {
         out.push_str(",\"traceEvents\":[");
         for (p, name) in self.processes.iter().enumerate() {
             let pid = p + 1;
+            let tid = own_tid[p];
             meta(
                 &mut out,
                 "process_name",
                 pid,
-                0,
+                tid,
                 "name",
                 &Arg::Text(name.clone()),
             );
+            let sort = Arg::Int(p as u64);
             meta(
                 &mut out,
                 "process_sort_index",
                 pid,
-                0,
+                tid,
                 "sort_index",
-                &Arg::Int(p as u64),
+                &sort,
             );
             for (kind, kname) in self.kinds.iter().enumerate() {
                 for r in 0..rows[p * k + kind] {
@@ -429,7 +443,8 @@ mod tests {
         let ev = v["traceEvents"].as_array().expect("events");
         let x: Vec<_> = ev.iter().filter(|e| e["ph"] == "X").collect();
         assert_eq!(x.len(), 4);
-        // rows: send (tid 1), send 2 (tid 2), recv (tid 3)
+        // rows: send (tid 1), send 2 (tid 2), recv (tid 3); no tid 0
+        assert!(ev.iter().all(|e| e["tid"] != 0 && e["pid"] != 0));
         let tids: Vec<u64> = x.iter().filter_map(|e| e["tid"].as_u64()).collect();
         assert_eq!(tids, [1, 1 + 1, 1, 3]);
         assert!(x.iter().all(|e| e["pid"] == 1));
@@ -454,11 +469,12 @@ mod tests {
         assert_eq!(
             names,
             [
-                (1, 0, "rank 0"),
+                (1, 1, "rank 0"),
                 (1, 1, "send"),
                 (1, 2, "send 2"),
                 (1, 3, "recv"),
-                (2, 0, "rank \"1\"")
+                // a process without rows has a tid of its own
+                (2, 4, "rank \"1\"")
             ]
         );
         // the flow: from the middle of the first send to the middle of the recv

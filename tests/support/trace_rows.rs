@@ -18,7 +18,8 @@ fn ns(v: &serde_json::Value) -> i64 {
 
 /// The first pair of complete events on one row (`pid`, `tid`) that
 /// overlap in part, as a message; `None` when every row's events nest or
-/// follow each other. Also checks that every row and process is named.
+/// follow each other. Also checks that every row and process is named and
+/// that no event has `pid` 0 or `tid` 0.
 pub fn partial_overlap(json: &str) -> Option<String> {
     let v: serde_json::Value = serde_json::from_str(json).expect("JSON");
     let events = v["traceEvents"].as_array().expect("traceEvents");
@@ -29,6 +30,9 @@ pub fn partial_overlap(json: &str) -> Option<String> {
             e["pid"].as_u64().expect("pid"),
             e["tid"].as_u64().expect("tid"),
         );
+        if pid == 0 || tid == 0 {
+            return Some(format!("{e}: Perfetto reserves pid 0 and tid 0"));
+        }
         match e["ph"].as_str() {
             Some("X") => {
                 let start = ns(&e["ts"]);
@@ -49,9 +53,6 @@ pub fn partial_overlap(json: &str) -> Option<String> {
         }
     }
     for (&(pid, tid), evs) in &mut rows {
-        if pid == 0 || tid == 0 {
-            return Some(format!("pid {pid} tid {tid}: Perfetto reserves 0"));
-        }
         if !named.contains(&("thread_name".to_string(), pid, tid))
             || !named.contains(&("process_name".to_string(), pid, 0))
         {
