@@ -27,12 +27,11 @@
 //! Numbers are written from integers (no float formatting): µs with up to
 //! three decimals, the nanoseconds.
 
-use std::fmt::Write;
-
 use super::order::order_by;
 
-/// A value in a span's `args` or in the file's `otherData`.
-#[derive(Clone, Debug, PartialEq)]
+/// A value in a span's `args` or in the file's `otherData` (texts go
+/// through [`TraceWriter::other_text`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Arg {
     /// A whole number.
     Int(u64),
@@ -40,8 +39,6 @@ pub enum Arg {
     Bool(bool),
     /// Seconds, written as µs to the nanosecond (as `ts` is).
     Micros(f64),
-    /// A string.
-    Text(String),
 }
 
 /// A span's name: a fixed text, a fixed text followed by a rank (`"send → "`
@@ -80,7 +77,8 @@ pub struct TraceWriter {
     /// allocation per span: a trace at p = 256 has 261 120 spans).
     args: String,
     flows: Vec<(usize, usize)>,
-    other: Vec<(&'static str, Arg)>,
+    /// The members of `otherData`, written as they come.
+    other: String,
 }
 
 /// Seconds to whole nanoseconds; `None` when not finite or beyond ±292 years.
@@ -89,17 +87,34 @@ fn nanos(t: f64) -> Option<i64> {
     (ns.is_finite() && ns.abs() < 9.2e18).then_some(ns as i64)
 }
 
+/// Writes `n` in decimal (by hand: the writer formats nothing, which keeps
+/// it small in the wasm).
+fn push_u64(out: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend(digits[i..].iter().map(|&d| char::from(d)));
+}
+
 /// Writes `ns` nanoseconds as µs: `52000`, `1.5`, `0.001`, `-2.25`.
 fn push_micros(out: &mut String, ns: i64) {
     if ns < 0 {
         out.push('-');
     }
     let a = ns.unsigned_abs();
-    let _ = write!(out, "{}", a / 1000);
+    push_u64(out, a / 1000);
     let f = a % 1000;
     if f != 0 {
         // three digits, trailing zeros dropped (a non-zero digit stays)
-        let _ = write!(out, ".{f:03}");
+        out.push('.');
+        out.extend([f / 100, f / 10 % 10, f % 10].map(|d| char::from(b'0' + d as u8)));
         while out.ends_with('0') {
             out.pop();
         }
@@ -109,14 +124,18 @@ fn push_micros(out: &mut String, ns: i64) {
 /// Writes `s` as a JSON string (quotes, backslashes and control characters
 /// escaped).
 fn push_str(out: &mut String, s: &str) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
     out.push('"');
     for c in s.chars() {
         match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
+            '"' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
             c if u32::from(c) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", u32::from(c));
+                out.push_str("\\u00");
+                out.push(char::from(HEX[(u32::from(c) >> 4) as usize]));
+                out.push(char::from(HEX[(u32::from(c) & 15) as usize]));
             }
             c => out.push(c),
         }
@@ -124,28 +143,21 @@ fn push_str(out: &mut String, s: &str) {
     out.push('"');
 }
 
-fn push_arg(out: &mut String, v: &Arg) {
+fn push_arg(out: &mut String, v: Arg) {
     match v {
-        Arg::Int(n) => {
-            let _ = write!(out, "{n}");
-        }
-        Arg::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Arg::Micros(t) => push_micros(out, nanos(*t).unwrap_or(0)),
-        Arg::Text(s) => push_str(out, s),
+        Arg::Int(n) => push_u64(out, n),
+        Arg::Bool(b) => out.push_str(if b { "true" } else { "false" }),
+        Arg::Micros(t) => push_micros(out, nanos(t).unwrap_or(0)),
     }
 }
 
-fn push_object(out: &mut String, pairs: impl IntoIterator<Item = (&'static str, Arg)>) {
-    out.push('{');
-    for (i, (k, v)) in pairs.into_iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        push_str(out, k);
-        out.push(':');
-        push_arg(out, &v);
+/// Writes `,"key":` (no comma for the first member of an object).
+fn push_key(out: &mut String, key: &str) {
+    if !out.ends_with('{') && !out.is_empty() {
+        out.push(',');
     }
-    out.push('}');
+    push_str(out, key);
+    out.push(':');
 }
 
 fn push_name(out: &mut String, n: &Name) {
@@ -155,28 +167,35 @@ fn push_name(out: &mut String, n: &Name) {
         Name::Numbered(s, k) => {
             out.push('"');
             out.push_str(s);
-            let _ = write!(out, "{k}\"");
+            push_u64(out, *k as u64);
+            out.push('"');
         }
     }
 }
 
-/// Starts an event in the list: a comma after the one before, a newline.
-fn next_event(out: &mut String) {
+/// Starts an event in the list (a comma after the one before, a newline)
+/// with `{"name":"NAME","ph":"PH","pid":PID,"tid":TID`.
+fn event_head(out: &mut String, name: &str, ph: &str, pid: usize, tid: usize) {
     if !out.ends_with('[') {
         out.push(',');
     }
-    out.push('\n');
+    out.push_str("\n{\"name\":");
+    push_str(out, name);
+    out.push_str(",\"ph\":\"");
+    out.push_str(ph);
+    out.push_str("\",\"pid\":");
+    push_u64(out, pid as u64);
+    out.push_str(",\"tid\":");
+    push_u64(out, tid as u64);
 }
 
-/// One metadata event (`"ph": "M"`).
-fn meta(out: &mut String, what: &str, pid: usize, tid: usize, arg: &str, value: &Arg) {
-    next_event(out);
-    let _ = write!(
-        out,
-        "{{\"name\":\"{what}\",\"ph\":\"M\",\"pid\":{pid},\"tid\":{tid},\"args\":{{\"{arg}\":"
-    );
-    push_arg(out, value);
-    out.push_str("}}");
+/// One metadata event (`"ph": "M"`) up to its value: `…,"args":{"KEY":`;
+/// the caller writes the value and `}}`.
+fn meta(out: &mut String, what: &str, pid: usize, tid: usize, key: &str) {
+    event_head(out, what, "M", pid, tid);
+    out.push_str(",\"args\":{");
+    push_str(out, key);
+    out.push(':');
 }
 
 impl TraceWriter {
@@ -189,7 +208,7 @@ impl TraceWriter {
             spans: Vec::new(),
             args: String::new(),
             flows: Vec::new(),
-            other: Vec::new(),
+            other: String::new(),
         }
     }
 
@@ -212,14 +231,19 @@ impl TraceWriter {
         name: Name,
         cat: &'static str,
         (start, end): (f64, f64),
-        args: impl IntoIterator<Item = (&'static str, Arg)>,
+        args: &[(&'static str, Arg)],
     ) -> Option<usize> {
         let (start, end) = (nanos(start)?, nanos(end)?);
         if process >= self.processes.len() || kind >= self.kinds.len() {
             return None;
         }
         let lo = self.args.len();
-        push_object(&mut self.args, args);
+        self.args.push('{');
+        for &(k, v) in args {
+            push_key(&mut self.args, k);
+            push_arg(&mut self.args, v);
+        }
+        self.args.push('}');
         self.spans.push(Span {
             process,
             kind,
@@ -240,9 +264,16 @@ impl TraceWriter {
         }
     }
 
-    /// Sets `key` of the file's `otherData` (what the run was).
+    /// Sets `key` of the file's `otherData` (what the run was) to a number.
     pub fn other(&mut self, key: &'static str, value: Arg) {
-        self.other.push((key, value));
+        push_key(&mut self.other, key);
+        push_arg(&mut self.other, value);
+    }
+
+    /// Sets `key` of the file's `otherData` to a text.
+    pub fn other_text(&mut self, key: &'static str, value: &str) {
+        push_key(&mut self.other, key);
+        push_str(&mut self.other, value);
     }
 
     /// Places the spans on rows (see the module doc): the row of each span
@@ -300,47 +331,32 @@ impl TraceWriter {
         let mut out = String::with_capacity(
             256 + self.args.len() + self.spans.len() * 130 + self.flows.len() * 180,
         );
-        out.push_str("{\"displayTimeUnit\":\"ms\",\"otherData\":");
-        push_object(&mut out, self.other.iter().cloned());
-        out.push_str(",\"traceEvents\":[");
+        out.push_str("{\"displayTimeUnit\":\"ms\",\"otherData\":{");
+        out.push_str(&self.other);
+        out.push_str("},\"traceEvents\":[");
         for (p, name) in self.processes.iter().enumerate() {
-            let pid = p + 1;
-            let tid = own_tid[p];
-            meta(
-                &mut out,
-                "process_name",
-                pid,
-                tid,
-                "name",
-                &Arg::Text(name.clone()),
-            );
-            let sort = Arg::Int(p as u64);
-            meta(
-                &mut out,
-                "process_sort_index",
-                pid,
-                tid,
-                "sort_index",
-                &sort,
-            );
+            let (pid, tid) = (p + 1, own_tid[p]);
+            meta(&mut out, "process_name", pid, tid, "name");
+            push_str(&mut out, name);
+            out.push_str("}}");
+            meta(&mut out, "process_sort_index", pid, tid, "sort_index");
+            push_u64(&mut out, p as u64);
+            out.push_str("}}");
             for (kind, kname) in self.kinds.iter().enumerate() {
                 for r in 0..rows[p * k + kind] {
                     let tid = first_tid[p * k + kind] + r;
-                    let label = if r == 0 {
-                        (*kname).to_string()
-                    } else {
-                        format!("{kname} {}", r + 1)
-                    };
-                    meta(&mut out, "thread_name", pid, tid, "name", &Arg::Text(label));
-                    let sort = (kind * 1000 + r) as u64;
-                    meta(
-                        &mut out,
-                        "thread_sort_index",
-                        pid,
-                        tid,
-                        "sort_index",
-                        &Arg::Int(sort),
-                    );
+                    // "send", then "send 2", "send 3", … (kinds need no escape)
+                    meta(&mut out, "thread_name", pid, tid, "name");
+                    out.push('"');
+                    out.push_str(kname);
+                    if r > 0 {
+                        out.push(' ');
+                        push_u64(&mut out, r as u64 + 1);
+                    }
+                    out.push_str("\"}}");
+                    meta(&mut out, "thread_sort_index", pid, tid, "sort_index");
+                    push_u64(&mut out, (kind * 1000 + r) as u64);
+                    out.push_str("}}");
                 }
             }
         }
@@ -350,29 +366,35 @@ impl TraceWriter {
         };
         for (i, s) in self.spans.iter().enumerate() {
             let (pid, tid) = tid(i);
-            next_event(&mut out);
-            out.push_str("{\"name\":");
+            if !out.ends_with('[') {
+                out.push(',');
+            }
+            out.push_str("\n{\"name\":");
             push_name(&mut out, &s.name);
-            let _ = write!(out, ",\"cat\":\"{}\",\"ph\":\"X\",\"ts\":", s.cat);
+            out.push_str(",\"cat\":");
+            push_str(&mut out, s.cat);
+            out.push_str(",\"ph\":\"X\",\"ts\":");
             push_micros(&mut out, s.start);
             out.push_str(",\"dur\":");
             push_micros(&mut out, s.end - s.start);
-            let _ = write!(out, ",\"pid\":{pid},\"tid\":{tid},\"args\":");
+            out.push_str(",\"pid\":");
+            push_u64(&mut out, pid as u64);
+            out.push_str(",\"tid\":");
+            push_u64(&mut out, tid as u64);
+            out.push_str(",\"args\":");
             out.push_str(&self.args[s.args.0..s.args.1]);
             out.push('}');
         }
         for (id, &(a, b)) in self.flows.iter().enumerate() {
-            for (ph, i, bind) in [("s", a, ""), ("f", b, ",\"bp\":\"e\"")] {
+            for (ph, i) in [("s", a), ("f", b)] {
                 let s = &self.spans[i];
                 let (pid, tid) = tid(i);
-                next_event(&mut out);
-                let _ = write!(
-                    out,
-                    "{{\"name\":\"message\",\"cat\":\"flow\",\"ph\":\"{ph}\",\"id\":{},\"ts\":",
-                    id + 1
-                );
+                event_head(&mut out, "message", ph, pid, tid);
+                out.push_str(",\"cat\":\"flow\",\"id\":");
+                push_u64(&mut out, id as u64 + 1);
+                out.push_str(",\"ts\":");
                 push_micros(&mut out, s.start + (s.end - s.start) / 2);
-                let _ = write!(out, ",\"pid\":{pid},\"tid\":{tid}{bind}}}");
+                out.push_str(if ph == "f" { ",\"bp\":\"e\"}" } else { "}" });
             }
         }
         out.push_str("\n]}\n");
@@ -415,31 +437,33 @@ mod tests {
             Name::Numbered("send → ", 1),
             "send",
             us(0.0, 2.0),
-            [],
+            &[],
         );
-        t.span(r0, 0, Name::Text("second"), "send", us(1.0, 3.0), []);
+        t.span(r0, 0, Name::Text("second"), "send", us(1.0, 3.0), &[]);
         t.span(
             r0,
             0,
             Name::Text("third"),
             "send",
             us(3.0, 4.0),
-            [("bytes", Arg::Int(8))],
+            &[("bytes", Arg::Int(8))],
         );
-        let b = t.span(r0, 1, Name::Owned("recv".into()), "recv", us(0.0, 5.0), []);
+        let b = t.span(r0, 1, Name::Owned("recv".into()), "recv", us(0.0, 5.0), &[]);
         assert_eq!(
-            t.span(5, 0, Name::Text("x"), "send", us(0.0, 1.0), []),
+            t.span(5, 0, Name::Text("x"), "send", us(0.0, 1.0), &[]),
             None
         );
         assert_eq!(
-            t.span(r0, 0, Name::Text("x"), "send", (f64::NAN, 1.0), []),
+            t.span(r0, 0, Name::Text("x"), "send", (f64::NAN, 1.0), &[]),
             None
         );
         t.flow(a.expect("a span"), b.expect("a span"));
-        t.other("alg", Arg::Text("ring".into()));
+        t.other_text("alg", "ring");
+        t.other("p", Arg::Int(2));
         let json = t.finish();
         let v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
         assert_eq!(v["otherData"]["alg"], "ring");
+        assert_eq!(v["otherData"]["p"], 2);
         let ev = v["traceEvents"].as_array().expect("events");
         let x: Vec<_> = ev.iter().filter(|e| e["ph"] == "X").collect();
         assert_eq!(x.len(), 4);

@@ -23,7 +23,7 @@ fn compute(t: &mut TraceWriter, spans: &[ComputeSpan], row: usize) {
             (Some(i), true) => Name::Numbered("forward layer ", i + 1),
             (Some(i), false) => Name::Numbered("backward layer ", i + 1),
         };
-        t.span(0, row, name, "compute", (s.start, s.end), []);
+        t.span(0, row, name, "compute", (s.start, s.end), &[]);
     }
 }
 
@@ -36,7 +36,7 @@ pub fn chrome_trace(run: &StepRun) -> String {
         ROWS
     });
     t.process("training step");
-    t.other("tool", Arg::Text("Collective Lab step view (model)".into()));
+    t.other_text("tool", "Collective Lab step view (model)");
     compute(&mut t, &run.compute, 0);
     for (k, b) in run.buckets.iter().enumerate() {
         let name = if b.kind == CommKind::AllReduce {
@@ -54,7 +54,7 @@ pub fn chrome_trace(run: &StepRun) -> String {
             Name::Owned(name),
             "communication",
             (b.start, b.end),
-            args,
+            &args,
         );
     }
     if let Some(o) = &run.others {

@@ -34,16 +34,17 @@ pub fn chrome_trace(clock: &Clock) -> String {
     for r in 0..clock.p {
         t.process(format!("rank {r}"));
     }
-    t.other("tool", Arg::Text("Collective Lab timeline (model)".into()));
+    t.other_text("tool", "Collective Lab timeline (model)");
     for m in &clock.messages {
         let (a, b) = (m.start, m.arrival);
+        let args = message_args(m);
         let send = t.span(
             m.src,
             0,
             Name::Numbered("send → ", m.dst),
             "send",
             (a, b),
-            message_args(m),
+            &args,
         );
         let recv = t.span(
             m.dst,
@@ -51,7 +52,7 @@ pub fn chrome_trace(clock: &Clock) -> String {
             Name::Numbered("recv ← ", m.src),
             "recv",
             (a, b),
-            message_args(m),
+            &args,
         );
         if let (Some(s), Some(r)) = (send, recv) {
             t.flow(s, r);
@@ -63,7 +64,7 @@ pub fn chrome_trace(clock: &Clock) -> String {
                 Name::Text("reduce"),
                 "reduce",
                 (m.arrival, m.done),
-                message_args(m),
+                &args,
             );
         }
     }
@@ -154,12 +155,12 @@ pub fn mpi_trace(events: &[Vec<MpiEvent>], run: &MpiRun<'_>) -> String {
             None => t.process(format!("rank {r}")),
         };
     }
-    t.other("tool", Arg::Text("collective-lab-run".into()));
-    t.other("alg", Arg::Text(run.alg.into()));
+    t.other_text("tool", "collective-lab-run");
+    t.other_text("alg", run.alg);
     t.other("p", Arg::Int(run.p as u64));
     t.other("bytes", Arg::Int(run.bytes));
     t.other("segments", Arg::Int(run.segments as u64));
-    t.other("layout", Arg::Text(run.layout.into()));
+    t.other_text("layout", run.layout);
     // per rank: (round, peer, span) of its reduces not yet joined to a send
     let mut reduces: Vec<Vec<(usize, usize, Option<usize>)>> = vec![Vec::new(); events.len()];
     let mut sends = Vec::new();
@@ -172,12 +173,14 @@ pub fn mpi_trace(events: &[Vec<MpiEvent>], run: &MpiRun<'_>) -> String {
                 (MpiKind::Reduce, Some(p)) => Name::Numbered("reduce ← ", p),
                 _ => Name::Owned(format!("wait (round {})", e.round)),
             };
+            let peer = e.peer.map_or(0, |p| p as u64);
             let args = [
                 ("round", Arg::Int(e.round as u64)),
                 ("bytes", Arg::Int(e.bytes)),
-            ]
-            .into_iter()
-            .chain(e.peer.map(|p| ("peer", Arg::Int(p as u64))));
+                ("peer", Arg::Int(peer)),
+            ];
+            // a wait has no peer
+            let args = &args[..if e.peer.is_some() { 3 } else { 2 }];
             let span = t.span(
                 rank,
                 e.kind.row(),
