@@ -32,7 +32,7 @@ check() {
 mapfile -t ALGS < <("$BIN" --list)
 for p in 2 3 4 5; do
   for line in "${ALGS[@]}"; do
-    read -r key _collective layout <<<"$line"
+    read -r key _collective layout _nccl <<<"$line"
     check "$p" --alg "$key" "${SIZES[@]}"
     if [ "$layout" = nodes ]; then
       check "$p" --alg "$key" "${SIZES[@]}" --ranks-per-node 2

@@ -3,7 +3,9 @@
 # Chromium, that the ring view runs to its last step from there (relative
 # asset paths), that every other view's own wasm binary loads and renders
 # its page, and that an unknown view falls back to the ring binary with its
-# message. Prints the checked lines; exits non-zero on failure.
+# message. The views are the stems of src/bin/*.rs, the list that
+# tests/build_config.rs checks index.html and the loader against. Prints the
+# checked lines; exits non-zero on failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$(mktemp -d)"
@@ -29,8 +31,14 @@ expect() { # expect <query> <regex>...
   done
 }
 expect 'view=ring&p=4&size=100MB&step=6' 'id="sent-0"[^>]*>150 MB<' 'Verified: all 4 ranks' 'all-gather, round 3 of 3'
-for view in collectives cost gossip sgd topology practice measure; do
+views=0
+for bin in src/bin/*.rs; do
+  view="$(basename "$bin" .rs)"
+  views=$((views + 1))
+  [ "$view" = ring ] && continue # checked above, to its last step
   expect "view=$view" "class=\"view view-$view\""
 done
 expect 'view=nosuch' 'class="view view-ring"' 'Unknown view'
+echo "smoke: $views views (src/bin), each loaded from dist/ under /course/lab/"
+[ "$views" -gt 1 ] || { echo "MISSING: no view in src/bin"; fail=1; }
 exit $fail

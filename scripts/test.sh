@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # README command 2: install what is missing, then run every check:
 # fmt, clippy (native and wasm32), rustdoc with -D warnings, the core's
-# import-cycle check, native tests, the MPI runner (build, clippy,
-# tests, an mpirun sweep), in-browser tests in headless Chromium, the release
-# build, a smoke test of dist/ served from a sub-folder and the course-page
-# example's frame heights (scripts/browser/embed.mjs).
+# import-cycle check, native tests, the advisory check (cargo deny), the MPI
+# runner (build, clippy, tests, an mpirun sweep), in-browser tests in headless
+# Chromium, the release build, a smoke test of every view in dist/ served
+# from a sub-folder, the course-page example's frame heights
+# (scripts/browser/embed.mjs), the accessibility and layout audit
+# (scripts/browser/audit.mjs) and a short URL sweep (scripts/browser/sweep.mjs).
+# Every check runs or fails: scripts/setup.sh installs what they need or
+# stops saying what is missing, and nothing here is skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Chromium leaves a profile folder of about 90 MB in the temporary folder for
@@ -27,6 +31,13 @@ RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --lib --target wasm32-unknown-unk
 
 step "core layers: no import cycle among the modules of src/core (scripts/cycles.sh)"
 bash scripts/cycles.sh
+
+# RustSec advisories for every crate in Cargo.lock; each ignore is explained
+# in deny.toml. cargo-deny fetches the advisory database from GitHub and
+# fails, saying so, when it cannot; ADVISORY_DB=<a clone of
+# github.com/rustsec/advisory-db> checks against that copy without fetching.
+step "RustSec advisories: cargo deny check advisories (deny.toml)"
+bash scripts/advisories.sh
 
 # The runner is a workspace member: the lines above cover only the root
 # package, so it is built, linted and tested here (never for wasm32).
@@ -52,8 +63,10 @@ step "smoke test: dist/ served from a sub-folder"
 bash scripts/smoke.sh
 
 step "embed example: frame heights at 1280 and 390 px, keys in a frame"
-if [ -d scripts/browser/node_modules/playwright-core ]; then
-  node scripts/browser/embed.mjs
-else
-  echo "skipped: scripts/browser/node_modules is missing (npm ci in scripts/browser)"
-fi
+node scripts/browser/embed.mjs
+
+step "accessibility and layout audit: axe-core and overflow at 375/768/1440 px, every view"
+node scripts/browser/audit.mjs
+
+step "URL sweep (short): every view's default, then random and adversarial URLs"
+node scripts/browser/sweep.mjs --short

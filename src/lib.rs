@@ -3,14 +3,21 @@
 //!
 //! - [`core`]: the pure, deterministic model (units, schedules, execution,
 //!   cost model, consensus, SGD). No browser imports; tested natively.
-//! - [`params`]: view parameters and their URL query form (the embedding API).
-//! - [`plot`]: plotters charts rendered to SVG strings.
+//! - `params`: view parameters and their URL query form (the embedding API).
+//! - `plot`: plotters charts rendered to SVG strings.
 //! - `app`: the Yew single-page app (wasm32 only).
+//!
+//! Without the default feature `views`, the crate is the collectives' core
+//! only (what the MPI runner links): no `params`, `plot`, `export`, `app`,
+//! and no consensus, SGD, step, practice, measure or work modules in `core`.
 
 pub mod core;
+#[cfg(feature = "views")]
 pub mod export;
+#[cfg(feature = "views")]
 pub mod params;
+#[cfg(feature = "views")]
 pub mod plot;
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "views"))]
 pub mod app;

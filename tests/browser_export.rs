@@ -1,23 +1,57 @@
 //! In-browser tests of the teacher exports (issue 14): the files the download
 //! buttons build (SVG, PNG drawn on a canvas, CSV), the "Data" tables under
-//! the charts, and "Copy link to this step". A real download cannot be
-//! observed from a test, so these check the `data:` URLs the buttons hand to
-//! the browser.
+//! the charts, and "Copy link to this step". The files are Blobs (issue 37);
+//! the tests read them back, and one test catches a download the page starts
+//! (the temporary link's click) and reads the file behind its object URL.
 #![cfg(target_arch = "wasm32")]
 
 mod common;
 
-use collective_lab::app::components::downloads::{csv_data_url, png_data_url, svg_data_url};
+use collective_lab::app::components::downloads::{csv_blob, png_blob, svg_blob};
 use collective_lab::core::consensus::GossipRun;
 use collective_lab::export::series::gossip::gossip_rounds;
 use collective_lab::plot::gossip::draw_disagreement;
 use common::Mounted;
+use js_sys::{Array, Reflect, JSON};
+use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
-use web_sys::{DomParser, SupportedType};
+use web_sys::{Blob, DomParser, SupportedType};
 
 wasm_bindgen_test_configure!(run_in_browser);
+
+#[wasm_bindgen(inline_js = r#"
+let saved = null, click = null;
+export function catch_downloads() {
+  saved = [];
+  click = HTMLAnchorElement.prototype.click;
+  HTMLAnchorElement.prototype.click = function () {
+    if (this.download && this.href.startsWith('blob:')) {
+      saved.push([this.download, this.href]);
+      return;
+    }
+    return click.call(this);
+  };
+}
+export function release_downloads() {
+  if (click) HTMLAnchorElement.prototype.click = click;
+  click = null;
+}
+export function downloads() { return saved || []; }
+export async function read_url(href) { return await (await fetch(href)).text(); }
+"#)]
+extern "C" {
+    /// From now on, a click on a link to a `blob:` URL with a `download`
+    /// name is recorded (name, URL) instead of saving a file.
+    fn catch_downloads();
+    /// Clicks on links save files again.
+    fn release_downloads();
+    /// The recorded downloads, `[name, href]` each.
+    fn downloads() -> Array;
+    /// The text behind a URL (a Promise).
+    fn read_url(href: &str) -> js_sys::Promise;
+}
 
 /// The course's ring of 4 (weights 1/3, initial 0, 3, 6, 9), rounds 0 to 2.
 fn course_run() -> GossipRun {
@@ -35,21 +69,22 @@ async fn sleep(ms: i32) {
     yew::scheduler::flush().await;
 }
 
-/// The text a `data:` URL carries (percent-decoded).
-fn payload(url: &str, prefix: &str) -> String {
-    let body = url
-        .strip_prefix(prefix)
-        .unwrap_or_else(|| panic!("{url:.60} does not start with {prefix}"));
-    js_sys::decode_uri_component(body)
-        .expect("percent-encoded")
-        .into()
+/// The text a Blob holds.
+async fn text_of(blob: &Blob) -> String {
+    JsFuture::from(blob.text())
+        .await
+        .expect("readable")
+        .as_string()
+        .expect("text")
 }
 
 #[wasm_bindgen_test]
 async fn svg_download_parses_as_svg() {
     let run = course_run();
     let svg = draw_disagreement(&run.rounds, 2, true, run.factor).expect("chart");
-    let text = payload(&svg_data_url(&svg), "data:image/svg+xml;charset=utf-8,");
+    let blob = svg_blob(&svg).expect("a blob");
+    assert_eq!(blob.type_(), "image/svg+xml");
+    let text = text_of(&blob).await;
     assert_eq!(text, svg, "the file is the chart on the page");
     let doc = DomParser::new()
         .expect("parser")
@@ -73,7 +108,7 @@ async fn svg_download_parses_as_svg() {
 async fn csv_download_has_a_header_and_the_plotted_values() {
     let run = course_run();
     let table = gossip_rounds(&run.rounds[..3], run.spectrum.bound_guaranteed);
-    let csv = payload(&csv_data_url(&table), "data:text/csv;charset=utf-8,");
+    let csv = text_of(&csv_blob(&table).expect("a blob")).await;
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(lines[0], "round,x0,x1,x2,x3,mean,disagreement,ρ^r bound");
     assert_eq!(lines.len(), 4, "{csv}");
@@ -95,14 +130,73 @@ async fn csv_download_has_a_header_and_the_plotted_values() {
 async fn png_download_is_a_non_empty_png() {
     let run = course_run();
     let svg = draw_disagreement(&run.rounds, 2, true, run.factor).expect("chart");
-    let url = png_data_url(&svg).await.expect("drawn on a canvas");
-    let b64 = url
-        .strip_prefix("data:image/png;base64,")
-        .expect("a PNG data URL");
-    let bytes = gloo::utils::window().atob(b64).expect("base64");
+    let png = png_blob(&svg).await.expect("drawn on a canvas");
+    assert_eq!(png.type_(), "image/png");
+    let bytes =
+        js_sys::Uint8Array::new(&JsFuture::from(png.array_buffer()).await.expect("readable"))
+            .to_vec();
     // A PNG signature and more than a blank canvas' worth of data.
-    assert!(bytes.starts_with("\u{89}PNG"), "PNG signature");
+    assert_eq!(bytes[..4], [0x89, b'P', b'N', b'G'], "PNG signature");
     assert!(bytes.len() > 2_000, "{} bytes", bytes.len());
+}
+
+/// `ph` of each event of a parsed trace, counted: (metadata, complete,
+/// flow starts, flow ends).
+fn phases(events: &Array) -> (u32, u32, u32, u32) {
+    let mut n = (0, 0, 0, 0);
+    let ph = JsValue::from_str("ph");
+    for e in events.iter() {
+        match Reflect::get(&e, &ph)
+            .ok()
+            .and_then(|v| v.as_string())
+            .as_deref()
+        {
+            Some("M") => n.0 += 1,
+            Some("X") => n.1 += 1,
+            Some("s") => n.2 += 1,
+            Some("f") => n.3 += 1,
+            _ => {}
+        }
+    }
+    n
+}
+
+#[wasm_bindgen_test]
+async fn the_timeline_saves_a_256_rank_ring_trace_through_the_page() {
+    // p = 256, k = 1 segment, dataflow only: 2(p − 1) rounds of p messages
+    // = 130 560 messages, each a send and a recv event (no reduce events
+    // at γ = 0) joined by a flow: tens of MB, which no data: URL carries.
+    let app = Mounted::new(
+        "view=timeline&alg=ring&p=256&segments=1&size=64MiB&bw=12.5GB/s&alpha=0us&mode=dataflow",
+    )
+    .await;
+    app.until_idle().await;
+    catch_downloads();
+    app.click("button[aria-label='Dataflow Chrome trace (timeline-dataflow-trace.json)']")
+        .await;
+    let saved = downloads();
+    release_downloads();
+    assert_eq!(saved.length(), 1, "one download");
+    let entry = Array::from(&saved.get(0));
+    assert_eq!(
+        entry.get(0).as_string().as_deref(),
+        Some("timeline-dataflow-trace.json")
+    );
+    let href = entry.get(1).as_string().expect("href");
+    assert!(href.starts_with("blob:"), "{href}");
+    let text = JsFuture::from(read_url(&href))
+        .await
+        .expect("the Blob is still there")
+        .as_string()
+        .expect("text");
+    assert!(text.len() > 30_000_000, "{} bytes", text.len());
+    let v = JSON::parse(&text).expect("the file parses as JSON");
+    let events = Array::from(&Reflect::get(&v, &"traceEvents".into()).expect("traceEvents"));
+    let (meta, complete, starts, ends) = phases(&events);
+    // per rank: process name and order, send and recv rows named and ordered
+    assert_eq!(meta, 256 * 6);
+    assert_eq!(complete, 2 * 130_560);
+    assert_eq!((starts, ends), (130_560, 130_560));
 }
 
 #[wasm_bindgen_test]

@@ -1,11 +1,16 @@
 //! In-browser tests of `?view=trace`: the MPI runner's trace of a ring at
 //! p = 4 pasted beside the model, a trace of another case setting the
-//! page's case, bad traces, and the timeline's link to this page.
+//! page's case, bad traces, the timeline's link to this page, and the same
+//! run written as the runner writes traces since issue 37 (a process per
+//! rank).
 #![cfg(target_arch = "wasm32")]
 
 mod common;
 
+use collective_lab::core::timing::trace::{mpi_trace, MpiEvent, MpiKind, MpiRun};
 use common::{set_field, url_written, Mounted};
+use js_sys::{Array, Reflect, JSON};
+use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -74,6 +79,70 @@ async fn a_runner_trace_of_4_ranks_shows_4_rows_of_6_rounds_in_order_beside_the_
     assert_eq!(app.count("#trace-ranks tbody tr"), 4);
     // no time cursor on this page
     assert_eq!(app.count(".g-cursor"), 0);
+}
+
+/// The fixture's events (`pid` 0, `tid` = rank) written again by the core's
+/// trace writer: a process per rank (`pid` = rank + 1), rows per kind,
+/// flows.
+fn fixture_in_the_new_layout() -> String {
+    let v = JSON::parse(TRACE).expect("JSON");
+    let get = |o: &JsValue, k: &str| Reflect::get(o, &k.into()).unwrap_or(JsValue::UNDEFINED);
+    let mut ranks: Vec<Vec<MpiEvent>> = vec![Vec::new(); 4];
+    for e in Array::from(&get(&v, "traceEvents")).iter() {
+        let args = get(&e, "args");
+        let num = |o: &JsValue, k: &str| get(o, k).as_f64();
+        let kind = match get(&e, "cat").as_string().as_deref() {
+            Some("send") => MpiKind::Send,
+            Some("recv") => MpiKind::Recv,
+            Some("wait") => MpiKind::Wait,
+            _ => MpiKind::Reduce,
+        };
+        let rank = num(&e, "tid").expect("tid") as usize;
+        ranks[rank].push(MpiEvent {
+            round: num(&args, "round").expect("round") as usize,
+            kind,
+            peer: num(&args, "peer").map(|p| p as usize),
+            bytes: num(&args, "bytes").expect("bytes") as u64,
+            copy: get(&e, "name")
+                .as_string()
+                .is_some_and(|n| n.starts_with("copy")),
+            start: num(&e, "ts").expect("ts") * 1e-6,
+            dur: num(&e, "dur").expect("dur") * 1e-6,
+        });
+    }
+    let hosts = vec!["vm".to_string(); 4];
+    mpi_trace(
+        &ranks,
+        &MpiRun {
+            alg: "ring",
+            p: 4,
+            bytes: 16 << 20,
+            segments: 1,
+            layout: "1 node of 4 ranks",
+            hosts: &hosts,
+        },
+    )
+}
+
+#[wasm_bindgen_test]
+async fn the_same_run_with_a_process_per_rank_draws_the_same_rows() {
+    let app = Mounted::new("view=trace&alg=ring&p=4&size=16MiB&bw=12.5GB/s&alpha=0us").await;
+    paste(&app, &fixture_in_the_new_layout()).await;
+    assert_eq!(app.text("#trace-error"), "");
+    assert_eq!(
+        app.text("#trace-case"),
+        "Trace: ring, p = 4, 16 MiB; 96 events, 6 rounds per rank."
+    );
+    assert_eq!(app.count("#gantt-measured .g-row"), 4);
+    for r in 0..4 {
+        assert_eq!(
+            send_rounds(&app, "gantt-measured", r),
+            [1, 2, 3, 4, 5, 6],
+            "rank {r}"
+        );
+    }
+    assert_eq!(app.text("#trace-finish-0"), "26.42 ms");
+    assert_eq!(app.text("#trace-finish-3"), "26.39 ms");
 }
 
 #[wasm_bindgen_test]

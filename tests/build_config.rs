@@ -133,3 +133,61 @@ fn dist_gets_the_embed_example_the_example_trace_and_the_licences() {
     assert!(page.contains("data.source !== \"collective-lab\""));
     assert!(page.contains("frame.contentWindow === event.source"));
 }
+
+/// The value of `key = "…"` in a TOML text (first match).
+fn toml_value(text: &str, key: &str) -> Option<String> {
+    let prefix = format!("{key} = \"");
+    text.lines()
+        .find_map(|l| l.trim().strip_prefix(&prefix)?.strip_suffix('"'))
+        .map(str::to_string)
+}
+
+#[test]
+fn trunk_runs_offline_with_the_tools_setup_installs() {
+    let trunk = fs::read_to_string("Trunk.toml").expect("Trunk.toml");
+    assert!(trunk.lines().any(|l| l.trim() == "offline = true"));
+    // wasm-bindgen: the CLI must be the version of the crate in Cargo.lock
+    let lock = fs::read_to_string("Cargo.lock").expect("Cargo.lock");
+    let crate_version = lock
+        .split("[[package]]")
+        .find(|p| p.contains("\nname = \"wasm-bindgen\"\n"))
+        .and_then(|p| toml_value(p, "version"))
+        .expect("wasm-bindgen in Cargo.lock");
+    assert_eq!(toml_value(&trunk, "wasm_bindgen"), Some(crate_version));
+    // wasm-opt: Trunk's form of `wasm-opt --version`, "version_N"
+    let opt = toml_value(&trunk, "wasm_opt").expect("wasm_opt pin");
+    let n = opt.strip_prefix("version_").expect("version_N");
+    assert!(
+        !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()),
+        "{opt}"
+    );
+    // setup.sh installs what Trunk.toml pins
+    let setup = fs::read_to_string("scripts/setup.sh").expect("setup.sh");
+    assert!(setup.contains("WB_VERSION=\"$(pin wasm_bindgen)\""));
+    assert!(setup.contains("BINARYEN=\"$(pin wasm_opt | sed 's/^version_//')\""));
+}
+
+#[test]
+fn the_checks_of_test_sh_run_or_fail() {
+    let test = fs::read_to_string("scripts/test.sh").expect("test.sh");
+    let code: Vec<&str> = test
+        .lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .collect();
+    assert!(
+        code.iter().all(|l| !l.contains("skipped")),
+        "a check that prints \"skipped\""
+    );
+    for step in [
+        "node scripts/browser/embed.mjs",
+        "node scripts/browser/audit.mjs",
+        "node scripts/browser/sweep.mjs --short",
+        "bash scripts/advisories.sh",
+        "bash scripts/smoke.sh",
+    ] {
+        assert!(code.iter().any(|l| l.trim() == step), "test.sh runs {step}");
+    }
+    // smoke.sh visits the views of src/bin, the list the tests above check
+    let smoke = fs::read_to_string("scripts/smoke.sh").expect("smoke.sh");
+    assert!(smoke.contains("for bin in src/bin/*.rs; do"));
+}

@@ -63,8 +63,11 @@ pub enum Command {
     Run(Options),
     /// Print the help text and exit 0.
     Help,
-    /// Print one line per registry algorithm (`key collective layout`) and exit 0.
+    /// Print one line per registry algorithm (`key collective layout`, then
+    /// `NCCL_ALGO=…` where NCCL has the algorithm) and exit 0.
     List,
+    /// Print the version (and the MPI library's) and exit 0.
+    Version,
 }
 
 /// The help text (the hidden `--break-reduce` is not listed).
@@ -72,11 +75,13 @@ pub fn usage() -> String {
     let keys: Vec<&str> = Algorithm::all().map(Algorithm::key).collect();
     format!(
         "usage: mpirun -n P collective-lab-run --alg KEY --sizes FROM:TO [options]\n\
+         \x20      srun -n P collective-lab-run --alg KEY --sizes FROM:TO [options]\n\
          \n\
          Runs a Collective Lab schedule over MPI on real f32 buffers, times it,\n\
          and checks the result against the matching MPI collective.\n\
          \n\
          --alg KEY            one of {}\n\
+         \x20                    (ring is NCCL's Ring, dbtree NCCL's Tree; tree is a binomial tree)\n\
          --sizes FROM:TO      tensor sizes, doubling from FROM up to TO (e.g. 8B:64MiB, 4B:16MiB);\n\
          \x20                    a single size (1MiB) runs one size; sizes are whole 4-byte floats\n\
          --iters N            timed iterations per size (default: OSU's, 1000 up to 8 KiB, else 100)\n\
@@ -84,16 +89,69 @@ pub fn usage() -> String {
          --segments K         cut the tensor into K pieces, each its own schedule, run one after\n\
          \x20                    the other on every rank (pipelining; default 1)\n\
          --trace FILE         write one traced iteration of the largest size as Chrome trace JSON\n\
+         \x20                    (a process per rank; send, recv, wait and reduce rows; flows)\n\
          --format osu|nccl    table format (default osu)\n\
          --baseline           also time MPI_Allreduce (the library's own choice) at the same sizes\n\
          --ranks-per-node G   treat every G consecutive ranks as a node (default: the layout MPI\n\
          \x20                    reports with MPI_Comm_split_type SHARED)\n\
          --eager-limit auto|SIZE  write the MPI library's eager limit into the annotation line\n\
          \x20                    (auto: an OMPI_MCA_btl_*_eager_limit variable, else ompi_info)\n\
-         --list               one line per algorithm: key, collective, flat or nodes\n\
-         --help               this text",
+         --list               one line per algorithm: key, collective, flat or nodes, and\n\
+         \x20                    NCCL_ALGO=… where NCCL has the same algorithm\n\
+         --version            the version of this program and of the MPI library\n\
+         --help               this text\n\
+         \n\
+         --help, --list and --version need no mpirun.",
         keys.join(", ")
     )
+}
+
+/// NCCL's name for the algorithm (the value of `NCCL_ALGO`), where NCCL
+/// runs the same one: `ring`, `rs` and `ag` are NCCL's `Ring` (NCCL runs
+/// all-reduce, reduce-scatter and all-gather as rings), `dbtree` is its
+/// `Tree` (the double binary tree, NCCL 2.4). The lab's `tree` is a
+/// binomial tree, which NCCL does not run; the others have no NCCL name.
+pub fn nccl_algo(alg: Algorithm) -> Option<&'static str> {
+    match alg.key() {
+        "ring" | "rs" | "ag" => Some("Ring"),
+        "dbtree" => Some("Tree"),
+        _ => None,
+    }
+}
+
+/// This rank's number as the launcher says it in the environment, read
+/// without MPI: `OMPI_COMM_WORLD_RANK` (Open MPI's mpirun), `PMI_RANK`
+/// (MPICH's and Intel MPI's Hydra), `PMIX_RANK` (PMIx, e.g. `srun
+/// --mpi=pmix`), `SLURM_PROCID` (srun). `None` outside a launcher.
+pub fn launcher_rank_from(var: impl Fn(&str) -> Option<String>) -> Option<u64> {
+    [
+        "OMPI_COMM_WORLD_RANK",
+        "PMI_RANK",
+        "PMIX_RANK",
+        "SLURM_PROCID",
+    ]
+    .iter()
+    .find_map(|k| var(k)?.trim().parse().ok())
+}
+
+/// [`launcher_rank_from`] on this process's environment.
+pub fn launcher_rank() -> Option<u64> {
+    launcher_rank_from(|k| std::env::var(k).ok())
+}
+
+/// The `--version` lines: this program's version, then the MPI standard
+/// version and the library's own description (`mpi_library`, the first
+/// line of `MPI_Get_library_version`, which needs no `MPI_Init`).
+pub fn version(mpi_standard: (i32, i32), mpi_library: &str) -> Vec<String> {
+    let lib = mpi_library
+        .lines()
+        .next()
+        .unwrap_or("")
+        .trim_matches(|c: char| c == '\0' || c.is_whitespace());
+    vec![
+        format!("collective-lab-run {}", env!("CARGO_PKG_VERSION")),
+        format!("MPI {}.{}: {lib}", mpi_standard.0, mpi_standard.1),
+    ]
 }
 
 /// Reads a non-negative count.
@@ -183,6 +241,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         match flag {
             "--help" | "-h" => return Ok(Command::Help),
             "--list" => return Ok(Command::List),
+            "--version" | "-V" => return Ok(Command::Version),
             "--alg" => {
                 let v = value()?;
                 alg = Some(Algorithm::from_key(&v).ok_or_else(|| {
@@ -254,12 +313,15 @@ pub fn iterations(o: &Options, bytes: u64) -> (usize, usize) {
     (warmup, iters)
 }
 
-/// The `--list` lines: `key collective layout`, e.g. `ring all-reduce flat`.
+/// The `--list` lines: `key collective layout`, then `NCCL_ALGO=NAME`
+/// where NCCL runs the same algorithm ([`nccl_algo`]), e.g.
+/// `ring all-reduce flat NCCL_ALGO=Ring`, `tree all-reduce flat`.
 pub fn list() -> Vec<String> {
     Algorithm::all()
         .map(|a| {
             let layout = if a.needs_nodes() { "nodes" } else { "flat" };
-            format!("{} {} {layout}", a.key(), a.collective().label())
+            let nccl = nccl_algo(a).map_or(String::new(), |n| format!(" NCCL_ALGO={n}"));
+            format!("{} {} {layout}{nccl}", a.key(), a.collective().label())
         })
         .collect()
 }
@@ -334,9 +396,46 @@ mod tests {
     fn the_list_names_every_algorithm_once() {
         let l = list();
         assert_eq!(l.len(), Algorithm::all().count());
-        assert_eq!(l[0], "ring all-reduce flat");
+        assert_eq!(l[0], "ring all-reduce flat NCCL_ALGO=Ring");
         assert!(l.contains(&"hier all-reduce nodes".to_string()));
-        assert!(l.contains(&"rs reduce-scatter flat".to_string()));
+        assert!(l.contains(&"rs reduce-scatter flat NCCL_ALGO=Ring".to_string()));
+        // NCCL's Tree is the double binary tree; the lab's tree is binomial.
+        assert!(l.contains(&"dbtree all-reduce flat NCCL_ALGO=Tree".to_string()));
+        assert!(l.contains(&"tree all-reduce flat".to_string()));
+        assert_eq!(l.iter().filter(|x| x.contains("NCCL_ALGO")).count(), 4);
+    }
+
+    #[test]
+    fn the_launcher_says_the_rank_without_mpi() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |k: &str| {
+                pairs
+                    .iter()
+                    .find(|(n, _)| *n == k)
+                    .map(|(_, v)| v.to_string())
+            }
+        };
+        assert_eq!(launcher_rank_from(env(&[])), None);
+        assert_eq!(
+            launcher_rank_from(env(&[("OMPI_COMM_WORLD_RANK", "3")])),
+            Some(3)
+        );
+        assert_eq!(launcher_rank_from(env(&[("SLURM_PROCID", "0")])), Some(0));
+        assert_eq!(
+            launcher_rank_from(env(&[("PMI_RANK", "x"), ("PMIX_RANK", "2")])),
+            Some(2)
+        );
+    }
+
+    #[test]
+    fn the_version_names_the_program_and_the_mpi_library() {
+        let v = version((3, 1), "Open MPI v4.1.4, package: Debian OpenMPI\n\0");
+        assert_eq!(
+            v[0],
+            format!("collective-lab-run {}", env!("CARGO_PKG_VERSION"))
+        );
+        assert_eq!(v[1], "MPI 3.1: Open MPI v4.1.4, package: Debian OpenMPI");
+        assert_eq!(parse(&args("--version")), Ok(Command::Version));
     }
 
     #[test]

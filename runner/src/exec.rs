@@ -7,103 +7,61 @@ use mpi::traits::*;
 
 use crate::plan::{apply, RankPlan};
 
-/// What a trace event records.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    /// Posting one `MPI_Isend`.
-    Send,
-    /// Posting one `MPI_Irecv`.
-    Recv,
-    /// `MPI_Waitall` on the round's requests.
-    Wait,
-    /// Adding (or copying) one received message into the buffer.
-    Reduce,
-}
+/// The runner's trace events are the core's ([`MpiEvent`]), written by the
+/// core's trace writer ([`collective_lab::core::timing::trace::mpi_trace`]).
+pub use collective_lab::core::timing::trace::{MpiEvent as Event, MpiKind as Kind};
 
-impl Kind {
-    /// The trace category: `send`, `recv`, `wait` or `reduce`.
-    pub fn cat(self) -> &'static str {
-        match self {
-            Kind::Send => "send",
-            Kind::Recv => "recv",
-            Kind::Wait => "wait",
-            Kind::Reduce => "reduce",
-        }
-    }
-
-    /// The code used when events travel as numbers.
-    pub fn code(self) -> f64 {
-        match self {
-            Kind::Send => 0.0,
-            Kind::Recv => 1.0,
-            Kind::Wait => 2.0,
-            Kind::Reduce => 3.0,
-        }
-    }
-
-    /// The kind of a code written by [`Kind::code`].
-    pub fn from_code(c: f64) -> Option<Kind> {
-        match c as i64 {
-            0 => Some(Kind::Send),
-            1 => Some(Kind::Recv),
-            2 => Some(Kind::Wait),
-            3 => Some(Kind::Reduce),
-            _ => None,
-        }
+/// The code of a kind when events travel as numbers.
+fn code(k: Kind) -> f64 {
+    match k {
+        Kind::Send => 0.0,
+        Kind::Recv => 1.0,
+        Kind::Wait => 2.0,
+        Kind::Reduce => 3.0,
     }
 }
 
-/// One traced interval on one rank.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Event {
-    /// Round index over the whole run.
-    pub round: usize,
-    /// What happened.
-    pub kind: Kind,
-    /// The other rank (none for a wait).
-    pub peer: Option<usize>,
-    /// Bytes moved (a wait: the bytes received in the round).
-    pub bytes: u64,
-    /// For a reduce event: true when the message was copied, not added.
-    pub copy: bool,
-    /// Start, seconds after the rank's post-barrier origin.
-    pub start: f64,
-    /// Duration, seconds.
-    pub dur: f64,
+/// The kind of a code written by [`code`].
+fn from_code(c: f64) -> Option<Kind> {
+    match c as i64 {
+        0 => Some(Kind::Send),
+        1 => Some(Kind::Recv),
+        2 => Some(Kind::Wait),
+        3 => Some(Kind::Reduce),
+        _ => None,
+    }
 }
 
 /// Numbers per event when events travel to rank 0.
 pub const EVENT_FIELDS: usize = 7;
 
-impl Event {
-    /// The event as [`EVENT_FIELDS`] numbers.
-    pub fn to_row(self) -> [f64; EVENT_FIELDS] {
-        [
-            self.round as f64,
-            self.kind.code(),
-            self.peer.map_or(-1.0, |p| p as f64),
-            self.bytes as f64,
-            f64::from(u8::from(self.copy)),
-            self.start,
-            self.dur,
-        ]
-    }
+/// The event as [`EVENT_FIELDS`] numbers.
+pub fn to_row(e: Event) -> [f64; EVENT_FIELDS] {
+    [
+        e.round as f64,
+        code(e.kind),
+        e.peer.map_or(-1.0, |p| p as f64),
+        e.bytes as f64,
+        f64::from(u8::from(e.copy)),
+        e.start,
+        e.dur,
+    ]
+}
 
-    /// Reads a row written by [`Event::to_row`].
-    pub fn from_row(r: &[f64]) -> Option<Event> {
-        let [round, kind, peer, bytes, copy, start, dur] = *r else {
-            return None;
-        };
-        Some(Event {
-            round: round as usize,
-            kind: Kind::from_code(kind)?,
-            peer: (peer >= 0.0).then_some(peer as usize),
-            bytes: bytes as u64,
-            copy: copy != 0.0,
-            start,
-            dur,
-        })
-    }
+/// Reads a row written by [`to_row`].
+pub fn from_row(r: &[f64]) -> Option<Event> {
+    let [round, kind, peer, bytes, copy, start, dur] = *r else {
+        return None;
+    };
+    Some(Event {
+        round: round as usize,
+        kind: from_code(kind)?,
+        peer: (peer >= 0.0).then_some(peer as usize),
+        bytes: bytes as u64,
+        copy: copy != 0.0,
+        start,
+        dur,
+    })
 }
 
 /// Runs `plan` once on `buf`, receiving into `scratch` (at least
@@ -219,15 +177,15 @@ mod tests {
             start: 1.5e-6,
             dur: 2.0e-7,
         };
-        assert_eq!(Event::from_row(&e.to_row()), Some(e));
+        assert_eq!(from_row(&to_row(e)), Some(e));
         let w = Event {
             kind: Kind::Wait,
             peer: None,
             copy: false,
             ..e
         };
-        assert_eq!(Event::from_row(&w.to_row()), Some(w));
-        assert_eq!(Event::from_row(&[0.0; 3]), None);
-        assert_eq!(Kind::from_code(7.0), None);
+        assert_eq!(from_row(&to_row(w)), Some(w));
+        assert_eq!(from_row(&[0.0; 3]), None);
+        assert_eq!(from_code(7.0), None);
     }
 }

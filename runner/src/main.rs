@@ -63,10 +63,34 @@ fn usage(msg: impl Into<String>) -> Failure {
 }
 
 fn main() {
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    // Help, the list and the version need no MPI: they are answered before
+    // `MPI_Init`, so they work outside `mpirun` (and print once under it).
+    let parsed = args::parse(&argv);
+    let text = match &parsed {
+        Ok(Command::Help) => Some(vec![args::usage()]),
+        Ok(Command::List) => Some(args::list()),
+        Ok(Command::Version) => Some(args::version(
+            mpi::environment::version(),
+            &mpi::environment::library_version().unwrap_or_default(),
+        )),
+        _ => None,
+    };
+    if let Some(lines) = text {
+        if args::launcher_rank().is_none_or(|r| r == 0) {
+            say(&lines);
+        }
+        return;
+    }
     let code = match mpi::initialize() {
         Some(universe) => {
             let world = universe.world();
-            let code = match drive(&world) {
+            let result = match parsed {
+                Ok(Command::Run(o)) => drive(&world, &o),
+                Ok(_) => Ok(0),
+                Err(e) => Err(usage(e)),
+            };
+            let code = match result {
                 Ok(code) => code,
                 Err(f) => {
                     if world.rank() == 0 && !f.msg.is_empty() {
@@ -175,7 +199,7 @@ fn traced(
     let origin = mpi::time();
     let mut evs = Vec::new();
     exec::run_once(world, plan, buf, scratch, Some(&mut evs), origin);
-    let rows: Vec<f64> = evs.iter().flat_map(|e| e.to_row()).collect();
+    let rows: Vec<f64> = evs.iter().flat_map(|&e| exec::to_row(e)).collect();
     let count = rows.len() as i32;
     let mut counts = vec![0i32; p];
     world.all_gather_into(&count, &mut counts[..]);
@@ -203,7 +227,7 @@ fn traced(
         .map(|(&c, &d)| {
             all[d as usize..(d + c) as usize]
                 .chunks_exact(EVENT_FIELDS)
-                .filter_map(Event::from_row)
+                .filter_map(exec::from_row)
                 .collect()
         })
         .collect();
@@ -319,25 +343,9 @@ fn measure(
     Ok((row, events))
 }
 
-/// One run, from argv to the summary; `Ok` carries the exit code.
-fn drive(world: &SimpleCommunicator) -> Result<i32, Failure> {
+/// One run, from the options to the summary; `Ok` carries the exit code.
+fn drive(world: &SimpleCommunicator, o: &Options) -> Result<i32, Failure> {
     let rank0 = world.rank() == 0;
-    let argv: Vec<String> = std::env::args().skip(1).collect();
-    let o = match args::parse(&argv).map_err(usage)? {
-        Command::Help => {
-            if rank0 {
-                say(&[args::usage()]);
-            }
-            return Ok(0);
-        }
-        Command::List => {
-            if rank0 {
-                say(&args::list());
-            }
-            return Ok(0);
-        }
-        Command::Run(o) => o,
-    };
     let p = world.size() as usize;
     if p < 2 {
         return Err(usage(format!(
@@ -362,11 +370,11 @@ fn drive(world: &SimpleCommunicator) -> Result<i32, Failure> {
             }
         ))
     })?;
-    let trace_file = open_trace(world, &o)?;
+    let trace_file = open_trace(world, o)?;
     let kind = o.alg.collective();
     let (iters_txt, warmup_txt) = match (o.iters, o.warmup) {
         _ if o.sizes.len() == 1 => {
-            let (w, i) = args::iterations(&o, o.sizes[0]);
+            let (w, i) = args::iterations(o, o.sizes[0]);
             (i.to_string(), w.to_string())
         }
         (i, w) => (
@@ -423,7 +431,7 @@ fn drive(world: &SimpleCommunicator) -> Result<i32, Failure> {
     let mut trace_bytes = 0;
     for (si, &bytes) in o.sizes.iter().enumerate() {
         let want_trace = o.trace.is_some() && si + 1 == o.sizes.len();
-        let (row, events) = measure(world, &o, &topo, bytes, want_trace)?;
+        let (row, events) = measure(world, o, &topo, bytes, want_trace)?;
         if want_trace {
             trace_events = events;
             trace_bytes = bytes;
@@ -451,7 +459,7 @@ fn drive(world: &SimpleCommunicator) -> Result<i32, Failure> {
         if let (Some(file), Some(events), Some(path)) = (trace_file, &trace_events, &o.trace) {
             let json = report::trace_json(events, &header, trace_bytes);
             let mut w = BufWriter::new(file);
-            match serde_json::to_writer(&mut w, &json).map_err(|e| e.to_string()).and_then(|()| w.flush().map_err(|e| e.to_string())) {
+            match w.write_all(json.as_bytes()).and_then(|()| w.flush()) {
                 Ok(()) => tail.push(format!(
                     "# trace: one iteration at {trace_bytes} B, {} events on {p} ranks written to {path} (Chrome trace-event JSON)",
                     events.iter().map(Vec::len).sum::<usize>()

@@ -3,14 +3,14 @@
 //! measure view's parsers in `tests/measure_import.rs`).
 
 use collective_lab::core::collectives::Algorithm;
-use collective_lab::core::cost::nccl::{busbw_factor, CollectiveKind};
-use collective_lab::core::measure::synthetic::nccl_time_str;
+use collective_lab::core::cost::nccl::{busbw_factor, nccl_time_str, CollectiveKind};
+use collective_lab::core::timing::trace::{mpi_trace, MpiRun};
 use collective_lab::core::units::format_size;
-use serde_json::{json, Value};
 
+use crate::args::nccl_algo;
 use crate::check::Diff;
 use crate::eager::EagerLimit;
-use crate::exec::{Event, Kind};
+use crate::exec::Event;
 
 /// One time over the ranks, seconds per operation.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -205,8 +205,9 @@ pub fn osu_header(h: &Header) -> Vec<String> {
 }
 
 fn settings_line(h: &Header) -> String {
+    let nccl = nccl_algo(h.alg).map_or(String::new(), |n| format!(" (NCCL_ALGO={n})"));
     format!(
-        "# {}, {}, f32 elements initialised as the app does (rank r holds r + 1), \
+        "# {}{nccl}, {}, f32 elements initialised as the app does (rank r holds r + 1), \
          {} segment{}, warm-up {}, iterations {}; times are each rank's mean, then mean/min/max over ranks",
         h.alg.label(),
         h.layout,
@@ -379,47 +380,26 @@ fn number(x: f64) -> String {
 }
 
 /// The Chrome trace-event JSON of one iteration at `bytes`: `events[r]`
-/// are rank r's events (seconds after its post-barrier origin), written as
-/// complete events (`"ph":"X"`, µs) on thread `tid` = rank. The run's case
-/// goes in `otherData` (the format's free metadata): `tool`, `alg` (the
-/// registry key), `p`, `bytes`, `segments` and `layout`; the app's trace
-/// view (`?view=trace`) reads it to model the same case.
-pub fn trace_json(events: &[Vec<Event>], h: &Header, bytes: u64) -> Value {
-    let mut out = Vec::new();
-    for (rank, evs) in events.iter().enumerate() {
-        for e in evs {
-            let name = match (e.kind, e.peer) {
-                (Kind::Send, Some(p)) => format!("send → {p}"),
-                (Kind::Recv, Some(p)) => format!("recv ← {p}"),
-                (Kind::Reduce, Some(p)) if e.copy => format!("copy ← {p}"),
-                (Kind::Reduce, Some(p)) => format!("reduce ← {p}"),
-                _ => format!("wait (round {})", e.round),
-            };
-            let mut args = json!({"round": e.round, "bytes": e.bytes});
-            if let (Some(p), Some(a)) = (e.peer, args.as_object_mut()) {
-                a.insert("peer".into(), json!(p));
-            }
-            out.push(json!({
-                "name": name,
-                "cat": e.kind.cat(),
-                "ph": "X",
-                "ts": e.start * 1e6,
-                "dur": e.dur * 1e6,
-                "pid": 0,
-                "tid": rank,
-                "args": args,
-            }));
-        }
-    }
-    let info = json!({
-        "tool": "collective-lab-run",
-        "alg": h.alg.key(),
-        "p": h.p,
-        "bytes": bytes,
-        "segments": h.segments,
-        "layout": h.layout,
-    });
-    json!({"traceEvents": out, "displayTimeUnit": "ms", "otherData": info})
+/// are rank r's events (seconds after its post-barrier origin), written by
+/// the core's trace writer ([`mpi_trace`]): a process per rank (named with
+/// its host), rows `send`, `recv`, `wait` and `reduce`, a flow from each
+/// send to the reduce of its message. The run's case goes in `otherData`
+/// (the format's free metadata): `tool`, `alg` (the registry key), `p`,
+/// `bytes`, `segments` and `layout`; the app's trace view (`?view=trace`)
+/// reads it to model the same case.
+pub fn trace_json(events: &[Vec<Event>], h: &Header, bytes: u64) -> String {
+    let hosts: Vec<String> = h.ranks.iter().map(|(_, host)| host.clone()).collect();
+    mpi_trace(
+        events,
+        &MpiRun {
+            alg: h.alg.key(),
+            p: h.p,
+            bytes,
+            segments: h.segments,
+            layout: &h.layout,
+            hosts: &hosts,
+        },
+    )
 }
 
 #[cfg(test)]
@@ -574,11 +554,12 @@ mod tests {
     }
 
     #[test]
-    fn trace_events_are_chrome_complete_events() {
+    fn trace_events_are_chrome_complete_events_a_process_per_rank() {
+        use crate::exec::Kind;
         let e = Event {
             round: 1,
             kind: Kind::Send,
-            peer: Some(3),
+            peer: Some(0),
             bytes: 64,
             copy: false,
             start: 2e-6,
@@ -589,16 +570,43 @@ mod tests {
             peer: None,
             ..e
         };
-        let v = trace_json(&[vec![], vec![e, w]], &header(false), 64);
+        let r = Event {
+            kind: Kind::Reduce,
+            peer: Some(1),
+            start: 5e-6,
+            ..e
+        };
+        let json = trace_json(&[vec![r], vec![e, w]], &header(false), 64);
+        let v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
         let evs = v["traceEvents"].as_array().expect("array");
-        assert_eq!(evs.len(), 2);
-        assert_eq!(evs[0]["name"], "send → 3");
-        assert_eq!(evs[0]["cat"], "send");
-        assert_eq!(evs[0]["tid"], 1);
-        assert_eq!(evs[0]["args"]["peer"], 3);
-        assert_eq!(evs[0]["ts"], 2.0);
-        assert_eq!(evs[1]["cat"], "wait");
-        assert!(evs[1]["args"].get("peer").is_none());
+        let x: Vec<_> = evs.iter().filter(|e| e["ph"] == "X").collect();
+        assert_eq!(x.len(), 3);
+        // rank 1 is pid 2; its send row and its wait row
+        assert_eq!(x[1]["name"], "send → 0");
+        assert_eq!(x[1]["cat"], "send");
+        assert_eq!(x[1]["pid"], 2);
+        assert_eq!(x[1]["args"]["peer"], 0);
+        assert_eq!(x[1]["ts"], 2.0);
+        assert_eq!(x[2]["cat"], "wait");
+        assert_ne!(x[1]["tid"], x[2]["tid"]);
+        assert!(x[2]["args"].get("peer").is_none());
+        // rank 0 (pid 1) reduces what rank 1 sent: a flow joins them
+        assert_eq!(
+            (x[0]["name"].as_str(), x[0]["pid"].as_u64()),
+            (Some("reduce ← 1"), Some(1))
+        );
+        let flow: Vec<_> = evs.iter().filter(|e| e["cat"] == "flow").collect();
+        assert_eq!(flow.len(), 2);
+        assert_eq!(
+            (flow[0]["pid"].as_u64(), flow[1]["pid"].as_u64()),
+            (Some(2), Some(1))
+        );
+        let names: Vec<&str> = evs
+            .iter()
+            .filter(|e| e["name"] == "process_name")
+            .filter_map(|e| e["args"]["name"].as_str())
+            .collect();
+        assert_eq!(names, ["rank 0 on host", "rank 1 on host"]);
         assert_eq!(v["displayTimeUnit"], "ms");
         let info = &v["otherData"];
         // the test header: ring at p = 4, 1 segment, one node

@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { serve, launch, REPO, VIEWS } from './common.mjs';
+import { serve, launch, REPO, VIEWS, checkViews } from './common.mjs';
 
 const require = createRequire(import.meta.url);
 const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -80,6 +80,11 @@ async function layout(browser, base, q, width) {
 }
 
 const main = async () => {
+  checkViews(VIEWS.map((v) => v.view), 'common.mjs VIEWS');
+  if (!fs.existsSync(path.join(DIST, 'index.html'))) {
+    console.error(`no ${DIST}/index.html: run \`trunk build --release\` first`);
+    process.exit(2);
+  }
   const server = await serve(DIST);
   const browser = await launch();
   let failures = 0, checks = 0;

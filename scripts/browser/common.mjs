@@ -61,6 +61,22 @@ export function median(xs) {
 /** Where the repository is (this file lives in scripts/browser/). */
 export const REPO = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 
+/** The views that have a binary: the stems of src/bin/*.rs (the list
+ * tests/build_config.rs checks index.html and the loader against). */
+export function binViews() {
+  return fs.readdirSync(path.join(REPO, 'src', 'bin'))
+    .filter((f) => f.endsWith('.rs'))
+    .map((f) => f.slice(0, -3))
+    .sort();
+}
+
+/** Throws unless `views` names exactly the views of src/bin (`what` says whose list). */
+export function checkViews(views, what) {
+  const want = binViews().join(' ');
+  const have = [...views].sort().join(' ');
+  if (have !== want) throw new Error(`${what} lists the views "${have}", src/bin has "${want}"`);
+}
+
 /** Every view of the app with its default query and a large drawn case. */
 export const VIEWS = [
   { view: 'ring', large: 'view=ring&p=1024&size=64MB' },

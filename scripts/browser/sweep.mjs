@@ -5,11 +5,13 @@
 // appears, and (4) the view is ready within 2 s or says the case is too large.
 //
 //   node scripts/browser/sweep.mjs [--dist DIR] [--count 320] [--seed 1]
+//   node scripts/browser/sweep.mjs --short    # 40 URLs: what scripts/test.sh runs
 //
+// The views are checked against src/bin (every view has its keys below).
 // Exits non-zero when any URL fails; prints each failure with its URL.
 import path from 'node:path';
 import fs from 'node:fs';
-import { serve, launch, REPO } from './common.mjs';
+import { serve, launch, REPO, checkViews } from './common.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -17,7 +19,7 @@ const opt = (name, dflt) => {
   return i >= 0 && args[i + 1] ? args[i + 1] : dflt;
 };
 const DIST = path.resolve(opt('dist', path.join(REPO, 'dist')));
-const COUNT = Number(opt('count', 320));
+const COUNT = Number(opt('count', args.includes('--short') ? 40 : 320));
 let state = Number(opt('seed', 1)) >>> 0 || 1;
 
 // xorshift32: deterministic, so a failing URL can be reproduced by seed.
@@ -38,6 +40,9 @@ const KEYS = {
   topology: ['alg', 'nodes', 'gpus', 'racks', 'groups', 'size', 'n', 'intra_bw', 'intra_alpha', 'inter_bw', 'inter_alpha', 'core_bw', 'lanes', 'step'],
   practice: ['set', 'q', 'seed', 'reveal', 'embed'],
   measure: ['example'],
+  timeline: ['alg', 'p', 'size', 'bw', 'alpha', 'gamma', 'segments', 'late', 'slow', 'fail', 'mode', 't'],
+  step: ['p', 'alg', 'bw', 'alpha', 'layers', 'params', 'dtype', 'fwd', 'bwd', 'mode', 'optim', 'bucket', 'straggler', 'fail', 'graph', 'h'],
+  trace: ['alg', 'p', 'size', 'segments', 'bw', 'alpha', 'gamma'],
 };
 const GOOD = {
   p: ['2', '4', '8', '64', '256', '1024', '6', '3'],
@@ -57,8 +62,23 @@ const GOOD = {
   gpus: ['1', '4', '8', '3', '0'],
   racks: ['1', '2', '3'],
   lanes: ['1', '4', '9'],
-  mode: ['allreduce', 'dpsgd', 'local', 'x'],
+  mode: ['allreduce', 'dpsgd', 'local', 'x', 'both', 'dataflow', 'lockstep', 'zero2', 'fsdp', 'gossip'],
   example: ['1', 'ring', 'tree'],
+  segments: ['1', '4', '16', '0', '1000000'],
+  late: ['2:5ms', '0:1s', '9:5ms', '2:-1ms'],
+  slow: ['1:2', '3:0.5', '1:0'],
+  fail: ['1:2ms', '0:0s', '3:7'],
+  gamma: ['0ns/B', '1ns/B', '-1ns/B'],
+  t: ['0ms', '5ms', '1e9s'],
+  layers: ['1', '4', '100', '0', '5000'],
+  params: ['25M', '1M', '0', '1T'],
+  dtype: ['fp32', 'bf16', 'fp64', 'int3'],
+  fwd: ['0ms', '25ms', '-1ms'],
+  bwd: ['10ms', '0.5ms', '1ms,2ms'],
+  optim: ['adam', 'sgd', '-1'],
+  bucket: ['25MiB', '1B', '0'],
+  straggler: ['3:0.5', '0:2', '99:1'],
+  h: ['1', '4', '0'],
 };
 const ADVERSARIAL = [
   '', '-0', 'NaN', 'inf', '-inf', '1e308', '1e-308', '9'.repeat(40), '0x10', '٣', '½',
@@ -85,6 +105,7 @@ function randomQuery() {
 }
 
 const main = async () => {
+  checkViews(Object.keys(KEYS), 'sweep.mjs KEYS');
   if (!fs.existsSync(path.join(DIST, 'index.html'))) {
     console.error(`no ${DIST}/index.html: run \`trunk build --release\` first`);
     process.exit(2);

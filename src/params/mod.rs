@@ -31,13 +31,11 @@ pub mod trace;
 pub struct Query(Vec<(String, String)>);
 
 impl Query {
-    /// Parses `a=1&b=x` (with or without a leading `?`). Never fails: an
-    /// undecodable string gives an empty query.
+    /// Parses `a=1&b=x` (with or without a leading `?`): `+` is a space,
+    /// `%XX` a byte, and bytes that are not UTF-8 become U+FFFD. Never fails.
     pub fn parse(search: &str) -> Self {
         let s = search.strip_prefix('?').unwrap_or(search);
-        Query::from_pairs(
-            form_urlencoded::parse(s.as_bytes()).map(|(k, v)| (k.into_owned(), v.into_owned())),
-        )
+        Query::from_pairs(form_urlencoded::parse(s.as_bytes()).into_owned())
     }
 
     /// The query of `pairs`, keys lower-cased and values trimmed; a later
@@ -117,7 +115,9 @@ view_params!(
     step::StepParams
 );
 
-/// Encodes pairs as a query string (without the leading `?`).
+/// Encodes pairs as a query string (without the leading `?`), as
+/// `application/x-www-form-urlencoded`: a space is `+`, bytes other than
+/// ASCII letters, digits and `*-._` are `%XX`.
 pub fn encode(pairs: &[(&str, String)]) -> String {
     form_urlencoded::Serializer::new(String::new())
         .extend_pairs(pairs.iter().map(|(k, v)| (*k, v.as_str())))

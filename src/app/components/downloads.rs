@@ -1,42 +1,75 @@
 //! Download buttons for teachers: a chart as SVG or PNG (the SVG drawn onto a
-//! canvas in the browser) and a table as CSV. The files are built as `data:`
-//! URLs ([`crate::export::data_url`]) and handed to a temporary link; nothing
-//! leaves the page. The builders are public so the browser tests can check
-//! the files themselves.
+//! canvas in the browser), a table as CSV, and further files (traces). Each
+//! file is handed to the browser as a `Blob` behind an object URL
+//! (`URL.createObjectURL`) on a temporary `<a download>` link, and the URL is
+//! revoked once the download has begun: no URL carries the file's bytes, so a
+//! trace of tens of MB saves as a CSV of a few lines does, with its file
+//! name. Nothing leaves the page. The builders are public so the browser
+//! tests can check the files themselves.
 
 use std::rc::Rc;
 
+use gloo::timers::callback::Timeout;
+use js_sys::{Array, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{CanvasRenderingContext2d, HtmlAnchorElement, HtmlCanvasElement, HtmlImageElement};
+use web_sys::{
+    Blob, BlobPropertyBag, CanvasRenderingContext2d, HtmlAnchorElement, HtmlCanvasElement,
+    HtmlImageElement, Url,
+};
 use yew::prelude::*;
 
-use crate::export::{data_url, file_stem, svg_size, svg_with_size, DataTable};
+use crate::export::{file_stem, svg_size, svg_with_size, DataTable};
 
 /// Pixels per SVG unit in the PNG (sharp on high-density screens and paper).
 pub const PNG_SCALE: f64 = 2.0;
 
-/// The chart as an SVG file URL.
-pub fn svg_data_url(svg: &str) -> String {
-    data_url("image/svg+xml", svg)
-}
-
-/// The table as a CSV file URL.
-pub fn csv_data_url(table: &DataTable) -> String {
-    data_url("text/csv", &table.to_csv())
-}
+/// How long an object URL outlives the click that starts its download, ms.
+/// Browsers read the Blob when the download begins; the delay (as
+/// FileSaver.js keeps it) leaves room for a slow start before the URL is
+/// revoked and the Blob can be freed.
+pub const REVOKE_AFTER_MS: u32 = 40_000;
 
 fn js_err(what: &str) -> impl Fn(JsValue) -> String + '_ {
     move |_| what.to_string()
 }
 
-/// The chart as a PNG `data:` URL: the SVG is loaded into an `<img>` at its
-/// `viewBox` size, drawn onto a white canvas [`PNG_SCALE`] times larger, and
-/// read back with `toDataURL("image/png")`.
+/// `bytes` as a `Blob` of type `mime`, e.g. `"application/json"`.
+///
+/// # Errors
+/// A message when the browser refuses the Blob (e.g. out of memory).
+pub fn bytes_blob(bytes: &[u8], mime: &str) -> Result<Blob, String> {
+    let parts = Array::of1(&Uint8Array::from(bytes));
+    let options = BlobPropertyBag::new();
+    options.set_type(mime);
+    Blob::new_with_u8_array_sequence_and_options(&parts, &options)
+        .map_err(js_err("the browser could not hold the file"))
+}
+
+/// The chart as an SVG file.
+///
+/// # Errors
+/// As [`bytes_blob`].
+pub fn svg_blob(svg: &str) -> Result<Blob, String> {
+    bytes_blob(svg.as_bytes(), "image/svg+xml")
+}
+
+/// The table as a CSV file.
+///
+/// # Errors
+/// As [`bytes_blob`].
+pub fn csv_blob(table: &DataTable) -> Result<Blob, String> {
+    bytes_blob(table.to_csv().as_bytes(), "text/csv")
+}
+
+/// The chart as a PNG file: the SVG is loaded into an `<img>` at its
+/// `viewBox` size (from a `data:` URL the browser encodes), drawn onto a
+/// white canvas [`PNG_SCALE`] times larger, and read back with
+/// `toBlob("image/png")`.
 ///
 /// # Errors
 /// A message when the SVG does not load as an image or the canvas fails.
-pub async fn png_data_url(svg: &str) -> Result<String, String> {
+pub async fn png_blob(svg: &str) -> Result<Blob, String> {
     let (w, h) = svg_size(svg).unwrap_or((760.0, 420.0));
     let doc = gloo::utils::document();
     let img: HtmlImageElement = doc
@@ -48,7 +81,11 @@ pub async fn png_data_url(svg: &str) -> Result<String, String> {
         img.set_onload(Some(&resolve));
         img.set_onerror(Some(&reject));
     });
-    img.set_src(&svg_data_url(&svg_with_size(svg, w, h)));
+    let sized = svg_with_size(svg, w, h);
+    img.set_src(&format!(
+        "data:image/svg+xml;charset=utf-8,{}",
+        js_sys::encode_uri_component(&sized)
+    ));
     JsFuture::from(loaded)
         .await
         .map_err(js_err("the chart did not load as an image"))?;
@@ -70,24 +107,47 @@ pub async fn png_data_url(svg: &str) -> Result<String, String> {
     ctx.fill_rect(0.0, 0.0, cw, ch);
     ctx.draw_image_with_html_image_element_and_dw_and_dh(&img, 0.0, 0.0, cw, ch)
         .map_err(js_err("the chart could not be drawn on a canvas"))?;
-    canvas
-        .to_data_url_with_type("image/png")
-        .map_err(js_err("the canvas could not be read"))
+    let mut refused = None;
+    let png = js_sys::Promise::new(&mut |resolve, _| {
+        refused = canvas.to_blob_with_type(&resolve, "image/png").err();
+    });
+    if refused.is_some() {
+        return Err("the canvas could not be read".into());
+    }
+    JsFuture::from(png)
+        .await
+        .ok()
+        .and_then(|b| b.dyn_into::<Blob>().ok())
+        .ok_or_else(|| "the canvas could not be read".to_string())
 }
 
-/// Asks the browser to save `url` as `filename` (a temporary `<a download>`).
-pub fn save(url: &str, filename: &str) {
-    let doc = gloo::utils::document();
-    let Some(a) = doc
+/// Asks the browser to save `blob` as `filename`: an object URL on a
+/// temporary `<a download>`, clicked, and revoked [`REVOKE_AFTER_MS`] later.
+///
+/// # Errors
+/// A message when the browser gives no object URL or no link.
+pub fn save(blob: &Blob, filename: &str) -> Result<(), String> {
+    let url = Url::create_object_url_with_blob(blob).map_err(js_err("no object URL"))?;
+    let link = gloo::utils::document()
         .create_element("a")
         .ok()
-        .and_then(|e| e.dyn_into::<HtmlAnchorElement>().ok())
-    else {
-        return;
-    };
-    a.set_href(url);
-    a.set_download(filename);
-    a.click();
+        .and_then(|e| e.dyn_into::<HtmlAnchorElement>().ok());
+    if let Some(a) = &link {
+        a.set_href(&url);
+        a.set_download(filename);
+        a.click();
+    }
+    Timeout::new(REVOKE_AFTER_MS, move || {
+        let _ = Url::revoke_object_url(&url);
+    })
+    .forget();
+    link.map(|_| ()).ok_or_else(|| "no link".to_string())
+}
+
+/// Builds the file and saves it; a message for the page when either fails.
+fn offer(file: Result<Blob, String>, filename: &str) -> Result<(), String> {
+    file.and_then(|b| save(&b, filename))
+        .map_err(|e| format!("The download failed: {e}."))
 }
 
 /// Props of [`Downloads`].
@@ -105,7 +165,8 @@ pub struct DownloadsProps {
 }
 
 /// A file offered by [`Downloads`]: its button, its name and type, and the
-/// callback that builds its text on demand.
+/// callback that builds its text on demand (when the button is pressed; it
+/// goes to the browser as a Blob, so its size is bounded by memory only).
 #[derive(Clone, PartialEq)]
 pub struct FileOffer {
     /// Button label, e.g. "Chrome trace".
@@ -128,24 +189,36 @@ pub fn Downloads(props: &DownloadsProps) -> Html {
         .map_or_else(|| "chart".to_string(), |t| t.caption.clone());
     let stem = file_stem(&caption);
     let on_svg = props.svg.clone().map(|svg| {
-        let stem = stem.clone();
-        Callback::from(move |_: MouseEvent| save(&svg_data_url(&svg), &format!("{stem}.svg")))
+        let (stem, status) = (stem.clone(), status.clone());
+        Callback::from(move |_: MouseEvent| {
+            if let Err(e) = offer(svg_blob(&svg), &format!("{stem}.svg")) {
+                status.set(e);
+            }
+        })
     });
     let on_png = props.svg.clone().map(|svg| {
         let (stem, status) = (stem.clone(), status.clone());
         Callback::from(move |_: MouseEvent| {
             let (svg, stem, status) = (svg.clone(), stem.clone(), status.clone());
             wasm_bindgen_futures::spawn_local(async move {
-                match png_data_url(&svg).await {
-                    Ok(url) => save(&url, &format!("{stem}.png")),
+                match png_blob(&svg).await {
+                    Ok(png) => {
+                        if let Err(e) = offer(Ok(png), &format!("{stem}.png")) {
+                            status.set(e);
+                        }
+                    }
                     Err(e) => status.set(format!("PNG failed: {e}. The SVG download still works.")),
                 }
             });
         })
     });
     let on_csv = props.table.clone().map(|t| {
-        let stem = stem.clone();
-        Callback::from(move |_: MouseEvent| save(&csv_data_url(&t), &format!("{stem}.csv")))
+        let (stem, status) = (stem.clone(), status.clone());
+        Callback::from(move |_: MouseEvent| {
+            if let Err(e) = offer(csv_blob(&t), &format!("{stem}.csv")) {
+                status.set(e);
+            }
+        })
     });
     let button = |label: &str, kind: &str, cb: Option<Callback<MouseEvent>>| match cb {
         Some(onclick) => html! {
@@ -161,9 +234,12 @@ pub fn Downloads(props: &DownloadsProps) -> Html {
             {button("PNG", "PNG", on_png)}
             {button("CSV", "CSV", on_csv)}
             { for props.files.iter().map(|f| {
-                let f2 = f.clone();
+                let (f2, status) = (f.clone(), status.clone());
                 let onclick = Callback::from(move |_: MouseEvent| {
-                    save(&data_url(f2.mime, &f2.build.emit(())), &f2.file)
+                    let text = f2.build.emit(());
+                    if let Err(e) = offer(bytes_blob(text.as_bytes(), f2.mime), &f2.file) {
+                        status.set(e);
+                    }
                 });
                 html! {
                     <button type="button" class="small download" {onclick}

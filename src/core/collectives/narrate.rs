@@ -439,6 +439,7 @@ pub struct GossipContrast {
 
 /// Builds the contrast with the consensus core's ring graph and uniform
 /// weights, or `None` if the graph cannot be built for this `p`.
+#[cfg(feature = "views")]
 pub fn gossip_contrast(p: usize) -> Option<GossipContrast> {
     use crate::core::consensus::{mixing_matrix, Graph, GraphKind, WeightRule};
     let graph = Graph::new(GraphKind::Ring, p, 0).ok()?;

@@ -214,6 +214,19 @@ pub fn nccl_bandwidths_of(
     }
 }
 
+/// A time in µs printed as nccl-tests prints it (src/common.cu): 0 decimals
+/// from 10 000 µs, 1 from 100 µs, else 2, right-aligned in 7 columns.
+pub fn nccl_time_str(us: f64) -> String {
+    let digits = if us >= 10000.0 {
+        0
+    } else if us >= 100.0 {
+        1
+    } else {
+        2
+    };
+    format!("{:>7}", crate::core::units::decimal::fixed(us, digits))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,6 +4,7 @@
 //! line that it is synthetic.
 
 use super::model::{CollectiveKind, Model, SplitMix64};
+use crate::core::cost::nccl::nccl_time_str;
 use crate::core::units::decimal;
 use crate::core::units::{format_bandwidth, format_beta, format_time};
 
@@ -202,18 +203,6 @@ fn gauss(rng: &mut SplitMix64) -> f64 {
     (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
 }
 
-/// A time in µs printed as nccl-tests prints it (src/common.cu): 0 decimals
-/// from 10 000 µs, 1 from 100 µs, else 2.
-pub fn nccl_time_str(us: f64) -> String {
-    if us >= 10000.0 {
-        format!("{:7}", decimal::fixed(us, 0))
-    } else if us >= 100.0 {
-        format!("{:7}", decimal::fixed(us, 1))
-    } else {
-        format!("{:7}", decimal::fixed(us, 2))
-    }
-}
-
 /// The true (noise-free) time of `n` bytes, seconds.
 pub fn true_time(s: &Spec, n: f64) -> f64 {
     s.model
@@ -277,10 +266,10 @@ pub fn generate(spec: &Spec) -> String {
             let t_printed: f64 = decimal::parse(ts.trim()).unwrap_or(t * 1e6);
             let alg = n as f64 / (t_printed * 1e-6) / 1e9;
             let bus = alg * factor;
-            let bus_s = format!("{:6}", decimal::fixed(bus, 2));
+            let bus_s = format!("{:>6}", decimal::fixed(bus, 2));
             bus_sum += decimal::parse(bus_s.trim()).unwrap_or(bus);
             bus_n += 1;
-            line += &format!("  {ts}  {:6}  {bus_s}  {:5}", decimal::fixed(alg, 2), 0);
+            line += &format!("  {ts}  {:>6}  {bus_s}  {:5}", decimal::fixed(alg, 2), 0);
         }
         out += &line;
         out.push('\n');

@@ -516,7 +516,7 @@ fn analysis_hands_off_to_the_cost_view_and_exports_csv() {
     assert!(url.ends_with("GB/s") && url.contains("&bw=12."), "{url}");
     // The cost view's own parsers accept both values.
     let q: Vec<(String, String)> = form_urlencoded::parse(url.trim_start_matches('?').as_bytes())
-        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .into_owned()
         .collect();
     let get = |k: &str| {
         q.iter()

@@ -1,84 +1,66 @@
-//! One step as Chrome trace-event JSON (the format of
-//! [`crate::core::timing::trace`], which chrome://tracing, Perfetto and the
-//! PyTorch profiler use): complete events (`"ph": "X"`, `ts` and `dur` in
-//! µs), thread 0 the compute stream (the straggler's when there is one),
-//! thread 1 the communication stream, thread 2 the other ranks' compute.
-
-use std::fmt::Write;
+//! One step as Chrome trace-event JSON, written by the core's trace writer
+//! ([`crate::core::trace_event`], as the timeline's and the runner's
+//! traces are): one process, `training step`, with the rows `compute` (the
+//! straggler's, when there is one), `communication` and `compute (other
+//! ranks)`; complete events with `ts` and `dur` in µs from the step's start.
 
 use super::run::{CommKind, ComputeSpan, StepRun};
-use crate::core::units::decimal;
+use crate::core::trace_event::{Arg, Name, TraceWriter};
 
-fn us(t: f64) -> String {
-    // to the nanosecond, so 0.052 s is 52000 µs and not 52000.000000001
-    let v = (t * 1e9).round() / 1e3;
-    if v == v.trunc() && v.abs() < 1e15 {
-        decimal::fixed(v, 0)
-    } else {
-        decimal::fixed(v, 3)
-    }
-}
+/// The rows: compute, communication, the other ranks' compute.
+const ROWS: &[&str] = &["compute", "communication", "compute (other ranks)"];
+/// The rows when one rank is a straggler.
+const STRAGGLER_ROWS: &[&str] = &[
+    "compute (straggler)",
+    "communication",
+    "compute (other ranks)",
+];
 
-fn push(out: &mut String, name: &str, tid: usize, start: f64, end: f64, args: &str) {
-    if !out.ends_with('[') {
-        out.push(',');
-    }
-    let _ = write!(
-        out,
-        "\n{{\"name\":\"{name}\",\"ph\":\"X\",\"ts\":{},\"dur\":{},\"pid\":0,\"tid\":{tid},\"args\":{{{args}}}}}",
-        us(start),
-        us((end - start).max(0.0))
-    );
-}
-
-fn compute(out: &mut String, spans: &[ComputeSpan], tid: usize) {
+fn compute(t: &mut TraceWriter, spans: &[ComputeSpan], row: usize) {
     for s in spans {
         let name = match (s.layer, s.forward) {
-            (None, _) => "forward".to_string(),
-            (Some(i), true) => format!("forward layer {}", i + 1),
-            (Some(i), false) => format!("backward layer {}", i + 1),
+            (None, _) => Name::Text("forward"),
+            (Some(i), true) => Name::Numbered("forward layer ", i + 1),
+            (Some(i), false) => Name::Numbered("backward layer ", i + 1),
         };
-        push(out, &name, tid, s.start, s.end, "");
+        t.span(0, row, name, "compute", (s.start, s.end), &[]);
     }
 }
 
-/// The step as Chrome trace-event JSON (see the module doc).
+/// The step as Chrome trace-event JSON (see the module doc). A bucket's
+/// args are its `bytes` and `ready_us`, when its gradients were ready.
 pub fn chrome_trace(run: &StepRun) -> String {
-    let mut out = String::from("{\"displayTimeUnit\":\"ms\",\"traceEvents\":[");
-    let names = [
-        if run.others.is_some() {
-            "compute (straggler)"
-        } else {
-            "compute"
-        },
-        "communication",
-        "compute (other ranks)",
-    ];
-    let rows = if run.others.is_some() { 3 } else { 2 };
-    for (tid, name) in names.iter().enumerate().take(rows) {
-        if !out.ends_with('[') {
-            out.push(',');
-        }
-        let _ = write!(
-            out,
-            "\n{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":{tid},\"args\":{{\"name\":\"{name}\"}}}}"
-        );
-    }
-    compute(&mut out, &run.compute, 0);
+    let mut t = TraceWriter::new(if run.others.is_some() {
+        STRAGGLER_ROWS
+    } else {
+        ROWS
+    });
+    t.process("training step");
+    t.other_text("tool", "Collective Lab step view (model)");
+    compute(&mut t, &run.compute, 0);
     for (k, b) in run.buckets.iter().enumerate() {
-        let args = format!("\"bytes\":{},\"ready_us\":{}", b.bytes, us(b.ready));
         let name = if b.kind == CommKind::AllReduce {
             format!("all-reduce bucket {} ({})", k + 1, b.label())
         } else {
             format!("{} ({})", b.kind.label(), b.label())
         };
-        push(&mut out, &name, 1, b.start, b.end, &args);
+        let args = [
+            ("bytes", Arg::Int(b.bytes)),
+            ("ready_us", Arg::Micros(b.ready)),
+        ];
+        t.span(
+            0,
+            1,
+            Name::Owned(name),
+            "communication",
+            (b.start, b.end),
+            &args,
+        );
     }
     if let Some(o) = &run.others {
-        compute(&mut out, o, 2);
+        compute(&mut t, o, 2);
     }
-    out.push_str("\n]}\n");
-    out
+    t.finish()
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -102,10 +84,14 @@ mod tests {
         let json = chrome_trace(&run);
         let v: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
         let ev = v["traceEvents"].as_array().expect("events");
-        // 2 thread names + forward + 4 backward + 4 buckets
-        assert_eq!(ev.len(), 11);
+        // process name and order, 2 thread names and orders
+        assert_eq!(ev.iter().filter(|e| e["ph"] == "M").count(), 6);
+        // forward + 4 backward + 4 buckets
+        let x: Vec<_> = ev.iter().filter(|e| e["ph"] == "X").collect();
+        assert_eq!(x.len(), 9);
+        assert!(x.iter().all(|e| e["pid"] == 1));
         // the last bucket: layer 1, 52 000 µs to 66 000 µs
-        let last = &ev[10];
+        let last = x[8];
         assert_eq!(last["name"], "all-reduce bucket 4 (layer 1)");
         assert_eq!(last["ts"].as_f64(), Some(52000.0));
         assert_eq!(last["dur"].as_f64(), Some(14000.0));

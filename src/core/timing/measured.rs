@@ -8,8 +8,10 @@
 //! [`Measured`].
 //!
 //! What is drawn from the runner's events (complete events, `"ph": "X"`,
-//! `ts`/`dur` in µs, `tid` = rank, `cat` one of `send`, `recv`, `wait`,
-//! `reduce`, `args.round`, `args.peer`): a `send` or `recv` bar runs from
+//! `ts`/`dur` in µs, `cat` one of `send`, `recv`, `wait`, `reduce`,
+//! `args.round`, `args.peer`; the rank is `pid` − 1 when every such event
+//! has a `pid` of 1 or more, as [`crate::core::trace_event`] writes a
+//! process per rank, else `tid`, as the files written before it did): a `send` or `recv` bar runs from
 //! its `MPI_Isend`/`MPI_Irecv` post to the end of the same round's
 //! `MPI_Waitall` on that rank (the transfer happens inside the wait, so
 //! waiting for a late peer is inside the bar; the model shades that time
@@ -38,7 +40,11 @@ pub struct TraceEvent {
     pub name: String,
     /// `cat`: `send`, `recv`, `wait` or `reduce`.
     pub cat: String,
-    /// `tid`: the rank.
+    /// `pid`: the rank + 1 in the traces of [`crate::core::trace_event`]
+    /// (0 or missing in traces written before it).
+    pub pid: Option<f64>,
+    /// `tid`: the rank, in traces whose `pid` is 0 (the runner's and the
+    /// timeline's before [`crate::core::trace_event`]; a row otherwise).
     pub tid: Option<f64>,
     /// `ts`: start, µs.
     pub ts: Option<f64>,
@@ -94,8 +100,9 @@ pub enum TraceError {
     TooManyRanks(usize),
     /// Fewer than 2 ranks.
     OneRank,
-    /// Ranks below p with no event.
-    MissingRanks(Vec<usize>, usize),
+    /// Ranks below p with no event, and which field held the rank
+    /// (`"tid"`, or `"pid − 1"`).
+    MissingRanks(Vec<usize>, usize, &'static str),
 }
 
 impl fmt::Display for TraceError {
@@ -106,14 +113,14 @@ impl fmt::Display for TraceError {
             TraceError::NotATrace => write!(f, "This JSON is not a Chrome trace: it has no traceEvents list."),
             TraceError::NoEvents(n) => write!(f, "The trace has {n} events but no complete (\"ph\": \"X\") send, recv, wait or reduce event."),
             TraceError::TooManyEvents(n) => write!(f, "The trace has {n} events; at most {MAX_TRACE_EVENTS} are read."),
-            TraceError::BadField(i, field) => write!(f, "Event {i} has no valid {field}: tid, round and peer must be whole numbers from 0 to 999999999, ts and dur finite numbers of µs."),
+            TraceError::BadField(i, field) => write!(f, "Event {i} has no valid {field}: pid, tid, round and peer must be whole numbers from 0 to 999999999, ts and dur finite numbers of µs."),
             TraceError::NegativeDuration(i, d) => write!(f, "Event {i} has a negative duration ({} µs).", crate::core::units::decimal::shortest(*d)),
             TraceError::TooManyRanks(p) => write!(f, "The trace has {p} ranks; this page draws at most {MAX_TRACE_RANKS}."),
             TraceError::OneRank => write!(f, "The trace has one rank: a collective needs at least 2."),
-            TraceError::MissingRanks(m, p) => {
+            TraceError::MissingRanks(m, p, field) => {
                 let (who, has) = if m.len() == 1 { ("Rank", "has") } else { ("Ranks", "have") };
                 let list = m.iter().map(usize::to_string).collect::<Vec<_>>().join(", ");
-                write!(f, "{who} {list} of 0 … {} {has} no event (tid is the rank).", p - 1)
+                write!(f, "{who} {list} of 0 … {} {has} no event ({field} is the rank).", p - 1)
             }
         }
     }
@@ -161,23 +168,42 @@ fn opt_whole(v: Option<f64>) -> Option<u64> {
 /// A drawn event: (rank, kind, round, peer, start, end), times µs.
 type Ev = (usize, Option<BarKind>, usize, usize, f64, f64);
 
-fn read(raw: &RawTrace) -> Result<Vec<Ev>, TraceError> {
+/// The kind of bar of a drawn event (`None` for a wait), or `Err` for an
+/// event that is not drawn.
+fn drawn(e: &TraceEvent) -> Result<Option<BarKind>, ()> {
+    let kind = match e.cat.as_str() {
+        "send" => Some(BarKind::Send),
+        "recv" => Some(BarKind::Recv),
+        "reduce" => Some(BarKind::Reduce),
+        "wait" => None,
+        _ => return Err(()),
+    };
+    if e.ph == "X" {
+        Ok(kind)
+    } else {
+        Err(())
+    }
+}
+
+/// True when the rank is `pid − 1`: every drawn event has a `pid` of 1 or
+/// more (and there is one).
+fn rank_is_pid(raw: &RawTrace) -> bool {
+    let mut drawn_events = raw.events.iter().filter(|e| drawn(e).is_ok()).peekable();
+    drawn_events.peek().is_some() && drawn_events.all(|e| e.pid.is_some_and(|p| p >= 1.0))
+}
+
+fn read(raw: &RawTrace, by_pid: bool) -> Result<Vec<Ev>, TraceError> {
     let mut out = Vec::new();
     for (i, e) in raw.events.iter().enumerate() {
-        let kind = match e.cat.as_str() {
-            "send" => Some(BarKind::Send),
-            "recv" => Some(BarKind::Recv),
-            "reduce" => Some(BarKind::Reduce),
-            "wait" => None,
-            _ => continue,
-        };
-        if e.ph != "X" {
-            continue;
-        }
+        let Ok(kind) = drawn(e) else { continue };
         if out.len() == MAX_TRACE_EVENTS {
             return Err(TraceError::TooManyEvents(raw.events.len()));
         }
-        let rank = whole(e.tid, i, "tid")?;
+        let rank = if by_pid {
+            whole(e.pid.map(|p| p - 1.0), i, "pid")?
+        } else {
+            whole(e.tid, i, "tid")?
+        };
         if rank >= MAX_TRACE_RANKS {
             return Err(TraceError::TooManyRanks(rank + 1));
         }
@@ -213,12 +239,13 @@ fn read(raw: &RawTrace) -> Result<Vec<Ev>, TraceError> {
 /// Checks `raw` and builds what the trace view draws (see the module doc).
 ///
 /// # Errors
-/// A [`TraceError`]: no drawable event, a bad `tid`, `ts`, `dur`,
+/// A [`TraceError`]: no drawable event, a bad `pid`, `tid`, `ts`, `dur`,
 /// `args.round` or `args.peer`, a negative duration, more than
 /// [`MAX_TRACE_RANKS`] ranks or [`MAX_TRACE_EVENTS`] events, one rank, or
 /// a rank below p with no event.
 pub fn measured(raw: &RawTrace) -> Result<Measured, TraceError> {
-    let evs = read(raw)?;
+    let by_pid = rank_is_pid(raw);
+    let evs = read(raw, by_pid)?;
     if evs.is_empty() {
         return Err(TraceError::NoEvents(raw.events.len()));
     }
@@ -232,7 +259,8 @@ pub fn measured(raw: &RawTrace) -> Result<Measured, TraceError> {
     }
     let missing: Vec<usize> = (0..p).filter(|r| !evs.iter().any(|e| e.0 == *r)).collect();
     if !missing.is_empty() {
-        return Err(TraceError::MissingRanks(missing, p));
+        let field = if by_pid { "pid − 1" } else { "tid" };
+        return Err(TraceError::MissingRanks(missing, p, field));
     }
     let t0 = evs.iter().map(|e| e.4).fold(f64::INFINITY, f64::min);
     let s = |t: f64| (t - t0) * 1e-6;

@@ -145,7 +145,7 @@ pub fn TimelineSummary(props: &TimelineSummaryProps) -> Html {
                 The straggler's cost is the waiting beyond the same case without late, slow or failed ranks."}</p>
             {per_rank}
             <Downloads files={offers(&props.runs)} />
-            <p class="muted">{"The Chrome trace opens in Perfetto (ui.perfetto.dev) and in chrome://tracing: one row per rank."}</p>
+            <p class="muted">{"The Chrome trace opens in Perfetto (ui.perfetto.dev) and in chrome://tracing: a process per rank, with send, receive and reduce rows and an arrow from each send to its receive."}</p>
         </section>
     }
 }

@@ -55,6 +55,7 @@ pub fn read_trace(s: &str) -> Result<RawTrace, TraceError> {
                 ph: text(&e, "ph"),
                 name: text(&e, "name"),
                 cat: text(&e, "cat"),
+                pid: num(&e, "pid"),
                 tid: num(&e, "tid"),
                 ts: num(&e, "ts"),
                 dur: num(&e, "dur"),

@@ -250,9 +250,25 @@ fn chrome_trace_of_the_ring_parses_with_24_sends_of_2000_us() {
         assert_eq!(e["ph"], "X");
         assert_eq!(e["dur"].as_f64(), Some(2000.0));
     }
-    let tids: std::collections::BTreeSet<u64> =
-        sends.iter().filter_map(|e| e["tid"].as_u64()).collect();
-    assert_eq!(tids.into_iter().collect::<Vec<_>>(), vec![0, 1, 2, 3]);
+    // a process per rank (pid r + 1), its 6 sends on one row of its own
+    let rows: std::collections::BTreeSet<(u64, u64)> = sends
+        .iter()
+        .filter_map(|e| Some((e["pid"].as_u64()?, e["tid"].as_u64()?)))
+        .collect();
+    let pids: Vec<u64> = rows.iter().map(|r| r.0).collect();
+    assert_eq!(pids, vec![1, 2, 3, 4]);
+    let named = |pid: u64, tid: u64| {
+        events.iter().find(|e| {
+            e["name"] == "thread_name"
+                && e["pid"].as_u64() == Some(pid)
+                && e["tid"].as_u64() == Some(tid)
+        })
+    };
+    assert!(rows
+        .iter()
+        .all(|&(pid, tid)| named(pid, tid).is_some_and(|e| e["args"]["name"] == "send")));
+    // a flow from each send to its receive
+    assert_eq!(events.iter().filter(|e| e["ph"] == "s").count(), 24);
 }
 
 #[test]

@@ -4,7 +4,7 @@
 use super::*;
 use crate::core::timing::clock::{Faults, Mode};
 use crate::core::timing::fixtures::ring4;
-use crate::core::timing::trace::chrome_trace;
+use crate::core::timing::trace::{chrome_trace, mpi_trace, MpiEvent, MpiKind, MpiRun};
 
 /// Reads trace JSON the way the UI does with the browser's parser.
 fn raw(json: &str) -> RawTrace {
@@ -17,6 +17,7 @@ fn raw(json: &str) -> RawTrace {
             ph: e["ph"].as_str().unwrap_or_default().into(),
             name: e["name"].as_str().unwrap_or_default().into(),
             cat: e["cat"].as_str().unwrap_or_default().into(),
+            pid: e["pid"].as_f64(),
             tid: e["tid"].as_f64(),
             ts: e["ts"].as_f64(),
             dur: e["dur"].as_f64(),
@@ -41,6 +42,7 @@ fn ev(cat: &str, tid: f64, round: f64, peer: Option<f64>, ts: f64, dur: f64) -> 
         ph: "X".into(),
         name: String::new(),
         cat: cat.into(),
+        pid: None,
         tid: Some(tid),
         ts: Some(ts),
         dur: Some(dur),
@@ -225,10 +227,12 @@ use crate::core::topology::Topology;
 #[test]
 fn the_timelines_own_export_reads_back_as_its_clock() {
     // ring at p = 4, 100 MB, 12.5 GB/s: 24 messages, each a send and a
-    // recv event (no reduce events at γ = 0), 2 ms each; 4 thread names
+    // recv event (no reduce events at γ = 0), 2 ms each; not drawn: per
+    // rank its name and order and its 2 rows' names and orders (24), and
+    // a flow start and end per message (48)
     let clock = ring4(Mode::Dataflow, &Faults::default());
     let m = measured(&raw(&chrome_trace(&clock))).expect("a trace");
-    assert_eq!((m.p, m.events, m.skipped), (4, 48, 4));
+    assert_eq!((m.p, m.events, m.skipped), (4, 48, 72));
     for r in 0..4 {
         assert!(close(m.finish[r], 12e-3), "rank {r}: {}", m.finish[r]);
         assert_eq!(m.rounds[r], [0, 1, 2, 3, 4, 5]);
@@ -302,12 +306,12 @@ fn bad_traces_say_what_is_wrong() {
         .iter_mut()
         .filter(|e| e.tid == Some(1.0))
         .for_each(|e| e.tid = Some(2.0));
-    assert_eq!(err(&gap), TraceError::MissingRanks(vec![1], 3));
+    assert_eq!(err(&gap), TraceError::MissingRanks(vec![1], 3, "tid"));
     let mut four = two_ranks();
     four.info.p = Some(4.0);
-    assert_eq!(err(&four), TraceError::MissingRanks(vec![2, 3], 4));
+    assert_eq!(err(&four), TraceError::MissingRanks(vec![2, 3], 4, "tid"));
     assert_eq!(
-        TraceError::MissingRanks(vec![2, 3], 4).to_string(),
+        TraceError::MissingRanks(vec![2, 3], 4, "tid").to_string(),
         "Ranks 2, 3 of 0 … 3 have no event (tid is the rank)."
     );
     let mut one = two_ranks();
@@ -316,5 +320,80 @@ fn bad_traces_say_what_is_wrong() {
     assert_eq!(
         TraceError::TooManyRanks(1000).to_string(),
         "The trace has 1000 ranks; this page draws at most 64."
+    );
+}
+
+/// The runner's events of the example trace (written before the core's
+/// trace writer: `pid` 0, `tid` = rank), as the runner records them.
+pub(crate) fn fixture_mpi_events() -> Vec<Vec<MpiEvent>> {
+    let v: serde_json::Value = serde_json::from_str(include_str!(
+        "../../../../tests/fixtures/traces/ring-p4-16MiB.json"
+    ))
+    .expect("JSON");
+    let mut out: Vec<Vec<MpiEvent>> = vec![Vec::new(); 4];
+    for e in v["traceEvents"].as_array().expect("events") {
+        let kind = match e["cat"].as_str() {
+            Some("send") => MpiKind::Send,
+            Some("recv") => MpiKind::Recv,
+            Some("wait") => MpiKind::Wait,
+            _ => MpiKind::Reduce,
+        };
+        let n = |k: &str| e["args"][k].as_u64();
+        out[e["tid"].as_u64().expect("tid") as usize].push(MpiEvent {
+            round: n("round").expect("round") as usize,
+            kind,
+            peer: n("peer").map(|p| p as usize),
+            bytes: n("bytes").expect("bytes"),
+            copy: e["name"].as_str().is_some_and(|s| s.starts_with("copy")),
+            start: e["ts"].as_f64().expect("ts") * 1e-6,
+            dur: e["dur"].as_f64().expect("dur") * 1e-6,
+        });
+    }
+    out
+}
+
+#[test]
+fn a_runner_trace_with_a_process_per_rank_reads_as_the_old_layout() {
+    // The example trace's events written again by the core's writer
+    // (rank = pid − 1, rows per kind, flows) draw what the old file draws,
+    // to the nanosecond the new file rounds to.
+    let hosts = vec!["vm".to_string(); 4];
+    let run = MpiRun {
+        alg: "ring",
+        p: 4,
+        bytes: 16_777_216,
+        segments: 1,
+        layout: "1 node of 4 ranks",
+        hosts: &hosts,
+    };
+    let new = measured(&raw(&mpi_trace(&fixture_mpi_events(), &run))).expect("a trace");
+    let old = measured(&raw(include_str!(
+        "../../../../tests/fixtures/traces/ring-p4-16MiB.json"
+    )))
+    .expect("a trace");
+    assert_eq!(
+        (new.p, new.alg.as_deref(), new.bytes, new.segments),
+        (4, Some("ring"), Some(16_777_216), Some(1))
+    );
+    assert_eq!((new.events, old.events), (96, 96));
+    // not drawn: per rank its name and order, 4 rows' names and orders
+    // (40); a flow start and end per message, 24 messages (48)
+    assert_eq!(new.skipped, 40 + 48);
+    assert_eq!(new.rounds, old.rounds);
+    for r in 0..4 {
+        assert!((new.finish[r] - old.finish[r]).abs() < 1e-9, "rank {r}");
+        let (a, b) = (&new.gantt.rows[r].bars, &old.gantt.rows[r].bars);
+        assert_eq!(a.len(), b.len());
+        for (x, y) in a.iter().zip(b) {
+            assert_eq!((x.kind, x.round, x.peer), (y.kind, y.round, y.peer));
+            assert!((x.start - y.start).abs() < 1e-9 && (x.end - y.end).abs() < 1e-9);
+        }
+    }
+    // A rank with no event names the field that holds the rank.
+    let mut two = fixture_mpi_events();
+    two[2].clear();
+    assert_eq!(
+        measured(&raw(&mpi_trace(&two, &run))).expect_err("rank 2 is empty"),
+        TraceError::MissingRanks(vec![2], 4, "pid − 1")
     );
 }
