@@ -33,8 +33,9 @@ step "core layers: no import cycle among the modules of src/core (scripts/cycles
 bash scripts/cycles.sh
 
 # RustSec advisories for every crate in Cargo.lock; each ignore is explained
-# in deny.toml. cargo-deny fetches the advisory database from GitHub and
-# fails, saying so, when it cannot; ADVISORY_DB=<a clone of
+# in deny.toml. cargo-deny fetches the advisory database from GitHub; where
+# GitHub is out of reach (CI), the snapshot in third_party/advisory-db/ is
+# read, and the step says from when; ADVISORY_DB=<a clone of
 # github.com/rustsec/advisory-db> checks against that copy without fetching.
 step "RustSec advisories: cargo deny check advisories (deny.toml)"
 bash scripts/advisories.sh
