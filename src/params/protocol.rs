@@ -312,9 +312,27 @@ pub fn cost_link(i: &Inputs) -> String {
     let f = NcclFields {
         version: i.version,
         channels: i.ring.channels,
-        intra: Field::new(&format!("{}GB/s", i.ring.bw_intra), i.ring.bw_intra),
-        inter: Field::new(&format!("{}GB/s", i.ring.bw_inter), i.ring.bw_inter),
-        netlat: Field::new(&format!("{}us", i.latency_inter), i.latency_inter * 1e-6),
+        intra: Field::new(
+            &format!(
+                "{}GB/s",
+                crate::core::units::decimal::shortest(i.ring.bw_intra)
+            ),
+            i.ring.bw_intra,
+        ),
+        inter: Field::new(
+            &format!(
+                "{}GB/s",
+                crate::core::units::decimal::shortest(i.ring.bw_inter)
+            ),
+            i.ring.bw_inter,
+        ),
+        netlat: Field::new(
+            &format!(
+                "{}us",
+                crate::core::units::decimal::shortest(i.latency_inter)
+            ),
+            i.latency_inter * 1e-6,
+        ),
         nodes: i.nodes,
         cc: i.cc,
         nvlink: i.ring.type_intra == Path::Nvl,

@@ -16,7 +16,7 @@ use plotters::prelude::*;
 
 use super::SvgBackend;
 
-use super::{err, finish_svg, font, frame, int_tick, key, mesh, titled, Legend, FG, PALETTE};
+use super::{err, finish_svg, font, frame, int_tick, key, mesh, titled, Axis, Legend, FG, PALETTE};
 use crate::core::collectives::compare::{
     best_at, envelope_crossovers, log_sizes, sweep_ranks, sweep_sizes,
 };
@@ -134,7 +134,7 @@ struct Chosen {
 /// the chosen x as a dashed vertical line, a dot per algorithm at its time
 /// for (`chosen.p`, `chosen.n`) and `chosen.label` at the top.
 fn draw_curves<'b>(
-    chart: &mut ChartContext<'_, SvgBackend<'b>, Cartesian2d<LogCoord<f64>, LogCoord<f64>>>,
+    chart: &mut ChartContext<'_, SvgBackend<'b>, Cartesian2d<Axis, Axis>>,
     xs: &[f64],
     times: &[Vec<f64>],
     (y_lo, y_hi): (f64, f64),
@@ -205,7 +205,7 @@ fn time_chart(
         let area = titled(&root, axis.caption.as_str())?;
 
         let mut chart = frame(&area, 40, 72)
-            .build_cartesian_2d((x_lo..x_hi).log_scale(), (y_lo..y_hi).log_scale())
+            .build_cartesian_2d(Axis::log_plain(x_lo, x_hi), Axis::log_plain(y_lo, y_hi))
             .map_err(err)?;
         mesh(&mut chart, 12, 13)
             .x_desc(axis.x_desc)
@@ -223,8 +223,7 @@ fn time_chart(
 }
 
 /// A chart with log scales on both axes.
-type LogLogChart<'a, 'b> =
-    ChartContext<'a, SvgBackend<'b>, Cartesian2d<LogCoord<f64>, LogCoord<f64>>>;
+type LogLogChart<'a, 'b> = ChartContext<'a, SvgBackend<'b>, Cartesian2d<Axis, Axis>>;
 
 /// Log–log chart of all-reduce time against message size for every algorithm
 /// at `p` ranks: sizes from 1 B to `max(4 GiB, 4·n_chosen)`, the crossovers
@@ -416,8 +415,8 @@ impl WinnerMap<'_> {
             let mut chart = frame(&area, 40, 56)
                 .margin_right(172)
                 .build_cartesian_2d(
-                    (MIN_SIZE..hi).log_scale(),
-                    (2.0f64..p_hi as f64).log_scale(),
+                    Axis::log_plain(MIN_SIZE, hi),
+                    Axis::log_plain(2.0, p_hi as f64),
                 )
                 .map_err(err)?;
             let mut seen = vec![false; self.legend.len()];

@@ -9,12 +9,11 @@
 //! every text node and attribute it writes (`SvgBackend::escape_and_push`),
 //! so no text from a log becomes markup; `tests` check this.
 
-use plotters::coord::combinators::WithKeyPoints;
 use plotters::prelude::*;
 
 use super::SvgBackend;
 
-use super::{err, finish_svg, font, frame, key, mesh, titled, Legend, FG, PALETTE};
+use super::{err, finish_svg, font, frame, key, mesh, titled, Axis, Legend, FG, PALETTE};
 use crate::core::measure::fit::Curves;
 use crate::core::measure::Model;
 use crate::core::units::decimal;
@@ -55,7 +54,12 @@ pub const MAX_DECADES: f64 = 40.0;
 /// An error when `lo..hi` spans more than [`MAX_DECADES`] powers of ten.
 fn check_span(what: &str, lo: f64, hi: f64) -> Result<(), String> {
     if hi.log10() - lo.log10() > MAX_DECADES {
-        Err(format!("the {what} span more than {MAX_DECADES} powers of ten ({} to {}); check the units of the log", decimal::shortest_exp(lo), decimal::shortest_exp(hi)))
+        Err(format!(
+            "the {what} span more than {} powers of ten ({} to {}); check the units of the log",
+            decimal::shortest(MAX_DECADES),
+            decimal::shortest_exp(lo),
+            decimal::shortest_exp(hi)
+        ))
     } else {
         Ok(())
     }
@@ -112,10 +116,8 @@ pub fn log_ticks(lo: f64, hi: f64, max: usize) -> Vec<f64> {
 }
 
 /// `lo..hi` as a log axis with the ticks of [`log_ticks`].
-fn log_axis(lo: f64, hi: f64) -> WithKeyPoints<LogCoord<f64>> {
-    let t = log_ticks(lo, hi, MAX_TICKS);
-    let coord: LogCoord<f64> = (lo..hi).log_scale().into();
-    coord.with_key_points(t)
+fn log_axis(lo: f64, hi: f64) -> Axis {
+    Axis::log_at(lo, hi, log_ticks(lo, hi, MAX_TICKS))
 }
 
 fn time_tick(v: &f64) -> String {

@@ -111,6 +111,10 @@ pub(crate) fn err<E: std::error::Error + Send + Sync>(e: DrawingAreaErrorKind<E>
 pub(crate) enum Axis {
     Lin(RangedCoordf64),
     Log(LogCoord<f64>),
+    /// A log axis with plotters' own ticks, unthinned.
+    LogPlain(LogCoord<f64>),
+    /// A log axis with the given ticks.
+    LogAt(LogCoord<f64>, Vec<f64>),
 }
 
 impl Axis {
@@ -123,6 +127,24 @@ impl Axis {
     pub(crate) fn log(lo: f64, hi: f64) -> Axis {
         Axis::Log((lo..hi).log_scale().into())
     }
+
+    /// A logarithmic axis from `lo` to `hi` with every tick plotters picks.
+    pub(crate) fn log_plain(lo: f64, hi: f64) -> Axis {
+        Axis::LogPlain((lo..hi).log_scale().into())
+    }
+
+    /// A logarithmic axis from `lo` to `hi` ticked at `ticks` (plotters'
+    /// `with_key_points`, bold points only).
+    pub(crate) fn log_at(lo: f64, hi: f64, ticks: Vec<f64>) -> Axis {
+        Axis::LogAt((lo..hi).log_scale().into(), ticks)
+    }
+
+    fn coord(&self) -> Result<&RangedCoordf64, &LogCoord<f64>> {
+        match self {
+            Axis::Lin(c) => Ok(c),
+            Axis::Log(c) | Axis::LogPlain(c) | Axis::LogAt(c, _) => Err(c),
+        }
+    }
 }
 
 impl Ranged for Axis {
@@ -130,9 +152,9 @@ impl Ranged for Axis {
     type ValueType = f64;
 
     fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
-        match self {
-            Axis::Lin(c) => c.map(value, limit),
-            Axis::Log(c) => c.map(value, limit),
+        match self.coord() {
+            Ok(c) => c.map(value, limit),
+            Err(c) => c.map(value, limit),
         }
     }
 
@@ -140,20 +162,23 @@ impl Ranged for Axis {
         match self {
             Axis::Lin(c) => c.key_points(hint),
             Axis::Log(c) => thin_log_ticks(c.key_points(hint)),
+            Axis::LogPlain(c) => c.key_points(hint),
+            Axis::LogAt(_, t) if !hint.weight().allow_light_points() => t.clone(),
+            Axis::LogAt(..) => Vec::new(),
         }
     }
 
     fn range(&self) -> std::ops::Range<f64> {
-        match self {
-            Axis::Lin(c) => c.range(),
-            Axis::Log(c) => c.range(),
+        match self.coord() {
+            Ok(c) => c.range(),
+            Err(c) => c.range(),
         }
     }
 
     fn axis_pixel_range(&self, limit: (i32, i32)) -> std::ops::Range<i32> {
-        match self {
-            Axis::Lin(c) => c.axis_pixel_range(limit),
-            Axis::Log(c) => c.axis_pixel_range(limit),
+        match self.coord() {
+            Ok(c) => c.axis_pixel_range(limit),
+            Err(c) => c.axis_pixel_range(limit),
         }
     }
 }

@@ -222,7 +222,10 @@ pub fn timeline_svg(
         );
     };
     let first = match straggler {
-        Some((r, f)) => format!("rank {r} compute (×{f})"),
+        Some((r, f)) => format!(
+            "rank {r} compute (×{})",
+            crate::core::units::decimal::shortest(f)
+        ),
         None => "compute".into(),
     };
     label_row(&mut out, y, &first);
@@ -337,7 +340,11 @@ pub fn draw_tuner(t: &Tuner) -> Result<String, String> {
             .draw_series([Circle::new(best, 8, cb.stroke_width(3))])
             .map_err(err)?;
         keys.add(
-            format!("best: {} MiB, {}", best.0, format_time(best.1)),
+            format!(
+                "best: {} MiB, {}",
+                crate::core::units::decimal::shortest(best.0),
+                format_time(best.1)
+            ),
             move |(x, y)| Circle::new((x + 9, y), 6, cb.stroke_width(3)),
         );
         let cd = PALETTE[3];

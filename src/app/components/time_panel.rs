@@ -5,8 +5,7 @@ use yew::prelude::*;
 
 use crate::core::units::{bandwidth_chain, format_time, Bandwidth};
 
-/// Props of [`TimePanel`].
-#[derive(Properties, PartialEq)]
+/// What [`time_panel`] shows.
 pub struct TimePanelProps {
     /// Heading.
     pub title: AttrValue,
@@ -18,14 +17,14 @@ pub struct TimePanelProps {
     pub children: Html,
 }
 
-/// A panel headed by the link it times with.
-#[component]
-pub fn TimePanel(props: &TimePanelProps) -> Html {
+/// A panel headed by the link it times with (a plain function: it keeps no
+/// state, and a component of its own would cost the page about 0.7 KB).
+pub fn time_panel(props: TimePanelProps) -> Html {
     html! {
         <section class="panel" aria-labelledby="time-h">
-            <h2 class="panel-h" id="time-h">{props.title.clone()}</h2>
+            <h2 class="panel-h" id="time-h">{props.title}</h2>
             <p class="muted">{bandwidth_chain(&props.bw)}{format!("; α = {}.", format_time(props.alpha))}</p>
-            {props.children.clone()}
+            {props.children}
         </section>
     }
 }

@@ -159,8 +159,7 @@ pub fn entries_of(
         .collect()
 }
 
-/// Props of [`TransferLog`].
-#[derive(Properties, PartialEq)]
+/// What [`transfer_log`] lists.
 pub struct TransferLogProps {
     /// The round shown (1-based), or `None` before round 1 / after the last.
     pub round: Option<usize>,
@@ -169,18 +168,16 @@ pub struct TransferLogProps {
     /// How many transfers the round has.
     pub total: usize,
     /// Name the operation before the values (the collectives view does).
-    #[prop_or_default]
     pub name_op: bool,
     /// Shown when no round is selected.
     pub idle: AttrValue,
     /// A note under the list.
-    #[prop_or_default]
     pub note: Option<AttrValue>,
 }
 
-/// The panel listing the transfers of one round.
-#[component]
-pub fn TransferLog(props: &TransferLogProps) -> Html {
+/// The panel listing the transfers of one round (a plain function: it keeps
+/// no state).
+pub fn transfer_log(props: TransferLogProps) -> Html {
     let body = match props.round {
         Some(_) => html! {
             <>
@@ -197,7 +194,7 @@ pub fn TransferLog(props: &TransferLogProps) -> Html {
                 }
             </>
         },
-        None => html! { <p>{props.idle.clone()}</p> },
+        None => html! { <p>{props.idle}</p> },
     };
     html! {
         <section class="panel" aria-labelledby="log-h">

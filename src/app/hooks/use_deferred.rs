@@ -1,5 +1,5 @@
 //! [`use_deferred`]: a view's heavy computation after the first paint
-//! (behind a [`Computing`](crate::app::components::computing::Computing)
+//! (behind a [`computing`](crate::app::components::computing::computing)
 //! placeholder) when the core estimates it as large.
 
 use std::rc::Rc;

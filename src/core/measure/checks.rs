@@ -249,7 +249,8 @@ pub fn infer_p(c: CollectiveKind, ratios: &[Interval]) -> Option<Inference> {
                 sig(mean_ratio, 4),
                 if impossible == 1 { "" } else { "s" },
                 c.label(),
-                c.factor_expression()
+                c.factor_expression(),
+                sup = crate::core::units::decimal::shortest(sup)
             ),
         });
     }
@@ -411,7 +412,7 @@ pub fn check(log: &Log, p: usize, unknown_bw: Option<BwKind>, line_rate: Option<
                         }
                     }
                     if let Some(w) = r.wrong.filter(|w| *w > 0.0) {
-                        flags.push(format!("#wrong = {w}: nccl-tests found wrong results in this row"));
+                        flags.push(format!("#wrong = {}: nccl-tests found wrong results in this row", crate::core::units::decimal::shortest(w)));
                     }
                     let shown_bus = p_bus.map(|b| b.value).unwrap_or(bus);
                     if let Some(rate) = line_rate {

@@ -32,7 +32,7 @@ pub fn table_csv(log: &Log, checks: &Checks) -> String {
                 "{},{},{},{},{},{},{},{},{}\n",
                 field(&s.label),
                 r.line,
-                r.size.value,
+                crate::core::units::decimal::shortest(r.size.value),
                 decimal::shortest_exp(r.time.value),
                 opt(r.algbw.map(|b| b.value).or(bw)),
                 opt(r.busbw.map(|b| b.value)),
@@ -61,16 +61,16 @@ pub fn fit_csv(fit: &Fit) -> String {
         decimal::shortest_exp(fit.alpha),
         decimal::shortest_exp(fit.beta),
         decimal::shortest_exp(1.0 / fit.beta),
-        fit.r2_log
+        crate::core::units::decimal::shortest(fit.r2_log)
     );
     for (i, s) in fit.segments.iter().enumerate() {
-        out += &format!("segment{i}_from,{},B\nsegment{i}_to,{},B\nsegment{i}_alpha,{},s\nsegment{i}_beta,{},s/B\n", s.from, s.to, decimal::shortest_exp(s.alpha), decimal::shortest_exp(s.beta));
+        out += &format!("segment{i}_from,{},B\nsegment{i}_to,{},B\nsegment{i}_alpha,{},s\nsegment{i}_beta,{},s/B\n", crate::core::units::decimal::shortest(s.from), crate::core::units::decimal::shortest(s.to), decimal::shortest_exp(s.alpha), decimal::shortest_exp(s.beta));
     }
     out += "\nsize_bytes,time_s,fitted_s,relative_residual\n";
     for r in &fit.residuals {
         out += &format!(
             "{},{},{},{}\n",
-            r.n,
+            crate::core::units::decimal::shortest(r.n),
             decimal::shortest_exp(r.t),
             decimal::shortest_exp(r.predicted),
             decimal::shortest_exp(r.rel)

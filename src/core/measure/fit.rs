@@ -172,8 +172,9 @@ impl Fit {
         let mut why = Vec::new();
         if poor_r2 {
             why.push(format!(
-                "R² of log T is {}, below {POOR_R2}",
-                format_exact_or_approx(self.r2_log)
+                "R² of log T is {}, below {}",
+                format_exact_or_approx(self.r2_log),
+                crate::core::units::decimal::shortest(POOR_R2)
             ));
         }
         if flat {
@@ -530,8 +531,8 @@ pub fn fit_printed(
         if clamped {
             notes.push(format!(
                 "sizes {}–{} B: the fitted intercept was negative, so α is not identifiable there (refitted with α = 0); include smaller sizes",
-                seg[0].0,
-                seg[seg.len() - 1].0
+                crate::core::units::decimal::shortest(seg[0].0),
+                crate::core::units::decimal::shortest(seg[seg.len() - 1].0)
             ));
         }
         segments.push(Segment {

@@ -256,7 +256,7 @@ pub fn parse(lines: &[Line], opts: &ImportOptions) -> (Option<Log>, Vec<LineMess
                     "size column “{}” read in decimal units: 1 {} = {} B (if the script means binary units, choose MiB)",
                     names[size_i],
                     size_unit.clone().unwrap_or_default(),
-                    s
+                    crate::core::units::decimal::shortest(s)
                 ));
             }
             s

@@ -229,7 +229,7 @@ pub fn generate(spec: &Spec) -> String {
         format_time(spec.alpha),
         format_beta(spec.beta),
         format_bandwidth(1.0 / spec.beta),
-        spec.noise * 100.0,
+        crate::core::units::decimal::shortest(spec.noise * 100.0),
         m,
         spec.seed
     );

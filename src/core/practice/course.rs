@@ -8,7 +8,7 @@ use super::templates::{build, Params, Size};
 use super::{
     Answer, ChoiceOption, Kind, Mistake, MistakeKind, Numeric, Question, Tolerance, ViewLink,
 };
-use crate::core::units::{format_decimal, format_time, Prefix};
+use crate::core::units::{decimal, format_decimal, format_time, Prefix};
 
 /// The eight questions, in the course's order, with ids `course-1` … `course-8`.
 pub fn course() -> Vec<Question> {
@@ -197,10 +197,12 @@ fn rabenseifner_vs_ring(p: usize, n: Size) -> Question {
                 format_decimal(rab_sent / 2.0)
             ),
             format!(
-                "Rabenseifner: {rab_rounds} rounds and {} per rank; the ring sends the same {} \
-                 in 2(p − 1) = {ring_rounds} rounds",
+                "Rabenseifner: {} rounds and {} per rank; the ring sends the same {} \
+                 in 2(p − 1) = {} rounds",
+                decimal::shortest(rab_rounds),
                 format_decimal(rab_sent),
-                format_decimal(rab_sent)
+                format_decimal(rab_sent),
+                decimal::shortest(ring_rounds)
             ),
             "Same bytes, fewer start-ups (basic power-of-two schedule).".into(),
         ],
@@ -228,7 +230,9 @@ fn doubling_vs_ring_small() -> Question {
     let t_rd = compute::time(CostAlgorithm::RecursiveDoubling, p, 8192.0, alpha, beta);
     let t_ring = compute::time(CostAlgorithm::Ring, p, 8192.0, alpha, beta);
     let mut solution = vec![format!(
-        "recursive doubling: log₂ {p} = {rd_rounds} exchanges; ring: 2(p − 1) = {ring_rounds} rounds"
+        "recursive doubling: log₂ {p} = {} exchanges; ring: 2(p − 1) = {} rounds",
+        decimal::shortest(rd_rounds),
+        decimal::shortest(ring_rounds)
     )];
     solution.extend(
         t_rd.substituted

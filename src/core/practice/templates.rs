@@ -910,7 +910,7 @@ fn ring_rounds(p: usize) -> Question {
         format!(
             "total: 2(p − 1) = {} rounds (the generated schedule has {} rounds)",
             2 * (p - 1),
-            rounds
+            crate::core::units::decimal::shortest(rounds)
         ),
     ];
     q.link = Some(ViewLink {
@@ -1067,26 +1067,33 @@ fn recursive(alg: PracticeAllReduce, p: usize, n: Size) -> Question {
                 format!(
                     "recursive-halving reduce-scatter: log₂ {p} = {k} rounds sending {} = {}",
                     halves.join(" + "),
-                    f(sent / 2.0)
+                    f(sent / 2.0),
+                    k = crate::core::units::decimal::shortest(k)
                 ),
                 format!(
                     "recursive-doubling all-gather: {k} rounds sending the same {} in reverse",
-                    f(sent / 2.0)
+                    f(sent / 2.0),
+                    k = crate::core::units::decimal::shortest(k)
                 ),
                 format!(
                     "total: 2 log₂ p = {rounds} rounds, 2(p − 1)/p · n = {} per rank (executed: {} B)",
                     f(sent),
-                    group_thousands(e.sent)
+                    group_thousands(e.sent),
+                    rounds = crate::core::units::decimal::shortest(rounds)
                 ),
             ]
         }
         _ => vec![
-            format!("log₂ {p} = {k} exchanges with partners rank XOR 1, XOR 2, …"),
+            format!(
+                "log₂ {p} = {k} exchanges with partners rank XOR 1, XOR 2, …",
+                k = crate::core::units::decimal::shortest(k)
+            ),
             format!(
                 "each exchange sends the full tensor: {k} × {} = {} per rank (executed: {} B)",
                 n.text(),
                 f(sent),
-                group_thousands(e.sent)
+                group_thousands(e.sent),
+                k = crate::core::units::decimal::shortest(k)
             ),
         ],
     };
@@ -1251,7 +1258,7 @@ fn crossover(ring: bool, p: usize, alpha: Alpha, link: Link) -> Question {
             "view=cost&p={p}&alpha={}&{}&size={}B",
             alpha.url(),
             link.url(),
-            n_star.round().max(1.0)
+            crate::core::units::decimal::shortest(n_star.round().max(1.0))
         ),
     });
     q

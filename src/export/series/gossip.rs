@@ -91,11 +91,17 @@ pub fn gossip_round_numbers(run: &crate::core::consensus::GossipRun, round: usiz
         ("ρ".into(), spec.rho),
         ("spectral gap 1 − ρ".into(), spec.gap),
         (
-            format!("rounds for {}× (predicted)", run.factor),
+            format!(
+                "rounds for {}× (predicted)",
+                crate::core::units::decimal::shortest(run.factor)
+            ),
             opt(run.predicted_rounds),
         ),
         (
-            format!("rounds for {}× (measured)", run.factor),
+            format!(
+                "rounds for {}× (measured)",
+                crate::core::units::decimal::shortest(run.factor)
+            ),
             opt(run.measured_rounds),
         ),
     ];

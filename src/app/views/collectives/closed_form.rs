@@ -3,7 +3,7 @@
 
 use yew::prelude::*;
 
-use crate::app::components::time_panel::TimePanel;
+use crate::app::components::time_panel::{time_panel, TimePanelProps};
 use crate::app::trace::SharedTrace;
 use crate::core::collectives::{Algorithm, AlgorithmSummary, ShownTimes};
 use crate::core::cost::CostParams;
@@ -53,12 +53,12 @@ pub fn ClosedFormPanel(props: &ClosedFormPanelProps) -> Html {
         "check bad"
     };
     html! {
-        <TimePanel title="Time: executed schedule vs closed form" bw={props.bw} {alpha}>
+        {time_panel(TimePanelProps { title: "Time: executed schedule vs closed form".into(), bw: props.bw, alpha, children: html! { <>
             <p>{"Executed (each round: α + its largest message × β): "}<code id="executed">{explain_shown(s, alpha, beta, &shown.executed)}</code></p>
             <p>{format!("Closed form ({}, {}): ", formula.name, formula.label)}<code>{format!("T = {}", formula.expression)}</code>
                 {" = "}<strong id="closed">{shown.closed_form.clone()}</strong></p>
             <p {class} id="agree">{shown.sentence(&why)}</p>
             <p class="muted">{"An empty message (possible when n < p) still pays α, as in the cost model."}</p>
-        </TimePanel>
+        </> }})}
     }
 }

@@ -14,7 +14,7 @@ use yew::prelude::*;
 use crate::app::components::byte_counters::ByteCounters;
 use crate::app::components::check_panel::{Check, CheckPanel};
 use crate::app::components::step_controls::StepControls;
-use crate::app::components::transfer_log::{round_entries, TransferLog};
+use crate::app::components::transfer_log::{round_entries, transfer_log, TransferLogProps};
 use crate::app::hooks::use_view_state;
 use crate::app::route::ViewProps;
 use crate::app::state::{on_commit_field, on_step, Action, Commit};
@@ -177,9 +177,14 @@ pub fn CollectivesView(props: &ViewProps) -> Html {
                     </ByteCounters>
                 })}
                 {ctx.panel("log", html! {
-                    <TransferLog {round} entries={round_entries(&trace, step, |t| format!("{} ({})", range_label(s.n, s.p, &t.range), range_text(&t.range)))} {total} name_op=true
-                        idle="No transfers yet. Step forward to run round 1."
-                        note={AttrValue::from("Values shown are those of the first element of each range; ranks start with r + 1 in every element.")} />
+                    {transfer_log(TransferLogProps {
+                        round,
+                        entries: round_entries(&trace, step, |t| format!("{} ({})", range_label(s.n, s.p, &t.range), range_text(&t.range))),
+                        total,
+                        name_op: true,
+                        idle: "No transfers yet. Step forward to run round 1.".into(),
+                        note: Some("Values shown are those of the first element of each range; ranks start with r + 1 in every element.".into()),
+                    })}
                 })}
                 {ctx.panel("check", html! { <CheckPanel check={check(&trace, step)} /> })}
                 {ctx.panel("formula", html! {

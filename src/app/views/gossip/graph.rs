@@ -149,7 +149,7 @@ pub fn GossipGraph(props: &GossipGraphProps) -> Html {
         html! {
             <g key={format!("n{i}")} class="node" onclick={on_node(i)} style="cursor:pointer">
                 <title>{title}</title>
-                <circle cx={decimal::fixed(x, 1)} cy={decimal::fixed(y, 1)} r={format!("{r_node}")}
+                <circle cx={decimal::fixed(x, 1)} cy={decimal::fixed(y, 1)} r={decimal::shortest(r_node)}
                     fill={node_fill(v, lo, hi)} stroke="currentColor"
                     stroke-width={if is_focus { "3.5" } else { "1" }} />
                 if show_values {
@@ -165,7 +165,7 @@ pub fn GossipGraph(props: &GossipGraphProps) -> Html {
     });
     html! {
         <figure class="chart-box gossip-graph">
-            <svg viewBox={format!("0 0 {w} {h}")} role="img" width="100%" style="max-width:460px"
+            <svg viewBox={format!("0 0 {} {}", decimal::shortest(w), decimal::shortest(h))} role="img" width="100%" style="max-width:460px"
                 aria-label={format!("The {graph_name} with {p} nodes, coloured by their values at round {round}")}>
                 <defs>
                     <marker id="gossip-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse">

@@ -67,8 +67,8 @@ pub fn RoundNumbers(props: &RoundNumbersProps) -> Html {
                     <tr><th scope="row">{"spread max − min"}</th><td id="round-spread">{format_exact_or_approx(spread(&state.values))}</td></tr>
                     <tr><th scope="row">{"ρ"}</th><td id="rho">{format_rate(spec.rho)}</td></tr>
                     <tr><th scope="row">{"spectral gap 1 − ρ"}</th><td id="gap">{if spec.gap < 1e-3 { format_small(spec.gap) } else { format_rate(spec.gap) }}</td></tr>
-                    <tr><th scope="row">{format!("rounds for {}× (predicted ⌈ln F / ln(1/ρ)⌉)", run.factor)}</th><td id="predicted">{predicted}</td></tr>
-                    <tr><th scope="row">{format!("rounds for {}× (measured)", run.factor)}</th><td id="measured">{measured}</td></tr>
+                    <tr><th scope="row">{format!("rounds for {}× (predicted ⌈ln F / ln(1/ρ)⌉)", crate::core::units::decimal::shortest(run.factor))}</th><td id="predicted">{predicted}</td></tr>
+                    <tr><th scope="row">{format!("rounds for {}× (measured)", crate::core::units::decimal::shortest(run.factor))}</th><td id="measured">{measured}</td></tr>
                 </tbody>
             </table>
             <Downloads table={Some(Rc::new(gossip_round_numbers(run, round)))} />

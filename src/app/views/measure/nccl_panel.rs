@@ -29,8 +29,8 @@ fn comparison(c: &DebugComparison) -> Html {
             x.logged.func.name(),
             x.logged.algo,
             x.logged.proto.name(),
-            x.logged.lat,
-            x.logged.bw,
+            crate::core::units::decimal::shortest(x.logged.lat),
+            crate::core::units::decimal::shortest(x.logged.bw),
             sig(l, 4),
             sig(b, 4)
         )

@@ -6,7 +6,7 @@
 
 use yew::prelude::*;
 
-use crate::app::components::computing::Computing;
+use crate::app::components::computing::computing;
 use crate::app::hooks::{use_deferred, Deferred};
 use crate::core::timing::ring_clock::{describe, ring_clock};
 use crate::core::units::format_time;
@@ -48,7 +48,7 @@ pub fn RingClockPanel(props: &RingClockPanelProps) -> Html {
     let body = match result {
         Deferred::Pending => {
             return html! {
-                <Computing what={format!("the ring on the dataflow and lock-step clocks ({messages} messages each)")} />
+                {computing(format!("the ring on the dataflow and lock-step clocks ({messages} messages each)"))}
             }
         }
         Deferred::Ready(r) => match &*r {

@@ -7,15 +7,14 @@ use yew::prelude::*;
 
 use super::run::RingRun;
 use crate::app::components::downloads::Downloads;
-use crate::app::components::time_panel::TimePanel;
+use crate::app::components::time_panel::{time_panel, TimePanelProps};
 use crate::core::collectives::naive_root_schedule;
 use crate::core::timing::{executed_time, explain};
 use crate::core::units::{format_exact_or_approx, format_time, Bandwidth};
 use crate::export::series::schedule::schedule_times;
 use crate::params::ring::ELEM_BYTES;
 
-/// Props of [`RingVsNaive`].
-#[derive(Properties, PartialEq)]
+/// What [`ring_vs_naive`] compares.
 pub struct RingVsNaiveProps {
     /// The executed ring all-reduce.
     pub run: RingRun,
@@ -25,9 +24,9 @@ pub struct RingVsNaiveProps {
     pub alpha: f64,
 }
 
-/// "Ring vs naive root" (`#ring-time`, `#naive-time`, `#ratio`).
-#[component]
-pub fn RingVsNaive(props: &RingVsNaiveProps) -> Html {
+/// "Ring vs naive root" (`#ring-time`, `#naive-time`, `#ratio`); a plain
+/// function, as it keeps no state.
+pub fn ring_vs_naive(props: &RingVsNaiveProps) -> Html {
     let run = &props.run;
     let (alpha, beta) = (props.alpha, props.bw.beta());
     let Ok(naive) = naive_root_schedule(run.p(), run.n(), ELEM_BYTES) else {
@@ -43,7 +42,7 @@ pub fn RingVsNaive(props: &RingVsNaiveProps) -> Html {
         ],
     ));
     html! {
-        <TimePanel title="Ring vs naive root" bw={props.bw} {alpha}>
+        {time_panel(TimePanelProps { title: "Ring vs naive root".into(), bw: props.bw, alpha, children: html! { <>
             <table class="numbers">
                 <thead><tr><th>{"schedule"}</th><th>{"rounds"}</th><th>{"time"}</th></tr></thead>
                 <tbody>
@@ -56,6 +55,6 @@ pub fn RingVsNaive(props: &RingVsNaiveProps) -> Html {
             <p>{"Naive root: "}<code>{explain(&naive, alpha, beta)}</code></p>
             <p id="ratio">{format!("The naive root takes {}× as long as the ring here.", format_exact_or_approx(naive_t / ring_t.max(f64::MIN_POSITIVE)))}</p>
             <p class="muted">{"Each round costs α plus its largest message × β; the root handles one full tensor at a time."}</p>
-        </TimePanel>
+        </> }})}
     }
 }

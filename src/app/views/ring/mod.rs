@@ -11,7 +11,7 @@ use crate::app::components::byte_counters::ByteCounters;
 use crate::app::components::check_panel::{Check, CheckPanel};
 use crate::app::components::computing::pending_page;
 use crate::app::components::step_controls::StepControls;
-use crate::app::components::transfer_log::TransferLog;
+use crate::app::components::transfer_log::{transfer_log, TransferLogProps};
 use crate::app::hooks::{use_after_paint, use_deferred, use_view_state};
 use crate::app::route::ViewProps;
 use crate::app::state::{on_commit_field, on_step, Commit};
@@ -29,7 +29,7 @@ pub mod picture;
 pub mod run;
 
 use clock::RingClockPanel;
-use comparison::RingVsNaive;
+use comparison::{ring_vs_naive, RingVsNaiveProps};
 use controls::RingControls;
 use picture::RingPicture;
 use run::RingRun;
@@ -238,7 +238,7 @@ pub fn RingView(props: &ViewProps) -> Html {
                     </ByteCounters>
                 })}
                 {ctx.panel("log", html! {
-                    <TransferLog {round} entries={run.entries(step, |t| format!("chunk {}", t.chunk.unwrap_or(0)))} {total} idle={idle} />
+                    {transfer_log(TransferLogProps { round, entries: run.entries(step, |t| format!("chunk {}", t.chunk.unwrap_or(0))), total, name_op: false, idle: idle.into(), note: None })}
                 })}
                 {ctx.panel("check", html! {
                     <CheckPanel check={if executing {
@@ -248,7 +248,7 @@ pub fn RingView(props: &ViewProps) -> Html {
                     }} />
                 })}
                 {ctx.panel("comparison", html! {
-                    <RingVsNaive run={run.clone()} bw={params.bw.value} alpha={params.alpha.value} />
+                    {ring_vs_naive(&RingVsNaiveProps { run: run.clone(), bw: params.bw.value, alpha: params.alpha.value })}
                 })}
                 if p > MAX_DRAWN_P {
                     {ctx.panel("clock", html! {

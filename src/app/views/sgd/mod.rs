@@ -7,7 +7,7 @@
 use nalgebra::DMatrix;
 use yew::prelude::*;
 
-use crate::app::components::computing::Computing;
+use crate::app::components::computing::computing;
 use crate::app::components::step_controls::StepControls;
 use crate::app::hooks::{use_deferred, use_view_state, Deferred};
 use crate::app::route::UrlCtx;
@@ -108,7 +108,7 @@ pub fn SgdView(props: &ViewProps) -> Html {
         None => html! {
             <>
                 {controls}
-                <Computing what={computing_text(params)} />
+                {computing(computing_text(params))}
             </>
         },
         Some(Ok(run)) => training(run, params, controls, on_step(&state, "step"), ctx),

@@ -90,7 +90,7 @@ pub fn step_controls(p: &StepParams, d: &Drafts, on_commit: &OnCommit) -> Html {
             <SelectField name="graph" label="D-PSGD graph" options={graphs} selected={p.graph.key()}
                 error={d.error("graph")} on_commit={commit_to(on_commit, "graph")} />
             {text("h", "Local SGD: average every h steps", opt(p.h.map(|h| h.to_string())), "1 to 1000; - or 0 for never")}
-            {text("straggler", "Straggler", opt(p.straggler.map(|s| format!("{}:{}", s.rank, s.factor))), "RANK:FACTOR, e.g. 3:0.5")}
+            {text("straggler", "Straggler", opt(p.straggler.map(|s| format!("{}:{}", s.rank, crate::core::units::decimal::shortest(s.factor)))), "RANK:FACTOR, e.g. 3:0.5")}
             {text("fail", "Failure", opt(p.fail.map(|f| format!("{}@{}", f.rank, f.step))), "RANK@STEP, e.g. 3@25")}
             {text("ckpt", "Checkpoint every", opt(p.ckpt.map(|c| c.to_string())), "steps; - for never")}
             {text("restart", "Restart time", opt(p.restart.as_ref().map(|r| r.text.clone())), "e.g. 30s")}

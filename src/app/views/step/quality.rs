@@ -8,7 +8,7 @@ use yew::prelude::*;
 
 use super::strategies::{label, StrategiesProps};
 use crate::app::components::chart_box::ChartBox;
-use crate::app::components::computing::Computing;
+use crate::app::components::computing::computing;
 use crate::app::components::data_table::DataTableView;
 use crate::app::hooks::use_deferred;
 use crate::core::sgd::Strategy;
@@ -98,7 +98,7 @@ pub fn QualityPanel(props: &StrategiesProps) -> Html {
     let deferred = use_deferred(key, AFTER_FIRST_PAINT, compute);
     let body = match deferred.ready().map(|v| &**v) {
         None => html! {
-            <Computing what="the SGD lab's training run for the three strategies (time to quality)" />
+            {computing("the SGD lab's training run for the three strategies (time to quality)")}
         },
         Some(Err(e)) => html! { <p class="field-error">{e.clone()}</p> },
         Some(Ok((opt, target, rows))) => {

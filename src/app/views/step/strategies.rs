@@ -132,7 +132,7 @@ pub fn straggler_panel(r: &SharedReport, p: &StepParams) -> Html {
     });
     html! {
         <section class="panel" id="straggler" aria-labelledby="slow-h">
-            <h2 class="panel-h" id="slow-h">{format!("A straggler: rank {} at {} × speed", s.rank, s.factor)}</h2>
+            <h2 class="panel-h" id="slow-h">{format!("A straggler: rank {} at {} × speed", s.rank, crate::core::units::decimal::shortest(s.factor))}</h2>
             <p id="straggler-allreduce">{format!(
                 "All-reduce SGD: {} a step instead of {}. Every bucket's all-reduce needs every rank, so each waits for the straggler's gradients.",
                 format_time(r.run.step_time), format_time(clean))}</p>

@@ -11,7 +11,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::app::components::computing::Computing;
+use crate::app::components::computing::computing;
 use crate::app::components::step_controls::StepControls;
 use crate::app::hooks::{use_deferred, use_view_state};
 use crate::app::route::ViewProps;
@@ -230,7 +230,7 @@ pub fn TopologyView(props: &ViewProps) -> Html {
             </>})}
             {errors_below}
             if pending {
-                <Computing what={format!("the {} all-reduce of {} on p = {} ranks ({} nodes)", params.alg.topology_info().short_label, format_bytes_short(params.size.bytes() as f64), params.p(), params.node_count())} />
+                {computing(format!("the {} all-reduce of {} on p = {} ranks ({} nodes)", params.alg.topology_info().short_label, format_bytes_short(params.size.bytes() as f64), params.p(), params.node_count()))}
             } else {
                 {body}
                 {ctx.panel("summary", html! {

@@ -118,8 +118,8 @@ pub fn read_inputs(text: &str, defaults: &Inputs) -> LogInputs {
             let what = format!(
                 "{} channels of {}/{} GB/s, {}/{}",
                 g.channels,
-                g.bw_intra,
-                g.bw_inter,
+                crate::core::units::decimal::shortest(g.bw_intra),
+                crate::core::units::decimal::shortest(g.bw_inter),
                 g.type_intra.name(),
                 g.type_inter.name()
             );
