@@ -53,6 +53,9 @@ def connect(host, port, wait=20.0):
             time.sleep(0.05)
 
 
+PIPES = []
+
+
 def forward(listen_host, port, up_host):
     srv = socket.socket()
     srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -63,8 +66,10 @@ def forward(listen_host, port, up_host):
         while True:
             c, _ = srv.accept()
             u = connect(up_host, port)
-            threading.Thread(target=pipe, args=(c, u), daemon=True).start()
-            threading.Thread(target=pipe, args=(u, c), daemon=True).start()
+            for a, b in ((c, u), (u, c)):
+                t = threading.Thread(target=pipe, args=(a, b), daemon=True)
+                PIPES.append(t)
+                t.start()
 
     threading.Thread(target=loop, daemon=True).start()
 
@@ -78,7 +83,16 @@ def main():
         forward(host, port, "127.0.0.1")
     else:
         forward("127.0.0.1", port, host)
-    sys.exit(subprocess.call(cmd))
+    code = subprocess.call(cmd)
+    # The rank has exited, but the other side's rank may still be finalizing
+    # through this bridge: keep forwarding until every bridged connection has
+    # closed (or 20 s), so that MPI_Finalize's last PMIx messages get across.
+    # Exiting at once made mpirun report "exiting improperly" on a loaded
+    # machine.
+    end = time.time() + 20.0
+    for t in list(PIPES):
+        t.join(max(0.0, end - time.time()))
+    sys.exit(code)
 
 
 if __name__ == "__main__":

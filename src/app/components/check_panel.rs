@@ -23,16 +23,15 @@ pub enum Check {
     Failed(String),
 }
 
-/// Props of [`CheckPanel`].
-#[derive(Properties, PartialEq)]
+/// Props of [`check_panel`].
+#[derive(PartialEq)]
 pub struct CheckPanelProps {
     /// The verdict.
     pub check: Check,
 }
 
 /// The check panel (`#check`).
-#[component]
-pub fn CheckPanel(props: &CheckPanelProps) -> Html {
+pub fn check_panel(props: &CheckPanelProps) -> Html {
     let line = match &props.check {
         Check::Pending { done, rounds } => html! {
             <p class="check pending" id="check">{format!("Not finished: {done} of {rounds} rounds run.")}</p>

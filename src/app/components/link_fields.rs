@@ -6,8 +6,8 @@ use yew::prelude::*;
 use super::field::{Drafts, TextField};
 use crate::core::units::format_size;
 
-/// Props of [`LinkFields`].
-#[derive(Properties, PartialEq)]
+/// Props of [`link_fields`].
+#[derive(PartialEq)]
 pub struct LinkFieldsProps {
     /// Rejected texts and their messages.
     pub drafts: Drafts,
@@ -26,8 +26,7 @@ pub struct LinkFieldsProps {
 }
 
 /// p, n, bandwidth and α.
-#[component]
-pub fn LinkFields(props: &LinkFieldsProps) -> Html {
+pub fn link_fields(props: &LinkFieldsProps) -> Html {
     let d = &props.drafts;
     let commit = |f: &'static str| props.on_commit.reform(move |text: String| (f, text));
     html! {

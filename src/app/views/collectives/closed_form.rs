@@ -11,8 +11,8 @@ use crate::core::timing::{executed_time, explain_shown};
 use crate::core::topology::Topology;
 use crate::core::units::Bandwidth;
 
-/// Props of [`ClosedFormPanel`].
-#[derive(Properties, PartialEq)]
+/// Props of [`closed_form_panel`].
+#[derive(PartialEq)]
 pub struct ClosedFormPanelProps {
     /// The algorithm shown.
     pub alg: Algorithm,
@@ -30,8 +30,7 @@ pub struct ClosedFormPanelProps {
 }
 
 /// Executed time vs closed form.
-#[component]
-pub fn ClosedFormPanel(props: &ClosedFormPanelProps) -> Html {
+pub fn closed_form_panel(props: &ClosedFormPanelProps) -> Html {
     let s = &props.trace.schedule;
     let (alpha, beta) = (props.alpha, props.bw.beta());
     let formula = props.alg.closed_form_on(

@@ -4,14 +4,14 @@ use yew::prelude::*;
 
 use crate::app::components::field::Drafts;
 use crate::app::components::field::TextField;
-use crate::app::components::link_fields::LinkFields;
+use crate::app::components::link_fields::{link_fields, LinkFieldsProps};
 use crate::app::components::select_field::SelectField;
 use crate::app::state::{commit_to, OnCommit};
 use crate::core::collectives::Algorithm;
 use crate::params::collectives::CollectivesParams;
 
-/// Props of [`CollectivesControls`].
-#[derive(Properties, PartialEq)]
+/// Props of [`collectives_controls`].
+#[derive(PartialEq)]
 pub struct CollectivesControlsProps {
     /// The view's last good parameters.
     pub params: CollectivesParams,
@@ -22,8 +22,7 @@ pub struct CollectivesControlsProps {
 }
 
 /// Algorithm, ranks, size, bandwidth and α.
-#[component]
-pub fn CollectivesControls(props: &CollectivesControlsProps) -> Html {
+pub fn collectives_controls(props: &CollectivesControlsProps) -> Html {
     let (params, d) = (&props.params, &props.drafts);
     let options = Algorithm::all()
         .map(|a| {
@@ -37,9 +36,7 @@ pub fn CollectivesControls(props: &CollectivesControlsProps) -> Html {
         <form class="controls" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
             <SelectField name="alg" label="Algorithm" class="full-row" options={options}
                 selected={params.alg.key()} on_commit={commit_to(&props.on_commit, "alg")} />
-            <LinkFields drafts={d.clone()} p={params.p} p_hint="2 to 64; any p, powers of two or not"
-                size={(params.size.text.clone(), params.size.value)} bw={params.bw.text.clone()}
-                alpha={params.alpha.text.clone()} on_commit={props.on_commit.clone()} />
+            {link_fields(&LinkFieldsProps { drafts: d.clone(), p: params.p, p_hint: "2 to 64; any p, powers of two or not".into(), size: (params.size.text.clone(), params.size.value), bw: params.bw.text.clone(), alpha: params.alpha.text.clone(), on_commit: props.on_commit.clone() })}
             if params.alg.needs_nodes() {
                 <TextField name="gpus" label="Ranks per node" value={d.text_or("gpus", &params.gpus.to_string())}
                     error={d.error("gpus")}

@@ -6,16 +6,15 @@ use yew::prelude::*;
 use crate::core::collectives::narrate::gossip_contrast;
 use crate::core::units::format_exact_or_approx;
 
-/// Props of [`GossipContrast`].
-#[derive(Properties, PartialEq)]
+/// Props of [`gossip_contrast_panel`].
+#[derive(PartialEq)]
 pub struct GossipContrastProps {
     /// Ranks.
     pub p: usize,
 }
 
 /// The `#gossip-contrast` panel (empty when the core has no contrast for p).
-#[component]
-pub fn GossipContrast(props: &GossipContrastProps) -> Html {
+pub fn gossip_contrast_panel(props: &GossipContrastProps) -> Html {
     let p = props.p;
     let Some(g) = gossip_contrast(p) else {
         return html! {};

@@ -12,7 +12,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::app::components::byte_counters::ByteCounters;
-use crate::app::components::check_panel::{Check, CheckPanel};
+use crate::app::components::check_panel::{check_panel, Check, CheckPanelProps};
 use crate::app::components::step_controls::StepControls;
 use crate::app::components::transfer_log::{round_entries, transfer_log, TransferLogProps};
 use crate::app::hooks::use_view_state;
@@ -35,12 +35,12 @@ pub mod picture;
 pub mod summary;
 
 use crate::app::trace::collective_trace;
-use closed_form::ClosedFormPanel;
-use controls::CollectivesControls;
-use gossip_contrast::GossipContrast;
-use phase_strip::{phase_title, PhaseStrip};
+use closed_form::{closed_form_panel, ClosedFormPanelProps};
+use controls::{collectives_controls, CollectivesControlsProps};
+use gossip_contrast::{gossip_contrast_panel, GossipContrastProps};
+use phase_strip::{phase_strip, phase_title, PhaseStripProps};
 use picture::CollectivePicture;
-use summary::SummaryTable;
+use summary::{summary_table, SummaryTableProps};
 
 impl Commit for CollectivesParams {}
 
@@ -154,11 +154,11 @@ pub fn CollectivesView(props: &ViewProps) -> Html {
                 </p>
             </>})}
             {ctx.panel("controls", html! {<>
-                <CollectivesControls params={state.params.clone()} drafts={state.drafts.clone()} on_commit={on_commit_field(&state)} />
+                {collectives_controls(&CollectivesControlsProps { params: state.params.clone(), drafts: state.drafts.clone(), on_commit: on_commit_field(&state) })}
                 <p class="timeline-link"><a href={crate::params::timeline::link(alg.key(), p, &params.size.text, &params.bw.text, &params.alpha.text)}>{"Open on the timeline"}</a></p>
             </>})}
             {errors_below}
-            {ctx.panel("phases", html! { <PhaseStrip {alg} trace={trace.clone()} {step} /> })}
+            {ctx.panel("phases", html! { {phase_strip(&PhaseStripProps { alg, trace: trace.clone(), step })} })}
             {ctx.panel("steps", html! {<>
                 <div class="status">
                     <p class={classes!("phase", fold.then_some("fold"))} id="phase">{phase_label.clone()}</p>
@@ -186,12 +186,12 @@ pub fn CollectivesView(props: &ViewProps) -> Html {
                         note: Some("Values shown are those of the first element of each range; ranks start with r + 1 in every element.".into()),
                     })}
                 })}
-                {ctx.panel("check", html! { <CheckPanel check={check(&trace, step)} /> })}
+                {ctx.panel("check", html! { {check_panel(&CheckPanelProps { check: check(&trace, step) })} })}
                 {ctx.panel("formula", html! {
-                    <ClosedFormPanel {alg} topo={topo.clone()} trace={trace.clone()} {row} bw={params.bw.value} {alpha} />
+                    {closed_form_panel(&ClosedFormPanelProps { alg, topo: topo.clone(), trace: trace.clone(), row, bw: params.bw.value, alpha })}
                 })}
-                {ctx.panel("gossip", html! { <GossipContrast {p} /> })}
-                {ctx.panel("summary", html! { <SummaryTable {table} {alg} {p} bytes={s.total_bytes()} {on_pick} /> })}
+                {ctx.panel("gossip", html! { {gossip_contrast_panel(&GossipContrastProps { p })} })}
+                {ctx.panel("summary", html! { {summary_table(&SummaryTableProps { table, alg, p, bytes: s.total_bytes(), on_pick })} })}
             </div>
         </div>
     }

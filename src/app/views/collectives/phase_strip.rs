@@ -17,8 +17,8 @@ pub fn phase_title(ph: Phase) -> &'static str {
     }
 }
 
-/// Props of [`PhaseStrip`].
-#[derive(Properties, PartialEq)]
+/// Props of [`phase_strip`].
+#[derive(PartialEq)]
 pub struct PhaseStripProps {
     /// The algorithm (names the method of each phase).
     pub alg: Algorithm,
@@ -29,8 +29,7 @@ pub struct PhaseStripProps {
 }
 
 /// The phase strip (`.phase-strip`).
-#[component]
-pub fn PhaseStrip(props: &PhaseStripProps) -> Html {
+pub fn phase_strip(props: &PhaseStripProps) -> Html {
     let step = props.step;
     let mut first = 1usize;
     let chips = phases(&props.trace.schedule)

@@ -10,8 +10,8 @@ use crate::core::collectives::{Algorithm, AlgorithmSummary, ShownTimes, TimeAgre
 use crate::core::units::{format_bytes_short, group_thousands};
 use crate::export::series::collectives::collectives_summary;
 
-/// Props of [`SummaryTable`].
-#[derive(Properties, PartialEq)]
+/// Props of [`summary_table`].
+#[derive(PartialEq)]
 pub struct SummaryTableProps {
     /// One row per algorithm, from the core's `summary_table`.
     pub table: Rc<Vec<AlgorithmSummary>>,
@@ -35,8 +35,7 @@ fn agree_cell(shown: &ShownTimes, row: &AlgorithmSummary) -> Html {
 }
 
 /// The "All algorithms" panel (`#summary`).
-#[component]
-pub fn SummaryTable(props: &SummaryTableProps) -> Html {
+pub fn summary_table(props: &SummaryTableProps) -> Html {
     let rows = props.table.iter().map(|row| {
         let a = row.alg;
         let here = a == props.alg;

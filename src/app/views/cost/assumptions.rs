@@ -3,8 +3,7 @@
 use yew::prelude::*;
 
 /// The "Assumptions" panel.
-#[component]
-pub fn Assumptions() -> Html {
+pub fn assumptions() -> Html {
     html! {
         <section class="panel wide" aria-labelledby="assume-h">
             <h2 class="panel-h" id="assume-h">{"Assumptions"}</h2>

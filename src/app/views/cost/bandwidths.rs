@@ -10,8 +10,8 @@ use crate::core::collectives::Algorithm;
 use crate::core::cost::formulas::Formula;
 use crate::core::cost::nccl::nccl_bandwidths;
 
-/// Props of [`BandwidthPanel`].
-#[derive(Properties, PartialEq)]
+/// Props of [`bandwidth_panel`].
+#[derive(PartialEq)]
 pub struct BandwidthPanelProps {
     /// Every algorithm with its formula evaluated.
     pub table: Rc<Vec<(Algorithm, Formula)>>,
@@ -28,8 +28,7 @@ pub struct BandwidthPanelProps {
 }
 
 /// The algbw / busbw panel.
-#[component]
-pub fn BandwidthPanel(props: &BandwidthPanelProps) -> Html {
+pub fn bandwidth_panel(props: &BandwidthPanelProps) -> Html {
     let (table, winner, p, n) = (&props.table, props.winner, props.p, props.n);
     let chosen = props.alg.unwrap_or(winner);
     let mut options: Vec<(AttrValue, AttrValue)> = vec![(

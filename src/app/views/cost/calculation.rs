@@ -9,8 +9,8 @@ use crate::core::collectives::Algorithm;
 use crate::core::cost::formulas::Formula;
 use crate::core::units::format_time;
 
-/// Props of [`CalculationPanel`].
-#[derive(Properties, PartialEq)]
+/// Props of [`calculation_panel`].
+#[derive(PartialEq)]
 pub struct CalculationPanelProps {
     /// Every algorithm with its formula evaluated.
     pub table: Rc<Vec<(Algorithm, Formula)>>,
@@ -19,8 +19,7 @@ pub struct CalculationPanelProps {
 }
 
 /// The calculation panel.
-#[component]
-pub fn CalculationPanel(props: &CalculationPanelProps) -> Html {
+pub fn calculation_panel(props: &CalculationPanelProps) -> Html {
     let (table, chosen) = (&props.table, props.chosen);
     let calcs = table.iter().map(|(a, f)| {
         html! {

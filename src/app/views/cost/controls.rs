@@ -19,8 +19,8 @@ fn preset_options() -> Vec<(AttrValue, AttrValue)> {
     v
 }
 
-/// Props of [`CostControls`].
-#[derive(Properties, PartialEq)]
+/// Props of [`cost_controls`].
+#[derive(PartialEq)]
 pub struct CostControlsProps {
     /// The view's last good parameters.
     pub params: CostViewParams,
@@ -31,8 +31,7 @@ pub struct CostControlsProps {
 }
 
 /// The cost view's fields.
-#[component]
-pub fn CostControls(props: &CostControlsProps) -> Html {
+pub fn cost_controls(props: &CostControlsProps) -> Html {
     let (params, d) = (&props.params, &props.drafts);
     let p = params.p;
     let commit = |f: &'static str| commit_to(&props.on_commit, f);

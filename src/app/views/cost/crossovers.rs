@@ -19,8 +19,8 @@ fn interval_text(iv: &Interval) -> String {
     format!("{} – {}: {}", both(iv.from), to, iv.best.short_label())
 }
 
-/// Props of [`CrossoversPanel`].
-#[derive(Properties, PartialEq)]
+/// Props of [`crossovers_panel`].
+#[derive(PartialEq)]
 pub struct CrossoversPanelProps {
     /// The fastest algorithm per size range, from the core.
     pub intervals: Rc<Vec<Interval>>,
@@ -31,8 +31,7 @@ pub struct CrossoversPanelProps {
 }
 
 /// The crossovers panel.
-#[component]
-pub fn CrossoversPanel(props: &CrossoversPanelProps) -> Html {
+pub fn crossovers_panel(props: &CrossoversPanelProps) -> Html {
     let (intervals, p, model) = (&props.intervals, props.p, props.model);
     let iv_items = intervals.iter().map(|iv| {
         html! { <li style={format!("border-left: 6px solid {}; padding-left: 6px", colour_hex(iv.best))}>{interval_text(iv)}</li> }

@@ -46,16 +46,16 @@ pub mod proto_controls;
 pub mod protocol;
 pub mod table;
 
-use assumptions::Assumptions;
-use bandwidths::BandwidthPanel;
-use calculation::CalculationPanel;
+use assumptions::assumptions;
+use bandwidths::{bandwidth_panel, BandwidthPanelProps};
+use calculation::{calculation_panel, CalculationPanelProps};
 use charts::ChartPanel;
-use controls::CostControls;
-use crossovers::CrossoversPanel;
+use controls::{cost_controls, CostControlsProps};
+use crossovers::{crossovers_panel, CrossoversPanelProps};
 use nccl::{nccl_switches, nccl_table};
 use proto_controls::proto_controls;
 use protocol::mpi_panel;
-use table::CostTable;
+use table::{cost_table, CostTableProps};
 
 impl Commit for CostViewParams {
     /// As the URL, except: a good p, α, bandwidth or β leaves the preset
@@ -249,7 +249,7 @@ pub fn CostView(props: &ViewProps) -> Html {
                 </p>
             </>})}
             {ctx.panel("controls", html! {<>
-                <CostControls params={state.params.clone()} drafts={state.drafts.clone()} on_commit={on_commit_field(&state)} />
+                {cost_controls(&CostControlsProps { params: state.params.clone(), drafts: state.drafts.clone(), on_commit: on_commit_field(&state) })}
                 {proto_controls(&state.params, &state.drafts, &on_commit_field(&state))}
                 {errors_below}
                 <p class="units-line" id="units-line">
@@ -261,12 +261,12 @@ pub fn CostView(props: &ViewProps) -> Html {
                     <p class="muted" id="preset-note">{format!("Preset: {}. These are round illustrative numbers for a link class, not measurements of a product.", pr.label())}</p>
                 }
             </>})}
-            {ctx.panel("table", html! { <CostTable table={table.clone()} {winner} {model} {p} {n} /> })}
+            {ctx.panel("table", html! { {cost_table(&CostTableProps { table: table.clone(), winner, model, p, n })} })}
             <div class="panels">
-                {ctx.panel("calculation", html! { <CalculationPanel table={table.clone()} {chosen} /> })}
-                {ctx.panel("crossovers", html! { <CrossoversPanel {intervals} {p} {model} /> })}
+                {ctx.panel("calculation", html! { {calculation_panel(&CalculationPanelProps { table: table.clone(), chosen })} })}
+                {ctx.panel("crossovers", html! { {crossovers_panel(&CrossoversPanelProps { intervals, p, model })} })}
                 {ctx.panel("bandwidths", html! {
-                    <BandwidthPanel {table} alg={params.alg} {winner} {p} {n} on_alg={on_commit(&state, "alg")} />
+                    {bandwidth_panel(&BandwidthPanelProps { table, alg: params.alg, winner, p, n, on_alg: on_commit(&state, "alg") })}
                 })}
             </div>
             <div class="panels">
@@ -275,7 +275,7 @@ pub fn CostView(props: &ViewProps) -> Html {
                 {ctx.panel("winner-map", chart(2, "chart-map", "Winner map: fastest algorithm by size and ranks"))}
             </div>
             {protocol_panels}
-            {ctx.panel("assumptions", html! { <Assumptions /> })}
+            {ctx.panel("assumptions", html! { {assumptions()} })}
         </div>
     }
 }

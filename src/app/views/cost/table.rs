@@ -16,8 +16,8 @@ use crate::core::units::format_time;
 use crate::export::series::cost::cost_formulas;
 use crate::plot::cost::colour_hex;
 
-/// Props of [`CostTable`].
-#[derive(Properties, PartialEq)]
+/// Props of [`cost_table`].
+#[derive(PartialEq)]
 pub struct CostTableProps {
     /// Every algorithm with its formula evaluated, from the core.
     pub table: Rc<Vec<(Algorithm, Formula)>>,
@@ -32,8 +32,7 @@ pub struct CostTableProps {
 }
 
 /// The "All-reduce time" panel.
-#[component]
-pub fn CostTable(props: &CostTableProps) -> Html {
+pub fn cost_table(props: &CostTableProps) -> Html {
     let (table, winner, model, p, n) = (&props.table, props.winner, props.model, props.p, props.n);
     let with_gamma = model.gamma != 0.0;
     let rows = table.iter().map(|(a, f)| {

@@ -7,8 +7,8 @@ use super::check_form::CheckForm;
 
 use crate::core::practice::{Kind, Numeric};
 
-/// Props of [`AnswerForm`].
-#[derive(Properties, PartialEq)]
+/// Props of [`answer_form`].
+#[derive(PartialEq)]
 pub struct AnswerFormProps {
     /// Question index (for ids).
     pub index: usize,
@@ -33,8 +33,7 @@ fn unit_hint(part: &Numeric) -> String {
 }
 
 /// One labelled box per part, then the two buttons.
-#[component]
-pub fn AnswerForm(props: &AnswerFormProps) -> Html {
+pub fn answer_form(props: &AnswerFormProps) -> Html {
     let i = props.index;
     let many = props.parts.len() > 1;
     html! {

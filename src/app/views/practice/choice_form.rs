@@ -6,8 +6,8 @@ use super::check_form::CheckForm;
 
 use crate::core::practice::ChoiceOption;
 
-/// Props of [`ChoiceForm`].
-#[derive(Properties, PartialEq)]
+/// Props of [`choice_form`].
+#[derive(PartialEq)]
 pub struct ChoiceFormProps {
     /// Question index (for ids and the radio group name).
     pub index: usize,
@@ -24,8 +24,7 @@ pub struct ChoiceFormProps {
 }
 
 /// A radio group labelled "Your answer", then the two buttons.
-#[component]
-pub fn ChoiceForm(props: &ChoiceFormProps) -> Html {
+pub fn choice_form(props: &ChoiceFormProps) -> Html {
     let i = props.index;
     html! {
         <CheckForm index={i} class={classes!("answer-form", "choice-form")}

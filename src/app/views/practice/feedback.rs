@@ -4,8 +4,8 @@ use yew::prelude::*;
 
 use crate::core::practice::{Feedback, Verdict};
 
-/// Props of [`FeedbackArea`].
-#[derive(Properties, PartialEq)]
+/// Props of [`feedback_area`].
+#[derive(PartialEq)]
 pub struct FeedbackAreaProps {
     /// Element id.
     pub id: AttrValue,
@@ -18,8 +18,7 @@ pub struct FeedbackAreaProps {
 }
 
 /// One line per part, then the hint when something is not right yet.
-#[component]
-pub fn FeedbackArea(props: &FeedbackAreaProps) -> Html {
+pub fn feedback_area(props: &FeedbackAreaProps) -> Html {
     let wrong = props.feedback.iter().any(|f| f.verdict != Verdict::Correct);
     let all_right = !props.feedback.is_empty() && !wrong;
     html! {

@@ -26,9 +26,9 @@ mod settings;
 mod solution;
 mod state;
 
-use question_card::QuestionCard;
-use score_bar::ScoreBar;
-use settings::Settings;
+use question_card::{question_card, QuestionCardProps};
+use score_bar::{score_bar, ScoreBarProps};
+use settings::{settings, SettingsProps};
 use state::{load_score, save_score, Action, PracticeState};
 
 /// The questions the parameters select, with the number shown for each.
@@ -88,16 +88,12 @@ fn PracticeList(props: &ListProps) -> Html {
     html! {
         <>
             if !props.reveal_all && props.score {
-                <ScoreBar {first} {hint} {revealed} total={props.questions.len()} {on_reset} />
+                {score_bar(&ScoreBarProps { first, hint, revealed, total: props.questions.len(), on_reset })}
             }
             if props.cards {
                 <div class="questions">
                     { for props.questions.iter().enumerate().map(|(i, (number, q))| html! {
-                        <QuestionCard index={i} number={*number} question={q.clone()}
-                            item={state.items.get(i).cloned().unwrap_or_default()}
-                            reveal_all={props.reveal_all}
-                            on_input={on_input.clone()} on_choose={on_choose.clone()}
-                            on_check={on_check.clone()} on_reveal={on_reveal.clone()} />
+                        {question_card(&QuestionCardProps { index: i, number: *number, question: q.clone(), item: state.items.get(i).cloned().unwrap_or_default(), reveal_all: props.reveal_all, on_input: on_input.clone(), on_choose: on_choose.clone(), on_check: on_check.clone(), on_reveal: on_reveal.clone() })}
                     }) }
                 </div>
             }
@@ -155,8 +151,7 @@ pub fn PracticeView(props: &ViewProps) -> Html {
                     <p class="lede">{"Work each answer out first, then type it with its unit (112 MB, 0.112 GB and 106.8 MiB are all read the same way) and press Enter or Check. Wrong answers that match a usual mistake are named and explained."}</p>
                 </>})}
                 {ctx.panel("settings", html! {
-                    <Settings params={p.clone()} seed_text={drafts.text_or("seed", &p.seed.to_string())}
-                        seed_error={drafts.error("seed")} {on_change} {on_error} />
+                    {settings(&SettingsProps { params: p.clone(), seed_text: drafts.text_or("seed", &p.seed.to_string()), seed_error: drafts.error("seed"), on_change, on_error })}
                 })}
             }
             {drafts.orphans_html(if p.set == Set::Drill && !embed && ctx.shows("settings") { &["seed"] } else { &[] })}

@@ -3,15 +3,15 @@
 
 use yew::prelude::*;
 
-use super::answer_form::AnswerForm;
-use super::choice_form::ChoiceForm;
-use super::feedback::FeedbackArea;
-use super::solution::Solution;
+use super::answer_form::{answer_form, AnswerFormProps};
+use super::choice_form::{choice_form, ChoiceFormProps};
+use super::feedback::{feedback_area, FeedbackAreaProps};
+use super::solution::{solution, SolutionProps};
 use super::state::Item;
 use crate::core::practice::{Answer, Question};
 
-/// Props of [`QuestionCard`].
-#[derive(Properties, PartialEq)]
+/// Props of [`question_card`].
+#[derive(PartialEq)]
 pub struct QuestionCardProps {
     /// Position on the page (0-based).
     pub index: usize,
@@ -34,8 +34,7 @@ pub struct QuestionCardProps {
 }
 
 /// The article.
-#[component]
-pub fn QuestionCard(props: &QuestionCardProps) -> Html {
+pub fn question_card(props: &QuestionCardProps) -> Html {
     let i = props.index;
     let q = &props.question;
     let on_check = props.on_check.reform(move |()| i);
@@ -43,17 +42,13 @@ pub fn QuestionCard(props: &QuestionCardProps) -> Html {
     let (form, labels) = match &q.answer {
         Answer::Numeric(parts) => (
             html! {
-                <AnswerForm index={i} parts={parts.clone()} inputs={props.item.inputs.clone()}
-                    on_input={props.on_input.reform(move |(k, t)| (i, k, t))}
-                    on_check={on_check} on_reveal={on_reveal} />
+                {answer_form(&AnswerFormProps { index: i, parts: parts.clone(), inputs: props.item.inputs.clone(), on_input: props.on_input.reform(move |(k, t)| (i, k, t)), on_check, on_reveal })}
             },
             parts.iter().map(|p| p.label.clone()).collect(),
         ),
         Answer::Choice(options) => (
             html! {
-                <ChoiceForm index={i} options={options.clone()} choice={props.item.choice}
-                    on_choose={props.on_choose.reform(move |k| (i, k))}
-                    on_check={on_check} on_reveal={on_reveal} />
+                {choice_form(&ChoiceFormProps { index: i, options: options.clone(), choice: props.item.choice, on_choose: props.on_choose.reform(move |k| (i, k)), on_check, on_reveal })}
             },
             vec![],
         ),
@@ -64,10 +59,9 @@ pub fn QuestionCard(props: &QuestionCardProps) -> Html {
             <h2 id={format!("q-{i}-h")}>{format!("Question {}: {}", props.number, q.title)}</h2>
             <p class="question-text">{q.text.clone()}</p>
             {form}
-            <FeedbackArea id={format!("fb-{i}")} labels={labels}
-                feedback={props.item.feedback.clone()} hint={q.hint.clone()} />
+            {feedback_area(&FeedbackAreaProps { id: format!("fb-{i}").into(), labels, feedback: props.item.feedback.clone(), hint: q.hint.clone().into() })}
             if shown {
-                <Solution index={i} question={q.clone()} />
+                {solution(&SolutionProps { index: i, question: q.clone() })}
             }
         </article>
     }

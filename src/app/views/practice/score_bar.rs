@@ -2,8 +2,8 @@
 
 use yew::prelude::*;
 
-/// Props of [`ScoreBar`].
-#[derive(Properties, PartialEq)]
+/// Props of [`score_bar`].
+#[derive(PartialEq)]
 pub struct ScoreBarProps {
     /// Right on the first check.
     pub first: usize,
@@ -18,8 +18,7 @@ pub struct ScoreBarProps {
 }
 
 /// The score line with its reset button.
-#[component]
-pub fn ScoreBar(props: &ScoreBarProps) -> Html {
+pub fn score_bar(props: &ScoreBarProps) -> Html {
     let open = props
         .total
         .saturating_sub(props.first + props.hint + props.revealed);

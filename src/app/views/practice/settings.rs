@@ -7,8 +7,8 @@ use crate::core::practice::{Set, Template};
 use crate::params::practice::{PracticeParams, MAX_SEED};
 use crate::params::{parse_int_in, FieldError};
 
-/// Props of [`Settings`].
-#[derive(Properties, PartialEq)]
+/// Props of [`settings`].
+#[derive(PartialEq)]
 pub struct SettingsProps {
     /// Current parameters.
     pub params: PracticeParams,
@@ -23,8 +23,7 @@ pub struct SettingsProps {
 }
 
 /// The set and template menus, the seed box and "another seed".
-#[component]
-pub fn Settings(props: &SettingsProps) -> Html {
+pub fn settings(props: &SettingsProps) -> Html {
     let p = props.params.clone();
     let on_set = {
         let (p, cb) = (p.clone(), props.on_change.clone());

@@ -4,8 +4,8 @@ use yew::prelude::*;
 
 use crate::core::practice::{Answer, Question};
 
-/// Props of [`Solution`].
-#[derive(Properties, PartialEq)]
+/// Props of [`solution`].
+#[derive(PartialEq)]
 pub struct SolutionProps {
     /// Question index (for ids).
     pub index: usize,
@@ -14,8 +14,7 @@ pub struct SolutionProps {
 }
 
 /// The answer, each step of the calculation with its units, and the link.
-#[component]
-pub fn Solution(props: &SolutionProps) -> Html {
+pub fn solution(props: &SolutionProps) -> Html {
     let q = &props.question;
     let answer: Vec<String> = match &q.answer {
         Answer::Numeric(parts) if parts.len() == 1 => {

@@ -4,7 +4,7 @@
 use yew::prelude::*;
 
 use crate::app::components::field::Drafts;
-use crate::app::components::link_fields::LinkFields;
+use crate::app::components::link_fields::{link_fields, LinkFieldsProps};
 use crate::app::components::select_field::SelectField;
 use crate::app::state::{check_to, commit_to, OnCommit};
 use crate::params::ring::{Accounting, RingParams};
@@ -34,9 +34,7 @@ pub fn RingControls(props: &RingControlsProps) -> Html {
     let both = params.count == Accounting::SentAndReceived;
     html! {
         <form class="controls" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
-            <LinkFields drafts={d.clone()} p={params.p} p_hint="2 to 1024; drawn up to 256"
-                size={(params.size.text.clone(), params.size.value)} bw={params.bw.text.clone()}
-                alpha={params.alpha.text.clone()} on_commit={props.on_commit.clone()} />
+            {link_fields(&LinkFieldsProps { drafts: d.clone(), p: params.p, p_hint: "2 to 1024; drawn up to 256".into(), size: (params.size.text.clone(), params.size.value), bw: params.bw.text.clone(), alpha: params.alpha.text.clone(), on_commit: props.on_commit.clone() })}
             <div class="field checkbox">
                 <label><input type="checkbox" checked={params.mean} onchange={check_to(&props.on_commit, "mean")} />{" Show the mean (÷ p) step"}</label>
             </div>

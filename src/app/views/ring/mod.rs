@@ -8,7 +8,7 @@
 use yew::prelude::*;
 
 use crate::app::components::byte_counters::ByteCounters;
-use crate::app::components::check_panel::{Check, CheckPanel};
+use crate::app::components::check_panel::{check_panel, Check, CheckPanelProps};
 use crate::app::components::computing::pending_page;
 use crate::app::components::step_controls::StepControls;
 use crate::app::components::transfer_log::{transfer_log, TransferLogProps};
@@ -241,11 +241,11 @@ pub fn RingView(props: &ViewProps) -> Html {
                     {transfer_log(TransferLogProps { round, entries: run.entries(step, |t| format!("chunk {}", t.chunk.unwrap_or(0))), total, name_op: false, idle: idle.into(), note: None })}
                 })}
                 {ctx.panel("check", html! {
-                    <CheckPanel check={if executing {
+                    {check_panel(&CheckPanelProps { check: if executing {
                         Check::Executing(format!("the values of {rounds} rounds on p = {p} ranks"))
                     } else {
                         check(&run, rounds_done, mean_step)
-                    }} />
+                    } })}
                 })}
                 {ctx.panel("comparison", html! {
                     {ring_vs_naive(&RingVsNaiveProps { run: run.clone(), bw: params.bw.value, alpha: params.alpha.value })}

@@ -7,16 +7,15 @@ use crate::app::clocks::Shared;
 use crate::core::timing::clock::Mode;
 use crate::core::timing::story::contrast;
 
-/// Props of [`ModeContrast`].
-#[derive(Properties, PartialEq)]
+/// Props of [`mode_contrast`].
+#[derive(PartialEq)]
 pub struct ModeContrastProps {
     /// The runs.
     pub runs: Shared,
 }
 
 /// The contrast sentences (`#contrast`); nothing when one mode is shown.
-#[component]
-pub fn ModeContrast(props: &ModeContrastProps) -> Html {
+pub fn mode_contrast(props: &ModeContrastProps) -> Html {
     let r = &props.runs.0;
     let find = |m: Mode| r.runs.iter().find(|x| x.mode == m).map(|x| &x.clock);
     let (Some(df), Some(ls)) = (find(Mode::Dataflow), find(Mode::LockStep)) else {

@@ -5,14 +5,14 @@ use yew::prelude::*;
 
 use crate::app::components::field::Drafts;
 use crate::app::components::field::TextField;
-use crate::app::components::link_fields::LinkFields;
+use crate::app::components::link_fields::{link_fields, LinkFieldsProps};
 use crate::app::components::select_field::SelectField;
 use crate::app::state::{commit_to, OnCommit};
 use crate::core::collectives::Algorithm;
 use crate::params::timeline::TimelineParams;
 
-/// Props of [`TimelineControls`].
-#[derive(Properties, PartialEq)]
+/// Props of [`timeline_controls`].
+#[derive(PartialEq)]
 pub struct TimelineControlsProps {
     /// The view's last good parameters.
     pub params: TimelineParams,
@@ -23,8 +23,7 @@ pub struct TimelineControlsProps {
 }
 
 /// The fields of the timeline view.
-#[component]
-pub fn TimelineControls(props: &TimelineControlsProps) -> Html {
+pub fn timeline_controls(props: &TimelineControlsProps) -> Html {
     let (params, d) = (&props.params, &props.drafts);
     let algs = Algorithm::all()
         .map(|a| {
@@ -62,9 +61,7 @@ pub fn TimelineControls(props: &TimelineControlsProps) -> Html {
             if let Some(s) = shape {
                 <p class="muted full-row">{s}</p>
             } else {
-                <LinkFields drafts={d.clone()} p={params.p} p_hint="2 to 256"
-                    size={(params.size.text.clone(), params.size.value)} bw={params.bw.text.clone()}
-                    alpha={params.alpha.text.clone()} on_commit={props.on_commit.clone()} />
+                {link_fields(&LinkFieldsProps { drafts: d.clone(), p: params.p, p_hint: "2 to 256".into(), size: (params.size.text.clone(), params.size.value), bw: params.bw.text.clone(), alpha: params.alpha.text.clone(), on_commit: props.on_commit.clone() })}
             }
             {text("gamma", "Reduce cost γ", &params.gamma.text, "time per byte, e.g. 0.01ns/B")}
             {text("segments", "Segments k", &params.segments.to_string(), "pieces per message, 1 to 1024")}

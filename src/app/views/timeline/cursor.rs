@@ -6,8 +6,8 @@ use crate::app::clocks::Shared;
 use crate::core::timing::gantt::{moment, narrate};
 use crate::core::units::format_time;
 
-/// Props of [`CursorNarration`].
-#[derive(Properties, PartialEq)]
+/// Props of [`cursor_narration`].
+#[derive(PartialEq)]
 pub struct CursorNarrationProps {
     /// The runs.
     pub runs: Shared,
@@ -16,8 +16,7 @@ pub struct CursorNarrationProps {
 }
 
 /// `#narration`: who moves and who waits for whom at `t`.
-#[component]
-pub fn CursorNarration(props: &CursorNarrationProps) -> Html {
+pub fn cursor_narration(props: &CursorNarrationProps) -> Html {
     let t = props.t;
     html! {
         <div class="status" id="narration" aria-live="polite">

@@ -6,16 +6,15 @@ use yew::prelude::*;
 use crate::app::clocks::Shared;
 use crate::core::timing::story::failure;
 
-/// Props of [`FailurePanel`].
-#[derive(Properties, PartialEq)]
+/// Props of [`failure_panel`].
+#[derive(PartialEq)]
 pub struct FailurePanelProps {
     /// The runs.
     pub runs: Shared,
 }
 
 /// `#failure`: one block per stalled mode; nothing when every mode completes.
-#[component]
-pub fn FailurePanel(props: &FailurePanelProps) -> Html {
+pub fn failure_panel(props: &FailurePanelProps) -> Html {
     let stalled: Vec<_> = props
         .runs
         .0

@@ -30,10 +30,10 @@ pub mod failure;
 pub mod pipelining;
 pub mod summary;
 
-use compare::ModeContrast;
-use controls::TimelineControls;
-use cursor::CursorNarration;
-use failure::FailurePanel;
+use compare::{mode_contrast, ModeContrastProps};
+use controls::{timeline_controls, TimelineControlsProps};
+use cursor::{cursor_narration, CursorNarrationProps};
+use failure::{failure_panel, FailurePanelProps};
 use pipelining::PipeliningPanel;
 use summary::TimelineSummary;
 
@@ -94,7 +94,7 @@ pub fn TimelineView(props: &ViewProps) -> Html {
             return html! {
                 <div class="view view-timeline">
                     <h1>{"Timeline"}</h1>
-                    <TimelineControls params={state.params.clone()} drafts={state.drafts.clone()} on_commit={on_commit_field(&state)} />
+                    {timeline_controls(&TimelineControlsProps { params: state.params.clone(), drafts: state.drafts.clone(), on_commit: on_commit_field(&state) })}
                     <p class="field-error" role="alert">{e.clone()}</p>
                 </div>
             }
@@ -148,13 +148,13 @@ pub fn TimelineView(props: &ViewProps) -> Html {
                       dataflow lets each message move once both its ranks are in its round. Add late, slow or failed ranks and segments."}
                 </p>
             </>})}
-            {ctx.panel("controls", html! { <TimelineControls params={state.params.clone()} drafts={state.drafts.clone()} on_commit={on_commit_field(&state)} /> })}
+            {ctx.panel("controls", html! { {timeline_controls(&TimelineControlsProps { params: state.params.clone(), drafts: state.drafts.clone(), on_commit: on_commit_field(&state) })} })}
             {errors_below}
-            {ctx.panel("failure", html! { <FailurePanel runs={runs.clone()} /> })}
-            {ctx.panel("contrast", html! { <ModeContrast runs={runs.clone()} /> })}
+            {ctx.panel("failure", html! { {failure_panel(&FailurePanelProps { runs: runs.clone() })} })}
+            {ctx.panel("contrast", html! { {mode_contrast(&ModeContrastProps { runs: runs.clone() })} })}
             {ctx.panel("steps", html! {<>
                 <StepControls {step} last={r.times.len().saturating_sub(1)} {on_step} unit="Event" interval_ms={600} />
-                <CursorNarration runs={runs.clone()} {t} />
+                {cursor_narration(&CursorNarrationProps { runs: runs.clone(), t })}
             </>})}
             {ctx.panel("charts", html! {<>
                 <div class="gantt-pair">{ for charts }</div>
