@@ -16,29 +16,25 @@ pub const COUNTER_ROWS: usize = 16;
 /// A column of per-rank bytes: heading and one count per rank.
 pub type Column = (String, Vec<u64>);
 
-/// Props of [`ByteCounters`].
-#[derive(Properties, PartialEq)]
+/// Props of [`byte_counters_panel`].
+#[derive(PartialEq)]
 pub struct ByteCountersProps {
     /// Bytes sent by each rank so far (`#sent-r`).
     pub sent: Vec<u64>,
     /// Bytes received by each rank so far (`#recv-r`).
     pub recv: Vec<u64>,
     /// Columns before "sent" (e.g. sent per phase).
-    #[prop_or_default]
     pub before: Vec<Column>,
     /// Columns after "received" (e.g. what is counted).
-    #[prop_or_default]
     pub after: Vec<Column>,
     /// Span the whole width.
-    #[prop_or_default]
     pub wide: bool,
     /// Totals and notes under the table.
     pub children: Html,
 }
 
 /// The per-rank byte counters panel.
-#[component]
-pub fn ByteCounters(props: &ByteCountersProps) -> Html {
+pub fn byte_counters_panel(props: &ByteCountersProps) -> Html {
     let p = props.sent.len();
     let cells = |cols: &[Column], r: usize| -> Html {
         cols.iter()

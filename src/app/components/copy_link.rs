@@ -39,9 +39,10 @@ enum Outcome {
     Fallback(String),
 }
 
-/// The button and its message.
-#[component]
-pub fn CopyLink() -> Html {
+/// The button and its message, as a hook of the step controls that show it
+/// (a component of its own would cost each page that has one about 0.65 KB).
+#[hook]
+pub fn use_copy_link() -> Html {
     let outcome = use_state(|| Outcome::Idle);
     let onclick = {
         let outcome = outcome.clone();

@@ -100,8 +100,8 @@ impl Drafts {
     }
 }
 
-/// Props of [`TextField`].
-#[derive(Properties, PartialEq)]
+/// Props of [`text_field`].
+#[derive(PartialEq)]
 pub struct TextFieldProps {
     /// Field key; also the input id suffix and the URL key.
     pub name: AttrValue,
@@ -110,18 +110,15 @@ pub struct TextFieldProps {
     /// Text shown in the box.
     pub value: String,
     /// Inline message when the last value was rejected.
-    #[prop_or_default]
     pub error: Option<String>,
     /// Short hint shown under the field (e.g. accepted units).
-    #[prop_or_default]
     pub hint: Option<AttrValue>,
     /// Called with the new text when the user commits (Enter or leaving the field).
     pub on_commit: Callback<String>,
 }
 
 /// A labelled text input that reports its text on change.
-#[component]
-pub fn TextField(props: &TextFieldProps) -> Html {
+pub fn text_field(props: &TextFieldProps) -> Html {
     let id = format!("f-{}", props.name);
     let err_id = format!("{id}-err");
     let onchange = {

@@ -17,8 +17,8 @@ const RIGHT: f64 = 24.0;
 const TOP: f64 = 6.0;
 const AXIS: f64 = 26.0;
 
-/// Props of [`GanttChart`].
-#[derive(Properties, PartialEq)]
+/// Props of [`gantt_chart`].
+#[derive(PartialEq)]
 pub struct GanttChartProps {
     /// The bars, from the core.
     pub gantt: Rc<Gantt>,
@@ -182,8 +182,7 @@ pub fn GanttBars(props: &GanttBarsProps) -> Html {
 }
 
 /// The Gantt chart of one clock.
-#[component]
-pub fn GanttChart(props: &GanttChartProps) -> Html {
+pub fn gantt_chart(props: &GanttChartProps) -> Html {
     let g = &props.gantt;
     let end = props.x_end.max(g.end).max(1e-12);
     let plot_h = g.rows.len() as f64 * row_height(g.rows.len());
@@ -228,7 +227,7 @@ pub fn legend() -> Html {
 /// `title` is the caption (element id `caption_id`), `name` gives the
 /// accessible names ("{name} (scrolls sideways)" for the scroll region,
 /// "{name}, one row per rank" for the chart); the other arguments are
-/// [`GanttChart`]'s (`t` not finite: no cursor). Not inlined: one copy of
+/// [`gantt_chart`]'s (`t` not finite: no cursor). Not inlined: one copy of
 /// its elements per binary.
 #[inline(never)]
 pub fn gantt_figure(
@@ -244,7 +243,7 @@ pub fn gantt_figure(
         <figure class="gantt-box">
             <figcaption class="gantt-title" id={caption_id}>{title}</figcaption>
             <div class="table-scroll" role="region" tabindex="0" aria-label={format!("{name} (scrolls sideways)")}>
-                <GanttChart {gantt} label={format!("{name}, one row per rank")} {x_end} {t} {id} />
+                {gantt_chart(&GanttChartProps { gantt, label: format!("{name}, one row per rank").into(), x_end, t, id: id.into() })}
             </div>
         </figure>
     }

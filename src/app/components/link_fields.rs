@@ -3,7 +3,7 @@
 
 use yew::prelude::*;
 
-use super::field::{Drafts, TextField};
+use super::field::{text_field, Drafts, TextFieldProps};
 use crate::core::units::format_size;
 
 /// Props of [`link_fields`].
@@ -31,14 +31,10 @@ pub fn link_fields(props: &LinkFieldsProps) -> Html {
     let commit = |f: &'static str| props.on_commit.reform(move |text: String| (f, text));
     html! {
         <>
-            <TextField name="p" label="Ranks p" value={d.text_or("p", &props.p.to_string())}
-                error={d.error("p")} hint={props.p_hint.clone()} on_commit={commit("p")} />
-            <TextField name="size" label="Tensor size n" value={d.text_or("size", &props.size.0)}
-                error={d.error("size")} hint={AttrValue::from(format_size(props.size.1))} on_commit={commit("size")} />
-            <TextField name="bw" label="Link bandwidth" value={d.text_or("bw", &props.bw)}
-                error={d.error("bw")} hint={AttrValue::from("e.g. 12.5GB/s or 100Gb/s")} on_commit={commit("bw")} />
-            <TextField name="alpha" label="Latency α" value={d.text_or("alpha", &props.alpha)}
-                error={d.error("alpha")} hint={AttrValue::from("e.g. 0us, 5us, 2ms")} on_commit={commit("alpha")} />
+            {text_field(&TextFieldProps { name: "p".into(), label: "Ranks p".into(), value: (d.text_or("p", &props.p.to_string())).into(), error: d.error("p"), hint: Some((props.p_hint.clone()).into()), on_commit: commit("p") })}
+            {text_field(&TextFieldProps { name: "size".into(), label: "Tensor size n".into(), value: (d.text_or("size", &props.size.0)).into(), error: d.error("size"), hint: Some((AttrValue::from(format_size(props.size.1))).into()), on_commit: commit("size") })}
+            {text_field(&TextFieldProps { name: "bw".into(), label: "Link bandwidth".into(), value: (d.text_or("bw", &props.bw)).into(), error: d.error("bw"), hint: Some((AttrValue::from("e.g. 12.5GB/s or 100Gb/s")).into()), on_commit: commit("bw") })}
+            {text_field(&TextFieldProps { name: "alpha".into(), label: "Latency α".into(), value: (d.text_or("alpha", &props.alpha)).into(), error: d.error("alpha"), hint: Some((AttrValue::from("e.g. 0us, 5us, 2ms")).into()), on_commit: commit("alpha") })}
         </>
     }
 }

@@ -19,8 +19,8 @@ pub const GRID_MAX_P: usize = 16;
 /// Transfers listed under the grid; the rest are counted.
 const LISTED_TRANSFERS: usize = 16;
 
-/// Props of [`RankGrid`].
-#[derive(Properties, PartialEq)]
+/// Props of [`rank_grid_view`].
+#[derive(PartialEq)]
 pub struct RankGridProps {
     /// Number of ranks.
     pub p: usize,
@@ -71,8 +71,7 @@ fn transfer_text(a: &RingArrow) -> String {
 }
 
 /// Ranks × chunks table and the list of this round's transfers.
-#[component]
-pub fn RankGrid(props: &RankGridProps) -> Html {
+pub fn rank_grid_view(props: &RankGridProps) -> Html {
     let p = props.p.max(1);
     let chunks = props.cells.iter().map(Vec::len).max().unwrap_or(0);
     let rows = props.cells.iter().enumerate().map(|(r, row)| {
@@ -132,7 +131,7 @@ pub fn RankGrid(props: &RankGridProps) -> Html {
 }
 
 /// The rank picture of the ring and collectives views: the [`RankRing`],
-/// and for `p ≤` [`GRID_MAX_P`] also the [`RankGrid`] that the stylesheet
+/// and for `p ≤` [`GRID_MAX_P`] also the [`rank_grid_view`] that the stylesheet
 /// shows instead at narrow widths.
 pub fn rank_picture(
     p: usize,
@@ -142,7 +141,7 @@ pub fn rank_picture(
 ) -> Html {
     let caption = AttrValue::from(caption);
     let grid = (p <= GRID_MAX_P).then(|| {
-        html! { <RankGrid {p} cells={cells.clone()} arrows={arrows.clone()} caption={caption.clone()} /> }
+        html! { {rank_grid_view(&RankGridProps { p, cells: cells.clone(), arrows: arrows.clone(), caption: caption.clone() })} }
     });
     html! {
         <div class={classes!("rank-picture", grid.is_some().then_some("has-grid"))}>

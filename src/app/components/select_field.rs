@@ -3,8 +3,8 @@
 
 use yew::prelude::*;
 
-/// Props of [`SelectField`].
-#[derive(Properties, PartialEq)]
+/// Props of [`select_field`].
+#[derive(PartialEq)]
 pub struct SelectFieldProps {
     /// Field key: the URL key and the id suffix (`f-<name>`).
     pub name: AttrValue,
@@ -15,18 +15,15 @@ pub struct SelectFieldProps {
     /// The value of the selected option.
     pub selected: AttrValue,
     /// Inline message when the last value was rejected.
-    #[prop_or_default]
     pub error: Option<String>,
     /// Extra classes of the field (e.g. `span2`).
-    #[prop_or_default]
     pub class: Classes,
     /// Called with the picked option's value.
     pub on_commit: Callback<String>,
 }
 
 /// A labelled `<select>`.
-#[component]
-pub fn SelectField(props: &SelectFieldProps) -> Html {
+pub fn select_field(props: &SelectFieldProps) -> Html {
     let id = format!("f-{}", props.name);
     let err_id = format!("{id}-err");
     let invalid = props.error.is_some();

@@ -13,7 +13,7 @@ use yew::prelude::*;
 
 use crate::core::units::decimal;
 
-use super::copy_link::CopyLink;
+use super::copy_link::use_copy_link;
 use crate::app::embed::in_frame;
 
 /// Props of [`StepControls`].
@@ -38,6 +38,7 @@ pub struct StepControlsProps {
 pub fn StepControls(props: &StepControlsProps) -> Html {
     let playing = use_state(|| false);
     let speed = use_state(|| 1.0_f64);
+    let copy_link = use_copy_link();
     // (step, last, playing) as of the latest render, for timer and key handlers.
     // Updated after each render (never during it).
     let current = use_mut_ref(|| (props.step, props.last, *playing));
@@ -188,7 +189,7 @@ pub fn StepControls(props: &StepControlsProps) -> Html {
                     }) }
                 </select>
             </label>
-            <CopyLink />
+            {copy_link}
         </div>
     }
 }

@@ -3,9 +3,9 @@
 use yew::prelude::*;
 
 use crate::app::components::field::Drafts;
-use crate::app::components::field::TextField;
+use crate::app::components::field::{text_field, TextFieldProps};
 use crate::app::components::link_fields::{link_fields, LinkFieldsProps};
-use crate::app::components::select_field::SelectField;
+use crate::app::components::select_field::{select_field, SelectFieldProps};
 use crate::app::state::{commit_to, OnCommit};
 use crate::core::collectives::Algorithm;
 use crate::params::collectives::CollectivesParams;
@@ -34,14 +34,10 @@ pub fn collectives_controls(props: &CollectivesControlsProps) -> Html {
         .collect::<Vec<_>>();
     html! {
         <form class="controls" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
-            <SelectField name="alg" label="Algorithm" class="full-row" options={options}
-                selected={params.alg.key()} on_commit={commit_to(&props.on_commit, "alg")} />
+            {select_field(&SelectFieldProps { name: "alg".into(), label: "Algorithm".into(), class: "full-row".into(), options, selected: params.alg.key().into(), on_commit: commit_to(&props.on_commit, "alg"), error: None })}
             {link_fields(&LinkFieldsProps { drafts: d.clone(), p: params.p, p_hint: "2 to 64; any p, powers of two or not".into(), size: (params.size.text.clone(), params.size.value), bw: params.bw.text.clone(), alpha: params.alpha.text.clone(), on_commit: props.on_commit.clone() })}
             if params.alg.needs_nodes() {
-                <TextField name="gpus" label="Ranks per node" value={d.text_or("gpus", &params.gpus.to_string())}
-                    error={d.error("gpus")}
-                    hint={AttrValue::from(gpus_hint(params.p, params.gpus, d.error("gpus").is_some()))}
-                    on_commit={commit_to(&props.on_commit, "gpus")} />
+                {text_field(&TextFieldProps { name: "gpus".into(), label: "Ranks per node".into(), value: (d.text_or("gpus", &params.gpus.to_string())).into(), error: d.error("gpus"), hint: Some((AttrValue::from(gpus_hint(params.p, params.gpus, d.error("gpus").is_some()))).into()), on_commit: commit_to(&props.on_commit, "gpus") })}
             }
         </form>
     }

@@ -11,7 +11,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::app::components::byte_counters::ByteCounters;
+use crate::app::components::byte_counters::{byte_counters_panel, ByteCountersProps};
 use crate::app::components::check_panel::{check_panel, Check, CheckPanelProps};
 use crate::app::components::step_controls::StepControls;
 use crate::app::components::transfer_log::{round_entries, transfer_log, TransferLogProps};
@@ -169,12 +169,12 @@ pub fn CollectivesView(props: &ViewProps) -> Html {
             {ctx.panel("picture", html! { <CollectivePicture {alg} trace={trace.clone()} {step} phase_label={phase_label} /> })}
             <div class="panels">
                 {ctx.panel("counters", html! {
-                    <ByteCounters sent={sent.clone()} recv={trace.recv_after(step)} {before} wide=true>
+                    {byte_counters_panel(&ByteCountersProps { sent: sent.clone(), recv: trace.recv_after(step), before, after: Vec::new(), wide: true, children: html! { <>
                         <p id="totals">
                             {format!("After {step} of {rounds} rounds: the most any rank has sent is {} ({} B).",
                                 format_bytes_short(max_sent as f64), group_thousands(max_sent))}
                         </p>
-                    </ByteCounters>
+                    </> } })}
                 })}
                 {ctx.panel("log", html! {
                     {transfer_log(TransferLogProps {

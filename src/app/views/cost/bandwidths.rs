@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::app::components::select_field::SelectField;
+use crate::app::components::select_field::{select_field, SelectFieldProps};
 use crate::core::collectives::Algorithm;
 use crate::core::cost::formulas::Formula;
 use crate::core::cost::nccl::nccl_bandwidths;
@@ -56,8 +56,7 @@ pub fn bandwidth_panel(props: &BandwidthPanelProps) -> Html {
     html! {
         <section class="panel" aria-labelledby="bw-h">
             <h2 class="panel-h" id="bw-h">{"algbw and busbw (nccl-tests)"}</h2>
-            <SelectField name="alg" label="Algorithm" options={options}
-                selected={props.alg.map_or("", Algorithm::key)} on_commit={props.on_alg.clone()} />
+            {select_field(&SelectFieldProps { name: "alg".into(), label: "Algorithm".into(), options, selected: (props.alg.map_or("", Algorithm::key)).into(), on_commit: props.on_alg.clone(), error: None, class: Classes::new() })}
             {for bw_panel}
             <p class="muted">{"algbw = S/t and busbw = algbw · 2(p−1)/p, as nccl-tests prints them, so a measured all_reduce_perf line can be compared directly. \
                 busbw approaches 1/β for a bandwidth-optimal algorithm."}</p>

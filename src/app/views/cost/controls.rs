@@ -3,8 +3,8 @@
 use yew::prelude::*;
 
 use crate::app::components::field::Drafts;
-use crate::app::components::field::TextField;
-use crate::app::components::select_field::SelectField;
+use crate::app::components::field::{text_field, TextFieldProps};
+use crate::app::components::select_field::{select_field, SelectFieldProps};
 use crate::app::state::{commit_to, OnCommit};
 use crate::core::units::{format_bandwidth, format_beta, format_size};
 use crate::params::cost::{CostViewParams, Link, Preset, MAX_P};
@@ -46,21 +46,13 @@ pub fn cost_controls(props: &CostControlsProps) -> Html {
     };
     html! {
         <form class="controls" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
-            <SelectField name="preset" label="Preset (illustrative)" options={preset_options()}
-                selected={preset_value} on_commit={commit("preset")} />
-            <TextField name="p" label="Ranks p" value={d.text_or("p", &p.to_string())}
-                error={d.error("p")} hint={AttrValue::from(format!("2 to {MAX_P}"))} on_commit={commit("p")} />
-            <TextField name="size" label="Message size n" value={d.text_or("size", &params.size.text)}
-                error={d.error("size")} hint={AttrValue::from(format_size(params.size.value.bytes))} on_commit={commit("size")} />
-            <TextField name="alpha" label="Start-up latency α" value={d.text_or("alpha", &params.alpha.text)}
-                error={d.error("alpha")} hint={AttrValue::from("s, ms, µs (us) or ns, e.g. 5us")} on_commit={commit("alpha")} />
-            <TextField name="bw" label="Link bandwidth" value={d.text_or("bw", &bw_text)}
-                error={d.error("bw")} hint={AttrValue::from("e.g. 100Gb/s or 12.5GB/s")} on_commit={commit("bw")} />
-            <TextField name="beta" label="… or β directly" value={d.text_or("beta", &beta_text)}
-                error={d.error("beta")} hint={AttrValue::from("seconds per byte, e.g. 0.08ns/B")} on_commit={commit("beta")} />
-            <TextField name="gamma" label="Reduction cost γ (optional)"
-                value={d.text_or("gamma", &params.gamma.as_ref().map_or_else(|| "0ns/B".to_string(), |g| g.text.clone()))}
-                error={d.error("gamma")} hint={AttrValue::from("per byte reduced; 0 ignores compute")} on_commit={commit("gamma")} />
+            {select_field(&SelectFieldProps { name: "preset".into(), label: "Preset (illustrative)".into(), options: preset_options(), selected: preset_value.into(), on_commit: commit("preset"), error: None, class: Classes::new() })}
+            {text_field(&TextFieldProps { name: "p".into(), label: "Ranks p".into(), value: (d.text_or("p", &p.to_string())).into(), error: d.error("p"), hint: Some((AttrValue::from(format!("2 to {MAX_P}"))).into()), on_commit: commit("p") })}
+            {text_field(&TextFieldProps { name: "size".into(), label: "Message size n".into(), value: (d.text_or("size", &params.size.text)).into(), error: d.error("size"), hint: Some((AttrValue::from(format_size(params.size.value.bytes))).into()), on_commit: commit("size") })}
+            {text_field(&TextFieldProps { name: "alpha".into(), label: "Start-up latency α".into(), value: (d.text_or("alpha", &params.alpha.text)).into(), error: d.error("alpha"), hint: Some((AttrValue::from("s, ms, µs (us) or ns, e.g. 5us")).into()), on_commit: commit("alpha") })}
+            {text_field(&TextFieldProps { name: "bw".into(), label: "Link bandwidth".into(), value: (d.text_or("bw", &bw_text)).into(), error: d.error("bw"), hint: Some((AttrValue::from("e.g. 100Gb/s or 12.5GB/s")).into()), on_commit: commit("bw") })}
+            {text_field(&TextFieldProps { name: "beta".into(), label: "… or β directly".into(), value: (d.text_or("beta", &beta_text)).into(), error: d.error("beta"), hint: Some((AttrValue::from("seconds per byte, e.g. 0.08ns/B")).into()), on_commit: commit("beta") })}
+            {text_field(&TextFieldProps { name: "gamma".into(), label: "Reduction cost γ (optional)".into(), value: (d.text_or("gamma", &params.gamma.as_ref().map_or_else(|| "0ns/B".to_string(), |g| g.text.clone()))).into(), error: d.error("gamma"), hint: Some((AttrValue::from("per byte reduced; 0 ignores compute")).into()), on_commit: commit("gamma") })}
         </form>
     }
 }

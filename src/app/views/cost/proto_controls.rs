@@ -5,8 +5,8 @@
 
 use yew::prelude::*;
 
-use crate::app::components::field::{Drafts, TextField};
-use crate::app::components::select_field::SelectField;
+use crate::app::components::field::{text_field, Drafts, TextFieldProps};
+use crate::app::components::select_field::{select_field, SelectFieldProps};
 use crate::app::state::{commit_to, OnCommit};
 use crate::core::cost::nccl_tune::Version;
 use crate::params::cost::CostViewParams;
@@ -33,32 +33,20 @@ pub fn proto_controls(params: &CostViewParams, d: &Drafts, on_commit: &OnCommit)
     let n = &pr.nccl;
     html! {
         <form class="controls" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
-            <SelectField name="proto" label="Protocol layer" options={options}
-                selected={pr.choice.key()} error={d.error("proto")} on_commit={commit("proto")} />
+            {select_field(&SelectFieldProps { name: "proto".into(), label: "Protocol layer".into(), options, selected: pr.choice.key().into(), error: d.error("proto"), on_commit: commit("proto"), class: Classes::new() })}
             if pr.choice == ProtoChoice::Mpi {
-                <TextField name="eager" label="Eager limit" value={d.text_or("eager", &pr.eager.text)}
-                    error={d.error("eager")} hint={AttrValue::from("e.g. 4KiB (Open MPI, shared memory)")} on_commit={commit("eager")} />
-                <TextField name="rndv" label="Rendezvous handshake"
-                    value={d.text_or("rndv", &pr.rndv.as_ref().map_or_else(|| "2α".to_string(), |h| h.text.clone()))}
-                    error={d.error("rndv")} hint={AttrValue::from("a time, or 2α")} on_commit={commit("rndv")} />
+                {text_field(&TextFieldProps { name: "eager".into(), label: "Eager limit".into(), value: (d.text_or("eager", &pr.eager.text)).into(), error: d.error("eager"), hint: Some((AttrValue::from("e.g. 4KiB (Open MPI, shared memory)")).into()), on_commit: commit("eager") })}
+                {text_field(&TextFieldProps { name: "rndv".into(), label: "Rendezvous handshake".into(), value: (d.text_or("rndv", &pr.rndv.as_ref().map_or_else(|| "2α".to_string(), |h| h.text.clone()))).into(), error: d.error("rndv"), hint: Some((AttrValue::from("a time, or 2α")).into()), on_commit: commit("rndv") })}
             }
             if pr.choice == ProtoChoice::Nccl {
-                <SelectField name="nccl_ver" label="NCCL version's rules" options={versions}
-                    selected={n.version.key()} error={d.error("nccl_ver")} on_commit={commit("nccl_ver")} />
-                <TextField name="nodes" label="Nodes" value={d.text_or("nodes", &n.nodes.to_string())}
-                    error={d.error("nodes")} hint={AttrValue::from(format!("1 to p = {}", params.p))} on_commit={commit("nodes")} />
-                <TextField name="ch" label="Channels (graph)" value={d.text_or("ch", &n.channels.to_string())}
-                    error={d.error("ch")} hint={AttrValue::from("1 to 64")} on_commit={commit("ch")} />
-                <TextField name="intra" label="Bandwidth per channel, intra-node" value={d.text_or("intra", &n.intra.text)}
-                    error={d.error("intra")} hint={AttrValue::from("e.g. 20GB/s")} on_commit={commit("intra")} />
-                <TextField name="inter" label="Bandwidth per channel, inter-node" value={d.text_or("inter", &n.inter.text)}
-                    error={d.error("inter")} hint={AttrValue::from("e.g. 20GB/s")} on_commit={commit("inter")} />
-                <TextField name="netlat" label="Extra inter-node latency" value={d.text_or("netlat", &n.netlat.text)}
-                    error={d.error("netlat")} hint={AttrValue::from("e.g. 0us")} on_commit={commit("netlat")} />
-                <TextField name="cc" label="Compute capability × 10" value={d.text_or("cc", &n.cc.to_string())}
-                    error={d.error("cc")} hint={AttrValue::from("80 A100, 90 H100")} on_commit={commit("cc")} />
-                <SelectField name="link" label="Path inside a node" options={links}
-                    selected={if n.nvlink { "nvl" } else { "pci" }} error={d.error("link")} on_commit={commit("link")} />
+                {select_field(&SelectFieldProps { name: "nccl_ver".into(), label: "NCCL version's rules".into(), options: versions, selected: n.version.key().into(), error: d.error("nccl_ver"), on_commit: commit("nccl_ver"), class: Classes::new() })}
+                {text_field(&TextFieldProps { name: "nodes".into(), label: "Nodes".into(), value: (d.text_or("nodes", &n.nodes.to_string())).into(), error: d.error("nodes"), hint: Some((AttrValue::from(format!("1 to p = {}", params.p))).into()), on_commit: commit("nodes") })}
+                {text_field(&TextFieldProps { name: "ch".into(), label: "Channels (graph)".into(), value: (d.text_or("ch", &n.channels.to_string())).into(), error: d.error("ch"), hint: Some((AttrValue::from("1 to 64")).into()), on_commit: commit("ch") })}
+                {text_field(&TextFieldProps { name: "intra".into(), label: "Bandwidth per channel, intra-node".into(), value: (d.text_or("intra", &n.intra.text)).into(), error: d.error("intra"), hint: Some((AttrValue::from("e.g. 20GB/s")).into()), on_commit: commit("intra") })}
+                {text_field(&TextFieldProps { name: "inter".into(), label: "Bandwidth per channel, inter-node".into(), value: (d.text_or("inter", &n.inter.text)).into(), error: d.error("inter"), hint: Some((AttrValue::from("e.g. 20GB/s")).into()), on_commit: commit("inter") })}
+                {text_field(&TextFieldProps { name: "netlat".into(), label: "Extra inter-node latency".into(), value: (d.text_or("netlat", &n.netlat.text)).into(), error: d.error("netlat"), hint: Some((AttrValue::from("e.g. 0us")).into()), on_commit: commit("netlat") })}
+                {text_field(&TextFieldProps { name: "cc".into(), label: "Compute capability × 10".into(), value: (d.text_or("cc", &n.cc.to_string())).into(), error: d.error("cc"), hint: Some((AttrValue::from("80 A100, 90 H100")).into()), on_commit: commit("cc") })}
+                {select_field(&SelectFieldProps { name: "link".into(), label: "Path inside a node".into(), options: links, selected: (if n.nvlink { "nvl" } else { "pci" }).into(), error: d.error("link"), on_commit: commit("link"), class: Classes::new() })}
             }
         </form>
     }

@@ -6,7 +6,7 @@ use yew::prelude::*;
 
 use super::csv_link::{Csv, CsvLink};
 use super::state::{select_value, Action, PanelProps};
-use crate::app::components::field::TextField;
+use crate::app::components::field::{text_field, TextFieldProps};
 use crate::core::measure::{CollectiveKind, Model};
 use crate::core::units::decimal;
 use crate::core::units::{
@@ -65,8 +65,8 @@ pub fn FitPanel(props: &PanelProps) -> Html {
                     { for (0..=2usize).map(|k| html!{ <option value={k.to_string()} selected={k == s.settings.breaks}>{k.to_string()}</option> }) }
                 </select>
             </div>
-            <TextField name="min" label="Smallest size fitted (empty = all)" value={s.min_text.clone()} error={s.error("min")} on_commit={act.reform(Action::SetMin)} />
-            <TextField name="max" label="Largest size fitted (empty = all)" value={s.max_text.clone()} error={s.error("max")} on_commit={act.reform(Action::SetMax)} />
+            {text_field(&TextFieldProps { name: "min".into(), label: "Smallest size fitted (empty = all)".into(), value: s.min_text.clone().into(), error: s.error("min"), on_commit: act.reform(Action::SetMin), hint: None })}
+            {text_field(&TextFieldProps { name: "max".into(), label: "Largest size fitted (empty = all)".into(), value: s.max_text.clone().into(), error: s.error("max"), on_commit: act.reform(Action::SetMax), hint: None })}
         </div>
     };
     let body = match &la.fit {

@@ -9,7 +9,7 @@ use yew::prelude::*;
 
 use super::logs_panel::us;
 use super::state::{Action, MeasureState};
-use crate::app::components::field::TextField;
+use crate::app::components::field::{text_field, TextFieldProps};
 use crate::core::measure::joint::JointFit;
 use crate::core::measure::regime::RegimeFit;
 use crate::core::units::{format_decimal, group_thousands, sig};
@@ -93,8 +93,7 @@ pub fn regime_panel(s: &Rc<MeasureState>, on_action: &Callback<Action>) -> Html 
         <section class="panel wide" id="regime-panel" aria-labelledby="regime-h">
             <h2 id="regime-h">{"Protocol regimes: eager and rendezvous"}</h2>
             <p class="hint">{"Each message is timed by its regime: α_e + m·β_e below the breakpoint (eager), α_r + m·β_r from it (rendezvous), plus a shared γ."}</p>
-            <TextField name="eager" label="Breakpoint (empty = found from the data)" value={s.eager_text.clone()}
-                error={s.error("eager")} hint={AttrValue::from("bytes per message, e.g. 4KiB")} on_commit={on_action.reform(Action::SetEager)} />
+            {text_field(&TextFieldProps { name: "eager".into(), label: "Breakpoint (empty = found from the data)".into(), value: s.eager_text.clone().into(), error: s.error("eager"), hint: Some((AttrValue::from("bytes per message, e.g. 4KiB")).into()), on_commit: on_action.reform(Action::SetEager) })}
             { for a.regimes.iter().enumerate().map(|(k, r)| match r {
                 Ok(f) => fit(k, f, a.regime_names.get(k).and_then(Option::as_ref), a.joint.get(k).and_then(|j| j.as_ref().ok())),
                 Err(e) => html! { <p class="field-error" role="status">{e.to_string()}</p> },

@@ -6,7 +6,7 @@
 use yew::prelude::*;
 
 use super::state::{select_value, Action, PanelProps};
-use crate::app::components::field::TextField;
+use crate::app::components::field::{text_field, TextFieldProps};
 use crate::core::measure::{CollectiveKind, LineMessage, RankSource, FORMATS};
 
 /// A message as a list item's text: "line 12: …", or for the whole input
@@ -122,8 +122,8 @@ pub fn ParseReport(props: &PanelProps) -> Html {
                 </ul>
             }
             <div class="measure-fields">
-                <TextField name="p" label="Rank count p (empty = from the log)" value={s.p_text.clone()} error={s.error("p")} on_commit={on_p} />
-                <TextField name="rate" label="Line rate (optional), e.g. 100Gb/s or 450GB/s" value={s.rate_text.clone()} error={s.error("rate")} on_commit={on_rate} />
+                {text_field(&TextFieldProps { name: "p".into(), label: "Rank count p (empty = from the log)".into(), value: s.p_text.clone().into(), error: s.error("p"), on_commit: on_p, hint: None })}
+                {text_field(&TextFieldProps { name: "rate".into(), label: "Line rate (optional), e.g. 100Gb/s or 450GB/s".into(), value: s.rate_text.clone().into(), error: s.error("rate"), on_commit: on_rate, hint: None })}
             </div>
             <p id="flag-count" class={classes!((la.checks.flagged > 0).then_some("flagged"))}>
                 {format!("{} flagged row{} (algbw = size / time and busbw = algbw × factor, checked to the printed precision)", la.checks.flagged, if la.checks.flagged == 1 { "" } else { "s" })}

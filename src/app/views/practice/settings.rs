@@ -2,7 +2,7 @@
 
 use yew::prelude::*;
 
-use crate::app::components::field::TextField;
+use crate::app::components::field::{text_field, TextFieldProps};
 use crate::core::practice::{Set, Template};
 use crate::params::practice::{PracticeParams, MAX_SEED};
 use crate::params::{parse_int_in, FieldError};
@@ -86,10 +86,7 @@ pub fn settings(props: &SettingsProps) -> Html {
                         }) }
                     </select>
                 </div>
-                <TextField name="seed" label="Seed" value={props.seed_text.clone()}
-                    error={props.seed_error.clone()}
-                    hint={AttrValue::from("same seed, same questions: share the link")}
-                    on_commit={on_seed} />
+                {text_field(&TextFieldProps { name: "seed".into(), label: "Seed".into(), value: props.seed_text.clone().into(), error: props.seed_error.clone(), hint: Some((AttrValue::from("same seed, same questions: share the link")).into()), on_commit: on_seed })}
                 <div class="field">
                     <span class="label-spacer" aria-hidden="true">{"\u{a0}"}</span>
                     <button type="button" id="next-seed" onclick={next_seed}>{"Other numbers (next seed)"}</button>

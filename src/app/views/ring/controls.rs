@@ -5,7 +5,7 @@ use yew::prelude::*;
 
 use crate::app::components::field::Drafts;
 use crate::app::components::link_fields::{link_fields, LinkFieldsProps};
-use crate::app::components::select_field::SelectField;
+use crate::app::components::select_field::{select_field, SelectFieldProps};
 use crate::app::state::{check_to, commit_to, OnCommit};
 use crate::params::ring::{Accounting, RingParams};
 
@@ -38,8 +38,7 @@ pub fn RingControls(props: &RingControlsProps) -> Html {
             <div class="field checkbox">
                 <label><input type="checkbox" checked={params.mean} onchange={check_to(&props.on_commit, "mean")} />{" Show the mean (÷ p) step"}</label>
             </div>
-            <SelectField name="count" label="Count" options={count_options()}
-                selected={if both { "both" } else { "sent" }} on_commit={commit_to(&props.on_commit, "count")} />
+            {select_field(&SelectFieldProps { name: "count".into(), label: "Count".into(), options: count_options(), selected: (if both { "both" } else { "sent" }).into(), on_commit: commit_to(&props.on_commit, "count"), error: None, class: Classes::new() })}
         </form>
     }
 }

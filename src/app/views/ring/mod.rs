@@ -7,7 +7,7 @@
 
 use yew::prelude::*;
 
-use crate::app::components::byte_counters::ByteCounters;
+use crate::app::components::byte_counters::{byte_counters_panel, ByteCountersProps};
 use crate::app::components::check_panel::{check_panel, Check, CheckPanelProps};
 use crate::app::components::computing::pending_page;
 use crate::app::components::step_controls::StepControls;
@@ -222,7 +222,7 @@ pub fn RingView(props: &ViewProps) -> Html {
             })}
             <div class="panels">
                 {ctx.panel("counters", html! {
-                    <ByteCounters {sent} {recv} {after}>
+                    {byte_counters_panel(&ByteCountersProps { sent, recv, before: Vec::new(), after, wide: false, children: html! { <>
                         <p id="total">
                             {format!("Per rank at the end: {volume_text}")}
                             {if both { format!(" sent, {} sent + received.", format_bytes_short(target)) } else { " sent.".to_string() }}
@@ -235,7 +235,7 @@ pub fn RingView(props: &ViewProps) -> Html {
                         if !run.n().is_multiple_of(p as u64) {
                             <p class="muted">{"n does not divide by p, so chunks differ by one element and ranks send slightly different amounts."}</p>
                         }
-                    </ByteCounters>
+                    </> } })}
                 })}
                 {ctx.panel("log", html! {
                     {transfer_log(TransferLogProps { round, entries: run.entries(step, |t| format!("chunk {}", t.chunk.unwrap_or(0))), total, name_op: false, idle: idle.into(), note: None })}

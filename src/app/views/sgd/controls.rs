@@ -5,8 +5,8 @@
 use yew::prelude::*;
 
 use crate::app::components::field::Drafts;
-use crate::app::components::field::TextField;
-use crate::app::components::select_field::SelectField;
+use crate::app::components::field::{text_field, TextFieldProps};
+use crate::app::components::select_field::{select_field, SelectFieldProps};
 use crate::app::menus::{graph_options, rule_options};
 use crate::app::state::{check_to, commit_to, OnCommit};
 use crate::core::sgd::Strategy;
@@ -42,31 +42,20 @@ pub fn SgdControls(props: &SgdControlsProps) -> Html {
     };
     html! {
         <form class="controls" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
-            <SelectField name="mode" label="Narrate" options={mode_options()}
-                selected={params.mode.key()} on_commit={commit("mode")} />
+            {select_field(&SelectFieldProps { name: "mode".into(), label: "Narrate".into(), options: mode_options(), selected: params.mode.key().into(), on_commit: commit("mode"), error: None, class: Classes::new() })}
             <div class="field checkbox">
                 <label><input type="checkbox" checked={params.iid} onchange={check_to(&props.on_commit, "iid")} />{" IID shards"}</label>
                 <small class="hint">{if params.iid { "same distribution on every shard" } else { "non-IID: own input region and true weights per shard" }}</small>
             </div>
-            <SelectField name="graph" label="Gossip graph" options={graph_options()}
-                selected={params.graph.key()} error={d.error("graph")} on_commit={commit("graph")} />
-            <SelectField name="weights" label="Weight rule" options={rule_options()}
-                selected={params.weights.key()} error={d.error("weights")} on_commit={commit("weights")} />
-            <TextField name="lr" label="Learning rate η" value={d.text_or("lr", &crate::core::units::decimal::shortest(params.lr))}
-                error={d.error("lr")} hint={AttrValue::from("above 0, up to 10")} on_commit={commit("lr")} />
-            <TextField name="decay" label="Decay: η_t = η/(1 + decay·(t−1))" value={d.text_or("decay", &crate::core::units::decimal::shortest(params.decay))}
-                error={d.error("decay")} hint={AttrValue::from("0 = constant η")} on_commit={commit("decay")} />
-            <TextField name="batch" label="Mini-batch per worker" value={d.text_or("batch", &batch_text)}
-                error={d.error("batch")} hint={AttrValue::from("samples, or full for the whole shard")} on_commit={commit("batch")} />
-            <TextField name="steps" label="Steps" value={d.text_or("steps", &params.steps.to_string())}
-                error={d.error("steps")} hint={AttrValue::from("1 to 1000")} on_commit={commit("steps")} />
-            <TextField name="seed" label="Seed" value={d.text_or("seed", &params.seed.to_string())}
-                error={d.error("seed")} hint={AttrValue::from("data and mini-batches")} on_commit={commit("seed")} />
-            <TextField name="h" label="Local SGD: average every h steps"
-                value={d.text_or("h", &params.h.map_or_else(|| "never".to_string(), |h| h.to_string()))}
-                error={d.error("h")} hint={AttrValue::from("1 to 1000, or never (no communication)")} on_commit={commit("h")} />
-            <TextField name="d" label="Parameters d" value={d.text_or("d", &params.d.to_string())}
-                error={d.error("d")} hint={AttrValue::from("1 to 10; the picture needs d = 2")} on_commit={commit("d")} />
+            {select_field(&SelectFieldProps { name: "graph".into(), label: "Gossip graph".into(), options: graph_options(), selected: params.graph.key().into(), error: d.error("graph"), on_commit: commit("graph"), class: Classes::new() })}
+            {select_field(&SelectFieldProps { name: "weights".into(), label: "Weight rule".into(), options: rule_options(), selected: params.weights.key().into(), error: d.error("weights"), on_commit: commit("weights"), class: Classes::new() })}
+            {text_field(&TextFieldProps { name: "lr".into(), label: "Learning rate η".into(), value: (d.text_or("lr", &crate::core::units::decimal::shortest(params.lr))).into(), error: d.error("lr"), hint: Some((AttrValue::from("above 0, up to 10")).into()), on_commit: commit("lr") })}
+            {text_field(&TextFieldProps { name: "decay".into(), label: "Decay: η_t = η/(1 + decay·(t−1))".into(), value: (d.text_or("decay", &crate::core::units::decimal::shortest(params.decay))).into(), error: d.error("decay"), hint: Some((AttrValue::from("0 = constant η")).into()), on_commit: commit("decay") })}
+            {text_field(&TextFieldProps { name: "batch".into(), label: "Mini-batch per worker".into(), value: (d.text_or("batch", &batch_text)).into(), error: d.error("batch"), hint: Some((AttrValue::from("samples, or full for the whole shard")).into()), on_commit: commit("batch") })}
+            {text_field(&TextFieldProps { name: "steps".into(), label: "Steps".into(), value: (d.text_or("steps", &params.steps.to_string())).into(), error: d.error("steps"), hint: Some((AttrValue::from("1 to 1000")).into()), on_commit: commit("steps") })}
+            {text_field(&TextFieldProps { name: "seed".into(), label: "Seed".into(), value: (d.text_or("seed", &params.seed.to_string())).into(), error: d.error("seed"), hint: Some((AttrValue::from("data and mini-batches")).into()), on_commit: commit("seed") })}
+            {text_field(&TextFieldProps { name: "h".into(), label: "Local SGD: average every h steps".into(), value: (d.text_or("h", &params.h.map_or_else(|| "never".to_string(), |h| h.to_string()))).into(), error: d.error("h"), hint: Some((AttrValue::from("1 to 1000, or never (no communication)")).into()), on_commit: commit("h") })}
+            {text_field(&TextFieldProps { name: "d".into(), label: "Parameters d".into(), value: (d.text_or("d", &params.d.to_string())).into(), error: d.error("d"), hint: Some((AttrValue::from("1 to 10; the picture needs d = 2")).into()), on_commit: commit("d") })}
         </form>
     }
 }

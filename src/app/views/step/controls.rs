@@ -3,8 +3,8 @@
 use yew::prelude::*;
 
 use crate::app::components::field::Drafts;
-use crate::app::components::field::TextField;
-use crate::app::components::select_field::SelectField;
+use crate::app::components::field::{text_field, TextFieldProps};
+use crate::app::components::select_field::{select_field, SelectFieldProps};
 use crate::app::state::{commit_to, OnCommit};
 use crate::core::collectives::Algorithm;
 use crate::core::sgd::Strategy;
@@ -23,8 +23,7 @@ fn options(v: impl Iterator<Item = (&'static str, String)>) -> Vec<(AttrValue, A
 pub fn step_controls(p: &StepParams, d: &Drafts, on_commit: &OnCommit) -> Html {
     let text = |name: &'static str, label: &'static str, value: String, hint: &'static str| {
         html! {
-            <TextField name={name} label={label} value={d.text_or(name, &value)} error={d.error(name)}
-                hint={AttrValue::from(hint)} on_commit={commit_to(on_commit, name)} />
+            {text_field(&TextFieldProps { name: name.into(), label: label.into(), value: (d.text_or(name, &value)).into(), error: d.error(name), hint: Some((AttrValue::from(hint)).into()), on_commit: commit_to(on_commit, name) })}
         }
     };
     let algs = options(
@@ -67,28 +66,22 @@ pub fn step_controls(p: &StepParams, d: &Drafts, on_commit: &OnCommit) -> Html {
     let opt = |v: Option<String>| v.unwrap_or_else(|| "-".into());
     html! {
         <form class="controls" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
-            <SelectField name="alg" label="All-reduce" class="span2" options={algs} selected={p.alg.key()}
-                error={d.error("alg")} on_commit={commit_to(on_commit, "alg")} />
+            {select_field(&SelectFieldProps { name: "alg".into(), label: "All-reduce".into(), class: "span2".into(), options: algs, selected: p.alg.key().into(), error: d.error("alg"), on_commit: commit_to(on_commit, "alg") })}
             {text("p", "Workers p", p.p.to_string(), "2 to 256")}
             {text("bw", "Bandwidth", p.bw.text.clone(), "e.g. 12.5GB/s or 100Gb/s")}
             {text("alpha", "Start-up α", p.alpha.text.clone(), "e.g. 20us")}
             {text("layers", "Layers L", p.layers.to_string(), "1 to 1000")}
             {text("params", "Parameters per layer", p.params.text.clone(), "a count: 25M, 1.5B; or a list")}
-            <SelectField name="dtype" label="Gradient type" options={dtypes} selected={p.dtype.key()}
-                error={d.error("dtype")} on_commit={commit_to(on_commit, "dtype")} />
+            {select_field(&SelectFieldProps { name: "dtype".into(), label: "Gradient type".into(), options: dtypes, selected: p.dtype.key().into(), error: d.error("dtype"), on_commit: commit_to(on_commit, "dtype"), class: Classes::new() })}
             {text("fwd", "Forward time", p.fwd.text.clone(), "whole model, e.g. 25ms")}
             {text("bwd", "Backward time per layer", p.bwd.text.clone(), "one time, or one per layer")}
             {text("bucket", "Bucket cap", p.bucket.text.clone(), "DDP 25MiB; a plain number is MiB")}
             {text("first", "First bucket cap", p.first.text.clone(), "DDP 1MiB")}
-            <SelectField name="overlap" label="All-reduce starts" class="span2" options={overlap}
-                selected={if p.overlap { "1" } else { "0" }} error={d.error("overlap")}
-                on_commit={commit_to(on_commit, "overlap")} />
+            {select_field(&SelectFieldProps { name: "overlap".into(), label: "All-reduce starts".into(), class: "span2".into(), options: overlap, selected: (if p.overlap { "1" } else { "0" }).into(), error: d.error("overlap"), on_commit: commit_to(on_commit, "overlap") })}
             {text("samples", "Samples per worker per step", opt(p.samples.map(|s| s.to_string())), "for samples/s; - for none")}
-            <SelectField name="mode" label="Strategy highlighted" options={modes} selected={mode}
-                error={d.error("mode")} on_commit={commit_to(on_commit, "mode")} />
+            {select_field(&SelectFieldProps { name: "mode".into(), label: "Strategy highlighted".into(), options: modes, selected: mode.into(), error: d.error("mode"), on_commit: commit_to(on_commit, "mode"), class: Classes::new() })}
             {text("optim", "Optimizer state K", p.optim.text.clone(), "bytes per parameter; Adam 12")}
-            <SelectField name="graph" label="D-PSGD graph" options={graphs} selected={p.graph.key()}
-                error={d.error("graph")} on_commit={commit_to(on_commit, "graph")} />
+            {select_field(&SelectFieldProps { name: "graph".into(), label: "D-PSGD graph".into(), options: graphs, selected: p.graph.key().into(), error: d.error("graph"), on_commit: commit_to(on_commit, "graph"), class: Classes::new() })}
             {text("h", "Local SGD: average every h steps", opt(p.h.map(|h| h.to_string())), "1 to 1000; - or 0 for never")}
             {text("straggler", "Straggler", opt(p.straggler.map(|s| format!("{}:{}", s.rank, crate::core::units::decimal::shortest(s.factor)))), "RANK:FACTOR, e.g. 3:0.5")}
             {text("fail", "Failure", opt(p.fail.map(|f| format!("{}@{}", f.rank, f.step))), "RANK@STEP, e.g. 3@25")}

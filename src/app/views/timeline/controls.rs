@@ -4,9 +4,9 @@
 use yew::prelude::*;
 
 use crate::app::components::field::Drafts;
-use crate::app::components::field::TextField;
+use crate::app::components::field::{text_field, TextFieldProps};
 use crate::app::components::link_fields::{link_fields, LinkFieldsProps};
-use crate::app::components::select_field::SelectField;
+use crate::app::components::select_field::{select_field, SelectFieldProps};
 use crate::app::state::{commit_to, OnCommit};
 use crate::core::collectives::Algorithm;
 use crate::params::timeline::TimelineParams;
@@ -42,8 +42,7 @@ pub fn timeline_controls(props: &TimelineControlsProps) -> Html {
     .to_vec();
     let text = |name: &'static str, label: &'static str, value: &str, hint: &'static str| {
         html! {
-            <TextField name={name} label={label} value={d.text_or(name, value)} error={d.error(name)}
-                hint={AttrValue::from(hint)} on_commit={commit_to(&props.on_commit, name)} />
+            {text_field(&TextFieldProps { name: name.into(), label: label.into(), value: (d.text_or(name, value)).into(), error: d.error(name), hint: Some((AttrValue::from(hint)).into()), on_commit: commit_to(&props.on_commit, name) })}
         }
     };
     let shape = params.shape.as_ref().map(|s| {
@@ -56,8 +55,7 @@ pub fn timeline_controls(props: &TimelineControlsProps) -> Html {
     });
     html! {
         <form class="controls" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
-            <SelectField name="alg" label="Algorithm" class="full-row" options={algs}
-                selected={params.alg.key()} error={d.error("alg")} on_commit={commit_to(&props.on_commit, "alg")} />
+            {select_field(&SelectFieldProps { name: "alg".into(), label: "Algorithm".into(), class: "full-row".into(), options: algs, selected: params.alg.key().into(), error: d.error("alg"), on_commit: commit_to(&props.on_commit, "alg") })}
             if let Some(s) = shape {
                 <p class="muted full-row">{s}</p>
             } else {
@@ -68,8 +66,7 @@ pub fn timeline_controls(props: &TimelineControlsProps) -> Html {
             {text("late", "Late ranks", &params.late.text, "RANK:TIME, e.g. 2:5ms; - for none")}
             {text("slow", "Slow ranks", &params.slow.text, "RANK:FACTOR, 0 < FACTOR ≤ 1, e.g. 1:0.5")}
             {text("fail", "Failed ranks", &params.fail.text, "RANK@TIME, e.g. 2@3ms")}
-            <SelectField name="mode" label="Mode" options={modes}
-                selected={params.mode.key()} error={d.error("mode")} on_commit={commit_to(&props.on_commit, "mode")} />
+            {select_field(&SelectFieldProps { name: "mode".into(), label: "Mode".into(), options: modes, selected: params.mode.key().into(), error: d.error("mode"), on_commit: commit_to(&props.on_commit, "mode"), class: Classes::new() })}
         </form>
     }
 }

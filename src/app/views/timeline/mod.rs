@@ -35,7 +35,7 @@ use controls::{timeline_controls, TimelineControlsProps};
 use cursor::{cursor_narration, CursorNarrationProps};
 use failure::{failure_panel, FailurePanelProps};
 use pipelining::PipeliningPanel;
-use summary::TimelineSummary;
+use summary::{timeline_summary, TimelineSummaryProps};
 
 impl Commit for TimelineParams {}
 
@@ -84,6 +84,7 @@ fn trace_link(p: &TimelineParams) -> String {
 #[component]
 pub fn TimelineView(props: &ViewProps) -> Html {
     let state = use_view_state::<TimelineParams>(props);
+    let per_rank_opened = use_state(|| false);
     let params = &state.params;
     let runs = use_memo(case_key(params), |p| {
         compute(p).map(|r| Shared(std::rc::Rc::new(r)))
@@ -163,7 +164,11 @@ pub fn TimelineView(props: &ViewProps) -> Html {
                 <p class="muted chart-note"><a id="trace-link" href={trace_link(params)}>{"Measured this case with the MPI runner? Open its trace beside the model"}</a></p>
             </>})}
             <div class="panels">
-                {ctx.panel("summary", html! { <TimelineSummary runs={runs.clone()} /> })}
+                {ctx.panel("summary", html! { {timeline_summary(&TimelineSummaryProps {
+                    runs: runs.clone(),
+                    opened: *per_rank_opened,
+                    on_open: { let o = per_rank_opened.clone(); Callback::from(move |()| o.set(true)) },
+                })} })}
                 {ctx.panel("pipelining", html! { <PipeliningPanel params={case_key(params)} /> })}
             </div>
         </div>

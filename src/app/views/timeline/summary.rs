@@ -9,11 +9,15 @@ use crate::app::components::downloads::{Downloads, FileOffer};
 use crate::core::timing::trace::{chrome_trace, messages_csv, ranks_csv};
 use crate::core::units::{format_bandwidth, format_time};
 
-/// Props of [`TimelineSummary`].
-#[derive(Properties, PartialEq)]
+/// What [`timeline_summary`] shows.
 pub struct TimelineSummaryProps {
     /// The runs.
     pub runs: Shared,
+    /// Whether the folded per-rank table has been opened (state of the
+    /// view, so that this panel is a plain function).
+    pub opened: bool,
+    /// Called when the folded per-rank table is opened.
+    pub on_open: Callback<()>,
 }
 
 fn or_dash(v: Option<f64>, f: fn(f64) -> String) -> String {
@@ -80,9 +84,8 @@ fn offers(runs: &Shared) -> Vec<FileOffer> {
 const PER_RANK_SHOWN_MAX: usize = 16;
 
 /// `#summary`.
-#[component]
-pub fn TimelineSummary(props: &TimelineSummaryProps) -> Html {
-    let opened = use_state(|| false);
+pub fn timeline_summary(props: &TimelineSummaryProps) -> Html {
+    let opened = props.opened;
     let runs = &props.runs.0.runs;
     let p = runs.first().map_or(0, |r| r.clock.p);
     let folded = p > PER_RANK_SHOWN_MAX;
@@ -108,7 +111,7 @@ pub fn TimelineSummary(props: &TimelineSummaryProps) -> Html {
         });
         html! { <tr><th scope="row">{rank}</th>{ for cells }</tr> }
     });
-    let table = (!folded || *opened).then(|| html! {
+    let table = (!folded || opened).then(|| html! {
         <div class="table-scroll tall" role="region" tabindex="0" aria-label="Per rank (scrollable table)">
             <table class="numbers" id="per-rank">
                 <thead><tr><th scope="col" rowspan="2">{"rank"}</th>{ for head }</tr><tr>{ for sub }</tr></thead>
@@ -117,10 +120,7 @@ pub fn TimelineSummary(props: &TimelineSummaryProps) -> Html {
         </div>
     });
     let per_rank = if folded {
-        let ontoggle = {
-            let opened = opened.clone();
-            Callback::from(move |_: Event| opened.set(true))
-        };
+        let ontoggle = props.on_open.reform(|_: Event| ());
         html! {
             <details class="per-rank-box" {ontoggle}>
                 <summary>{format!("Per rank: finish, busy and wait of each of the {p} ranks")}</summary>

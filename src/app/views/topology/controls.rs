@@ -3,7 +3,7 @@
 
 use yew::prelude::*;
 
-use crate::app::components::field::{Drafts, TextField};
+use crate::app::components::field::{text_field, Drafts, TextFieldProps};
 use crate::core::collectives::Algorithm;
 use crate::core::units::{format_size, group_thousands};
 use crate::params::topology::{TensorSize, TopologyParams};
@@ -51,8 +51,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
     };
     let field = |name: &'static str, label: &'static str, good: String, hint: String| {
         html! {
-            <TextField name={name} label={label} value={d.text_or(name, &good)}
-                error={d.error(name)} hint={AttrValue::from(hint)} on_commit={commit(name)} />
+            {text_field(&TextFieldProps { name: name.into(), label: label.into(), value: (d.text_or(name, &good)).into(), error: d.error(name), hint: Some((AttrValue::from(hint)).into()), on_commit: commit(name) })}
         }
     };
     let bytes_hint = format!(

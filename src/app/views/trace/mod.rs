@@ -16,7 +16,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::app::clocks::compute;
-use crate::app::components::field::TextField;
+use crate::app::components::field::{text_field, TextFieldProps};
 use crate::app::components::gantt::{gantt_figure, legend};
 use crate::app::hooks::use_view_state;
 use crate::app::route::ViewProps;
@@ -163,8 +163,7 @@ pub fn TraceView(props: &ViewProps) -> Html {
     let d = &state.drafts;
     let field = |name: &'static str, label: &'static str, value: &str, hint: &'static str| {
         html! {
-            <TextField name={name} label={label} value={d.text_or(name, value)} error={d.error(name)}
-                hint={AttrValue::from(hint)} on_commit={commit_to(&on_commit_field(&state), name)} />
+            {text_field(&TextFieldProps { name: name.into(), label: label.into(), value: (d.text_or(name, value)).into(), error: d.error(name), hint: Some((AttrValue::from(hint)).into()), on_commit: commit_to(&on_commit_field(&state), name) })}
         }
     };
     let (errors_top, errors_below) = ctx.place_errors(
