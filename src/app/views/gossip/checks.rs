@@ -9,16 +9,15 @@ use crate::app::components::downloads::Downloads;
 use crate::core::units::format_exact_or_approx;
 use crate::export::series::text_table;
 
-/// Props of [`ChecksPanel`].
-#[derive(Properties, PartialEq)]
+/// Props of [`checks_panel`].
+#[derive(PartialEq)]
 pub struct ChecksPanelProps {
     /// The computed run.
     pub run: SharedRun,
 }
 
 /// The "Checks on W" panel.
-#[component]
-pub fn ChecksPanel(props: &ChecksPanelProps) -> Html {
+pub fn checks_panel(props: &ChecksPanelProps) -> Html {
     let run = &props.run;
     let p = run.graph.p;
     let checks = &run.checks;

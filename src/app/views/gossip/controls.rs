@@ -10,8 +10,8 @@ use crate::app::menus::{graph_options, rule_options};
 use crate::app::state::{commit_to, OnCommit};
 use crate::params::gossip::{GossipParams, GraphChoice};
 
-/// Props of [`GossipControls`].
-#[derive(Properties, PartialEq)]
+/// Props of [`gossip_controls`].
+#[derive(PartialEq)]
 pub struct GossipControlsProps {
     /// The view's last good parameters.
     pub params: GossipParams,
@@ -22,8 +22,7 @@ pub struct GossipControlsProps {
 }
 
 /// The gossip view's fields.
-#[component]
-pub fn GossipControls(props: &GossipControlsProps) -> Html {
+pub fn gossip_controls(props: &GossipControlsProps) -> Html {
     let (params, d) = (&props.params, &props.drafts);
     let p = params.p;
     let torus = params.graph == GraphChoice::Torus;

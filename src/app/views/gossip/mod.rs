@@ -33,14 +33,14 @@ pub mod history;
 pub mod numbers;
 
 use charts::GossipCharts;
-use checks::ChecksPanel;
+use checks::{checks_panel, ChecksPanelProps};
 use contrast::AllReduceContrast;
-use controls::GossipControls;
+use controls::{gossip_controls, GossipControlsProps};
 use dsgd::DsgdExample;
 use graph::GossipGraph;
 use heatmap::MixingHeatmap;
 use history::RoundHistory;
-use numbers::RoundNumbers;
+use numbers::{round_numbers, RoundNumbersProps};
 
 impl Commit for GossipParams {}
 
@@ -144,7 +144,7 @@ pub fn GossipView(props: &ViewProps) -> Html {
     let controls = html! {
         <>
             {errors_top}
-            {ctx.panel("controls", html! { <GossipControls params={state.params.clone()} drafts={state.drafts.clone()} on_commit={on_commit_field(&state)} /> })}
+            {ctx.panel("controls", html! { {gossip_controls(&GossipControlsProps { params: state.params.clone(), drafts: state.drafts.clone(), on_commit: on_commit_field(&state) })} })}
             {errors_below}
         </>
     };
@@ -198,9 +198,9 @@ pub fn GossipView(props: &ViewProps) -> Html {
             </>})}
             {ctx.panel("graph", html! { <GossipGraph run={run.clone()} {round} focus={focus_node} {on_focus} /> })}
             <div class="panels">
-                {ctx.panel("numbers", html! { <RoundNumbers run={run.clone()} {round} /> })}
+                {ctx.panel("numbers", html! { {round_numbers(&RoundNumbersProps { run: run.clone(), round })} })}
                 {ctx.panel("history", html! { <RoundHistory run={run.clone()} {round} /> })}
-                {ctx.panel("checks", html! { <ChecksPanel run={run.clone()} /> })}
+                {ctx.panel("checks", html! { {checks_panel(&ChecksPanelProps { run: run.clone() })} })}
                 {ctx.panel("heatmap", html! { <MixingHeatmap run={run.clone()} weights={params.weights} focus={focus_node} /> })}
                 {ctx.panel("charts", html! {
                     <GossipCharts run={run.clone()} {round} {last} eig_svg={AttrValue::from((*eig_svg).clone())} />

@@ -11,8 +11,8 @@ use crate::core::units::format::{format_rate, format_small};
 use crate::core::units::format_exact_or_approx;
 use crate::export::series::gossip::gossip_round_numbers;
 
-/// Props of [`RoundNumbers`].
-#[derive(Properties, PartialEq)]
+/// Props of [`round_numbers`].
+#[derive(PartialEq)]
 pub struct RoundNumbersProps {
     /// The computed run.
     pub run: SharedRun,
@@ -21,8 +21,7 @@ pub struct RoundNumbersProps {
 }
 
 /// The "Round r" panel.
-#[component]
-pub fn RoundNumbers(props: &RoundNumbersProps) -> Html {
+pub fn round_numbers(props: &RoundNumbersProps) -> Html {
     let run = &props.run;
     let (p, round) = (run.graph.p, props.round);
     let state = &run.rounds[round.min(run.rounds.len() - 1)];

@@ -31,8 +31,7 @@ fn bw_text(beta: f64) -> String {
 }
 
 /// Controls and results of the α–β fit.
-#[component]
-pub fn FitPanel(props: &PanelProps) -> Html {
+pub fn fit_panel(props: &PanelProps) -> Html {
     let s = &props.state;
     let Some(la) = &s.analysis.log else {
         return html! {};

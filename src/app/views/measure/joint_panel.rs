@@ -11,8 +11,8 @@ use crate::core::measure::analysis::Analysis;
 use crate::core::measure::joint::{JointFit, MAX_CROSSINGS};
 use crate::core::units::{format_decimal, sig};
 
-/// Props of [`JointPanel`].
-#[derive(Properties, PartialEq)]
+/// Props of [`joint_panel`].
+#[derive(PartialEq)]
 pub struct JointPanelProps {
     /// The core's analysis.
     pub analysis: Shared<Analysis>,
@@ -55,8 +55,7 @@ fn fit(k: usize, f: &JointFit) -> Html {
 }
 
 /// The joint-fit panel (nothing without two annotated logs of one p).
-#[component]
-pub fn JointPanel(props: &JointPanelProps) -> Html {
+pub fn joint_panel(props: &JointPanelProps) -> Html {
     let j = &props.analysis.joint;
     if j.is_empty() {
         return html! {};

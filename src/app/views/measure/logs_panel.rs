@@ -10,8 +10,8 @@ use crate::core::measure::analysis::{Analysis, LogSummary};
 use crate::core::measure::annotate::valid_keys;
 use crate::core::units::{format_bandwidth, format_decimal, sig};
 
-/// Props of [`LogsPanel`].
-#[derive(Properties, PartialEq)]
+/// Props of [`logs_panel`].
+#[derive(PartialEq)]
 pub struct LogsPanelProps {
     /// The core's analysis.
     pub analysis: Shared<Analysis>,
@@ -56,8 +56,7 @@ fn one(imp: &crate::core::measure::Import, l: &LogSummary) -> Html {
 }
 
 /// Every log, when there are several or one is annotated.
-#[component]
-pub fn LogsPanel(props: &LogsPanelProps) -> Html {
+pub fn logs_panel(props: &LogsPanelProps) -> Html {
     let a = &props.analysis;
     let Ok(imp) = &a.import else {
         return html! {};

@@ -25,16 +25,16 @@ pub mod table;
 pub mod units;
 
 use charts::MeasureCharts;
-use fit_panel::FitPanel;
+use fit_panel::fit_panel;
 use input::InputPanel;
-use joint_panel::JointPanel;
-use logs_panel::LogsPanel;
+use joint_panel::{joint_panel, JointPanelProps};
+use logs_panel::{logs_panel, LogsPanelProps};
 use nccl_panel::nccl_panel;
 use regime_panel::regime_panel;
-use report::ParseReport;
-use state::{Action, MeasureState};
+use report::parse_report;
+use state::{Action, MeasureState, PanelProps};
 use table::RowsTable;
-use units::UnitPicker;
+use units::unit_picker;
 
 /// True when the selected log was read as generic columns (the only format
 /// whose units the user may need to choose).
@@ -78,16 +78,16 @@ pub fn MeasureView(props: &ViewProps) -> Html {
                     <p class="field-error" role="alert">{e}</p>
                 }
             }
-            {ctx.panel("report", html! { <ParseReport state={snapshot.clone()} on_action={on_action.clone()} /> })}
+            {ctx.panel("report", html! { {parse_report(&PanelProps { state: snapshot.clone(), on_action: on_action.clone() })} })}
             if is_generic(&snapshot) {
-                {ctx.panel("units", html! { <UnitPicker state={snapshot.clone()} on_action={on_action.clone()} /> })}
+                {ctx.panel("units", html! { {unit_picker(&PanelProps { state: snapshot.clone(), on_action: on_action.clone() })} })}
             }
-            <LogsPanel analysis={shown.analysis.clone()} />
-            <JointPanel analysis={shown.analysis.clone()} />
+            {logs_panel(&LogsPanelProps { analysis: shown.analysis.clone() })}
+            {joint_panel(&JointPanelProps { analysis: shown.analysis.clone() })}
             {ctx.panel("regimes", regime_panel(&shown, &on_action))}
             {ctx.panel("nccl", nccl_panel(&shown.analysis))}
             if shown.analysis.log.is_some() {
-                {ctx.panel("fit", html! { <FitPanel state={shown.clone()} on_action={on_action.clone()} /> })}
+                {ctx.panel("fit", html! { {fit_panel(&PanelProps { state: shown.clone(), on_action: on_action.clone() })} })}
                 {ctx.panel("charts", html! { <MeasureCharts state={shown.clone()} /> })}
                 {ctx.panel("table", html! { <RowsTable state={shown.clone()} on_action={on_action} /> })}
             }

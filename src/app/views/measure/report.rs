@@ -34,8 +34,7 @@ fn messages_block(id: &'static str, n: usize, what: &str, msgs: &[&LineMessage])
 }
 
 /// What was read, with the rank count and line-rate fields.
-#[component]
-pub fn ParseReport(props: &PanelProps) -> Html {
+pub fn parse_report(props: &PanelProps) -> Html {
     let s = &props.state;
     let act = props.on_action.clone();
     let imp = match &s.analysis.import {

@@ -10,8 +10,7 @@ const SIZE_UNITS: [&str; 9] = ["", "B", "kB", "KiB", "MB", "MiB", "GB", "GiB", "
 const TIME_UNITS: [&str; 5] = ["", "s", "ms", "us", "ns"];
 
 /// Three selects: size unit, time unit, bandwidth kind.
-#[component]
-pub fn UnitPicker(props: &PanelProps) -> Html {
+pub fn unit_picker(props: &PanelProps) -> Html {
     let o = &props.state.settings.import;
     let act = &props.on_action;
     let on_size = act.reform(|e: Event| Action::SetSizeUnit(select_value(&e)));

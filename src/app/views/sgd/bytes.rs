@@ -6,16 +6,15 @@ use super::SharedLab;
 use crate::core::sgd::Strategy;
 use crate::core::units::format_bytes_short;
 
-/// Props of [`BytesPanel`].
-#[derive(Properties, PartialEq)]
+/// Props of [`bytes_panel`].
+#[derive(PartialEq)]
 pub struct BytesPanelProps {
     /// The training run.
     pub run: SharedLab,
 }
 
 /// Bytes per step of each strategy, counted from the executed schedules.
-#[component]
-pub fn BytesPanel(props: &BytesPanelProps) -> Html {
+pub fn bytes_panel(props: &BytesPanelProps) -> Html {
     let (problem, _, lab) = &*props.run;
     html! {
         <section class="panel" aria-labelledby="bytes-h">

@@ -11,8 +11,8 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::objective::ObjectiveResults;
-use super::step_weighting::StepWeighting;
+use super::objective::{objective_results, ObjectiveResultsProps};
+use super::step_weighting::{step_weighting, StepWeightingProps};
 use crate::app::components::field::Drafts;
 use crate::core::sgd::Objective;
 use crate::core::units::format_exact_or_approx;
@@ -172,8 +172,8 @@ pub fn ShardCalculator(props: &ShardCalculatorProps) -> Html {
             if let Some(e) = table_error {
                 <p class="field-error" role="alert" id="table-error">{e}</p>
             }
-            <ObjectiveResults objective={objective.clone()} losses={losses.clone()} />
-            <StepWeighting losses={losses.clone()} shards={shards.clone()} {batch} />
+            {objective_results(&ObjectiveResultsProps { objective: objective.clone(), losses: losses.clone() })}
+            {step_weighting(&StepWeightingProps { losses: losses.clone(), shards: shards.clone(), batch })}
         </section>
     }
 }

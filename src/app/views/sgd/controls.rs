@@ -19,8 +19,8 @@ fn mode_options() -> Vec<(AttrValue, AttrValue)> {
         .collect()
 }
 
-/// Props of [`SgdControls`].
-#[derive(Properties, PartialEq)]
+/// Props of [`sgd_controls`].
+#[derive(PartialEq)]
 pub struct SgdControlsProps {
     /// The view's last good parameters.
     pub params: SgdParams,
@@ -31,8 +31,7 @@ pub struct SgdControlsProps {
 }
 
 /// The training form.
-#[component]
-pub fn SgdControls(props: &SgdControlsProps) -> Html {
+pub fn sgd_controls(props: &SgdControlsProps) -> Html {
     let (params, d) = (&props.params, &props.drafts);
     let commit = |f: &'static str| commit_to(&props.on_commit, f);
     let batch_text = if params.batch == 0 {

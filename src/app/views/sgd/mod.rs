@@ -31,13 +31,13 @@ pub mod step_weighting;
 pub mod strategy_table;
 
 use crate::app::components::scroll_x::ScrollX;
-use bytes::BytesPanel;
+use bytes::{bytes_panel, BytesPanelProps};
 use calculator::ShardCalculator;
 use charts::SgdCharts;
-use controls::SgdControls;
-use note::AgreementNote;
-use optima::OptimaPanel;
-use strategy_table::StrategyTable;
+use controls::{sgd_controls, SgdControlsProps};
+use note::agreement_note;
+use optima::{optima_panel, OptimaPanelProps};
+use strategy_table::{strategy_table, StrategyTableProps};
 
 impl Commit for SgdParams {}
 
@@ -100,7 +100,7 @@ pub fn SgdView(props: &ViewProps) -> Html {
     let (errors_top, errors_below) = ctx.place_errors("controls", errors);
     let controls = html! {
         <>
-            {ctx.panel("controls", html! { <SgdControls params={state.params.clone()} drafts={state.drafts.clone()} on_commit={on_commit_field(&state)} /> })}
+            {ctx.panel("controls", html! { {sgd_controls(&SgdControlsProps { params: state.params.clone(), drafts: state.drafts.clone(), on_commit: on_commit_field(&state) })} })}
             {errors_below}
         </>
     };
@@ -177,15 +177,15 @@ fn training(
                 <section class="panel wide" aria-labelledby="now-h">
                     <h3 id="now-h">{format!("At step {step}")}</h3>
                     <ScrollX label="Strategies at this step (scrollable table)">
-                        <StrategyTable run={run.clone()} {step} />
+                        {strategy_table(&StrategyTableProps { run: run.clone(), step })}
                     </ScrollX>
                 </section>
             })}
             {ctx.panel("charts", html! { <SgdCharts run={run.clone()} {step} /> })}
             <div class="panels">
-                {ctx.panel("optima", html! { <OptimaPanel run={run.clone()} /> })}
-                {ctx.panel("agreement", html! { <AgreementNote /> })}
-                {ctx.panel("bytes", html! { <BytesPanel run={run.clone()} /> })}
+                {ctx.panel("optima", html! { {optima_panel(&OptimaPanelProps { run: run.clone() })} })}
+                {ctx.panel("agreement", html! { {agreement_note()} })}
+                {ctx.panel("bytes", html! { {bytes_panel(&BytesPanelProps { run: run.clone() })} })}
             </div>
         </>
     }

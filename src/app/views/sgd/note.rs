@@ -4,8 +4,7 @@
 use yew::prelude::*;
 
 /// The "Agreement is not optimality" panel.
-#[component]
-pub fn AgreementNote() -> Html {
+pub fn agreement_note() -> Html {
     html! {
         <section class="panel" aria-labelledby="note-h">
             <h3 id="note-h">{"Agreement is not optimality"}</h3>

@@ -15,8 +15,8 @@ use crate::core::units::format_exact_or_approx;
 use crate::export::series::sgd::sgd_sample_weights;
 use crate::plot::sgd::draw_sample_weights;
 
-/// Props of [`ObjectiveResults`].
-#[derive(Properties, PartialEq)]
+/// Props of [`objective_results`].
+#[derive(PartialEq)]
 pub struct ObjectiveResultsProps {
     /// The objective of the last good table, from the core.
     pub objective: Rc<Result<Objective, String>>,
@@ -25,8 +25,7 @@ pub struct ObjectiveResultsProps {
 }
 
 /// The two means and the weights chart (nothing without an objective).
-#[component]
-pub fn ObjectiveResults(props: &ObjectiveResultsProps) -> Html {
+pub fn objective_results(props: &ObjectiveResultsProps) -> Html {
     let losses = &props.losses;
     match (*props.objective).as_ref().ok() {
         Some(o) => html! {

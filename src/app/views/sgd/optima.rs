@@ -10,16 +10,15 @@ use crate::core::sgd::narrate::trap_line;
 use crate::core::units::{equation, format_exact_or_approx, format_vector};
 use crate::export::series::sgd::sgd_optima;
 
-/// Props of [`OptimaPanel`].
-#[derive(Properties, PartialEq)]
+/// Props of [`optima_panel`].
+#[derive(PartialEq)]
 pub struct OptimaPanelProps {
     /// The training run.
     pub run: SharedLab,
 }
 
 /// Two objectives, two optima.
-#[component]
-pub fn OptimaPanel(props: &OptimaPanelProps) -> Html {
+pub fn optima_panel(props: &OptimaPanelProps) -> Html {
     let (_, _, lab) = &*props.run;
     html! {
         <section class="panel optima" aria-labelledby="opt-h">

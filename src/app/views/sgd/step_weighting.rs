@@ -7,8 +7,8 @@ use yew::prelude::*;
 use crate::core::sgd::combine_gradients;
 use crate::core::units::{equation, format_exact_or_approx};
 
-/// Props of [`StepWeighting`].
-#[derive(Properties, PartialEq)]
+/// Props of [`step_weighting`].
+#[derive(PartialEq)]
 pub struct StepWeightingProps {
     /// The table's L_k, read as gradients g_k.
     pub losses: Vec<f64>,
@@ -19,8 +19,7 @@ pub struct StepWeightingProps {
 }
 
 /// The step-weighting lines.
-#[component]
-pub fn StepWeighting(props: &StepWeightingProps) -> Html {
+pub fn step_weighting(props: &StepWeightingProps) -> Html {
     let (losses, shards, batch) = (&props.losses, &props.shards, props.batch);
     let m = losses.len();
     // One synchronous mini-batch step, with the L_k column read as scalar

@@ -13,8 +13,8 @@ use crate::core::units::format_bytes_short;
 use crate::core::units::format_exact_or_approx;
 use crate::export::series::sgd::sgd_strategies;
 
-/// Props of [`StrategyTable`].
-#[derive(Properties, PartialEq)]
+/// Props of [`strategy_table`].
+#[derive(PartialEq)]
 pub struct StrategyTableProps {
     /// The training run.
     pub run: SharedLab,
@@ -23,8 +23,7 @@ pub struct StrategyTableProps {
 }
 
 /// The "At step t" table.
-#[component]
-pub fn StrategyTable(props: &StrategyTableProps) -> Html {
+pub fn strategy_table(props: &StrategyTableProps) -> Html {
     let ((_, _, lab), step) = (&*props.run, props.step);
 
     let row = |t: &StrategyTrace| {

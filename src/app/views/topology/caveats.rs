@@ -3,8 +3,8 @@
 
 use yew::prelude::*;
 
-/// Props of [`Caveats`].
-#[derive(Properties, PartialEq)]
+/// Props of [`caveats_panel`].
+#[derive(PartialEq)]
 pub struct CaveatsProps {
     /// The busbw sentence for this run, built from the core's algbw/busbw
     /// (e.g. "Here hierarchical: algbw 21 GB/s, busbw 37 GB/s, NIC 12.5 GB/s").
@@ -12,8 +12,7 @@ pub struct CaveatsProps {
 }
 
 /// The caveats panel.
-#[component]
-pub fn Caveats(props: &CaveatsProps) -> Html {
+pub fn caveats_panel(props: &CaveatsProps) -> Html {
     html! {
         <section class="panel wide" aria-labelledby="topo-caveats-h" id="caveats">
             <h2 class="panel-h" id="topo-caveats-h">{"What this model does not say"}</h2>

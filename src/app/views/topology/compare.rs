@@ -37,8 +37,8 @@ pub struct CompareRow {
     pub fastest: bool,
 }
 
-/// Props of [`Compare`].
-#[derive(Properties, PartialEq)]
+/// Props of [`compare_panel`].
+#[derive(PartialEq)]
 pub struct CompareProps {
     /// Rows in table order.
     pub rows: Vec<CompareRow>,
@@ -53,8 +53,7 @@ pub struct CompareProps {
 }
 
 /// The table.
-#[component]
-pub fn Compare(props: &CompareProps) -> Html {
+pub fn compare_panel(props: &CompareProps) -> Html {
     let rows = props.rows.iter().map(|r| {
         let here = r.alg == props.current;
         let cb = props.on_pick.clone();

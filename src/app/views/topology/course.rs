@@ -15,16 +15,15 @@ pub struct CourseItem {
     pub lines: Vec<String>,
 }
 
-/// Props of [`Course`].
-#[derive(Properties, PartialEq)]
+/// Props of [`course_panel`].
+#[derive(PartialEq)]
 pub struct CourseProps {
     /// The blocks that apply to the current parameters.
     pub items: Vec<CourseItem>,
 }
 
 /// The panel (nothing when no block applies).
-#[component]
-pub fn Course(props: &CourseProps) -> Html {
+pub fn course_panel(props: &CourseProps) -> Html {
     if props.items.is_empty() {
         return html! {};
     }

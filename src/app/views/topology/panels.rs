@@ -6,14 +6,14 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::caveats::Caveats;
-use super::compare::Compare;
+use super::caveats::{caveats_panel, CaveatsProps};
+use super::compare::{compare_panel, CompareProps};
 use super::compare_model::{compare, sweeps};
-use super::course::Course;
+use super::course::{course_panel, CourseProps};
 use super::course_model::{course, flex_table};
 use super::step_model::{link_rows, rank_rows, MAX_ROWS};
 use super::sweep::Sweeps;
-use super::table::NumbersTable;
+use super::table::{numbers_table, NumbersTableProps};
 use crate::core::collectives::Algorithm;
 use crate::core::topology::Topology;
 use crate::core::topology_view::{busbw_note, TopoRun};
@@ -64,25 +64,18 @@ pub fn StepPanels(props: &StepPanelsProps) -> Html {
         <div class="panels">
             <section class="panel wide" aria-labelledby="topo-links-h">
                 <h2 class="panel-h" id="topo-links-h">{format!("Bytes on every NIC and the core (after round {step} of {rounds})")}</h2>
-                <NumbersTable id="links" caption="Traffic per link"
-                    head={vec!["link".into(), "out, this round".into(), "in, this round".into(), "out, so far".into(), "in, so far".into()]}
-                    rows={shown}
-                    note={(n_links > MAX_ROWS).then(|| format!("Showing {MAX_ROWS} of {n_links} links."))} />
+                {numbers_table(&NumbersTableProps { id: "links".into(), caption: Some("Traffic per link".into()), head: vec!["link".into(), "out, this round".into(), "in, this round".into(), "out, so far".into(), "in, so far".into()], rows: shown, note: (n_links > MAX_ROWS).then(|| format!("Showing {MAX_ROWS} of {n_links} links.")) })}
             </section>
             if let Some((rows, lines)) = flex {
                 <section class="panel wide" aria-labelledby="topo-flex-h" id="flex-counts">
                     <h2 class="panel-h" id="topo-flex-h">{"FlexReduce: entries per worker (from the executed schedule)"}</h2>
-                    <NumbersTable id="flex" caption="FlexReduce workers"
-                        head={vec!["worker".into(), "reduced inside subtree".into(), "responsible for".into(), "partial sums fetched".into(), "partial sums sent".into()]}
-                        {rows} />
+                    {numbers_table(&NumbersTableProps { id: "flex".into(), caption: Some("FlexReduce workers".into()), head: vec!["worker".into(), "reduced inside subtree".into(), "responsible for".into(), "partial sums fetched".into(), "partial sums sent".into()], rows, note: None })}
                     <ul>{for lines.into_iter().map(|l| html! { <li>{l}</li> })}</ul>
                 </section>
             }
             <section class="panel" aria-labelledby="topo-ranks-h">
                 <h2 class="panel-h" id="topo-ranks-h">{"Bytes per rank so far"}</h2>
-                <NumbersTable id="ranks" caption="Bytes per rank" head={vec!["rank".into(), "sent".into(), "received".into()]}
-                    rows={rank_rows(run, step, topo)}
-                    note={(topo.p() > MAX_ROWS).then(|| format!("Showing ranks 0–{}.", MAX_ROWS - 1))} />
+                {numbers_table(&NumbersTableProps { id: "ranks".into(), caption: Some("Bytes per rank".into()), head: vec!["rank".into(), "sent".into(), "received".into()], rows: rank_rows(run, step, topo), note: (topo.p() > MAX_ROWS).then(|| format!("Showing ranks 0–{}.", MAX_ROWS - 1)) })}
             </section>
             <section class="panel" aria-labelledby="topo-check-h">
                 <h2 class="panel-h" id="topo-check-h">{"Check"}</h2>
@@ -149,10 +142,10 @@ pub fn SummaryPanels(props: &SummaryPanelsProps) -> Html {
     let (items, note) = (&extra.0, &extra.1);
     html! {
         <div class="panels">
-            <Course items={items.clone()} />
-            <Compare rows={rows.clone()} table={table.clone()} current={p.alg} bottleneck={AttrValue::from(sentence.clone())} on_pick={props.on_pick.clone()} />
+            {course_panel(&CourseProps { items: items.clone() })}
+            {compare_panel(&CompareProps { rows: rows.clone(), table: table.clone(), current: p.alg, bottleneck: AttrValue::from(sentence.clone()), on_pick: props.on_pick.clone() })}
             <Sweeps gpus={g.clone()} sizes={s.clone()} />
-            <Caveats busbw_sentence={AttrValue::from(format!("This run ({}): {note} {busbw}", p.alg.topology_info().short_label))} />
+            {caveats_panel(&CaveatsProps { busbw_sentence: AttrValue::from(format!("This run ({}): {note} {busbw}", p.alg.topology_info().short_label)) })}
         </div>
     }
 }

@@ -20,8 +20,8 @@ pub struct Row {
     pub cells: Vec<String>,
 }
 
-/// Props of [`NumbersTable`].
-#[derive(Properties, PartialEq)]
+/// Props of [`numbers_table`].
+#[derive(PartialEq)]
 pub struct NumbersTableProps {
     /// Table id.
     pub id: AttrValue,
@@ -30,16 +30,13 @@ pub struct NumbersTableProps {
     /// Rows.
     pub rows: Vec<Row>,
     /// Shown under the table when rows were left out.
-    #[prop_or_default]
     pub note: Option<String>,
     /// What the table holds; names the CSV file (default: the table id).
-    #[prop_or_default]
     pub caption: Option<AttrValue>,
 }
 
 /// The table, scrolled sideways on narrow screens.
-#[component]
-pub fn NumbersTable(props: &NumbersTableProps) -> Html {
+pub fn numbers_table(props: &NumbersTableProps) -> Html {
     let rows = props.rows.iter().map(|r| {
         html! {
             <tr id={r.id.clone()}>
