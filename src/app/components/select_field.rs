@@ -1,5 +1,5 @@
 //! Labelled menu that commits the picked option's value, like a
-//! [`TextField`](super::field::TextField) commits its text.
+//! [`text_field`](super::field::text_field) commits its text.
 
 use yew::prelude::*;
 
