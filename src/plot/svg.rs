@@ -44,6 +44,15 @@ pub struct SvgBackend<'a> {
 
 type Result<T> = std::result::Result<T, DrawingErrorKind<SvgError>>;
 
+/// The `fill` and `stroke` of a shape in colour `c`: filled, or outlined.
+fn fill_and_stroke(c: BackendColor, filled: bool) -> (String, String) {
+    if filled {
+        (colour(c), "none".to_string())
+    } else {
+        ("none".to_string(), colour(c))
+    }
+}
+
 fn colour(c: BackendColor) -> String {
     let (r, g, b) = c.rgb;
     let hex = |v: u8| -> [char; 2] {
@@ -214,11 +223,7 @@ impl DrawingBackend for SvgBackend<'_> {
         if c.alpha == 0.0 {
             return Ok(());
         }
-        let (fill, stroke) = if fill {
-            (colour(c), "none".to_string())
-        } else {
-            ("none".to_string(), colour(c))
-        };
+        let (fill, stroke) = fill_and_stroke(c, fill);
         let v = [
             upper_left.0,
             upper_left.1,
@@ -292,11 +297,7 @@ impl DrawingBackend for SvgBackend<'_> {
         if c.alpha == 0.0 {
             return Ok(());
         }
-        let (stroke, fill) = if fill {
-            ("none".to_string(), colour(c))
-        } else {
-            (colour(c), "none".to_string())
-        };
+        let (fill, stroke) = fill_and_stroke(c, fill);
         let v = [
             center.0.to_string(),
             center.1.to_string(),

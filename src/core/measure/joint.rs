@@ -133,6 +133,40 @@ pub struct JointResidual {
     pub rows: Vec<RowModel>,
 }
 
+impl JointResidual {
+    /// The residuals of `log` against `model` (seconds at a size of n
+    /// bytes) over its usable rows ([`usable`]); `factors` are its `[a, b, g]`.
+    pub(super) fn of(log: &JointLog, factors: [f64; 3], model: impl Fn(f64) -> f64) -> Self {
+        let rows: Vec<RowModel> = log
+            .points
+            .iter()
+            .filter(|x| usable(x))
+            .map(|&(n, t)| {
+                let model = model(n);
+                RowModel {
+                    n,
+                    measured: t,
+                    model,
+                    ratio: t / model,
+                }
+            })
+            .collect();
+        let ss: f64 = rows.iter().map(|r| (r.ratio - 1.0).powi(2)).sum();
+        JointResidual {
+            label: log.label.clone(),
+            alg: log.alg,
+            factors,
+            rms_rel: (ss / rows.len().max(1) as f64).sqrt(),
+            rows,
+        }
+    }
+}
+
+/// A row a fit can use: a positive, finite size and time.
+pub(super) fn usable(&(n, t): &(f64, f64)) -> bool {
+    n > 0.0 && t > 0.0 && n.is_finite() && t.is_finite()
+}
+
 /// The crossover of two algorithms of a joint fit.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PairCrossover {
@@ -323,7 +357,6 @@ pub fn measured_crossings(a: &[(f64, f64)], b: &[(f64, f64)]) -> Vec<f64> {
 /// [`JointError::Degenerate`] when the factors do not separate the
 /// parameters; [`JointError::NonPositiveBeta`] when β ≤ 0.
 pub fn joint_fit(p: usize, logs: &[JointLog]) -> Result<JointFit, JointError> {
-    let usable = |&(n, t): &(f64, f64)| n > 0.0 && t > 0.0 && n.is_finite() && t.is_finite();
     let mut rows = Vec::new();
     let mut all_factors = Vec::with_capacity(logs.len());
     for l in logs {
@@ -354,28 +387,7 @@ pub fn joint_fit(p: usize, logs: &[JointLog]) -> Result<JointFit, JointError> {
         .zip(&all_factors)
         .map(|(l, &factors)| {
             let [a, b, g] = factors;
-            let rows: Vec<RowModel> = l
-                .points
-                .iter()
-                .filter(|x| usable(x))
-                .map(|&(n, t)| {
-                    let model = a * alpha + n * (b * beta + g * gamma);
-                    RowModel {
-                        n,
-                        measured: t,
-                        model,
-                        ratio: t / model,
-                    }
-                })
-                .collect();
-            let ss: f64 = rows.iter().map(|r| (r.ratio - 1.0).powi(2)).sum();
-            JointResidual {
-                label: l.label.clone(),
-                alg: l.alg,
-                factors,
-                rms_rel: (ss / rows.len().max(1) as f64).sqrt(),
-                rows,
-            }
+            JointResidual::of(l, factors, |n| a * alpha + n * (b * beta + g * gamma))
         })
         .collect();
     let mut crossovers = Vec::new();

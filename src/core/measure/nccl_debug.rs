@@ -18,29 +18,17 @@
 //!   (before 2.19) and `ncclDevKernel_AllReduce_Sum_f16_RING_LL`.
 
 use crate::core::cost::nccl_tune::log::{info_text, read_inputs, LogInputs};
-use crate::core::cost::nccl_tune::{tune, Algo, Func, Inputs, Proto, Tuning, Version};
-
-/// NCCL's algorithm names by id (`ncclAlgoStr`), as the per-call lines
-/// of 2.20–2.23 number them.
-const ALGO_IDS: [&str; 7] = [
-    "Tree",
-    "Ring",
-    "CollNetDirect",
-    "CollNetChain",
-    "NVLS",
-    "NVLSTree",
-    "PAT",
-];
+use crate::core::cost::nccl_tune::{tune, Algo, Func, Inputs, Proto, Tuning, Version, ALGO_NAMES};
 
 /// An algorithm name as a log prints it: the table's (`CollNetDirect`), the
 /// per-call line's (`COLLNET_DIRECT`) or an id, normalised to the table's.
 pub fn algo_name(s: &str) -> Option<&'static str> {
     let t = s.trim();
     if let Ok(i) = t.parse::<usize>() {
-        return ALGO_IDS.get(i).copied();
+        return ALGO_NAMES.get(i).copied();
     }
     let key: String = t.chars().filter(|c| *c != '_').collect();
-    ALGO_IDS
+    ALGO_NAMES
         .iter()
         .find(|n| n.eq_ignore_ascii_case(&key))
         .copied()

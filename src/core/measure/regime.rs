@@ -26,7 +26,7 @@
 //! difference is a line (its root), and where a message of one of them
 //! crosses `b` the difference can jump sign (the crossover is that size).
 
-use super::joint::{measured_crossings, JointError, JointLog, JointResidual, RowModel};
+use super::joint::{measured_crossings, usable, JointError, JointLog, JointResidual};
 use crate::core::collectives::Algorithm;
 use crate::core::cost::protocol::{self, Regime, Regimes, Rounds};
 
@@ -151,10 +151,6 @@ fn shape(alg: Algorithm, p: usize) -> Option<Shape> {
     let rounds = alg.flat_rounds(p)?;
     let [_, _, g] = alg.flat_factors(p)?;
     Some(Shape { rounds, gamma: g })
-}
-
-fn usable(&(n, t): &(f64, f64)) -> bool {
-    n > 0.0 && t > 0.0 && n.is_finite() && t.is_finite()
 }
 
 /// The design rows at breakpoint `b`: `[α_e, β_e, α_r, β_r, γ]` features and t.
@@ -503,28 +499,9 @@ pub fn regime_fit(
         .iter()
         .zip(&shapes)
         .map(|(l, sh)| {
-            let rows: Vec<RowModel> = l
-                .points
-                .iter()
-                .filter(|x| usable(x))
-                .map(|&(n, t)| {
-                    let model = regimes.time(&sh.rounds, n, sh.gamma, gamma);
-                    RowModel {
-                        n,
-                        measured: t,
-                        model,
-                        ratio: t / model,
-                    }
-                })
-                .collect();
-            let ss: f64 = rows.iter().map(|r| (r.ratio - 1.0).powi(2)).sum();
-            JointResidual {
-                label: l.label.clone(),
-                alg: l.alg,
-                factors: l.alg.flat_factors(p).unwrap_or([0.0; 3]),
-                rms_rel: (ss / rows.len().max(1) as f64).sqrt(),
-                rows,
-            }
+            JointResidual::of(l, l.alg.flat_factors(p).unwrap_or([0.0; 3]), |n| {
+                regimes.time(&sh.rounds, n, sh.gamma, gamma)
+            })
         })
         .collect();
     let crossovers = pair_crossovers(logs, &shapes, &regimes, gamma);

@@ -507,20 +507,23 @@ fn parse_list(v: Version, s: &str, names: &[&str], list: &mut [Vec<u8>; 5]) -> R
     Ok(())
 }
 
-/// NCCL's algorithm names for `NCCL_ALGO` (`ncclAlgoStr`; PAT since 2.23).
+/// NCCL's algorithm names by id (`ncclAlgoStr`; PAT since 2.23), as
+/// `NCCL_ALGO` takes them and the per-call lines of 2.20–2.23 number them.
+pub const ALGO_NAMES: [&str; 7] = [
+    "Tree",
+    "Ring",
+    "CollNetDirect",
+    "CollNetChain",
+    "NVLS",
+    "NVLSTree",
+    "PAT",
+];
+
+/// NCCL's algorithm names for `NCCL_ALGO` in version `v`.
 fn algo_names(v: Version) -> &'static [&'static str] {
-    const ALGOS: [&str; 7] = [
-        "Tree",
-        "Ring",
-        "CollNetDirect",
-        "CollNetChain",
-        "NVLS",
-        "NVLSTree",
-        "PAT",
-    ];
     match v {
-        Version::V2_19 => &ALGOS[..6],
-        Version::V2_30 => &ALGOS,
+        Version::V2_19 => &ALGO_NAMES[..6],
+        Version::V2_30 => &ALGO_NAMES,
     }
 }
 
