@@ -13,5 +13,10 @@ step "cargo clippy (native, all targets)"
 cargo clippy --all-targets -- -D warnings
 step "cargo clippy (wasm32: app and browser tests)"
 cargo clippy --target wasm32-unknown-unknown --lib --bins --tests -- -D warnings
+# modules/ (on-demand modules of a view) are workspace members: the lines
+# above cover only the root package.
+step "cargo clippy (the modules of modules/, wasm32 and native)"
+cargo clippy -p collective-lab-ringclock --target wasm32-unknown-unknown -- -D warnings
+cargo clippy -p collective-lab-ringclock --all-targets -- -D warnings
 step "native tests"
 cargo test "$@"

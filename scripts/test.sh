@@ -28,6 +28,7 @@ bash scripts/check.sh
 step "cargo doc --no-deps, -D warnings (native, and wasm32 for the app)"
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --lib
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --lib --target wasm32-unknown-unknown
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p collective-lab-ringclock --target wasm32-unknown-unknown
 
 step "core layers: no import cycle among the modules of src/core (scripts/cycles.sh)"
 bash scripts/cycles.sh

@@ -3,10 +3,12 @@
 //! `src/app/views/mod.rs`, the rust links of `index.html` and the loader's
 //! table at the top of `index.html`. These tests read the files and check that the four
 //! lists agree, so a new view cannot be built but never loaded (or loaded but
-//! never built).
+//! never built). The same holds for the modules a view loads on demand
+//! (`modules/<name>`, the loader's `mods` table).
 
 use std::collections::BTreeSet;
 use std::fs;
+use std::path::Path;
 
 /// The views that have a binary: the stems of `src/bin/*.rs`.
 fn bins() -> BTreeSet<String> {
@@ -57,8 +59,11 @@ fn index_html_builds_every_binary_and_ring_is_the_main_app() {
     let html = fs::read_to_string("index.html").expect("index.html");
     let main = attr_values(&html, "rel=\"rust\" data-bin", "data-bin");
     assert_eq!(main, vec!["ring".to_string()]);
+    // The views' binaries; the modules of modules/ (on-demand binaries of
+    // a view, not views) are checked by the next test but one.
     let workers: BTreeSet<String> = attr_values(&html, "data-type=\"worker\"", "data-bin")
         .into_iter()
+        .filter(|b| !Path::new("modules").join(b).is_dir())
         .collect();
     let mut others = bins();
     others.remove("ring");
@@ -90,6 +95,46 @@ fn the_loader_knows_every_binary() {
     let loader = html.find("const bins = {").expect("loader");
     let css = html.find("rel=\"css\"").expect("stylesheet link");
     assert!(loader < css, "the loader must come before the stylesheet");
+}
+
+#[test]
+fn the_loader_knows_every_module_and_trunk_builds_it() {
+    // The modules a view loads on demand: the directories of modules/, each
+    // a crate whose one binary has the directory's name.
+    let dirs: BTreeSet<String> = fs::read_dir("modules")
+        .expect("modules/")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(dirs, BTreeSet::from(["ringclock".to_string()]));
+    let html = fs::read_to_string("index.html").expect("index.html");
+    let line = html
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("const mods = {"))
+        .expect("the loader's table of modules");
+    let table = &line[..line.find('}').expect("table")];
+    let quoted: Vec<&str> = table.split('"').skip(1).step_by(2).collect();
+    let pairs: Vec<(&str, &str)> = quoted.chunks(2).map(|c| (c[0], c[1])).collect();
+    assert!(pairs.iter().all(|(k, v)| k == v), "{pairs:?}");
+    let listed: BTreeSet<String> = pairs.iter().map(|(k, _)| k.to_string()).collect();
+    assert_eq!(listed, dirs);
+    for m in &dirs {
+        let cargo = fs::read_to_string(format!("modules/{m}/Cargo.toml")).expect("Cargo.toml");
+        assert!(
+            cargo.contains(&format!("name = \"{m}\"")),
+            "modules/{m} builds the binary {m}"
+        );
+        let link = format!("data-type=\"worker\" href=\"modules/{m}/Cargo.toml\" data-bin=\"{m}\" data-bindgen-target=\"web\"");
+        assert!(
+            html.contains(&link),
+            "index.html has Trunk build modules/{m} for the web"
+        );
+        let root = fs::read_to_string("Cargo.toml").expect("Cargo.toml");
+        assert!(
+            root.contains(&format!("\"modules/{m}\"")),
+            "modules/{m} is a workspace member"
+        );
+    }
 }
 
 #[test]

@@ -14,6 +14,7 @@ pub mod components;
 pub mod embed;
 pub mod hooks;
 pub mod menus;
+pub mod module;
 pub mod route;
 pub mod shared;
 pub mod state;

@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::downloads::Downloads;
+use super::downloads::CsvDownload;
 use crate::export::series::schedule::byte_counters;
 
 use crate::core::units::{format_bytes_short, group_thousands};
@@ -77,7 +77,7 @@ pub fn byte_counters_panel(props: &ByteCountersProps) -> Html {
                     <tbody>{ for rows }</tbody>
                 </table>
             </div>
-            <Downloads table={Some(table)} />
+            <CsvDownload {table} />
             if p > COUNTER_ROWS {
                 <p class="muted">{format!("Showing ranks 0–{} of {p}.", COUNTER_ROWS - 1)}</p>
             }

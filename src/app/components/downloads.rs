@@ -179,7 +179,93 @@ pub struct FileOffer {
     pub build: Callback<(), String>,
 }
 
-/// "SVG", "PNG" and "CSV" download buttons.
+/// One download button: `label` on the button, `kind` in its accessible name.
+fn button(caption: &str, label: &str, kind: &str, onclick: Callback<MouseEvent>) -> Html {
+    html! {
+        <button type="button" class="small download" {onclick}
+            aria-label={format!("Download {caption} as {kind}")}>{label.to_string()}</button>
+    }
+}
+
+/// The group around a file's buttons and the message of a failed download.
+fn group(caption: &str, buttons: Html, status: &str) -> Html {
+    html! {
+        <div class="downloads" role="group" aria-label={format!("Download {caption}")}>
+            <span class="muted">{"Download: "}</span>
+            {buttons}
+            if !status.is_empty() { <span class="field-error" role="alert">{status.to_string()}</span> }
+        </div>
+    }
+}
+
+/// The callback of a "CSV" button: `table` saved as `<stem>.csv`, or the
+/// message of what failed in `status`.
+fn on_csv(
+    table: Rc<DataTable>,
+    stem: String,
+    status: UseStateHandle<String>,
+) -> Callback<MouseEvent> {
+    Callback::from(move |_: MouseEvent| {
+        if let Err(e) = offer(csv_blob(&table), &format!("{stem}.csv")) {
+            status.set(e);
+        }
+    })
+}
+
+/// The callbacks of further files' buttons, each with its label and name.
+fn file_buttons(files: &[FileOffer], status: &UseStateHandle<String>) -> Html {
+    files
+        .iter()
+        .map(|f| {
+            let (f2, status) = (f.clone(), status.clone());
+            let onclick = Callback::from(move |_: MouseEvent| {
+                let text = f2.build.emit(());
+                if let Err(e) = offer(bytes_blob(text.as_bytes(), f2.mime), &f2.file) {
+                    status.set(e);
+                }
+            });
+            html! {
+                <button type="button" class="small download" {onclick}
+                    aria-label={format!("{} ({})", f.label, f.file)}>{f.label.clone()}</button>
+            }
+        })
+        .collect()
+}
+
+/// Props of [`CsvDownload`].
+#[derive(Properties, PartialEq)]
+pub struct CsvDownloadProps {
+    /// The table; its caption names the file.
+    pub table: Rc<DataTable>,
+}
+
+/// The "CSV" button of a table with no chart: what [`Downloads`] shows for
+/// a table alone, without the chart's SVG and PNG code (a page whose
+/// downloads are all tables carries none of it).
+#[component]
+pub fn CsvDownload(props: &CsvDownloadProps) -> Html {
+    let status = use_state(String::new);
+    let caption = props.table.caption.clone();
+    let csv = on_csv(props.table.clone(), file_stem(&caption), status.clone());
+    group(&caption, button(&caption, "CSV", "CSV", csv), &status)
+}
+
+/// Props of [`FileDownloads`].
+#[derive(Properties, PartialEq)]
+pub struct FileDownloadsProps {
+    /// The files, built when their button is pressed.
+    pub files: Vec<FileOffer>,
+}
+
+/// Buttons for files built on demand (traces) with no chart or table:
+/// what [`Downloads`] shows for `files` alone, without the chart's code.
+#[component]
+pub fn FileDownloads(props: &FileDownloadsProps) -> Html {
+    let status = use_state(String::new);
+    group("chart", file_buttons(&props.files, &status), &status)
+}
+
+/// "SVG", "PNG" and "CSV" download buttons, and further files.
 #[component]
 pub fn Downloads(props: &DownloadsProps) -> Html {
     let status = use_state(String::new);
@@ -212,41 +298,18 @@ pub fn Downloads(props: &DownloadsProps) -> Html {
             });
         })
     });
-    let on_csv = props.table.clone().map(|t| {
-        let (stem, status) = (stem.clone(), status.clone());
-        Callback::from(move |_: MouseEvent| {
-            if let Err(e) = offer(csv_blob(&t), &format!("{stem}.csv")) {
-                status.set(e);
-            }
-        })
-    });
-    let button = |label: &str, kind: &str, cb: Option<Callback<MouseEvent>>| match cb {
-        Some(onclick) => html! {
-            <button type="button" class="small download" {onclick}
-                aria-label={format!("Download {caption} as {kind}")}>{label.to_string()}</button>
-        },
-        None => Html::default(),
+    let csv = props
+        .table
+        .clone()
+        .map(|t| on_csv(t, stem.clone(), status.clone()));
+    let b = |label: &str, cb: Option<Callback<MouseEvent>>| {
+        cb.map_or_else(Html::default, |cb| button(&caption, label, label, cb))
     };
-    html! {
-        <div class="downloads" role="group" aria-label={format!("Download {caption}")}>
-            <span class="muted">{"Download: "}</span>
-            {button("SVG", "SVG", on_svg)}
-            {button("PNG", "PNG", on_png)}
-            {button("CSV", "CSV", on_csv)}
-            { for props.files.iter().map(|f| {
-                let (f2, status) = (f.clone(), status.clone());
-                let onclick = Callback::from(move |_: MouseEvent| {
-                    let text = f2.build.emit(());
-                    if let Err(e) = offer(bytes_blob(text.as_bytes(), f2.mime), &f2.file) {
-                        status.set(e);
-                    }
-                });
-                html! {
-                    <button type="button" class="small download" {onclick}
-                        aria-label={format!("{} ({})", f.label, f.file)}>{f.label.clone()}</button>
-                }
-            }) }
-            if !status.is_empty() { <span class="field-error" role="alert">{(*status).clone()}</span> }
-        </div>
-    }
+    let buttons = html! {<>
+        {b("SVG", on_svg)}
+        {b("PNG", on_png)}
+        {b("CSV", csv)}
+        {file_buttons(&props.files, &status)}
+    </>};
+    group(&caption, buttons, &status)
 }

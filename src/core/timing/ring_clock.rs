@@ -47,6 +47,47 @@ pub struct RingClock {
     pub lockstep: ModeTotals,
 }
 
+impl RingClock {
+    /// The totals as seven numbers, the form in which the ring page's
+    /// clock module (`modules/ringclock`) hands them over: messages per
+    /// mode, then finish, waiting and busy time (seconds) of the dataflow
+    /// clock, then the same of the lock-step clock.
+    pub fn to_wire(&self) -> [f64; 7] {
+        let (d, l) = (&self.dataflow, &self.lockstep);
+        [
+            self.messages as f64,
+            d.finish,
+            d.total_wait,
+            d.total_busy,
+            l.finish,
+            l.total_wait,
+            l.total_busy,
+        ]
+    }
+
+    /// The totals of `p` ranks back from [`RingClock::to_wire`]'s numbers;
+    /// `None` unless there are exactly seven, all finite and not negative,
+    /// and the message count is a whole number.
+    pub fn from_wire(p: usize, w: &[f64]) -> Option<RingClock> {
+        let ok =
+            w.len() == 7 && w.iter().all(|x| x.is_finite() && *x >= 0.0) && w[0].fract() == 0.0;
+        ok.then(|| {
+            let totals = |mode, i: usize| ModeTotals {
+                mode,
+                finish: w[i],
+                total_wait: w[i + 1],
+                total_busy: w[i + 2],
+            };
+            RingClock {
+                p,
+                messages: w[0] as usize,
+                dataflow: totals(Mode::Dataflow, 1),
+                lockstep: totals(Mode::LockStep, 4),
+            }
+        })
+    }
+}
+
 /// Times the ring all-reduce of `n` elements of `elem_bytes` bytes on `p`
 /// ranks of a flat topology (α seconds, β seconds per byte; one
 /// full-duplex port per rank) in both modes, whole messages (k = 1).
@@ -141,6 +182,25 @@ mod tests {
                 .starts_with("Dataflow finishes at 654.7 µs, lock-step at 654.7 µs: the same time"),
             "{text:?}"
         );
+    }
+
+    #[test]
+    fn the_totals_cross_to_the_module_and_back_unchanged() {
+        // p = 96, α = 5 µs: 2 × 95 × 96 = 18 240 messages per mode; the
+        // seven numbers give back the same totals, bit for bit.
+        let c = ring_clock(96, 1_000_003, 4, 5e-6, 1e-10).expect("runs");
+        let w = c.to_wire();
+        assert_eq!(w[0], 18_240.0);
+        assert_eq!(w[1], c.dataflow.finish);
+        assert_eq!(w[6], c.lockstep.total_busy);
+        assert_eq!(RingClock::from_wire(96, &w), Some(c));
+        assert_eq!(RingClock::from_wire(96, &w[..6]), None);
+        let mut bad = w;
+        bad[2] = f64::NAN;
+        assert_eq!(RingClock::from_wire(96, &bad), None);
+        bad = w;
+        bad[0] = 0.5;
+        assert_eq!(RingClock::from_wire(96, &bad), None);
     }
 
     #[test]

@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::app::components::downloads::Downloads;
+use crate::app::components::downloads::CsvDownload;
 use crate::core::collectives::{Algorithm, AlgorithmSummary, ShownTimes, TimeAgreement};
 use crate::core::units::{format_bytes_short, group_thousands};
 use crate::export::series::collectives::collectives_summary;
@@ -76,7 +76,7 @@ pub fn summary_table(props: &SummaryTableProps) -> Html {
                     <tbody>{ for rows }</tbody>
                 </table>
             </div>
-            <Downloads table={Some(Rc::new(collectives_summary(&props.table, props.p, props.bytes)))} />
+            <CsvDownload table={Rc::new(collectives_summary(&props.table, props.p, props.bytes))} />
             if !differing.is_empty() {
                 <ul class="muted" id="differences">
                     { for differing.iter().map(|(a, why)| html! { <li>{format!("{a}: {why}")}</li> }) }

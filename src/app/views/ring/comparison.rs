@@ -6,7 +6,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::run::RingRun;
-use crate::app::components::downloads::Downloads;
+use crate::app::components::downloads::CsvDownload;
 use crate::app::components::time_panel::{time_panel, TimePanelProps};
 use crate::core::collectives::naive_root_schedule;
 use crate::core::timing::{executed_time, explain};
@@ -50,7 +50,7 @@ pub fn ring_vs_naive(props: &RingVsNaiveProps) -> Html {
                     <tr><th scope="row">{"naive root (serialised)"}</th><td>{naive.num_rounds()}</td><td id="naive-time">{format_time(naive_t)}</td></tr>
                 </tbody>
             </table>
-            <Downloads table={Some(csv)} />
+            <CsvDownload table={csv} />
             <p>{"Ring: "}<code>{ring_explained}</code></p>
             <p>{"Naive root: "}<code>{explain(&naive, alpha, beta)}</code></p>
             <p id="ratio">{format!("The naive root takes {}× as long as the ring here.", format_exact_or_approx(naive_t / ring_t.max(f64::MIN_POSITIVE)))}</p>

@@ -28,7 +28,7 @@ pub mod controls;
 pub mod picture;
 pub mod run;
 
-use clock::RingClockPanel;
+use clock::{ring_clock_panel, use_ring_clock};
 use comparison::{ring_vs_naive, RingVsNaiveProps};
 use controls::RingControls;
 use picture::RingPicture;
@@ -140,6 +140,13 @@ pub fn RingView(props: &ViewProps) -> Html {
             .drafts
             .orphans_html(ctx.on_screen("controls", &["p", "size", "bw", "alpha"])),
     );
+    // The clock panel's case (above the drawn size, once the run is there).
+    let clock_case = run
+        .ready()
+        .and_then(|r| r.as_ref().as_ref().map(|r| r.n()))
+        .filter(|_| params.p > MAX_DRAWN_P)
+        .map(|n| (params.p, n, params.alpha.value, params.bw.value.beta()));
+    let (clock, start_clock) = use_ring_clock(clock_case);
     let Some(run) = run.ready() else {
         let what = format!(
             "the ring all-reduce of {} on p = {} ranks",
@@ -250,11 +257,8 @@ pub fn RingView(props: &ViewProps) -> Html {
                 {ctx.panel("comparison", html! {
                     {ring_vs_naive(&RingVsNaiveProps { run: run.clone(), bw: params.bw.value, alpha: params.alpha.value })}
                 })}
-                if p > MAX_DRAWN_P {
-                    {ctx.panel("clock", html! {
-                        <RingClockPanel {p} n={run.n()} alpha={params.alpha.value} beta={params.bw.value.beta()}
-                            link={timeline_link.clone()} />
-                    })}
+                if let Some(case) = clock_case {
+                    {ctx.panel("clock", ring_clock_panel(case, &clock, &start_clock, timeline_link.clone()))}
                 }
             </div>
         </div>

@@ -5,7 +5,7 @@
 use yew::prelude::*;
 
 use crate::app::clocks::{Run, Shared};
-use crate::app::components::downloads::{Downloads, FileOffer};
+use crate::app::components::downloads::{FileDownloads, FileOffer};
 use crate::core::timing::trace::{chrome_trace, messages_csv, ranks_csv};
 use crate::core::units::{format_bandwidth, format_time};
 
@@ -144,7 +144,7 @@ pub fn timeline_summary(props: &TimelineSummaryProps) -> Html {
             <p class="muted">{"algbw = size / time and busbw = algbw × the algorithm's bus factor (nccl-tests' definitions). \
                 The straggler's cost is the waiting beyond the same case without late, slow or failed ranks."}</p>
             {per_rank}
-            <Downloads files={offers(&props.runs)} />
+            <FileDownloads files={offers(&props.runs)} />
             <p class="muted">{"The Chrome trace opens in Perfetto (ui.perfetto.dev) and in chrome://tracing: a process per rank, with send, receive and reduce rows and an arrow from each send to its receive."}</p>
         </section>
     }
