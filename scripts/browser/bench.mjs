@@ -29,7 +29,8 @@ const LOADS = Number(opt('loads', 5));
 const STEPS = Number(opt('steps', 10));
 // `--only timeline`: just the timeline cases (ready and step at p = 4 and 64,
 // k = 1 and 64) and the ring at p = 1024 with its clock panel; `--only
-// step`: just the training-step cases.
+// step`: just the training-step cases; `--only ring`: just the transfers
+// and the ring all-reduce beside the peer (first paint, ready, step).
 const ONLY = opt('only', '');
 
 // What one page load downloads, gzip -9 bytes per file type, from the
@@ -258,6 +259,12 @@ const main = async () => {
     console.log(`| first contentful paint, p = ${p} | ${fmt(a.fcp)} | ${fmt(b.fcp)} | ${ratio(b.fcp, a.fcp)} |`);
     console.log(`| ready, p = ${p} | ${fmt(a.ready)} | ${fmt(b.ready)} | ${ratio(b.ready, a.ready)} |`);
     console.log(`| step, click → next frame, p = ${p} | ${fmt(a.step)} | ${fmt(b.step)} | ${ratio(b.step, a.step)} |`);
+  }
+  if (ONLY === 'ring') {
+    await browser.close();
+    await us.close();
+    await them.close();
+    return;
   }
   {
     const b = await measure(browser, us.url, 'view=ring&p=256&size=100MB', false);
