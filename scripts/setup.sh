@@ -12,7 +12,8 @@
 #   - Debian's chromium and chromium-driver (browser tests, screenshots)
 #   - playwright-core and axe-core from npm into scripts/browser/ (embed check,
 #     URL sweep and accessibility audit of scripts/test.sh, and the benchmark;
-#     they drive /usr/bin/chromium). They need Node 20 or later.
+#     they drive /usr/bin/chromium), and terser, which minifies the JS glue
+#     in the release build (scripts/hash-views.sh). They need Node 20 or later.
 #   - python3 (scripts/smoke.sh serves dist/ with its http.server)
 #   - Debian's openmpi-bin, libopenmpi-dev and libclang-dev (the MPI runner,
 #     runner/: rsmpi's bindings are generated with libclang)
@@ -89,10 +90,11 @@ if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
 fi
 
-if [ ! -d "$LAB_ROOT/scripts/browser/node_modules/playwright-core" ] || [ ! -d "$LAB_ROOT/scripts/browser/node_modules/axe-core" ]; then
-  say "installing playwright-core and axe-core (npm ci in scripts/browser/)"
+if [ ! -d "$LAB_ROOT/scripts/browser/node_modules/playwright-core" ] || [ ! -d "$LAB_ROOT/scripts/browser/node_modules/axe-core" ] \
+  || [ ! -d "$LAB_ROOT/scripts/browser/node_modules/terser" ]; then
+  say "installing playwright-core, axe-core and terser (npm ci in scripts/browser/)"
   (cd "$LAB_ROOT/scripts/browser" && npm ci --no-audit --no-fund --silent) \
-    || die "playwright-core and axe-core: npm ci in scripts/browser/ failed (scripts/test.sh needs them)"
+    || die "playwright-core, axe-core and terser: npm ci in scripts/browser/ failed (scripts/test.sh and the release build need them)"
 fi
 
 if ! command -v python3 >/dev/null 2>&1; then

@@ -34,21 +34,15 @@ mod export {
         elem_bytes: f64,
         alpha: f64,
         beta: f64,
-    ) -> Result<Vec<f64>, JsError> {
-        let whole = |x: f64, what: &str| {
-            if x.is_finite() && x >= 1.0 && x.fract() == 0.0 && x < 9.007_199_254_740_992e15 {
-                Ok(x as u64)
-            } else {
-                Err(JsError::new(&format!(
-                    "{what} must be a whole number of at least 1"
-                )))
-            }
-        };
-        let n = whole(n, "n")?;
-        let elem_bytes = whole(elem_bytes, "elem_bytes")?;
-        run(p, n, elem_bytes, alpha, beta)
+    ) -> Result<Vec<f64>, String> {
+        let whole =
+            |x: f64| x.is_finite() && x >= 1.0 && x.fract() == 0.0 && x < 9.007_199_254_740_992e15;
+        if !whole(n) || !whole(elem_bytes) {
+            return Err("n and elem_bytes must be whole numbers of at least 1".into());
+        }
+        run(p, n as u64, elem_bytes as u64, alpha, beta)
             .map(|c| c.to_wire().to_vec())
-            .map_err(|e| JsError::new(&e.to_string()))
+            .map_err(|e| e.to_string())
     }
 }
 
