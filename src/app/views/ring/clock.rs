@@ -32,13 +32,17 @@ pub type ClockState = Option<(Deps, Option<Result<RingClock, String>>)>;
 #[hook]
 pub fn use_ring_clock(case: Option<Deps>) -> (UseStateHandle<ClockState>, Callback<Deps>) {
     let state = use_state(|| None::<(Deps, Option<Result<RingClock, String>>)>);
+    // The case asked for last: an answer for an earlier case that arrives
+    // after it is dropped, not shown.
+    let latest = use_mut_ref(|| None::<Deps>);
     let start = {
         let state = state.clone();
         Callback::from(move |deps: Deps| {
             let (p, n, a, b) = deps;
             let args = [p as f64, n as f64, ELEM_BYTES as f64, a, b];
+            *latest.borrow_mut() = Some(deps);
             state.set(Some((deps, None)));
-            let state = state.clone();
+            let (state, latest) = (state.clone(), latest.clone());
             wasm_bindgen_futures::spawn_local(async move {
                 let got = module::call("ringclock", "ring_clock", &args)
                     .await
@@ -46,7 +50,9 @@ pub fn use_ring_clock(case: Option<Deps>) -> (UseStateHandle<ClockState>, Callba
                         RingClock::from_wire(p, &js_sys::Float64Array::new(&v).to_vec())
                             .ok_or_else(|| "The clock module returned no totals.".to_string())
                     });
-                state.set(Some((deps, Some(got))));
+                if *latest.borrow() == Some(deps) {
+                    state.set(Some((deps, Some(got))));
+                }
             });
         })
     };
