@@ -42,22 +42,26 @@ allowance() { # allowance VIEW: bytes a page may weigh
   echo "${a:-$BUDGET}"
 }
 over=0
+# report NAME BYTES [NOTE]: one page's line, checked against its limit.
+report() {
+  local limit verdict
+  limit="$(allowance "$1")"
+  verdict="within the budget"
+  if [ "$2" -gt "$limit" ]; then
+    verdict="OVER its limit of $limit B"
+    over=1
+  elif [ "$2" -gt "$BUDGET" ]; then
+    verdict="over the budget, within its allowance of $limit B"
+  fi
+  awk -v v="$1" -v b="$2" -v w="$verdict${3:+ ($3)}" 'BEGIN { printf "%-12s %8d B  (%.1f KB)  %s\n", v, b, b / 1000, w }'
+}
 echo "one page, gzip -9 bytes (index.html + CSS + icon = $shared B, plus the view's JS and wasm):"
 for bin in src/bin/*.rs; do
   v="$(basename "$bin" .rs)"
   js="$(ls dist/"$v".js dist/"$v"-*.js 2>/dev/null | head -n 1 || true)"
   wasm="$(ls dist/"$v"_bg.wasm dist/"$v"-*_bg.wasm 2>/dev/null | head -n 1 || true)"
   [ -n "$js" ] && [ -n "$wasm" ] || { echo "$v: no binary in dist/" >&2; continue; }
-  page=$((shared + $(gz "$js") + $(gz "$wasm")))
-  limit="$(allowance "$v")"
-  verdict="within the budget"
-  if [ "$page" -gt "$limit" ]; then
-    verdict="OVER its limit of $limit B"
-    over=1
-  elif [ "$page" -gt "$BUDGET" ]; then
-    verdict="over the budget, within its allowance of $limit B"
-  fi
-  awk -v v="$v" -v b="$page" -v w="$verdict" 'BEGIN { printf "%-12s %8d B  (%.1f KB)  %s\n", v, b, b / 1000, w }'
+  report "$v" $((shared + $(gz "$js") + $(gz "$wasm")))
 done
 # A module a view loads on demand (modules/, the loader's `mods` table)
 # adds to that view's page in the cases that show it: the ring's clock
@@ -72,15 +76,7 @@ for pair in "ring ringclock p > 64"; do
     [ -f "$f" ] || { echo "$v+$m: $f not in dist/" >&2; over=1; continue 2; }
     page=$((page + $(gz "$f")))
   done
-  limit="$(allowance "$v+$m")"
-  verdict="within the budget"
-  if [ "$page" -gt "$limit" ]; then
-    verdict="OVER its limit of $limit B"
-    over=1
-  elif [ "$page" -gt "$BUDGET" ]; then
-    verdict="over the budget, within its allowance of $limit B"
-  fi
-  awk -v v="$v+$m" -v b="$page" -v w="$verdict" -v c="$*" 'BEGIN { printf "%-12s %8d B  (%.1f KB)  %s (the %s page at %s)\n", v, b, b / 1000, w, substr(v, 1, index(v, "+") - 1), c }'
+  report "$v+$m" "$page" "the $v page at $*"
 done
 [ "$over" -eq 0 ] || { echo "a page is over its limit (budget $BUDGET B; scripts/size-allowances)" >&2; exit 1; }
 

@@ -76,21 +76,27 @@ fn index_html_builds_every_binary_and_ring_is_the_main_app() {
     );
 }
 
-#[test]
-fn the_loader_knows_every_binary() {
-    let html = fs::read_to_string("index.html").expect("index.html");
+/// The keys of the loader's table that starts with `start` on its line of
+/// `index.html` (`const bins = {` or `const mods = {`): `{"ring": "ring",
+/// …}`, each key naming its own (not yet hashed) binary, which
+/// scripts/hash-views.sh hashes in dist/.
+fn loader_table(html: &str, start: &str) -> BTreeSet<String> {
     let line = html
         .lines()
         .map(str::trim)
-        .find(|l| l.starts_with("const bins = {"))
-        .expect("the loader's table of binaries");
-    // `{"ring": "ring", "cost": "cost", …}`: each key names its own (not yet
-    // hashed) binary; scripts/hash-views.sh adds the hashes in dist/.
-    let quoted: Vec<&str> = line.split('"').skip(1).step_by(2).collect();
+        .find(|l| l.starts_with(start))
+        .expect("the loader's table");
+    let table = &line[..line.find('}').expect("table")];
+    let quoted: Vec<&str> = table.split('"').skip(1).step_by(2).collect();
     let pairs: Vec<(&str, &str)> = quoted.chunks(2).map(|c| (c[0], c[1])).collect();
     assert!(pairs.iter().all(|(k, v)| k == v), "{pairs:?}");
-    let listed: BTreeSet<String> = pairs.iter().map(|(k, _)| k.to_string()).collect();
-    assert_eq!(listed, bins());
+    pairs.iter().map(|(k, _)| k.to_string()).collect()
+}
+
+#[test]
+fn the_loader_knows_every_binary() {
+    let html = fs::read_to_string("index.html").expect("index.html");
+    assert_eq!(loader_table(&html, "const bins = {"), bins());
     // It runs before the stylesheet link, so the binary downloads alongside it.
     let loader = html.find("const bins = {").expect("loader");
     let css = html.find("rel=\"css\"").expect("stylesheet link");
@@ -107,17 +113,7 @@ fn the_loader_knows_every_module_and_trunk_builds_it() {
         .collect();
     assert_eq!(dirs, BTreeSet::from(["ringclock".to_string()]));
     let html = fs::read_to_string("index.html").expect("index.html");
-    let line = html
-        .lines()
-        .map(str::trim)
-        .find(|l| l.starts_with("const mods = {"))
-        .expect("the loader's table of modules");
-    let table = &line[..line.find('}').expect("table")];
-    let quoted: Vec<&str> = table.split('"').skip(1).step_by(2).collect();
-    let pairs: Vec<(&str, &str)> = quoted.chunks(2).map(|c| (c[0], c[1])).collect();
-    assert!(pairs.iter().all(|(k, v)| k == v), "{pairs:?}");
-    let listed: BTreeSet<String> = pairs.iter().map(|(k, _)| k.to_string()).collect();
-    assert_eq!(listed, dirs);
+    assert_eq!(loader_table(&html, "const mods = {"), dirs);
     for m in &dirs {
         let cargo = fs::read_to_string(format!("modules/{m}/Cargo.toml")).expect("Cargo.toml");
         assert!(

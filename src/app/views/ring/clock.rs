@@ -31,7 +31,7 @@ pub type ClockState = Option<(Deps, Option<Result<RingClock, String>>)>;
 /// panel is a plain function of what it returns.
 #[hook]
 pub fn use_ring_clock(case: Option<Deps>) -> (UseStateHandle<ClockState>, Callback<Deps>) {
-    let state = use_state(|| None::<(Deps, Option<Result<RingClock, String>>)>);
+    let state = use_state(|| ClockState::None);
     // The case asked for last: an answer for an earlier case that arrives
     // after it is dropped, not shown.
     let latest = use_mut_ref(|| None::<Deps>);
