@@ -26,7 +26,7 @@ mod tridiagonal;
 pub use closed_form::{
     circulant_eigenvalues, hypercube_eigenvalues, path_eigenvalues, star_eigenvalues,
 };
-pub use dense::{dense_eigenvalues, symmetric_eigenvalues};
+pub use dense::{dense_eigenvalues, real_dense_eigenvalues, symmetric_eigenvalues};
 pub use lanczos::{rho_lanczos, RhoEstimate, LANCZOS_FULL_MAX_P};
 pub use tridiagonal::{symmetric_tridiagonal_eigenvalues, tridiagonal_w_eigenvalues};
 
@@ -65,7 +65,11 @@ pub enum SpectrumMethod {
     /// weights on a star: the symmetric matrix D^{1/2} W D^{−1/2}, D = diag(π),
     /// has the same eigenvalues and is decomposed instead.
     Symmetrised,
-    /// General real Schur decomposition (nalgebra), complex eigenvalues.
+    /// General real Schur decomposition (nalgebra), complex eigenvalues:
+    /// [`dense_eigenvalues`] only. [`spectrum`] never takes it: every W the
+    /// weight rules make is symmetric, reversible or has a closed form (a
+    /// test runs every graph and rule), so no page carries the Schur code
+    /// (about 4.9 KB of the gossip page gzipped).
     Schur,
     /// Closed form for a path whose W = I − c·L (L the path Laplacian; the
     /// Metropolis–Hastings, lazy and max-degree rules): λ_k = 1 − 2c(1 −
@@ -141,13 +145,18 @@ pub struct Spectrum {
 
 /// Computes the spectrum of `m`, the mixing matrix of `graph`: the closed
 /// form when the graph is a ring, torus, complete or exponential graph (or a
-/// hypercube) and W has the matching translation symmetry, otherwise dense
-/// nalgebra decompositions.
+/// hypercube) and W has the matching translation symmetry, otherwise
+/// nalgebra's symmetric eigen-decomposition of W, or of D^½ W D^−½ for a
+/// reversible W ([`real_dense_eigenvalues`]). Every W the weight rules make
+/// is one of these; the real Schur form a general W would need is
+/// [`dense_eigenvalues`]'s, which no page links.
 ///
 /// # Errors
 /// [`ConsensusError::EigenFailed`] when the iterative decomposition does
-/// not converge; [`ConsensusError::LengthMismatch`] when `graph` and `m`
-/// have different sizes.
+/// not converge, or when W has no closed form and is neither symmetric nor
+/// reversible (only a W built with [`MixingMatrix::from_dense`] can be);
+/// [`ConsensusError::LengthMismatch`] when `graph` and `m` have different
+/// sizes.
 pub fn spectrum(graph: &Graph, m: &MixingMatrix) -> Result<Spectrum, ConsensusError> {
     if graph.p != m.p() {
         return Err(ConsensusError::LengthMismatch {
@@ -173,7 +182,12 @@ pub fn spectrum(graph: &Graph, m: &MixingMatrix) -> Result<Spectrum, ConsensusEr
     let circulant = closed.is_some();
     let (eig, method) = match closed {
         Some(c) => c,
-        None => dense_eigenvalues(m)?,
+        None => real_dense_eigenvalues(m)?.ok_or_else(|| {
+            ConsensusError::EigenFailed(format!(
+                "this {p}×{p} W is neither symmetric nor reversible and has no closed-form spectrum; no weight rule makes such a W",
+                p = m.p()
+            ))
+        })?,
     };
     let doubly = m.is_row_stochastic() && m.is_column_stochastic();
     let normal = m.is_symmetric() || circulant;

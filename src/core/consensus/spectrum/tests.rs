@@ -446,3 +446,76 @@ fn circulant_agrees_with_nalgebra_up_to_p64() {
     }
     assert!(checked > 250, "{checked}");
 }
+
+#[test]
+fn no_graph_and_rule_of_the_lab_needs_the_real_schur_form() {
+    // Every W a weight rule makes is symmetric (Metropolis–Hastings, lazy,
+    // max-degree), reversible (uniform: π_i ∝ d_i + 1) or circulant with a
+    // closed form (the exponential graph): `spectrum` never needs Schur.
+    let rules = [
+        WeightRule::Uniform,
+        WeightRule::Metropolis,
+        WeightRule::Lazy,
+        WeightRule::MaxDegree,
+        WeightRule::Exponential,
+    ];
+    let mut checked = 0;
+    for p in [
+        2usize, 3, 4, 5, 6, 7, 8, 9, 12, 16, 17, 31, 32, 63, 64, 65, 100, 128, 256,
+    ] {
+        let mut kinds = vec![
+            GraphKind::Ring,
+            GraphKind::Path,
+            GraphKind::Star,
+            GraphKind::Complete,
+            GraphKind::Exponential,
+            GraphKind::Random,
+        ];
+        if p.is_power_of_two() {
+            kinds.push(GraphKind::Hypercube);
+        }
+        let (rows, cols) = crate::core::consensus::torus_shape(p);
+        kinds.push(GraphKind::Torus { rows, cols });
+        for kind in kinds {
+            for seed in [1, 2, 7] {
+                let g = Graph::new(kind, p, seed).expect("graph");
+                for rule in rules {
+                    let Ok(m) = mixing_matrix(&g, rule) else {
+                        continue; // a rule that does not fit the graph
+                    };
+                    let s = spectrum(&g, &m)
+                        .unwrap_or_else(|e| panic!("{kind:?} p = {p}, {rule}: {e}"));
+                    assert_ne!(s.method, SpectrumMethod::Schur);
+                    assert_eq!(s.eigenvalues.len(), p);
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 1500, "{checked} cases");
+}
+
+#[test]
+fn a_general_w_without_a_closed_form_is_refused_by_spectrum_only() {
+    // the directed 3-cycle (I + S)/2 on a random graph of 3 nodes (no
+    // closed form): not symmetric, not reversible (W_01 = 1/2, W_10 = 0)
+    let w = nalgebra::DMatrix::from_row_slice(3, 3, &[0.5, 0.5, 0.0, 0.0, 0.5, 0.5, 0.5, 0.0, 0.5]);
+    let m = MixingMatrix::from_dense(w).expect("W");
+    let g = Graph::new(GraphKind::Random, 3, 1).expect("graph");
+    assert_eq!(real_dense_eigenvalues(&m), Ok(None));
+    match spectrum(&g, &m) {
+        Err(ConsensusError::EigenFailed(msg)) => {
+            assert!(msg.contains("neither symmetric nor reversible"), "{msg}")
+        }
+        other => panic!("{other:?}"),
+    }
+    // the Schur form still gives 1 and 1/4 ± i·√3/4
+    let (eig, method) = dense_eigenvalues(&m).expect("schur");
+    assert_eq!(method, SpectrumMethod::Schur);
+    let rho = eig
+        .iter()
+        .map(|e| e.abs())
+        .filter(|a| (a - 1.0).abs() > 1e-9)
+        .fold(0.0, f64::max);
+    assert!((rho - 0.5).abs() < 1e-12, "|1/4 ± i√3/4| = 1/2, got {rho}");
+}
