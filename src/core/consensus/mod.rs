@@ -34,10 +34,10 @@ pub use iterate::{
 };
 pub use spectrum::{
     circulant_eigenvalues, dense_eigenvalues, hypercube_eigenvalues, path_eigenvalues,
-    predicted_rounds, rho_lanczos, spectrum, spectrum_or_rho, star_eigenvalues,
-    symmetric_eigenvalues, symmetric_tridiagonal_eigenvalues, tridiagonal_w_eigenvalues,
-    Eigenvalue, RhoEstimate, Spectrum, SpectrumMethod, DENSE_LIST_MAX_P, DENSE_MAX_P,
-    LANCZOS_FULL_MAX_P,
+    predicted_rounds, real_dense_eigenvalues, rho_lanczos, spectrum, spectrum_or_rho,
+    star_eigenvalues, symmetric_eigenvalues, symmetric_tridiagonal_eigenvalues,
+    tridiagonal_w_eigenvalues, Eigenvalue, RhoEstimate, Spectrum, SpectrumMethod, DENSE_LIST_MAX_P,
+    DENSE_MAX_P, LANCZOS_FULL_MAX_P,
 };
 pub use weights::{
     check_rule, mixing_matrix, solve_stationary, Checks, MixingMatrix, WeightRule, CHECK_TOL,
