@@ -443,7 +443,7 @@ impl GossipParams {
                     errs.push(FieldError::new(
                         "init",
                         format!(
-                            "init has {} values but p = {}; using linear (0, 3, 6, …) instead",
+                            "init has {} values but p = {}: give one value per node",
                             v.len(),
                             out.p
                         ),

@@ -307,7 +307,9 @@ impl Graph {
     /// Node positions for a drawing, in the unit square `[0, 1]²` (y grows
     /// downwards). Ring-like graphs sit on a circle starting at the top and
     /// going clockwise, the path on a line, the star's hub in the centre, the
-    /// torus on its grid.
+    /// torus on its grid. The hypercube sits on its circle in Gray-code order
+    /// (0, 1, 3, 2, 6, 7, 5, 4, …), so neighbours on the circle differ in one
+    /// bit and are joined: at p = 4 a square, with no crossing edges.
     pub fn layout(&self) -> Vec<(f64, f64)> {
         let p = self.p;
         let circle = |i: usize, n: usize| {
@@ -334,6 +336,14 @@ impl Graph {
                         0.05 + 0.9 * (c as f64 + 0.5) / cols as f64,
                         0.05 + 0.9 * (r as f64 + 0.5) / rows as f64,
                     )
+                })
+                .collect(),
+            // Node i at the place k whose Gray code k ^ (k >> 1) is i: k is
+            // the XOR of i's right shifts.
+            GraphKind::Hypercube => (0..p)
+                .map(|i| {
+                    let k = (0..usize::BITS).fold(0, |k, s| k ^ i.checked_shr(s).unwrap_or(0));
+                    circle(k, p)
                 })
                 .collect(),
             _ => (0..p).map(|i| circle(i, p)).collect(),
@@ -432,6 +442,40 @@ mod tests {
         let two = Graph::new(GraphKind::Complete, 2, 0).expect("complete");
         assert_eq!(two.in_neighbours(), vec![vec![1], vec![0]]);
         assert!(Graph::new(GraphKind::Complete, 1, 0).is_err());
+    }
+
+    #[test]
+    fn the_hypercube_is_drawn_in_gray_code_order() {
+        // p = 4: places 0, 1, 2, 3 clockwise from the top hold nodes 0, 1,
+        // 3, 2, so every edge (0–1, 1–3, 3–2, 2–0) is a side of the square
+        let at = |g: &Graph, i: usize| {
+            let (x, y) = g.layout()[i];
+            ((x * 100.0).round() / 100.0, (y * 100.0).round() / 100.0)
+        };
+        let sq = Graph::new(GraphKind::Hypercube, 4, 0).expect("square");
+        assert_eq!(at(&sq, 0), (0.5, 0.05)); // top
+        assert_eq!(at(&sq, 1), (0.95, 0.5)); // right
+        assert_eq!(at(&sq, 3), (0.5, 0.95)); // bottom
+        assert_eq!(at(&sq, 2), (0.05, 0.5)); // left
+                                             // p = 8: neighbouring places differ in one bit, so each pair is an edge
+        let cube = Graph::new(GraphKind::Hypercube, 8, 0).expect("cube");
+        let place: Vec<(f64, f64)> = (0..8)
+            .map(|k| {
+                let a = std::f64::consts::TAU * k as f64 / 8.0;
+                (0.5 + 0.45 * a.sin(), 0.5 - 0.45 * a.cos())
+            })
+            .collect();
+        let node_at = |k: usize| {
+            (0..8)
+                .find(|&i| cube.layout()[i] == place[k])
+                .expect("a node")
+        };
+        let order: Vec<usize> = (0..8).map(node_at).collect();
+        assert_eq!(order, vec![0, 1, 3, 2, 6, 7, 5, 4]);
+        for k in 0..8 {
+            let (a, b) = (order[k], order[(k + 1) % 8]);
+            assert_eq!((a ^ b).count_ones(), 1, "{a} and {b}");
+        }
     }
 
     #[test]

@@ -861,7 +861,7 @@ fn dsgd(values: &[f64], g: f64, eta: f64) -> Question {
             format_number(d.updated)
         ),
         format!(
-            "Stepping first would give ({})/{} = {}; no mixing at all gives {} − {} × {} = {}.",
+            "Stepping first, with only this node's gradient (its neighbours keep their values), would give ({})/{} = {}; no mixing at all gives {} − {} × {} = {}.",
             stepped.join(" + "),
             k + 1,
             format_number(d.step_then_mix),
