@@ -131,7 +131,35 @@ impl<P: Commit> ViewState<P> {
                 .unwrap_or_default();
             drafts.reject(e.field, text, e.message.clone());
         }
-        ViewState { params, drafts }
+        let mut state = ViewState { params, drafts };
+        let untouched: Vec<(&'static str, String)> = self
+            .drafts
+            .texts()
+            .into_iter()
+            .filter(|(f, _)| {
+                !fields.iter().any(|(c, _)| c == f) && !errs.iter().any(|e| e.field == *f)
+            })
+            .collect();
+        state.retry_drafts(untouched);
+        state
+    }
+
+    /// Commits each of `drafts` (rejected texts this commit left alone)
+    /// again, alone, on the new parameters, and applies the ones that now
+    /// pass with no message: a value another field made invalid fits again
+    /// once that field changes (p = 6 back on a ring after a hypercube, exp
+    /// weights once the graph is exp), and its stale message goes.
+    fn retry_drafts(&mut self, drafts: Vec<(&'static str, String)>) {
+        for (field, text) in drafts {
+            if text.trim().is_empty() {
+                continue;
+            }
+            let (params, errs) = self.params.commit(&[(field, text)]);
+            if errs.is_empty() {
+                self.params = params;
+                self.drafts.accept(field);
+            }
+        }
     }
 }
 

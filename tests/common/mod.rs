@@ -183,6 +183,22 @@ pub async fn set_field(app: &Mounted, name: &str, value: &str) {
     yew::scheduler::flush().await;
 }
 
+/// Picks `value` in the menu `#f-{name}` and fires `change`.
+pub async fn set_select(app: &Mounted, name: &str, value: &str) {
+    let select: web_sys::HtmlSelectElement = app
+        .root
+        .query_selector(&format!("#f-{name}"))
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| panic!("no menu {name}"))
+        .dyn_into()
+        .expect("select");
+    select.set_value(value);
+    let ev = web_sys::Event::new("change").expect("event");
+    select.dispatch_event(&ev).expect("dispatch");
+    yew::scheduler::flush().await;
+}
+
 /// Waits `ms` milliseconds (a later task), then flushes Yew.
 /// Waits until the app's URL write has happened (views write the URL
 /// `URL_WRITE_DELAY_MS` after their last change).

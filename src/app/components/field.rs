@@ -18,14 +18,14 @@ pub struct Drafts {
 /// Field key → text, sorted by key: a handful of entries, so a sorted list
 /// does what a map would without linking a map type into every page.
 #[derive(Clone, Debug, Default, PartialEq)]
-struct Sorted(Vec<(String, String)>);
+struct Sorted(Vec<(&'static str, String)>);
 
 impl Sorted {
     fn at(&self, key: &str) -> Result<usize, usize> {
-        self.0.binary_search_by(|(k, _)| k.as_str().cmp(key))
+        self.0.binary_search_by(|(k, _)| (*k).cmp(key))
     }
-    fn insert(&mut self, key: String, value: String) {
-        match self.at(&key) {
+    fn insert(&mut self, key: &'static str, value: String) {
+        match self.at(key) {
             Ok(i) => self.0[i].1 = value,
             Err(i) => self.0.insert(i, (key, value)),
         }
@@ -38,8 +38,8 @@ impl Sorted {
     fn get(&self, key: &str) -> Option<&String> {
         self.at(key).ok().map(|i| &self.0[i].1)
     }
-    fn iter(&self) -> impl Iterator<Item = (&String, &String)> {
-        self.0.iter().map(|(k, v)| (k, v))
+    fn iter(&self) -> impl Iterator<Item = (&'static str, &String)> {
+        self.0.iter().map(|(k, v)| (*k, v))
     }
 }
 
@@ -48,9 +48,9 @@ impl Drafts {
     pub fn from_errors(errs: &[FieldError], raw: impl Fn(&str) -> Option<String>) -> Self {
         let mut d = Drafts::default();
         for e in errs {
-            d.errors.insert(e.field.to_string(), e.message.clone());
+            d.errors.insert(e.field, e.message.clone());
             if let Some(t) = raw(e.field) {
-                d.text.insert(e.field.to_string(), t);
+                d.text.insert(e.field, t);
             }
         }
         d
@@ -58,8 +58,8 @@ impl Drafts {
 
     /// Records a bad value for `field`.
     pub fn reject(&mut self, field: &'static str, text: String, message: String) {
-        self.text.insert(field.to_string(), text);
-        self.errors.insert(field.to_string(), message);
+        self.text.insert(field, text);
+        self.errors.insert(field, message);
     }
 
     /// Clears `field` after a good value was accepted.
@@ -76,6 +76,11 @@ impl Drafts {
             .unwrap_or_else(|| good.to_string())
     }
 
+    /// The rejected texts, as `(field, text)`, in field order.
+    pub fn texts(&self) -> Vec<(&'static str, String)> {
+        self.text.iter().map(|(k, v)| (k, v.clone())).collect()
+    }
+
     /// The message for `field`, if its last value was rejected.
     pub fn error(&self, field: &str) -> Option<String> {
         self.errors.get(field).cloned()
@@ -86,7 +91,7 @@ impl Drafts {
     pub fn orphans(&self, on_screen: &[&str]) -> Vec<String> {
         self.errors
             .iter()
-            .filter(|(k, _)| !on_screen.contains(&k.as_str()))
+            .filter(|(k, _)| !on_screen.contains(k))
             .map(|(_, v)| v.clone())
             .collect()
     }

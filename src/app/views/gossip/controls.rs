@@ -29,7 +29,7 @@ pub fn gossip_controls(props: &GossipControlsProps) -> Html {
     let commit = |f: &'static str| commit_to(&props.on_commit, f);
     html! {
         <form class="controls" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
-            {select_field(&SelectFieldProps { name: "graph".into(), label: "Graph".into(), options: graph_options(), selected: params.graph.key().into(), on_commit: commit("graph"), error: None, class: Classes::new() })}
+            {select_field(&SelectFieldProps { name: "graph".into(), label: "Graph".into(), options: graph_options(), selected: params.graph.key().into(), on_commit: commit("graph"), error: d.error("graph"), class: Classes::new() })}
             if torus {
                 {text_field(&TextFieldProps { name: "rows".into(), label: "Rows".into(), value: (d.text_or("rows", &params.rows.to_string())).into(), error: d.error("rows"), hint: Some((AttrValue::from(format!("p = rows × cols = {p}"))).into()), on_commit: commit("rows") })}
                 {text_field(&TextFieldProps { name: "cols".into(), label: "Columns".into(), value: (d.text_or("cols", &params.cols.to_string())).into(), error: d.error("cols"), on_commit: commit("cols"), hint: None })}

@@ -136,7 +136,9 @@ pub fn GossipView(props: &ViewProps) -> Html {
     };
 
     let ctx = &props.ctx;
-    let fields = ["p", "rows", "cols", "init", "seed", "target", "weights"];
+    let fields = [
+        "graph", "p", "rows", "cols", "init", "seed", "target", "weights",
+    ];
     let errors = state
         .drafts
         .orphans_html(ctx.on_screen("controls", &fields));
