@@ -98,12 +98,24 @@ impl<P: Commit> ViewState<P> {
     }
 
     /// The state after `fields` were committed (pure).
+    ///
+    /// The rejected texts of other fields are committed again with them: a
+    /// value another field made invalid is applied once it fits (p = 6
+    /// back on a ring after a hypercube, exp weights once the graph is
+    /// exp), and its stale message goes; one that still does not fit keeps
+    /// its message.
     #[must_use]
     pub fn committed(&self, fields: &[(&'static str, String)]) -> Self {
         let mut drafts = self.drafts.clone();
-        let (params, errs) = self.params.commit(fields);
+        let mut all = fields.to_vec();
+        for (field, text) in self.drafts.texts() {
+            if !text.trim().is_empty() && !all.iter().any(|(f, _)| *f == field) {
+                all.push((field, text));
+            }
+        }
+        let (params, errs) = self.params.commit(&all);
         let pairs = params.to_pairs();
-        for (field, text) in fields {
+        for (field, text) in &all {
             match errs.iter().find(|e| e.field == *field) {
                 Some(e) => {
                     let message = in_use(&e.message, field, text, &pairs);
@@ -122,7 +134,7 @@ impl<P: Commit> ViewState<P> {
         // with the message.
         for e in errs
             .iter()
-            .filter(|e| !fields.iter().any(|(f, _)| *f == e.field))
+            .filter(|e| !all.iter().any(|(f, _)| *f == e.field))
         {
             let text = pairs
                 .iter()
@@ -131,35 +143,7 @@ impl<P: Commit> ViewState<P> {
                 .unwrap_or_default();
             drafts.reject(e.field, text, e.message.clone());
         }
-        let mut state = ViewState { params, drafts };
-        let untouched: Vec<(&'static str, String)> = self
-            .drafts
-            .texts()
-            .into_iter()
-            .filter(|(f, _)| {
-                !fields.iter().any(|(c, _)| c == f) && !errs.iter().any(|e| e.field == *f)
-            })
-            .collect();
-        state.retry_drafts(untouched);
-        state
-    }
-
-    /// Commits each of `drafts` (rejected texts this commit left alone)
-    /// again, alone, on the new parameters, and applies the ones that now
-    /// pass with no message: a value another field made invalid fits again
-    /// once that field changes (p = 6 back on a ring after a hypercube, exp
-    /// weights once the graph is exp), and its stale message goes.
-    fn retry_drafts(&mut self, drafts: Vec<(&'static str, String)>) {
-        for (field, text) in drafts {
-            if text.trim().is_empty() {
-                continue;
-            }
-            let (params, errs) = self.params.commit(&[(field, text)]);
-            if errs.is_empty() {
-                self.params = params;
-                self.drafts.accept(field);
-            }
-        }
+        ViewState { params, drafts }
     }
 }
 
