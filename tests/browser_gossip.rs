@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{set_field, set_select, Mounted};
+use common::{set_field, Mounted};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -130,7 +130,7 @@ async fn the_complete_graph_at_p_1024_is_measured_and_mixes_to_one_value() {
 async fn a_value_another_field_made_invalid_returns_when_it_fits_again() {
     // a hypercube needs a power of two: p = 6 falls back to 4, with a message
     let app = Mounted::new("view=gossip&graph=ring&p=6").await;
-    set_select(&app, "graph", "hypercube").await;
+    set_field(&app, "graph", "hypercube").await;
     assert!(
         app.text("#f-p-err").contains("power of two"),
         "{}",
@@ -138,14 +138,14 @@ async fn a_value_another_field_made_invalid_returns_when_it_fits_again() {
     );
     assert_eq!(app.count(".gossip-graph g.node"), 4);
     // back on a ring, p = 4 fits: the message goes
-    set_select(&app, "graph", "ring").await;
+    set_field(&app, "graph", "ring").await;
     assert_eq!(app.count(".field-error"), 0, "{}", app.text(".field-error"));
     assert!(app.text("#phase").contains("ring, p = 4"));
     // exp weights need the exp graph: refused on the ring, used once it is exp
-    set_select(&app, "weights", "exp").await;
+    set_field(&app, "weights", "exp").await;
     assert!(app.text("#f-weights-err").contains("need graph=exp"));
     assert!(app.text("#phase").contains("W: uniform"));
-    set_select(&app, "graph", "exp").await;
+    set_field(&app, "graph", "exp").await;
     assert_eq!(app.count(".field-error"), 0, "{}", app.text(".field-error"));
     assert!(
         app.text("#phase").contains("W: exponential-graph weights"),

@@ -3,26 +3,14 @@
 
 mod common;
 
-use common::{url_written, Mounted};
-use wasm_bindgen::JsCast;
+use common::{set_value, url_written, Mounted};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
 /// Types `text` into the answer box `#ans-{q}-{part}` (fires `input`).
 async fn type_answer(app: &Mounted, q: usize, part: usize, text: &str) {
-    let input: web_sys::HtmlInputElement = app
-        .root
-        .query_selector(&format!("#ans-{q}-{part}"))
-        .ok()
-        .flatten()
-        .unwrap_or_else(|| panic!("no answer box {q}-{part}"))
-        .dyn_into()
-        .expect("input");
-    input.set_value(text);
-    let ev = web_sys::Event::new("input").expect("event");
-    input.dispatch_event(&ev).expect("dispatch");
-    yew::scheduler::flush().await;
+    set_value(app, &format!("#ans-{q}-{part}"), text, "input").await;
 }
 
 /// Submits the form of question `q`, as Enter in one of its boxes does.

@@ -167,36 +167,25 @@ impl Drop for Mounted {
     }
 }
 
-/// Sets the value of the text input `#f-{name}` and fires `change`.
-pub async fn set_field(app: &Mounted, name: &str, value: &str) {
-    let input: web_sys::HtmlInputElement = app
+/// Sets the `value` of the first match of `selector` (a text input or a
+/// menu), fires `event` (`change` or `input`) on it, and flushes Yew.
+pub async fn set_value(app: &Mounted, selector: &str, value: &str, event: &str) {
+    let el = app
         .root
-        .query_selector(&format!("#f-{name}"))
+        .query_selector(selector)
         .ok()
         .flatten()
-        .unwrap_or_else(|| panic!("no field {name}"))
-        .dyn_into()
-        .expect("input");
-    input.set_value(value);
-    let ev = web_sys::Event::new("change").expect("event");
-    input.dispatch_event(&ev).expect("dispatch");
+        .unwrap_or_else(|| panic!("no {selector}"));
+    js_sys::Reflect::set(&el, &"value".into(), &value.into()).expect("a value");
+    let ev = web_sys::Event::new(event).expect("event");
+    el.dispatch_event(&ev).expect("dispatch");
     yew::scheduler::flush().await;
 }
 
-/// Picks `value` in the menu `#f-{name}` and fires `change`.
-pub async fn set_select(app: &Mounted, name: &str, value: &str) {
-    let select: web_sys::HtmlSelectElement = app
-        .root
-        .query_selector(&format!("#f-{name}"))
-        .ok()
-        .flatten()
-        .unwrap_or_else(|| panic!("no menu {name}"))
-        .dyn_into()
-        .expect("select");
-    select.set_value(value);
-    let ev = web_sys::Event::new("change").expect("event");
-    select.dispatch_event(&ev).expect("dispatch");
-    yew::scheduler::flush().await;
+/// Sets the field `#f-{name}` (a text input or a menu) to `value` and fires
+/// `change`, as leaving a typed field or picking from a menu does.
+pub async fn set_field(app: &Mounted, name: &str, value: &str) {
+    set_value(app, &format!("#f-{name}"), value, "change").await;
 }
 
 /// Waits `ms` milliseconds (a later task), then flushes Yew.

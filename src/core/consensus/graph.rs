@@ -457,7 +457,8 @@ mod tests {
         assert_eq!(at(&sq, 1), (0.95, 0.5)); // right
         assert_eq!(at(&sq, 3), (0.5, 0.95)); // bottom
         assert_eq!(at(&sq, 2), (0.05, 0.5)); // left
-                                             // p = 8: neighbouring places differ in one bit, so each pair is an edge
+
+        // p = 8: neighbouring places differ in one bit, so each pair is an edge
         let cube = Graph::new(GraphKind::Hypercube, 8, 0).expect("cube");
         let place: Vec<(f64, f64)> = (0..8)
             .map(|k| {
