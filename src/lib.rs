@@ -21,3 +21,9 @@ pub mod plot;
 
 #[cfg(all(target_arch = "wasm32", feature = "views"))]
 pub mod app;
+
+/// The heap of every wasm binary: talc instead of Rust's default dlmalloc
+/// (smaller code on every page; see docs/size.md).
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
