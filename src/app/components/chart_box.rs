@@ -6,8 +6,8 @@
 
 use yew::prelude::*;
 
-/// Props of [`ChartBox`].
-#[derive(Properties, PartialEq)]
+/// Props of [`chart_box`].
+#[derive(PartialEq, Default)]
 pub struct ChartBoxProps {
     /// What the chart shows; the region is named "`<label>` (chart)".
     pub label: AttrValue,
@@ -16,20 +16,16 @@ pub struct ChartBoxProps {
     pub svg: AttrValue,
     /// A second SVG of the same size drawn over `svg` (a step's marks,
     /// `plot::sgd::Layer::Marks`), so a step replaces only this one.
-    #[prop_or_default]
     pub overlay: Option<AttrValue>,
     /// Element id of the box, when a test or link needs one.
-    #[prop_or_default]
     pub id: Option<AttrValue>,
     /// Inline style of the box (e.g. a `max-width` for a small chart).
-    #[prop_or_default]
     pub style: Option<AttrValue>,
 }
 
 /// `<div class="chart-box table-scroll" role="region" tabindex="0" aria-label=…>`
 /// holding the chart's SVG.
-#[component]
-pub fn ChartBox(props: &ChartBoxProps) -> Html {
+pub fn chart_box(props: &ChartBoxProps) -> Html {
     html! {
         <div id={props.id.clone()} class="chart-box table-scroll" role="region" tabindex="0"
             style={props.style.clone()} aria-label={format!("{} (chart)", props.label)}>

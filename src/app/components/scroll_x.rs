@@ -5,19 +5,17 @@
 
 use yew::prelude::*;
 
-/// Props of [`ScrollX`].
-#[derive(Properties, PartialEq)]
+/// Props of [`scroll_x`].
+#[derive(PartialEq)]
 pub struct ScrollXProps {
     /// Accessible name of the region, e.g. "Bytes per rank (scrolls sideways)".
     pub label: AttrValue,
     /// The wide content, usually one `<table>`.
-    #[prop_or_default]
     pub children: Html,
 }
 
 /// `<div class="table-scroll" role="region" tabindex="0" aria-label=…>`.
-#[component]
-pub fn ScrollX(props: &ScrollXProps) -> Html {
+pub fn scroll_x(props: &ScrollXProps) -> Html {
     html! {
         <div class="table-scroll" role="region" tabindex="0" aria-label={props.label.clone()}>
             {props.children.clone()}

@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::app::components::chart_box::ChartBox;
+use crate::app::components::chart_box::{chart_box, ChartBoxProps};
 
 use crate::app::components::data_table::DataTableView;
 use crate::export::DataTable;
@@ -42,7 +42,7 @@ pub fn ChartPanel(props: &ChartPanelProps) -> Html {
                 <p class="field-error" role="alert">{format!("This chart could not be drawn: {e}. Showing the last good chart.")}</p>
             }
             if let Some(s) = svg.clone() {
-                <ChartBox id={id.clone()} label={title} svg={AttrValue::from(s)} />
+                {chart_box(&ChartBoxProps { id: Some(id.clone().into()), label: title.into(), svg: AttrValue::from(s), ..ChartBoxProps::default() })}
             }
             if error.is_none() {
                 <DataTableView id={format!("{id}-data")} table={props.table.clone()} svg={svg.map(AttrValue::from)} />

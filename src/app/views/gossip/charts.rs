@@ -2,7 +2,7 @@
 
 use yew::prelude::*;
 
-use crate::app::components::chart_box::ChartBox;
+use crate::app::components::chart_box::{chart_box, ChartBoxProps};
 
 use std::rc::Rc;
 
@@ -49,7 +49,7 @@ pub fn GossipCharts(props: &GossipChartsProps) -> Html {
                 if spec.eigenvalues.is_empty() {
                     <p class="muted" id="eig-none">{"No eigenvalue chart at this size: only ρ was computed (the full spectrum of a graph this large takes too long in the browser)."}</p>
                 } else {
-                    <ChartBox label="Eigenvalues of W" svg={props.eig_svg.clone()} style={(!spec.real).then_some(AttrValue::from("max-width:480px"))} />
+                    {chart_box(&ChartBoxProps { label: "Eigenvalues of W".into(), svg: props.eig_svg.clone(), style: (!spec.real).then_some(AttrValue::from("max-width:480px")), ..ChartBoxProps::default() })}
                     <DataTableView id="eig-data" table={eig_table} svg={Some(props.eig_svg.clone())} />
                 }
                 <p class="muted">
@@ -59,7 +59,7 @@ pub fn GossipCharts(props: &GossipChartsProps) -> Html {
             </section>
             <section class="panel wide" aria-labelledby="dis-h">
                 <h2 class="panel-h" id="dis-h">{"Disagreement per round (log scale)"}</h2>
-                <ChartBox label="Disagreement per round" svg={AttrValue::from(dis_svg.clone())} />
+                {chart_box(&ChartBoxProps { label: "Disagreement per round".into(), svg: AttrValue::from(dis_svg.clone()), ..ChartBoxProps::default() })}
                 <DataTableView id="dis-data" table={dis_table} svg={Some(AttrValue::from(dis_svg))} />
                 if !spec.bound_guaranteed {
                     <p class="muted">{"The dashed line is only the asymptotic rate here: the ρʳ bound holds for doubly stochastic normal (symmetric or circulant) W."}</p>

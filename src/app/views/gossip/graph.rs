@@ -38,8 +38,8 @@ fn node_fill(v: f64, lo: f64, hi: f64) -> String {
     )
 }
 
-/// Props of [`GossipGraph`].
-#[derive(Properties, PartialEq)]
+/// Props of [`gossip_graph`].
+#[derive(PartialEq)]
 pub struct GossipGraphProps {
     /// The computed run (graph, W, rounds).
     pub run: SharedRun,
@@ -52,8 +52,7 @@ pub struct GossipGraphProps {
 }
 
 /// The graph picture, or a notice above [`MAX_DRAWN_P`] nodes.
-#[component]
-pub fn GossipGraph(props: &GossipGraphProps) -> Html {
+pub fn gossip_graph(props: &GossipGraphProps) -> Html {
     let run = &props.run;
     let (p, round, focus_node) = (run.graph.p, props.round, props.focus);
     if p > MAX_DRAWN_P {

@@ -9,8 +9,8 @@ use crate::core::units::decimal;
 use crate::core::units::format::format_weight;
 use crate::params::gossip::{MAX_DRAWN_P, MAX_NUMBERED_P};
 
-/// Props of [`MixingHeatmap`].
-#[derive(Properties, PartialEq)]
+/// Props of [`mixing_heatmap`].
+#[derive(PartialEq)]
 pub struct MixingHeatmapProps {
     /// The computed run (W and its checks).
     pub run: SharedRun,
@@ -21,8 +21,7 @@ pub struct MixingHeatmapProps {
 }
 
 /// The "Mixing matrix W" panel (nothing above [`MAX_DRAWN_P`] nodes).
-#[component]
-pub fn MixingHeatmap(props: &MixingHeatmapProps) -> Html {
+pub fn mixing_heatmap(props: &MixingHeatmapProps) -> Html {
     let run = &props.run;
     let (p, focus_node) = (run.graph.p, props.focus);
     if p > MAX_DRAWN_P {

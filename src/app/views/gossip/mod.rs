@@ -37,8 +37,8 @@ use checks::{checks_panel, ChecksPanelProps};
 use contrast::AllReduceContrast;
 use controls::{gossip_controls, GossipControlsProps};
 use dsgd::DsgdExample;
-use graph::GossipGraph;
-use heatmap::MixingHeatmap;
+use graph::{gossip_graph, GossipGraphProps};
+use heatmap::{mixing_heatmap, MixingHeatmapProps};
 use history::RoundHistory;
 use numbers::{round_numbers, RoundNumbersProps};
 
@@ -198,12 +198,12 @@ pub fn GossipView(props: &ViewProps) -> Html {
                 </div>
                 <StepControls step={round} {last} on_step={on_step(&state, "round")} unit="Round" />
             </>})}
-            {ctx.panel("graph", html! { <GossipGraph run={run.clone()} {round} focus={focus_node} {on_focus} /> })}
+            {ctx.panel("graph", gossip_graph(&GossipGraphProps { run: run.clone(), round, focus: focus_node, on_focus }))}
             <div class="panels">
                 {ctx.panel("numbers", html! { {round_numbers(&RoundNumbersProps { run: run.clone(), round })} })}
                 {ctx.panel("history", html! { <RoundHistory run={run.clone()} {round} /> })}
                 {ctx.panel("checks", html! { {checks_panel(&ChecksPanelProps { run: run.clone() })} })}
-                {ctx.panel("heatmap", html! { <MixingHeatmap run={run.clone()} weights={params.weights} focus={focus_node} /> })}
+                {ctx.panel("heatmap", mixing_heatmap(&MixingHeatmapProps { run: run.clone(), weights: params.weights, focus: focus_node }))}
                 {ctx.panel("charts", html! {
                     <GossipCharts run={run.clone()} {round} {last} eig_svg={AttrValue::from((*eig_svg).clone())} />
                 })}

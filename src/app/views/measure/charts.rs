@@ -6,7 +6,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::state::MeasureState;
-use crate::app::components::chart_box::ChartBox;
+use crate::app::components::chart_box::{chart_box, ChartBoxProps};
 use crate::app::components::data_table::DataTableView;
 use crate::export::series::xy_series;
 use crate::plot::measure::{draw_bandwidths, draw_time, Points};
@@ -36,7 +36,7 @@ fn panel(
                     let table = Rc::new(xy_series(title, "size (B)", y, data));
                     html! {
                         <>
-                            <ChartBox label={title} svg={svg.clone()} />
+                            {chart_box(&ChartBoxProps { label: title.into(), svg: svg.clone(), ..ChartBoxProps::default() })}
                             <DataTableView id={format!("{id}-data")} {table} svg={Some(svg)} />
                         </>
                     }

@@ -3,7 +3,7 @@
 
 use yew::prelude::*;
 
-use crate::app::components::chart_box::ChartBox;
+use crate::app::components::chart_box::{chart_box, ChartBoxProps};
 
 use std::rc::Rc;
 
@@ -21,7 +21,7 @@ fn svg_box(svg: String, id: &'static str, table: Rc<DataTable>) -> Html {
     let svg = AttrValue::from(svg);
     html! {
         <>
-            <ChartBox label={table.caption.clone()} svg={svg.clone()} />
+            {chart_box(&ChartBoxProps { label: table.caption.clone().into(), svg: svg.clone(), ..ChartBoxProps::default() })}
             <DataTableView {id} {table} svg={Some(svg)} />
         </>
     }
@@ -33,7 +33,7 @@ fn layered_box(base: &AttrValue, marks: &str, id: &'static str, table: Rc<DataTa
     let joined = AttrValue::from(stack(base, marks));
     html! {
         <>
-            <ChartBox label={table.caption.clone()} svg={base.clone()} overlay={AttrValue::from(marks.to_string())} />
+            {chart_box(&ChartBoxProps { label: table.caption.clone().into(), svg: base.clone(), overlay: Some(AttrValue::from(marks.to_string())), ..ChartBoxProps::default() })}
             <DataTableView {id} {table} svg={Some(joined)} />
         </>
     }

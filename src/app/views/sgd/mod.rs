@@ -30,7 +30,7 @@ pub mod optima;
 pub mod step_weighting;
 pub mod strategy_table;
 
-use crate::app::components::scroll_x::ScrollX;
+use crate::app::components::scroll_x::{scroll_x, ScrollXProps};
 use bytes::{bytes_panel, BytesPanelProps};
 use calculator::ShardCalculator;
 use charts::SgdCharts;
@@ -176,9 +176,10 @@ fn training(
             {ctx.panel("strategies", html! {
                 <section class="panel wide" aria-labelledby="now-h">
                     <h3 id="now-h">{format!("At step {step}")}</h3>
-                    <ScrollX label="Strategies at this step (scrollable table)">
-                        {strategy_table(&StrategyTableProps { run: run.clone(), step })}
-                    </ScrollX>
+                    {scroll_x(&ScrollXProps {
+                        label: "Strategies at this step (scrollable table)".into(),
+                        children: strategy_table(&StrategyTableProps { run: run.clone(), step }),
+                    })}
                 </section>
             })}
             {ctx.panel("charts", html! { <SgdCharts run={run.clone()} {step} /> })}

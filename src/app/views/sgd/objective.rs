@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::app::components::chart_box::ChartBox;
+use crate::app::components::chart_box::{chart_box, ChartBoxProps};
 
 use crate::app::components::data_table::DataTableView;
 use crate::core::sgd::narrate::over_weighting_line;
@@ -43,7 +43,7 @@ pub fn objective_results(props: &ObjectiveResultsProps) -> Html {
                 </table>
                 <p id="over-weighting">{over_weighting_line(o, losses)}</p>
                 if let Ok(svg) = draw_sample_weights(o) {
-                    <ChartBox label="Sample weights" svg={AttrValue::from(svg.clone())} style="max-width:560px" />
+                    {chart_box(&ChartBoxProps { label: "Sample weights".into(), svg: AttrValue::from(svg.clone()), style: Some("max-width:560px".into()), ..ChartBoxProps::default() })}
                     <DataTableView id="weights-data" table={Rc::new(sgd_sample_weights(o))} svg={Some(AttrValue::from(svg))} />
                 }
             </>

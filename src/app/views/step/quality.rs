@@ -7,7 +7,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::strategies::{label, StrategiesProps};
-use crate::app::components::chart_box::ChartBox;
+use crate::app::components::chart_box::{chart_box, ChartBoxProps};
 use crate::app::components::computing::computing;
 use crate::app::components::data_table::DataTableView;
 use crate::app::hooks::use_deferred;
@@ -138,7 +138,7 @@ pub fn QualityPanel(props: &StrategiesProps) -> Html {
                 </table>
                 </div>
                 <p id="quality-order">{order}</p>
-                <ChartBox label="Loss against wall-clock time" svg={svg.clone()} id="quality-chart" />
+                {chart_box(&ChartBoxProps { label: "Loss against wall-clock time".into(), svg: svg.clone(), id: Some("quality-chart".into()), ..ChartBoxProps::default() })}
                 <DataTableView id="quality-data" table={table} svg={Some(svg)} />
             </>}
         }

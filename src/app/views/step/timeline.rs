@@ -8,7 +8,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::SharedReport;
-use crate::app::components::chart_box::ChartBox;
+use crate::app::components::chart_box::{chart_box, ChartBoxProps};
 use crate::app::components::data_table::DataTableView;
 use crate::app::components::downloads::{Downloads, FileOffer};
 use crate::core::step::trace::chrome_trace;
@@ -70,7 +70,7 @@ pub fn timeline_panel(r: &SharedReport, p: &StepParams) -> Html {
             if let Some(e) = why {
                 <p class="field-error" role="alert" id="sharding-error">{format!("{e}. The step below is DDP's.")}</p>
             }
-            <ChartBox label="One training step: compute and communication streams" svg={svg.clone()} id="step-chart" />
+            {chart_box(&ChartBoxProps { label: "One training step: compute and communication streams".into(), svg: svg.clone(), id: Some("step-chart".into()), ..ChartBoxProps::default() })}
             <p class="muted">{note}</p>
             <Downloads files={vec![trace]} />
             <DataTableView id="buckets-data" table={table} svg={Some(svg)} />

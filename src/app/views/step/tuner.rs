@@ -9,7 +9,7 @@ use std::rc::Rc;
 use gloo::timers::callback::Timeout;
 use yew::prelude::*;
 
-use crate::app::components::chart_box::ChartBox;
+use crate::app::components::chart_box::{chart_box, ChartBoxProps};
 use crate::app::components::data_table::DataTableView;
 use crate::core::step::strategies::{tuner_caps, tuner_from, tuner_point, TunerPoint};
 use crate::core::step::{Sharding, StepOptions};
@@ -110,7 +110,7 @@ pub fn TunerPanel(props: &TunerPanelProps) -> Html {
                 };
                 html! {<>
                     <p id="tuner-best">{verdict}</p>
-                    <ChartBox label="Step time against the bucket cap" svg={svg.clone()} id="tuner-chart" />
+                    {chart_box(&ChartBoxProps { label: "Step time against the bucket cap".into(), svg: svg.clone(), id: Some("tuner-chart".into()), ..ChartBoxProps::default() })}
                     <DataTableView id="tuner-data" table={table} svg={Some(svg)} />
                 </>}
             }

@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::app::components::chart_box::ChartBox;
+use crate::app::components::chart_box::{chart_box, ChartBoxProps};
 
 use super::compare_model::SweepChart;
 use crate::app::components::data_table::DataTableView;
@@ -25,7 +25,7 @@ fn chart(id: &'static str, r: &SweepChart) -> Html {
             let svg = AttrValue::from(svg.clone());
             html! {
                 <>
-                    <ChartBox id={id} label={table.caption.clone()} svg={svg.clone()} />
+                    {chart_box(&ChartBoxProps { id: Some(id.into()), label: table.caption.clone().into(), svg: svg.clone(), ..ChartBoxProps::default() })}
                     <DataTableView id={format!("{id}-data")} table={Rc::new(table.clone())} svg={Some(svg)} />
                 </>
             }
