@@ -8,8 +8,8 @@ use crate::core::collectives::Algorithm;
 use crate::core::units::{format_size, group_thousands};
 use crate::params::topology::{TensorSize, TopologyParams};
 
-/// Props of [`Controls`].
-#[derive(Properties, PartialEq)]
+/// Props of [`controls`].
+#[derive(PartialEq)]
 pub struct ControlsProps {
     /// Last good parameters.
     pub params: TopologyParams,
@@ -24,8 +24,7 @@ pub struct ControlsProps {
 pub const ON_SCREEN: [&str; 14] = crate::params::topology::KEYS;
 
 /// The form.
-#[component]
-pub fn Controls(props: &ControlsProps) -> Html {
+pub fn controls(props: &ControlsProps) -> Html {
     let p = &props.params;
     let d = &props.drafts;
     let commit = |field: &'static str| {

@@ -6,8 +6,8 @@ use yew::prelude::*;
 use super::picture::class_css;
 use crate::core::topology::LinkClass;
 
-/// Props of [`Legend`].
-#[derive(Properties, PartialEq)]
+/// Props of [`legend`].
+#[derive(PartialEq)]
 pub struct LegendProps {
     /// Link classes present in this topology.
     pub classes: Vec<LinkClass>,
@@ -22,8 +22,7 @@ fn pattern(c: LinkClass) -> &'static str {
 }
 
 /// The legend.
-#[component]
-pub fn Legend(props: &LegendProps) -> Html {
+pub fn legend(props: &LegendProps) -> Html {
     let keys = props.classes.iter().map(|c| {
         html! {
             <span class="key">

@@ -41,8 +41,8 @@ pub mod step_model;
 pub mod sweep;
 pub mod table;
 
-use panels::{StepPanels, SummaryPanels};
-use picture::Picture;
+use panels::{step_panels, StepPanelsProps, SummaryPanels};
+use picture::{picture, PictureProps};
 
 /// Fields that change the schedule (and so reset the step).
 const SCHEDULE_FIELDS: [&str; 8] = [
@@ -181,10 +181,16 @@ pub fn TopologyView(props: &ViewProps) -> Html {
             ));
             let pic = |l: &Rc<crate::core::topology_view::view_model::Layout>, id: &'static str| {
                 let labels = Rc::new(step_model::nic_labels(l, r, step));
-                html! {
-                    <Picture layout={l.clone()} node_sizes={sizes.clone()} arrows={arrows.clone()}
-                        nic_labels={labels} core_label={core.clone()} active={active.clone()} caption={caption.clone()} id_prefix={id} />
-                }
+                picture(&PictureProps {
+                    layout: l.clone(),
+                    node_sizes: sizes.clone(),
+                    arrows: arrows.clone(),
+                    nic_labels: labels,
+                    core_label: core.clone(),
+                    active: active.clone(),
+                    caption: caption.clone(),
+                    id_prefix: id.into(),
+                })
             };
             let mut present = vec![LinkClass::Intra, LinkClass::Nic];
             if topo.racks() > 1 {
@@ -207,8 +213,8 @@ pub fn TopologyView(props: &ViewProps) -> Html {
                             <div class={classes!("topo-small", (!full.compact).then_some("narrow-only"))}>{pic(&small, "topo-small")}</div>
                         </div>
                     })}
-                    {ctx.panel("legend", html! { <legend::Legend classes={present} /> })}
-                    {ctx.panel("round", html! { <StepPanels result={panels::RunResult(result.clone())} {step} /> })}
+                    {ctx.panel("legend", legend::legend(&legend::LegendProps { classes: present }))}
+                    {ctx.panel("round", step_panels(&StepPanelsProps { result: panels::RunResult(result.clone()), step }))}
                 </>
             }
         }
@@ -223,9 +229,9 @@ pub fn TopologyView(props: &ViewProps) -> Html {
                       Each algorithm below is a schedule executed on real buffers and timed link by link."}
                 </p>
             </>})}
-            {ctx.panel("presets", html! { <presets::Presets {on_preset} /> })}
+            {ctx.panel("presets", presets::presets(&presets::PresetsProps { on_preset }))}
             {ctx.panel("controls", html! {<>
-                <controls::Controls params={run_key(&params)} drafts={state.drafts.clone()} {on_commit} />
+                {controls::controls(&controls::ControlsProps { params: run_key(&params), drafts: state.drafts.clone(), on_commit })}
                 <p class="timeline-link"><a href={crate::params::timeline::link_from_topology(&params)}>{"Open on the timeline"}</a></p>
             </>})}
             {errors_below}

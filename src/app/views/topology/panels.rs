@@ -1,4 +1,4 @@
-//! The panels under the picture: per-step tables ([`StepPanels`]) and the
+//! The panels under the picture: per-step tables ([`step_panels`]) and the
 //! step-independent summary ([`SummaryPanels`]: course numbers, comparison,
 //! sweeps, caveats).
 
@@ -12,7 +12,7 @@ use super::compare_model::{compare, sweeps};
 use super::course::{course_panel, CourseProps};
 use super::course_model::{course, flex_table};
 use super::step_model::{link_rows, rank_rows, MAX_ROWS};
-use super::sweep::Sweeps;
+use super::sweep::{sweep_charts, SweepsProps};
 use super::table::{numbers_table, NumbersTableProps};
 use crate::core::collectives::Algorithm;
 use crate::core::topology::Topology;
@@ -31,8 +31,8 @@ impl PartialEq for RunResult {
     }
 }
 
-/// Props of [`StepPanels`].
-#[derive(Properties, PartialEq)]
+/// Props of [`step_panels`].
+#[derive(PartialEq)]
 pub struct StepPanelsProps {
     /// The run.
     pub result: RunResult,
@@ -41,8 +41,7 @@ pub struct StepPanelsProps {
 }
 
 /// Per-NIC and per-rank bytes at this step, FlexReduce counts, the check.
-#[component]
-pub fn StepPanels(props: &StepPanelsProps) -> Html {
+pub fn step_panels(props: &StepPanelsProps) -> Html {
     let Ok((topo, run)) = props.result.0.as_ref() else {
         return html! {};
     };
@@ -144,7 +143,7 @@ pub fn SummaryPanels(props: &SummaryPanelsProps) -> Html {
         <div class="panels">
             {course_panel(&CourseProps { items: items.clone() })}
             {compare_panel(&CompareProps { rows: rows.clone(), table: table.clone(), current: p.alg, bottleneck: AttrValue::from(sentence.clone()), on_pick: props.on_pick.clone() })}
-            <Sweeps gpus={g.clone()} sizes={s.clone()} />
+            {sweep_charts(&SweepsProps { gpus: g.clone(), sizes: s.clone() })}
             {caveats_panel(&CaveatsProps { busbw_sentence: AttrValue::from(format!("This run ({}): {note} {busbw}", p.alg.topology_info().short_label)) })}
         </div>
     }

@@ -25,8 +25,8 @@ pub struct PicArrow {
     pub title: String,
 }
 
-/// Props of [`Picture`].
-#[derive(Properties, PartialEq)]
+/// Props of [`picture`].
+#[derive(PartialEq)]
 pub struct PictureProps {
     /// Geometry.
     pub layout: Rc<Layout>,
@@ -37,7 +37,6 @@ pub struct PictureProps {
     /// Two lines per NIC, in `layout.nics` order: this round, so far.
     pub nic_labels: Rc<Vec<(String, String)>>,
     /// Label of the core: bytes this round and so far.
-    #[prop_or_default]
     pub core_label: Option<String>,
     /// Ranks sending or receiving this round (highlighted).
     pub active: Rc<Vec<bool>>,
@@ -59,8 +58,7 @@ pub fn class_css(c: LinkClass) -> &'static str {
 }
 
 /// The picture.
-#[component]
-pub fn Picture(props: &PictureProps) -> Html {
+pub fn picture(props: &PictureProps) -> Html {
     let l = &*props.layout;
     let racks = l.racks.iter().enumerate().map(|(i, r)| {
         html! {

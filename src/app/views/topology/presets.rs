@@ -5,16 +5,15 @@ use yew::prelude::*;
 
 use crate::params::topology::PRESETS;
 
-/// Props of [`Presets`].
-#[derive(Properties, PartialEq)]
+/// Props of [`presets`].
+#[derive(PartialEq)]
 pub struct PresetsProps {
     /// Called with the preset's id ([`Preset::id`](crate::params::topology::Preset::id)).
     pub on_preset: Callback<&'static str>,
 }
 
 /// The preset list.
-#[component]
-pub fn Presets(props: &PresetsProps) -> Html {
+pub fn presets(props: &PresetsProps) -> Html {
     let buttons = PRESETS.iter().map(|pr| {
         let cb = props.on_preset.clone();
         let pr = *pr;

@@ -10,8 +10,8 @@ use crate::app::components::chart_box::{chart_box, ChartBoxProps};
 use super::compare_model::SweepChart;
 use crate::app::components::data_table::DataTableView;
 
-/// Props of [`Sweeps`].
-#[derive(Properties, PartialEq)]
+/// Props of [`sweep_charts`].
+#[derive(PartialEq)]
 pub struct SweepsProps {
     /// Time vs GPUs per node: the SVG and its data, or why it is missing.
     pub gpus: Rc<SweepChart>,
@@ -35,8 +35,7 @@ fn chart(id: &'static str, r: &SweepChart) -> Html {
 }
 
 /// Both charts with their reading notes.
-#[component]
-pub fn Sweeps(props: &SweepsProps) -> Html {
+pub fn sweep_charts(props: &SweepsProps) -> Html {
     html! {
         <section class="panel wide" aria-labelledby="topo-sweep-h">
             <h2 class="panel-h" id="topo-sweep-h">{"Sweeps: every algorithm, executed on this topology"}</h2>
