@@ -48,6 +48,8 @@ async fn question_1_names_the_plain_average_then_accepts_0_36() {
     let fb = app.text("#fb-0");
     assert!(fb.contains("plain average"), "{fb}");
     assert_eq!(app.count("#fb-0 [data-verdict=mistake]"), 1);
+    // A readable wrong answer gets the question's hint.
+    assert_eq!(app.count("#fb-0 .hint-line"), 1);
     assert_eq!(
         app.count("#sol-0"),
         0,
@@ -143,4 +145,6 @@ async fn embed_shows_one_question_and_bad_values_keep_defaults() {
     type_answer(&app, 3, 0, "what").await;
     app.click("#check-3").await;
     assert_eq!(app.count("#fb-3 [data-verdict=unparseable]"), 1);
+    // An answer that cannot be read is not a wrong try: no hint yet.
+    assert_eq!(app.count("#fb-3 .hint-line"), 0);
 }

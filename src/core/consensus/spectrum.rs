@@ -111,9 +111,13 @@ impl SpectrumMethod {
         match self {
             SpectrumMethod::Circulant => "closed-form circulant spectrum",
             SpectrumMethod::Hypercube => "closed-form hypercube (Walsh–Hadamard) spectrum",
-            SpectrumMethod::SymmetricEigen => "symmetric eigen-decomposition (nalgebra)",
-            SpectrumMethod::Symmetrised => "symmetric eigen-decomposition of D^½ W D^−½ (nalgebra)",
-            SpectrumMethod::Schur => "real Schur decomposition, complex eigenvalues (nalgebra)",
+            SpectrumMethod::SymmetricEigen => "symmetric eigen-decomposition, computed numerically",
+            SpectrumMethod::Symmetrised => {
+                "symmetric eigen-decomposition of D^½ W D^−½, computed numerically"
+            }
+            SpectrumMethod::Schur => {
+                "real Schur decomposition, complex eigenvalues, computed numerically"
+            }
             SpectrumMethod::Path => "closed-form path spectrum (1 − 2c(1 − cos πk/p))",
             SpectrumMethod::Star => "closed-form star spectrum (leaf differences + a 2 × 2 block)",
             SpectrumMethod::Tridiagonal => {

@@ -92,7 +92,7 @@ pub fn mixing_heatmap(props: &MixingHeatmapProps) -> Html {
             if numbered {
                 <p class="muted">{"Row i holds the weights node i gives to the values it reads. Column sums other than 1 are shown in orange."}</p>
             } else {
-                <p class="muted">{format!("Numbers are shown up to p = {MAX_NUMBERED_P}; hover a cell for its weight.")}</p>
+                <p class="muted">{format!("Numbers are shown up to p = {MAX_NUMBERED_P}. Hover a cell for its weight, or tap a node in the graph: the narration writes out its update with its row of weights.")}</p>
             }
         </section>
     }

@@ -13,13 +13,19 @@ pub struct FeedbackAreaProps {
     pub labels: Vec<String>,
     /// Feedback per part; empty before the first check.
     pub feedback: Vec<Feedback>,
-    /// Hint shown after a wrong answer.
+    /// Hint shown after a wrong answer (not after an unreadable one).
     pub hint: AttrValue,
 }
 
-/// One line per part, then the hint when something is not right yet.
+/// One line per part, then the hint when a readable answer is not right
+/// yet. An answer that cannot be read gets its own message and no hint:
+/// such a check does not count as a wrong try either (`state.rs`).
 pub fn feedback_area(props: &FeedbackAreaProps) -> Html {
     let wrong = props.feedback.iter().any(|f| f.verdict != Verdict::Correct);
+    let unreadable = props
+        .feedback
+        .iter()
+        .any(|f| f.verdict == Verdict::Unparseable);
     let all_right = !props.feedback.is_empty() && !wrong;
     html! {
         <div id={props.id.clone()} class={classes!("feedback", all_right.then_some("all-right"))}
@@ -33,7 +39,7 @@ pub fn feedback_area(props: &FeedbackAreaProps) -> Html {
                     </p>
                 }
             }) }
-            if wrong {
+            if wrong && !unreadable {
                 <p class="hint-line">{format!("Hint: {}", props.hint)}</p>
             }
         </div>
