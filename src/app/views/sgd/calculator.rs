@@ -26,27 +26,24 @@ fn rows_of(p: &SgdParams) -> Vec<(String, String)> {
         .collect()
 }
 
-/// Props of [`ShardCalculator`].
-#[derive(Properties, PartialEq)]
-pub struct ShardCalculatorProps {
-    /// The view's last good parameters.
-    pub params: SgdParams,
-    /// Rejected texts and their messages, per field.
-    pub drafts: Drafts,
-    /// Commits several `(field, text)` pairs at once.
-    pub on_commit_all: Callback<Vec<(&'static str, String)>>,
+/// The calculator's own state: the table as typed (its draft), the
+/// table's message, and the objective of the last good table.
+#[derive(Clone, PartialEq)]
+pub struct ShardTable {
+    rows: UseStateHandle<Vec<(String, String)>>,
+    table_error: UseStateHandle<Option<String>>,
+    objective: Rc<Result<Objective, String>>,
 }
 
-/// The "global objective from unequal shards" panel.
-#[component]
-pub fn ShardCalculator(props: &ShardCalculatorProps) -> Html {
-    let params = &props.params;
+/// The calculator's state for the view's last good `params`; a table the
+/// URL rejected (`drafts`) starts with its message.
+#[hook]
+pub fn use_shard_table(params: &SgdParams, drafts: &Drafts) -> ShardTable {
     let rows = use_state(|| rows_of(params));
     let table_error = use_state(|| {
-        props
-            .drafts
+        drafts
             .error("shards")
-            .or_else(|| props.drafts.error("losses"))
+            .or_else(|| drafts.error("losses"))
             .map(|e| format!("{e} (showing the default table)"))
     });
     let objective: Rc<Result<Objective, String>> =
@@ -54,6 +51,32 @@ pub fn ShardCalculator(props: &ShardCalculatorProps) -> Html {
             let counts: Vec<i64> = s.iter().map(|&n| n as i64).collect();
             crate::core::sgd::objective(&counts, l).map_err(|e| e.to_string())
         });
+    ShardTable {
+        rows,
+        table_error,
+        objective,
+    }
+}
+
+/// Props of [`shard_calculator`].
+#[derive(PartialEq)]
+pub struct ShardCalculatorProps {
+    /// The view's last good parameters.
+    pub params: SgdParams,
+    /// The table's state, from [`use_shard_table`].
+    pub table: ShardTable,
+    /// Commits several `(field, text)` pairs at once.
+    pub on_commit_all: Callback<Vec<(&'static str, String)>>,
+}
+
+/// The "global objective from unequal shards" panel.
+pub fn shard_calculator(props: &ShardCalculatorProps) -> Html {
+    let params = &props.params;
+    let ShardTable {
+        rows,
+        table_error,
+        objective,
+    } = props.table.clone();
     // Every edit re-parses the whole table.
     let commit_rows = {
         let commit_all = props.on_commit_all.clone();

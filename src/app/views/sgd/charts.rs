@@ -7,7 +7,7 @@ use crate::app::components::chart_box::{chart_box, ChartBoxProps};
 
 use std::rc::Rc;
 
-use super::SharedLab;
+use super::{last_step, SharedLab};
 use crate::app::components::data_table::DataTableView;
 use crate::export::series::sgd::{sgd_chart, SgdChart};
 use crate::export::DataTable;
@@ -39,67 +39,106 @@ fn layered_box(base: &AttrValue, marks: &str, id: &'static str, table: Rc<DataTa
     }
 }
 
-/// Props of [`SgdCharts`].
-#[derive(Properties, PartialEq)]
+/// The drawn charts of a run at one step, kept by [`use_sgd_charts`].
+#[derive(Clone, PartialEq)]
+pub struct SgdChartSet {
+    /// What a step does not move (loss, consensus, loss against bytes),
+    /// drawn once per run.
+    bases: Rc<Option<[AttrValue; 3]>>,
+    /// The step's marks over those three, then the trajectory chart (empty
+    /// unless d = 2).
+    marks: Rc<Option<[String; 4]>>,
+    /// The four charts' data tables.
+    tables: Rc<Option<[Rc<DataTable>; 4]>>,
+}
+
+fn or_msg(r: Result<String, String>) -> String {
+    r.unwrap_or_else(|e| format!("<p>{e}</p>"))
+}
+
+/// The charts of `run` at `step` (clamped to the run's last step); none
+/// while there is no run. The run's layers are drawn once per run, the
+/// marks and tables once per step.
+#[hook]
+pub fn use_sgd_charts(run: Option<SharedLab>, step: usize) -> SgdChartSet {
+    let bases = use_memo(run.clone(), |run| {
+        run.as_ref().map(|run| {
+            let (_, _, lab) = &**run;
+            [
+                draw_loss_layer(lab, Layer::Base),
+                draw_consensus_layer(lab, Layer::Base),
+                draw_loss_vs_bytes_layer(lab, Layer::Base),
+            ]
+            .map(|r| AttrValue::from(or_msg(r)))
+        })
+    });
+    let marks = use_memo((run.clone(), step), |(run, step)| {
+        run.as_ref().map(|run| {
+            let (_, _, lab) = &**run;
+            let step = (*step).min(last_step(lab));
+            let marks = Layer::Marks(step);
+            [
+                draw_loss_layer(lab, marks).unwrap_or_default(),
+                draw_consensus_layer(lab, marks).unwrap_or_default(),
+                draw_loss_vs_bytes_layer(lab, marks).unwrap_or_default(),
+                if lab.sample_weighted_optimum.len() == 2 {
+                    or_msg(draw_trajectories(lab, step))
+                } else {
+                    String::new()
+                },
+            ]
+        })
+    });
+    let tables = use_memo((run, step), |(run, step)| {
+        run.as_ref().map(|run| {
+            let (_, _, lab) = &**run;
+            let step = (*step).min(last_step(lab));
+            [
+                SgdChart::Loss,
+                SgdChart::Consensus,
+                SgdChart::LossVsBytes,
+                SgdChart::Trajectory,
+            ]
+            .map(|c| {
+                Rc::new(sgd_chart(
+                    lab,
+                    c,
+                    if c == SgdChart::Trajectory {
+                        step
+                    } else {
+                        usize::MAX
+                    },
+                ))
+            })
+        })
+    });
+    SgdChartSet {
+        bases,
+        marks,
+        tables,
+    }
+}
+
+/// Props of [`sgd_charts`].
+#[derive(PartialEq)]
 pub struct SgdChartsProps {
-    /// The training run.
-    pub run: SharedLab,
-    /// The step marked on the charts.
-    pub step: usize,
+    /// The charts, from [`use_sgd_charts`].
+    pub charts: SgdChartSet,
+    /// Parameters of the run (d, for the trajectory notice).
+    pub d: usize,
 }
 
 /// The chart panels.
-#[component]
-pub fn SgdCharts(props: &SgdChartsProps) -> Html {
-    let (problem, _, _) = &*props.run;
-    let or_msg = |r: Result<String, String>| r.unwrap_or_else(|e| format!("<p>{e}</p>"));
-    // What a step does not move, drawn once per run.
-    let bases = use_memo(props.run.clone(), move |run| {
-        let (_, _, lab) = &**run;
-        [
-            draw_loss_layer(lab, Layer::Base),
-            draw_consensus_layer(lab, Layer::Base),
-            draw_loss_vs_bytes_layer(lab, Layer::Base),
-        ]
-        .map(|r| AttrValue::from(or_msg(r)))
-    });
-    let [loss_base, cons_base, bytes_base] = &*bases;
-    let charts = use_memo((props.run.clone(), props.step), move |(run, step)| {
-        let (_, _, lab) = &**run;
-        let marks = Layer::Marks(*step);
-        [
-            draw_loss_layer(lab, marks).unwrap_or_default(),
-            draw_consensus_layer(lab, marks).unwrap_or_default(),
-            draw_loss_vs_bytes_layer(lab, marks).unwrap_or_default(),
-            if lab.sample_weighted_optimum.len() == 2 {
-                or_msg(draw_trajectories(lab, *step))
-            } else {
-                String::new()
-            },
-        ]
-    });
-    let [loss, cons, bytes, traj] = &*charts;
-    let tables = use_memo((props.run.clone(), props.step), |(run, step)| {
-        let (_, _, lab) = &**run;
-        [
-            SgdChart::Loss,
-            SgdChart::Consensus,
-            SgdChart::LossVsBytes,
-            SgdChart::Trajectory,
-        ]
-        .map(|c| {
-            Rc::new(sgd_chart(
-                lab,
-                c,
-                if c == SgdChart::Trajectory {
-                    *step
-                } else {
-                    usize::MAX
-                },
-            ))
-        })
-    });
-    let [t_loss, t_cons, t_bytes, t_traj] = &*tables;
+pub fn sgd_charts(props: &SgdChartsProps) -> Html {
+    let c = &props.charts;
+    let (
+        Some([loss_base, cons_base, bytes_base]),
+        Some([loss, cons, bytes, traj]),
+        Some([t_loss, t_cons, t_bytes, t_traj]),
+    ) = (&*c.bases, &*c.marks, &*c.tables)
+    else {
+        return Html::default();
+    };
 
     html! {
         <>
@@ -119,7 +158,7 @@ pub fn SgdCharts(props: &SgdChartsProps) -> Html {
             <section class="panel wide" aria-labelledby="traj-h">
                 <h3 id="traj-h">{"Parameter trajectories"}</h3>
                 if traj.is_empty() {
-                    <p class="notice">{format!("The picture needs d = 2 parameters; this run has d = {}.", problem.d())}</p>
+                    <p class="notice">{format!("The picture needs d = 2 parameters; this run has d = {}.", props.d)}</p>
                 } else {
                     {svg_box(traj.clone(), "traj-data", t_traj.clone())}
                     <p class="muted">{"Thick: the average model of each strategy. Thin: each worker's own model (D-PSGD and local SGD). Dots: each shard's own optimum."}</p>

@@ -32,8 +32,8 @@ pub mod strategy_table;
 
 use crate::app::components::scroll_x::{scroll_x, ScrollXProps};
 use bytes::{bytes_panel, BytesPanelProps};
-use calculator::ShardCalculator;
-use charts::SgdCharts;
+use calculator::{shard_calculator, use_shard_table, ShardCalculatorProps};
+use charts::{sgd_charts, use_sgd_charts, SgdChartSet, SgdChartsProps};
 use controls::{sgd_controls, SgdControlsProps};
 use note::agreement_note;
 use optima::{optima_panel, OptimaPanelProps};
@@ -90,6 +90,12 @@ pub fn SgdView(props: &ViewProps) -> Html {
                 .map(Shared::new)
                 .map_err(|e| e.to_string())
         });
+    let lab = match run.ready().map(|r| &**r) {
+        Some(Ok(lab)) => Some(lab.clone()),
+        _ => None,
+    };
+    let charts = use_sgd_charts(lab, params.step);
+    let shard_table = use_shard_table(params, &state.drafts);
     let ctx = &props.ctx;
     let fields = [
         "lr", "decay", "batch", "steps", "seed", "d", "h", "graph", "weights", "shards", "losses",
@@ -111,7 +117,13 @@ pub fn SgdView(props: &ViewProps) -> Html {
                 {computing(computing_text(params))}
             </>
         },
-        Some(Ok(run)) => training(run, params, controls, on_step(&state, "step"), ctx),
+        Some(Ok(run)) => training(
+            run,
+            params,
+            controls,
+            on_step(&state, "step"),
+            (charts, ctx),
+        ),
         Some(Err(e)) => html! {
             <>
                 {controls}
@@ -128,10 +140,19 @@ pub fn SgdView(props: &ViewProps) -> Html {
                     {"First the objective: unequal shards must be weighted by their sample counts. Then three ways to train on the same shards, from the same start and with the same mini-batches: all-reduce SGD (one common update), decentralised SGD (local models mixed with neighbours) and local SGD without communication."}
                 </p>
             </>})}
-            {ctx.panel("calculator", html! { <ShardCalculator params={state.params.clone()} drafts={state.drafts.clone()} on_commit_all={on_commit_all(&state)} /> })}
+            {ctx.panel("calculator", shard_calculator(&ShardCalculatorProps { params: state.params.clone(), table: shard_table, on_commit_all: on_commit_all(&state) }))}
             {body}
         </div>
     }
+}
+
+/// The last step of the longest of the run's traces.
+fn last_step(lab: &Lab) -> usize {
+    lab.traces
+        .iter()
+        .map(|t| t.steps.len().saturating_sub(1))
+        .max()
+        .unwrap_or(0)
 }
 
 /// The training half of the page, once the run exists.
@@ -140,15 +161,10 @@ fn training(
     params: &SgdParams,
     controls: Html,
     on_step: Callback<usize>,
-    ctx: &UrlCtx,
+    (charts, ctx): (SgdChartSet, &UrlCtx),
 ) -> Html {
     let (problem, _, lab) = &**run;
-    let last = lab
-        .traces
-        .iter()
-        .map(|t| t.steps.len().saturating_sub(1))
-        .max()
-        .unwrap_or(0);
+    let last = last_step(lab);
     let step = params.step.min(last);
     let batch_label = if params.batch == 0 {
         "whole shard".to_string()
@@ -182,7 +198,7 @@ fn training(
                     })}
                 </section>
             })}
-            {ctx.panel("charts", html! { <SgdCharts run={run.clone()} {step} /> })}
+            {ctx.panel("charts", sgd_charts(&SgdChartsProps { charts, d: problem.d() }))}
             <div class="panels">
                 {ctx.panel("optima", html! { {optima_panel(&OptimaPanelProps { run: run.clone() })} })}
                 {ctx.panel("agreement", html! { {agreement_note()} })}
