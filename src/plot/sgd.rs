@@ -120,12 +120,7 @@ type StepChart<'a, 'b> = ChartContext<'a, SvgBackend<'b>, Cartesian2d<Axis, Axis
 /// The last step of the longest trace (at least 1): the right end of the
 /// step axis.
 fn last_step(lab: &Lab) -> f64 {
-    lab.traces
-        .iter()
-        .map(|t| t.steps.len().saturating_sub(1))
-        .max()
-        .unwrap_or(1)
-        .max(1) as f64
+    lab.last_step().max(1) as f64
 }
 
 /// Ends a chart against the step: a vertical line at `current` (at most

@@ -265,6 +265,15 @@ impl Lab {
     pub fn trace(&self, s: Strategy) -> Option<&StrategyTrace> {
         self.traces.iter().find(|t| t.strategy == s)
     }
+
+    /// The last step of the longest trace (0 when no trace has a step).
+    pub fn last_step(&self) -> usize {
+        self.traces
+            .iter()
+            .map(|t| t.steps.len().saturating_sub(1))
+            .max()
+            .unwrap_or(0)
+    }
 }
 
 /// Checks that `a` is an m × m row-stochastic matrix with non-negative finite

@@ -7,7 +7,7 @@ use crate::app::components::chart_box::{chart_box, ChartBoxProps};
 
 use std::rc::Rc;
 
-use super::{last_step, SharedLab};
+use super::SharedLab;
 use crate::app::components::data_table::DataTableView;
 use crate::export::series::sgd::{sgd_chart, SgdChart};
 use crate::export::DataTable;
@@ -75,7 +75,7 @@ pub fn use_sgd_charts(run: Option<SharedLab>, step: usize) -> SgdChartSet {
     let marks = use_memo((run.clone(), step), |(run, step)| {
         run.as_ref().map(|run| {
             let (_, _, lab) = &**run;
-            let step = (*step).min(last_step(lab));
+            let step = (*step).min(lab.last_step());
             let marks = Layer::Marks(step);
             [
                 draw_loss_layer(lab, marks).unwrap_or_default(),
@@ -92,7 +92,7 @@ pub fn use_sgd_charts(run: Option<SharedLab>, step: usize) -> SgdChartSet {
     let tables = use_memo((run, step), |(run, step)| {
         run.as_ref().map(|run| {
             let (_, _, lab) = &**run;
-            let step = (*step).min(last_step(lab));
+            let step = (*step).min(lab.last_step());
             [
                 SgdChart::Loss,
                 SgdChart::Consensus,

@@ -146,15 +146,6 @@ pub fn SgdView(props: &ViewProps) -> Html {
     }
 }
 
-/// The last step of the longest of the run's traces.
-fn last_step(lab: &Lab) -> usize {
-    lab.traces
-        .iter()
-        .map(|t| t.steps.len().saturating_sub(1))
-        .max()
-        .unwrap_or(0)
-}
-
 /// The training half of the page, once the run exists.
 fn training(
     run: &SharedLab,
@@ -164,7 +155,7 @@ fn training(
     (charts, ctx): (SgdChartSet, &UrlCtx),
 ) -> Html {
     let (problem, _, lab) = &**run;
-    let last = last_step(lab);
+    let last = lab.last_step();
     let step = params.step.min(last);
     let batch_label = if params.batch == 0 {
         "whole shard".to_string()
