@@ -169,7 +169,7 @@ fn per_call(line: usize, t: &str) -> Option<LoggedCall> {
     }
     let proto = Proto::parse(toks.get(2)?)?;
     let time = match (toks.get(3), toks.get(4)) {
-        (Some(&"time"), Some(v)) => v.parse().ok(),
+        (Some(&"time"), Some(v)) => crate::core::units::decimal::parse(v),
         _ => None,
     };
     Some(LoggedCall {
@@ -239,7 +239,10 @@ pub fn read(text: &str, defaults: &Inputs) -> Option<NcclDebug> {
                         continue;
                     };
                     if let Some((l, b)) = c.split_once('/') {
-                        if let (Ok(lat), Ok(bw)) = (l.trim().parse(), b.trim().parse()) {
+                        if let (Some(lat), Some(bw)) = (
+                            crate::core::units::decimal::parse(l.trim()),
+                            crate::core::units::decimal::parse(b.trim()),
+                        ) {
                             tb.cells.push(LoggedCell {
                                 func: f,
                                 algo: a,

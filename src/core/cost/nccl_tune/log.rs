@@ -19,6 +19,7 @@
 //! Each rank prints its own lines; the first of each kind is used.
 
 use super::{Cpu, Graph, Inputs, Path, Version};
+use crate::core::units::decimal;
 
 /// What a log says about the model's inputs.
 #[derive(Clone, Debug, PartialEq)]
@@ -62,8 +63,8 @@ pub fn graph_line(t: &str) -> Option<Graph> {
             g.channels = v.trim().parse().ok()?;
         } else if let Some(v) = part.strip_prefix("bw ") {
             let (a, b) = v.split_once('/')?;
-            g.bw_intra = a.trim().parse().ok()?;
-            g.bw_inter = b.trim().parse().ok()?;
+            g.bw_intra = decimal::parse(a.trim())?;
+            g.bw_inter = decimal::parse(b.trim())?;
         } else if let Some(v) = part.strip_prefix("type ") {
             let (a, b) = v.split_once('/')?;
             g.type_intra = Path::parse(a)?;
