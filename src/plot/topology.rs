@@ -130,7 +130,7 @@ fn marker<DB: DrawingBackend>(i: usize, col: RGBColor) -> DynElement<'static, DB
     let style = col.filled();
     match i % 5 {
         0 => Circle::new((0, 0), 4, style).into_dyn(),
-        1 => TriangleMarker::new((0, 0), 5, style).into_dyn(),
+        1 => super::triangle(5, style).into_dyn(),
         2 => Rectangle::new([(-4, -4), (4, 4)], style).into_dyn(),
         3 => Cross::new((0, 0), 4, col.stroke_width(2)).into_dyn(),
         _ => Circle::new((0, 0), 4, col.stroke_width(2)).into_dyn(),

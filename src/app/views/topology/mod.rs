@@ -41,7 +41,7 @@ pub mod step_model;
 pub mod sweep;
 pub mod table;
 
-use panels::{step_panels, StepPanelsProps, SummaryPanels};
+use panels::{step_panels, summary_panels, use_summary, StepPanelsProps, SummaryPanelsProps};
 use picture::{picture, PictureProps};
 
 /// Fields that change the schedule (and so reset the step).
@@ -115,6 +115,7 @@ pub fn TopologyView(props: &ViewProps) -> Html {
         .ready()
         .cloned()
         .unwrap_or_else(|| Rc::new(Err(String::new())));
+    let summary = use_summary(&params, &panels::RunResult(result.clone()), !pending);
     let last = result.as_ref().as_ref().map_or(0, |(_, r)| r.num_rounds());
     let step = params.step.min(last);
     let dispatch = state.dispatcher();
@@ -239,9 +240,7 @@ pub fn TopologyView(props: &ViewProps) -> Html {
                 {computing(format!("the {} all-reduce of {} on p = {} ranks ({} nodes)", params.alg.topology_info().short_label, format_bytes_short(params.size.bytes() as f64), params.p(), params.node_count()))}
             } else {
                 {body}
-                {ctx.panel("summary", html! {
-                    <SummaryPanels params={run_key(&params)} run={panels::RunResult(result.clone())} {on_pick} />
-                })}
+                {ctx.panel("summary", summary_panels(&SummaryPanelsProps { params: run_key(&params), summary, on_pick }))}
             }
         </div>
     }

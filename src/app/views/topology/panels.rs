@@ -1,15 +1,15 @@
 //! The panels under the picture: per-step tables ([`step_panels`]) and the
-//! step-independent summary ([`SummaryPanels`]: course numbers, comparison,
-//! sweeps, caveats).
+//! step-independent summary ([`summary_panels`], kept by [`use_summary`]:
+//! course numbers, comparison, sweeps, caveats).
 
 use std::rc::Rc;
 
 use yew::prelude::*;
 
 use super::caveats::{caveats_panel, CaveatsProps};
-use super::compare::{compare_panel, CompareProps};
-use super::compare_model::{compare, sweeps};
-use super::course::{course_panel, CourseProps};
+use super::compare::{compare_panel, CompareProps, CompareRow};
+use super::compare_model::{compare, sweeps, SweepChart};
+use super::course::{course_panel, CourseItem, CourseProps};
 use super::course_model::{course, flex_table};
 use super::step_model::{link_rows, rank_rows, MAX_ROWS};
 use super::sweep::{sweep_charts, SweepsProps};
@@ -18,6 +18,7 @@ use crate::core::collectives::Algorithm;
 use crate::core::topology::Topology;
 use crate::core::topology_view::{busbw_note, TopoRun};
 use crate::core::units::format_exact_or_approx;
+use crate::export::DataTable;
 use crate::params::topology::{TopologyParams, MAX_GPUS};
 
 /// The run of the chosen algorithm, or why it cannot run; compared by
@@ -84,27 +85,40 @@ pub fn step_panels(props: &StepPanelsProps) -> Html {
     }
 }
 
-/// Props of [`SummaryPanels`].
-#[derive(Properties, PartialEq)]
-pub struct SummaryPanelsProps {
-    /// Current parameters.
-    pub params: TopologyParams,
-    /// The run of the chosen algorithm.
-    pub run: RunResult,
-    /// Called when a comparison row is picked.
-    pub on_pick: Callback<Algorithm>,
+/// What the summary panels show, kept by [`use_summary`]: everything that
+/// depends on the run and the parameters, not on the step.
+#[derive(Clone, PartialEq)]
+pub struct Summary {
+    /// Course blocks and the busbw note of the run.
+    extra: Rc<(Vec<CourseItem>, String)>,
+    /// Comparison rows, bottleneck and busbw sentences, the comparison's
+    /// table and both sweeps; `None` while the run is pending or the shape
+    /// is not a topology.
+    tables: Rc<Option<Tables>>,
 }
 
-/// Course numbers, comparison table, sweeps and caveats.
-#[component]
-pub fn SummaryPanels(props: &SummaryPanelsProps) -> Html {
-    let p = &props.params;
+type Tables = (
+    Vec<CompareRow>,
+    String,
+    String,
+    Rc<DataTable>,
+    Rc<SweepChart>,
+    Rc<SweepChart>,
+);
+
+/// The summary of `params` (its step is ignored) and `run`: computed once
+/// the run is `ready`, so a pending run shows its notice first.
+#[hook]
+pub fn use_summary(params: &TopologyParams, run: &RunResult, ready: bool) -> Summary {
     let key = TopologyParams {
         step: 0,
-        ..p.clone()
+        ..params.clone()
     };
     // Course numbers and the busbw note depend on the run, not the step.
-    let extra = use_memo((key.clone(), props.run.clone()), |(k, r)| {
+    let extra = use_memo((key.clone(), run.clone(), ready), |(k, r, ready)| {
+        if !*ready {
+            return (Vec::new(), String::new());
+        }
         let current = r.0.as_ref().as_ref().ok();
         let note = current.map_or_else(String::new, |(t, run)| busbw_note(run, t));
         let items = k
@@ -113,7 +127,10 @@ pub fn SummaryPanels(props: &SummaryPanelsProps) -> Html {
             .unwrap_or_default();
         (items, note)
     });
-    let summary = use_memo(key, |k| {
+    let tables = use_memo((key, ready), |(k, ready)| {
+        if !*ready {
+            return None;
+        }
         let topo = k.topology().ok()?;
         let (rows, sentence, busbw, table) =
             compare(&topo, k.elements(), k.inter_bw.value.bytes_per_second);
@@ -126,7 +143,6 @@ pub fn SummaryPanels(props: &SummaryPanelsProps) -> Html {
             .min(MAX_GPUS as usize);
         let (g, s) = sweeps(&topo, k.elements(), max_g);
         Some((
-            topo,
             rows,
             sentence,
             busbw,
@@ -135,10 +151,26 @@ pub fn SummaryPanels(props: &SummaryPanelsProps) -> Html {
             Rc::new(s),
         ))
     });
-    let Some((_, rows, sentence, busbw, table, g, s)) = summary.as_ref() else {
+    Summary { extra, tables }
+}
+
+/// Props of [`summary_panels`].
+pub struct SummaryPanelsProps {
+    /// Current parameters.
+    pub params: TopologyParams,
+    /// What [`use_summary`] kept.
+    pub summary: Summary,
+    /// Called when a comparison row is picked.
+    pub on_pick: Callback<Algorithm>,
+}
+
+/// Course numbers, comparison table, sweeps and caveats.
+pub fn summary_panels(props: &SummaryPanelsProps) -> Html {
+    let p = &props.params;
+    let Some((rows, sentence, busbw, table, g, s)) = props.summary.tables.as_ref() else {
         return html! {};
     };
-    let (items, note) = (&extra.0, &extra.1);
+    let (items, note) = (&props.summary.extra.0, &props.summary.extra.1);
     html! {
         <div class="panels">
             {course_panel(&CourseProps { items: items.clone() })}
