@@ -51,6 +51,15 @@ pub const PALETTE: [RGBColor; 7] = [
     RGBColor(0xF0, 0xE4, 0x42),
 ];
 
+/// `s` with `&`, `<`, `>` and `"` escaped, for SVG text and attribute
+/// values written by hand.
+pub fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
 /// A filled triangle marker, point up, with its vertices `size` px from
 /// the origin (backend pixels; compose it with `EmptyElement::at`): the
 /// shape of plotters' `TriangleMarker`, whose vertices sit at 90°, 210° and

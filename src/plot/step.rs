@@ -10,7 +10,7 @@ use plotters::prelude::*;
 use super::SvgBackend;
 
 use super::{
-    err, finish_svg, frame, key, mesh, plot_height, titled, top_for_legend, Axis, Legend,
+    err, esc, finish_svg, frame, key, mesh, plot_height, titled, top_for_legend, Axis, Legend,
     CAPTION_PX, PALETTE,
 };
 use crate::core::step::run::{BucketSpan, CommKind, ComputeSpan, StepRun};
@@ -21,13 +21,6 @@ use crate::core::units::{format_binary, format_decimal, format_number, format_ti
 
 /// Chart size in SVG pixels.
 pub const SIZE: (u32, u32) = (760, 360);
-
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
 
 /// Left edge of the bars, px.
 const LEFT: f64 = 150.0;

@@ -2,13 +2,15 @@
 //! with this round's transfers as arrows styled by link class (dash
 //! pattern and thickness, not only colour; see [`super::legend`]).
 
+use std::fmt::Write;
 use std::rc::Rc;
 
 use yew::prelude::*;
 
 use crate::core::topology::LinkClass;
-use crate::core::topology_view::view_model::{arrow_path, Layout, RANK_R};
+use crate::core::topology_view::view_model::{arrow_path, Layout, Rect, RANK_R};
 use crate::core::units::decimal;
+use crate::plot::esc;
 
 /// One arrow of this round.
 #[derive(Clone, Debug, PartialEq)]
@@ -57,79 +59,151 @@ pub fn class_css(c: LinkClass) -> &'static str {
     }
 }
 
-/// The picture.
+/// The picture: a `<figure>` around the SVG, which is written as text
+/// (as the charts are) and handed to the page whole. It is redrawn at every
+/// round, and one string costs the page fewer bytes and the browser less
+/// work than hundreds of diffed elements.
 pub fn picture(props: &PictureProps) -> Html {
     let l = &*props.layout;
-    let racks = l.racks.iter().enumerate().map(|(i, r)| {
-        html! {
-            <g class="rack">
-                <rect x={fmt(r.x)} y={fmt(r.y)} width={fmt(r.w)} height={fmt(r.h)} rx="10" />
-                <text x={fmt(r.x + 8.0)} y={fmt(r.y + 14.0)} class="rack-title">{format!("rack {i}")}</text>
-            </g>
+    html! {
+        <figure class={classes!("topo-picture", l.compact.then_some("compact"))}
+            style={format!("max-width: {}px", decimal::fixed(l.width * 1.4, 0))}>
+            {Html::from_html_unchecked(AttrValue::from(svg(props)))}
+            <figcaption class="muted">{props.caption.clone()}</figcaption>
+        </figure>
+    }
+}
+
+/// `<rect>` of `r` with corner radius `rx`.
+fn rect(out: &mut String, r: &Rect, rx: u32) {
+    let _ = write!(
+        out,
+        r#"<rect x="{}" y="{}" width="{}" height="{}" rx="{rx}"/>"#,
+        fmt(r.x),
+        fmt(r.y),
+        fmt(r.w),
+        fmt(r.h)
+    );
+}
+
+/// `<line>` of class `class` from `a` to `b`.
+fn line(out: &mut String, class: &str, (a, b): &((f64, f64), (f64, f64))) {
+    let _ = write!(
+        out,
+        r#"<line class="{class}" x1="{}" y1="{}" x2="{}" y2="{}"/>"#,
+        fmt(a.0),
+        fmt(a.1),
+        fmt(b.0),
+        fmt(b.1)
+    );
+}
+
+/// The SVG of the picture, as text.
+fn svg(props: &PictureProps) -> String {
+    let l = &*props.layout;
+    let pre = esc(&props.id_prefix);
+    let mut o = String::new();
+    let _ = write!(
+        o,
+        r#"<svg viewBox="0 0 {} {}" role="img" aria-label="{}"><defs>"#,
+        fmt(l.width),
+        fmt(l.height),
+        esc(&props.caption)
+    );
+    for kind in ["reduce", "copy"] {
+        let _ = write!(
+            o,
+            r#"<marker id="{pre}-head-{kind}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" class="head {kind}"/></marker>"#
+        );
+    }
+    o.push_str("</defs>");
+    for (i, r) in l.racks.iter().enumerate() {
+        o.push_str(r#"<g class="rack">"#);
+        rect(&mut o, r, 10);
+        let _ = write!(
+            o,
+            r#"<text x="{}" y="{}" class="rack-title">rack {i}</text></g>"#,
+            fmt(r.x + 8.0),
+            fmt(r.y + 14.0)
+        );
+    }
+    o.push_str(r#"<g class="fabric-links">"#);
+    for f in &l.fabric {
+        line(&mut o, "fabric", f);
+    }
+    o.push_str("</g>");
+    if let Some(c) = l.core {
+        o.push_str(r#"<g class="core">"#);
+        for u in &l.uplinks {
+            line(&mut o, "uplink", u);
         }
-    });
-    let core = l.core.map(|c| {
-        let uplinks = l.uplinks.iter().map(|(a, b)| {
-            html! { <line class="uplink" x1={fmt(a.0)} y1={fmt(a.1)} x2={fmt(b.0)} y2={fmt(b.1)} /> }
-        });
-        html! {
-            <g class="core">
-                {for uplinks}
-                <rect x={fmt(c.x)} y={fmt(c.y)} width={fmt(c.w)} height={fmt(c.h)} rx="6" />
-                <text class="core-title" transform={format!("translate({} {}) rotate(-90)", fmt(c.x + c.w / 2.0 + 4.0), fmt(c.y + c.h / 2.0))}
-                    text-anchor="middle">
-                    {props.core_label.clone().map_or_else(|| "rack core".to_string(), |s| format!("rack core: {s}"))}
-                </text>
-            </g>
-        }
-    });
-    let fabric = l.fabric.iter().map(|(a, b)| {
-        html! { <line class="fabric" x1={fmt(a.0)} y1={fmt(a.1)} x2={fmt(b.0)} y2={fmt(b.1)} /> }
-    });
-    let nodes = l.nodes.iter().enumerate().map(|(i, n)| {
+        rect(&mut o, &c, 6);
+        let label = props
+            .core_label
+            .as_ref()
+            .map_or_else(|| "rack core".to_string(), |s| format!("rack core: {s}"));
+        let _ = write!(
+            o,
+            r#"<text class="core-title" transform="translate({} {}) rotate(-90)" text-anchor="middle">{}</text></g>"#,
+            fmt(c.x + c.w / 2.0 + 4.0),
+            fmt(c.y + c.h / 2.0),
+            esc(&label)
+        );
+    }
+    for (i, n) in l.nodes.iter().enumerate() {
         let g = props.node_sizes.get(i).copied().unwrap_or(0);
-        html! {
-            <g class="node">
-                <rect x={fmt(n.x)} y={fmt(n.y)} width={fmt(n.w)} height={fmt(n.h)} rx="8" />
-                <text x={fmt(n.x + 8.0)} y={fmt(n.y + 15.0)} class="node-title">
-                    {if l.compact { format!("node {i} · {g} GPUs") } else { format!("node {i}") }}
-                </text>
-            </g>
+        o.push_str(r#"<g class="node">"#);
+        rect(&mut o, n, 8);
+        let _ = write!(
+            o,
+            r#"<text x="{}" y="{}" class="node-title">node {i}"#,
+            fmt(n.x + 8.0),
+            fmt(n.y + 15.0)
+        );
+        if l.compact {
+            let _ = write!(o, " · {g} GPUs");
         }
-    });
-    let nics = l.nics.iter().enumerate().map(|(i, nic)| {
+        o.push_str("</text></g>");
+    }
+    for (i, nic) in l.nics.iter().enumerate() {
         let r = nic.rect;
         let (now, sofar) = props.nic_labels.get(i).cloned().unwrap_or_default();
+        let (now, sofar) = (esc(&now), esc(&sofar));
         let cx = fmt(r.x + r.w / 2.0);
-        html! {
-            <g class="nic" id={format!("{}-nic-{}-{}", props.id_prefix, nic.node, nic.lane)}>
-                <title>{format!("node {} NIC {}: {now} this round, {sofar} so far", nic.node, nic.lane)}</title>
-                <rect x={fmt(r.x)} y={fmt(r.y)} width={fmt(r.w)} height={fmt(r.h)} rx="3" />
-                <text x={cx.clone()} y={fmt(r.y + 11.0)} text-anchor="middle" class="nic-label">{now}</text>
-                <text x={cx} y={fmt(r.y + 22.0)} text-anchor="middle" class="nic-label">{sofar}</text>
-            </g>
+        let _ = write!(
+            o,
+            r#"<g class="nic" id="{pre}-nic-{}-{}"><title>node {} NIC {}: {now} this round, {sofar} so far</title>"#,
+            nic.node, nic.lane, nic.node, nic.lane
+        );
+        rect(&mut o, &r, 3);
+        let _ = write!(
+            o,
+            r#"<text x="{cx}" y="{}" text-anchor="middle" class="nic-label">{now}</text><text x="{cx}" y="{}" text-anchor="middle" class="nic-label">{sofar}</text></g>"#,
+            fmt(r.y + 11.0),
+            fmt(r.y + 22.0)
+        );
+    }
+    if !l.compact {
+        for (r, &(x, y)) in l.ranks.iter().enumerate() {
+            let on = props.active.get(r).copied().unwrap_or(false);
+            let _ = write!(
+                o,
+                r#"<g class="rank{}"><circle cx="{}" cy="{}" r="{}"/><text x="{}" y="{}" text-anchor="middle">{r}</text></g>"#,
+                if on { " active" } else { "" },
+                fmt(x),
+                fmt(y),
+                fmt(RANK_R),
+                fmt(x),
+                fmt(y + 4.0)
+            );
         }
-    });
-    let ranks = (!l.compact).then(|| {
-        l.ranks
-            .iter()
-            .enumerate()
-            .map(|(r, &(x, y))| {
-                let on = props.active.get(r).copied().unwrap_or(false);
-                html! {
-                    <g class={classes!("rank", on.then_some("active"))}>
-                        <circle cx={fmt(x)} cy={fmt(y)} r={fmt(RANK_R)} />
-                        <text x={fmt(x)} y={fmt(y + 4.0)} text-anchor="middle">{r}</text>
-                    </g>
-                }
-            })
-            .collect::<Html>()
-    });
-    let pre = props.id_prefix.clone();
+    }
+    o.push_str(r#"<g class="arrows">"#);
     let trim = if l.compact { 6.0 } else { RANK_R + 2.0 };
-    let arrows = props.arrows.iter().filter_map(|a| {
-        let from = *l.ranks.get(a.src)?;
-        let to = *l.ranks.get(a.dst)?;
+    for a in props.arrows.iter() {
+        let (Some(&from), Some(&to)) = (l.ranks.get(a.src), l.ranks.get(a.dst)) else {
+            continue;
+        };
         let bend = if a.class == LinkClass::Intra {
             0.25
         } else {
@@ -137,37 +211,15 @@ pub fn picture(props: &PictureProps) -> Html {
         };
         let (d, _) = arrow_path(from, to, bend, trim);
         let kind = if a.reduce { "reduce" } else { "copy" };
-        Some(html! {
-            <g class={classes!("arrow", class_css(a.class), kind)}>
-                <title>{a.title.clone()}</title>
-                <path d={d} marker-end={format!("url(#{pre}-head-{kind})")} />
-            </g>
-        })
-    });
-    html! {
-        <figure class={classes!("topo-picture", l.compact.then_some("compact"))}
-            style={format!("max-width: {}px", decimal::fixed(l.width * 1.4, 0))}>
-            <svg viewBox={format!("0 0 {} {}", fmt(l.width), fmt(l.height))} role="img"
-                aria-label={props.caption.clone()}>
-                <defs>
-                    <marker id={format!("{}-head-reduce", props.id_prefix)} viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
-                        <path d="M 0 0 L 10 5 L 0 10 z" class="head reduce" />
-                    </marker>
-                    <marker id={format!("{}-head-copy", props.id_prefix)} viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
-                        <path d="M 0 0 L 10 5 L 0 10 z" class="head copy" />
-                    </marker>
-                </defs>
-                {for racks}
-                <g class="fabric-links">{for fabric}</g>
-                {for core}
-                {for nodes}
-                {for nics}
-                {for ranks}
-                <g class="arrows">{for arrows}</g>
-            </svg>
-            <figcaption class="muted">{props.caption.clone()}</figcaption>
-        </figure>
+        let _ = write!(
+            o,
+            r#"<g class="arrow {} {kind}"><title>{}</title><path d="{d}" marker-end="url(#{pre}-head-{kind})"/></g>"#,
+            class_css(a.class),
+            esc(&a.title)
+        );
     }
+    o.push_str("</g></svg>");
+    o
 }
 
 fn fmt(v: f64) -> String {
