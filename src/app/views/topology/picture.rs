@@ -154,16 +154,28 @@ fn svg(props: &PictureProps) -> String {
         let g = props.node_sizes.get(i).copied().unwrap_or(0);
         o.push_str(r#"<g class="node">"#);
         rect(&mut o, n, 8);
+        let title = if l.compact {
+            format!("node {i} · {g} GPUs")
+        } else {
+            format!("node {i}")
+        };
+        // A title wider than its box (12 px bold: about 7 px a character)
+        // is squeezed to fit rather than run under the next node.
+        let room = n.w - 14.0;
+        let fit = if title.chars().count() as f64 * 7.0 > room {
+            format!(
+                r#" textLength="{}" lengthAdjust="spacingAndGlyphs""#,
+                fmt(room)
+            )
+        } else {
+            String::new()
+        };
         let _ = write!(
             o,
-            r#"<text x="{}" y="{}" class="node-title">node {i}"#,
+            r#"<text x="{}" y="{}" class="node-title"{fit}>{title}</text></g>"#,
             fmt(n.x + 8.0),
             fmt(n.y + 15.0)
         );
-        if l.compact {
-            let _ = write!(o, " · {g} GPUs");
-        }
-        o.push_str("</text></g>");
     }
     for (i, nic) in l.nics.iter().enumerate() {
         let r = nic.rect;
