@@ -264,3 +264,25 @@ fn reducer_commits_rejects_and_clamps() {
         "a preset clears the drafts"
     );
 }
+
+/// The keys follow the current schedule: flat ring on 2 × 2 GPUs has
+/// 2(p − 1) = 6 rounds; on 8 × 2 (p = 16) it has 2 · 15 = 30, and End and →
+/// reach them (the keyboard handler once kept the first callback, which
+/// clamped every step to the first schedule's 6 rounds).
+#[wasm_bindgen_test]
+async fn end_and_arrow_keys_follow_a_new_schedule() {
+    let app = Mounted::new("view=topology&alg=flat&nodes=2&gpus=2").await;
+    app.key("End").await;
+    assert!(app.text(".step-controls .scrub span").contains("6 of 6"));
+    set_field(&app, "nodes", "8").await;
+    app.until_computed().await;
+    app.key("End").await;
+    assert!(
+        app.text(".step-controls .scrub span").contains("30 of 30"),
+        "{}",
+        app.text(".step-controls .scrub span")
+    );
+    app.key("Home").await;
+    app.key("ArrowRight").await;
+    assert!(app.text(".step-controls .scrub span").contains("1 of 30"));
+}
