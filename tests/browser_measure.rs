@@ -372,3 +372,21 @@ async fn a_busbw_step_at_nccl_s_protocol_switch_is_named() {
     );
     assert!(app.text("#nccl-picks").contains("28 of 28 (100 %)"));
 }
+
+/// A paste of NCCL_DEBUG lines alone (no benchmark table): the import says
+/// no table was found, and a note sends the reader to NCCL's panel, which
+/// reads the lines (the fixture's GRAPH lines and its NCCL_PROTO line).
+#[wasm_bindgen_test]
+async fn an_nccl_debug_paste_without_a_table_points_to_nccl_s_panel() {
+    let app = Mounted::new("view=measure").await;
+    paste(
+        &app,
+        include_str!("fixtures/logs/nccl-debug-gnosia93-2.27.3-p4d-a100-graph-proto-env.txt"),
+    )
+    .await;
+    assert!(app
+        .text("#import-error")
+        .starts_with("No table of a known format was found."));
+    assert!(app.text("#nccl-only-note").contains("NCCL's own choices"));
+    assert_eq!(app.count("#nccl-panel"), 1);
+}

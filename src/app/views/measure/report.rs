@@ -58,10 +58,15 @@ pub fn parse_report(props: &PanelProps) -> Html {
                 crate::core::measure::ImportError::Empty => Vec::new(),
             };
             let kept = s.kept.is_some() && !s.text.trim().is_empty();
+            let nccl_only = s.analysis.nccl.is_some();
             return html! {
                 <section class="panel wide" id="parse-report">
                     <h2>{"What was read"}</h2>
                     <p id="import-error" class={classes!((!s.text.is_empty()).then_some("field-error"))} role="status">{e.to_string()}</p>
+                    if nccl_only {
+                        <p id="nccl-only-note" class="hint">{"This paste has NCCL_DEBUG lines but no benchmark table, so there is nothing to fit α and β to. \
+                            NCCL's lines are read in “NCCL's own choices” below; paste a benchmark table too (e.g. all_reduce_perf output) for the fit."}</p>
+                    }
                     <ul class="line-messages" id="import-reasons">{ for msgs.iter().take(20).map(|m| html!{ <li>{message_text(m)}</li> }) }</ul>
                     if kept {
                         <p id="kept-note" class="hint">{"The fit, charts and table below still show the last log that was read."}</p>

@@ -71,9 +71,19 @@ pub fn sharding_panel(r: &SharedReport, p: &StepParams) -> Html {
             </tr>
         }
     });
-    let why = zero2
-        .err()
-        .map(|e| html! { <p class="field-error" id="sharding-why">{format!("{e}.")}</p> });
+    // Why the sharded rows are empty; when a sharded mode was asked for,
+    // the step chart above already says it in full.
+    let why = zero2.err().map(|e| {
+        let text = if p.sharding == Sharding::Ddp {
+            format!("{e}.")
+        } else {
+            format!(
+                "No step time or traffic for ZeRO-1, ZeRO-2 and FSDP: alg={} has no reduce-scatter and all-gather (see above the step chart).",
+                p.alg.key()
+            )
+        };
+        html! { <p class="field-error" id="sharding-why">{text}</p> }
+    });
     html! {
         <section class="panel wide" id="sharding" aria-labelledby="shard-h">
             <h2 class="panel-h" id="shard-h">{"Sharded data parallelism: memory per rank, step time and traffic"}</h2>

@@ -120,12 +120,12 @@ pub fn TunerPanel(props: &TunerPanelProps) -> Html {
         <section class="panel" id="tuner" aria-labelledby="tuner-h">
             <h2 class="panel-h" id="tuner-h">{"Bucket tuner"}</h2>
             if mode == Sharding::Zero2 {
-                <p class="muted">{"ZeRO-2's step."}</p>
+                <p class="muted">{"Timing ZeRO-2's step: its buckets are reduce-scattered as DDP's are all-reduced, then one all-gather follows."}</p>
             }
             {body}
             if props.fixed.is_none() {
-            <p class="muted">{"Small buckets start early but pay the all-reduce's start-ups many times; large buckets start late and \
-                leave the last all-reduce exposed. The first bucket keeps its own cap (first=)."}</p>
+            <p class="muted">{format!("Small buckets start early but pay the {c}'s start-ups many times; large buckets start late and \
+                leave the last {c} exposed. The first bucket keeps its own cap (first=).", c = if mode == Sharding::Zero2 { "reduce-scatter" } else { "all-reduce" })}</p>
             }
         </section>
     }
