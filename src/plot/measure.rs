@@ -141,6 +141,23 @@ pub fn draw_time(measured: &[Points], curves: Option<&Curves>) -> Result<String,
     check_span("times", y0, y1)?;
     let (x0, x1) = (x0 / 1.5, x1 * 1.5);
     let (y0, y1) = (y0 / 2.0, y1 * 2.0);
+    // The models at the fitted α and β differ most where the log is
+    // smallest or largest, often outside the measured times: the time axis
+    // reaches out to them, at most two decades beyond the data either way,
+    // so each line runs across the chart instead of starting mid-way.
+    let (y0, y1) = curves.map_or((y0, y1), |c| {
+        c.models
+            .iter()
+            .flat_map(|(_, p)| p)
+            .chain(&c.fitted)
+            .filter(|&&(x, t)| x >= x0 && x <= x1 && t.is_finite() && t > 0.0)
+            .fold((y0, y1), |(lo, hi), &(_, t)| {
+                (
+                    lo.min(t / 1.2).max(y0 / 100.0),
+                    hi.max(t * 1.2).min(y1 * 100.0),
+                )
+            })
+    });
     let mut svg = String::new();
     {
         let root = SvgBackend::with_string(&mut svg, SIZE).into_drawing_area();

@@ -200,7 +200,7 @@ impl Fit {
         }
         let share = seg.intercept / t0;
         (share < EXTRAPOLATED_SHARE).then(|| {
-            format!("α is extrapolated, not measured: at the smallest size fitted ({} B) the start-up term is {} µs of {} µs ({} %), so α is an intercept far below the sizes measured. Add small sizes to measure it.", crate::core::units::group_thousands(seg.from as u64), format_exact_or_approx(seg.intercept * 1e6), format_exact_or_approx(t0 * 1e6), decimal::fixed(share * 100.0, 1))
+            format!("α is extrapolated, not measured: at the smallest size fitted ({} B) the start-up term is {} µs of {} µs ({} %), so α is an intercept far below the sizes measured. Add small sizes to measure it.", crate::core::units::group_thousands(seg.from as u64), crate::core::units::sig(seg.intercept * 1e6, 4), crate::core::units::sig(t0 * 1e6, 4), decimal::fixed(share * 100.0, 1))
         })
     }
 }

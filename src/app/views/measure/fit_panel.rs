@@ -11,11 +11,13 @@ use crate::core::measure::{CollectiveKind, Model};
 use crate::core::units::decimal;
 use crate::core::units::{
     equation, format_bandwidth, format_beta, format_bit_rate, format_decimal,
-    format_exact_or_approx,
+    format_exact_or_approx, format_time, sig,
 };
 
+/// A time in µs, 4 significant digits, no "≈" (a quantity with a unit):
+/// α is read in µs.
 fn us(t: f64) -> String {
-    format!("{} µs", format_exact_or_approx(t * 1e6))
+    format!("{} µs", sig(t * 1e6, 4))
 }
 
 fn bw_text(beta: f64) -> String {
@@ -95,7 +97,8 @@ pub fn fit_panel(props: &PanelProps) -> Html {
                 }
                 <p id="fit-suggested">{ match f.suggested.0 {
                     0 => "No breakpoint detected: one line fits (BIC).".to_string(),
-                    k => format!("The data suggest {k} breakpoint{} (protocol or algorithm switch) near {} (BIC); choose {k} above to fit piecewise.", if k == 1 { "" } else { "s" }, f.suggested.1.iter().map(|&b| format_decimal(b)).collect::<Vec<_>>().join(" and ")),
+                    k => format!("The data suggest {k} breakpoint{} (protocol or algorithm switch) near {} (BIC){}", if k == 1 { "" } else { "s" }, f.suggested.1.iter().map(|&b| format_decimal(b)).collect::<Vec<_>>().join(" and "),
+                        if f.options.breaks == k { ", as chosen above.".to_string() } else { format!("; choose {k} above to fit piecewise.") }),
                 } }</p>
                 if la.steps.iter().any(|st| st.2.is_some()) {
                     <ul id="fit-steps">{ for la.steps.iter().filter_map(|(lo, hi, name)| name.as_ref().map(|n| html!{
@@ -105,7 +108,7 @@ pub fn fit_panel(props: &PanelProps) -> Html {
                 { for f.notes.iter().map(|n| html!{ <p class="hint">{n.clone()}</p> }) }
                 <h3>{"Largest deviations from the model"}</h3>
                 <ul id="fit-worst">{ for f.worst.iter().filter_map(|&i| f.residuals.get(i)).map(|r| html!{
-                    <li>{format!("{}: measured {} vs model {} ({:+} %)", format_decimal(r.n), us(r.t), us(r.predicted), decimal::fixed(r.rel * 100.0, 1))}</li>
+                    <li>{format!("{}: measured {} vs model {} ({:+} %)", format_decimal(r.n), format_time(r.t), format_time(r.predicted), decimal::fixed(r.rel * 100.0, 1))}</li>
                 }) }</ul>
                 if let Some(c) = &la.curves {
                     if !c.crossovers.is_empty() {
