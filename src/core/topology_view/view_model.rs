@@ -3,7 +3,8 @@
 //!
 //! Pure layout only: no timing, byte count or formula lives here (those
 //! come from [`crate::core::topology_view`]). Racks are stacked
-//! top to bottom, the nodes of a rack sit in rows of [`NODES_PER_ROW`],
+//! top to bottom, the nodes of a rack sit in rows of [`NODES_PER_ROW`] (fewer
+//! in the narrow picture when the nodes are wide),
 //! the ranks of a node in rows of [`RANKS_PER_ROW`], each node's NICs along
 //! its bottom edge, and the rack core (when there are two or more racks) is
 //! a vertical bar on the right joined to every rack by an uplink.
@@ -33,6 +34,10 @@ const CORE_W: f64 = 34.0;
 const CORE_GAP: f64 = 30.0;
 const COMPACT_NODE_W: f64 = 92.0;
 const COMPACT_NODE_BODY: f64 = 22.0;
+/// Width the narrow picture's node rows keep within, SVG units (about
+/// 1.5 × a 375 px screen's picture, so text stays near two thirds of its
+/// size).
+const NARROW_W: f64 = 560.0;
 
 /// An axis-aligned box, SVG units.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -98,6 +103,7 @@ pub struct Layout {
 /// [`COMPACT_ABOVE_P`] ranks. Zero racks or lanes count as one.
 pub fn layout(node_sizes: &[usize], racks: usize, lanes: usize, compact: bool) -> Layout {
     let p: usize = node_sizes.iter().sum();
+    let narrow = compact;
     let compact = compact || p > COMPACT_ABOVE_P;
     let racks = racks.max(1);
     let lanes = lanes.max(1);
@@ -118,8 +124,16 @@ pub fn layout(node_sizes: &[usize], racks: usize, lanes: usize, compact: bool) -
         rank_rows as f64 * RANK_GAP
     };
     let node_h = NODE_TITLE + body + NIC_H + 2.0 * PAD;
-    let row_nodes = per_rack.min(NODES_PER_ROW);
-    let node_rows = per_rack.div_ceil(NODES_PER_ROW);
+    // The forced compact form is the narrow picture (small screens): its
+    // rows hold as many nodes as fit in NARROW_W, so wide nodes (many NICs)
+    // stack instead of shrinking to an unreadable strip.
+    let per_row = if narrow {
+        (((NARROW_W + NODE_GAP) / (node_w + NODE_GAP)) as usize).clamp(1, NODES_PER_ROW)
+    } else {
+        NODES_PER_ROW
+    };
+    let row_nodes = per_rack.min(per_row);
+    let node_rows = per_rack.div_ceil(per_row);
     let has_racks = racks > 1;
     let rack_pad = if has_racks { PAD } else { 0.0 };
     let rack_title = if has_racks { RACK_TITLE } else { 0.0 };
@@ -159,7 +173,7 @@ pub fn layout(node_sizes: &[usize], racks: usize, lanes: usize, compact: bool) -
             let Some(&size) = node_sizes.get(node) else {
                 break;
             };
-            let (row, col) = (k / NODES_PER_ROW, k % NODES_PER_ROW);
+            let (row, col) = (k / per_row, k % per_row);
             let r = Rect {
                 x: PAD + rack_pad + col as f64 * (node_w + NODE_GAP),
                 y: ry + rack_pad + rack_title + row as f64 * (node_h + BUS + NODE_GAP),
@@ -358,6 +372,19 @@ mod tests {
         assert_eq!(big.nodes[3].y, big.nodes[0].y);
         let forced = layout(&[2, 2], 1, 1, true);
         assert!(forced.compact);
+        // The narrow picture of 4 nodes with 8 NICs each: a node is
+        // 8 × (40 + 4) + 2 × 10 = 372 wide, so one fits in 560 and the
+        // nodes stack (each its own row); with 4 NICs (196 wide) two fit.
+        let eight = layout(&[8; 4], 1, 8, true);
+        assert_eq!(eight.nodes[0].w, 372.0);
+        assert!(eight.nodes[1].y > eight.nodes[0].y);
+        assert_eq!(eight.nodes[1].x, eight.nodes[0].x);
+        let four = layout(&[8; 4], 1, 4, true);
+        assert_eq!(four.nodes[1].y, four.nodes[0].y);
+        assert!(four.nodes[2].y > four.nodes[0].y);
+        // The full picture keeps four to a row.
+        let full = layout(&[8; 4], 1, 8, false);
+        assert_eq!(full.nodes[3].y, full.nodes[0].y);
     }
 
     #[test]
