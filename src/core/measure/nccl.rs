@@ -136,7 +136,7 @@ pub fn parse(lines: &[Line], opts: &ImportOptions) -> (Option<Log>, Vec<LineMess
                         }
                     }
                 }
-                ["step:", v] => step_note = Some(format!("header step: {v}")),
+                ["step:", v] => step_note = Some(step_text(v)),
                 _ => {}
             }
         }
@@ -536,4 +536,18 @@ fn infer_collective(
         None => format!("{} (assumed: the log names no tool and prints no bandwidths)", c.label()),
     };
     (c, why)
+}
+/// The note for the header's `step:` value: nccl-tests prints
+/// `step: 2(factor)` for sizes multiplied by 2 from row to row (its `-f`)
+/// and `step: 1048576(bytes)` for sizes that grow by as many bytes (`-i`).
+fn step_text(v: &str) -> String {
+    if let Some(f) = v.strip_suffix("(factor)") {
+        format!(
+            "sizes grow by a factor of {f} from row to row (header “step: {v}”, nccl-tests' -f)"
+        )
+    } else if let Some(b) = v.strip_suffix("(bytes)") {
+        format!("sizes grow by {b} B from row to row (header “step: {v}”, nccl-tests' -i)")
+    } else {
+        format!("header step: {v}")
+    }
 }

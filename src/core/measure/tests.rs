@@ -143,6 +143,13 @@ fn allgather_with_launcher_prefix_and_error_column() {
     assert_eq!(r.p.p, 8);
     assert_eq!(c.flagged, 0, "{:?}", c.rows);
     assert_avg_matches(c);
+    // The header's "step: 2(factor)" is nccl-tests' -f 2, said in words.
+    assert!(
+        l.notes.iter().any(|n| n
+            == "sizes grow by a factor of 2 from row to row (header “step: 2(factor)”, nccl-tests' -f)"),
+        "{:?}",
+        l.notes
+    );
 }
 
 #[test]
