@@ -157,9 +157,9 @@ pub fn no_header_reason(lines: &[Line]) -> String {
         .collect();
     match rows.first() {
         Some(first) => format!(
-            "{} look{} like data rows (first: line {first}) but have no column header we read, and do not fit nccl-tests' layout: paste the header too, or name the columns (size(B), time(us)). We read {}",
-            if rows.len() == 1 { "1 line".to_string() } else { format!("{} lines", rows.len()) },
-            if rows.len() == 1 { "s" } else { "" },
+            "{} line{} look like data rows (first: line {first}) but have no column header we read, and do not fit nccl-tests' layout: paste the header too, or name the columns (size(B), time(us)). We read {}",
+            rows.len(),
+            if rows.len() == 1 { "" } else { "s" },
             super::FORMATS
         ),
         None => format!("no header of a known format was found. We read {}", super::FORMATS),
