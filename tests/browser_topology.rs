@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{set_field, url_written, Mounted};
+use common::{set_field, sleep, url_written, Mounted};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -276,6 +276,13 @@ async fn end_and_arrow_keys_follow_a_new_schedule() {
     assert!(app.text(".step-controls .scrub span").contains("6 of 6"));
     set_field(&app, "nodes", "8").await;
     app.until_computed().await;
+    // The new schedule may still be running in a later task: wait for it.
+    for _ in 0..3000 {
+        if app.text(".step-controls .scrub span").ends_with("of 30") {
+            break;
+        }
+        sleep(20).await;
+    }
     app.key("End").await;
     assert!(
         app.text(".step-controls .scrub span").contains("30 of 30"),

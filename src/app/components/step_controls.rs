@@ -39,19 +39,27 @@ pub fn StepControls(props: &StepControlsProps) -> Html {
     let playing = use_state(|| false);
     let speed = use_state(|| 1.0_f64);
     let copy_link = use_copy_link();
-    // (step, last, playing) as of the latest render, for timer and key handlers.
-    // Updated after each render (never during it).
+    // (step, last, playing) as of the latest render, and the latest
+    // `on_step`, for the timer and key handlers: they are set up once (the
+    // keys) or per play (the timer), and a view's callback may change with
+    // its last step (the topology's clamps to it), so a handler that kept
+    // the callback of its set-up would stop at an old last step. Updated
+    // after each render (never during it).
     let current = use_mut_ref(|| (props.step, props.last, *playing));
+    let latest_on_step = use_mut_ref(|| props.on_step.clone());
     {
         let current = current.clone();
+        let latest_on_step = latest_on_step.clone();
         let now = (props.step, props.last, *playing);
+        let on_step = props.on_step.clone();
         use_effect(move || {
             *current.borrow_mut() = now;
+            *latest_on_step.borrow_mut() = on_step;
         });
     }
 
     {
-        let on_step = props.on_step.clone();
+        let on_step = latest_on_step.clone();
         let current = current.clone();
         let set_playing = playing.setter();
         use_effect_with(
@@ -64,7 +72,8 @@ pub fn StepControls(props: &StepControlsProps) -> Html {
                         if s >= last {
                             set_playing.set(false);
                         } else {
-                            on_step.emit(s + 1);
+                            let cb = on_step.borrow().clone();
+                            cb.emit(s + 1);
                             if s + 1 >= last {
                                 set_playing.set(false);
                             }
@@ -78,7 +87,7 @@ pub fn StepControls(props: &StepControlsProps) -> Html {
 
     // Keyboard on the whole document, except while typing in a form field.
     {
-        let on_step = props.on_step.clone();
+        let latest_on_step = latest_on_step.clone();
         let current = current.clone();
         let set_playing = playing.setter();
         use_effect_with((), move |_| {
@@ -108,6 +117,7 @@ pub fn StepControls(props: &StepControlsProps) -> Html {
                         return;
                     }
                     let (s, last, is_playing) = *current.borrow();
+                    let on_step = latest_on_step.borrow().clone();
                     match ev.key().as_str() {
                         "ArrowRight" => on_step.emit((s + 1).min(last)),
                         "ArrowLeft" => on_step.emit(s.saturating_sub(1)),
