@@ -264,10 +264,9 @@ pub fn time_step(
     check_model(model)?;
     let speed = opts.straggler.map_or(1.0, |s| s.factor);
     let compute_time = model.compute_time(speed);
-    let (mut buckets, mut free, mut comm_time, mut bytes_sent) = match opts.sharding {
-        Sharding::Ddp => bucket_stream(model, net, opts, CommKind::AllReduce, speed)?,
-        Sharding::Zero2 => bucket_stream(model, net, opts, CommKind::ReduceScatter, speed)?,
-        Sharding::Fsdp => return time_fsdp(model, net, opts),
+    let (mut buckets, mut free, mut comm_time, mut bytes_sent) = match opts.sharding.bucket_kind() {
+        Some(kind) => bucket_stream(model, net, opts, kind, speed)?,
+        None => return time_fsdp(model, net, opts),
     };
     if opts.sharding == Sharding::Zero2 {
         let bytes = model.model_bytes();

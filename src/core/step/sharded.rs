@@ -54,6 +54,17 @@ impl Sharding {
         }
     }
 
+    /// What each gradient bucket runs: DDP's all-reduce, ZeRO-2's
+    /// reduce-scatter; `None` for FSDP, which communicates layer by layer,
+    /// not bucket by bucket.
+    pub fn bucket_kind(self) -> Option<CommKind> {
+        match self {
+            Sharding::Ddp => Some(CommKind::AllReduce),
+            Sharding::Zero2 => Some(CommKind::ReduceScatter),
+            Sharding::Fsdp => None,
+        }
+    }
+
     /// Parses a `mode` value (case-insensitive): `ddp`, `zero2`
     /// (`zero-2`), `fsdp` (`zero3`, `zero-3`); `None` otherwise (DDP is
     /// also the strategies' `allreduce`).

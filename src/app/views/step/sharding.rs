@@ -77,10 +77,7 @@ pub fn sharding_panel(r: &SharedReport, p: &StepParams) -> Html {
         let text = if p.sharding == Sharding::Ddp {
             format!("{e}.")
         } else {
-            format!(
-                "No step time or traffic for ZeRO-1, ZeRO-2 and FSDP: alg={} has no reduce-scatter and all-gather (see above the step chart).",
-                p.alg.key()
-            )
+            "No step time or traffic for ZeRO-1, ZeRO-2 and FSDP: see the message above the step chart.".to_string()
         };
         html! { <p class="field-error" id="sharding-why">{text}</p> }
     });

@@ -11,6 +11,7 @@ use yew::prelude::*;
 
 use crate::app::components::chart_box::{chart_box, ChartBoxProps};
 use crate::app::components::data_table::DataTableView;
+use crate::core::step::run::CommKind;
 use crate::core::step::strategies::{tuner_caps, tuner_from, tuner_point, TunerPoint};
 use crate::core::step::{Sharding, StepOptions};
 use crate::core::units::{format_binary, format_time};
@@ -125,7 +126,7 @@ pub fn TunerPanel(props: &TunerPanelProps) -> Html {
             {body}
             if props.fixed.is_none() {
             <p class="muted">{format!("Small buckets start early but pay the {c}'s start-ups many times; large buckets start late and \
-                leave the last {c} exposed. The first bucket keeps its own cap (first=).", c = if mode == Sharding::Zero2 { "reduce-scatter" } else { "all-reduce" })}</p>
+                leave the last {c} exposed. The first bucket keeps its own cap (first=).", c = mode.bucket_kind().map_or("all-reduce", CommKind::label))}</p>
             }
         </section>
     }
