@@ -22,14 +22,12 @@ mod narrate;
 mod run;
 mod stream;
 
-pub use count::{
-    count_only, count_rounds, count_streamed, Counts, StreamCounts, Streamed, CHECKPOINT_ROUNDS,
-};
+pub use count::{count_only, count_rounds, Counts};
 pub use grid::{chunk_grid, CellChange, ChunkGrid};
 pub(crate) use narrate::complete_share;
 pub use narrate::{LogLine, LogValues};
 pub use run::{execute, execute_checkpointed, execute_owned, run_on_buffers};
-pub use stream::execute_streamed;
+pub use stream::{count_streamed, execute_streamed, StreamCounts, Streamed, CHECKPOINT_ROUNDS};
 
 /// A set of ranks, as a bitset over `0..p`. Ranks 0–63 live inline, so for
 /// p ≤ 64 a set never allocates (cheap per-round snapshots).

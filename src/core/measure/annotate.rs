@@ -5,23 +5,10 @@
 //! logs: each annotation line, and each repeated table header after data
 //! rows, starts a new log.
 
-use super::detect::{is_nccl_header, is_osu_header, Line};
+use super::detect::is_nccl_header;
+use super::log::{Annotation, Line};
+use super::osu::is_osu_header;
 use crate::core::collectives::Algorithm;
-
-/// What an annotation line says.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Annotation {
-    /// 1-based line of the annotation.
-    pub line: usize,
-    /// The algorithm named by `alg=` (a key of [`Algorithm::all`]); `None`
-    /// when `alg=` is missing or unknown (then `error` says so).
-    pub alg: Option<Algorithm>,
-    /// The rank count named by `p=` (≥ 2), if any and valid.
-    pub p: Option<usize>,
-    /// The MPI library's eager limit named by `eager=` (bytes, ≥ 1), if any
-    /// and valid: the measure view names a breakpoint near it.
-    pub eager: Option<u64>,
-}
 
 /// Every valid `alg=` key, comma separated.
 pub fn valid_keys() -> String {

@@ -9,7 +9,7 @@
 //! value and the recomputed one disagree by more than the printed precision.
 
 use super::model::p_from_ratio;
-use super::{BwKind, CollectiveKind, Log, Printed, RankCount, RankSource, Row};
+use super::{BwKind, CollectiveKind, Log, Points, Printed, RankCount, RankSource, Row};
 use crate::core::units::{format_bandwidth, format_time, group_thousands, sig};
 
 /// Rank count assumed when a log neither states nor implies one.
@@ -467,5 +467,25 @@ pub fn check(log: &Log, p: usize, unknown_bw: Option<BwKind>, line_rate: Option<
         avg,
         line_rate_note,
         flagged,
+    }
+}
+
+impl Log {
+    /// Every series as `(size B, value)` points, the value taken by `value`
+    /// from the row's recomputed check (`checks.rows` runs parallel to the
+    /// series and their rows), e.g. `|c| c.algbw` for algbw in B/s.
+    pub fn check_points(&self, checks: &Checks, value: fn(&RowCheck) -> f64) -> Vec<Points> {
+        self.series
+            .iter()
+            .zip(&checks.rows)
+            .map(|(sr, rc)| {
+                let pts = sr
+                    .rows
+                    .iter()
+                    .zip(rc)
+                    .map(|(r, c)| (r.size.value, value(c)));
+                (sr.label.clone(), pts.collect())
+            })
+            .collect()
     }
 }

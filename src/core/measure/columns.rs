@@ -2,7 +2,7 @@
 //! with a size, a time and optional min/max times and an iteration count
 //! (OSU, UCC perftest, gloo's benchmark).
 
-use super::detect::Line;
+use super::log::Line;
 use super::{printed, push_msg, row_size, rows_full, LineMessage, Printed, Row, RowSize};
 
 /// Where a tool prints its values (token indices of a whitespace-split row).

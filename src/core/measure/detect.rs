@@ -2,10 +2,10 @@
 //! prefixes (`[1,0]<stdout>:`, `0: `), two logs side by side separated by
 //! `|`, and lines holding binary data.
 
-use super::{generic, push_msg, Format, LineMessage};
-
-/// A numbered line (1-based) of owned text.
-pub type Line = (usize, String);
+use super::generic;
+use super::log::{push_msg, Format, Line, LineMessage, Log, Series};
+use super::model::CollectiveKind;
+use super::osu::is_osu_header;
 
 /// Splits a paste of two logs side by side (`left | right` on each line)
 /// into `("left", …)` and `("right", …)`. Side by side means: most non-empty lines hold exactly one
@@ -100,16 +100,6 @@ pub fn is_nccl_header(line: &str) -> bool {
         && l.contains("size")
         && l.contains("algbw")
         && l.contains("busbw")
-}
-
-/// True when `line` is an OSU column header (`# Size  Avg Latency(us)`).
-pub fn is_osu_header(line: &str) -> bool {
-    let l = line.trim_start();
-    let Some(rest) = l.strip_prefix('#') else {
-        return false;
-    };
-    let r = rest.trim_start().to_ascii_lowercase();
-    r.starts_with("size") && r.contains("latency")
 }
 
 /// The format of a cleaned paste, or `None` when no known header is found.
@@ -256,4 +246,33 @@ pub fn stated_ranks(
         }
     }
     (stated, hint)
+}
+
+impl Log {
+    /// A log of one table read by a column parser (OSU or generic columns):
+    /// no side-by-side part and no printed average; the rank count as
+    /// [`stated_ranks`] finds it in `lines` (one rank per line).
+    pub(crate) fn one_table(
+        format: Format,
+        (collective, collective_note): (CollectiveKind, String),
+        series: Series,
+        lines: &[Line],
+        title: String,
+        notes: Vec<String>,
+    ) -> Log {
+        let (stated_p, comment_p) = stated_ranks(lines, 1);
+        Log {
+            format,
+            part: String::new(),
+            collective,
+            collective_note,
+            series: vec![series],
+            stated_p,
+            comment_p,
+            avg_busbw: None,
+            title,
+            notes,
+            annotation: None,
+        }
+    }
 }

@@ -3,7 +3,7 @@
 //! or chosen by the user. A bandwidth column may be named algbw or busbw;
 //! a plain `bw` column is decided from the numbers by [`super::checks`].
 
-use super::detect::Line;
+use super::log::Line;
 use super::{
     printed, push_msg, rows_full, BwKind, CollectiveKind, Format, ImportOptions, LineMessage, Log,
     Row, Series,

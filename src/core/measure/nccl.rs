@@ -9,7 +9,8 @@
 //! and an in-place group, and the trailer `# Avg bus bandwidth : x` (GB/s,
 //! the mean busbw of every printed value).
 
-use super::detect::{is_nccl_header, stated_ranks, Line};
+use super::detect::{is_nccl_header, stated_ranks};
+use super::log::Line;
 use super::{
     printed, push_msg, rows_full, CollectiveKind, Format, ImportOptions, LineMessage, Log, Printed,
     RankCount, RankSource, Row, Series,

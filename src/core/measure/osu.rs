@@ -6,9 +6,19 @@
 //! message size in bytes. OSU prints no bandwidths.
 
 use super::columns::{read_rows, Columns};
-use super::detect::{is_osu_header, Line};
 use super::generic::time_scale;
+use super::log::Line;
 use super::{CollectiveKind, Format, ImportOptions, LineMessage, Log, Series};
+
+/// True when `line` is an OSU column header (`# Size  Avg Latency(us)`).
+pub fn is_osu_header(line: &str) -> bool {
+    let l = line.trim_start();
+    let Some(rest) = l.strip_prefix('#') else {
+        return false;
+    };
+    let r = rest.trim_start().to_ascii_lowercase();
+    r.starts_with("size") && r.contains("latency")
+}
 
 /// Splits an OSU header on runs of two or more spaces (column names contain
 /// single spaces: "Avg Latency(us)").
