@@ -2,12 +2,14 @@
 //! Answers"), reworded, with every numeric answer computed from the
 //! question's parameters by the same builders as the drills.
 
+use super::answer::Kind;
 use super::compute::{self, CostAlgorithm, PracticeAllReduce};
 use super::mistakes as mk;
-use super::templates::{build, Params, Size};
-use super::{
-    Answer, ChoiceOption, Kind, Mistake, MistakeKind, Numeric, Question, Tolerance, ViewLink,
+use super::mistakes::MistakeKind;
+use super::question::{
+    Answer, ChoiceOption, Mistake, Numeric, Question, Tolerance, Unit, ViewLink,
 };
+use super::templates::{build, Params, Size};
 use crate::core::units::{decimal, format_decimal, format_time, Prefix};
 
 /// The eight questions, in the course's order, with ids `course-1` … `course-8`.
@@ -54,7 +56,7 @@ fn count(label: &str, value: f64, mistakes: Vec<Mistake>) -> Numeric {
         label: label.into(),
         value,
         kind: Kind::Number,
-        unit: super::Unit::NONE,
+        unit: Unit::NONE,
         tolerance: Tolerance::EXACT,
         shown: crate::core::units::format::format_number(value),
         mistakes,

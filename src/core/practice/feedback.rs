@@ -1,7 +1,8 @@
 //! Checking one answer: the verdict and a message that says why.
 
 use super::answer::{parse_answer, Kind};
-use super::{ChoiceOption, MistakeKind, Numeric};
+use super::mistakes::MistakeKind;
+use super::question::{ChoiceOption, Numeric};
 use crate::core::units::decimal;
 use crate::core::units::format::format_number;
 

@@ -5,9 +5,11 @@
 //! parameters (executed schedules, closed forms, spectra); the builders only
 //! word the question and lay out the worked calculation.
 
+use super::answer::Kind;
 use super::compute::{self, CostAlgorithm, GraphKind, PracticeAllReduce, SplitMix64, WeightRule};
 use super::mistakes as mk;
-use super::{Answer, Kind, Mistake, MistakeKind, Numeric, Question, Tolerance, Unit, ViewLink};
+use super::mistakes::MistakeKind;
+use super::question::{Answer, Mistake, Numeric, Question, Tolerance, Unit, ViewLink};
 use crate::core::units::format::format_number;
 use crate::core::units::{
     bandwidth_chain, format_bandwidth, format_binary, format_decimal, format_exact, format_time,
