@@ -3,7 +3,7 @@
 
 use super::{Cell, DataTable};
 use crate::core::step::quality::QualityRow;
-use crate::core::step::run::{CommKind, StepRun};
+use crate::core::step::spans::{CommKind, StepRun};
 use crate::core::step::strategies::Tuner;
 
 /// One row per bucket: layers, bytes, ready, start, end (seconds). A

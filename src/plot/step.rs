@@ -13,7 +13,7 @@ use super::{
     err, esc, finish_svg, frame, key, mesh, plot_height, titled, top_for_legend, Axis, Legend,
     CAPTION_PX, PALETTE,
 };
-use crate::core::step::run::{BucketSpan, CommKind, ComputeSpan, StepRun};
+use crate::core::step::spans::{BucketSpan, CommKind, ComputeSpan, StepRun};
 use crate::core::step::strategies::Tuner;
 use crate::core::step::Sharding;
 use crate::core::units::decimal;

@@ -31,14 +31,16 @@ pub mod quality;
 pub mod report;
 pub mod run;
 pub mod sharded;
+pub mod spans;
 pub mod strategies;
 pub mod trace;
 
 pub use buckets::{assign, DEFAULT_BUCKET_BYTES, DEFAULT_FIRST_BUCKET_BYTES};
 pub use count::{format_count, parse_count, CountError};
 pub use model::{Collective, Dtype, Halves, Network, StepError, StepModel, Timed};
-pub use run::{time_step, BucketSpan, CommKind, ComputeSpan, StepOptions, StepRun, Straggler};
-pub use sharded::{memory, Memory, Sharding};
+pub use run::time_step;
+pub use sharded::{memory, Memory};
+pub use spans::{BucketSpan, CommKind, ComputeSpan, Sharding, StepOptions, StepRun, Straggler};
 
 #[cfg(test)]
 mod tests;

@@ -7,8 +7,9 @@
 
 use super::failure::{allreduce_loss, survivors, AllReduceLoss, Failure, Survivors};
 use super::model::{Halves, Network, StepError, StepModel};
-use super::run::{time_step, StepOptions, StepRun};
-use super::sharded::{memory, Memory, Sharding};
+use super::run::time_step;
+use super::sharded::{memory, Memory};
+use super::spans::{Sharding, StepOptions, StepRun};
 use super::strategies::{gossip_clock, gossip_step, local_step, readers, GossipStep, LocalStep};
 use crate::core::consensus::Graph;
 use crate::core::topology::Topology;

@@ -15,68 +15,7 @@
 //! - memory per rank with mixed-precision Adam ([`memory`]).
 
 use super::model::{Network, StepError, StepModel};
-use super::run::{check_model, BucketSpan, CommKind, ComputeSpan, StepOptions, StepRun};
-
-/// How the data-parallel step keeps and communicates the model.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum Sharding {
-    /// PyTorch DDP: every rank holds everything; each bucket is all-reduced.
-    #[default]
-    Ddp,
-    /// ZeRO-2: optimizer state and gradients sharded; each bucket is
-    /// reduce-scattered, then the updated parameters are all-gathered.
-    Zero2,
-    /// FSDP (ZeRO-3): parameters sharded too; each layer is all-gathered
-    /// before its forward and its backward, and its gradients
-    /// reduce-scattered.
-    Fsdp,
-}
-
-impl Sharding {
-    /// Every mode, in menu order.
-    pub const ALL: [Sharding; 3] = [Sharding::Ddp, Sharding::Zero2, Sharding::Fsdp];
-
-    /// The step view's `mode` value: `allreduce`, `zero2`, `fsdp`.
-    pub fn key(self) -> &'static str {
-        match self {
-            Sharding::Ddp => "allreduce",
-            Sharding::Zero2 => "zero2",
-            Sharding::Fsdp => "fsdp",
-        }
-    }
-
-    /// Its name, e.g. "FSDP (ZeRO-3)".
-    pub fn label(self) -> &'static str {
-        match self {
-            Sharding::Ddp => "DDP",
-            Sharding::Zero2 => "ZeRO-2",
-            Sharding::Fsdp => "FSDP (ZeRO-3)",
-        }
-    }
-
-    /// What each gradient bucket runs: DDP's all-reduce, ZeRO-2's
-    /// reduce-scatter; `None` for FSDP, which communicates layer by layer,
-    /// not bucket by bucket.
-    pub fn bucket_kind(self) -> Option<CommKind> {
-        match self {
-            Sharding::Ddp => Some(CommKind::AllReduce),
-            Sharding::Zero2 => Some(CommKind::ReduceScatter),
-            Sharding::Fsdp => None,
-        }
-    }
-
-    /// Parses a `mode` value (case-insensitive): `ddp`, `zero2`
-    /// (`zero-2`), `fsdp` (`zero3`, `zero-3`); `None` otherwise (DDP is
-    /// also the strategies' `allreduce`).
-    pub fn parse(s: &str) -> Option<Sharding> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "ddp" => Some(Sharding::Ddp),
-            "zero2" | "zero-2" => Some(Sharding::Zero2),
-            "fsdp" | "zero3" | "zero-3" => Some(Sharding::Fsdp),
-            _ => None,
-        }
-    }
-}
+use super::spans::{check_model, BucketSpan, CommKind, ComputeSpan, StepOptions, StepRun};
 
 /// The communication stream: one collective at a time, first in first
 /// out; a collective issued at `at` starts when the previous one has ended.

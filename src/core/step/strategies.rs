@@ -11,7 +11,8 @@
 
 use super::buckets::{DEFAULT_BUCKET_BYTES, DEFAULT_FIRST_BUCKET_BYTES};
 use super::model::{Network, StepError, StepModel};
-use super::run::{time_step, StepOptions};
+use super::run::time_step;
+use super::spans::StepOptions;
 use crate::core::consensus::Graph;
 
 /// The caps the tuner tries: 1, 2, 4, …, 1024 MiB and DDP's 25 MiB, in
@@ -118,7 +119,7 @@ pub fn default_options() -> StepOptions {
         cap: DEFAULT_BUCKET_BYTES,
         overlap: true,
         straggler: None,
-        sharding: super::sharded::Sharding::Ddp,
+        sharding: super::spans::Sharding::Ddp,
     }
 }
 

@@ -1,6 +1,6 @@
 //! The issues' cases A and B (issue 23) and S (issue 36), derived by hand.
 
-use super::sharded::Sharding;
+use super::spans::Sharding;
 use super::strategies::*;
 use super::*;
 use crate::core::collectives::Algorithm;

@@ -4,7 +4,7 @@
 //! straggler's, when there is one), `communication` and `compute (other
 //! ranks)`; complete events with `ts` and `dur` in µs from the step's start.
 
-use super::run::{CommKind, ComputeSpan, StepRun};
+use super::spans::{CommKind, ComputeSpan, StepRun};
 use crate::core::trace_event::{Arg, Name, TraceWriter};
 
 /// The rows: compute, communication, the other ranks' compute.

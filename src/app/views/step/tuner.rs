@@ -11,7 +11,7 @@ use yew::prelude::*;
 
 use crate::app::components::chart_box::{chart_box, ChartBoxProps};
 use crate::app::components::data_table::DataTableView;
-use crate::core::step::run::CommKind;
+use crate::core::step::spans::CommKind;
 use crate::core::step::strategies::{tuner_caps, tuner_from, tuner_point, TunerPoint};
 use crate::core::step::{Sharding, StepOptions};
 use crate::core::units::{format_binary, format_time};
