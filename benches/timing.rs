@@ -14,8 +14,9 @@ use std::hint::black_box;
 use collective_lab::core::collectives::pipelining::{compare, Case};
 use collective_lab::core::collectives::Algorithm;
 use collective_lab::core::cost::CostParams;
-use collective_lab::core::timing::clock::{run, ClockOptions, Faults, Mode};
+use collective_lab::core::timing::clock::{ClockOptions, Faults, Mode};
 use collective_lab::core::timing::gantt::gantt;
+use collective_lab::core::timing::run;
 use collective_lab::core::topology::Topology;
 use criterion::{criterion_group, criterion_main, Criterion};
 

@@ -469,8 +469,9 @@ fn view_work() {
 #[wasm_bindgen_test]
 async fn timeline_parts() {
     use collective_lab::core::collectives::Algorithm;
-    use collective_lab::core::timing::clock::{run, ClockOptions, Mode};
+    use collective_lab::core::timing::clock::{ClockOptions, Mode};
     use collective_lab::core::timing::gantt::{event_times, gantt};
+    use collective_lab::core::timing::run;
     use collective_lab::core::topology::Topology;
     let topo = Topology::flat(64, 0.0, 1.0 / 12.5e9);
     let s = Algorithm::RING

@@ -861,7 +861,7 @@ fn embed_run(q: &Query, spec: &Spec, ctx: &mut Ctx) -> Result<(), String> {
 
 fn timeline_compute(s: &TimelineParams, heavy: bool) {
     use collective_lab::core::collectives::pipelining as pipeline;
-    use collective_lab::core::timing::{clock, gantt, story};
+    use collective_lab::core::timing::{self as timing, clock, gantt, story};
     let mut b = s.clone();
     if b.p > MAX_COMPUTED_P || b.shape.as_ref().is_some_and(|t| t.p() > MAX_COMPUTED_P) {
         return;
@@ -881,7 +881,7 @@ fn timeline_compute(s: &TimelineParams, heavy: bool) {
             faults: faults.clone(),
             ..clock::ClockOptions::new(mode)
         };
-        let Ok(c) = clock::run(&schedule, &topo, &opts) else {
+        let Ok(c) = timing::run(&schedule, &topo, &opts) else {
             continue;
         };
         let g = gantt::gantt(&c);

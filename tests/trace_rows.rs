@@ -9,7 +9,8 @@
 mod trace_rows;
 
 use collective_lab::core::step::{report, trace as step_trace};
-use collective_lab::core::timing::clock::{run, ClockOptions};
+use collective_lab::core::timing::clock::ClockOptions;
+use collective_lab::core::timing::run;
 use collective_lab::core::timing::trace::{chrome_trace, mpi_trace, MpiEvent, MpiKind, MpiRun};
 use collective_lab::params::ring::ELEM_BYTES;
 use collective_lab::params::step::StepParams;

@@ -5,8 +5,9 @@
 use std::rc::Rc;
 
 use crate::core::collectives::Algorithm;
-use crate::core::timing::clock::{run, Clock, ClockOptions, Faults, Mode};
+use crate::core::timing::clock::{Clock, ClockOptions, Faults, Mode};
 use crate::core::timing::gantt::{event_times, gantt, Gantt};
+use crate::core::timing::run;
 use crate::core::timing::story::{totals, Totals};
 use crate::params::ring::ELEM_BYTES;
 use crate::params::timeline::TimelineParams;

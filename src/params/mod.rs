@@ -23,9 +23,9 @@ pub mod timeline;
 pub mod topology;
 pub mod trace;
 
-pub use query::{encode, parse_int_in, FieldError, Query, ViewParams};
 #[cfg(test)]
 pub(crate) use query::testing;
+pub use query::{encode, parse_int_in, FieldError, Query, ViewParams};
 
 macro_rules! view_params {
     ($($t:ty),*) => {$(

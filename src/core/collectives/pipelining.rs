@@ -2,12 +2,13 @@
 //! segments k = 1, 2, 4, … 256, the best k, and the comparison of the
 //! basic tree's closed form with the pipelined tree, the double tree and
 //! the ring, each at its own best k. Every time is a dataflow clock
-//! ([`crate::core::timing::clock::run`] with `keep_events` off) or a registry closed form.
+//! ([`crate::core::timing::run`] with `keep_events` off) or a registry closed form.
 
 use super::Algorithm;
 use crate::core::cost::CostParams;
 use crate::core::schedule::Schedule;
-use crate::core::timing::clock::{start_dataflow, ClockOptions, DataflowRun, Faults, Mode};
+use crate::core::timing::clock::{ClockOptions, DataflowRun, Faults, Mode};
+use crate::core::timing::start_dataflow;
 use crate::core::topology::Topology;
 
 /// The segment counts swept.

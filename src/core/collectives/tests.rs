@@ -473,7 +473,8 @@ fn under_the_rendezvous_rule_both_clocks_agree_with_the_closed_form() {
     // `Algorithm::rendezvous_cost` within 1e-9 relative.
     use crate::core::cost::protocol::Rendezvous;
     use crate::core::cost::CostParams;
-    use crate::core::timing::clock::{run, ClockOptions, Mode};
+    use crate::core::timing::clock::{ClockOptions, Mode};
+    use crate::core::timing::run;
     let (alpha, beta) = (1e-6, 0.25e-9);
     let proto = Rendezvous::default();
     let (mut checked, mut rendezvous) = (0, 0);
@@ -523,7 +524,8 @@ fn under_the_rendezvous_rule_both_clocks_agree_with_the_closed_form() {
 
 #[test]
 fn without_a_protocol_the_clock_is_unchanged_bit_for_bit() {
-    use crate::core::timing::clock::{run, ClockOptions, Mode};
+    use crate::core::timing::clock::{ClockOptions, Mode};
+    use crate::core::timing::run;
     let topo = crate::core::topology::Topology::flat(6, 2e-6, 0.1e-9);
     for alg in Algorithm::all().filter(|a| !a.needs_nodes()) {
         let s = alg.generate_on(&topo, 6000, 4).expect("valid");

@@ -60,19 +60,16 @@ use super::clock::{Clock, ClockError, ClockOptions, RankClock};
 use super::resources::Network;
 use crate::core::schedule::{Round, Schedule};
 
+mod events;
 mod plan;
 mod queue;
 mod results;
 mod share;
 mod sim;
 
-use plan::plan;
-use queue::Kind;
+use events::Kind;
+use plan::{plan, IDLE, NONE};
 use sim::Sim;
-
-const NONE: u64 = u64::MAX;
-/// "No round": a (rank, piece) that is not in a round now.
-const IDLE: u32 = u32::MAX;
 
 /// The dataflow clock of `schedule` on `net` (see the module doc).
 ///

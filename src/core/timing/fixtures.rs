@@ -1,6 +1,8 @@
 //! Clocks the timing modules' tests share.
 
-use super::clock::{run, Clock, ClockOptions, Faults, Mode};
+use super::run;
+
+use super::clock::{Clock, ClockOptions, Faults, Mode};
 use crate::core::collectives::Algorithm;
 use crate::core::topology::Topology;
 

@@ -484,7 +484,8 @@ pub fn narrate(m: &Moment) -> String {
 mod tests {
     use super::*;
     use crate::core::collectives::Algorithm;
-    use crate::core::timing::clock::{run, ClockOptions, Faults, Mode};
+    use crate::core::timing::clock::{ClockOptions, Faults, Mode};
+    use crate::core::timing::run;
     use crate::core::topology::Topology;
 
     const MS: f64 = 1e-3;

@@ -23,11 +23,20 @@
 
 use super::clock::{Blocked, Clock, ClockError, Faults, Message, Mode, Outcome, RankClock};
 use super::resources::Network;
-use super::RoundGroup;
 use std::borrow::Borrow;
 
 use crate::core::schedule::{Op, Round, Schedule, Transfer};
 use crate::core::topology::{LinkClass, Topology};
+
+/// Rounds grouped by their largest message: `count` rounds whose biggest
+/// transfer moves `bytes` bytes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoundGroup {
+    /// How many rounds share this largest message size.
+    pub count: usize,
+    /// Largest message of each of those rounds, bytes.
+    pub bytes: u64,
+}
 
 /// Per-round scratch: the bytes on every resource, and which ids to clear.
 struct Loads {

@@ -6,7 +6,7 @@
 //!   round lasting as long as its slowest message);
 //! - [`dataflow`]: per-rank clocks without a barrier, fair sharing of
 //!   resources, segments (pipelining), late, slow and failed ranks;
-//! - [`clock`]: the two modes' shared entry point ([`clock::run`]) and
+//! - [`clock`]: the two modes' shared entry point ([`run`]) and
 //!   output (per-rank finish, busy and waiting time, messages, critical
 //!   path, whether the collective completes);
 //! - [`trace`]: the clock as CSV and as Chrome trace-event JSON;
@@ -27,6 +27,7 @@
 
 pub mod clock;
 pub mod dataflow;
+pub mod engine;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 pub(crate) mod fixtures;
 pub mod gantt;
@@ -38,6 +39,8 @@ pub mod story;
 pub mod trace;
 pub mod traffic;
 
+pub use self::engine::{run, run_rounds, start_dataflow};
+pub use self::lockstep::RoundGroup;
 use self::lockstep::{round_times_on, rounds_breakdown, rounds_time};
 use self::resources::Network;
 use super::cost::CostParams;
@@ -69,16 +72,6 @@ pub fn executed_time_with(schedule: &Schedule, c: CostParams) -> f64 {
 /// [`crate::core::collectives::naive_root_all_reduce_time`] when `p` divides `n`.
 pub fn executed_time(schedule: &Schedule, alpha: f64, beta: f64) -> f64 {
     executed_time_with(schedule, CostParams::new(alpha, beta))
-}
-
-/// Rounds grouped by their largest message: `count` rounds whose biggest
-/// transfer moves `bytes` bytes.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RoundGroup {
-    /// How many rounds share this largest message size.
-    pub count: usize,
-    /// Largest message of each of those rounds, bytes.
-    pub bytes: u64,
 }
 
 /// The rounds of `schedule` grouped by largest message size, in first-seen

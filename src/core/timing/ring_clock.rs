@@ -4,7 +4,9 @@
 //! time ([`ring_all_reduce_rounds`]) and timed by [`run_rounds`] with no
 //! event list; only per-rank finish, busy and waiting time are kept.
 
-use super::clock::{run_rounds, Clock, ClockError, ClockOptions, Mode};
+use super::run_rounds;
+
+use super::clock::{Clock, ClockError, ClockOptions, Mode};
 use crate::core::schedule::ring::ring_all_reduce_rounds;
 use crate::core::topology::Topology;
 use crate::core::units::format_time;
@@ -209,7 +211,7 @@ mod tests {
         // 10 417 or 10 418), α = 5 µs: the streamed rounds and the generated
         // schedule give the same clocks, bit for bit.
         use crate::core::collectives::Algorithm;
-        use crate::core::timing::clock::run;
+        use crate::core::timing::run;
         let topo = Topology::flat(96, 5e-6, 1e-10);
         let s = Algorithm::RING
             .generate_on(&topo, 1_000_003, 4)

@@ -4,10 +4,12 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::core::collectives::Algorithm;
+use crate::core::schedule::Schedule;
 use crate::core::schedule::{Computation, Op, Round, Transfer};
-use crate::core::timing::executed_time;
 use crate::core::timing::lockstep::executed_time_on;
 use crate::core::timing::trace::chrome_trace;
+use crate::core::timing::{executed_time, run};
+use crate::core::topology::Topology;
 
 const BETA: f64 = 1.0 / 12.5e9; // 12.5 GB/s
 const MS: f64 = 1e-3;

@@ -6,11 +6,14 @@ use std::borrow::Borrow;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-use super::IDLE;
 use crate::core::schedule::{Op, Round};
 use crate::core::timing::clock::{ClockError, MAX_PIECES};
 use crate::core::timing::resources::Network;
 use crate::core::topology::LinkClass;
+
+pub(super) const NONE: u64 = u64::MAX;
+/// "No round": a (rank, piece) that is not in a round now.
+pub(super) const IDLE: u32 = u32::MAX;
 
 /// A member of a group: ends when the group's clock reaches `mark`.
 #[derive(Clone, Copy, Debug)]

@@ -3,7 +3,7 @@
 //! resource, every group on it gets its new rate and, when that changed, a
 //! new end event.
 
-use super::queue::Kind;
+use super::events::Kind;
 use super::sim::Sim;
 
 impl Sim {

@@ -4,9 +4,8 @@
 
 use std::collections::{BinaryHeap, VecDeque};
 
-use super::plan::{Ent, Group, Member, Tx};
-use super::queue::{AlphaEnd, Ev, Kind};
-use super::{IDLE, NONE};
+use super::events::{AlphaEnd, Ev, Kind};
+use super::plan::{Ent, Group, Member, Tx, IDLE, NONE};
 use crate::core::cost::protocol::Rendezvous;
 use crate::core::schedule::Chunks;
 use crate::core::timing::clock::{Message, RankClock};

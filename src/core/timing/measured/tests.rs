@@ -221,7 +221,9 @@ fn the_runner_trace_against_the_ring_model_at_16_mib() {
     );
 }
 
-use crate::core::timing::clock::{run, ClockOptions};
+use crate::core::timing::run;
+
+use crate::core::timing::clock::ClockOptions;
 use crate::core::topology::Topology;
 
 #[test]
