@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
-# The layers of src/core/: fails when its top-level modules import each
-# other in a cycle, and prints each cycle's edges with file:line.
-# The check is the native test tests/core_layers.rs (test code and comments
-# do not count); `bash scripts/cycles.sh [CORE_DIR]` runs it alone.
+# The layer rules over all of src/ (tests/layers.rs): the order
+# core < params < pages < {plot, export} < app < bin, pages apart, views
+# apart, and no circle between any two files; then the older check of
+# src/core's top-level modules (tests/core_layers.rs). Each break is printed
+# with the file and line of the edge; test code and comments do not count.
+#
+#   bash scripts/cycles.sh [SRC_DIR]    (default: src)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-CORE_DIR="$(realpath "${1:-src/core}")" cargo test --quiet --test core_layers
+SRC="$(realpath "${1:-src}")"
+SRC_DIR="$SRC" cargo test --quiet --test layers
+CORE_DIR="$SRC/core" cargo test --quiet --test core_layers

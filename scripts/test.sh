@@ -30,7 +30,7 @@ RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --lib
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --lib --target wasm32-unknown-unknown
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p collective-lab-ringclock --target wasm32-unknown-unknown
 
-step "core layers: no import cycle among the modules of src/core (scripts/cycles.sh)"
+step "layers: the layer order over src/, and no circle between files (scripts/cycles.sh)"
 bash scripts/cycles.sh
 
 # RustSec advisories for every crate in Cargo.lock; each ignore is explained

@@ -12,8 +12,7 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use yew::prelude::*;
 
-use super::route::UrlCtx;
-use super::View;
+use super::route::{UrlCtx, View};
 use crate::params::embed::Embed;
 use crate::params::Query;
 

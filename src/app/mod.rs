@@ -24,7 +24,7 @@ pub mod views;
 
 /// Mounts the app into `#app` (or `<body>`) after installing the panic hook.
 ///
-/// `pages` renders the selected view: [`route::switch`] holds every view;
+/// `pages` renders the selected view: [`views::switch`] holds every view;
 /// the per-view binaries pass a function that names one view only, so the
 /// linker drops the code of the others (see `src/bin/`).
 pub fn start(pages: Pages) {
@@ -46,7 +46,7 @@ pub fn start(pages: Pages) {
     }
 }
 
-/// Renders the page of a view opened with a query: [`route::switch`] (every
+/// Renders the page of a view opened with a query: [`views::switch`] (every
 /// view) or one of the one-view functions in [`views::only`].
 pub type Pages = fn(View, Query, route::UrlCtx) -> Html;
 
@@ -96,7 +96,7 @@ impl Default for AppProps {
     fn default() -> Self {
         AppProps {
             query: None,
-            pages: route::switch,
+            pages: views::switch,
         }
     }
 }

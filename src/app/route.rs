@@ -1,13 +1,11 @@
 //! Routes: the typed [`View`] enum (one variant per `?view=` key), the URL
 //! context a view writes back to ([`UrlCtx`]), the props every view takes
-//! ([`ViewProps`]), and the one [`switch`] from a view to its page (the
-//! pattern of Yew's `function_router` example).
+//! ([`ViewProps`]); the one map from a view to its page is
+//! [`crate::app::views::switch`] (the pattern of Yew's `function_router`
+//! example).
 
 use yew::prelude::*;
 
-use crate::app::views::{
-    collectives, cost, gossip, measure, practice, ring, sgd, step, timeline, topology, trace,
-};
 use crate::params::embed::Embed;
 use crate::params::Query;
 
@@ -140,23 +138,5 @@ impl View {
             .map(|v| v.key())
             .collect::<Vec<_>>()
             .join(", ")
-    }
-}
-
-/// The page component of `view`, opened with `query`: the app's one map
-/// from routes to pages.
-pub fn switch(view: View, query: Query, ctx: UrlCtx) -> Html {
-    match view {
-        View::Ring => html! { <ring::RingView {query} {ctx} /> },
-        View::Collectives => html! { <collectives::CollectivesView {query} {ctx} /> },
-        View::Cost => html! { <cost::CostView {query} {ctx} /> },
-        View::Gossip => html! { <gossip::GossipView {query} {ctx} /> },
-        View::Sgd => html! { <sgd::SgdView {query} {ctx} /> },
-        View::Topology => html! { <topology::TopologyView {query} {ctx} /> },
-        View::Timeline => html! { <timeline::TimelineView {query} {ctx} /> },
-        View::Step => html! { <step::StepView {query} {ctx} /> },
-        View::Practice => html! { <practice::PracticeView {query} {ctx} /> },
-        View::Measure => html! { <measure::MeasureView {query} {ctx} /> },
-        View::Trace => html! { <trace::TraceView {query} {ctx} /> },
     }
 }

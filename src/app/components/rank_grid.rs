@@ -10,11 +10,8 @@
 
 use yew::prelude::*;
 
+pub use super::rank_ring::GRID_MAX_P;
 use super::rank_ring::{fill, RankRing, RingArrow, RingCell, FULL, RAMP};
-
-/// Largest p with a grid: p rows of p chunks stay readable on a phone up to
-/// here; above it the ring draws colours only (no numbers) at every width.
-pub const GRID_MAX_P: usize = 16;
 
 /// Transfers listed under the grid; the rest are counted.
 const LISTED_TRANSFERS: usize = 16;

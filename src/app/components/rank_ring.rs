@@ -9,8 +9,11 @@ use std::f64::consts::PI;
 
 use yew::prelude::*;
 
-use super::rank_grid::GRID_MAX_P;
 use crate::core::units::decimal;
+
+/// Largest p with a grid: p rows of p chunks stay readable on a phone up to
+/// here; above it the ring draws colours only (no numbers) at every width.
+pub const GRID_MAX_P: usize = 16;
 
 /// One chunk of one rank's buffer.
 #[derive(Clone, Debug, PartialEq)]

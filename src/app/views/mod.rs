@@ -15,7 +15,7 @@
 //! 2. Add `pub mod <key>;` below, a variant to [`View`], the variant to
 //!    [`View::ALL`] (navigation order), one arm to [`View::spec`] (URL key
 //!    and title), one to [`View::panels`] (its `PANELS` const: the panel
-//!    names `show=` takes) and one arm to [`switch`](crate::app::route::switch). In the page, wrap
+//!    names `show=` takes) and one arm to [`switch`]. In the page, wrap
 //!    each panel in `props.ctx.panel("name", html! { … })`. The compiler
 //!    points to the three `match`es; nothing else in the app lists the views (the navigation,
 //!    the router and the "unknown view" message all read [`View::ALL`]).
@@ -40,13 +40,37 @@ pub mod timeline;
 pub mod topology;
 pub mod trace;
 
+/// The page component of `view`, opened with `query`: the app's one map
+/// from routes to pages.
+pub fn switch(view: View, query: Query, ctx: UrlCtx) -> Html {
+    match view {
+        View::Ring => html! { <ring::RingView {query} {ctx} /> },
+        View::Collectives => html! { <collectives::CollectivesView {query} {ctx} /> },
+        View::Cost => html! { <cost::CostView {query} {ctx} /> },
+        View::Gossip => html! { <gossip::GossipView {query} {ctx} /> },
+        View::Sgd => html! { <sgd::SgdView {query} {ctx} /> },
+        View::Topology => html! { <topology::TopologyView {query} {ctx} /> },
+        View::Timeline => html! { <timeline::TimelineView {query} {ctx} /> },
+        View::Step => html! { <step::StepView {query} {ctx} /> },
+        View::Practice => html! { <practice::PracticeView {query} {ctx} /> },
+        View::Measure => html! { <measure::MeasureView {query} {ctx} /> },
+        View::Trace => html! { <trace::TraceView {query} {ctx} /> },
+    }
+}
+
 /// One-view page functions for the per-view binaries in `src/bin/`: each
 /// names one page component only, so a binary that passes it to
 /// [`crate::app::start`] links that view's code and no other. `index.html`
 /// loads the binary of the view named in `?view=`; a view this binary does
 /// not hold (which that loader never asks for) gets a link to its page.
 pub mod only {
-    use super::*;
+    use yew::prelude::*;
+
+    use crate::app::route::{UrlCtx, View};
+    use crate::app::views::{
+        collectives, cost, gossip, measure, practice, ring, sgd, step, timeline, topology, trace,
+    };
+    use crate::params::Query;
 
     macro_rules! one_view {
         ($($fn_name:ident => $variant:ident, $component:path;)*) => {$(

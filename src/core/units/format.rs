@@ -186,6 +186,19 @@ pub fn format_binary(bytes: f64) -> String {
     format_scaled(bytes, 1024.0, &["B", "KiB", "MiB", "GiB", "TiB", "PiB"])
 }
 
+/// A byte count in both prefix systems where they differ, the binary one in
+/// parentheses: 117647.06 → `"117.6 kB (114.9 KiB)"`; where both read the
+/// same (512 → `"512 B"`) once.
+pub fn format_both(bytes: f64) -> String {
+    let d = format_decimal(bytes);
+    let b = format_binary(bytes);
+    if d == b {
+        d
+    } else {
+        format!("{d} ({b})")
+    }
+}
+
 /// Compact byte count for counters, in the decimal system: `"150 MB"`,
 /// `"8.192 kB"` (same as [`format_decimal`]).
 pub fn format_bytes_short(bytes: f64) -> String {

@@ -5,9 +5,9 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::both;
 use crate::core::collectives::compare::{crossover_calculation, Interval};
 use crate::core::cost::CostParams as Model;
+use crate::core::units::format_both as both;
 use crate::plot::cost::colour_hex;
 
 fn interval_text(iv: &Interval) -> String {

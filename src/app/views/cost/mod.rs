@@ -23,9 +23,7 @@ use crate::core::cost::formulas::Formula;
 use crate::core::cost::nccl_tune::{tune, Tuning};
 use crate::core::cost::protocol::ProtocolTime;
 use crate::core::cost::CostParams as Model;
-use crate::core::units::{
-    bandwidth_chain, format_beta, format_binary, format_decimal, format_size, format_time,
-};
+use crate::core::units::{bandwidth_chain, format_beta, format_binary, format_size, format_time};
 use crate::export::series::cost::{
     cost_nccl_map, cost_time_vs_p, cost_time_vs_size, cost_winner_map,
 };
@@ -88,17 +86,6 @@ impl Commit for CostViewParams {
             "preset" => &["p", "alpha", "bw", "beta"],
             _ => &[],
         }
-    }
-}
-
-/// A size in both prefix systems where they differ: "117.6 kB (114.9 KiB)".
-pub(crate) fn both(n: f64) -> String {
-    let d = format_decimal(n);
-    let b = format_binary(n);
-    if d == b {
-        d
-    } else {
-        format!("{d} ({b})")
     }
 }
 

@@ -5,8 +5,8 @@
 
 use yew::prelude::*;
 
-use super::both;
 use crate::core::cost::nccl_tune::{switch_reason, Algo, Func, Proto, Tuning, NOT_MODELLED};
+use crate::core::units::format_both as both;
 use crate::core::units::{format_bandwidth, format_binary, format_time};
 use crate::plot::cost::{nccl_colour_hex, NCCL_CELLS};
 

@@ -5,10 +5,10 @@
 
 use yew::prelude::*;
 
-use super::both;
 use crate::core::collectives::compare::Interval;
 use crate::core::collectives::Algorithm;
 use crate::core::cost::protocol::{ProtocolTime, Rendezvous};
+use crate::core::units::format_both as both;
 use crate::core::units::{format_binary, format_time};
 use crate::plot::cost::colour_hex;
 

@@ -6,12 +6,12 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::both;
 use crate::app::components::downloads::Downloads;
 use crate::core::collectives::Algorithm;
 use crate::core::cost::formulas::Formula;
 use crate::core::cost::CostParams as Model;
 use crate::core::units::decimal;
+use crate::core::units::format_both as both;
 use crate::core::units::format_time;
 use crate::export::series::cost::cost_formulas;
 use crate::plot::cost::colour_hex;

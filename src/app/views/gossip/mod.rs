@@ -26,6 +26,7 @@ pub mod charts;
 pub mod checks;
 pub mod contrast;
 pub mod controls;
+mod data;
 pub mod dsgd;
 pub mod graph;
 pub mod heatmap;
@@ -42,10 +43,9 @@ use heatmap::{mixing_heatmap, MixingHeatmapProps};
 use history::RoundHistory;
 use numbers::{round_numbers, RoundNumbersProps};
 
-impl Commit for GossipParams {}
+pub use data::SharedRun;
 
-/// A computed run shared by the page and its panels (compared by identity).
-pub type SharedRun = Shared<GossipRun>;
+impl Commit for GossipParams {}
 
 /// The parameters without the round: the key of the cached computation.
 fn without_round(p: &GossipParams) -> GossipParams {

@@ -4,7 +4,6 @@
 //! mini-batches. Every number comes from [`crate::core::sgd`]; the page picks
 //! the step and lays out the panels, one component per file.
 
-use nalgebra::DMatrix;
 use yew::prelude::*;
 
 use crate::app::components::computing::computing;
@@ -15,7 +14,7 @@ use crate::app::route::ViewProps;
 use crate::app::shared::Shared;
 use crate::app::state::{on_commit_all, on_commit_field, on_step, Commit};
 use crate::core::sgd::narrate::{compare_step, narrate_step};
-use crate::core::sgd::{Lab, Problem, Strategy};
+use crate::core::sgd::Strategy;
 use crate::core::units::format_exact_or_approx;
 use crate::core::work::{sgd_run, SgdShape, Work};
 use crate::params::sgd::SgdParams;
@@ -24,6 +23,7 @@ pub mod bytes;
 pub mod calculator;
 pub mod charts;
 pub mod controls;
+mod data;
 pub mod note;
 pub mod objective;
 pub mod optima;
@@ -39,11 +39,9 @@ use note::agreement_note;
 use optima::{optima_panel, OptimaPanelProps};
 use strategy_table::{strategy_table, StrategyTableProps};
 
-impl Commit for SgdParams {}
+pub use data::SharedLab;
 
-/// A training run shared by the page and its panels: the problem, the
-/// mixing matrix and the three strategies' traces (compared by identity).
-pub type SharedLab = Shared<(Problem, DMatrix<f64>, Lab)>;
+impl Commit for SgdParams {}
 
 /// The parameters the training run depends on (not the step, the narrated
 /// mode or the calculator's losses).

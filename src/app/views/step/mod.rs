@@ -14,11 +14,12 @@ use crate::app::hooks::use_view_state;
 use crate::app::route::ViewProps;
 use crate::app::shared::Shared;
 use crate::app::state::{on_commit_field, Commit};
-use crate::core::step::report::{report, Report};
+use crate::core::step::report::report;
 use crate::core::step::Sharding;
 use crate::params::step::StepParams;
 
 pub mod controls;
+mod data;
 pub mod failure;
 pub mod model_note;
 pub mod presets;
@@ -40,10 +41,9 @@ use summary::summary;
 use timeline::timeline_panel;
 use tuner::TunerPanel;
 
-impl Commit for StepParams {}
+pub use data::SharedReport;
 
-/// The report shared with the panels.
-pub type SharedReport = Shared<Report>;
+impl Commit for StepParams {}
 
 /// The fields the controls show (for the errors of fields not on screen).
 const FIELDS: &[&str] = &[
