@@ -189,7 +189,7 @@ impl Algorithm {
         self.collective() == CollectiveKind::AllReduce
     }
     /// True for an entry of [`Algorithm::compared`]: an all-reduce computed
-    /// from `topo.p()` alone ([`super::Descriptor::is_flat_all_reduce`]).
+    /// from `topo.p()` alone ([`crate::core::collectives::entry::Descriptor::is_flat_all_reduce`]).
     pub fn is_flat_all_reduce(self) -> bool {
         self.0.descriptor().is_flat_all_reduce()
     }
@@ -204,7 +204,7 @@ impl Algorithm {
         self.0.descriptor().layout == Layout::Folded
     }
     /// How a phase of this algorithm proceeds, e.g. "by recursive halving"
-    /// ([`super::CollectiveAlgorithm::method`]).
+    /// ([`crate::core::collectives::entry::CollectiveAlgorithm::method`]).
     pub fn method(self, phase: Phase) -> &'static str {
         self.0.method(phase)
     }
@@ -214,7 +214,7 @@ impl Algorithm {
         crate::core::cost::nccl::busbw_factor(self.collective(), p)
     }
     /// The schedule on `topo` for `n` elements of `elem_bytes` bytes
-    /// ([`super::CollectiveAlgorithm::generate`]; links every entry's generator).
+    /// ([`crate::core::collectives::entry::CollectiveAlgorithm::generate`]; links every entry's generator).
     ///
     /// # Errors
     /// [`ScheduleError`] when `topo.p() < 2`, `n == 0` or `elem_bytes == 0`.
@@ -242,7 +242,7 @@ impl Algorithm {
         self.0.generate_flat_all_reduce(topo, n, elem_bytes)
     }
     /// The closed form on `topo` for an `n_bytes`-byte tensor
-    /// ([`super::CollectiveAlgorithm::closed_form`]).
+    /// ([`crate::core::collectives::entry::CollectiveAlgorithm::closed_form`]).
     pub fn closed_form_on(self, topo: &Topology, n_bytes: f64, c: CostParams) -> Formula {
         self.0.closed_form(topo, n_bytes, c)
     }
@@ -305,18 +305,18 @@ impl Algorithm {
     }
     /// Into how many equal pieces the tensor must divide for the executed
     /// schedule to match the closed form exactly
-    /// ([`super::CollectiveAlgorithm::equal_parts`]).
+    /// ([`crate::core::collectives::entry::CollectiveAlgorithm::equal_parts`]).
     pub fn equal_parts(self, topo: &Topology) -> usize {
         self.0.equal_parts(topo)
     }
     /// What happens in a round, as a sentence fragment
-    /// ([`super::CollectiveAlgorithm::describe`]).
+    /// ([`crate::core::collectives::entry::CollectiveAlgorithm::describe`]).
     pub fn describe(self, round: &RoundFacts<'_>) -> String {
         self.0.describe(round)
     }
 
     /// How the topology view names this algorithm, or `None` when the view
-    /// does not offer it ([`super::CollectiveAlgorithm::on_topology`]).
+    /// does not offer it ([`crate::core::collectives::entry::CollectiveAlgorithm::on_topology`]).
     pub fn on_topology(self) -> Option<TopologyInfo> {
         self.0.on_topology()
     }
@@ -346,7 +346,7 @@ impl Algorithm {
         Algorithm::on_topologies().find(|a| a.on_topology().is_some_and(|t| t.key == k))
     }
     /// The schedule the topology view draws
-    /// ([`super::CollectiveAlgorithm::topology_schedule`]).
+    /// ([`crate::core::collectives::entry::CollectiveAlgorithm::topology_schedule`]).
     ///
     /// # Errors
     /// As [`Algorithm::generate_on`]; [`ScheduleError::Shape`] for an entry
@@ -361,7 +361,7 @@ impl Algorithm {
     }
     /// The topology-timed closed form or lower bound of
     /// [`Algorithm::topology_schedule`], seconds
-    /// ([`super::CollectiveAlgorithm::topology_time`]).
+    /// ([`crate::core::collectives::entry::CollectiveAlgorithm::topology_time`]).
     pub fn topology_time(
         self,
         topo: &Topology,

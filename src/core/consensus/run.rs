@@ -62,10 +62,10 @@ impl GossipRun {
     }
 
     /// As [`GossipRun::new`] for `(rounds, factor)`, but above
-    /// `dense_max_p` ranks (the app passes [`DENSE_LIST_MAX_P`]) a graph whose
+    /// `dense_max_p` ranks (the app passes [`DENSE_LIST_MAX_P`](crate::core::consensus::spectrum::DENSE_LIST_MAX_P)) a graph whose
     /// spectrum needs the dense O(p³) decomposition (a random graph) gets ρ
     /// alone, by Lanczos ([`spectrum_or_rho`]): `spectrum.eigenvalues` is
-    /// then empty and `spectrum.method` is [`SpectrumMethod::LanczosRho`].
+    /// then empty and `spectrum.method` is [`SpectrumMethod::LanczosRho`](crate::core::consensus::spectrum::SpectrumMethod::LanczosRho).
     /// Every other field is as [`GossipRun::new`] computes it (ρ to 1e-9).
     ///
     /// # Errors

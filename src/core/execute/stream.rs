@@ -265,7 +265,7 @@ pub(super) fn round_bytes(round: &Round, p: usize, elem_bytes: u64) -> (Vec<u64>
 /// holding its whole schedule (see
 /// [`execute_streamed`](super::execute_streamed)): the numbers-only mode of
 /// large p, e.g. the ring at p = 1024, whose 2 million transfers take about
-/// 110 MB as a [`Schedule`]. Contributor sets are not tracked (as with
+/// 110 MB as a [`Schedule`](crate::core::schedule::Schedule). Contributor sets are not tracked (as with
 /// `keep_states = false`), so only value mismatches are reported. The per-rank
 /// byte counts are kept every [`CHECKPOINT_ROUNDS`] rounds ([`StreamCounts`]),
 /// not as 2 046 rows of 1 024 ranks.
@@ -338,7 +338,7 @@ impl StreamCounts {
         self.transfers.len()
     }
 
-    /// Rounds grouped by their largest message, as [`Counts::breakdown`].
+    /// Rounds grouped by their largest message, as [`Counts::breakdown`](crate::core::execute::count::Counts::breakdown).
     pub fn breakdown(&self) -> Vec<crate::core::timing::RoundGroup> {
         rounds_breakdown(&self.round_max_bytes)
     }
@@ -385,7 +385,7 @@ impl StreamCounts {
         (sent, recv)
     }
 
-    /// Total α–β time, seconds, as [`Counts::executed_time`].
+    /// Total α–β time, seconds, as [`Counts::executed_time`](crate::core::execute::count::Counts::executed_time).
     pub fn executed_time(&self, alpha: f64, beta: f64) -> f64 {
         rounds_time(&self.round_max_bytes, &self.transfers, alpha, beta)
     }

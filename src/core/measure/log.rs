@@ -136,7 +136,7 @@ pub struct Row {
     /// Printed busbw, bytes per second.
     pub busbw: Option<Printed>,
     /// A printed bandwidth whose kind (algbw or busbw) the header does not
-    /// say; [`checks::check`] decides it from the numbers.
+    /// say; [`checks::check`](crate::core::measure::checks::check) decides it from the numbers.
     pub bw_unknown: Option<Printed>,
     /// nccl-tests `#wrong` (or `error`) count; `None` when printed as `N/A`.
     pub wrong: Option<f64>,
@@ -284,7 +284,7 @@ impl Log {
     }
 }
 
-/// Everything [`import`] found.
+/// Everything [`import`](crate::core::measure::pipeline::import) found.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Import {
     /// The logs (two for a side-by-side paste).

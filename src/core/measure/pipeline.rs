@@ -16,7 +16,7 @@ use super::{annotate, detect, generic, nccl, osu};
 ///
 /// # Errors
 /// [`ImportError::Empty`] for an empty paste; [`ImportError::Unrecognised`]
-/// when no table of a known format (see [`FORMATS`]) has a single readable row.
+/// when no table of a known format (see [`FORMATS`](crate::core::measure::log::FORMATS)) has a single readable row.
 pub fn import(text: &str, opts: &ImportOptions) -> Result<Import, ImportError> {
     let mut cut_msg = None;
     let text = if text.len() > MAX_INPUT_BYTES {

@@ -1,6 +1,7 @@
 //! A schedule on the clock: per rank, per message, in continuous time.
 //!
-//! [`run`] times a [`Schedule`] on a [`Topology`] in one of two modes of one
+//! [`run`](super::run) times a [`Schedule`](crate::core::schedule::Schedule) on a
+//! [`Topology`](crate::core::topology::Topology) in one of two modes of one
 //! engine, both reading the same resources ([`super::resources`]):
 //! - [`Mode::LockStep`] ([`super::lockstep`]): every round starts when the
 //!   last rank is ready; the rule of every closed form;

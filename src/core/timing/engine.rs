@@ -16,7 +16,7 @@ use crate::core::topology::Topology;
 ///
 /// # Errors
 /// [`ClockError`] for a bad fault, `segments = 0`, a malformed schedule, or
-/// more than [`MAX_PIECES`] message pieces.
+/// more than [`MAX_PIECES`](super::clock::MAX_PIECES) message pieces.
 pub fn run(schedule: &Schedule, topo: &Topology, opts: &ClockOptions) -> Result<Clock, ClockError> {
     run_rounds(
         schedule.p,

@@ -4,7 +4,7 @@
 //! tuner, memory per rank under each ZeRO stage, the three strategies side
 //! by side, a straggler, a failure and time to the required quality.
 //!
-//! The page computes the case's [`Report`] once per parameter change (the
+//! The page computes the case's [`Report`](crate::core::step::report::Report) once per parameter change (the
 //! core times every schedule) and lays out the panels; the tuner runs cap
 //! by cap in its own panel, with progress.
 

@@ -30,7 +30,7 @@ pub enum WeightRule {
     MaxDegree,
     /// The exponential graph's own weights (Ying et al. 2021): W_ij = 1/(τ + 1)
     /// for j = i and each of the τ in-neighbours i − 2^k (mod p). Only valid on
-    /// [`GraphKind::Exponential`]; doubly stochastic (circulant), not symmetric.
+    /// [`GraphKind::Exponential`](crate::core::consensus::graph::GraphKind::Exponential); doubly stochastic (circulant), not symmetric.
     Exponential,
 }
 
