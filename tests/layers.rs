@@ -24,6 +24,8 @@
 //! 4. **No circle:** no two files reach each other through edges
 //!    (strongly connected components, Tarjan 1972), so no folder holds a
 //!    circle.
+//! 5. **Length:** no production file over 900 lines (tests and fixtures
+//!    aside): a longer file is split into a folder.
 //!
 //! Test code (`#[cfg(test)]` items, the files they declare, `tests.rs`
 //! and `tests/` folders, `tests_*.rs`) and comments do not count. What the
@@ -705,6 +707,81 @@ fn no_two_files_name_each_other() {
         "{} circle(s) of files in src:\n{}",
         found.len(),
         circle_report(&c, &es, &found)
+    );
+}
+
+/// Most lines a production file under `src/` may have (issue 43): a file
+/// past it holds more than one idea and is split into a folder.
+const MAX_LINES: usize = 900;
+
+/// Every production `.rs` file below `dir` with its line count: test files
+/// (as [`module_path`] reads them) and fixtures (`fixtures.rs`,
+/// `fixtures/`) aside.
+fn file_lengths(src: &Path, dir: &Path, out: &mut Vec<(PathBuf, usize)>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            file_lengths(src, &path, out);
+            continue;
+        }
+        let Ok(rel) = path.strip_prefix(src) else {
+            continue;
+        };
+        let fixture = rel
+            .iter()
+            .any(|p| p.to_string_lossy().trim_end_matches(".rs") == "fixtures");
+        if path.extension().is_some_and(|e| e == "rs") && !fixture && module_path(rel).is_some() {
+            let lines = std::fs::read_to_string(&path).map_or(0, |t| t.lines().count());
+            out.push((rel.to_path_buf(), lines));
+        }
+    }
+}
+
+/// The files of `src` over [`MAX_LINES`], longest first, as printed lines.
+fn too_long(src: &Path) -> Vec<String> {
+    let mut all = Vec::new();
+    file_lengths(src, src, &mut all);
+    all.retain(|(_, n)| *n > MAX_LINES);
+    all.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    all.iter()
+        .map(|(f, n)| format!("  src/{}: {n} lines", f.display()))
+        .collect()
+}
+
+#[test]
+fn no_file_passes_900_lines() {
+    let long = too_long(&src_dir());
+    assert!(
+        long.is_empty(),
+        "{} file(s) in src over {MAX_LINES} lines (tests and fixtures aside); split each into a folder:\n{}",
+        long.len(),
+        long.join("\n")
+    );
+}
+
+#[test]
+fn the_length_rule_sees_a_long_file_and_skips_tests() {
+    let dir = std::env::temp_dir().join(format!("layers-length-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let long = "fn f() {}\n".repeat(MAX_LINES + 1);
+    for (rel, text) in [
+        ("core/a.rs", long.as_str()),
+        ("core/b/tests.rs", long.as_str()),
+        ("core/c/fixtures.rs", long.as_str()),
+        ("core/d.rs", &long[..long.len() - "fn f() {}\n".len()]),
+    ] {
+        let path = dir.join(rel);
+        std::fs::create_dir_all(path.parent().expect("a parent")).expect("mkdir");
+        std::fs::write(&path, text).expect("write");
+    }
+    let found = too_long(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(
+        found,
+        vec![format!("  src/core/a.rs: {} lines", MAX_LINES + 1)]
     );
 }
 
