@@ -4,6 +4,8 @@
 //! - [`core`]: the pure, deterministic model (units, schedules, execution,
 //!   cost model, consensus, SGD). No browser imports; tested natively.
 //! - `params`: view parameters and their URL query form (the embedding API).
+//! - `pages`: what each page shows (numbers, sentences, rows), one folder
+//!   per view, computed natively from `core` and `params`.
 //! - `plot`: plotters charts rendered to SVG strings.
 //! - `app`: the Yew single-page app (wasm32 only).
 //!
@@ -14,6 +16,8 @@
 pub mod core;
 #[cfg(feature = "views")]
 pub mod export;
+#[cfg(feature = "views")]
+pub mod pages;
 #[cfg(feature = "views")]
 pub mod params;
 #[cfg(feature = "views")]

@@ -9,16 +9,13 @@ use crate::params::embed::Embed;
 use crate::params::Query;
 pub use route::View;
 
-pub mod clocks;
 pub mod components;
 pub mod embed;
 pub mod hooks;
 pub mod menus;
 pub mod module;
 pub mod route;
-pub mod shared;
 pub mod state;
-pub mod trace;
 pub mod url;
 pub mod views;
 

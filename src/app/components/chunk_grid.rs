@@ -13,8 +13,8 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 use yew::prelude::*;
 
 use super::rank_ring::fill;
-use crate::app::shared::Shared;
 use crate::core::execute::ChunkGrid;
+use crate::pages::common::shared::Shared;
 
 /// Largest p that the ring and collectives views draw as a ring of ranks;
 /// above it they draw this chunk grid (a ring of 64 boxes of 64 cells is

@@ -4,12 +4,12 @@
 use yew::prelude::*;
 
 use crate::app::components::time_panel::{time_panel, TimePanelProps};
-use crate::app::trace::SharedTrace;
 use crate::core::collectives::{Algorithm, AlgorithmSummary, ShownTimes};
 use crate::core::cost::CostParams;
 use crate::core::timing::{executed_time, explain_shown};
 use crate::core::topology::Topology;
 use crate::core::units::Bandwidth;
+use crate::pages::common::trace::SharedTrace;
 
 /// Props of [`closed_form_panel`].
 #[derive(PartialEq)]

@@ -2,7 +2,7 @@
 //! all-gather on their own) animated from its executed schedule.
 //!
 //! The schedule comes from the registry's `generate`, the trace from
-//! `execute` ([`trace`](crate::app::trace)), the words from [`crate::core::collectives::narrate`]
+//! `execute` ([`trace`](crate::pages::common::trace)), the words from [`crate::core::collectives::narrate`]
 //! and the summary table from `summary_table_on` (on the job's nodes); the page picks the state of
 //! the current step and lays out the panels. The ring view uses the same
 //! engine and the same shared panels.
@@ -34,7 +34,7 @@ pub mod phase_strip;
 pub mod picture;
 pub mod summary;
 
-use crate::app::trace::collective_trace;
+use crate::pages::common::trace::collective_trace;
 use closed_form::{closed_form_panel, ClosedFormPanelProps};
 use controls::{collectives_controls, CollectivesControlsProps};
 use gossip_contrast::{gossip_contrast_panel, GossipContrastProps};

@@ -3,10 +3,10 @@
 
 use yew::prelude::*;
 
-use crate::app::trace::SharedTrace;
 use crate::core::collectives::narrate::phases;
 use crate::core::collectives::Algorithm;
 use crate::core::schedule::Phase;
+use crate::pages::common::trace::SharedTrace;
 
 /// A phase's name in the strip and the counters.
 pub fn phase_title(ph: Phase) -> &'static str {

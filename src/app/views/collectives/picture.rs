@@ -9,13 +9,13 @@ use yew::prelude::*;
 use crate::app::components::chunk_grid::{ChunkGridCanvas, RING_MAX_P};
 use crate::app::components::rank_grid::{rank_picture, GRID_MAX_P};
 use crate::app::components::rank_ring::{RingArrow, RingCell};
-use crate::app::shared::Shared;
-use crate::app::trace::SharedTrace;
 use crate::core::collectives::narrate::{chunk_counts, chunk_states, range_label};
 use crate::core::collectives::Algorithm;
 use crate::core::execute::ChunkGrid;
 use crate::core::schedule::Op;
 use crate::core::units::format_exact_or_approx;
+use crate::pages::common::shared::Shared;
+use crate::pages::common::trace::SharedTrace;
 
 /// Props of [`CollectivePicture`].
 #[derive(Properties, PartialEq)]

@@ -3,7 +3,7 @@
 
 use crate::core::consensus::GossipRun;
 
-use crate::app::shared::Shared;
+use crate::pages::common::shared::Shared;
 
 /// A computed run shared by the page and its panels (compared by identity).
 pub type SharedRun = Shared<GossipRun>;

@@ -14,11 +14,11 @@ use crate::app::components::computing::pending_page;
 use crate::app::components::step_controls::StepControls;
 use crate::app::hooks::{use_deferred, use_view_state};
 use crate::app::route::ViewProps;
-use crate::app::shared::Shared;
 use crate::app::state::{on_commit_field, on_step, Commit};
 use crate::core::consensus::{GossipRun, NodeUpdate};
 use crate::core::units::{equation, format_exact_or_approx};
 use crate::core::work::gossip_view;
+use crate::pages::common::shared::Shared;
 use crate::params::gossip::{GossipParams, MAX_ROUND};
 use crate::plot::gossip::draw_eigenvalues;
 

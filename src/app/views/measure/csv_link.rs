@@ -8,8 +8,8 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::app::shared::Shared;
 use crate::core::measure::analysis::Analysis;
+use crate::pages::common::shared::Shared;
 
 /// Which CSV.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,10 +6,10 @@
 use yew::prelude::*;
 
 use super::logs_panel::us;
-use crate::app::shared::Shared;
 use crate::core::measure::analysis::Analysis;
 use crate::core::measure::joint::{JointFit, MAX_CROSSINGS};
 use crate::core::units::{format_decimal, sig};
+use crate::pages::common::shared::Shared;
 
 /// Props of [`joint_panel`].
 #[derive(PartialEq)]

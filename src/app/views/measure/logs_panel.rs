@@ -5,10 +5,10 @@
 
 use yew::prelude::*;
 
-use crate::app::shared::Shared;
 use crate::core::measure::analysis::{Analysis, LogSummary};
 use crate::core::measure::annotate::valid_keys;
 use crate::core::units::{format_bandwidth, format_decimal, sig};
+use crate::pages::common::shared::Shared;
 
 /// Props of [`logs_panel`].
 #[derive(PartialEq)]

@@ -8,11 +8,11 @@ use wasm_bindgen::JsCast;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
-use crate::app::shared::Shared;
 use crate::core::measure::analysis::{analyse, Analysis, Settings};
 use crate::core::measure::synthetic::example;
 use crate::core::measure::{BwKind, CollectiveKind, Model};
 use crate::core::units::{parse_bandwidth, parse_size};
+use crate::pages::common::shared::Shared;
 
 /// Props of the view's panels that read the state and dispatch actions.
 #[derive(Properties, PartialEq)]

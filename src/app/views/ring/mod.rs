@@ -119,7 +119,7 @@ pub fn RingView(props: &ViewProps) -> Html {
         run.as_ref()
             .and_then(Option::as_ref)
             .and_then(RingRun::chunk_grid)
-            .map(crate::app::shared::Shared::new)
+            .map(crate::pages::common::shared::Shared::new)
     });
     // Above the drawn size the values run the first time a step shows them
     // (the last round and the mean step). Light: the render's first read

@@ -9,12 +9,12 @@ use yew::prelude::*;
 use crate::app::components::chunk_grid::{ChunkGridCanvas, CHUNK_GRID_MAX_P, RING_MAX_P};
 use crate::app::components::rank_grid::{rank_picture, GRID_MAX_P};
 use crate::app::components::rank_ring::{RingArrow, RingCell};
-use crate::app::shared::Shared;
-use crate::app::trace::SharedTrace;
 use crate::core::execute::{ChunkGrid, State, Trace};
 use crate::core::schedule::{chunk_range, Op};
 use crate::core::units::format_bytes_short;
 use crate::core::units::format_exact_or_approx;
+use crate::pages::common::shared::Shared;
+use crate::pages::common::trace::SharedTrace;
 use crate::params::ring::{ELEM_BYTES, MAX_DRAWN_P};
 
 /// Props of [`RingPicture`].

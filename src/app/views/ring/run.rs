@@ -13,8 +13,6 @@ use std::cell::OnceCell;
 
 use crate::app::components::chunk_grid::{CHUNK_GRID_MAX_P, RING_MAX_P};
 use crate::app::components::transfer_log::{entries_of, round_entries, LogEntry};
-use crate::app::shared::Shared;
-use crate::app::trace::{checkpointed_collective, SharedTrace};
 use crate::core::collectives::narrate::{goal_of, narrate, round_sentence};
 use crate::core::collectives::{flat, round_title_of, Algorithm};
 use crate::core::execute::{
@@ -28,6 +26,8 @@ use crate::core::schedule::ring::{
 use crate::core::schedule::Computation;
 use crate::core::schedule::Transfer;
 use crate::core::timing::{executed_time, explain, explain_counted};
+use crate::pages::common::shared::Shared;
+use crate::pages::common::trace::{checkpointed_collective, SharedTrace};
 use crate::params::ring::{ELEM_BYTES, MAX_DRAWN_P};
 
 /// An executed ring all-reduce (compared by identity).

@@ -5,7 +5,7 @@ use nalgebra::DMatrix;
 
 use crate::core::sgd::{Lab, Problem};
 
-use crate::app::shared::Shared;
+use crate::pages::common::shared::Shared;
 
 /// A training run shared by the page and its panels: the problem, the
 /// mixing matrix and the three strategies' traces (compared by identity).

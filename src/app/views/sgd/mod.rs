@@ -11,12 +11,12 @@ use crate::app::components::step_controls::StepControls;
 use crate::app::hooks::{use_deferred, use_view_state, Deferred};
 use crate::app::route::UrlCtx;
 use crate::app::route::ViewProps;
-use crate::app::shared::Shared;
 use crate::app::state::{on_commit_all, on_commit_field, on_step, Commit};
 use crate::core::sgd::narrate::{compare_step, narrate_step};
 use crate::core::sgd::Strategy;
 use crate::core::units::format_exact_or_approx;
 use crate::core::work::{sgd_run, SgdShape, Work};
+use crate::pages::common::shared::Shared;
 use crate::params::sgd::SgdParams;
 
 pub mod bytes;

@@ -3,7 +3,7 @@
 
 use crate::core::step::report::Report;
 
-use crate::app::shared::Shared;
+use crate::pages::common::shared::Shared;
 
 /// The report shared with the panels.
 pub type SharedReport = Shared<Report>;

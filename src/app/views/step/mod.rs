@@ -12,10 +12,10 @@ use yew::prelude::*;
 
 use crate::app::hooks::use_view_state;
 use crate::app::route::ViewProps;
-use crate::app::shared::Shared;
 use crate::app::state::{on_commit_field, Commit};
 use crate::core::step::report::report;
 use crate::core::step::Sharding;
+use crate::pages::common::shared::Shared;
 use crate::params::step::StepParams;
 
 pub mod controls;

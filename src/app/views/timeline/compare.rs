@@ -3,15 +3,15 @@
 
 use yew::prelude::*;
 
-use crate::app::clocks::Shared;
 use crate::core::timing::clock::Mode;
 use crate::core::timing::story::contrast;
+use crate::pages::common::clocks::SharedRuns;
 
 /// Props of [`mode_contrast`].
 #[derive(PartialEq)]
 pub struct ModeContrastProps {
     /// The runs.
-    pub runs: Shared,
+    pub runs: SharedRuns,
 }
 
 /// The contrast sentences (`#contrast`); nothing when one mode is shown.

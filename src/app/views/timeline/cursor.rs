@@ -2,15 +2,15 @@
 
 use yew::prelude::*;
 
-use crate::app::clocks::Shared;
 use crate::core::timing::gantt::{moment, narrate};
 use crate::core::units::format_time;
+use crate::pages::common::clocks::SharedRuns;
 
 /// Props of [`cursor_narration`].
 #[derive(PartialEq)]
 pub struct CursorNarrationProps {
     /// The runs.
-    pub runs: Shared,
+    pub runs: SharedRuns,
     /// The cursor, seconds.
     pub t: f64,
 }

@@ -3,14 +3,14 @@
 
 use yew::prelude::*;
 
-use crate::app::clocks::Shared;
 use crate::core::timing::story::failure;
+use crate::pages::common::clocks::SharedRuns;
 
 /// Props of [`failure_panel`].
 #[derive(PartialEq)]
 pub struct FailurePanelProps {
     /// The runs.
-    pub runs: Shared,
+    pub runs: SharedRuns,
 }
 
 /// `#failure`: one block per stalled mode; nothing when every mode completes.

@@ -11,7 +11,6 @@
 
 use yew::prelude::*;
 
-use crate::app::clocks::{case_key, compute, Runs, Shared};
 use crate::app::components::gantt::{self, gantt_figure, legend};
 use crate::app::components::step_controls::StepControls;
 use crate::app::hooks::use_view_state;
@@ -19,6 +18,7 @@ use crate::app::route::ViewProps;
 use crate::app::state::{on_commit, on_commit_field, Commit};
 use crate::core::timing::gantt::nearest;
 use crate::core::units::{format_input_time, format_time};
+use crate::pages::common::clocks::{case_key, compute, Runs, SharedRuns};
 use crate::params::encode;
 use crate::params::timeline::TimelineParams;
 use crate::params::trace::TraceParams;
@@ -86,9 +86,7 @@ pub fn TimelineView(props: &ViewProps) -> Html {
     let state = use_view_state::<TimelineParams>(props);
     let per_rank_opened = use_state(|| false);
     let params = &state.params;
-    let runs = use_memo(case_key(params), |p| {
-        compute(p).map(|r| Shared(std::rc::Rc::new(r)))
-    });
+    let runs = use_memo(case_key(params), |p| compute(p).map(SharedRuns::new));
     let runs = match &*runs {
         Ok(r) => r.clone(),
         Err(e) => {

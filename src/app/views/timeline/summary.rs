@@ -4,15 +4,15 @@
 
 use yew::prelude::*;
 
-use crate::app::clocks::{Run, Shared};
 use crate::app::components::downloads::{FileDownloads, FileOffer};
 use crate::core::timing::trace::{chrome_trace, messages_csv, ranks_csv};
 use crate::core::units::{format_bandwidth, format_time};
+use crate::pages::common::clocks::{Run, SharedRuns};
 
 /// What [`timeline_summary`] shows.
 pub struct TimelineSummaryProps {
     /// The runs.
-    pub runs: Shared,
+    pub runs: SharedRuns,
     /// Whether the folded per-rank table has been opened (state of the
     /// view, so that this panel is a plain function).
     pub opened: bool,
@@ -38,7 +38,7 @@ fn totals_row(r: &Run) -> Html {
     }
 }
 
-fn offers(runs: &Shared) -> Vec<FileOffer> {
+fn offers(runs: &SharedRuns) -> Vec<FileOffer> {
     let mut v = Vec::new();
     for (i, r) in runs.0.runs.iter().enumerate() {
         let key = r.mode.key();

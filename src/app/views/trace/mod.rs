@@ -15,7 +15,6 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::app::clocks::compute;
 use crate::app::components::field::{text_field, TextFieldProps};
 use crate::app::components::gantt::{gantt_figure, legend};
 use crate::app::hooks::use_view_state;
@@ -24,6 +23,7 @@ use crate::app::state::{commit_to, on_commit_all, on_commit_field, Commit};
 use crate::core::timing::gantt::Gantt;
 use crate::core::timing::measured::{differences, measured, Measured};
 use crate::core::units::{format_binary, format_exact, format_time, Prefix};
+use crate::pages::common::clocks::compute;
 use crate::params::encode;
 use crate::params::trace::TraceParams;
 

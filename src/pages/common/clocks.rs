@@ -4,6 +4,7 @@
 
 use std::rc::Rc;
 
+use super::shared::Shared;
 use crate::core::collectives::Algorithm;
 use crate::core::timing::clock::{Clock, ClockOptions, Faults, Mode};
 use crate::core::timing::gantt::{event_times, gantt, Gantt};
@@ -42,15 +43,9 @@ pub struct Runs {
     pub faults: Faults,
 }
 
-/// A shared handle compared by pointer (the runs are large).
-#[derive(Clone, Debug)]
-pub struct Shared(pub Rc<Runs>);
-
-impl PartialEq for Shared {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &other.0)
-    }
-}
+/// The runs shared by a page and its panels, compared by identity (they
+/// are large).
+pub type SharedRuns = Shared<Runs>;
 
 /// The case without its cursor: what the runs depend on.
 pub fn case_key(p: &TimelineParams) -> TimelineParams {

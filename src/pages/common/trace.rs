@@ -1,7 +1,7 @@
 //! The trace engine shared by the collectives and ring views: generate a
 //! collective's schedule from the registry and execute it on real buffers.
 
-use crate::app::shared::Shared;
+use super::shared::Shared;
 use crate::core::collectives::Algorithm;
 use crate::core::execute::{default_init, execute_checkpointed, execute_owned, ExecOptions, Trace};
 use crate::core::topology::Topology;
