@@ -9,3 +9,4 @@
 //! keeps the posts as plain types that `pages/` only renders.
 
 pub mod common;
+pub mod cost;

@@ -13,7 +13,7 @@
 
 use super::fields::{self, Field};
 use super::{parse_int_in, FieldError, Query};
-use crate::core::cost::nccl_tune::{Cpu, Graph, Inputs, Path, Version};
+use crate::core::cost::nccl_tune::{Inputs, Node, Path, Version};
 use crate::core::cost::protocol::{Handshake, Rendezvous};
 use crate::core::units::{parse_size, ByteSize, Prefix};
 
@@ -89,36 +89,18 @@ impl Default for NcclFields {
 }
 
 impl NcclFields {
-    /// The model's inputs at `p` ranks (both graphs alike; balanced tree,
-    /// or the tree pattern NCCL forces with one GPU per node; the
-    /// communicator's channels twice the graph's).
+    /// The model's inputs at `p` ranks: these fields as a [`Node`], on
+    /// `nodes` of them ([`Node::inputs`] decides the graphs).
     pub fn inputs(&self, p: usize) -> Inputs {
-        let g = Graph {
+        let node = Node {
             channels: self.channels,
-            bw_intra: self.intra.value,
-            bw_inter: self.inter.value,
-            type_intra: if self.nvlink { Path::Nvl } else { Path::Pxb },
-            type_inter: Path::Pix,
-            same_channels: true,
-            pattern: 4,
-        };
-        let nodes = self.nodes.clamp(1, p.max(1));
-        Inputs {
-            version: self.version,
-            ranks: p,
-            nodes,
+            intra: self.intra.value,
+            inter: self.inter.value,
+            nvlink: self.nvlink,
+            netlat_us: self.netlat.value * 1e6,
             cc: self.cc,
-            cpu: Cpu::Intel,
-            ring: g,
-            tree: Graph {
-                pattern: if nodes == p { 3 } else { 1 },
-                ..g
-            },
-            coll_channels: 2 * self.channels,
-            latency_inter: self.netlat.value * 1e6,
-            proto_env: None,
-            algo_env: None,
-        }
+        };
+        node.inputs(self.version, p, self.nodes)
     }
 }
 

@@ -12,7 +12,7 @@ use super::Format;
 use super::{
     import, CollectiveKind, Import, ImportError, ImportOptions, Log, Model, RankCount, RankSource,
 };
-use crate::core::cost::nccl_tune::{tune, Algo, Func, Inputs, Version};
+use crate::core::cost::nccl_tune::{tune, Algo, Func, Inputs, Node, Version};
 use crate::core::units::sig;
 
 /// Largest p the hand-off link carries (the cost view's limit).
@@ -316,7 +316,7 @@ fn forced_sweeps(imp: &Import, d: &NcclDebug) -> Option<Vec<Sweep>> {
 /// `NCCL_ALGO` is the one in effect for the log whose first row is line
 /// `first` (the last such line above it).
 fn nccl_defaults(text: &str, p: usize, first: usize) -> (Inputs, &'static str) {
-    let d = Inputs::nvlink_node(Version::V2_30, p.max(2), 12, 20.0, 80);
+    let d = Node::A100_NVSWITCH.inputs(Version::V2_30, p.max(2), 1);
     let read = crate::core::cost::nccl_tune::log::read_inputs(text, &d);
     if read.graphs {
         let mut i = read.inputs;
@@ -509,7 +509,7 @@ pub fn analyse(text: &str, s: &Settings) -> Analysis {
         Err(_) => (Vec::new(), (Vec::new(), Vec::new(), Vec::new())),
     };
     let p = log.as_ref().map_or(8, |l| l.resolved.p.p);
-    let nccl = nccl_debug::read(text, &Inputs::nvlink_node(Version::V2_30, p, 12, 20.0, 80))
+    let nccl = nccl_debug::read(text, &Node::A100_NVSWITCH.inputs(Version::V2_30, p, 1))
         .map(|debug| nccl_report(imp.as_ref().ok(), debug));
     Analysis {
         import: imp,

@@ -14,22 +14,18 @@ use yew::prelude::*;
 use crate::app::hooks::use_view_state;
 use crate::app::route::ViewProps;
 use crate::app::state::{on_commit, on_commit_field, one_query, Commit};
-use crate::core::collectives::compare::{
-    all_allreduce, all_allreduce_rendezvous, best_at, best_intervals, best_intervals_rendezvous,
-    Interval,
-};
+use crate::core::collectives::compare::{all_allreduce, best_at, best_intervals, Interval};
 use crate::core::collectives::Algorithm;
 use crate::core::cost::formulas::Formula;
-use crate::core::cost::nccl_tune::{tune, Tuning};
-use crate::core::cost::protocol::ProtocolTime;
 use crate::core::cost::CostParams as Model;
-use crate::core::units::{bandwidth_chain, format_beta, format_binary, format_size, format_time};
 use crate::export::series::cost::{
     cost_nccl_map, cost_time_vs_p, cost_time_vs_size, cost_winner_map,
 };
 use crate::export::DataTable;
-use crate::params::cost::{CostViewParams, Link};
-use crate::params::protocol::{ProtoChoice, ProtoParams};
+use crate::pages::cost::protocol::{self as protocol_page, nccl_panels, MpiPanel, NcclPanels};
+use crate::pages::cost::{preset_note, units_line};
+use crate::params::cost::CostViewParams;
+use crate::params::protocol::ProtoParams;
 use crate::params::FieldError;
 use crate::plot::cost::{draw_nccl_map, draw_time_vs_p, draw_time_vs_size, draw_winner_map};
 
@@ -100,35 +96,16 @@ fn draw_all(p: usize, n: f64, m: Model) -> Charts {
     ]
 }
 
-/// The MPI panel's rows and intervals (empty unless `proto=mpi`).
-type MpiData = (Vec<(Algorithm, ProtocolTime)>, Vec<Interval>);
-
-fn mpi_data(p: usize, n: f64, m: Model, pr: &ProtoParams) -> MpiData {
-    if pr.choice != ProtoChoice::Mpi {
-        return (Vec::new(), Vec::new());
-    }
-    let r = pr.rendezvous();
-    (
-        all_allreduce_rendezvous(p, n, m, &r),
-        best_intervals_rendezvous(p, m, &r),
-    )
-}
-
-/// NCCL's tables, its map and the map's data (`None` unless `proto=nccl`).
-type NcclData = Option<(
-    Rc<Result<Tuning, String>>,
-    Result<String, String>,
-    Rc<DataTable>,
-)>;
+/// The NCCL panels and the map's chart and data (`None` unless
+/// `proto=nccl`).
+type NcclData = Option<(Rc<NcclPanels>, Result<String, String>, Rc<DataTable>)>;
 
 fn nccl_data(p: usize, n: f64, pr: &ProtoParams) -> NcclData {
-    if pr.choice != ProtoChoice::Nccl {
-        return None;
-    }
+    let panels = nccl_panels(p, n, pr)?;
     let fields = pr.nccl.clone();
     let at = move |q: usize| fields.inputs(q);
     Some((
-        Rc::new(tune(&pr.nccl.inputs(p))),
+        Rc::new(panels),
         draw_nccl_map(&at, n, p),
         Rc::new(cost_nccl_map(&at, n, p)),
     ))
@@ -169,17 +146,12 @@ pub fn CostView(props: &ViewProps) -> Html {
         });
     }
     let proto = params.proto.clone();
-    let mpi: Rc<MpiData> = use_memo((p, n, model, proto.clone()), |(p, n, m, pr)| {
-        mpi_data(*p, *n, *m, pr)
+    let mpi: Rc<Option<MpiPanel>> = use_memo((p, n, model, proto.clone()), |(p, n, m, pr)| {
+        protocol_page::mpi_panel(*p, *n, *m, pr)
     });
     let nccl: Rc<NcclData> = use_memo((p, n, proto.clone()), |(p, n, pr)| nccl_data(*p, *n, pr));
     let winner = best_at(p, n, model);
     let chosen = params.alg.unwrap_or(winner);
-    let with_gamma = model.gamma != 0.0;
-    let link_text = match &params.link {
-        Link::Bandwidth(b) => bandwidth_chain(&b.value),
-        Link::Beta(b) => format!("β = {} (given directly)", format_beta(b.value)),
-    };
     let chart = |i: usize, id: &'static str, title: &'static str| {
         let result = charts[i].clone();
         let last_good = last_good[i].clone();
@@ -195,26 +167,14 @@ pub fn CostView(props: &ViewProps) -> Html {
             "ch", "intra", "inter", "netlat", "nodes", "cc", "link",
         ],
     );
-    let proto_line = match proto.choice {
-        ProtoChoice::None => String::new(),
-        ProtoChoice::Mpi => format!(
-            "; MPI protocol: eager below {}",
-            format_binary(proto.eager.value.bytes as f64)
-        ),
-        ProtoChoice::Nccl => format!(
-            "; NCCL {} model, {} node(s)",
-            proto.nccl.version.tag(),
-            proto.nccl.nodes.min(p)
-        ),
-    };
-    let protocol_panels = match (proto.choice, nccl.as_ref()) {
-        (ProtoChoice::Mpi, _) => html! {
-            {ctx.panel("protocol", mpi_panel(&mpi.0, &mpi.1, &proto.rendezvous(), model.alpha, n))}
+    let protocol_panels = match (mpi.as_ref(), nccl.as_ref()) {
+        (Some(panel), _) => html! {
+            {ctx.panel("protocol", mpi_panel(panel))}
         },
-        (ProtoChoice::Nccl, Some((tuning, map, data))) => html! {<>
-            {ctx.panel("nccl-table", nccl_table(tuning, n))}
+        (None, Some((panels, map, data))) => html! {<>
+            {ctx.panel("nccl-table", nccl_table(&panels.table))}
             <div class="panels">
-                {ctx.panel("nccl-switches", nccl_switches(tuning))}
+                {ctx.panel("nccl-switches", nccl_switches(panels.switches.as_ref()))}
                 {ctx.panel("nccl-map", html! {
                     <ChartPanel id="chart-nccl" title="NCCL's pick by size and ranks" result={map.clone()} table={data.clone()} />
                 })}
@@ -239,13 +199,9 @@ pub fn CostView(props: &ViewProps) -> Html {
                 {cost_controls(&CostControlsProps { params: state.params.clone(), drafts: state.drafts.clone(), on_commit: on_commit_field(&state) })}
                 {proto_controls(&state.params, &state.drafts, &on_commit_field(&state))}
                 {errors_below}
-                <p class="units-line" id="units-line">
-                    {format!("p = {p}; α = {}; {link_text}; n = {}", format_time(model.alpha), format_size(params.size.value.bytes))}
-                    if with_gamma { {format!("; γ = {}", format_beta(model.gamma))} }
-                    {proto_line}
-                </p>
-                if let Some(pr) = params.preset {
-                    <p class="muted" id="preset-note">{format!("Preset: {}. These are round illustrative numbers for a link class, not measurements of a product.", pr.label())}</p>
+                <p class="units-line" id="units-line">{units_line(params)}</p>
+                if let Some(note) = preset_note(params) {
+                    <p class="muted" id="preset-note">{note}</p>
                 }
             </>})}
             {ctx.panel("table", html! { {cost_table(&CostTableProps { table: table.clone(), winner, model, p, n })} })}

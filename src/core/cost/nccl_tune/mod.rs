@@ -336,35 +336,88 @@ pub struct Inputs {
     pub algo_env: Option<String>,
 }
 
-impl Inputs {
-    /// One node of `ranks` GPUs of compute capability `cc` whose ring and
-    /// tree graphs both have `channels` channels of `bw` GB/s over NVLink
-    /// (type NVL/PIX, balanced tree), with twice the channels in the
-    /// communicator: what NCCL prints for an NVSwitch node (the p4d A100
-    /// log: `nChannels 12, bw 20.000000/20.000000, type NVL/PIX`).
-    pub fn nvlink_node(version: Version, ranks: usize, channels: u32, bw: f64, cc: u32) -> Inputs {
+/// A job's nodes as the tuning model sees them: the graph's channels and
+/// their per-channel bandwidths, the path inside a node and the extra
+/// latency between nodes. Both graphs (ring and tree) get the same
+/// channels, as NCCL prints them for these machines; the communicator has
+/// twice the graph's channels (`comm->nChannels` after `ncclTopoPostset`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Node {
+    /// Graph channels.
+    pub channels: u32,
+    /// Per-channel bandwidth inside a node, GB/s.
+    pub intra: f64,
+    /// Per-channel bandwidth between nodes, GB/s.
+    pub inter: f64,
+    /// NVLink (type NVL) inside a node; PCI (PXB) otherwise.
+    pub nvlink: bool,
+    /// Extra inter-node latency, µs (`latency_inter`).
+    pub netlat_us: f64,
+    /// Compute capability × 10.
+    pub cc: u32,
+}
+
+impl Node {
+    /// The node the lab assumes where nothing says otherwise: an NVSwitch
+    /// node of A100s (cc 80) with 12 channels of 20 GB/s, what NCCL prints
+    /// in the p4d log (`nChannels 12, bw 20.000000/20.000000, type NVL/PIX`).
+    pub const A100_NVSWITCH: Node = Node {
+        channels: 12,
+        intra: 20.0,
+        inter: 20.0,
+        nvlink: true,
+        netlat_us: 0.0,
+        cc: 80,
+    };
+
+    /// The model's inputs for `ranks` ranks on `nodes` of these nodes
+    /// (clamped to 1 ..= ranks): a balanced tree (pattern 4), or with one
+    /// rank per node the tree pattern NCCL then forces (3); the tree of a
+    /// one-node job is pattern 1.
+    pub fn inputs(&self, version: Version, ranks: usize, nodes: usize) -> Inputs {
         let g = Graph {
-            channels,
-            bw_intra: bw,
-            bw_inter: bw,
-            type_intra: Path::Nvl,
+            channels: self.channels,
+            bw_intra: self.intra,
+            bw_inter: self.inter,
+            type_intra: if self.nvlink { Path::Nvl } else { Path::Pxb },
             type_inter: Path::Pix,
             same_channels: true,
             pattern: 4,
         };
+        let nodes = nodes.clamp(1, ranks.max(1));
         Inputs {
             version,
             ranks,
-            nodes: 1,
-            cc,
+            nodes,
+            cc: self.cc,
             cpu: Cpu::Intel,
             ring: g,
-            tree: Graph { pattern: 1, ..g },
-            coll_channels: 2 * channels,
-            latency_inter: 0.0,
+            tree: Graph {
+                pattern: if nodes == ranks { 3 } else { 1 },
+                ..g
+            },
+            coll_channels: 2 * self.channels,
+            latency_inter: self.netlat_us,
             proto_env: None,
             algo_env: None,
         }
+    }
+}
+
+impl Inputs {
+    /// One node of `ranks` GPUs of compute capability `cc` whose ring and
+    /// tree graphs both have `channels` channels of `bw` GB/s over NVLink
+    /// (type NVL/PIX, balanced tree), with twice the channels in the
+    /// communicator: [`Node::inputs`] on one node.
+    pub fn nvlink_node(version: Version, ranks: usize, channels: u32, bw: f64, cc: u32) -> Inputs {
+        let node = Node {
+            channels,
+            intra: bw,
+            inter: bw,
+            cc,
+            ..Node::A100_NVSWITCH
+        };
+        node.inputs(version, ranks, 1)
     }
 
     /// Checks the inputs.
