@@ -10,3 +10,4 @@
 
 pub mod common;
 pub mod cost;
+pub mod ring;

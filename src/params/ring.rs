@@ -19,6 +19,14 @@ pub const PANELS: &[&str] = &[
     "clock",
 ];
 
+/// Largest p that the ring and collectives views draw as a ring of ranks;
+/// above it they draw a p × p chunk grid (a ring of 64 boxes of 64 cells is
+/// slow to restyle on every step and too small to read).
+pub const RING_MAX_P: usize = 32;
+
+/// Largest p drawn as a chunk grid (65 536 cells); above it numbers only.
+pub const CHUNK_GRID_MAX_P: usize = 256;
+
 /// Largest p the ring view accepts (numbers only above [`MAX_DRAWN_P`]).
 pub const MAX_P: u64 = 1024;
 /// Largest p that is drawn and animated.

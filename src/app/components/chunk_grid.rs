@@ -16,13 +16,7 @@ use super::rank_ring::fill;
 use crate::core::execute::ChunkGrid;
 use crate::pages::common::shared::Shared;
 
-/// Largest p that the ring and collectives views draw as a ring of ranks;
-/// above it they draw this chunk grid (a ring of 64 boxes of 64 cells is
-/// slow to restyle on every step and too small to read).
-pub const RING_MAX_P: usize = 32;
-
-/// Largest p drawn as a chunk grid (65 536 cells); above it numbers only.
-pub const CHUNK_GRID_MAX_P: usize = 256;
+pub use crate::params::ring::{CHUNK_GRID_MAX_P, RING_MAX_P};
 
 /// Colour of an empty chunk (n < p) on the canvas, which cannot read the
 /// stylesheet's `--empty-cell`: readable on the light and the dark theme.

@@ -6,6 +6,7 @@
 pub mod clocks;
 pub mod shared;
 pub mod trace;
+pub mod transfer_log;
 
 pub use shared::Shared;
 

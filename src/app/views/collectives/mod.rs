@@ -14,7 +14,7 @@ use yew::prelude::*;
 use crate::app::components::byte_counters::{byte_counters_panel, ByteCountersProps};
 use crate::app::components::check_panel::{check_panel, Check, CheckPanelProps};
 use crate::app::components::step_controls::StepControls;
-use crate::app::components::transfer_log::{round_entries, transfer_log, TransferLogProps};
+use crate::app::components::transfer_log::{transfer_log, TransferLogProps};
 use crate::app::hooks::use_view_state;
 use crate::app::route::ViewProps;
 use crate::app::state::{on_commit_field, on_step, Action, Commit};
@@ -24,6 +24,7 @@ use crate::core::cost::CostParams;
 use crate::core::execute::Trace;
 use crate::core::schedule::{Computation, Phase};
 use crate::core::units::{format_bytes_short, format_exact_or_approx, group_thousands};
+use crate::pages::common::transfer_log::round_entries;
 use crate::params::collectives::CollectivesParams;
 use crate::params::ring::ELEM_BYTES;
 

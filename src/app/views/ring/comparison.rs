@@ -5,13 +5,13 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::run::RingRun;
 use crate::app::components::downloads::CsvDownload;
 use crate::app::components::time_panel::{time_panel, TimePanelProps};
 use crate::core::collectives::naive_root_schedule;
 use crate::core::timing::{executed_time, explain};
 use crate::core::units::{format_exact_or_approx, format_time, Bandwidth};
 use crate::export::series::schedule::schedule_times;
+use crate::pages::ring::run::RingRun;
 use crate::params::ring::ELEM_BYTES;
 
 /// What [`ring_vs_naive`] compares.

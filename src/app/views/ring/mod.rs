@@ -26,13 +26,12 @@ pub mod clock;
 pub mod comparison;
 pub mod controls;
 pub mod picture;
-pub mod run;
 
+use crate::pages::ring::run::RingRun;
 use clock::{ring_clock_panel, use_ring_clock};
 use comparison::{ring_vs_naive, RingVsNaiveProps};
 use controls::RingControls;
 use picture::RingPicture;
-use run::RingRun;
 
 impl Commit for RingParams {}
 

@@ -1,4 +1,4 @@
-//! What the ring view shows, from one of two executions of the same ring
+//! What the ring page shows, from one of two executions of the same ring
 //! all-reduce: a checkpointed [`Trace`](crate::core::execute::Trace) with contributor sets when the ring
 //! is drawn (p ≤ [`MAX_DRAWN_P`]), or above that a [`Streamed`] run that
 //! executes the rounds one at a time on real values and never holds the
@@ -11,8 +11,6 @@
 
 use std::cell::OnceCell;
 
-use crate::app::components::chunk_grid::{CHUNK_GRID_MAX_P, RING_MAX_P};
-use crate::app::components::transfer_log::{entries_of, round_entries, LogEntry};
 use crate::core::collectives::narrate::{goal_of, narrate, round_sentence};
 use crate::core::collectives::{flat, round_title_of, Algorithm};
 use crate::core::execute::{
@@ -28,6 +26,8 @@ use crate::core::schedule::Transfer;
 use crate::core::timing::{executed_time, explain, explain_counted};
 use crate::pages::common::shared::Shared;
 use crate::pages::common::trace::{checkpointed_collective, SharedTrace};
+use crate::pages::common::transfer_log::{entries_of, round_entries, LogEntry};
+use crate::params::ring::{CHUNK_GRID_MAX_P, RING_MAX_P};
 use crate::params::ring::{ELEM_BYTES, MAX_DRAWN_P};
 
 /// An executed ring all-reduce (compared by identity).
@@ -105,10 +105,24 @@ impl RingRun {
     /// the schedule cannot be built (p < 2 or no elements).
     pub fn execute(p: usize, elements: u64) -> Option<RingRun> {
         if p <= MAX_DRAWN_P {
-            return checkpointed_collective(Algorithm::RING, &flat(p), elements)
-                .map(RingRun::Drawn);
+            RingRun::drawn(p, elements)
+        } else {
+            RingRun::numbers(p, elements)
         }
-        if elements == 0 {
+    }
+
+    /// The drawn run at any p: the whole schedule executed with
+    /// contributor sets, checkpointed (what [`RingRun::execute`] does up to
+    /// [`MAX_DRAWN_P`]; the tests' slow oracle above it).
+    pub fn drawn(p: usize, elements: u64) -> Option<RingRun> {
+        checkpointed_collective(Algorithm::RING, &flat(p), elements).map(RingRun::Drawn)
+    }
+
+    /// The numbers-only run at any p: the rounds counted one at a time,
+    /// the values streamed on first use (what [`RingRun::execute`] does
+    /// above [`MAX_DRAWN_P`]).
+    pub fn numbers(p: usize, elements: u64) -> Option<RingRun> {
+        if p < 2 || elements == 0 {
             return None;
         }
         count_streamed(p, elements, ELEM_BYTES, ring_all_reduce_rounds(p, elements))
