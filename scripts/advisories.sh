@@ -44,5 +44,9 @@ else
   git -C "$DB" add -A
   git -C "$DB" -c user.name=snapshot -c user.email=snapshot@localhost commit --quiet -m "snapshot"
 fi
+# cargo-deny reads `cargo metadata` offline, which needs the source of every
+# crate in Cargo.lock, for every target (a fresh machine has only those it
+# built): fetch them first from the package registry, which CI reaches.
+cargo fetch --locked --quiet
 awk -v dbs="$DBS" '{ print } /^\[advisories\]$/ { print "db-path = \"" dbs "\"" }' deny.toml >"$DBS/deny.toml"
 cargo deny --offline --config "$DBS/deny.toml" check advisories
