@@ -383,11 +383,11 @@ async fn ring_view_ready() {
 /// estimates of `core::work` can be set against real times.
 #[wasm_bindgen_test]
 fn view_work() {
-    use collective_lab::app::views::topology::run_for;
     use collective_lab::core::collectives::summary_table_on;
     use collective_lab::core::cost::CostParams;
     use collective_lab::pages::common::trace::collective_trace;
     use collective_lab::pages::ring::run::RingRun;
+    use collective_lab::pages::topology::run_for;
     use collective_lab::params::collectives::CollectivesParams;
     use collective_lab::params::gossip::GossipParams;
     use collective_lab::params::topology::TopologyParams;

@@ -11,3 +11,4 @@
 pub mod common;
 pub mod cost;
 pub mod ring;
+pub mod topology;

@@ -4,16 +4,7 @@
 
 use yew::prelude::*;
 
-/// One block: an id, a title and its lines.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CourseItem {
-    /// Element id.
-    pub id: &'static str,
-    /// Heading.
-    pub title: String,
-    /// Lines of text (numbers with units).
-    pub lines: Vec<String>,
-}
+pub use crate::pages::topology::rows::CourseItem;
 
 /// Props of [`course_panel`].
 #[derive(PartialEq)]

@@ -19,10 +19,10 @@ use crate::app::state::{one_query, Action, Commit};
 use crate::core::collectives::Algorithm;
 use crate::core::topology::{LinkClass, Topology};
 use crate::core::topology_view::view_model::layout;
-use crate::core::topology_view::{run, TopoRun};
+use crate::core::topology_view::TopoRun;
 use crate::core::units::format_bytes_short;
 use crate::core::work::topology_run;
-use crate::params::ring::ELEM_BYTES;
+use crate::pages::topology::{run_for, run_key};
 use crate::params::topology::{TopologyParams, KEYS, PRESETS};
 use crate::params::FieldError;
 
@@ -31,13 +31,10 @@ pub mod compare;
 pub mod compare_model;
 pub mod controls;
 pub mod course;
-pub mod course_model;
 pub mod legend;
-pub mod narration;
 pub mod panels;
 pub mod picture;
 pub mod presets;
-pub mod step_model;
 pub mod sweep;
 pub mod table;
 
@@ -85,22 +82,6 @@ impl Commit for TopologyParams {
             &[]
         }
     }
-}
-
-/// The parameters without the step: what the run depends on.
-fn run_key(p: &TopologyParams) -> TopologyParams {
-    TopologyParams {
-        step: 0,
-        ..p.clone()
-    }
-}
-
-/// Runs the chosen algorithm: the topology and the run, or the message.
-pub fn run_for(p: &TopologyParams) -> Result<(Topology, TopoRun), String> {
-    let topo = p.topology().map_err(|e| e.to_string())?;
-    let r = run(p.alg.topology_info().key, &topo, p.elements(), ELEM_BYTES)
-        .map_err(|e| e.to_string())?;
-    Ok((topo, r))
 }
 
 /// The topology view.
@@ -169,10 +150,11 @@ pub fn TopologyView(props: &ViewProps) -> Html {
             let sizes = Rc::new(topo.node_sizes());
             let full = Rc::new(layout(&sizes, topo.racks(), topo.lanes(), false));
             let small = Rc::new(layout(&sizes, topo.racks(), topo.lanes(), true));
-            let arrows = Rc::new(step_model::arrows(r, step));
-            let active = Rc::new(step_model::active(r, step, topo.p()));
-            let core = (topo.racks() > 1).then(|| step_model::core_label(r, step));
-            let phase = narration::phase_label(r, step);
+            let arrows = Rc::new(crate::pages::topology::step::arrows(r, step));
+            let active = Rc::new(crate::pages::topology::step::active(r, step, topo.p()));
+            let core =
+                (topo.racks() > 1).then(|| crate::pages::topology::step::core_label(r, step));
+            let phase = crate::pages::topology::narration::phase_label(r, step);
             let caption = AttrValue::from(format!(
                 "{} on {} nodes ({} ranks{}): {phase}. NIC labels: + bytes this round, Σ bytes so far, both directions.",
                 r.label,
@@ -181,7 +163,7 @@ pub fn TopologyView(props: &ViewProps) -> Html {
                 if topo.racks() > 1 { format!(", {} racks", topo.racks()) } else { String::new() }
             ));
             let pic = |l: &Rc<crate::core::topology_view::view_model::Layout>, id: &'static str| {
-                let labels = Rc::new(step_model::nic_labels(l, r, step));
+                let labels = Rc::new(crate::pages::topology::step::nic_labels(l, r, step));
                 picture(&PictureProps {
                     layout: l.clone(),
                     node_sizes: sizes.clone(),
@@ -202,7 +184,7 @@ pub fn TopologyView(props: &ViewProps) -> Html {
                     {ctx.panel("steps", html! {<>
                         <div class="status">
                             <p class="phase" id="phase">{phase.clone()}</p>
-                            <p class="narration" id="narration" aria-live="polite">{narration::narration(r, step)}</p>
+                            <p class="narration" id="narration" aria-live="polite">{crate::pages::topology::narration::narration(r, step)}</p>
                         </div>
                         <StepControls {step} {last} {on_step} unit="Round" />
                     </>})}

@@ -10,8 +10,6 @@ use super::caveats::{caveats_panel, CaveatsProps};
 use super::compare::{compare_panel, CompareProps, CompareRow};
 use super::compare_model::{compare, sweeps, SweepChart};
 use super::course::{course_panel, CourseItem, CourseProps};
-use super::course_model::{course, flex_table};
-use super::step_model::{link_rows, rank_rows, MAX_ROWS};
 use super::sweep::{sweep_charts, SweepsProps};
 use super::table::{numbers_table, NumbersTableProps};
 use crate::core::collectives::Algorithm;
@@ -19,6 +17,8 @@ use crate::core::topology::Topology;
 use crate::core::topology_view::{busbw_note, TopoRun};
 use crate::core::units::format_exact_or_approx;
 use crate::export::DataTable;
+use crate::pages::topology::course::{course, flex_table};
+use crate::pages::topology::step::{link_rows, rank_rows, MAX_ROWS};
 use crate::params::topology::{TopologyParams, MAX_GPUS};
 
 /// The run of the chosen algorithm, or why it cannot run; compared by

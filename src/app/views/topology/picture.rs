@@ -7,25 +7,12 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+pub use crate::pages::topology::rows::PicArrow;
+
 use crate::core::topology::LinkClass;
 use crate::core::topology_view::view_model::{arrow_path, Layout, Rect, RANK_R};
 use crate::core::units::decimal;
 use crate::plot::esc;
-
-/// One arrow of this round.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PicArrow {
-    /// Sending rank.
-    pub src: usize,
-    /// Receiving rank.
-    pub dst: usize,
-    /// Class of link crossed.
-    pub class: LinkClass,
-    /// True when the receiver adds (reduce), false when it copies.
-    pub reduce: bool,
-    /// Tooltip text.
-    pub title: String,
-}
 
 /// Props of [`picture`].
 #[derive(PartialEq)]

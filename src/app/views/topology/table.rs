@@ -6,19 +6,10 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+pub use crate::pages::topology::rows::Row;
+
 use crate::app::components::downloads::Downloads;
 use crate::export::series::text_table;
-
-/// One row: its label, an element id (optional) and the cells.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Row {
-    /// Row header.
-    pub label: String,
-    /// Element id of the row, for tests and links.
-    pub id: Option<String>,
-    /// Cell texts.
-    pub cells: Vec<String>,
-}
 
 /// Props of [`numbers_table`].
 #[derive(PartialEq)]

@@ -11,8 +11,8 @@ use crate::core::units::{format_bandwidth, format_bytes_short, format_time};
 use crate::params::ring::ELEM_BYTES;
 use crate::params::topology::TopologyParams;
 
-use super::course::CourseItem;
-use super::table::Row;
+use super::rows::CourseItem;
+use super::rows::Row;
 
 fn b(x: f64) -> String {
     format_bytes_short(x)

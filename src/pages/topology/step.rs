@@ -9,8 +9,8 @@ use crate::core::topology_view::view_model::Layout;
 use crate::core::topology_view::TopoRun;
 use crate::core::units::format_bytes_short;
 
-use super::picture::PicArrow;
-use super::table::Row;
+use super::rows::PicArrow;
+use super::rows::Row;
 
 /// Rows of the per-rank and per-NIC tables before "… and more".
 pub const MAX_ROWS: usize = 32;
