@@ -11,4 +11,5 @@
 pub mod common;
 pub mod cost;
 pub mod ring;
+pub mod timeline;
 pub mod topology;

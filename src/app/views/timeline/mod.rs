@@ -17,11 +17,10 @@ use crate::app::hooks::use_view_state;
 use crate::app::route::ViewProps;
 use crate::app::state::{on_commit, on_commit_field, Commit};
 use crate::core::timing::gantt::nearest;
-use crate::core::units::{format_input_time, format_time};
-use crate::pages::common::clocks::{case_key, compute, Runs, SharedRuns};
-use crate::params::encode;
+use crate::core::units::format_time;
+use crate::pages::common::clocks::{case_key, compute, SharedRuns};
+use crate::pages::timeline::{chart_notes, cursor_text, trace_link};
 use crate::params::timeline::TimelineParams;
-use crate::params::trace::TraceParams;
 
 pub mod compare;
 pub mod controls;
@@ -38,47 +37,6 @@ use pipelining::PipeliningPanel;
 use summary::{timeline_summary, TimelineSummaryProps};
 
 impl Commit for TimelineParams {}
-
-/// A cursor time as the URL writes it: "5ms", "12.5us".
-fn cursor_text(t: f64) -> String {
-    format_input_time(t).replace(' ', "").replace('µ', "u")
-}
-
-/// Notes under the charts: grouping and merging, from the core's flags.
-fn chart_notes(r: &Runs) -> Vec<String> {
-    let mut v = Vec::new();
-    if let Some(g) = r.runs.first().and_then(|x| x.gantt.group) {
-        v.push(format!(
-            "Above 64 ranks each row is a group of {g} ranks, shaded by its busy share over time."
-        ));
-    }
-    if r.runs
-        .first()
-        .is_some_and(|x| x.gantt.rows.len() > gantt::TOOLTIP_ROWS_MAX)
-    {
-        v.push(format!(
-            "Above {} rows the bars have no tooltips; the per-rank table and the CSV downloads hold their times.",
-            gantt::TOOLTIP_ROWS_MAX
-        ));
-    }
-    if r.runs.iter().any(|x| x.gantt.merged_pieces) {
-        v.push("The pieces of one rank-round are drawn as one bar.".into());
-    }
-    if r.runs.iter().any(|x| x.gantt.merged_rounds) {
-        v.push(
-            "Touching bars of one kind on a rank are merged across rounds to keep the chart light."
-                .into(),
-        );
-    }
-    v
-}
-
-/// The trace view of this case (`?view=trace&…`).
-fn trace_link(p: &TimelineParams) -> String {
-    let mut pairs = vec![("view", "trace".to_string())];
-    pairs.extend(TraceParams(p.clone()).to_pairs());
-    format!("?{}", encode(&pairs))
-}
 
 /// The timeline view.
 #[component]
@@ -158,7 +116,7 @@ pub fn TimelineView(props: &ViewProps) -> Html {
             {ctx.panel("charts", html! {<>
                 <div class="gantt-pair">{ for charts }</div>
                 {legend()}
-                { for chart_notes(r).into_iter().map(|n| html! { <p class="muted chart-note">{n}</p> }) }
+                { for chart_notes(r, gantt::TOOLTIP_ROWS_MAX).into_iter().map(|n| html! { <p class="muted chart-note">{n}</p> }) }
                 <p class="muted chart-note"><a id="trace-link" href={trace_link(params)}>{"Measured this case with the MPI runner? Open its trace beside the model"}</a></p>
             </>})}
             <div class="panels">

@@ -7,10 +7,9 @@
 use yew::prelude::*;
 
 use crate::app::hooks::use_resumable;
-use crate::core::collectives::pipelining::{Case, Comparison, ComparisonJob, Sweep};
-use crate::core::cost::CostParams;
+use crate::core::collectives::pipelining::{ComparisonJob, Sweep};
 use crate::core::units::{format_time, group_thousands};
-use crate::params::ring::ELEM_BYTES;
+use crate::pages::timeline::{comparison_line, job};
 use crate::params::timeline::TimelineParams;
 
 /// Props of [`PipeliningPanel`].
@@ -18,43 +17,6 @@ use crate::params::timeline::TimelineParams;
 pub struct PipeliningPanelProps {
     /// The case (its cursor is ignored).
     pub params: TimelineParams,
-}
-
-fn best_text(s: &Sweep) -> String {
-    match s.best {
-        Some((k, t)) => format!("{} {} (k = {k})", s.alg.short_label(), format_time(t)),
-        None => format!("{} — (does not complete)", s.alg.short_label()),
-    }
-}
-
-fn comparison_line(c: &Comparison) -> String {
-    let mut parts = vec![format!(
-        "basic tree formula 2⌈log₂p⌉(α + nβ): {}",
-        format_time(c.tree_formula)
-    )];
-    parts.extend(c.sweeps.iter().map(best_text));
-    parts.extend(
-        c.missing
-            .iter()
-            .map(|k| format!("{k}: not in this build's registry")),
-    );
-    format!("{} (dataflow, each at its best k).", parts.join("; "))
-}
-
-/// The job of the case: the compared sweeps and the case's own.
-fn job(p: &TimelineParams) -> ComparisonJob {
-    let topo = p.topology();
-    let faults = p.faults();
-    let case = Case {
-        topo: &topo,
-        n: p.elements().max(1),
-        elem_bytes: ELEM_BYTES,
-        gamma: p.gamma.value,
-        faults: &faults,
-    };
-    let link = p.flat_link();
-    let c = CostParams::new(link.alpha, link.beta()).with_gamma(p.gamma.value);
-    ComparisonJob::new(&case, c, Some(p.alg))
 }
 
 /// The progress line while the sweep runs: pieces done of all, and the
