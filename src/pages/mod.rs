@@ -10,6 +10,7 @@
 
 pub mod common;
 pub mod cost;
+pub mod gossip;
 pub mod ring;
 pub mod timeline;
 pub mod topology;

@@ -1,6 +1,6 @@
 //! `?view=gossip`: neighbour averaging on a graph, round by round.
 //!
-//! Everything shown comes from [`GossipRun`] in the core: the graph, the
+//! Everything shown comes from [`GossipRun`](crate::core::consensus::GossipRun) in the core: the graph, the
 //! mixing matrix W and its checks, the spectrum (ρ, the gap), the rounds
 //! x_{r+1} = W x_r with their disagreement norms and the ρ^r bound, the
 //! narration of one node's update and the worked D-SGD step. The page picks
@@ -15,10 +15,9 @@ use crate::app::components::step_controls::StepControls;
 use crate::app::hooks::{use_deferred, use_view_state};
 use crate::app::route::ViewProps;
 use crate::app::state::{on_commit_field, on_step, Commit};
-use crate::core::consensus::{GossipRun, NodeUpdate};
-use crate::core::units::{equation, format_exact_or_approx};
 use crate::core::work::gossip_view;
 use crate::pages::common::shared::Shared;
+use crate::pages::gossip::{base_run, extended, narrate, without_round};
 use crate::params::gossip::{GossipParams, MAX_ROUND};
 use crate::plot::gossip::draw_eigenvalues;
 
@@ -47,43 +46,6 @@ pub use data::SharedRun;
 
 impl Commit for GossipParams {}
 
-/// The parameters without the round: the key of the cached computation.
-fn without_round(p: &GossipParams) -> GossipParams {
-    GossipParams {
-        round: 0,
-        ..p.clone()
-    }
-}
-
-/// The narration of `focus`'s update into `round`.
-fn narrate(run: &GossipRun, round: usize, focus: usize) -> String {
-    let m = &run.matrix;
-    let Some(state) = run.rounds.get(round) else {
-        return String::new();
-    };
-    if round == 0 {
-        let next = NodeUpdate::new(m, &state.values, focus)
-            .map(|u| u.text())
-            .unwrap_or_default();
-        return format!(
-            "Round 0: the initial values. In round 1 every node averages at the same time, reading the round-0 values; node {focus}: {next}."
-        );
-    }
-    let prev = &run.rounds[round - 1].values;
-    let u = NodeUpdate::new(m, prev, focus)
-        .map(|u| u.text())
-        .unwrap_or_default();
-    format!(
-        "Round {round}: {u}. Every node used the round-{} values at once; the mean is {} and the {}.",
-        round - 1,
-        format_exact_or_approx(state.mean),
-        equation(
-            "disagreement ‖x − x̄1‖₂",
-            &format_exact_or_approx(state.disagreement)
-        )
-    )
-}
-
 /// The gossip consensus view.
 #[component]
 pub fn GossipView(props: &ViewProps) -> Html {
@@ -95,11 +57,7 @@ pub fn GossipView(props: &ViewProps) -> Html {
     // horizon; the eigenvalue chart depends on W only.
     // Large p: computed after the first paint, behind a placeholder.
     let base = use_deferred(without_round(params), gossip_view(params.p as u64), |k| {
-        k.run_fast(0).map_err(|e| e.to_string()).map(|mut r| {
-            let h = r.suggested_horizon();
-            r.extend_to(h);
-            Shared::new(r)
-        })
+        base_run(k).map(Shared::new)
     });
     let pending = base.ready().is_none();
     let base: Rc<Result<SharedRun, String>> = base
@@ -125,12 +83,10 @@ pub fn GossipView(props: &ViewProps) -> Html {
             (without_round(params), last, pending),
             move |(_, last, _)| {
                 let r = (*base).clone()?;
-                if r.rounds.len() > *last {
-                    return Ok(r);
-                }
-                let mut longer = GossipRun::clone(&r);
-                longer.extend_to(*last);
-                Ok(Shared::new(longer))
+                Ok(match extended(&r, *last) {
+                    Some(longer) => Shared::new(longer),
+                    None => r,
+                })
             },
         )
     };
