@@ -12,5 +12,6 @@ pub mod common;
 pub mod cost;
 pub mod gossip;
 pub mod ring;
+pub mod sgd;
 pub mod timeline;
 pub mod topology;

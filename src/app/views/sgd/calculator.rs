@@ -16,15 +16,8 @@ use super::step_weighting::{step_weighting, StepWeightingProps};
 use crate::app::components::field::Drafts;
 use crate::core::sgd::Objective;
 use crate::core::units::format_exact_or_approx;
+use crate::pages::sgd::{objective_of, shard_rows};
 use crate::params::sgd::{parse_table, SgdParams};
-
-fn rows_of(p: &SgdParams) -> Vec<(String, String)> {
-    p.shards
-        .iter()
-        .zip(&p.losses)
-        .map(|(n, l)| (n.to_string(), crate::core::units::decimal::shortest(*l)))
-        .collect()
-}
 
 /// The calculator's own state: the table as typed (its draft), the
 /// table's message, and the objective of the last good table.
@@ -39,7 +32,7 @@ pub struct ShardTable {
 /// URL rejected (`drafts`) starts with its message.
 #[hook]
 pub fn use_shard_table(params: &SgdParams, drafts: &Drafts) -> ShardTable {
-    let rows = use_state(|| rows_of(params));
+    let rows = use_state(|| shard_rows(params));
     let table_error = use_state(|| {
         drafts
             .error("shards")
@@ -48,8 +41,7 @@ pub fn use_shard_table(params: &SgdParams, drafts: &Drafts) -> ShardTable {
     });
     let objective: Rc<Result<Objective, String>> =
         use_memo((params.shards.clone(), params.losses.clone()), |(s, l)| {
-            let counts: Vec<i64> = s.iter().map(|&n| n as i64).collect();
-            crate::core::sgd::objective(&counts, l).map_err(|e| e.to_string())
+            objective_of(s, l)
         });
     ShardTable {
         rows,
@@ -146,7 +138,7 @@ pub fn shard_calculator(props: &ShardCalculatorProps) -> Html {
     };
     let on_reset = {
         let commit = commit_rows.clone();
-        Callback::from(move |_: MouseEvent| commit(rows_of(&SgdParams::default())))
+        Callback::from(move |_: MouseEvent| commit(shard_rows(&SgdParams::default())))
     };
     let (losses, shards, batch) = (&params.losses, &params.shards, params.batch);
     let table_error = (*table_error).clone();

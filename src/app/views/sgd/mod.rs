@@ -13,10 +13,9 @@ use crate::app::route::UrlCtx;
 use crate::app::route::ViewProps;
 use crate::app::state::{on_commit_all, on_commit_field, on_step, Commit};
 use crate::core::sgd::narrate::{compare_step, narrate_step};
-use crate::core::sgd::Strategy;
 use crate::core::units::format_exact_or_approx;
-use crate::core::work::{sgd_run, SgdShape, Work};
 use crate::pages::common::shared::Shared;
+use crate::pages::sgd::{computing_text, run_key, run_lab, work};
 use crate::params::sgd::SgdParams;
 
 pub mod bytes;
@@ -43,39 +42,6 @@ pub use data::SharedLab;
 
 impl Commit for SgdParams {}
 
-/// The parameters the training run depends on (not the step, the narrated
-/// mode or the calculator's losses).
-fn run_key(p: &SgdParams) -> SgdParams {
-    let mut k = p.clone();
-    k.step = 0;
-    k.mode = Strategy::AllReduce;
-    k.losses.clear();
-    k
-}
-
-/// The core's estimate of the training run's work (deferred past the
-/// first paint when large).
-fn work(p: &SgdParams) -> Work {
-    sgd_run(SgdShape {
-        workers: p.shards.len() as u64,
-        d: p.d as u64,
-        steps: p.steps as u64,
-        batch: p.batch as u64,
-    })
-}
-
-/// What the placeholder says while the run waits for the first paint.
-fn computing_text(p: &SgdParams) -> AttrValue {
-    format!(
-        "{} training steps × 3 strategies ({} workers, {} samples, d = {})",
-        p.steps,
-        p.shards.len(),
-        p.shards.iter().sum::<u64>(),
-        p.d
-    )
-    .into()
-}
-
 /// The sgd view.
 #[component]
 pub fn SgdView(props: &ViewProps) -> Html {
@@ -83,10 +49,7 @@ pub fn SgdView(props: &ViewProps) -> Html {
     let params = &state.params;
     let run: Deferred<Result<SharedLab, String>> =
         use_deferred(run_key(params), work(params), |k| {
-            k.lab_setup()
-                .run()
-                .map(Shared::new)
-                .map_err(|e| e.to_string())
+            run_lab(k).map(Shared::new)
         });
     let lab = match run.ready().map(|r| &**r) {
         Some(Ok(lab)) => Some(lab.clone()),
@@ -112,7 +75,7 @@ pub fn SgdView(props: &ViewProps) -> Html {
         None => html! {
             <>
                 {controls}
-                {computing(computing_text(params))}
+                {computing(AttrValue::from(computing_text(params)))}
             </>
         },
         Some(Ok(run)) => training(
