@@ -13,5 +13,6 @@ pub mod cost;
 pub mod gossip;
 pub mod ring;
 pub mod sgd;
+pub mod step;
 pub mod timeline;
 pub mod topology;

@@ -13,9 +13,9 @@ use yew::prelude::*;
 use crate::app::hooks::use_view_state;
 use crate::app::route::ViewProps;
 use crate::app::state::{on_commit_field, Commit};
-use crate::core::step::report::report;
 use crate::core::step::Sharding;
 use crate::pages::common::shared::Shared;
+use crate::pages::step::step_report;
 use crate::params::step::StepParams;
 
 pub mod controls;
@@ -83,11 +83,7 @@ fn tuner(r: &SharedReport, params: &StepParams) -> Html {
 pub fn StepView(props: &ViewProps) -> Html {
     let state = use_view_state::<StepParams>(props);
     let params = &state.params;
-    let rep = use_memo(params.clone(), |p| {
-        p.case()
-            .and_then(|c| report(&c).map_err(|e| e.to_string()))
-            .map(Shared::new)
-    });
+    let rep = use_memo(params.clone(), |p| step_report(p).map(Shared::new));
     let ctx = &props.ctx;
     let (errors_top, errors_below) = ctx.place_errors(
         "controls",

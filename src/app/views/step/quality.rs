@@ -6,55 +6,20 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::strategies::{label, StrategiesProps};
+use super::strategies::StrategiesProps;
 use crate::app::components::chart_box::{chart_box, ChartBoxProps};
 use crate::app::components::computing::computing;
 use crate::app::components::data_table::DataTableView;
 use crate::app::hooks::use_deferred;
 use crate::core::sgd::Strategy;
-use crate::core::step::quality::{orders, quality, QualityRow, StepClock};
+use crate::core::step::quality::{orders, QualityRow};
 use crate::core::step::Sharding;
 use crate::core::units::decimal;
 use crate::core::units::format_time;
 use crate::core::work::AFTER_FIRST_PAINT;
 use crate::export::step::quality_table;
-use crate::params::sgd::SgdParams;
+use crate::pages::step::{compute, name, names, Key};
 use crate::plot::step::{draw_quality, QualityLine};
-
-fn names(v: &[Strategy]) -> String {
-    // The row names without their notes: "all-reduce SGD", "D-PSGD", "local SGD".
-    v.iter()
-        .map(|s| s.label().split(" (").next().unwrap_or(s.label()))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// The clocks as bits (a memo key).
-type Key = (SgdParams, [(u64, Option<(usize, u64)>); 3], Option<u64>);
-
-/// The run and its rows: (optimal loss, target, rows).
-type Computed = Result<(f64, f64, Vec<QualityRow>), String>;
-
-fn compute(k: &Key) -> Computed {
-    let clocks = k.1.map(|(s, e)| StepClock {
-        per_step: f64::from_bits(s),
-        every: e.map(|(h, x)| (h, f64::from_bits(x))),
-    });
-    let (_, _, lab) = k.0.lab_setup().run().map_err(|e| e.to_string())?;
-    // no target given: 5 % above the lowest loss reachable
-    let target = k.2.map_or(lab.optimal_loss * 1.05, f64::from_bits);
-    Ok((lab.optimal_loss, target, quality(&lab, &clocks, target)))
-}
-
-/// The row's name: all-reduce SGD says how it shards (`mode`).
-fn name(s: Strategy, h: Option<usize>, mode: Sharding) -> String {
-    match (s, mode) {
-        (Strategy::AllReduce, Sharding::Zero2 | Sharding::Fsdp) => {
-            format!("all-reduce SGD as {}", mode.label())
-        }
-        _ => label(s, h),
-    }
-}
 
 fn row(r: &QualityRow, h: Option<usize>, mode: Sharding) -> Html {
     html! {

@@ -9,6 +9,7 @@ use crate::core::sgd::Strategy;
 use crate::core::step::strategies::paced;
 use crate::core::step::Sharding;
 use crate::core::units::{format_decimal, format_time};
+use crate::pages::step::label;
 use crate::params::step::StepParams;
 
 /// Props of the time-to-quality panel ([`super::quality::QualityPanel`]).
@@ -18,14 +19,6 @@ pub struct StrategiesProps {
     pub report: SharedReport,
     /// The parameters.
     pub params: StepParams,
-}
-
-/// The strategy's name here: local SGD says whether it averages.
-pub fn label(s: Strategy, h: Option<usize>) -> String {
-    match (s, h) {
-        (Strategy::Local, Some(h)) => format!("local SGD (average every {h} steps)"),
-        _ => s.label().to_string(),
-    }
 }
 
 /// `#strategies` for the case's report `r` and parameters `p` (a plain

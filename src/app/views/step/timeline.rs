@@ -13,31 +13,10 @@ use crate::app::components::data_table::DataTableView;
 use crate::app::components::downloads::{Downloads, FileOffer};
 use crate::core::step::trace::chrome_trace;
 use crate::core::step::Sharding;
-use crate::core::units::format_time;
 use crate::export::step::buckets_table;
+use crate::pages::step::sharded_note;
 use crate::params::step::StepParams;
 use crate::plot::step::timeline_svg;
-
-/// What the chart of a sharded step shows, in a sentence or two.
-fn sharded_note(r: &SharedReport, p: &StepParams, mode: Sharding) -> String {
-    let run = r.shown_or_ddp().0.run;
-    let names = r.halves.map_or("", |h| h.names());
-    match mode {
-        Sharding::Ddp => String::new(),
-        Sharding::Zero2 => format!(
-            "ZeRO-2: DDP's {} buckets ({}) reduce-scattered (RS), then the updated parameters all-gathered (AG), not overlapped, \
-             on the registry's {names}. A tick marks when a collective was issued.",
-            run.buckets.len().saturating_sub(1),
-            p.caps_line()
-        ),
-        Sharding::Fsdp => format!(
-            "FSDP: each layer all-gathered before its forward and again before its backward (AG), reduce-scattered after its backward (RS), \
-             one layer prefetched, on the registry's {names}. fwd= is split evenly over the layers: {} each. A tick marks when a collective was issued.",
-            // layer 1's forward, at nominal speed
-            format_time(run.others.as_ref().unwrap_or(&run.compute).first().map_or(0.0, |c| c.end - c.start))
-        ),
-    }
-}
 
 /// `#timeline` for the case's report `r` and parameters `p` (a plain
 /// function: the chart and table are rebuilt only when the view renders,
