@@ -11,6 +11,7 @@
 pub mod common;
 pub mod cost;
 pub mod gossip;
+pub mod measure;
 pub mod ring;
 pub mod sgd;
 pub mod step;

@@ -10,27 +10,9 @@ use crate::app::components::field::{text_field, TextFieldProps};
 use crate::core::measure::{CollectiveKind, Model};
 use crate::core::units::decimal;
 use crate::core::units::{
-    equation, format_bandwidth, format_beta, format_bit_rate, format_decimal,
-    format_exact_or_approx, format_time, sig,
+    equation, format_beta, format_decimal, format_exact_or_approx, format_time,
 };
-
-/// A time in µs, 4 significant digits, no "≈" (a quantity with a unit):
-/// α is read in µs.
-fn us(t: f64) -> String {
-    format!("{} µs", sig(t * 1e6, 4))
-}
-
-fn bw_text(beta: f64) -> String {
-    if beta > 0.0 {
-        format!(
-            "{} = {}",
-            format_bandwidth(1.0 / beta),
-            format_bit_rate(8.0 / beta)
-        )
-    } else {
-        "unbounded (β = 0: these sizes are latency-bound)".into()
-    }
-}
+use crate::pages::measure::{bw_text, us};
 
 /// Controls and results of the α–β fit.
 pub fn fit_panel(props: &PanelProps) -> Html {

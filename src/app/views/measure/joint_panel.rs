@@ -5,11 +5,11 @@
 
 use yew::prelude::*;
 
-use super::logs_panel::us;
 use crate::core::measure::analysis::Analysis;
 use crate::core::measure::joint::{JointFit, MAX_CROSSINGS};
 use crate::core::units::{format_decimal, sig};
 use crate::pages::common::shared::Shared;
+use crate::pages::measure::us;
 
 /// Props of [`joint_panel`].
 #[derive(PartialEq)]

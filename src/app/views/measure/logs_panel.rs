@@ -9,17 +9,13 @@ use crate::core::measure::analysis::{Analysis, LogSummary};
 use crate::core::measure::annotate::valid_keys;
 use crate::core::units::{format_bandwidth, format_decimal, sig};
 use crate::pages::common::shared::Shared;
+use crate::pages::measure::us;
 
 /// Props of [`logs_panel`].
 #[derive(PartialEq)]
 pub struct LogsPanelProps {
     /// The core's analysis.
     pub analysis: Shared<Analysis>,
-}
-
-/// A time in µs to 4 significant digits.
-pub fn us(t: f64) -> String {
-    format!("{} µs", sig(t * 1e6, 4))
 }
 
 fn one(imp: &crate::core::measure::Import, l: &LogSummary) -> Html {

@@ -9,17 +9,8 @@ use crate::core::cost::nccl_tune::NOT_MODELLED;
 use crate::core::measure::analysis::Analysis;
 use crate::core::measure::nccl_debug::DebugComparison;
 use crate::core::units::{format_decimal, group_thousands, sig};
+use crate::pages::measure::percent;
 use crate::params::protocol::cost_link;
-
-fn percent((agree, of): (usize, usize)) -> String {
-    if of == 0 {
-        return "none".into();
-    }
-    format!(
-        "{agree} of {of} ({} %)",
-        sig(100.0 * agree as f64 / of as f64, 3)
-    )
-}
 
 fn comparison(c: &DebugComparison) -> Html {
     let cells = c.cells.iter().filter(|x| !x.agrees()).take(6).map(|x| {

@@ -7,20 +7,12 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::logs_panel::us;
 use super::state::{Action, MeasureState};
 use crate::app::components::field::{text_field, TextFieldProps};
 use crate::core::measure::joint::JointFit;
 use crate::core::measure::regime::RegimeFit;
-use crate::core::units::{format_decimal, group_thousands, sig};
-
-fn bytes(b: f64) -> String {
-    format!("{} B", group_thousands(b.round() as u64))
-}
-
-fn gbs(beta: f64) -> String {
-    format!("{} GB/s", sig(1e-9 / beta, 4))
-}
+use crate::core::units::{format_decimal, sig};
+use crate::pages::measure::{bytes, gbs, us};
 
 fn fit(k: usize, f: &RegimeFit, name: Option<&String>, single: Option<&JointFit>) -> Html {
     let label = |i: usize| f.logs.get(i).map(|l| l.label.clone()).unwrap_or_default();

@@ -8,16 +8,7 @@ use yew::prelude::*;
 use super::state::{select_value, Action, PanelProps};
 use crate::app::components::field::{text_field, TextFieldProps};
 use crate::core::measure::{CollectiveKind, LineMessage, RankSource, FORMATS};
-
-/// A message as a list item's text: "line 12: …", or for the whole input
-/// (line 0, e.g. no header found) the reason alone.
-fn message_text(m: &LineMessage) -> String {
-    if m.line == 0 {
-        m.reason.clone()
-    } else {
-        format!("line {}: {}", m.line, m.reason)
-    }
-}
+use crate::pages::measure::message_text;
 
 /// A folded list of line messages: "`n` line(s) `what`" (open when short);
 /// nothing when `msgs` is empty.

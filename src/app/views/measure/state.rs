@@ -11,8 +11,9 @@ use yew::prelude::*;
 use crate::core::measure::analysis::{analyse, Analysis, Settings};
 use crate::core::measure::synthetic::example;
 use crate::core::measure::{BwKind, CollectiveKind, Model};
-use crate::core::units::{parse_bandwidth, parse_size};
+use crate::core::units::parse_bandwidth;
 use crate::pages::common::shared::Shared;
+use crate::pages::measure::parse_range;
 
 /// Props of the view's panels that read the state and dispatch actions.
 #[derive(Properties, PartialEq)]
@@ -122,16 +123,6 @@ fn set_error(errors: &mut Vec<(&'static str, String)>, field: &'static str, e: O
     if let Some(e) = e {
         errors.push((field, e));
     }
-}
-
-fn parse_range(raw: &str, field: &'static str) -> Result<Option<f64>, String> {
-    let t = raw.trim();
-    if t.is_empty() {
-        return Ok(None);
-    }
-    parse_size(t)
-        .map(|s| Some(s.bytes as f64))
-        .map_err(|e| format!("{field}: {e} (e.g. 64KiB or 1MB; empty = all sizes)"))
 }
 
 impl Reducible for MeasureState {
