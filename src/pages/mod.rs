@@ -8,6 +8,7 @@
 //! The pattern is Yew's `function_router` example, whose `content.rs`
 //! keeps the posts as plain types that `pages/` only renders.
 
+pub mod collectives;
 pub mod common;
 pub mod cost;
 pub mod gossip;
@@ -17,3 +18,4 @@ pub mod sgd;
 pub mod step;
 pub mod timeline;
 pub mod topology;
+pub mod trace;

@@ -3,6 +3,7 @@
 //! collectives and ring pages ([`trace`]), and the clocks of one case for
 //! the timeline and trace pages ([`clocks`]).
 
+pub mod check;
 pub mod clocks;
 pub mod shared;
 pub mod trace;

@@ -12,7 +12,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::app::components::byte_counters::{byte_counters_panel, ByteCountersProps};
-use crate::app::components::check_panel::{check_panel, Check, CheckPanelProps};
+use crate::app::components::check_panel::{check_panel, CheckPanelProps};
 use crate::app::components::step_controls::StepControls;
 use crate::app::components::transfer_log::{transfer_log, TransferLogProps};
 use crate::app::hooks::use_view_state;
@@ -21,9 +21,9 @@ use crate::app::state::{on_commit_field, on_step, Action, Commit};
 use crate::core::collectives::narrate::{narrate, range_label, range_text, sent_by_phase};
 use crate::core::collectives::{round_title, summary_table_on, AlgorithmSummary};
 use crate::core::cost::CostParams;
-use crate::core::execute::Trace;
-use crate::core::schedule::{Computation, Phase};
-use crate::core::units::{format_bytes_short, format_exact_or_approx, group_thousands};
+use crate::core::schedule::Phase;
+use crate::core::units::{format_bytes_short, group_thousands};
+use crate::pages::collectives::check;
 use crate::pages::common::transfer_log::round_entries;
 use crate::params::collectives::CollectivesParams;
 use crate::params::ring::ELEM_BYTES;
@@ -44,34 +44,6 @@ use picture::CollectivePicture;
 use summary::{summary_table, SummaryTableProps};
 
 impl Commit for CollectivesParams {}
-
-/// What the check panel says at `step`.
-fn check(trace: &Trace, step: usize) -> Check {
-    let (s, rounds, p) = (&trace.schedule, trace.num_rounds(), trace.schedule.p);
-    if step < rounds {
-        return Check::Pending { done: step, rounds };
-    }
-    if !trace.verification.ok() {
-        return Check::Failed(format!(
-            "Not verified: {} wrong rank-segments, {} double counts.",
-            trace.verification.mismatches.len(),
-            trace.verification.double_counts.len()
-        ));
-    }
-    let what = match &s.collective {
-        Computation::AllReduce => format!(
-            "all {p} ranks hold the element-wise sum {} in every element",
-            format_exact_or_approx(trace.expected.first().copied().unwrap_or(0.0))
-        ),
-        Computation::ReduceScatter { .. } => {
-            format!("each of the {p} ranks holds the complete sum on the chunk it owns")
-        }
-        Computation::AllGather { .. } => {
-            format!("all {p} ranks hold every rank's chunk, copied and never added")
-        }
-    };
-    Check::Verified(format!("{what}; no contribution was added twice."))
-}
 
 /// The collectives view.
 #[component]

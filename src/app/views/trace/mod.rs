@@ -22,9 +22,9 @@ use crate::app::route::ViewProps;
 use crate::app::state::{commit_to, on_commit_all, on_commit_field, Commit};
 use crate::core::timing::gantt::Gantt;
 use crate::core::timing::measured::{differences, measured, Measured};
-use crate::core::units::{format_binary, format_exact, format_time, Prefix};
+use crate::core::units::format_time;
 use crate::pages::common::clocks::compute;
-use crate::params::encode;
+use crate::pages::trace::{case_line, case_of, describe};
 use crate::params::trace::TraceParams;
 
 pub mod input;
@@ -63,29 +63,6 @@ fn chart(title: String, gantt: Rc<Gantt>, x_end: f64, id: &'static str) -> Html 
     )
 }
 
-/// The fields that give the page the trace's case.
-fn case_of(m: &Measured) -> Vec<(&'static str, String)> {
-    let mut v = vec![("p", m.p.to_string())];
-    v.extend(m.alg.clone().map(|a| ("alg", a)));
-    v.extend(m.bytes.map(|b| ("size", format_exact(b, Prefix::Binary))));
-    v.extend(m.segments.map(|k| ("segments", k.to_string())));
-    v
-}
-
-/// What the trace is, as markup (the algorithm key is checked by the core:
-/// letters, digits, `-` and `_`).
-fn describe(m: &Measured) -> String {
-    let rounds = m.rounds.iter().map(Vec::len).max().unwrap_or(0);
-    let size = m.bytes.map(|b| format_binary(b as f64));
-    format!(
-        "<p id=\"trace-case\">Trace: {}, p = {}, {}; {} events, {rounds} rounds per rank.</p>",
-        m.alg.as_deref().unwrap_or("algorithm not named"),
-        m.p,
-        size.as_deref().unwrap_or("size not given"),
-        m.events,
-    )
-}
-
 const LEDE: &str = "<h1>Measured trace: a real run beside the model</h1>\
     <p class=\"lede\">Run a schedule on real processes with the MPI runner, open its trace here, and see where the run \
     and the dataflow model part: a slow first round, one slow rank, or links slower than you assumed. The trace is read \
@@ -95,24 +72,6 @@ const HINT: &str = "<h2 class=\"panel-h\" id=\"input-h\">The trace</h2>\
     <p class=\"hint\">Make one with <code>mpirun -n 4 collective-lab-run --alg ring --sizes 16MiB --trace t.json</code> \
     (README, \"Run it on a cluster\") and open <code>t.json</code>; the timeline view's Chrome-trace download loads too. \
     The page then models the trace's algorithm, p, size and segments.</p>";
-
-/// The model's case in words, with a link to it on the timeline.
-fn case_line(p: &TraceParams) -> String {
-    let c = &p.0;
-    let mut pairs = vec![("view", "timeline".to_string())];
-    pairs.extend(p.to_pairs());
-    format!(
-        "<p class=\"muted\" id=\"model-case\">Model: {} ({}), p = {}, {}, {} segment{}, dataflow clock. \
-         <a href=\"?{}\">Open this case on the timeline</a></p>",
-        c.alg.label(),
-        c.alg.key(),
-        c.p,
-        format_binary(c.size.value as f64),
-        c.segments,
-        if c.segments == 1 { "" } else { "s" },
-        encode(&pairs).replace('&', "&amp;")
-    )
-}
 
 /// The trace view.
 #[component]

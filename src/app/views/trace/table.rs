@@ -11,16 +11,8 @@ use super::markup::markup;
 
 use crate::core::timing::clock::Clock;
 use crate::core::timing::measured::{compare, Measured};
-use crate::core::units::decimal;
 use crate::core::units::format_time;
-
-fn ratio(q: Option<f64>) -> String {
-    q.map_or_else(|| "—".into(), |q| format!("{}×", decimal::fixed(q, 2)))
-}
-
-fn finish(v: Option<f64>) -> String {
-    v.map_or_else(|| "does not finish".into(), format_time)
-}
+use crate::pages::trace::{finish, ratio};
 
 /// The summary line and the per-rank table of `m` against `model`, the
 /// clock named `label` (this page's text).
