@@ -785,6 +785,36 @@ fn the_length_rule_sees_a_long_file_and_skips_tests() {
     );
 }
 
+/// The `?view=` keys that `app/route.rs` lists in `View::spec`, read from
+/// its text (the app is wasm-only; this test is native): every arm
+/// `View::X => ("key", "Title")`.
+fn view_keys(src: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(src.join("app/route.rs")).unwrap_or_default();
+    text.lines()
+        .filter_map(|l| {
+            let rest = l.trim().strip_prefix("View::")?;
+            let (_, arm) = rest.split_once("=> (\"")?;
+            let (key, _) = arm.split_once('"')?;
+            Some(key.to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn every_view_has_its_page_folder() {
+    let src = src_dir();
+    let keys = view_keys(&src);
+    assert!(keys.len() >= 11, "read only {keys:?} from app/route.rs");
+    let missing: Vec<&String> = keys
+        .iter()
+        .filter(|k| !src.join("pages").join(k).join("mod.rs").is_file())
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "views without a pages/<key>/mod.rs (what the page shows lives there): {missing:?}"
+    );
+}
+
 #[test]
 fn the_checker_sees_each_kind_of_break() {
     // A made-up crate:

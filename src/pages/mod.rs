@@ -13,6 +13,7 @@ pub mod common;
 pub mod cost;
 pub mod gossip;
 pub mod measure;
+pub mod practice;
 pub mod ring;
 pub mod sgd;
 pub mod step;

@@ -5,7 +5,8 @@ use yew::prelude::*;
 
 use super::check_form::CheckForm;
 
-use crate::core::practice::{Kind, Numeric};
+use crate::core::practice::Numeric;
+use crate::pages::practice::unit_hint;
 
 /// Props of [`answer_form`].
 #[derive(PartialEq)]
@@ -22,14 +23,6 @@ pub struct AnswerFormProps {
     pub on_check: Callback<()>,
     /// Show the answer.
     pub on_reveal: Callback<()>,
-}
-
-/// What a bare number means, shown under the box: "in MB, or with a unit".
-fn unit_hint(part: &Numeric) -> String {
-    match part.kind {
-        Kind::Number => "a plain number".into(),
-        _ => format!("in {}, or with any unit of the same kind", part.unit.symbol),
-    }
 }
 
 /// One labelled box per part, then the two buttons.

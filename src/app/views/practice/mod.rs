@@ -12,7 +12,8 @@ use yew::prelude::*;
 use crate::app::hooks::use_view_state;
 use crate::app::route::ViewProps;
 use crate::app::state::{one_query, Action as ViewAction, Commit};
-use crate::core::practice::{questions, Question, Set};
+use crate::core::practice::{Question, Set};
+use crate::pages::practice::select;
 use crate::params::practice::PracticeParams;
 use crate::params::{FieldError, Query};
 
@@ -30,20 +31,6 @@ use question_card::{question_card, QuestionCardProps};
 use score_bar::{score_bar, ScoreBarProps};
 use settings::{settings, SettingsProps};
 use state::{load_score, save_score, Action, PracticeState};
-
-/// The questions the parameters select, with the number shown for each.
-fn select(p: &PracticeParams, embed: bool) -> Vec<(usize, Question)> {
-    let all: Vec<(usize, Question)> = questions(p.set, p.template, p.seed)
-        .into_iter()
-        .enumerate()
-        .map(|(i, q)| (i + 1, q))
-        .collect();
-    match (p.set, p.number, p.template) {
-        (Set::Course, Some(n), _) => all.into_iter().filter(|(k, _)| *k == n).collect(),
-        (Set::Drill, _, Some(_)) if embed => all.into_iter().take(1).collect(),
-        _ => all,
-    }
-}
 
 /// Props of [`PracticeList`].
 #[derive(Properties, PartialEq)]
