@@ -132,7 +132,7 @@ pub fn parse_mode(raw: &str) -> Result<(Strategy, Sharding), FieldError> {
             FieldError::new(
                 "mode",
                 format!(
-                    "mode must be allreduce, zero2, fsdp, gossip or local (got “{}”)",
+                    "mode must be ddp (also written allreduce), zero2, fsdp, gossip or local (got “{}”)",
                     raw.trim()
                 ),
             )

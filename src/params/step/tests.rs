@@ -228,3 +228,21 @@ fn bad_values_keep_the_last_good_state() {
     assert_eq!(e[0].field, "p");
     assert_eq!(next.p, 8);
 }
+
+#[test]
+fn ddp_is_the_name_of_all_reduce_sgd_and_allreduce_still_reads() {
+    use crate::core::sgd::Strategy;
+    use crate::core::step::Sharding;
+    assert_eq!(parse_mode("ddp"), Ok((Strategy::AllReduce, Sharding::Ddp)));
+    assert_eq!(
+        parse_mode("allreduce"),
+        Ok((Strategy::AllReduce, Sharding::Ddp))
+    );
+    let e = parse_mode("dp").expect_err("not a mode");
+    assert!(
+        e.message
+            .starts_with("mode must be ddp (also written allreduce), zero2"),
+        "{}",
+        e.message
+    );
+}
