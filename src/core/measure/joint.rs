@@ -16,9 +16,8 @@
 //!
 //! Units: sizes in bytes, times in seconds, β and γ in seconds per byte.
 
-use nalgebra::{Matrix3, Vector3};
-
 use super::fit::huber_line;
+use super::lsq::{huber_weights, mad_scale, relative_lsq, Singular};
 use crate::core::collectives::Algorithm;
 use crate::core::units::decimal;
 
@@ -238,47 +237,11 @@ impl std::fmt::Display for JointError {
     }
 }
 
-/// Least squares of `Σ ((x·θ − t)/t)²` over rows `(x, t)` in the columns
-/// `cols` (the others fixed at 0); `None` when singular.
+/// [`relative_lsq`] over the joint fit's three unknowns, singular when the
+/// determinant of the unit-norm normal matrix is below 1e-12.
 fn solve(rows: &[([f64; 3], f64)], w: &[f64], cols: &[usize]) -> Option<[f64; 3]> {
-    let mut scale = [0.0f64; 3];
-    for ((x, t), w) in rows.iter().zip(w) {
-        for &j in cols {
-            scale[j] += w * (x[j] / t).powi(2);
-        }
-    }
-    let mut m = Matrix3::<f64>::identity();
-    let mut v = Vector3::<f64>::zeros();
-    for &j in cols {
-        scale[j] = scale[j].sqrt();
-        if !(scale[j] > 0.0 && scale[j].is_finite()) {
-            return None;
-        }
-        m[(j, j)] = 0.0;
-    }
-    for ((x, t), w) in rows.iter().zip(w) {
-        let z = |j: usize| x[j] / t / scale[j];
-        for &i in cols {
-            v[i] += w * z(i);
-            for &j in cols {
-                m[(i, j)] += w * z(i) * z(j);
-            }
-        }
-    }
-    // Columns have unit norm: the determinant is in [0, 1].
-    if m.determinant() < 1e-12 {
-        return None;
-    }
-    let th = m.try_inverse()? * v;
-    let mut out = [0.0; 3];
-    for &j in cols {
-        out[j] = th[j] / scale[j];
-    }
-    out.iter().all(|x| x.is_finite()).then_some(out)
+    relative_lsq(rows, w, cols, Singular::Determinant(1e-12))
 }
-
-/// Huber's tuning constant (in robust standard deviations, 1.4826·MAD).
-const HUBER_K: f64 = 1.345;
 
 /// [`solve`] re-weighted by Huber's ψ on the log residuals r = ln(t/model)
 /// (20 iterations at most): a row further than k robust deviations from
@@ -299,13 +262,11 @@ fn huber(rows: &[([f64; 3], f64)], cols: &[usize]) -> Option<[f64; 3]> {
                 }
             })
             .collect();
-        let mut a: Vec<f64> = r.iter().map(|v| v.abs()).collect();
-        crate::core::order::sort_f64(&mut a);
-        let s = 1.4826 * a.get(a.len() / 2).copied().unwrap_or(0.0);
+        let s = mad_scale(&r);
         if s.is_nan() || s <= 1e-12 {
             break;
         }
-        w = r.iter().map(|v| (HUBER_K * s / v.abs()).min(1.0)).collect();
+        w = huber_weights(&r, s);
         let next = solve(rows, &w, cols)?;
         let done = (0..3).all(|j| (next[j] - th[j]).abs() <= 1e-9 * th[j].abs());
         th = next;

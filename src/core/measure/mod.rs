@@ -30,6 +30,7 @@ pub mod generic;
 pub mod gloo;
 pub mod joint;
 mod log;
+pub mod lsq;
 pub mod model;
 pub mod nccl;
 pub mod nccl_debug;

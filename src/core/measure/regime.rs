@@ -27,6 +27,7 @@
 //! crosses `b` the difference can jump sign (the crossover is that size).
 
 use super::joint::{measured_crossings, usable, JointError, JointLog, JointResidual};
+use super::lsq::{huber_weights, relative_lsq, Singular, HUBER_K};
 use crate::core::collectives::Algorithm;
 use crate::core::cost::protocol::{self, Regime, Regimes, Rounds};
 
@@ -34,43 +35,6 @@ use crate::core::cost::protocol::{self, Regime, Regimes, Rounds};
 pub const MIN_SIDE: usize = 3;
 /// The χ²₁ 95 % quantile of the profile-likelihood interval.
 pub const CHI2_95: f64 = 3.84;
-/// Huber's tuning constant.
-const K: f64 = 1.345;
-
-/// Solves `m·x = v` by Gaussian elimination with partial pivoting;
-/// `None` when a pivot falls below 1e-9: the columns have unit norm (the
-/// diagonal is 1), so such a pivot means one column is, to 9 digits, a
-/// combination of the others (ring and Rabenseifner's γ at p = 4). A
-/// five-by-five system needs no more (and links no generic matrix code
-/// into the page).
-fn gauss5(mut m: [[f64; 5]; 5], mut v: [f64; 5]) -> Option<[f64; 5]> {
-    for c in 0..5 {
-        let r = (c..5).max_by(|&a, &b| m[a][c].abs().total_cmp(&m[b][c].abs()))?;
-        m.swap(c, r);
-        v.swap(c, r);
-        let (top, rest) = m.split_at_mut(c + 1);
-        let pivot_row = &top[c];
-        let piv = pivot_row[c];
-        if piv.abs() < 1e-9 || piv.is_nan() {
-            return None;
-        }
-        let vc = v[c];
-        for (row, vr) in rest.iter_mut().zip(v[c + 1..].iter_mut()) {
-            let f = row[c] / piv;
-            for (x, y) in row[c..].iter_mut().zip(&pivot_row[c..]) {
-                *x -= f * y;
-            }
-            *vr -= f * vc;
-        }
-    }
-    let mut x = [0.0; 5];
-    for c in (0..5).rev() {
-        let s: f64 = (c + 1..5).map(|k| m[c][k] * x[k]).sum();
-        x[c] = (v[c] - s) / m[c][c];
-    }
-    Some(x)
-}
-
 /// The breakpoint and how well the data pin it down.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Breakpoint {
@@ -165,42 +129,10 @@ fn design(shapes: &[Shape], logs: &[JointLog], b: f64) -> Vec<([f64; 5], f64)> {
     rows
 }
 
-/// Weighted least squares of Σ w·((x·θ − t)/t)² over the columns `cols`
-/// (the others 0), columns scaled to unit norm; `None` when singular.
+/// [`relative_lsq`] over the regime fit's five unknowns, singular when a
+/// pivot of the unit-norm normal matrix is below 1e-9.
 fn solve(rows: &[([f64; 5], f64)], w: &[f64], cols: &[usize]) -> Option<[f64; 5]> {
-    let mut scale = [0.0f64; 5];
-    for ((x, t), w) in rows.iter().zip(w) {
-        for &j in cols {
-            scale[j] += w * (x[j] / t).powi(2);
-        }
-    }
-    let mut m = [[0.0f64; 5]; 5];
-    let mut v = [0.0f64; 5];
-    for (j, row) in m.iter_mut().enumerate() {
-        row[j] = 1.0;
-    }
-    for &j in cols {
-        scale[j] = scale[j].sqrt();
-        if !(scale[j] > 0.0 && scale[j].is_finite()) {
-            return None;
-        }
-        m[j][j] = 0.0;
-    }
-    for ((x, t), w) in rows.iter().zip(w) {
-        for &i in cols {
-            let zi = x[i] / t / scale[i];
-            v[i] += w * zi;
-            for &j in cols {
-                m[i][j] += w * zi * x[j] / t / scale[j];
-            }
-        }
-    }
-    let th = gauss5(m, v)?;
-    let mut out = [0.0; 5];
-    for &j in cols {
-        out[j] = th[j] / scale[j];
-    }
-    out.iter().all(|x| x.is_finite()).then_some(out)
+    relative_lsq(rows, w, cols, Singular::Pivot(1e-9))
 }
 
 fn predict(x: &[f64; 5], th: &[f64; 5]) -> f64 {
@@ -214,7 +146,7 @@ fn residuals(rows: &[([f64; 5], f64)], th: &[f64; 5]) -> Vec<f64> {
 
 /// Huber's objective of residuals `r` at scale `s` (in units of `s`).
 fn objective(r: &[f64], s: f64) -> f64 {
-    let c = K;
+    let c = HUBER_K;
     r.iter()
         .map(|v| {
             let u = (v / s).abs();
@@ -233,7 +165,7 @@ fn huber(rows: &[([f64; 5], f64)], cols: &[usize], s: f64) -> Option<[f64; 5]> {
     let mut th = solve(rows, &w, cols)?;
     for _ in 0..30 {
         let r = residuals(rows, &th);
-        w = r.iter().map(|v| (K * s / v.abs()).min(1.0)).collect();
+        w = huber_weights(&r, s);
         let next = solve(rows, &w, cols)?;
         let done = (0..5).all(|j| (next[j] - th[j]).abs() <= 1e-10 * th[j].abs().max(1e-30));
         th = next;
@@ -244,11 +176,9 @@ fn huber(rows: &[([f64; 5], f64)], cols: &[usize], s: f64) -> Option<[f64; 5]> {
     Some(th)
 }
 
-/// The robust scale: 1.4826 × the median |r| (at least 1e-6).
+/// The robust scale: [`lsq::mad_scale`](super::lsq::mad_scale), at least 1e-6.
 fn mad_scale(r: &[f64]) -> f64 {
-    let mut a: Vec<f64> = r.iter().map(|v| v.abs()).collect();
-    crate::core::order::sort_f64(&mut a);
-    (1.4826 * a.get(a.len() / 2).copied().unwrap_or(0.0)).max(1e-6)
+    super::lsq::mad_scale(r).max(1e-6)
 }
 
 /// Fits γ when it comes out non-negative, else refits without it (also
