@@ -317,7 +317,7 @@ fn forced_sweeps(imp: &Import, d: &NcclDebug) -> Option<Vec<Sweep>> {
 /// `first` (the last such line above it).
 fn nccl_defaults(text: &str, p: usize, first: usize) -> (Inputs, &'static str) {
     let d = Node::A100_NVSWITCH.inputs(Version::V2_30, p.max(2), 1);
-    let read = crate::core::cost::nccl_tune::log::read_inputs(text, &d);
+    let read = super::nccl_init::read_inputs(text, &d);
     if read.graphs {
         let mut i = read.inputs;
         i.algo_env = text

@@ -34,6 +34,7 @@ pub mod lsq;
 pub mod model;
 pub mod nccl;
 pub mod nccl_debug;
+pub mod nccl_init;
 pub mod osu;
 mod pipeline;
 pub mod regime;

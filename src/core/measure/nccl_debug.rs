@@ -17,7 +17,7 @@
 //! - kernel names in profiler output: `ncclKernel_AllReduce_RING_LL_Sum_float`
 //!   (before 2.19) and `ncclDevKernel_AllReduce_Sum_f16_RING_LL`.
 
-use crate::core::cost::nccl_tune::log::{info_text, read_inputs, LogInputs};
+use super::nccl_init::{info_text, read_inputs, LogInputs};
 use crate::core::cost::nccl_tune::{tune, Algo, Func, Inputs, Proto, Tuning, Version, ALGO_NAMES};
 
 /// An algorithm name as a log prints it: the table's (`CollNetDirect`), the

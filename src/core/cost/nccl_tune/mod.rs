@@ -39,7 +39,6 @@
 //! aggregated groups, and the CUDA 11.8 exception of the LL128 rule. A
 //! view lists them next to every table.
 
-pub mod log;
 mod pick;
 mod tables;
 

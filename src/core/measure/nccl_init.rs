@@ -1,5 +1,7 @@
-//! The model's inputs read from a pasted `NCCL_DEBUG=INFO` log (with
-//! `NCCL_DEBUG_SUBSYS` including `INIT,GRAPH,ENV`): what NCCL prints, line
+//! NCCL's tuning-model inputs ([`crate::core::cost::nccl_tune::Inputs`])
+//! read from a pasted `NCCL_DEBUG=INFO` log (with `NCCL_DEBUG_SUBSYS`
+//! including `INIT,GRAPH,ENV`), beside the other log readers: what NCCL
+//! prints, line
 //! by line (v2.30.7 source lines; v2.19.3 prints the same text):
 //!
 //! - `NCCL version 2.27.3+cuda12.9` (`init.cc:695`): the version's rules;
@@ -18,7 +20,7 @@
 //!
 //! Each rank prints its own lines; the first of each kind is used.
 
-use super::{Cpu, Graph, Inputs, Path, Version};
+use crate::core::cost::nccl_tune::{Cpu, Graph, Inputs, Path, Version};
 use crate::core::units::decimal;
 
 /// What a log says about the model's inputs.
