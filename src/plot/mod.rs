@@ -28,6 +28,7 @@ pub mod collectives;
 pub mod cost;
 pub mod gossip;
 pub mod measure;
+pub mod ring;
 pub mod sgd;
 pub mod step;
 pub mod svg;
