@@ -16,7 +16,7 @@ use super::fields::{self, Field};
 use super::protocol::ProtoParams;
 use super::{parse_int_in, FieldError, Query};
 use crate::core::collectives::Algorithm;
-use crate::core::cost::CostParams as ModelParams;
+use crate::core::cost::CostParams;
 use crate::core::units::{
     check_link_beta, format_beta, parse_beta, parse_size, Bandwidth, ByteSize, Prefix,
 };
@@ -283,8 +283,8 @@ pub fn parse_alg(raw: &str) -> Result<Algorithm, FieldError> {
 
 impl CostViewParams {
     /// The model constants α, β, γ for [`crate::core::cost`].
-    pub fn model(&self) -> ModelParams {
-        ModelParams::new(self.alpha.value, self.link.beta())
+    pub fn model(&self) -> CostParams {
+        CostParams::new(self.alpha.value, self.link.beta())
             .with_gamma(self.gamma.as_ref().map_or(0.0, |g| g.value))
     }
 

@@ -6,7 +6,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::core::collectives::compare::{crossover_calculation, Interval};
-use crate::core::cost::CostParams as Model;
+use crate::core::cost::CostParams;
 use crate::core::units::format_both as both;
 use crate::plot::cost::colour_hex;
 
@@ -27,7 +27,7 @@ pub struct CrossoversPanelProps {
     /// Ranks.
     pub p: usize,
     /// The model.
-    pub model: Model,
+    pub model: CostParams,
 }
 
 /// The crossovers panel.

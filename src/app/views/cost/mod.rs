@@ -17,7 +17,7 @@ use crate::app::state::{on_commit, on_commit_field, one_query, Commit};
 use crate::core::collectives::compare::{all_allreduce, best_at, best_intervals, Interval};
 use crate::core::collectives::Algorithm;
 use crate::core::cost::formulas::Formula;
-use crate::core::cost::CostParams as Model;
+use crate::core::cost::CostParams;
 use crate::export::series::cost::{
     cost_nccl_map, cost_time_vs_p, cost_time_vs_size, cost_winner_map,
 };
@@ -88,7 +88,7 @@ impl Commit for CostViewParams {
 /// The three charts as SVG strings (or the message of a chart that failed).
 type Charts = [Result<String, String>; 3];
 
-fn draw_all(p: usize, n: f64, m: Model) -> Charts {
+fn draw_all(p: usize, n: f64, m: CostParams) -> Charts {
     [
         draw_time_vs_size(p, m, n),
         draw_time_vs_p(n, m, p),

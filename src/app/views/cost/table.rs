@@ -9,7 +9,7 @@ use yew::prelude::*;
 use crate::app::components::downloads::Downloads;
 use crate::core::collectives::Algorithm;
 use crate::core::cost::formulas::Formula;
-use crate::core::cost::CostParams as Model;
+use crate::core::cost::CostParams;
 use crate::core::units::decimal;
 use crate::core::units::format_both as both;
 use crate::core::units::format_time;
@@ -24,7 +24,7 @@ pub struct CostTableProps {
     /// The fastest algorithm at n.
     pub winner: Algorithm,
     /// The model (α, β, γ).
-    pub model: Model,
+    pub model: CostParams,
     /// Ranks.
     pub p: usize,
     /// Message bytes.
