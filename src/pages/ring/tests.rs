@@ -61,3 +61,35 @@ fn no_run_without_two_ranks_or_an_element() {
     assert!(RingRun::numbers(4, 0).is_none());
     assert!(RingRun::execute(1, 8).is_none());
 }
+
+#[test]
+fn the_check_and_the_mean_step_in_words() {
+    use super::{check, status};
+    use crate::pages::common::check::Check;
+    // p = 4, inputs 1, 2, 3, 4: the sum 10 and the mean 2.5.
+    let run = RingRun::execute(4, 8).expect("runs");
+    assert_eq!(check(&run, 5, false), Check::Pending { done: 5, rounds: 6 });
+    assert_eq!(
+        check(&run, 6, true),
+        Check::Verified(
+            "all 4 ranks hold the element-wise sum 1 + 2 + 3 + 4 = 10 in every element. Mean step: 10 / 4 = 2.5 on every rank."
+                .into()
+        )
+    );
+    let (label, text) = status(&run, 7, true, false);
+    assert_eq!(label, "Mean: divide by p (local, no transfer)");
+    assert_eq!(
+        text,
+        "Each rank divides its sum by p = 4 on its own: 10 / 4 = 2.5. No bytes move in this step."
+    );
+    assert_eq!(
+        status(&run, 0, false, false).0,
+        "Initial buffers (before round 1)"
+    );
+    // Above 8 ranks the sum is shortened: 1 + 2 + … + 16 = 136.
+    let big = RingRun::execute(16, 16).expect("runs");
+    match check(&big, 30, false) {
+        Check::Verified(t) => assert!(t.contains("1 + 2 + … + 16 = 136"), "{t}"),
+        other => panic!("{other:?}"),
+    }
+}
