@@ -23,7 +23,7 @@ use crate::core::collectives::compare::{
 use crate::core::collectives::Algorithm;
 use crate::core::cost::nccl_tune::{pick_grid, Func, Inputs};
 use crate::core::cost::CostParams;
-use crate::core::units::{format_binary, format_decimal, format_time};
+use crate::core::units::{both_prefixes, format_decimal, format_time};
 
 /// Chart size in SVG pixels (scaled to the container by [`finish_svg`]).
 pub const SIZE: (u32, u32) = (760, 420);
@@ -68,14 +68,12 @@ fn time_tick(v: &f64) -> String {
     }
 }
 
-/// Both prefix systems where they differ: "117.6 kB = 114.9 KiB".
+/// Both prefix systems where they differ: "117.6 kB = 114.9 KiB"
+/// ([`both_prefixes`]).
 fn both_systems(n: f64) -> String {
-    let d = format_decimal(n);
-    let b = format_binary(n);
-    if d == b {
-        d
-    } else {
-        format!("{d} = {b}")
+    match both_prefixes(n) {
+        (d, Some(b)) => format!("{d} = {b}"),
+        (d, None) => d,
     }
 }
 

@@ -186,16 +186,24 @@ pub fn format_binary(bytes: f64) -> String {
     format_scaled(bytes, 1024.0, &["B", "KiB", "MiB", "GiB", "TiB", "PiB"])
 }
 
+/// A byte count in both prefix systems: the decimal form, and the binary
+/// one where it reads differently: 117647.06 → `("117.6 kB",
+/// Some("114.9 KiB"))`, 512 → `("512 B", None)`. What [`format_both`] and
+/// the charts' labels join, each in its own way.
+pub fn both_prefixes(bytes: f64) -> (String, Option<String>) {
+    let d = format_decimal(bytes);
+    let b = format_binary(bytes);
+    let binary = (b != d).then_some(b);
+    (d, binary)
+}
+
 /// A byte count in both prefix systems where they differ, the binary one in
 /// parentheses: 117647.06 → `"117.6 kB (114.9 KiB)"`; where both read the
 /// same (512 → `"512 B"`) once.
 pub fn format_both(bytes: f64) -> String {
-    let d = format_decimal(bytes);
-    let b = format_binary(bytes);
-    if d == b {
-        d
-    } else {
-        format!("{d} ({b})")
+    match both_prefixes(bytes) {
+        (d, Some(b)) => format!("{d} ({b})"),
+        (d, None) => d,
     }
 }
 

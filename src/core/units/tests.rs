@@ -311,6 +311,11 @@ mod unit_tests {
         assert_eq!(format_binary(117_647.06), "114.9 KiB");
         assert_eq!(format_both(117_647.06), "117.6 kB (114.9 KiB)");
         assert_eq!(format_both(512.0), "512 B");
+        assert_eq!(
+            both_prefixes(8192.0),
+            ("8.192 kB".to_string(), Some("8 KiB".to_string()))
+        );
+        assert_eq!(both_prefixes(512.0), ("512 B".to_string(), None));
         assert_eq!(format_bytes_short(150e6), "150 MB");
         assert_eq!(format_bytes_short(8192.0), "8.192 kB");
         assert_eq!(format_bandwidth(12.5e9), "12.5 GB/s");
