@@ -9,7 +9,9 @@
 //!   bandwidth and the fastest runs (NCCL's `src/graph/tuning.cc`, ported in
 //!   [`crate::core::cost::nccl_tune`]).
 
-use crate::core::collectives::compare::{all_allreduce_rendezvous, best_intervals_rendezvous};
+use crate::core::collectives::compare::{
+    all_allreduce_rendezvous, best_at_rendezvous, best_intervals_rendezvous,
+};
 use crate::core::collectives::Algorithm;
 use crate::core::cost::nccl_tune::{switch_reason, tune, Algo, Func, Proto, Tuning, NOT_MODELLED};
 use crate::core::cost::protocol::Handshake;
@@ -68,9 +70,10 @@ pub fn mpi_panel(p: usize, n: f64, model: CostParams, proto: &ProtoParams) -> Op
     }
     let r = proto.rendezvous();
     let times = all_allreduce_rendezvous(p, n, model, &r);
+    let fastest = best_at_rendezvous(p, n, model, &r);
     let best = times
         .iter()
-        .min_by(|a, b| a.1.time.total_cmp(&b.1.time))
+        .find(|(a, _)| *a == fastest)
         .map(|(a, t)| (*a, t.time));
     let rows = times
         .iter()
