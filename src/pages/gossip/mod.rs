@@ -9,7 +9,11 @@ mod tests;
 
 use crate::core::consensus::{GossipRun, NodeUpdate};
 use crate::core::units::{equation, format_exact_or_approx};
+use crate::pages::common::shared::Shared;
 use crate::params::gossip::GossipParams;
+
+/// A computed run shared by the page and its panels (compared by identity).
+pub type SharedRun = Shared<GossipRun>;
 
 /// The run of `k` to its suggested horizon (the round where the
 /// disagreement falls below the target), with the spectrum for the

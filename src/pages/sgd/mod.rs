@@ -10,7 +10,12 @@ use nalgebra::DMatrix;
 
 use crate::core::sgd::{objective, Lab, Objective, Problem, Strategy};
 use crate::core::work::{sgd_run, SgdShape, Work};
+use crate::pages::common::shared::Shared;
 use crate::params::sgd::SgdParams;
+
+/// A training run shared by the page and its panels: the problem, the
+/// mixing matrix and the three strategies' traces (compared by identity).
+pub type SharedLab = Shared<(Problem, DMatrix<f64>, Lab)>;
 
 /// The parameters the training run depends on (not the step, the narrated
 /// mode or the calculator's losses).

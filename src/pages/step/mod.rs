@@ -12,8 +12,12 @@ use crate::core::step::quality::{quality, QualityRow, StepClock};
 use crate::core::step::report::{report, Report};
 use crate::core::step::Sharding;
 use crate::core::units::format_time;
+use crate::pages::common::shared::Shared;
 use crate::params::sgd::SgdParams;
 use crate::params::step::StepParams;
+
+/// The report shared with the page's panels (compared by identity).
+pub type SharedReport = Shared<Report>;
 
 /// The strategy's name here: local SGD says whether it averages.
 pub fn label(s: Strategy, h: Option<usize>) -> String {

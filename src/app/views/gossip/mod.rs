@@ -25,7 +25,6 @@ pub mod charts;
 pub mod checks;
 pub mod contrast;
 pub mod controls;
-mod data;
 pub mod dsgd;
 pub mod graph;
 pub mod heatmap;
@@ -42,7 +41,7 @@ use heatmap::{mixing_heatmap, MixingHeatmapProps};
 use history::RoundHistory;
 use numbers::{round_numbers, RoundNumbersProps};
 
-pub use data::SharedRun;
+pub use crate::pages::gossip::SharedRun;
 
 impl Commit for GossipParams {}
 

@@ -22,7 +22,6 @@ pub mod bytes;
 pub mod calculator;
 pub mod charts;
 pub mod controls;
-mod data;
 pub mod note;
 pub mod objective;
 pub mod optima;
@@ -38,7 +37,7 @@ use note::agreement_note;
 use optima::{optima_panel, OptimaPanelProps};
 use strategy_table::{strategy_table, StrategyTableProps};
 
-pub use data::SharedLab;
+pub use crate::pages::sgd::SharedLab;
 
 impl Commit for SgdParams {}
 

@@ -19,7 +19,6 @@ use crate::pages::step::step_report;
 use crate::params::step::StepParams;
 
 pub mod controls;
-mod data;
 pub mod failure;
 pub mod model_note;
 pub mod presets;
@@ -41,7 +40,7 @@ use summary::summary;
 use timeline::timeline_panel;
 use tuner::TunerPanel;
 
-pub use data::SharedReport;
+pub use crate::pages::step::SharedReport;
 
 impl Commit for StepParams {}
 
