@@ -370,9 +370,9 @@ impl Node {
     };
 
     /// The model's inputs for `ranks` ranks on `nodes` of these nodes
-    /// (clamped to 1 ..= ranks): a balanced tree (pattern 4), or with one
-    /// rank per node the tree pattern NCCL then forces (3); the tree of a
-    /// one-node job is pattern 1.
+    /// (clamped to 1 ..= ranks): the ring graph has NCCL's ring pattern
+    /// (`NCCL_TOPO_PATTERN_RING`, 4) and the tree graph the balanced tree
+    /// (1), or the plain tree (3) that NCCL forces with one rank per node.
     pub fn inputs(&self, version: Version, ranks: usize, nodes: usize) -> Inputs {
         let g = Graph {
             channels: self.channels,
