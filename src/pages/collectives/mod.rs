@@ -14,27 +14,24 @@ use crate::pages::common::check::Check;
 /// What the check panel says at `step`.
 pub fn check(trace: &Trace, step: usize) -> Check {
     let (s, rounds, p) = (&trace.schedule, trace.num_rounds(), trace.schedule.p);
-    if step < rounds {
-        return Check::Pending { done: step, rounds };
-    }
-    if !trace.verification.ok() {
-        return Check::Failed(format!(
-            "Not verified: {} wrong rank-segments, {} double counts.",
-            trace.verification.mismatches.len(),
-            trace.verification.double_counts.len()
-        ));
-    }
-    let what = match &s.collective {
-        Computation::AllReduce => format!(
-            "all {p} ranks hold the element-wise sum {} in every element",
-            format_exact_or_approx(trace.expected.first().copied().unwrap_or(0.0))
-        ),
-        Computation::ReduceScatter { .. } => {
-            format!("each of the {p} ranks holds the complete sum on the chunk it owns")
-        }
-        Computation::AllGather { .. } => {
-            format!("all {p} ranks hold every rank's chunk, copied and never added")
-        }
-    };
-    Check::Verified(format!("{what}; no contribution was added twice."))
+    Check::after(
+        step,
+        rounds,
+        || &trace.verification,
+        || {
+            let what = match &s.collective {
+                Computation::AllReduce => format!(
+                    "all {p} ranks hold the element-wise sum {} in every element",
+                    format_exact_or_approx(trace.expected.first().copied().unwrap_or(0.0))
+                ),
+                Computation::ReduceScatter { .. } => {
+                    format!("each of the {p} ranks holds the complete sum on the chunk it owns")
+                }
+                Computation::AllGather { .. } => {
+                    format!("all {p} ranks hold every rank's chunk, copied and never added")
+                }
+            };
+            format!("{what}; no contribution was added twice.")
+        },
+    )
 }

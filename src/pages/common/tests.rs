@@ -82,3 +82,24 @@ fn the_collectives_trace_is_the_ring_on_real_buffers() {
     assert_eq!(trace.kept, vec![0, 6]);
     assert!(trace.verification.ok());
 }
+
+#[test]
+fn the_check_waits_without_asking_and_says_one_failure_sentence() {
+    use super::check::Check;
+    use crate::core::execute::{Mismatch, Verification};
+    let pending = Check::after(2, 6, || panic!("asked before the last round"), String::new);
+    assert_eq!(pending, Check::Pending { done: 2, rounds: 6 });
+    let wrong = Verification {
+        mismatches: vec![Mismatch {
+            rank: 1,
+            range: 0..4,
+            expected: 10.0,
+            got: 9.0,
+        }],
+        double_counts: Vec::new(),
+    };
+    assert_eq!(
+        Check::after(6, 6, || &wrong, || "never".into()),
+        Check::Failed("Not verified: 1 wrong rank-segments, 0 double counts.".into())
+    );
+}

@@ -13,39 +13,34 @@ use run::RingRun;
 /// What the check panel says after `rounds_done` rounds.
 pub fn check(run: &RingRun, rounds_done: usize, mean_step: bool) -> Check {
     let (p, rounds) = (run.p(), run.rounds());
-    if rounds_done < rounds {
-        return Check::Pending {
-            done: rounds_done,
-            rounds,
-        };
-    }
-    let verification = run.verification();
-    if !verification.ok() {
-        return Check::Failed(format!(
-            "Mismatch on {} rank-segments: the result is not the element-wise sum.",
-            verification.mismatches.len()
-        ));
-    }
-    let inputs: Vec<String> = run
-        .inputs()
-        .into_iter()
-        .map(format_exact_or_approx)
-        .collect();
-    let sum_text = match inputs.as_slice() {
-        all if p <= 8 => all.join(" + "),
-        [a, b, .., z] => format!("{a} + {b} + … + {z}"),
-        all => all.join(" + "),
-    };
-    let sum = format_exact_or_approx(run.sum());
-    let mut text =
-        format!("all {p} ranks hold the element-wise sum {sum_text} = {sum} in every element.");
-    if mean_step {
-        text.push_str(&format!(
-            " Mean step: {sum} / {p} = {} on every rank.",
-            format_exact_or_approx(run.mean())
-        ));
-    }
-    Check::Verified(text)
+    Check::after(
+        rounds_done,
+        rounds,
+        || run.verification(),
+        || {
+            let inputs: Vec<String> = run
+                .inputs()
+                .into_iter()
+                .map(format_exact_or_approx)
+                .collect();
+            let sum_text = match inputs.as_slice() {
+                all if p <= 8 => all.join(" + "),
+                [a, b, .., z] => format!("{a} + {b} + … + {z}"),
+                all => all.join(" + "),
+            };
+            let sum = format_exact_or_approx(run.sum());
+            let mut text = format!(
+                "all {p} ranks hold the element-wise sum {sum_text} = {sum} in every element."
+            );
+            if mean_step {
+                text.push_str(&format!(
+                    " Mean step: {sum} / {p} = {} on every rank.",
+                    format_exact_or_approx(run.mean())
+                ));
+            }
+            text
+        },
+    )
 }
 
 /// The phase label and the narration at `step`.

@@ -93,3 +93,19 @@ fn the_check_and_the_mean_step_in_words() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn a_streamed_run_executes_its_values_only_at_the_last_round() {
+    use super::check;
+    let run = RingRun::numbers(100, 200).expect("numbers");
+    let RingRun::Numbers(s) = &run else {
+        panic!("a numbers-only run")
+    };
+    let _ = check(&run, 3, false);
+    assert!(
+        s.executed().is_none(),
+        "the check ran the values before the last round"
+    );
+    let _ = check(&run, run.rounds(), false);
+    assert!(s.executed().is_some());
+}
