@@ -11,11 +11,12 @@ use yew::prelude::*;
 
 use crate::app::components::chart_box::{chart_box, ChartBoxProps};
 use crate::app::components::data_table::DataTableView;
-use crate::core::step::spans::CommKind;
-use crate::core::step::strategies::{tuner_caps, tuner_from, tuner_point, TunerPoint};
-use crate::core::step::{Sharding, StepOptions};
-use crate::core::units::{format_binary, format_time};
+use crate::core::step::strategies::{tuner_caps, tuner_from, TunerPoint};
+use crate::core::step::Sharding;
 use crate::export::step::tuner_table;
+use crate::pages::step::quality::{
+    tuner_at, tuner_fixed, tuner_foot, tuner_progress, tuner_verdict, TUNER_ZERO2,
+};
 use crate::params::step::StepParams;
 use crate::plot::step::draw_tuner;
 
@@ -32,16 +33,6 @@ pub struct TunerPanelProps {
 
 /// Points so far, for the case they belong to.
 type Progress = (Option<StepParams>, Rc<Vec<Result<TunerPoint, String>>>);
-
-fn one(p: &StepParams, mode: Sharding, cap: u64) -> Result<TunerPoint, String> {
-    let case = p.case()?;
-    let mut net = case.net.clone();
-    let opts = StepOptions {
-        sharding: mode,
-        ..case.opts
-    };
-    tuner_point(&case.model, &mut net, &opts, cap).map_err(|e| e.to_string())
-}
 
 /// `#tuner`.
 #[component]
@@ -66,7 +57,7 @@ pub fn TunerPanel(props: &TunerPanelProps) -> Html {
                 let (p, k) = (p.clone(), *n);
                 Timeout::new(0, move || {
                     let mut pts = prior;
-                    pts.push(one(&p, mode, caps[k]));
+                    pts.push(tuner_at(&p, mode, caps[k]));
                     acc.set((Some(p), Rc::new(pts)));
                 })
             });
@@ -75,12 +66,12 @@ pub fn TunerPanel(props: &TunerPanelProps) -> Html {
     }
     let body = if let Some(t) = props.fixed {
         html! {
-            <p id="tuner-best">{format!("FSDP communicates layer by layer, so the bucket cap plays no part: {} at every cap.", format_time(t))}</p>
+            <p id="tuner-best">{tuner_fixed(t)}</p>
         }
     } else if n < caps.len() {
         html! {
             <div role="status" aria-busy="true" class="computing-line">
-                <p>{format!("Timing the step at {} caps: {n} of {} done …", caps.len(), caps.len())}</p>
+                <p>{tuner_progress(n, caps.len())}</p>
                 <progress max={caps.len().to_string()} value={n.to_string()} aria-label="Tuner progress"></progress>
             </div>
         }
@@ -95,20 +86,7 @@ pub fn TunerPanel(props: &TunerPanelProps) -> Html {
             Ok(Some(t)) => {
                 let svg = AttrValue::from(draw_tuner(&t).unwrap_or_else(|e| format!("<p>{e}</p>")));
                 let table = Rc::new(tuner_table(&t));
-                let best = t.points[t.best];
-                let def = t.points[t.default];
-                let verdict = if t.best == t.default {
-                    format!(
-                        "DDP's default of 25 MiB is already the best cap here ({}).",
-                        format_time(def.step_time)
-                    )
-                } else {
-                    format!(
-                        "Best cap {}: {} a step ({} buckets), {} less than DDP's default 25 MiB ({}, {} buckets).",
-                        format_binary(best.cap as f64), format_time(best.step_time), best.buckets,
-                        format_time(t.saving()), format_time(def.step_time), def.buckets
-                    )
-                };
+                let verdict = tuner_verdict(&t);
                 html! {<>
                     <p id="tuner-best">{verdict}</p>
                     {chart_box(&ChartBoxProps { label: "Step time against the bucket cap".into(), svg: svg.clone(), id: Some("tuner-chart".into()), ..ChartBoxProps::default() })}
@@ -121,12 +99,11 @@ pub fn TunerPanel(props: &TunerPanelProps) -> Html {
         <section class="panel" id="tuner" aria-labelledby="tuner-h">
             <h2 class="panel-h" id="tuner-h">{"Bucket tuner"}</h2>
             if mode == Sharding::Zero2 {
-                <p class="muted">{"Timing ZeRO-2's step: its buckets are reduce-scattered as DDP's are all-reduced, then one all-gather follows."}</p>
+                <p class="muted">{TUNER_ZERO2}</p>
             }
             {body}
             if props.fixed.is_none() {
-            <p class="muted">{format!("Small buckets start early but pay the {c}'s start-ups many times; large buckets start late and \
-                leave the last {c} exposed. The first bucket keeps its own cap (first=).", c = mode.bucket_kind().map_or("all-reduce", CommKind::label))}</p>
+            <p class="muted">{tuner_foot(mode)}</p>
             }
         </section>
     }
