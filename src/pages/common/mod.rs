@@ -5,12 +5,10 @@
 
 pub mod check;
 pub mod clocks;
-pub mod row;
 pub mod shared;
 pub mod trace;
 pub mod transfer_log;
 
-pub use row::Row;
 pub use shared::Shared;
 
 #[cfg(test)]

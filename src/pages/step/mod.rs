@@ -4,8 +4,6 @@
 //! FSDP: all-gather per layer before forward and backward, the ZeRO
 //! paper's stage 3), and the time-to-quality run and its rows.
 
-pub mod failure;
-pub mod panels;
 pub mod quality;
 
 #[cfg(test)]

@@ -1,19 +1,17 @@
-//! `#quality` and `#tuner` as plain data: time to the required quality
-//! (the SGD lab's training run, each step turned into seconds by this
-//! page's step times) and the bucket tuner's verdict (the step time at
+//! `#quality`'s run key and counts line, and `#tuner` as plain data: the
+//! time-to-quality run (the SGD lab's training run, each step turned into
+//! seconds by this page's step times) and the bucket tuner's verdict (the step time at
 //! caps of 1 … 1024 MiB against DDP's default of 25 MiB, PyTorch's
 //! `bucket_cap_mb`).
 
-use crate::core::sgd::Strategy;
-use crate::core::step::quality::{orders, QualityRow};
 use crate::core::step::report::Report;
 use crate::core::step::spans::CommKind;
 use crate::core::step::strategies::{tuner_point, Tuner, TunerPoint};
 use crate::core::step::{Sharding, StepOptions};
-use crate::core::units::{decimal, format_binary, format_time};
+use crate::core::units::{format_binary, format_time};
 use crate::params::step::StepParams;
 
-use super::{name, names, Key};
+use super::Key;
 
 /// The time-to-quality run's key for the report `r` of `p`: the lab's
 /// parameters, each strategy's clock (all-reduce SGD's is the step shown:
@@ -58,81 +56,6 @@ pub fn quality_counts(m: usize, p: &StepParams) -> String {
 /// Under `#quality`: what h does in the lab.
 pub const QUALITY_FOOT: &str =
     "The lab's local SGD averages the models every h steps (h=, as here); without h it never communicates.";
-
-/// What `#quality` says about one finished run.
-#[derive(Clone, Debug, PartialEq)]
-pub struct QualityText {
-    /// The target and the lowest loss reachable.
-    pub target: String,
-    /// Per strategy: (key, name, steps to target, time to target).
-    pub rows: Vec<(&'static str, String, String, String)>,
-    /// The strategies fastest first, by steps and by seconds.
-    pub order: String,
-    /// The chart's line labels, in the rows' order.
-    pub labels: Vec<String>,
-}
-
-/// `#quality`'s words for a run with optimal loss `opt`, target `target`
-/// and rows `rows`, under the sharding `mode` shown.
-pub fn quality_text(
-    opt: f64,
-    target: f64,
-    rows: &[QualityRow],
-    p: &StepParams,
-    mode: Sharding,
-) -> QualityText {
-    let (by_steps, by_secs) = orders(rows);
-    let order = if by_steps.is_empty() {
-        "No strategy reaches the target in this run.".to_string()
-    } else if by_steps == by_secs {
-        format!(
-            "Fastest first, by steps and by seconds alike: {}.",
-            names(&by_steps)
-        )
-    } else {
-        format!(
-            "By steps: {}; by seconds: {}. The order changes: fewer steps are not less time.",
-            names(&by_steps),
-            names(&by_secs)
-        )
-    };
-    QualityText {
-        target: format!(
-            "Target loss {} (the lowest reachable is {}{}).",
-            decimal::fixed(target, 4),
-            decimal::fixed(opt, 4),
-            if p.target.is_none() {
-                "; no target= given, so 5 % above it"
-            } else {
-                ""
-            }
-        ),
-        rows: rows
-            .iter()
-            .map(|r| {
-                (
-                    r.strategy.key(),
-                    name(r.strategy, p.h, mode),
-                    r.steps_to_target
-                        .map_or_else(|| "not reached".to_string(), |s| s.to_string()),
-                    r.seconds_to_target
-                        .filter(|t| t.is_finite())
-                        .map_or_else(|| "—".to_string(), format_time),
-                )
-            })
-            .collect(),
-        order,
-        labels: rows
-            .iter()
-            .map(|q| match (q.strategy, mode) {
-                (Strategy::AllReduce, Sharding::Zero2 | Sharding::Fsdp) => {
-                    name(q.strategy, None, mode)
-                }
-                _ => q.strategy.label().into(),
-            })
-            .collect(),
-    }
-}
 
 /// The step of `p` under `mode` with the bucket cap `cap` (bytes).
 ///

@@ -11,16 +11,33 @@ use crate::app::components::chart_box::{chart_box, ChartBoxProps};
 use crate::app::components::computing::computing;
 use crate::app::components::data_table::DataTableView;
 use crate::app::hooks::use_deferred;
+use crate::core::sgd::Strategy;
+use crate::core::step::quality::{orders, QualityRow};
+use crate::core::step::Sharding;
+use crate::core::units::decimal;
+use crate::core::units::format_time;
 use crate::core::work::AFTER_FIRST_PAINT;
 use crate::export::step::quality_table;
-use crate::pages::step::quality::{quality_counts, quality_key, quality_text, QUALITY_FOOT};
-use crate::pages::step::{compute, Key};
+use crate::pages::step::quality::{quality_counts, quality_key, QUALITY_FOOT};
+use crate::pages::step::{compute, name, names, Key};
 use crate::plot::step::{draw_quality, QualityLine};
+
+fn row(r: &QualityRow, h: Option<usize>, mode: Sharding) -> Html {
+    html! {
+        <tr id={format!("quality-{}", r.strategy.key())}>
+            <th scope="row">{name(r.strategy, h, mode)}</th>
+            <td>{r.steps_to_target.map_or_else(|| "not reached".to_string(), |s| s.to_string())}</td>
+            <td>{r.seconds_to_target.filter(|t| t.is_finite()).map_or_else(|| "—".to_string(), format_time)}</td>
+        </tr>
+    }
+}
 
 /// `#quality`.
 #[component]
 pub fn QualityPanel(props: &StrategiesProps) -> Html {
     let (r, p) = (&props.report, &props.params);
+    // all-reduce SGD's clock: DDP's step, or ZeRO-2's or FSDP's when shown
+    // (the same updates, so the same losses step by step)
     let shown = r.shown_or_ddp().0;
     let key: Key = quality_key(r, p);
     let m = key.0.shards.len();
@@ -33,12 +50,15 @@ pub fn QualityPanel(props: &StrategiesProps) -> Html {
         },
         Some(Err(e)) => html! { <p class="field-error">{e.clone()}</p> },
         Some(Ok((opt, target, rows))) => {
-            let text = quality_text(*opt, *target, rows, p, shown.mode);
             let lines: Vec<QualityLine> = rows
                 .iter()
-                .zip(text.labels)
-                .map(|(q, label)| QualityLine {
-                    label,
+                .map(|q| QualityLine {
+                    label: match (q.strategy, shown.mode) {
+                        (Strategy::AllReduce, Sharding::Zero2 | Sharding::Fsdp) => {
+                            name(q.strategy, None, shown.mode)
+                        }
+                        _ => q.strategy.label().into(),
+                    },
                     points: q.points.clone(),
                 })
                 .collect();
@@ -46,18 +66,26 @@ pub fn QualityPanel(props: &StrategiesProps) -> Html {
                 draw_quality(&lines, Some(*target)).unwrap_or_else(|e| format!("<p>{e}</p>")),
             );
             let table = Rc::new(quality_table(rows));
-            let trs = text.rows.into_iter().map(|(key, name, steps, time)| html! {
-                <tr id={format!("quality-{key}")}><th scope="row">{name}</th><td>{steps}</td><td>{time}</td></tr>
-            });
+            let (by_steps, by_secs) = orders(rows);
+            let order = if by_steps.is_empty() {
+                "No strategy reaches the target in this run.".to_string()
+            } else if by_steps == by_secs {
+                format!(
+                    "Fastest first, by steps and by seconds alike: {}.",
+                    names(&by_steps)
+                )
+            } else {
+                format!("By steps: {}; by seconds: {}. The order changes: fewer steps are not less time.", names(&by_steps), names(&by_secs))
+            };
             html! {<>
-                <p class="muted">{text.target}</p>
+                <p class="muted">{format!("Target loss {} (the lowest reachable is {}{}).", decimal::fixed(*target, 4), decimal::fixed(*opt, 4), if p.target.is_none() { "; no target= given, so 5 % above it" } else { "" })}</p>
                 <div class="table-scroll" role="region" tabindex="0" aria-label="Steps and time to the target (scrollable table)">
                 <table class="numbers" id="quality-table">
                     <thead><tr><th scope="col">{"strategy"}</th><th scope="col">{"steps to target"}</th><th scope="col">{"time to target"}</th></tr></thead>
-                    <tbody>{ for trs }</tbody>
+                    <tbody>{ for rows.iter().map(|q| row(q, p.h, shown.mode)) }</tbody>
                 </table>
                 </div>
-                <p id="quality-order">{text.order}</p>
+                <p id="quality-order">{order}</p>
                 {chart_box(&ChartBoxProps { label: "Loss against wall-clock time".into(), svg: svg.clone(), id: Some("quality-chart".into()), ..ChartBoxProps::default() })}
                 <DataTableView id="quality-data" table={table} svg={Some(svg)} />
             </>}
