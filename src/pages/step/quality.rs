@@ -1,8 +1,8 @@
 //! `#quality`'s run key and counts line, and `#tuner` as plain data: the
 //! time-to-quality run (the SGD lab's training run, each step turned into
-//! seconds by this page's step times) and the bucket tuner's verdict (the step time at
-//! caps of 1 … 1024 MiB against DDP's default of 25 MiB, PyTorch's
-//! `bucket_cap_mb`).
+//! seconds by this page's step times) and the bucket tuner's verdict (the
+//! step time at caps of 1 … 1024 MiB against DDP's default of 25 MiB,
+//! PyTorch's `bucket_cap_mb`).
 
 use crate::core::step::report::Report;
 use crate::core::step::spans::CommKind;

@@ -36,8 +36,8 @@ fn row(r: &QualityRow, h: Option<usize>, mode: Sharding) -> Html {
 #[component]
 pub fn QualityPanel(props: &StrategiesProps) -> Html {
     let (r, p) = (&props.report, &props.params);
-    // all-reduce SGD's clock: DDP's step, or ZeRO-2's or FSDP's when shown
-    // (the same updates, so the same losses step by step)
+    // the sharding shown names all-reduce SGD's line (the key's clock is
+    // its step: see `quality_key`)
     let shown = r.shown_or_ddp().0;
     let key: Key = quality_key(r, p);
     let m = key.0.shards.len();
