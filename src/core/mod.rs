@@ -7,6 +7,7 @@ pub mod consensus;
 pub mod cost;
 pub mod data_url;
 pub mod execute;
+pub mod flight;
 #[cfg(feature = "views")]
 pub mod measure;
 pub mod order;
