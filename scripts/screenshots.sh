@@ -39,6 +39,7 @@ views=(
   "practice-drill|view=practice&set=drill&seed=7"
   "measure|view=measure&example=outliers"
   "trace|view=trace&alg=ring&p=4&size=16MiB&alpha=5.429us&bw=1.085GB/s"
+  "hang|view=hang"
   "timeline|view=timeline"
   "step-a|view=step&p=8&alg=ring&bw=12.5GB/s&alpha=0us&layers=4&params=25M&dtype=fp32&fwd=0ms&bwd=10ms&straggler=3:0.5"
   "step-b|view=step&p=16&alg=ring&alpha=20us&bw=12.5GB/s&layers=100&params=1M&dtype=fp32&fwd=25ms&bwd=0.5ms"

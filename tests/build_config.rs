@@ -34,11 +34,12 @@ fn attr_values(text: &str, marker: &str, attr: &str) -> Vec<String> {
 }
 
 #[test]
-fn the_eleven_views_have_a_binary() {
+fn the_twelve_views_have_a_binary() {
     let want: BTreeSet<String> = [
         "collectives",
         "cost",
         "gossip",
+        "hang",
         "measure",
         "practice",
         "ring",

@@ -90,4 +90,5 @@ export const VIEWS = [
   { view: 'practice', large: 'view=practice&set=drill&seed=7' },
   { view: 'measure', large: 'view=measure&example=outliers' },
   { view: 'trace', large: 'view=trace&alg=ring&p=64&size=64MB' },
+  { view: 'hang', large: 'view=hang' },
 ];

@@ -55,6 +55,8 @@ pub enum View {
     Measure,
     /// `?view=trace`: a measured trace from the MPI runner beside the model.
     Trace,
+    /// `?view=hang`: Flight Recorder dumps read, and the rank a hang waits for.
+    Hang,
 }
 
 impl View {
@@ -71,6 +73,7 @@ impl View {
         View::Practice,
         View::Measure,
         View::Trace,
+        View::Hang,
     ];
 
     /// The view shown when the URL names none (or an unknown one).
@@ -90,6 +93,7 @@ impl View {
             View::Practice => ("practice", "Practice"),
             View::Measure => ("measure", "Measured logs"),
             View::Trace => ("trace", "Measured trace"),
+            View::Hang => ("hang", "Hang: waiting rank"),
         }
     }
 
@@ -110,6 +114,7 @@ impl View {
             View::Timeline => p::timeline::PANELS,
             View::Step => p::step::PANELS,
             View::Trace => p::trace::PANELS,
+            View::Hang => p::hang::PANELS,
         }
     }
 

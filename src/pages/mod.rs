@@ -12,6 +12,7 @@ pub mod collectives;
 pub mod common;
 pub mod cost;
 pub mod gossip;
+pub mod hang;
 pub mod measure;
 pub mod practice;
 pub mod ring;

@@ -12,6 +12,7 @@ pub mod cost;
 pub mod embed;
 pub mod fields;
 pub mod gossip;
+pub mod hang;
 pub mod measure;
 pub mod practice;
 pub mod protocol;

@@ -31,6 +31,7 @@ use crate::params::Query;
 pub mod collectives;
 pub mod cost;
 pub mod gossip;
+pub mod hang;
 pub mod measure;
 pub mod practice;
 pub mod ring;
@@ -55,6 +56,7 @@ pub fn switch(view: View, query: Query, ctx: UrlCtx) -> Html {
         View::Practice => html! { <practice::PracticeView {query} {ctx} /> },
         View::Measure => html! { <measure::MeasureView {query} {ctx} /> },
         View::Trace => html! { <trace::TraceView {query} {ctx} /> },
+        View::Hang => html! { <hang::HangView {query} {ctx} /> },
     }
 }
 
@@ -68,7 +70,8 @@ pub mod only {
 
     use crate::app::route::{UrlCtx, View};
     use crate::app::views::{
-        collectives, cost, gossip, measure, practice, ring, sgd, step, timeline, topology, trace,
+        collectives, cost, gossip, hang, measure, practice, ring, sgd, step, timeline, topology,
+        trace,
     };
     use crate::params::Query;
 
@@ -97,6 +100,7 @@ pub mod only {
         practice => Practice, practice::PracticeView;
         measure => Measure, measure::MeasureView;
         trace => Trace, trace::TraceView;
+        hang => Hang, hang::HangView;
     }
 
     /// A link to the page of a view this binary does not hold.
