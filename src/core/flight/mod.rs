@@ -32,7 +32,7 @@
 pub mod pickle;
 pub mod value;
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
 
 use std::collections::BTreeMap;

@@ -197,6 +197,56 @@ fn read_long(r: &mut Reader<'_>, op: u8, at: usize) -> Result<i64, PickleError> 
     })
 }
 
+/// The tuple and container opcodes: TUPLE1-3 (`0x85`-`0x87`) and TUPLE
+/// (`t`) build a list of their items; APPEND (`a`), APPENDS (`e`), SETITEM
+/// (`s`) and SETITEMS (`u`) add them to the container below.
+fn collect_items(
+    arena: &mut Vec<Node>,
+    stack: &mut Vec<Slot>,
+    op: u8,
+    at: usize,
+) -> Result<(), PickleError> {
+    let bad = |what| PickleError::Malformed { what, at };
+    // The items: the top n (TUPLE1-3, APPEND, SETITEM) or all above the
+    // last mark (TUPLE, APPENDS, SETITEMS).
+    let from = match op {
+        0x85..=0x87 => stack.len().checked_sub(usize::from(op - 0x84)),
+        b'a' => stack.len().checked_sub(1),
+        b's' => stack.len().checked_sub(2),
+        _ => stack
+            .iter()
+            .rposition(|s| matches!(s, Slot::Mark))
+            .map(|m| m + 1),
+    }
+    .ok_or(bad("too few items on the stack (or no mark)"))?;
+    let mut items = Vec::with_capacity(stack.len() - from);
+    for s in stack.split_off(from) {
+        match s {
+            Slot::V(i) => items.push(i),
+            Slot::Mark => return Err(bad("a mark among a container's items")),
+        }
+    }
+    if matches!(op, b't' | b'e' | b'u') {
+        stack.pop(); // the mark
+    }
+    if matches!(op, 0x85..=0x87 | b't') {
+        arena.push(Node::List(items));
+        stack.push(Slot::V(arena.len() - 1));
+        return Ok(());
+    }
+    let Some(Slot::V(c)) = stack.last() else {
+        return Err(bad("no container to add to"));
+    };
+    match (&mut arena[*c], op) {
+        (Node::List(l), b'e' | b'a') => l.extend(items),
+        (Node::Dict(d), b'u' | b's') if items.len() % 2 == 0 => {
+            d.extend(items.chunks(2).map(|p| (p[0], p[1])));
+        }
+        _ => return Err(bad("items added to the wrong kind of container")),
+    }
+    Ok(())
+}
+
 /// Reads one pickled value.
 ///
 /// # Errors
@@ -280,42 +330,7 @@ pub fn read_pickle(bytes: &[u8]) -> Result<Value, PickleError> {
                 push!(Node::Leaf(Value::Str(text)));
             }
             0x85..=0x87 | b't' | b'e' | b'u' | b'a' | b's' => {
-                // The items: the top n (TUPLE1-3, APPEND, SETITEM) or all
-                // above the last mark (TUPLE, APPENDS, SETITEMS).
-                let from = match op {
-                    0x85..=0x87 => stack.len().checked_sub(usize::from(op - 0x84)),
-                    b'a' => stack.len().checked_sub(1),
-                    b's' => stack.len().checked_sub(2),
-                    _ => stack
-                        .iter()
-                        .rposition(|s| matches!(s, Slot::Mark))
-                        .map(|m| m + 1),
-                }
-                .ok_or(bad("too few items on the stack (or no mark)", at))?;
-                let mut items = Vec::with_capacity(stack.len() - from);
-                for s in stack.split_off(from) {
-                    match s {
-                        Slot::V(i) => items.push(i),
-                        Slot::Mark => return Err(bad("a mark among a container's items", at)),
-                    }
-                }
-                if matches!(op, b't' | b'e' | b'u') {
-                    stack.pop(); // the mark
-                }
-                if matches!(op, 0x85..=0x87 | b't') {
-                    push!(Node::List(items));
-                    continue;
-                }
-                let Some(Slot::V(c)) = stack.last() else {
-                    return Err(bad("no container to add to", at));
-                };
-                match (&mut arena[*c], op) {
-                    (Node::List(l), b'e' | b'a') => l.extend(items),
-                    (Node::Dict(d), b'u' | b's') if items.len() % 2 == 0 => {
-                        d.extend(items.chunks(2).map(|p| (p[0], p[1])));
-                    }
-                    _ => return Err(bad("items added to the wrong kind of container", at)),
-                }
+                collect_items(&mut arena, &mut stack, op, at)?;
             }
             b'q' | b'r' | 0x94 => {
                 let i = match op {

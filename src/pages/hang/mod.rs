@@ -3,7 +3,7 @@
 //! a table per process group and the mismatches. Everything is plain text
 //! (the view escapes it), so a file's names cannot inject markup.
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
 
 use crate::core::flight::{Analysis, Entry, GroupReport, MemberState};

@@ -212,7 +212,7 @@ pub fn HangView(props: &ViewProps) -> Html {
                 html! {
                     <section class="panel wide hang-group">
                         <h3>{group_name(g)}</h3>
-                        <div class="table-scroll"><table class="data">
+                        <div class="table-scroll" role="region" tabindex="0" aria-label={format!("{} (table)", group_name(g))}><table class="data">
                             <thead><tr><th scope="col">{"Rank"}</th><th scope="col">{"Last enqueued"}</th>
                                 <th scope="col">{"Last started"}</th><th scope="col">{"Last completed"}</th></tr></thead>
                             <tbody>{for rows.into_iter().map(|r| html! {
@@ -223,7 +223,7 @@ pub fn HangView(props: &ViewProps) -> Html {
                             })}</tbody>
                         </table></div>
                         if !mm.is_empty() {
-                            <div class="table-scroll"><table class="data hang-mismatches">
+                            <div class="table-scroll" role="region" tabindex="0" aria-label="Mismatches (table)"><table class="data hang-mismatches">
                                 <caption>{"Mismatches at one sequence number"}</caption>
                                 <thead><tr><th scope="col">{"Collective"}</th><th scope="col">{"Kind"}</th>
                                     <th scope="col">{"Differs"}</th><th scope="col">{"Against"}</th></tr></thead>
