@@ -6,9 +6,7 @@
 
 mod common;
 
-use common::{sleep, Mounted};
-use js_sys::{Array, Function, Reflect, Uint8Array};
-use wasm_bindgen::{JsCast, JsValue};
+use common::{choose_files, Mounted};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -20,40 +18,8 @@ const SKIP: [(&str, &[u8]); 4] = [
     ("rank_3", include_bytes!("fixtures/flight/skip/rank_3")),
 ];
 
-/// Puts `files` (name, bytes) into `#hang-files` and fires `change`, as
-/// choosing them in the file dialog does. A `DataTransfer` is the one way a
-/// page can build a `FileList`; its `items.add` is called through
-/// `Reflect` (web-sys would need another feature for it).
 async fn open(app: &Mounted, files: &[(&str, &[u8])]) {
-    let dt = web_sys::DataTransfer::new().expect("DataTransfer");
-    let items = Reflect::get(&dt, &JsValue::from_str("items")).expect("items");
-    let add: Function = Reflect::get(&items, &JsValue::from_str("add"))
-        .expect("add")
-        .dyn_into()
-        .expect("function");
-    for (name, bytes) in files {
-        let parts = Array::of1(&Uint8Array::from(*bytes));
-        let file = web_sys::File::new_with_u8_array_sequence(&parts, name).expect("file");
-        add.call1(&items, &file).expect("items.add");
-    }
-    let input: web_sys::HtmlInputElement = app
-        .root
-        .query_selector("#hang-files")
-        .ok()
-        .flatten()
-        .expect("#hang-files")
-        .dyn_into()
-        .expect("input");
-    input.set_files(dt.files().as_ref());
-    let init = web_sys::EventInit::new();
-    init.set_bubbles(true);
-    let ev = web_sys::Event::new_with_event_init_dict("change", &init).expect("event");
-    input.dispatch_event(&ev).expect("dispatch");
-    // The files are read asynchronously (File.arrayBuffer).
-    for _ in 0..100 {
-        yew::scheduler::flush().await;
-        sleep(20).await;
-    }
+    choose_files(app, "#hang-files", files).await;
 }
 
 #[wasm_bindgen_test]

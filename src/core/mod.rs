@@ -13,6 +13,7 @@ pub mod measure;
 pub mod order;
 #[cfg(feature = "views")]
 pub mod practice;
+pub mod profiler;
 pub mod rng;
 pub mod schedule;
 #[cfg(feature = "views")]

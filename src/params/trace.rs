@@ -16,7 +16,7 @@ use crate::core::timing::clock::Mode;
 
 /// The view's panels in the page's order: the names `show=` takes
 /// ([`super::embed::Embed`]).
-pub const PANELS: &[&str] = &["title", "controls", "input", "charts", "ranks"];
+pub const PANELS: &[&str] = &["title", "controls", "input", "charts", "ranks", "profile"];
 
 /// Parameters of the trace view: the timeline's case on the dataflow
 /// clock, without faults.

@@ -219,3 +219,41 @@ pub fn load_stylesheet() {
         .append_child(&style)
         .expect("append");
 }
+
+/// Puts `files` (name, bytes) into the file input at `selector` and fires `change`, as
+/// choosing them in the file dialog does. A `DataTransfer` is the one way a
+/// page can build a `FileList`; its `items.add` is called through
+/// `Reflect` (web-sys would need another feature for it).
+pub async fn choose_files(app: &Mounted, selector: &str, files: &[(&str, &[u8])]) {
+    let dt = web_sys::DataTransfer::new().expect("DataTransfer");
+    let items =
+        js_sys::Reflect::get(&dt, &wasm_bindgen::JsValue::from_str("items")).expect("items");
+    let add: js_sys::Function =
+        js_sys::Reflect::get(&items, &wasm_bindgen::JsValue::from_str("add"))
+            .expect("add")
+            .dyn_into()
+            .expect("function");
+    for (name, bytes) in files {
+        let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(*bytes));
+        let file = web_sys::File::new_with_u8_array_sequence(&parts, name).expect("file");
+        add.call1(&items, &file).expect("items.add");
+    }
+    let input: web_sys::HtmlInputElement = app
+        .root
+        .query_selector(selector)
+        .ok()
+        .flatten()
+        .expect(selector)
+        .dyn_into()
+        .expect("input");
+    input.set_files(dt.files().as_ref());
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    let ev = web_sys::Event::new_with_event_init_dict("change", &init).expect("event");
+    input.dispatch_event(&ev).expect("dispatch");
+    // The files are read asynchronously (File.arrayBuffer).
+    for _ in 0..100 {
+        yew::scheduler::flush().await;
+        sleep(20).await;
+    }
+}

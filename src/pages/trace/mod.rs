@@ -7,6 +7,8 @@
 #[cfg(test)]
 mod tests;
 
+pub mod profile;
+
 use crate::core::timing::measured::Measured;
 use crate::core::units::{decimal, format_binary, format_exact, format_time, Prefix};
 use crate::params::encode;

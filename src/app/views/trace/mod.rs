@@ -30,6 +30,7 @@ use crate::params::trace::TraceParams;
 pub mod input;
 pub mod json;
 pub mod markup;
+pub mod profile;
 pub mod table;
 
 use input::{take, INPUTS};
@@ -202,6 +203,7 @@ pub fn TraceView(props: &ViewProps) -> Html {
             })}
             {ctx.panel("charts", charts)}
             {ctx.panel("ranks", ranks)}
+            {ctx.panel("profile", html! { <profile::ProfilePanel /> })}
         </div>
     }
 }
