@@ -428,3 +428,30 @@ pub fn step_link(l: &Loaded) -> Result<(String, String), String> {
     );
     Ok((crate::params::encode(&pairs), text))
 }
+
+/// The progress line while a file is read: "Reading rank_0.json.gz: 45 %
+/// of 180.0 MiB", then "Parsing rank_0.json.gz (180.0 MiB)…".
+pub fn progress_line(file: &str, fraction: f64, bytes: f64, parsing: bool) -> String {
+    if parsing {
+        format!("Parsing {file} ({})…", format_binary(bytes))
+    } else {
+        format!(
+            "Reading {file}: {} % of {}",
+            fixed(100.0 * fraction.clamp(0.0, 1.0), 0),
+            format_binary(bytes)
+        )
+    }
+}
+
+/// Rows a table shows at most; the rest are counted in [`more_line`].
+pub const MAX_ROWS: usize = 200;
+
+/// "Showing the first 200 of 6,440 rows.", when a table was cut.
+pub fn more_line(total: usize) -> Option<String> {
+    (total > MAX_ROWS).then(|| {
+        format!(
+            "Showing the first {MAX_ROWS} of {} rows.",
+            group_thousands(total as u64)
+        )
+    })
+}

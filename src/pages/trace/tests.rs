@@ -184,4 +184,22 @@ mod profile {
             [300, 100]
         );
     }
+
+    #[test]
+    fn progress_and_cut_tables_in_words() {
+        use crate::pages::trace::profile::{more_line, progress_line};
+        assert_eq!(
+            progress_line("a.json.gz", 0.456, 188_743_680.0, false),
+            "Reading a.json.gz: 46 % of 180 MiB"
+        );
+        assert_eq!(
+            progress_line("a.json.gz", 1.0, 188_743_680.0, true),
+            "Parsing a.json.gz (180 MiB)…"
+        );
+        assert_eq!(more_line(200), None);
+        assert_eq!(
+            more_line(6440).as_deref(),
+            Some("Showing the first 200 of 6,440 rows.")
+        );
+    }
 }

@@ -7,8 +7,8 @@
 
 use std::rc::Rc;
 
-use js_sys::{Array, Reflect, Uint8Array, JSON};
-use wasm_bindgen::prelude::wasm_bindgen;
+use js_sys::{Array, Reflect};
+use wasm_bindgen::prelude::{wasm_bindgen, Closure};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{DragEvent, HtmlInputElement};
@@ -19,17 +19,22 @@ use crate::core::profiler::{
 };
 use crate::core::units::decimal::fixed;
 use crate::pages::trace::profile::{
-    answer, caveats, chart, chart_caption, comm_rows, file_message, matched_rows, rank_for,
-    read_line, step_link, step_rows, FileProblem, Loaded,
+    answer, caveats, chart, chart_caption, comm_rows, file_message, matched_rows, more_line,
+    progress_line, rank_for, read_line, step_link, step_rows, FileProblem, Loaded, MAX_ROWS,
 };
 
-#[wasm_bindgen(inline_js = "export function gunzip(bytes) {\
-    return new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();\
-}")]
+#[wasm_bindgen(module = "/src/app/views/trace/profile_worker.js")]
 extern "C" {
-    /// The browser's gzip decoder: a promise of the inflated bytes.
-    #[wasm_bindgen(catch)]
-    fn gunzip(bytes: &Uint8Array) -> Result<js_sys::Promise, JsValue>;
+    /// Reads a trace in a worker: a promise of `{ done }` (the kept events
+    /// and `distributedInfo`) or `{ error, message }`; `progress` is called
+    /// with the fraction read and whether parsing has begun.
+    // `catch` makes wasm-bindgen write a shim in the glue's import object,
+    // which scripts/minify-wasm-names.mjs expects of every import.
+    #[wasm_bindgen(js_name = readTrace, catch)]
+    fn read_trace(
+        blob: &web_sys::Blob,
+        progress: &js_sys::Function,
+    ) -> Result<js_sys::Promise, JsValue>;
 }
 
 /// Largest file read, MB (2^20 B), compressed or not.
@@ -104,39 +109,21 @@ fn event(e: &JsValue) -> ProfEvent {
     }
 }
 
-/// Parses a trace's text with `JSON.parse`, keeping only the complete
-/// events and `distributedInfo`.
-fn parse(s: &str) -> Result<RawProfile, ProfileError> {
-    if s.trim().is_empty() {
-        return Err(ProfileError::Empty);
-    }
-    let v = JSON::parse(s).map_err(|e| {
-        ProfileError::NotJson(
-            e.dyn_ref::<js_sys::Error>()
-                .map(|e| String::from(e.message()))
-                .unwrap_or_default(),
-        )
-    })?;
-    let list = if Array::is_array(&v) {
-        v.clone()
+/// The worker's kept events and `distributedInfo` as the core's input.
+fn raw_of(v: &JsValue) -> RawProfile {
+    let list = get(v, "traceEvents");
+    let events = if Array::is_array(&list) {
+        Array::from(&list).iter().map(|e| event(&e)).collect()
     } else {
-        get(&v, "traceEvents")
+        Vec::new()
     };
-    if !Array::is_array(&list) {
-        return Err(ProfileError::NotATrace);
-    }
-    let events = Array::from(&list)
-        .iter()
-        .filter(|e| get(e, "ph").as_string().as_deref() == Some("X"))
-        .map(|e| event(&e))
-        .collect();
-    let d = get(&v, "distributedInfo");
+    let d = get(v, "distributedInfo");
     let count = |k: &str| {
         num(&get(&d, k))
-            .filter(|x| *x >= 0.0 && x.fract() == 0.0)
+            .filter(|x| *x >= 0.0 && x.fract() == 0.0 && *x < 1e9)
             .map(|x| x as usize)
     };
-    Ok(RawProfile {
+    RawProfile {
         events,
         dist: DistInfo {
             backend: text(&get(&d, "backend")),
@@ -144,29 +131,44 @@ fn parse(s: &str) -> Result<RawProfile, ProfileError> {
             world_size: count("world_size"),
             nccl_version: text(&get(&d, "nccl_version")),
         },
-    })
+    }
 }
 
-/// One file's bytes: inflated when gzip (magic 1f 8b), then read.
-async fn read_bytes(name: &str, bytes: Vec<u8>, index: usize) -> Result<Loaded, String> {
-    let bytes = if bytes.starts_with(&[0x1f, 0x8b]) {
-        let fail = |e: JsValue| {
-            let m = e
-                .dyn_ref::<js_sys::Error>()
-                .map(|e| String::from(e.message()))
-                .unwrap_or_else(|| "no DecompressionStream in this browser".into());
-            file_message(name, &FileProblem::BadGzip(m))
-        };
-        let p = gunzip(&Uint8Array::from(bytes.as_slice())).map_err(fail)?;
-        let buf = JsFuture::from(p).await.map_err(fail)?;
-        Uint8Array::new(&buf).to_vec()
-    } else {
-        bytes
+/// One file read in a worker, then by the core; `progress` hears how far
+/// the reading is, in words.
+async fn read_blob(
+    name: &str,
+    blob: &web_sys::Blob,
+    index: usize,
+    progress: &Callback<Option<String>>,
+) -> Result<Loaded, String> {
+    let (n, size) = (name.to_string(), blob.size());
+    let cb = progress.clone();
+    let on = Closure::<dyn Fn(f64, bool)>::new(move |f: f64, parsing: bool| {
+        cb.emit(Some(progress_line(&n, f, size, parsing)));
+    });
+    let r = match read_trace(blob, on.as_ref().unchecked_ref()) {
+        Ok(p) => JsFuture::from(p).await.unwrap_or(JsValue::UNDEFINED),
+        Err(_) => JsValue::UNDEFINED,
     };
-    let text = String::from_utf8_lossy(&bytes);
-    let p = parse(&text)
-        .and_then(|r| read_profile(&r))
-        .map_err(|e| file_message(name, &FileProblem::Trace(e)))?;
+    drop(on);
+    let message = text(&get(&r, "message")).unwrap_or_default();
+    let fail = |p: FileProblem| file_message(name, &p);
+    match text(&get(&r, "error")).as_deref() {
+        Some("gzip") => return Err(fail(FileProblem::BadGzip(message))),
+        Some("json") if get(&r, "empty").is_truthy() => {
+            return Err(fail(FileProblem::Trace(ProfileError::Empty)))
+        }
+        Some("json") => return Err(fail(FileProblem::Trace(ProfileError::NotJson(message)))),
+        Some("trace") => return Err(fail(FileProblem::Trace(ProfileError::NotATrace))),
+        Some(_) => return Err(fail(FileProblem::Unreadable)),
+        None => {}
+    }
+    let done = get(&r, "done");
+    if done.is_undefined() {
+        return Err(fail(FileProblem::Unreadable));
+    }
+    let p = read_profile(&raw_of(&done)).map_err(|e| fail(FileProblem::Trace(e)))?;
     Ok(Loaded {
         file: name.to_string(),
         rank: rank_for(&p, name, index),
@@ -176,27 +178,25 @@ async fn read_bytes(name: &str, bytes: Vec<u8>, index: usize) -> Result<Loaded, 
 
 type Done = Callback<(Vec<Loaded>, Vec<String>)>;
 
-/// Reads every file in order; a second file of one rank is refused.
-fn read_all(files: Vec<(String, Result<js_sys::Promise, ()>, f64)>, done: Done) {
+/// Reads every file in order (each in a worker); a second file of one
+/// rank is refused. `None` for a blob: the example file could not be fetched.
+fn read_all(
+    files: Vec<(String, Option<web_sys::Blob>)>,
+    done: Done,
+    progress: Callback<Option<String>>,
+) {
     wasm_bindgen_futures::spawn_local(async move {
         let (mut set, mut errs): (Vec<Loaded>, Vec<String>) = (Vec::new(), Vec::new());
-        for (i, (name, buf, size)) in files.into_iter().enumerate() {
-            if size > f64::from(MAX_MB) * 1_048_576.0 {
-                errs.push(file_message(&name, &FileProblem::TooLarge(MAX_MB)));
-                continue;
-            }
-            let bytes = match buf {
-                Ok(p) => JsFuture::from(p)
-                    .await
-                    .ok()
-                    .map(|b| Uint8Array::new(&b).to_vec()),
-                Err(()) => None,
-            };
-            let Some(bytes) = bytes else {
+        for (i, (name, blob)) in files.into_iter().enumerate() {
+            let Some(blob) = blob else {
                 errs.push(file_message(&name, &FileProblem::Unreadable));
                 continue;
             };
-            match read_bytes(&name, bytes, i).await {
+            if blob.size() > f64::from(MAX_MB) * 1_048_576.0 {
+                errs.push(file_message(&name, &FileProblem::TooLarge(MAX_MB)));
+                continue;
+            }
+            match read_blob(&name, &blob, i, &progress).await {
                 Ok(l) if set.iter().any(|x| x.rank == l.rank) => {
                     errs.push(file_message(&name, &FileProblem::SameRank(l.rank)));
                 }
@@ -205,23 +205,24 @@ fn read_all(files: Vec<(String, Result<js_sys::Promise, ()>, f64)>, done: Done) 
             }
         }
         set.sort_by_key(|l| l.rank);
+        progress.emit(None);
         done.emit((set, errs));
     });
 }
 
-fn from_files(l: Option<web_sys::FileList>, done: &Done) {
-    let files: Vec<_> = l
+fn from_files(l: Option<web_sys::FileList>, done: &Done, progress: &Callback<Option<String>>) {
+    let files: Vec<(String, Option<web_sys::Blob>)> = l
         .map(|l| (0..l.length()).filter_map(|i| l.get(i)).collect::<Vec<_>>())
         .unwrap_or_default()
         .into_iter()
-        .map(|f| (f.name(), Ok(f.array_buffer()), f.size()))
+        .map(|f| (f.name(), Some(web_sys::Blob::from(f))))
         .collect();
     if !files.is_empty() {
-        read_all(files, done.clone());
+        read_all(files, done.clone(), progress.clone());
     }
 }
 
-fn example(done: Done) {
+fn example(done: Done, progress: Callback<Option<String>>) {
     wasm_bindgen_futures::spawn_local(async move {
         let Some(w) = web_sys::window() else { return };
         let mut files = Vec::new();
@@ -231,10 +232,16 @@ fn example(done: Done) {
                 .ok()
                 .and_then(|r| r.dyn_into::<web_sys::Response>().ok())
                 .filter(web_sys::Response::ok);
-            let buf = resp.and_then(|r| r.array_buffer().ok()).ok_or(());
-            files.push((path.to_string(), buf, 0.0));
+            let blob = match resp.and_then(|r| r.blob().ok()) {
+                Some(p) => JsFuture::from(p)
+                    .await
+                    .ok()
+                    .and_then(|b| b.dyn_into::<web_sys::Blob>().ok()),
+                None => None,
+            };
+            files.push((path.to_string(), blob));
         }
-        read_all(files, done);
+        read_all(files, done, progress);
     });
 }
 
@@ -249,17 +256,21 @@ impl PartialEq for Set {
 }
 
 fn table<const N: usize>(id: &str, label: &str, head: [&str; N], rows: Vec<[String; N]>) -> Html {
-    html! {
+    let more = more_line(rows.len());
+    html! {<>
         <div class="table-scroll" role="region" tabindex="0" aria-label={format!("{label} (table)")}>
             <table class="data" id={id.to_string()}>
                 <caption>{label.to_string()}</caption>
                 <thead><tr>{for head.iter().map(|h| html! {<th scope="col">{*h}</th>})}</tr></thead>
-                <tbody>{for rows.into_iter().map(|r| html! {
+                <tbody>{for rows.into_iter().take(MAX_ROWS).map(|r| html! {
                     <tr>{for r.into_iter().map(|c| html! {<td>{c}</td>})}</tr>
                 })}</tbody>
             </table>
         </div>
-    }
+        if let Some(l) = more {
+            <p class="muted">{l}</p>
+        }
+    </>}
 }
 
 fn result(s: &Set) -> Html {
@@ -307,6 +318,11 @@ fn result(s: &Set) -> Html {
 pub fn ProfilePanel() -> Html {
     let loaded = use_state(|| None::<Set>);
     let msgs = use_state(Vec::<String>::new);
+    let reading = use_state(|| None::<String>);
+    let progress = {
+        let reading = reading.clone();
+        Callback::from(move |line: Option<String>| reading.set(line))
+    };
     let done: Done = {
         let (loaded, msgs) = (loaded.clone(), msgs.clone());
         Callback::from(move |(set, errs): (Vec<Loaded>, Vec<String>)| {
@@ -321,23 +337,23 @@ pub fn ProfilePanel() -> Html {
         })
     };
     let on_change = {
-        let done = done.clone();
+        let (done, progress) = (done.clone(), progress.clone());
         Callback::from(move |e: Event| {
             let input = e
                 .target()
                 .and_then(|t| t.dyn_into::<HtmlInputElement>().ok());
-            from_files(input.and_then(|i| i.files()), &done);
+            from_files(input.and_then(|i| i.files()), &done, &progress);
         })
     };
     let on_drop = {
-        let done = done.clone();
+        let (done, progress) = (done.clone(), progress.clone());
         Callback::from(move |e: DragEvent| {
             e.prevent_default();
-            from_files(e.data_transfer().and_then(|d| d.files()), &done);
+            from_files(e.data_transfer().and_then(|d| d.files()), &done, &progress);
         })
     };
     let on_over = Callback::from(|e: DragEvent| e.prevent_default());
-    let on_example = Callback::from(move |_: MouseEvent| example(done.clone()));
+    let on_example = Callback::from(move |_: MouseEvent| example(done.clone(), progress.clone()));
     html! {
         <section class="panel wide" id="profile" aria-labelledby="profile-h" ondrop={on_drop} ondragover={on_over}>
             <h2 class="panel-h" id="profile-h">{"PyTorch profiler traces"}</h2>
@@ -348,6 +364,9 @@ pub fn ProfilePanel() -> Html {
                 <input id="profile-files" type="file" multiple=true accept=".json,.gz,application/json,application/gzip" onchange={on_change} /></p>
             <p><button type="button" id="profile-example" onclick={on_example}>{"Load the example traces"}</button>
                 <span class="muted">{" 2 ranks, gloo on CPU, PyTorch 2.15: rank 1 slept 30 ms before each backward"}</span></p>
+            if let Some(line) = &*reading {
+                <p id="profile-progress" role="status" aria-live="polite">{line.clone()}</p>
+            }
             {for msgs.iter().map(|e| html! {<p class="field-error" role="alert">{e.clone()}</p>})}
             if let Some(s) = &*loaded {
                 {result(s)}
