@@ -251,7 +251,9 @@ pub fn read_profile(raw: &RawProfile) -> Result<RankProfile, ProfileError> {
         });
     }
     comms.sort_by(|a, b| a.start.total_cmp(&b.start));
-    let comm_lanes: Vec<&str> = comms.iter().map(|c| c.lane.as_str()).collect();
+    let mut comm_lanes: Vec<&str> = comms.iter().map(|c| c.lane.as_str()).collect();
+    comm_lanes.sort_unstable();
+    comm_lanes.dedup();
     let lane_ops = |comm: bool| -> Vec<(f64, f64)> {
         complete
             .iter()
@@ -288,30 +290,37 @@ pub fn read_profile(raw: &RawProfile) -> Result<RankProfile, ProfileError> {
     for c in &mut comms {
         c.step = windows.iter().position(|w| c.start >= w.1 && c.start < w.2);
     }
+    // One pass each, so a trace of thousands of steps stays linear.
+    let mut per_step: Vec<Vec<(f64, f64)>> = vec![Vec::new(); windows.len()];
+    for c in &comms {
+        if let Some(i) = c.step {
+            per_step[i].push((c.start, c.start + c.dur));
+        }
+    }
+    let mut backward_starts: Vec<f64> = complete
+        .iter()
+        .filter(|e| e.name.starts_with("autograd::engine::evaluate_function"))
+        .map(|e| e.ts)
+        .collect();
+    backward_starts.sort_by(f64::total_cmp);
     let steps = windows
         .iter()
-        .enumerate()
-        .map(|(i, (name, lo, hi))| {
-            let mine: Vec<(f64, f64)> = comms
+        .zip(per_step)
+        .map(|((name, lo, hi), mine)| {
+            // `compute` is sorted and disjoint: the intervals that reach
+            // into [lo, hi) are one run of it.
+            let from = compute.partition_point(|&(_, b)| b <= *lo);
+            let k: Vec<(f64, f64)> = compute[from..]
                 .iter()
-                .filter(|c| c.step == Some(i))
-                .map(|c| (c.start, c.start + c.dur))
-                .collect();
-            let k: Vec<(f64, f64)> = compute
-                .iter()
+                .take_while(|&&(a, _)| a < *hi)
                 .map(|&(a, b)| (a.max(*lo), b.min(*hi)))
                 .collect();
             let comm = union_len(&mine) * 1e-6;
             let hidden = overlap_len(&mine, &k) * 1e-6;
-            let backward = complete
-                .iter()
-                .filter(|e| {
-                    e.name.starts_with("autograd::engine::evaluate_function")
-                        && e.ts >= *lo
-                        && e.ts < *hi
-                })
-                .map(|e| e.ts)
-                .reduce(f64::min);
+            let backward = backward_starts
+                .get(backward_starts.partition_point(|&t| t < *lo))
+                .copied()
+                .filter(|t| t < hi);
             StepTime {
                 backward,
                 name: name.clone(),
