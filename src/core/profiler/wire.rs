@@ -25,9 +25,9 @@ pub struct CommArgs {
     pub pg_name: Option<String>,
     /// "Process Group Ranks" as written ("[0, 1, 2, 3]").
     pub pg_ranks: Option<String>,
-    /// The first input's dims ("Input Dims"[0]).
+    /// The first input's dims (the first entry of "Input Dims").
     pub input_dims: Option<Vec<f64>>,
-    /// The first input's type ("Input type"[0]: "float", "c10::BFloat16").
+    /// The first input's type (the first entry of "Input type": "float", "c10::BFloat16").
     pub input_type: Option<String>,
 }
 
