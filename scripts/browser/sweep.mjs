@@ -42,9 +42,11 @@ const KEYS = {
   measure: ['example'],
   timeline: ['alg', 'p', 'size', 'bw', 'alpha', 'gamma', 'segments', 'late', 'slow', 'fail', 'mode', 't'],
   step: ['p', 'alg', 'bw', 'alpha', 'layers', 'params', 'dtype', 'fwd', 'bwd', 'mode', 'optim', 'bucket', 'straggler', 'fail', 'graph', 'h'],
-  trace: ['alg', 'p', 'size', 'segments', 'bw', 'alpha', 'gamma'],
+  trace: ['alg', 'p', 'size', 'segments', 'bw', 'alpha', 'gamma', 'show'],
+  hang: ['show', 'embed'],
 };
 const GOOD = {
+  show: ['profile', 'input,answer', 'answer', 'bogus', ''],
   p: ['2', '4', '8', '64', '256', '1024', '6', '3'],
   size: ['100MB', '64MiB', '8KiB', '1GB', '1B', '12parsecs', '1e308B', '-5MB'],
   bw: ['12.5GB/s', '100Gb/s', '450GB/s', '0GB/s', '1e-300B/s'],
