@@ -12,11 +12,26 @@ cd "$(dirname "$0")/.."
 ROOT="$(mktemp -d)"
 mkdir -p "$ROOT/course"
 cp -r dist "$ROOT/course/lab"
-PORT="${SMOKE_PORT:-8765}"
-python3 -m http.server "$PORT" --bind 127.0.0.1 --directory "$ROOT" >/dev/null 2>&1 &
+# Port 0: the system picks a free loopback port and the server prints it
+# ("Serving HTTP on 127.0.0.1 port N"), so a server already listening on
+# some port (another checkout's, a teacher's) is never the one read. No
+# line within 10 s: the server did not start, and the script says so.
+python3 -u -m http.server 0 --bind 127.0.0.1 --directory "$ROOT" >"$ROOT/server.log" 2>&1 &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null || true; rm -rf "$ROOT"' EXIT
-sleep 1
+PORT=""
+for _ in $(seq 100); do
+  PORT="$(sed -n 's/^Serving HTTP on [0-9.]* port \([0-9]*\).*/\1/p' "$ROOT/server.log")"
+  [ -n "$PORT" ] && break
+  kill -0 "$SERVER" 2>/dev/null || break
+  sleep 0.1
+done
+if [ -z "$PORT" ]; then
+  echo "smoke: the test server (python3 -m http.server) did not start:" >&2
+  cat "$ROOT/server.log" >&2
+  exit 1
+fi
+echo "smoke: serving dist/ under /course/lab/ on 127.0.0.1:$PORT"
 dom() {
   timeout 60 chromium --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
     --disable-background-networking --no-first-run --user-data-dir="$ROOT/profile" \
