@@ -7,11 +7,16 @@
 # message. The views are the stems of src/bin/*.rs, the list that
 # tests/build_config.rs checks index.html and the loader against. Prints the
 # checked lines; exits non-zero on failure.
+#
+#   bash scripts/smoke.sh [folder]   # default dist/; CI also passes the
+#                                    # unzipped release (scripts/package.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+DIST="${1:-dist}"
+[ -f "$DIST/index.html" ] || { echo "smoke: no $DIST/index.html" >&2; exit 1; }
 ROOT="$(mktemp -d)"
 mkdir -p "$ROOT/course"
-cp -r dist "$ROOT/course/lab"
+cp -r "$DIST" "$ROOT/course/lab"
 # Port 0: the system picks a free loopback port and the server prints it
 # ("Serving HTTP on 127.0.0.1 port N"), so a server already listening on
 # some port (another checkout's, a teacher's) is never the one read. No
@@ -31,7 +36,7 @@ if [ -z "$PORT" ]; then
   cat "$ROOT/server.log" >&2
   exit 1
 fi
-echo "smoke: serving dist/ under /course/lab/ on 127.0.0.1:$PORT"
+echo "smoke: serving $DIST/ under /course/lab/ on 127.0.0.1:$PORT"
 dom() {
   timeout 60 chromium --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
     --disable-background-networking --no-first-run --user-data-dir="$ROOT/profile" \

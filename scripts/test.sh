@@ -28,7 +28,9 @@ bash scripts/check.sh
 step "cargo doc --no-deps, -D warnings (native, and wasm32 for the app)"
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --lib
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --lib --target wasm32-unknown-unknown
-RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p collective-lab-ringclock --target wasm32-unknown-unknown
+for m in ringclock quality; do
+  RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p "collective-lab-$m" --target wasm32-unknown-unknown
+done
 
 step "layers: the layer order over src/, and no circle between files (scripts/cycles.sh)"
 bash scripts/cycles.sh
@@ -63,6 +65,13 @@ bash scripts/size.sh | sed -n '/^one page/,/^$/p'
 
 step "smoke test: dist/ served from a sub-folder"
 bash scripts/smoke.sh
+
+step "release zip: scripts/package.sh, unzipped, served from a sub-folder"
+bash scripts/package.sh
+unzipped="$TMPDIR/release"
+python3 -m zipfile -e collective-lab-*.zip "$unzipped"
+[ -f "$unzipped"/collective-lab-*/HOSTING.md ] || { echo "the zip has no HOSTING.md" >&2; exit 1; }
+bash scripts/smoke.sh "$unzipped"/collective-lab-*
 
 step "embed example: frame heights at 1280 and 390 px, keys in a frame"
 node scripts/browser/embed.mjs
