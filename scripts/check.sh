@@ -16,7 +16,9 @@ cargo clippy --target wasm32-unknown-unknown --lib --bins --tests -- -D warnings
 # modules/ (on-demand modules of a view) are workspace members: the lines
 # above cover only the root package.
 step "cargo clippy (the modules of modules/, wasm32 and native)"
-cargo clippy -p collective-lab-ringclock --target wasm32-unknown-unknown -- -D warnings
-cargo clippy -p collective-lab-ringclock --all-targets -- -D warnings
+for m in ringclock quality; do
+  cargo clippy -p "collective-lab-$m" --target wasm32-unknown-unknown -- -D warnings
+  cargo clippy -p "collective-lab-$m" --all-targets -- -D warnings
+done
 step "native tests"
 cargo test "$@"

@@ -112,7 +112,10 @@ fn the_loader_knows_every_module_and_trunk_builds_it() {
         .expect("modules/")
         .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
         .collect();
-    assert_eq!(dirs, BTreeSet::from(["ringclock".to_string()]));
+    assert_eq!(
+        dirs,
+        BTreeSet::from(["quality".to_string(), "ringclock".to_string()])
+    );
     let html = fs::read_to_string("index.html").expect("index.html");
     assert_eq!(loader_table(&html, "const mods = {"), dirs);
     for m in &dirs {

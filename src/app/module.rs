@@ -3,8 +3,9 @@
 //! budget, `scripts/size.sh`). `index.html`'s loader names them in its
 //! `mods` table and defines `labModule(name)`, which fetches, instantiates
 //! and caches the module's JS glue and binary and resolves to its exports.
-//! Today there is one: `ringclock` (`modules/ringclock`), the ring view's
-//! "On the clock" numbers above the drawn size.
+//! Today there are two: `ringclock` (`modules/ringclock`), the ring view's
+//! "On the clock" numbers above the drawn size, and `quality`
+//! (`modules/quality`), the step view's time-to-quality run.
 
 use js_sys::{Array, Function, Promise, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
@@ -28,6 +29,16 @@ fn message(e: &JsValue) -> String {
 /// module does not load (offline, a missing file) or does not export
 /// `export`, or the call throws (its message).
 pub async fn call(module: &str, export: &str, args: &[f64]) -> Result<JsValue, String> {
+    let argv: Vec<JsValue> = args.iter().map(|x| JsValue::from_f64(*x)).collect();
+    call_with(module, export, &argv).await
+}
+
+/// Calls `export` of the module `module` with the JavaScript values `args`
+/// (a string, a `Float64Array`, …), as [`call`] does with numbers.
+///
+/// # Errors
+/// As [`call`].
+pub async fn call_with(module: &str, export: &str, args: &[JsValue]) -> Result<JsValue, String> {
     let global = js_sys::global();
     let load = Reflect::get(&global, &"labModule".into())
         .ok()
@@ -48,6 +59,6 @@ pub async fn call(module: &str, export: &str, args: &[f64]) -> Result<JsValue, S
         .ok()
         .and_then(|f| f.dyn_into().ok())
         .ok_or_else(|| format!("The {module} module has no {export}."))?;
-    let argv: Array = args.iter().map(|x| JsValue::from_f64(*x)).collect();
+    let argv: Array = args.iter().collect();
     f.apply(&JsValue::NULL, &argv).map_err(|e| message(&e))
 }

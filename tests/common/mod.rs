@@ -46,6 +46,7 @@ impl Mounted {
 
     /// Mounts the app with `query` (no leading `?`).
     pub async fn new(query: &str) -> Self {
+        install_modules();
         let doc = gloo::utils::document();
         let root = doc.create_element("div").expect("div");
         doc.body()
@@ -256,4 +257,40 @@ pub async fn choose_files(app: &Mounted, selector: &str, files: &[(&str, &[u8])]
         yew::scheduler::flush().await;
         sleep(20).await;
     }
+}
+
+/// The page's loader of on-demand modules (`labModule` in `index.html`)
+/// for a test page, which has no `index.html`: `quality` resolves to an
+/// object whose `time_to_quality` is the very function `modules/quality`
+/// exports ([`collective_lab::pages::step::quality::run_wire`]), so the
+/// step view's panel runs its real wire here. Other modules are refused,
+/// as a page whose module does not load. Installed once per test binary.
+fn install_modules() {
+    use js_sys::{Float64Array, Object, Promise, Reflect};
+    use wasm_bindgen::prelude::*;
+    let global = js_sys::global();
+    if Reflect::has(&global, &"labModule".into()).unwrap_or(false) {
+        return;
+    }
+    let run = Closure::<dyn Fn(JsValue, JsValue) -> Result<JsValue, JsValue>>::new(
+        |query: JsValue, nums: JsValue| {
+            let query = query.as_string().unwrap_or_default();
+            let nums = Float64Array::new(&nums).to_vec();
+            collective_lab::pages::step::quality::run_wire(&query, &nums)
+                .map(|v| Float64Array::from(v.as_slice()).into())
+                .map_err(|e| JsValue::from(js_sys::Error::new(&e)))
+        },
+    );
+    let quality = Object::new();
+    Reflect::set(&quality, &"time_to_quality".into(), run.as_ref()).expect("set");
+    run.forget();
+    let load = Closure::<dyn Fn(JsValue) -> Promise>::new(move |name: JsValue| {
+        if name.as_string().as_deref() == Some("quality") {
+            Promise::resolve(&JsValue::from(quality.clone()))
+        } else {
+            Promise::reject(&js_sys::Error::new("not in the test page's loader").into())
+        }
+    });
+    Reflect::set(&global, &"labModule".into(), load.as_ref()).expect("set");
+    load.forget();
 }

@@ -4,11 +4,15 @@
 //! step time at caps of 1 … 1024 MiB against DDP's default of 25 MiB,
 //! PyTorch's `bucket_cap_mb`).
 
+use crate::core::sgd::Strategy;
+use crate::core::step::quality::QualityRow;
 use crate::core::step::report::Report;
 use crate::core::step::spans::CommKind;
 use crate::core::step::strategies::{tuner_point, Tuner, TunerPoint};
 use crate::core::step::{Sharding, StepOptions};
 use crate::core::units::{format_binary, format_time};
+use crate::params::query::Query;
+use crate::params::sgd::SgdParams;
 use crate::params::step::StepParams;
 
 use super::Key;
@@ -118,3 +122,135 @@ pub fn tuner_foot(mode: Sharding) -> String {
 /// ZeRO-2's tuner: what it times.
 pub const TUNER_ZERO2: &str =
     "Timing ZeRO-2's step: its buckets are reduce-scattered as DDP's are all-reduced, then one all-gather follows.";
+
+// ----- The time-to-quality module's wire -----
+//
+// The run (the SGD lab's training problem, about 26 KB of the step page
+// gzipped) happens in a module of its own (`modules/quality`), loaded when
+// `#quality` first asks for it ([`crate::app::module`]). The page sends the
+// run's key and gets the rows back as plain values: the lab's parameters as
+// their canonical query (`SgdParams::to_pairs`) and the rest as numbers,
+// which a JavaScript number carries exactly (every clock and target is an
+// `f64`; every count is below 2⁵³).
+
+/// Numbers per strategy's clock on the wire: seconds per step, h (NaN:
+/// none) and the extra seconds every h-th step (NaN: none).
+const CLOCK_WIRE: usize = 3;
+
+/// The key `k` for the module: the lab's query and
+/// [`CLOCK_WIRE`] × 3 clock numbers followed by the target (NaN: none).
+pub fn key_to_wire(k: &Key) -> (String, Vec<f64>) {
+    let query = form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(k.0.to_pairs())
+        .finish();
+    let mut nums = Vec::with_capacity(3 * CLOCK_WIRE + 1);
+    for (s, e) in k.1 {
+        nums.push(f64::from_bits(s));
+        match e {
+            Some((h, x)) => nums.extend([h as f64, f64::from_bits(x)]),
+            None => nums.extend([f64::NAN, f64::NAN]),
+        }
+    }
+    nums.push(k.2.map_or(f64::NAN, f64::from_bits));
+    (query, nums)
+}
+
+/// The key [`key_to_wire`] sent.
+///
+/// # Errors
+/// A sentence when the query has a bad field (its message) or the numbers
+/// are not 3 clocks and a target.
+pub fn key_from_wire(query: &str, nums: &[f64]) -> Result<Key, String> {
+    let (lab, errs) = SgdParams::from_query(&Query::parse(query), &SgdParams::default());
+    if let Some(e) = errs.first() {
+        return Err(format!(
+            "The lab's parameters did not parse: {}: {}",
+            e.field, e.message
+        ));
+    }
+    if nums.len() != 3 * CLOCK_WIRE + 1 {
+        return Err(format!(
+            "Expected {} numbers (3 clocks and a target), got {}.",
+            3 * CLOCK_WIRE + 1,
+            nums.len()
+        ));
+    }
+    let clock = |c: &[f64]| -> Result<(u64, Option<(usize, u64)>), String> {
+        let every = if c[1].is_nan() {
+            None
+        } else if c[1] >= 1.0 && c[1].fract() == 0.0 && c[1] < 9.007_199_254_740_992e15 {
+            Some((c[1] as usize, c[2].to_bits()))
+        } else {
+            return Err(format!("h must be a whole number of steps, got {}.", c[1]));
+        };
+        Ok((c[0].to_bits(), every))
+    };
+    let clocks = [
+        clock(&nums[0..3])?,
+        clock(&nums[3..6])?,
+        clock(&nums[6..9])?,
+    ];
+    let target = Some(nums[9]).filter(|t| !t.is_nan()).map(f64::to_bits);
+    Ok((lab, clocks, target))
+}
+
+/// The run's result on the wire: the optimal loss, the target, then per
+/// row its strategy's index ([`Strategy::index`]), the steps to the target
+/// (−1: not reached), its seconds (NaN: none), the number of points n and
+/// n (seconds, loss) pairs.
+pub fn computed_to_wire(c: &(f64, f64, Vec<QualityRow>)) -> Vec<f64> {
+    let (opt, target, rows) = c;
+    let mut v = vec![*opt, *target];
+    for r in rows {
+        v.push(r.strategy.index() as f64);
+        v.push(r.steps_to_target.map_or(-1.0, |s| s as f64));
+        v.push(r.seconds_to_target.unwrap_or(f64::NAN));
+        v.push(r.points.len() as f64);
+        for &(t, l) in &r.points {
+            v.extend([t, l]);
+        }
+    }
+    v
+}
+
+/// The result [`computed_to_wire`] laid out, or `None` when `v` is not one
+/// (a short or malformed array).
+pub fn computed_from_wire(v: &[f64]) -> Option<(f64, f64, Vec<QualityRow>)> {
+    let whole = |x: f64| {
+        (x >= 0.0 && x.fract() == 0.0 && x < 9.007_199_254_740_992e15).then_some(x as usize)
+    };
+    let (&opt, &target) = (v.first()?, v.get(1)?);
+    let mut rows = Vec::new();
+    let mut i = 2;
+    while i < v.len() {
+        let head = v.get(i..i + 4)?;
+        let strategy = *Strategy::ALL.get(whole(head[0])?)?;
+        let steps_to_target = if head[1] < 0.0 {
+            None
+        } else {
+            Some(whole(head[1])?)
+        };
+        let seconds_to_target = Some(head[2]).filter(|s| !s.is_nan());
+        let n = whole(head[3])?;
+        let flat = v.get(i + 4..i + 4 + 2 * n)?;
+        let points = flat.chunks_exact(2).map(|p| (p[0], p[1])).collect();
+        rows.push(QualityRow {
+            strategy,
+            points,
+            steps_to_target,
+            seconds_to_target,
+        });
+        i += 4 + 2 * n;
+    }
+    Some((opt, target, rows))
+}
+
+/// What the module computes: the key from the wire, its run
+/// ([`super::compute`]) and the result on the wire.
+///
+/// # Errors
+/// [`key_from_wire`]'s or the training model's message.
+pub fn run_wire(query: &str, nums: &[f64]) -> Result<Vec<f64>, String> {
+    let key = key_from_wire(query, nums)?;
+    super::compute(&key).map(|c| computed_to_wire(&c))
+}

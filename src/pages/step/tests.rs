@@ -67,3 +67,102 @@ fn the_tuner_and_quality_words() {
     );
     assert!(quality_counts(4, &p).contains("m = 4 workers"));
 }
+
+mod wire {
+    use super::params;
+    use crate::core::sgd::Strategy;
+    use crate::core::step::quality::QualityRow;
+    use crate::pages::step::compute;
+    use crate::pages::step::quality::{
+        computed_from_wire, computed_to_wire, key_from_wire, key_to_wire, quality_key, run_wire,
+    };
+    use crate::pages::step::step_report;
+
+    #[test]
+    fn the_key_crosses_the_wire_unchanged() {
+        // local SGD averaging every 5 steps, a target, a non-default lab
+        let p = params("h=5&target=0.3&shards=5,3&losses=1.2,1.3&lr=0.07&seed=42");
+        let r = step_report(&p).expect("the step");
+        let key = quality_key(&r, &p);
+        let (q, nums) = key_to_wire(&key);
+        assert!(q.contains("shards=5%2C3"), "{q}");
+        assert_eq!(nums.len(), 10);
+        // local SGD's clock: h = 5 and its model all-reduce's seconds
+        assert_eq!(nums[7], 5.0);
+        assert_eq!(nums[9], 0.3);
+        assert_eq!(key_from_wire(&q, &nums), Ok(key.clone()));
+        // without h and target: NaN on the wire, None back
+        let p = params("");
+        let key = quality_key(&step_report(&p).expect("the step"), &p);
+        let (q, nums) = key_to_wire(&key);
+        assert!(nums[1].is_nan() && nums[9].is_nan());
+        assert_eq!(key_from_wire(&q, &nums), Ok(key));
+    }
+
+    #[test]
+    fn a_bad_key_is_a_sentence() {
+        let nums = [1.0; 10];
+        let e = key_from_wire("steps=0", &nums).expect_err("steps=0");
+        assert!(
+            e.starts_with("The lab's parameters did not parse: steps:"),
+            "{e}"
+        );
+        assert_eq!(
+            key_from_wire("", &nums[..9]),
+            Err("Expected 10 numbers (3 clocks and a target), got 9.".into())
+        );
+        let mut half = nums;
+        half[4] = 2.5;
+        assert_eq!(
+            key_from_wire("", &half),
+            Err("h must be a whole number of steps, got 2.5.".into())
+        );
+    }
+
+    #[test]
+    fn rows_cross_the_wire_as_laid_out() {
+        let rows = vec![
+            QualityRow {
+                strategy: Strategy::AllReduce,
+                points: vec![(0.0, 0.9), (0.25, 0.5)],
+                steps_to_target: Some(1),
+                seconds_to_target: Some(0.25),
+            },
+            QualityRow {
+                strategy: Strategy::Local,
+                points: vec![(0.0, 0.9)],
+                steps_to_target: None,
+                seconds_to_target: None,
+            },
+        ];
+        let c = (0.4, 0.42, rows);
+        let v = computed_to_wire(&c);
+        let want = [
+            0.4, 0.42, 0.0, 1.0, 0.25, 2.0, 0.0, 0.9, 0.25, 0.5, 2.0, -1.0,
+        ];
+        assert_eq!(&v[..12], &want);
+        assert!(v[12].is_nan());
+        assert_eq!(&v[13..], &[1.0, 0.0, 0.9]);
+        assert_eq!(computed_from_wire(&v), Some(c));
+        // cut short, or a strategy index that is not one: no rows at all
+        assert_eq!(computed_from_wire(&v[..v.len() - 1]), None);
+        let mut bad = v.clone();
+        bad[2] = 3.0;
+        assert_eq!(computed_from_wire(&bad), None);
+        assert_eq!(computed_from_wire(&[]), None);
+    }
+
+    #[test]
+    fn the_module_returns_the_run_of_the_key() {
+        let p = params("steps=50");
+        let key = quality_key(&step_report(&p).expect("the step"), &p);
+        let (q, nums) = key_to_wire(&key);
+        let got = computed_from_wire(&run_wire(&q, &nums).expect("the run")).expect("rows");
+        let want = compute(&key).expect("the run");
+        assert_eq!(got, want);
+        assert_eq!(got.2.len(), 3);
+        // 50 steps: 51 points (step 0 at 0 s) per strategy
+        assert!(got.2.iter().all(|r| r.points.len() == 51));
+    }
+}
+

@@ -1,6 +1,11 @@
 //! `#quality`: time to the required quality. The SGD lab's training run
 //! (its own parameters and worker count) for the three strategies, with
-//! each step turned into seconds by this view's step times.
+//! each step turned into seconds by this view's step times. The run
+//! happens in the time-to-quality module (`modules/quality`, loaded the
+//! first time the panel asks for it through [`crate::app::module`]: it is
+//! about 26 KB of the step page gzipped and the first paint does not show
+//! it); the page sends the key and renders the rows that come back
+//! ([`crate::pages::step::quality`]'s wire).
 
 use std::rc::Rc;
 
@@ -10,16 +15,17 @@ use super::strategies::StrategiesProps;
 use crate::app::components::chart_box::{chart_box, ChartBoxProps};
 use crate::app::components::computing::computing;
 use crate::app::components::data_table::DataTableView;
-use crate::app::hooks::use_deferred;
+use crate::app::module;
 use crate::core::sgd::Strategy;
 use crate::core::step::quality::{orders, QualityRow};
 use crate::core::step::Sharding;
 use crate::core::units::decimal;
 use crate::core::units::format_time;
-use crate::core::work::AFTER_FIRST_PAINT;
 use crate::export::step::quality_table;
-use crate::pages::step::quality::{quality_counts, quality_key, QUALITY_FOOT};
-use crate::pages::step::{compute, name, names, Key};
+use crate::pages::step::quality::{
+    computed_from_wire, key_to_wire, quality_counts, quality_key, QUALITY_FOOT,
+};
+use crate::pages::step::{name, names, Computed, Key};
 use crate::plot::step::{draw_quality, QualityLine};
 
 fn row(r: &QualityRow, h: Option<usize>, mode: Sharding) -> Html {
@@ -32,6 +38,43 @@ fn row(r: &QualityRow, h: Option<usize>, mode: Sharding) -> Html {
     }
 }
 
+/// The run of `key` from the time-to-quality module: `None` while it loads
+/// and runs, then its rows or a sentence saying what failed. A newer key
+/// replaces the answer of an older one that arrives after it.
+#[hook]
+fn use_quality_run(key: Key) -> Option<Rc<Computed>> {
+    let state = use_state(|| None::<(Key, Rc<Computed>)>);
+    let latest = use_mut_ref(|| None::<Key>);
+    {
+        let state = state.clone();
+        use_effect_with(key.clone(), move |key| {
+            *latest.borrow_mut() = Some(key.clone());
+            let key = key.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let (query, nums) = key_to_wire(&key);
+                let args = [
+                    query.into(),
+                    js_sys::Float64Array::from(nums.as_slice()).into(),
+                ];
+                let got = module::call_with("quality", "time_to_quality", &args)
+                    .await
+                    .and_then(|v| {
+                        computed_from_wire(&js_sys::Float64Array::new(&v).to_vec()).ok_or_else(
+                            || "The time-to-quality module returned no rows.".to_string(),
+                        )
+                    });
+                if latest.borrow().as_ref() == Some(&key) {
+                    state.set(Some((key, Rc::new(got))));
+                }
+            });
+        });
+    }
+    state
+        .as_ref()
+        .filter(|(k, _)| *k == key)
+        .map(|(_, v)| v.clone())
+}
+
 /// `#quality`.
 #[component]
 pub fn QualityPanel(props: &StrategiesProps) -> Html {
@@ -41,10 +84,10 @@ pub fn QualityPanel(props: &StrategiesProps) -> Html {
     let shown = r.shown_or_ddp().0;
     let key: Key = quality_key(r, p);
     let m = key.0.shards.len();
-    // The lab's training run waits for the first paint, so the step's own
-    // numbers above are not held up by it.
-    let deferred = use_deferred(key, AFTER_FIRST_PAINT, compute);
-    let body = match deferred.ready().map(|v| &**v) {
+    // The lab's training run comes from its module after the first paint,
+    // so the step's own numbers above are not held up by it.
+    let run = use_quality_run(key);
+    let body = match run.as_deref() {
         None => html! {
             {computing("the SGD lab's training run for the three strategies (time to quality)")}
         },
