@@ -75,7 +75,7 @@ async fn the_step_link_opens_the_traces_buckets_in_the_step_view() {
     // oracle.py's numbers for rank 0's ProfilerStep#3.
     assert_eq!(
         href,
-        "?view=step&p=2&layers=2&params=131584%2C295488&dtype=fp32&bucket=1B&first=1B&fwd=1.347108ms&bwd=0.546735ms%2C5.085696ms&alpha=0us&bw=26.164MB%2Fs"
+        "?view=step&p=2&layers=2&params=131584%2C295488&dtype=fp32&bucket=1B&first=1B&fwd=1.347108ms&bwd=0.546735ms%2C5.085696ms&alpha=0us&measured=52.238879ms%2C44.18333ms&bw=26.164MB%2Fs"
     );
     drop(app);
     let step = Mounted::new(href.trim_start_matches('?')).await;
@@ -85,5 +85,14 @@ async fn the_step_link_opens_the_traces_buckets_in_the_step_view() {
         0,
         "{}",
         step.text(".field-error")
+    );
+    // oracle.py: ProfilerStep#3 spans 52 238.879 µs, 44 183.330 µs of it
+    // exposed communication (rank 0 waits for the slow rank 1).
+    let m = step.text("#step-measured");
+    assert!(
+        m.starts_with(
+            "Measured (the trace's step): 52.24 ms with 44.18 ms of exposed communication."
+        ),
+        "{m}"
     );
 }

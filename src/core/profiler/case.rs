@@ -39,6 +39,8 @@ pub struct StepCase {
     pub busbw: Option<f64>,
     /// Measured exposed communication in the step, s.
     pub exposed: f64,
+    /// The step's measured span, s (its `ProfilerStep#` annotation).
+    pub span: f64,
 }
 
 /// The case of step `step` of `p`: `None` when the step holds no
@@ -81,5 +83,6 @@ pub fn step_case(p: &RankProfile, step: usize) -> Option<StepCase> {
         bwd,
         busbw: largest.busbw(),
         exposed: s.exposed,
+        span: s.span,
     })
 }

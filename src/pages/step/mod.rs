@@ -99,3 +99,31 @@ pub fn sharded_note(r: &Report, p: &StepParams, mode: Sharding) -> String {
 pub fn step_report(p: &StepParams) -> Result<Report, String> {
     p.case().and_then(|c| report(&c).map_err(|e| e.to_string()))
 }
+
+/// `#step-measured`: a measured step (`measured=STEP,EXPOSED`, seconds,
+/// from a profiler trace through the trace view's link) beside the
+/// model's step of `r`, with the model-to-measured ratio of each. `None`
+/// without `measured=`.
+pub fn measured_line(r: &Report, p: &StepParams) -> Option<String> {
+    let m = p.measured.as_ref()?;
+    let (step, exposed) = (*m.value.first()?, *m.value.get(1)?);
+    let run = r.shown_or_ddp().0.run;
+    let ratio = |model: f64, measured: f64| {
+        if measured > 0.0 {
+            format!("{}×", crate::core::units::sig_trimmed(model / measured, 3))
+        } else {
+            "– (none measured)".to_string()
+        }
+    };
+    Some(format!(
+        "Measured (the trace's step): {} with {} of exposed communication. This model: {} with {} exposed. \
+         Model ÷ measured: step {}, exposed communication {}. The measured step also holds what the model leaves out \
+         (the optimizer, data loading, the profiler's own cost), and a collective's measured time includes waiting for the other ranks.",
+        format_time(step),
+        format_time(exposed),
+        format_time(run.step_time),
+        format_time(run.exposed()),
+        ratio(run.step_time, step),
+        ratio(run.exposed(), exposed),
+    ))
+}

@@ -166,3 +166,24 @@ mod wire {
     }
 }
 
+#[test]
+fn a_measured_step_stands_beside_the_model() {
+    use super::measured_line;
+    // Case A: a 66 ms step, 40 ms of backward, so 26 ms exposed; measured
+    // twice the step and half the exposed time.
+    let p = params("measured=132ms,52ms");
+    let r = step_report(&p).expect("the step");
+    assert_eq!(
+        measured_line(&r, &p).expect("a line"),
+        "Measured (the trace's step): 132.0 ms with 52.00 ms of exposed communication. This model: 66.00 ms with 26.00 ms exposed. \
+         Model ÷ measured: step 0.5×, exposed communication 0.5×. The measured step also holds what the model leaves out \
+         (the optimizer, data loading, the profiler's own cost), and a collective's measured time includes waiting for the other ranks."
+    );
+    let p = params("measured=10ms,0ms");
+    let line = measured_line(&step_report(&p).expect("the step"), &p).expect("a line");
+    assert!(
+        line.contains("step 6.6×, exposed communication – (none measured)."),
+        "{line}"
+    );
+    assert_eq!(measured_line(&r, &params("")), None);
+}

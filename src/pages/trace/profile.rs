@@ -397,6 +397,14 @@ pub fn step_link(l: &Loaded) -> Result<(String, String), String> {
         ),
         ("alpha", "0us".into()),
     ];
+    // The measured step and its exposed part, for the step view to show
+    // beside its model (`measured=`); only when both fit its field.
+    if c.span <= 3600.0 && c.exposed <= c.span {
+        pairs.push((
+            "measured",
+            format!("{},{}", ms_field(c.span), ms_field(c.exposed)),
+        ));
+    }
     let bw = c.busbw.filter(|b| *b > 0.0);
     if let Some(b) = bw {
         pairs.push((
@@ -413,7 +421,7 @@ pub fn step_link(l: &Loaded) -> Result<(String, String), String> {
         |b| format!("bw = {} (the largest bucket's busbw, a lower bound on the link: its time includes waiting)", format_bandwidth(b)),
     );
     let text = format!(
-        "Rank {}'s {}: {} bucket{} of {} {} elements in launch order, p = {}, forward {}, backward {} before each launch, {}, α = 0. Measured exposed communication: {}.",
+        "Rank {}'s {}: {} bucket{} of {} {} elements in launch order, p = {}, forward {}, backward {} before each launch, {}, α = 0. Measured: the step {}, its exposed communication {}, shown there beside the model's.",
         l.rank,
         c.step,
         c.buckets.len(),
@@ -424,6 +432,7 @@ pub fn step_link(l: &Loaded) -> Result<(String, String), String> {
         ms(c.fwd),
         c.bwd.iter().map(|&t| ms(t)).collect::<Vec<_>>().join(", "),
         link,
+        ms(c.span),
         ms(c.exposed),
     );
     Ok((crate::params::encode(&pairs), text))

@@ -166,7 +166,11 @@ mod profile {
         let (q, text) = step_link(&l).expect("a case");
         assert_eq!(
             q,
-            "view=step&p=2&layers=2&params=100%2C300&dtype=fp32&bucket=1B&first=1B&fwd=0.1ms&bwd=0.15ms%2C0.15ms&alpha=0us&bw=12MB%2Fs"
+            "view=step&p=2&layers=2&params=100%2C300&dtype=fp32&bucket=1B&first=1B&fwd=0.1ms&bwd=0.15ms%2C0.15ms&alpha=0us&measured=1ms%2C0.2ms&bw=12MB%2Fs"
+        );
+        assert!(
+            text.contains("Measured: the step 1.000 ms, its exposed communication 200.0 µs"),
+            "{text}"
         );
         assert!(text.starts_with("Rank 0's ProfilerStep#1: 2 buckets of 300, 100 fp32 elements in launch order, p = 2"), "{text}");
         // The step view reads it back: layers in forward order, and DDP's
@@ -177,6 +181,9 @@ mod profile {
         assert_eq!((sp.p, m.params.clone()), (2, vec![100, 300]));
         assert!((m.fwd - 100e-6).abs() < 1e-12 && (m.bwd[0] - 150e-6).abs() < 1e-12);
         assert!((sp.bw.value.bytes_per_second - 12e6).abs() < 1e-6);
+        // the measured step, 1 ms with 0.2 ms exposed, beside the model
+        let mv = sp.measured.as_ref().expect("measured").value.clone();
+        assert!((mv[0] - 1e-3).abs() < 1e-15 && (mv[1] - 0.2e-3).abs() < 1e-15);
         let ready: Vec<u64> = m.params.iter().rev().map(|n| n * 4).collect();
         let b = assign(&ready, sp.first.value, sp.bucket.value);
         assert_eq!(

@@ -22,6 +22,9 @@
 //! - Time to quality: `target` (a loss) and the SGD lab's own parameters
 //!   under its names (`shards`, `losses`, `iid`, `lr`, `decay`, `steps`,
 //!   `batch`, `seed`, `d`, `weights`).
+//! - A measured step: `measured=STEP,EXPOSED` (two times: a profiler
+//!   trace's step and its exposed communication, as the trace view's link
+//!   carries them), shown beside the model's.
 
 use super::fields::{self, Field};
 use super::gossip::GraphChoice;
@@ -48,8 +51,8 @@ mod parse;
 mod tests;
 
 pub use parse::{
-    parse_alg, parse_cap, parse_fail, parse_mode, parse_optim, parse_params, parse_straggler,
-    parse_times, MAX_CAP, MAX_LAYERS, MAX_OPTIM, MAX_P, MAX_STEP,
+    parse_alg, parse_cap, parse_fail, parse_measured, parse_mode, parse_optim, parse_params,
+    parse_straggler, parse_times, MAX_CAP, MAX_LAYERS, MAX_OPTIM, MAX_P, MAX_STEP,
 };
 
 /// The view's panels in the page's order (the names `show=` takes).
@@ -158,6 +161,10 @@ pub struct StepParams {
     pub restart: Option<Field<f64>>,
     /// Loss to reach, for time to quality.
     pub target: Option<f64>,
+    /// `measured=STEP,EXPOSED`: a measured step and its exposed
+    /// communication, seconds ([`parse::parse_measured`]), shown beside the
+    /// model's.
+    pub measured: Option<Field<Vec<f64>>>,
     /// The SGD lab's training parameters (its own names).
     pub lab: SgdParams,
 }
@@ -190,6 +197,7 @@ impl Default for StepParams {
             ckpt: None,
             restart: None,
             target: None,
+            measured: None,
             lab: SgdParams::default(),
         }
     }
@@ -446,6 +454,9 @@ impl StepParams {
                 }
             });
         }
+        if let Some(raw) = q.get("measured") {
+            take(parse_measured(raw).map(|f| out.measured = Some(f)));
+        }
         if let Some(raw) = q.get("target") {
             take(
                 match crate::core::units::decimal::parse(raw.trim()).ok_or(()) {
@@ -572,6 +583,9 @@ impl StepParams {
         }
         if let Some(t) = self.target {
             v.push(("target", crate::core::units::decimal::shortest(t)));
+        }
+        if let Some(m) = &self.measured {
+            v.push(("measured", m.text.clone()));
         }
         let def = SgdParams::default().to_pairs();
         for (k, val) in self.lab.to_pairs() {

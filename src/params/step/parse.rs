@@ -222,3 +222,25 @@ pub fn parse_fail(raw: &str) -> Result<Option<Failure>, FieldError> {
         step: step as usize,
     }))
 }
+
+/// Parses `measured`: a measured step and its exposed communication (the
+/// trace view's link carries them from a profiler trace), two times of at
+/// most 1 h each, the exposed part no longer than the step, e.g.
+/// `57.38ms,1.114ms`.
+///
+/// # Errors
+/// A [`FieldError`] for `measured`.
+pub fn parse_measured(raw: &str) -> Result<Field<Vec<f64>>, FieldError> {
+    let f = parse_times("measured", raw)?;
+    match f.value[..] {
+        [step, exposed] if exposed <= step => Ok(f),
+        [_, _] => Err(FieldError::new(
+            "measured",
+            "measured: the exposed communication cannot be longer than the step",
+        )),
+        _ => Err(FieldError::new(
+            "measured",
+            "measured needs two times, the step and its exposed communication, e.g. 57.38ms,1.114ms",
+        )),
+    }
+}

@@ -246,3 +246,28 @@ fn ddp_is_the_name_of_all_reduce_sgd_and_allreduce_still_reads() {
         e.message
     );
 }
+
+#[test]
+fn a_measured_step_parses_and_round_trips() {
+    let (p, e) = parse("measured=57.381ms,1.114ms");
+    assert!(e.is_empty(), "{e:?}");
+    let m = p.measured.clone().expect("measured");
+    assert_eq!(m.value.len(), 2);
+    assert!((m.value[0] - 0.057381).abs() < 1e-15 && (m.value[1] - 0.001114).abs() < 1e-15);
+    assert!(p
+        .to_pairs()
+        .contains(&("measured", "57.381ms,1.114ms".to_string())));
+    for (raw, says) in [
+        ("1ms,2ms", "cannot be longer than the step"),
+        ("1ms", "needs two times"),
+        ("1ms,2ms,3ms", "needs two times"),
+        ("1ms,x", "measured:"),
+        ("3601s,1ms", "at most 1 h"),
+    ] {
+        let (p, e) = parse(&format!("measured={raw}"));
+        assert_eq!(e.len(), 1, "{raw}");
+        assert_eq!(e[0].field, "measured");
+        assert!(e[0].message.contains(says), "{raw}: {}", e[0].message);
+        assert_eq!(p.measured, None, "{raw}: the last good state stays");
+    }
+}

@@ -6,6 +6,7 @@ use super::SharedReport;
 use crate::core::step::{CommKind, Sharding};
 use crate::core::units::decimal;
 use crate::core::units::{format_time, sig};
+use crate::pages::step::measured_line;
 use crate::params::step::StepParams;
 
 /// `#summary` for the case's report `r` and parameters `p` (a plain
@@ -77,6 +78,7 @@ pub fn summary(r: &SharedReport, p: &StepParams) -> Html {
             } else {
                 "Exposed communication is the step time minus the compute time, waits for an all-gather included."
             }}</p>
+            if let Some(m) = measured_line(r, p) { <p id="step-measured">{m}</p> }
         </section>
     }
 }
