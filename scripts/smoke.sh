@@ -2,9 +2,9 @@
 # Serves dist/ under /course/lab/ on a loopback port and checks, in headless
 # Chromium, that the ring view runs to its last step from there (relative
 # asset paths), that every other view's own wasm binary loads and renders
-# its page, that the ring's on-demand clock module loads and fills its
-# panel, and that an unknown view falls back to the ring binary with its
-# message. The views are the stems of src/bin/*.rs, the list that
+# its page, that the ring's on-demand clock module and the step view's
+# time-to-quality module load and fill their panels, and that an unknown
+# view falls back to the ring binary with its message. The views are the stems of src/bin/*.rs, the list that
 # tests/build_config.rs checks index.html and the loader against. Prints the
 # checked lines; exits non-zero on failure.
 #
@@ -62,6 +62,8 @@ done
 # Above the drawn size the ring's clock numbers come from a module the page
 # loads on demand (modules/ringclock, the loader's labModule).
 expect 'view=ring&p=128&size=1MB' 'id="ring-clock-dataflow"' 'Dataflow finishes at'
+# The step view's time-to-quality rows come from modules/quality.
+expect 'view=step' 'id="quality-allreduce"' 'id="quality-order"'
 expect 'view=nosuch' 'class="view view-ring"' 'Unknown view'
 echo "smoke: $views views (src/bin), each loaded from dist/ under /course/lab/"
 [ "$views" -gt 1 ] || { echo "MISSING: no view in src/bin"; fail=1; }

@@ -105,6 +105,32 @@ async function keyboard(page) {
   check(y0 === y1, `Home, →, ←, ↓, ↑ and space leave the host page where it was (scrollY ${y0} → ${y1})`);
 }
 
+/**
+ * Every frame's links that leave it (another view or case without
+ * embed=1): a click opens a new tab, and the frame keeps its page (the
+ * lesson's case) and keeps posting its height. One click per frame, on
+ * its first such link; the count of such links per frame is printed.
+ */
+async function linksStay(page) {
+  for (const fr of page.frames().filter((f) => f !== page.mainFrame())) {
+    const before = fr.url();
+    const leaving = await fr.evaluate(() => [...document.querySelectorAll('a[href]')]
+      .filter((a) => !a.hasAttribute('download') && !a.target)
+      .filter((a) => a.href.split('#')[0] !== location.href.split('#')[0])
+      .filter((a) => !/[?&]embed=(1|true|yes|on)(&|#|$)/i.test(a.href))
+      .map((a, i) => { a.dataset.leaving = String(i); return a.href; }));
+    if (leaving.length === 0) continue;
+    const popup = page.waitForEvent('popup', { timeout: 10000 }).catch(() => null);
+    await fr.locator('a[data-leaving="0"]').click();
+    const tab = await popup;
+    check(tab !== null, `${new URL(before).search}: a link out of the frame (${leaving.length} such) opens a new tab`);
+    if (tab) await tab.close();
+    await sleep(300);
+    check(fr.url() === before, `${new URL(before).search}: the frame keeps its page after the click (${fr.url()})`);
+  }
+  await expectFit(page, 'after clicking a link out of every frame');
+}
+
 const server = await serve(DIST);
 const browser = await launch();
 try {
@@ -123,6 +149,7 @@ try {
     await page.setViewportSize({ width: other, height: 900 });
     await expectFit(page, `${width} → ${other} px`);
     if (width === WIDTHS[0]) await keyboard(page);
+    if (width === WIDTHS[0]) await linksStay(page);
     await page.close();
   }
 } finally {
