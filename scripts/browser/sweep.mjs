@@ -140,7 +140,9 @@ const main = async () => {
       const ok = await page
         .waitForFunction(() => {
           const m = document.querySelector('main');
-          const ready = m && m.querySelector('svg, table, article, textarea, .field-error') && !document.querySelector('[aria-busy="true"]');
+          // A view whose page opens on a file chooser (hang, trace's
+          // profile panel) is ready when the chooser is there.
+          const ready = m && m.querySelector('svg, table, article, textarea, input[type="file"], .field-error') && !document.querySelector('[aria-busy="true"]');
           const tooLarge = /too large/i.test(document.body.innerText);
           return ready || tooLarge;
         }, null, { timeout: 2000 })
