@@ -135,7 +135,7 @@ pub const TUNER_ZERO2: &str =
 
 /// Numbers per strategy's clock on the wire: seconds per step, h (NaN:
 /// none) and the extra seconds every h-th step (NaN: none).
-const CLOCK_WIRE: usize = 3;
+pub const CLOCK_WIRE: usize = 3;
 
 /// The key `k` for the module: the lab's query and
 /// [`CLOCK_WIRE`] × 3 clock numbers followed by the target (NaN: none).
