@@ -29,12 +29,6 @@ pub struct Work(pub u64);
 /// covers the roughness of the estimates.
 pub const DEFER_ABOVE: Work = Work(30_000_000);
 
-/// Work a page always runs after its first paint, whatever its size: a
-/// secondary panel below the page's subject (the step view's time to
-/// quality, a training run of the SGD lab), so the subject's numbers are
-/// not held up by it.
-pub const AFTER_FIRST_PAINT: Work = Work(u64::MAX);
-
 impl Work {
     /// True when the work should run after the first paint.
     pub fn defer(self) -> bool {
