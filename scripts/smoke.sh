@@ -4,7 +4,8 @@
 # asset paths), that every other view's own wasm binary loads and renders
 # its page, that the ring's on-demand clock module and the step view's
 # time-to-quality module load and fill their panels, and that an unknown
-# view falls back to the ring binary with its message. The views are the stems of src/bin/*.rs, the list that
+# view falls back to the ring binary with its message, and that the page
+# with no view= is the start page. The views are the stems of src/bin/*.rs, the list that
 # tests/build_config.rs checks index.html and the loader against. Prints the
 # checked lines; exits non-zero on failure.
 #
@@ -65,6 +66,9 @@ expect 'view=ring&p=128&size=1MB' 'id="ring-clock-dataflow"' 'Dataflow finishes 
 # The step view's time-to-quality rows come from modules/quality.
 expect 'view=step' 'id="quality-allreduce"' 'id="quality-order"'
 expect 'view=nosuch' 'class="view view-ring"' 'Unknown view'
-echo "smoke: $views views (src/bin), each loaded from dist/ under /course/lab/"
+# No view=: the start page, from the ring binary, with the lab sheet beside it.
+expect '' 'class="view view-start"' 'href="lab.md"'
+[ -f "$DIST/lab.md" ] && echo "ok: $DIST/lab.md ships" || { echo "MISSING: $DIST/lab.md"; fail=1; }
+echo "smoke: $views views (src/bin), each loaded from $DIST/ under /course/lab/"
 [ "$views" -gt 1 ] || { echo "MISSING: no view in src/bin"; fail=1; }
 exit $fail

@@ -122,11 +122,11 @@ pub fn App(props: &AppProps) -> Html {
     } else {
         html! {
             <header class="site-header">
-                <a class="brand" href={format!("?view={}", View::DEFAULT.key())}>{"Collective Lab"}</a>
+                <a class="brand" href="index.html">{"Collective Lab"}</a>
                 <nav aria-label="Views">
                     <ul>
                     { for View::ALL.iter().map(|&v| {
-                        let current = v == view;
+                        let current = v == view && requested.is_some();
                         html! {
                             <li>
                                 <a href={format!("?view={}", v.key())}

@@ -17,6 +17,7 @@ pub mod measure;
 pub mod practice;
 pub mod ring;
 pub mod sgd;
+pub mod start;
 pub mod step;
 pub mod timeline;
 pub mod topology;

@@ -36,6 +36,7 @@ pub mod measure;
 pub mod practice;
 pub mod ring;
 pub mod sgd;
+pub mod start;
 pub mod step;
 pub mod timeline;
 pub mod topology;
@@ -45,6 +46,7 @@ pub mod trace;
 /// from routes to pages.
 pub fn switch(view: View, query: Query, ctx: UrlCtx) -> Html {
     match view {
+        View::Ring if landing(&query) => html! { <start::StartView /> },
         View::Ring => html! { <ring::RingView {query} {ctx} /> },
         View::Collectives => html! { <collectives::CollectivesView {query} {ctx} /> },
         View::Cost => html! { <cost::CostView {query} {ctx} /> },
@@ -60,6 +62,12 @@ pub fn switch(view: View, query: Query, ctx: UrlCtx) -> Html {
     }
 }
 
+/// True when the query names no view: the start page, which the ring
+/// binary holds (the loader loads it when `?view=` is absent).
+pub fn landing(query: &Query) -> bool {
+    query.get("view").is_none()
+}
+
 /// One-view page functions for the per-view binaries in `src/bin/`: each
 /// names one page component only, so a binary that passes it to
 /// [`crate::app::start`] links that view's code and no other. `index.html`
@@ -70,8 +78,8 @@ pub mod only {
 
     use crate::app::route::{UrlCtx, View};
     use crate::app::views::{
-        collectives, cost, gossip, hang, measure, practice, ring, sgd, step, timeline, topology,
-        trace,
+        collectives, cost, gossip, hang, landing, measure, practice, ring, sgd, start, step,
+        timeline, topology, trace,
     };
     use crate::params::Query;
 
@@ -88,8 +96,16 @@ pub mod only {
         )*};
     }
 
+    /// The `Ring` view, and the start page when the query names no view.
+    pub fn ring(view: View, query: Query, ctx: UrlCtx) -> Html {
+        match view {
+            View::Ring if landing(&query) => html! { <start::StartView /> },
+            View::Ring => html! { <ring::RingView {query} {ctx} /> },
+            _ => elsewhere(view),
+        }
+    }
+
     one_view! {
-        ring => Ring, ring::RingView;
         collectives => Collectives, collectives::CollectivesView;
         cost => Cost, cost::CostView;
         gossip => Gossip, gossip::GossipView;
