@@ -119,3 +119,36 @@ async fn proto_nccl_marks_nccl_s_pick_for_ring_at_p8_on_one_node() {
     assert!(app.text(".field.invalid .field-error").contains("ch"));
     assert!(row(65_536).ends_with("Ring/LL"));
 }
+
+#[wasm_bindgen_test]
+async fn proto_nccl_gives_one_answer_nccl_s_and_labels_the_alpha_beta_table_as_the_textbook_model()
+{
+    // 8 A100s on one NVSwitch node, 12 channels of 20 GB/s (NCCL v2.30.7):
+    // Ring/LL at 64 KiB in 16.31 µs, as the row test above reads.
+    let app = Mounted::new(
+        "view=cost&p=8&alpha=1us&bw=450GB/s&size=64KiB&proto=nccl&nccl_ver=2.30&ch=12&intra=20GB/s&inter=20GB/s&nodes=1&cc=80&link=nvl",
+    )
+    .await;
+    assert_eq!(
+        app.text("#nccl-answer"),
+        "NCCL's pick at 65.54 kB (64 KiB): Ring/LL, 16.31 µs."
+    );
+    assert!(app.text("#nccl-reads").starts_with("From the NCCL fields"));
+    assert!(app
+        .text("#textbook-note")
+        .starts_with("The textbook α–β model, from the α–β fields"));
+    assert!(app
+        .text("#winner")
+        .starts_with("Fastest in the textbook model at "));
+    // NCCL's answer comes first on the page: its panel precedes the table.
+    let html = app.root.inner_html();
+    let (answer, table) = (html.find("id=\"nccl-answer\""), html.find("id=\"table-h\""));
+    assert!(
+        answer.is_some() && table.is_some() && answer < table,
+        "{answer:?} {table:?}"
+    );
+    // Without a protocol the table is the page's answer, unlabelled.
+    let plain = Mounted::new("view=cost&p=8&size=64KiB").await;
+    assert_eq!(plain.count("#textbook-note"), 0);
+    assert!(plain.text("#winner").starts_with("Fastest at "));
+}

@@ -26,6 +26,10 @@ use crate::core::units::{
 pub const PANELS: &[&str] = &[
     "title",
     "controls",
+    "protocol",
+    "nccl-table",
+    "nccl-switches",
+    "nccl-map",
     "table",
     "calculation",
     "crossovers",
@@ -33,10 +37,6 @@ pub const PANELS: &[&str] = &[
     "size-chart",
     "p-chart",
     "winner-map",
-    "protocol",
-    "nccl-table",
-    "nccl-switches",
-    "nccl-map",
     "assumptions",
 ];
 

@@ -158,6 +158,9 @@ pub struct NcclRow {
 pub struct NcclTable {
     /// "NCCL's pick: all-reduce, 8 ranks on 1 node(s), NCCL v2.30.7-1".
     pub heading: String,
+    /// The page's answer with `proto=nccl`: "NCCL's pick at 64 KiB (65.54 kB): Ring/LL, 16.31 µs."
+    /// (or "NCCL's model runs nothing at …" when no pair runs).
+    pub answer: String,
     /// The rule the table follows.
     pub rule: &'static str,
     /// The column heads.
@@ -198,6 +201,19 @@ pub struct NcclPanels {
     pub table: Result<NcclTable, String>,
     /// The switches (`None` when the inputs were refused).
     pub switches: Option<NcclSwitches>,
+}
+
+/// The fields NCCL's model reads (with p): the sentence beside its answer.
+pub const NCCL_READS: &str = "From the NCCL fields (version, channels, per-channel bandwidths, network latency, nodes, compute capability, link) and p; the α–β fields do not enter it.";
+
+/// The label of the α–β table when a protocol gives the page's answer:
+/// the table is the textbook model, with its own inputs.
+pub fn textbook_note(choice: ProtoChoice) -> Option<&'static str> {
+    match choice {
+        ProtoChoice::None => None,
+        ProtoChoice::Mpi => Some("The textbook α–β model, from the α–β fields (p, size, α, bandwidth or β, γ), without the protocol: the answer with MPI's protocol is the one above."),
+        ProtoChoice::Nccl => Some("The textbook α–β model, from the α–β fields (p, size, α, bandwidth or β, γ). NCCL does not choose from this table: it runs only its own algorithms (ring and tree, with the LL, LL128 and Simple protocols), timed from the NCCL fields, and its answer is the one above."),
+    }
 }
 
 /// The table's sizes: 1 KiB, 4 KiB, … 1 GiB (powers of 4) and the chosen
@@ -282,7 +298,19 @@ fn nccl_table(t: &Tuning, n: f64) -> NcclTable {
         })
         .collect();
     let i = &t.inputs;
+    let answer = match t.pick(f, chosen) {
+        Some(k) => match t.time(f, k.algo, k.proto, chosen) {
+            Some(us) => format!(
+                "NCCL's pick at {}: {k}, {}.",
+                format_both(n),
+                format_time(us * 1e-6)
+            ),
+            None => format!("NCCL's pick at {}: {k}.", format_both(n)),
+        },
+        None => format!("NCCL's model runs no algorithm at {}.", format_both(n)),
+    };
     NcclTable {
+        answer,
         heading: format!(
             "NCCL's pick: all-reduce, {} ranks on {} node(s), NCCL {}",
             i.ranks,

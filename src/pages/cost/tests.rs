@@ -6,7 +6,7 @@ use super::{preset_note, units_line};
 use crate::core::cost::nccl_tune::{Algo, Inputs, Node, Proto, Version};
 use crate::core::units::format_time;
 use crate::params::cost::CostViewParams;
-use crate::params::protocol::NcclFields;
+use crate::params::protocol::{NcclFields, ProtoChoice};
 use crate::params::Query;
 
 fn cost(query: &str) -> CostViewParams {
@@ -145,4 +145,23 @@ fn the_default_nccl_fields_are_the_lab_s_one_default_node() {
         from_fields,
         Inputs::nvlink_node(Version::V2_30, 8, 12, 20.0, 80)
     );
+}
+
+#[test]
+fn with_proto_nccl_the_answer_is_nccl_s_pick_and_the_alpha_beta_table_is_labelled() {
+    // NCCL v2.30.7's model for 8 A100s on one NVSwitch node, 12 channels of
+    // 20 GB/s: Ring/LL at 64 KiB in 16.31 µs (the browser test reads the
+    // same cell in the table).
+    let params = cost(
+        "p=8&alpha=1us&bw=450GB/s&size=64KiB&proto=nccl&nccl_ver=2.30&ch=12&intra=20GB/s&inter=20GB/s&nodes=1&cc=80&link=nvl",
+    );
+    let panels = nccl_panels(params.p, params.n_bytes(), &params.proto).expect("proto=nccl");
+    let table = panels.table.expect("accepted inputs");
+    assert_eq!(
+        table.answer,
+        "NCCL's pick at 65.54 kB (64 KiB): Ring/LL, 16.31 µs."
+    );
+    let note = super::protocol::textbook_note(ProtoChoice::Nccl).expect("a label");
+    assert!(note.starts_with("The textbook α–β model, from the α–β fields"));
+    assert!(super::protocol::textbook_note(ProtoChoice::None).is_none());
 }

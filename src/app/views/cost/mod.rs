@@ -22,7 +22,9 @@ use crate::export::series::cost::{
     cost_nccl_map, cost_time_vs_p, cost_time_vs_size, cost_winner_map,
 };
 use crate::export::DataTable;
-use crate::pages::cost::protocol::{self as protocol_page, nccl_panels, MpiPanel, NcclPanels};
+use crate::pages::cost::protocol::{
+    self as protocol_page, nccl_panels, textbook_note, MpiPanel, NcclPanels,
+};
 use crate::pages::cost::{preset_note, units_line};
 use crate::params::cost::CostViewParams;
 use crate::params::protocol::ProtoParams;
@@ -182,6 +184,9 @@ pub fn CostView(props: &ViewProps) -> Html {
         </>},
         _ => Html::default(),
     };
+    let textbook = (mpi.is_some() || nccl.is_some())
+        .then(|| textbook_note(params.proto.choice))
+        .flatten();
     let (errors_top, errors_below) =
         ctx.place_errors("controls", state.drafts.orphans_html(fields));
     html! {
@@ -204,7 +209,10 @@ pub fn CostView(props: &ViewProps) -> Html {
                     <p class="muted" id="preset-note">{note}</p>
                 }
             </>})}
-            {ctx.panel("table", html! { {cost_table(&CostTableProps { table: table.clone(), winner, model, p, n })} })}
+            // With a protocol, its panels come first: theirs is the page's
+            // answer, and the α–β table below says it is the textbook model.
+            {protocol_panels}
+            {ctx.panel("table", html! { {cost_table(&CostTableProps { table: table.clone(), winner, model, p, n, textbook })} })}
             <div class="panels">
                 {ctx.panel("calculation", html! { {calculation_panel(&CalculationPanelProps { table: table.clone(), chosen })} })}
                 {ctx.panel("crossovers", html! { {crossovers_panel(&CrossoversPanelProps { intervals, p, model })} })}
@@ -217,7 +225,6 @@ pub fn CostView(props: &ViewProps) -> Html {
                 {ctx.panel("p-chart", chart(1, "chart-p", "Time against the number of ranks"))}
                 {ctx.panel("winner-map", chart(2, "chart-map", "Winner map: fastest algorithm by size and ranks"))}
             </div>
-            {protocol_panels}
             {ctx.panel("assumptions", html! { {assumptions()} })}
         </div>
     }

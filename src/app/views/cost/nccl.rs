@@ -6,7 +6,7 @@
 
 use yew::prelude::*;
 
-use crate::pages::cost::protocol::{NcclSwitches, NcclTable};
+use crate::pages::cost::protocol::{NcclSwitches, NcclTable, NCCL_READS};
 use crate::plot::cost::{nccl_colour_hex, NCCL_CELLS};
 
 /// "NCCL's pick", or the sentence refusing the inputs. A plain function,
@@ -48,6 +48,8 @@ pub fn nccl_table(table: &Result<NcclTable, String>) -> Html {
     html! {
         <section class="panel wide" aria-labelledby="nccl-h">
             <h2 class="panel-h" id="nccl-h">{&t.heading}</h2>
+            <p id="nccl-answer"><strong>{&t.answer}</strong></p>
+            <p class="muted" id="nccl-reads">{NCCL_READS}</p>
             <p>{t.rule}</p>
             <div class="table-scroll" role="region" tabindex="0" aria-label="NCCL's predicted times (scrollable table)">
                 <table class="numbers nccl-table" id="nccl-table">

@@ -39,7 +39,7 @@ pub fn mpi_panel(panel: &MpiPanel) -> Html {
             }
             <p class="muted">{"Fastest on each range of n with the protocol:"}</p>
             <ul class="intervals" id="mpi-intervals">{ for items }</ul>
-            <p class="muted">{"The panels above are the plain α–β model."}</p>
+            <p class="muted">{"The table and panels below are the plain α–β model, without the protocol."}</p>
         </section>
     }
 }

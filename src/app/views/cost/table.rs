@@ -29,6 +29,10 @@ pub struct CostTableProps {
     pub p: usize,
     /// Message bytes.
     pub n: f64,
+    /// The label that says this is the textbook model, when a protocol
+    /// panel above gives the page's answer
+    /// ([`crate::pages::cost::protocol::textbook_note`]).
+    pub textbook: Option<&'static str>,
 }
 
 /// The "All-reduce time" panel.
@@ -77,7 +81,12 @@ pub fn cost_table(props: &CostTableProps) -> Html {
                 </table>
             </div>
             <Downloads table={Some(Rc::new(cost_formulas(table)))} />
-            <p id="winner"><strong>{format!("Fastest at {}: {}, {}.", both(n), winner.short_label(), format_time(winner_time))}</strong></p>
+            if let Some(note) = props.textbook {
+                <p class="muted" id="textbook-note">{note}</p>
+            }
+            <p id="winner"><strong>{format!("{} at {}: {}, {}.",
+                if props.textbook.is_some() { "Fastest in the textbook model" } else { "Fastest" },
+                both(n), winner.short_label(), format_time(winner_time))}</strong></p>
             if any_adapted {
                 <p class="muted">{"p is not a power of two, so recursive doubling and Rabenseifner use the fold-in / unfold adaptation: \
                     the extra ranks hand their data to a partner in the largest power-of-two subset first and get the result back at the end, \
