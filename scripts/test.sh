@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# README command 2: install what is missing, then run every check:
+# The README's second command: install what is missing, then run every check:
 # fmt, clippy (native and wasm32), rustdoc with -D warnings, the core's
-# import-cycle check, native tests, the advisory check (cargo deny), the MPI
+# import-cycle check, the docs' links, native tests, the advisory check (cargo deny), the MPI
 # runner (build, clippy, tests, an mpirun sweep), in-browser tests in headless
 # Chromium, the release build, a smoke test of every view in dist/ served
 # from a sub-folder, the course-page example's frame heights
@@ -31,6 +31,9 @@ RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --lib --target wasm32-unknown-unk
 for m in ringclock quality; do
   RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p "collective-lab-$m" --target wasm32-unknown-unknown
 done
+
+step "docs: every link of README.md and docs/ resolves (scripts/links.py)"
+python3 scripts/links.py
 
 step "layers: the layer order over src/, and no circle between files (scripts/cycles.sh)"
 bash scripts/cycles.sh

@@ -71,7 +71,7 @@ const LEDE: &str = "<h1>Measured trace: a real run beside the model</h1>\
 
 const HINT: &str = "<h2 class=\"panel-h\" id=\"input-h\">The trace</h2>\
     <p class=\"hint\">Make one with <code>mpirun -n 4 collective-lab-run --alg ring --sizes 16MiB --trace t.json</code> \
-    (README, \"Run it on a cluster\") and open <code>t.json</code>; the timeline view's Chrome-trace download loads too. \
+    (docs/runner.md) and open <code>t.json</code>; the timeline view's Chrome-trace download loads too. \
     The page then models the trace's algorithm, p, size and segments.</p>";
 
 /// The trace view.
