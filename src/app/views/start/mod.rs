@@ -13,18 +13,13 @@ use crate::pages::start::{Stop, DOORS, INTRO, PATH};
 fn stop(i: usize, s: &Stop) -> Html {
     // The list's numbers are the chapter's section numbers (`value`).
     let questions = (!s.questions.is_empty()).then(|| {
-        let word = if s.questions.len() == 1 {
-            "Then answer question "
-        } else {
-            "Then answer questions "
-        };
         html! {
             <>
-                {" "}{word}
+                {" Then answer "}
                 { for s.questions.iter().enumerate().map(|(j, &q)| html! {
                     <>
                         if j > 0 { {" and "} }
-                        <a class="stop-question" href={Stop::question_href(q)}>{q}</a>
+                        <a class="stop-question" href={Stop::question_href(q)}>{format!("practice question {q}")}</a>
                     </>
                 }) }
                 {"."}
