@@ -4,7 +4,8 @@
 //
 // axe: runs axe-core (npm) on every view at its default and at a large case,
 // in the light and the dark colour scheme, and counts serious and critical
-// violations. layout: at 375, 768 and 1440 px, checks that no panel, table,
+// violations; the start page (no view=) too. layout: at 375, 768 and 1440 px,
+// checks that the header is at most 60 px tall at 375 px, that no panel, table,
 // chart box or text block overflows its box (scrollWidth > clientWidth + 1)
 // unless it sits inside a deliberate horizontal scroller (overflow-x auto or
 // scroll, with the class table-scroll or an aria-label, as the visible cue).
@@ -31,7 +32,7 @@ async function open(browser, url, width, scheme) {
   await page
     .waitForFunction(() => {
       const m = document.querySelector('main');
-      return m && m.querySelector('svg, table, article') && !document.querySelector('[aria-busy="true"]');
+      return m && m.querySelector('svg, table, article, .view-start') && !document.querySelector('[aria-busy="true"]');
     }, null, { timeout: 15000 })
     .catch(() => {});
   await page.waitForTimeout(100);
@@ -71,6 +72,10 @@ async function layout(browser, base, q, width) {
         out.push(`${el.tagName.toLowerCase()}${id}${cls}: scrollWidth ${el.scrollWidth} > clientWidth ${el.clientWidth}`);
       }
     }
+    // On a phone the view list is one row: the header at most 60 px tall.
+    const header = document.querySelector('.site-header');
+    const tall = header && innerWidth <= 400 ? header.getBoundingClientRect().height : 0;
+    if (tall > 60) out.push(`header: ${Math.round(tall)} px tall at ${innerWidth} px (at most 60)`);
     const page = document.documentElement;
     if (page.scrollWidth > page.clientWidth + 1) out.push(`page: scrollWidth ${page.scrollWidth} > ${page.clientWidth}`);
     return out;
@@ -88,8 +93,9 @@ const main = async () => {
   const server = await serve(DIST);
   const browser = await launch();
   let failures = 0, checks = 0;
-  for (const v of VIEWS) {
-    for (const q of [`view=${v.view}`, v.large]) {
+  // The start page (no view=), then every view at its default and a large case.
+  for (const qs of [['']].concat(VIEWS.map((v) => [`view=${v.view}`, v.large]))) {
+    for (const q of qs) {
       if (ONLY !== 'layout') {
         for (const scheme of ['light', 'dark']) {
           const vs = await axe(browser, server.url, q, scheme);
