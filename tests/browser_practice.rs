@@ -148,3 +148,42 @@ async fn embed_shows_one_question_and_bad_values_keep_defaults() {
     // An answer that cannot be read is not a wrong try: no hint yet.
     assert_eq!(app.count("#fb-3 .hint-line"), 0);
 }
+
+#[wasm_bindgen_test]
+async fn the_drill_s_ring_crossover_link_opens_the_cost_view_on_that_crossover() {
+    // The crossover drill draws the ring or Rabenseifner against recursive
+    // doubling at p = 8..64, a power of two: find a seed that asks about
+    // the ring (half of them do).
+    let mut href = None;
+    for seed in 1..=40 {
+        let app = Mounted::new(&format!(
+            "view=practice&set=drill&q=crossover&seed={seed}&reveal=1"
+        ))
+        .await;
+        let label = app.text(".view-link a");
+        if label.starts_with("see the ring–recursive-doubling crossover") {
+            href = Some(app.attr(".view-link a", "href"));
+            break;
+        }
+    }
+    let href = href.expect("a seed in 1..=40 asks about the ring");
+    assert!(href.contains("&cross=rd,ring"), "{href}");
+    let cost = Mounted::new(href.trim_start_matches('?')).await;
+    let pair = cost.text("#pair-crossover");
+    assert!(
+        pair.starts_with("Recursive doubling and ring break even at "),
+        "{pair}"
+    );
+    assert!(
+        pair.contains("recursive doubling is faster below, ring above"),
+        "{pair}"
+    );
+    // At a power-of-two p Rabenseifner has the ring's bytes with fewer
+    // start-ups, so the page says the ring never wins overall.
+    assert!(
+        cost.text("#pair-never")
+            .starts_with("In this model ring is never the fastest of all"),
+        "{}",
+        cost.text("#pair-never")
+    );
+}

@@ -163,6 +163,9 @@ pub struct CostViewParams {
     pub preset: Option<Preset>,
     /// The protocol layer (`proto=`, default none).
     pub proto: ProtoParams,
+    /// `cross=rd,ring`: the pair whose crossover the crossovers panel
+    /// names first (a practice question's link asks about it).
+    pub cross: Option<(Algorithm, Algorithm)>,
 }
 
 impl Default for CostViewParams {
@@ -192,6 +195,7 @@ impl Default for CostViewParams {
             alg: None,
             preset: None,
             proto: ProtoParams::default(),
+            cross: None,
         }
     }
 }
@@ -281,6 +285,31 @@ pub fn parse_alg(raw: &str) -> Result<Algorithm, FieldError> {
         })
 }
 
+/// Parses `cross=A,B`: two different algorithms of the table, by key.
+///
+/// # Errors
+/// A [`FieldError`] on `cross` naming the keys, when either is not one of
+/// them, when there are not exactly two, or when they are the same.
+pub fn parse_cross(raw: &str) -> Result<(Algorithm, Algorithm), FieldError> {
+    let bad = |why: String| FieldError::new("cross", why);
+    let parts: Vec<&str> = raw.split(',').map(str::trim).collect();
+    let [a, b] = parts.as_slice() else {
+        return Err(bad(format!(
+            "cross takes two algorithms, e.g. rd,ring (got “{raw}”)"
+        )));
+    };
+    let one = |k: &str| {
+        parse_alg(k).map_err(|e| bad(e.message.replacen("alg must", "each of cross must", 1)))
+    };
+    let (a, b) = (one(a)?, one(b)?);
+    if a == b {
+        return Err(bad(format!(
+            "cross takes two different algorithms (got “{raw}”)"
+        )));
+    }
+    Ok((a, b))
+}
+
 impl CostViewParams {
     /// The model constants α, β, γ for [`crate::core::cost`].
     pub fn model(&self) -> CostParams {
@@ -367,6 +396,12 @@ impl CostViewParams {
                 Err(e) => errs.push(e),
             }
         }
+        if let Some(raw) = q.get("cross") {
+            match parse_cross(raw) {
+                Ok(pair) => out.cross = Some(pair),
+                Err(e) => errs.push(e),
+            }
+        }
         let p = out.p;
         out.proto.read(q, p, &mut errs);
         (out, errs)
@@ -387,6 +422,9 @@ impl CostViewParams {
         }
         if let Some(a) = self.alg {
             v.push(("alg", a.key().to_string()));
+        }
+        if let Some((a, b)) = self.cross {
+            v.push(("cross", format!("{},{}", a.key(), b.key())));
         }
         self.proto.pairs(&mut v);
         v

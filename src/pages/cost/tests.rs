@@ -165,3 +165,67 @@ fn with_proto_nccl_the_answer_is_nccl_s_pick_and_the_alpha_beta_table_is_labelle
     assert!(note.starts_with("The textbook α–β model, from the α–β fields"));
     assert!(super::protocol::textbook_note(ProtoChoice::None).is_none());
 }
+
+#[test]
+fn cross_names_the_ring_rd_crossover_and_says_the_ring_never_wins_at_a_power_of_two() {
+    use crate::core::collectives::compare::best_intervals;
+    // p = 8, α = 5 µs, β = 0.08 ns/B. Recursive doubling: 3α + 3nβ; the
+    // ring: 14α + 1.75nβ. Even where 55 µs = 1.25 · 0.08 ns/B · n, at
+    // n = 550 kB, both 15 µs + 3 · 0.08e-9 · 550e3 s = 147 µs. Rabenseifner
+    // (6α + 1.75nβ) has the ring's bytes with fewer start-ups: at 1.1 MB it
+    // takes 30 + 154 = 184 µs against the ring's 224 µs.
+    let params = cost("p=8&alpha=5us&beta=0.08ns/B&size=550000B&cross=rd,ring");
+    let intervals = best_intervals(params.p, params.model());
+    let pair = super::pair_crossover(&params, &intervals).expect("cross=");
+    assert_eq!(
+        pair.text,
+        "Recursive doubling and ring break even at 550 kB (537.1 KiB), both 147.0 µs: recursive doubling is faster below, ring above."
+    );
+    assert!(pair.calculation.len() >= 2, "{:?}", pair.calculation);
+    assert_eq!(
+        pair.never_fastest.as_deref(),
+        Some("In this model ring is never the fastest of all at these parameters: at 1.1 MB (1.049 MiB), for one, Rabenseifner is faster still, and no range above is its own.")
+    );
+    // Rabenseifner against recursive doubling: Rabenseifner does win above.
+    let rab = cost("p=8&alpha=5us&beta=0.08ns/B&size=8KiB&cross=rd,rab");
+    let pair = super::pair_crossover(&rab, &best_intervals(rab.p, rab.model())).expect("cross=");
+    assert_eq!(pair.never_fastest, None);
+    // Without cross= there is none; a bad pair is a field error.
+    assert!(super::pair_crossover(&cost("p=8"), &intervals).is_none());
+    let (_, errs) =
+        CostViewParams::from_query(&Query::parse("cross=rd,rd"), &CostViewParams::default());
+    assert_eq!(errs.len(), 1);
+    assert_eq!(errs[0].field, "cross");
+    let (_, errs) =
+        CostViewParams::from_query(&Query::parse("cross=ring"), &CostViewParams::default());
+    assert!(
+        errs[0].message.contains("two algorithms"),
+        "{}",
+        errs[0].message
+    );
+    let (_, errs) =
+        CostViewParams::from_query(&Query::parse("cross=rd,nope"), &CostViewParams::default());
+    assert!(errs[0].message.contains("nope"), "{}", errs[0].message);
+}
+
+#[test]
+fn the_why_sets_the_winner_against_the_runner_up() {
+    use crate::core::collectives::compare::all_allreduce;
+    // p = 16, α = 5 µs, β = 0.08 ns/B, n = 8 KiB (nβ = 655.36 ns).
+    // Recursive doubling: 4α = 20 µs and 4nβ = 2.621 µs (22.62 µs);
+    // Rabenseifner: 8α = 40 µs and 2·15/16·nβ = 1.229 µs (41.23 µs), the
+    // runner-up (the binomial tree: 40 µs + 5.243 µs).
+    let params = cost("p=16&alpha=5us&bw=100Gb/s&size=8KiB");
+    let table = all_allreduce(params.p, params.n_bytes(), params.model());
+    assert_eq!(
+        super::why_fastest(&table, params.n_bytes()).as_deref(),
+        Some("At 8.192 kB (8 KiB) the start-ups decide: recursive doubling pays 4α = 20.00 µs against Rabenseifner's 8α = 40.00 µs, while their byte terms are 2.621 µs and 1.229 µs.")
+    );
+    // At 64 MiB Rabenseifner wins on bytes against recursive doubling? No:
+    // against the ring, with the same bytes and fewer start-ups.
+    let big = cost("p=16&alpha=5us&bw=100Gb/s&size=64MiB");
+    let table = all_allreduce(big.p, big.n_bytes(), big.model());
+    let why = super::why_fastest(&table, big.n_bytes()).expect("a sentence");
+    assert!(why.starts_with("At 67.11 MB (64 MiB) the start-ups decide: Rabenseifner pays 8α = 40.00 µs against ring's 30α = 150.0 µs"), "{why}");
+    assert!(super::why_fastest(&table[..1], 1.0).is_none());
+}

@@ -8,6 +8,7 @@ use yew::prelude::*;
 use crate::core::collectives::compare::{crossover_calculation, Interval};
 use crate::core::cost::CostParams;
 use crate::core::units::format_both as both;
+use crate::pages::cost::PairCrossover;
 use crate::plot::cost::colour_hex;
 
 fn interval_text(iv: &Interval) -> String {
@@ -28,6 +29,8 @@ pub struct CrossoversPanelProps {
     pub p: usize,
     /// The model.
     pub model: CostParams,
+    /// The crossover `cross=` asks about, named first.
+    pub pair: Option<PairCrossover>,
 }
 
 /// The crossovers panel.
@@ -44,6 +47,17 @@ pub fn crossovers_panel(props: &CrossoversPanelProps) -> Html {
     html! {
         <section class="panel" aria-labelledby="cross-h">
             <h2 class="panel-h" id="cross-h">{"Crossovers"}</h2>
+            if let Some(pair) = &props.pair {
+                <div id="pair-crossover">
+                    <p><strong>{&pair.text}</strong></p>
+                    if !pair.calculation.is_empty() {
+                        <pre class="calc">{pair.calculation.join("\n")}</pre>
+                    }
+                    if let Some(never) = &pair.never_fastest {
+                        <p id="pair-never">{never}</p>
+                    }
+                </div>
+            }
             <p class="muted">{"Every cost is a straight line in n, so two algorithms break even at exactly one size. The fastest algorithm on each range of n:"}</p>
             <ul class="intervals" id="intervals">{ for iv_items }</ul>
             { for cross_calcs }

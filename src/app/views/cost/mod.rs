@@ -25,7 +25,7 @@ use crate::export::DataTable;
 use crate::pages::cost::protocol::{
     self as protocol_page, nccl_panels, textbook_note, MpiPanel, NcclPanels,
 };
-use crate::pages::cost::{preset_note, units_line};
+use crate::pages::cost::{pair_crossover, preset_note, units_line};
 use crate::params::cost::CostViewParams;
 use crate::params::protocol::ProtoParams;
 use crate::params::FieldError;
@@ -215,7 +215,7 @@ pub fn CostView(props: &ViewProps) -> Html {
             {ctx.panel("table", html! { {cost_table(&CostTableProps { table: table.clone(), winner, model, p, n, textbook })} })}
             <div class="panels">
                 {ctx.panel("calculation", html! { {calculation_panel(&CalculationPanelProps { table: table.clone(), chosen })} })}
-                {ctx.panel("crossovers", html! { {crossovers_panel(&CrossoversPanelProps { intervals, p, model })} })}
+                {ctx.panel("crossovers", html! { {crossovers_panel(&CrossoversPanelProps { pair: pair_crossover(params, &intervals), intervals, p, model })} })}
                 {ctx.panel("bandwidths", html! {
                     {bandwidth_panel(&BandwidthPanelProps { table, alg: params.alg, winner, p, n, on_alg: on_commit(&state, "alg") })}
                 })}

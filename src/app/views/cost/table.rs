@@ -14,6 +14,7 @@ use crate::core::units::decimal;
 use crate::core::units::format_both as both;
 use crate::core::units::format_time;
 use crate::export::series::cost::cost_formulas;
+use crate::pages::cost::why_fastest;
 use crate::plot::cost::colour_hex;
 
 /// Props of [`cost_table`].
@@ -69,6 +70,15 @@ pub fn cost_table(props: &CostTableProps) -> Html {
     html! {
         <section class="panel wide" aria-labelledby="table-h">
             <h2 class="panel-h" id="table-h">{format!("All-reduce time at n = {}, p = {p}", both(n))}</h2>
+            if let Some(note) = props.textbook {
+                <p class="muted" id="textbook-note">{note}</p>
+            }
+            <p id="winner"><strong>{format!("{} at {}: {}, {}.",
+                if props.textbook.is_some() { "Fastest in the textbook model" } else { "Fastest" },
+                both(n), winner.short_label(), format_time(winner_time))}</strong></p>
+            if let Some(why) = why_fastest(table, n) {
+                <p id="why">{why}</p>
+            }
             <div class="table-scroll" role="region" tabindex="0" aria-label="All-reduce times (scrollable table)">
                 <table class="numbers cost-table">
                     <thead><tr>
@@ -81,12 +91,6 @@ pub fn cost_table(props: &CostTableProps) -> Html {
                 </table>
             </div>
             <Downloads table={Some(Rc::new(cost_formulas(table)))} />
-            if let Some(note) = props.textbook {
-                <p class="muted" id="textbook-note">{note}</p>
-            }
-            <p id="winner"><strong>{format!("{} at {}: {}, {}.",
-                if props.textbook.is_some() { "Fastest in the textbook model" } else { "Fastest" },
-                both(n), winner.short_label(), format_time(winner_time))}</strong></p>
             if any_adapted {
                 <p class="muted">{"p is not a power of two, so recursive doubling and Rabenseifner use the fold-in / unfold adaptation: \
                     the extra ranks hand their data to a partner in the largest power-of-two subset first and get the result back at the end, \

@@ -359,16 +359,20 @@ pub(super) fn crossover(ring: bool, p: usize, alpha: Alpha, link: Link) -> Quest
     );
     q.solution = link.beta_line().into_iter().collect();
     q.solution.extend(lines);
+    // The link names the pair, so the cost view states this crossover
+    // first (and says when the faster one is never the fastest of all).
     q.link = Some(ViewLink {
         label: format!(
-            "see the crossover in the cost view at p = {p}, α = {}",
+            "see the {}–recursive-doubling crossover in the cost view at p = {p}, α = {}",
+            if ring { "ring" } else { "Rabenseifner" },
             alpha.text()
         ),
         query: format!(
-            "view=cost&p={p}&alpha={}&{}&size={}B",
+            "view=cost&p={p}&alpha={}&{}&size={}B&cross=rd,{}",
             alpha.url(),
             link.url(),
-            crate::core::units::decimal::shortest(n_star.round().max(1.0))
+            crate::core::units::decimal::shortest(n_star.round().max(1.0)),
+            other.algorithm().key()
         ),
     });
     q
