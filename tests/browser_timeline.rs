@@ -194,3 +194,18 @@ async fn at_64_ranks_the_charts_come_first_and_the_cursor_steps_while_the_sweep_
         app.text("#tree-compare")
     );
 }
+
+#[wasm_bindgen_test]
+async fn a_late_rank_s_headline_sets_the_healthy_ring_against_it() {
+    // 12 ms with every rank on time; rank 2 enters 5 ms late: 17 ms.
+    let app = Mounted::new(&format!("{RING}&late=2:5ms")).await;
+    assert_eq!(
+        app.text("#fault-headline"),
+        "Every rank healthy: 12.00 ms. With rank 2 starting 5.000 ms late: 17.00 ms, 1.42× as long (dataflow clock)."
+    );
+    assert!(app
+        .text("#trace-link")
+        .ends_with("without the late, slow or failed ranks)"));
+    let healthy = Mounted::new(RING).await;
+    assert_eq!(healthy.count("#fault-headline"), 0);
+}

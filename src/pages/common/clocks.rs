@@ -24,6 +24,9 @@ pub struct Run {
     pub gantt: Rc<Gantt>,
     /// Its whole-clock numbers.
     pub totals: Totals,
+    /// The same case's finish with every rank healthy, seconds (`None`
+    /// without faults, or when that clock does not complete).
+    pub healthy: Option<f64>,
 }
 
 /// Every mode shown for one case.
@@ -88,11 +91,13 @@ pub fn compute(p: &TimelineParams) -> Result<Runs, String> {
             run(&schedule, &topo, &clean).ok()
         };
         let totals = totals(&clock, p.alg.collective(), bytes as f64, baseline.as_ref());
+        let healthy = baseline.filter(Clock::completes).map(|b| b.end);
         runs.push(Run {
             mode,
             gantt: Rc::new(gantt(&clock)),
             clock,
             totals,
+            healthy,
         });
     }
     let mut times: Vec<f64> = runs.iter().flat_map(|r| event_times(&r.clock)).collect();

@@ -10,7 +10,8 @@ mod tests;
 
 use crate::core::collectives::pipelining::{Case, Comparison, ComparisonJob, Sweep};
 use crate::core::cost::CostParams;
-use crate::core::units::{format_input_time, format_time};
+use crate::core::timing::clock::Faults;
+use crate::core::units::{decimal, format_input_time, format_time};
 use crate::pages::common::clocks::Runs;
 use crate::params::encode;
 use crate::params::ring::ELEM_BYTES;
@@ -50,6 +51,65 @@ pub fn chart_notes(r: &Runs, tooltip_rows_max: usize) -> Vec<String> {
         );
     }
     v
+}
+
+/// The faults in words: "rank 2 starting 5.000 ms late", "rank 3 at 0.5×
+/// the bandwidth", "rank 1 failing at 2.000 ms", joined with "and".
+pub fn faults_text(f: &Faults) -> String {
+    let late = f
+        .late
+        .iter()
+        .map(|&(r, t)| format!("rank {r} starting {} late", format_time(t)));
+    let slow = f
+        .slow
+        .iter()
+        .map(|&(r, x)| format!("rank {r} at {}× the bandwidth", decimal::shortest(x)));
+    let fail = f
+        .fail
+        .iter()
+        .map(|&(r, t)| format!("rank {r} failing at {}", format_time(t)));
+    late.chain(slow)
+        .chain(fail)
+        .collect::<Vec<_>>()
+        .join(" and ")
+}
+
+/// The page's headline when a rank is late, slow or failed: the same case
+/// with every rank healthy against this one, on the first clock shown.
+/// "Every rank healthy: 12.00 ms. With rank 2 starting 5.000 ms late:
+/// 17.00 ms, 1.42× as long (dataflow clock)." `None` without faults (or
+/// when the healthy clock does not complete).
+pub fn fault_headline(r: &Runs) -> Option<String> {
+    if r.faults.is_empty() {
+        return None;
+    }
+    let run = r.runs.first()?;
+    let healthy = run.healthy?;
+    let with = faults_text(&r.faults);
+    let clock = run.mode.label().to_lowercase();
+    Some(match run.totals.time {
+        Some(t) => format!(
+            "Every rank healthy: {}. With {with}: {}, {}× as long ({clock} clock).",
+            format_time(healthy),
+            format_time(t),
+            decimal::fixed(t / healthy.max(f64::MIN_POSITIVE), 2)
+        ),
+        None => format!(
+            "Every rank healthy: {}. With {with}: the collective never completes; it stops at {} ({clock} clock).",
+            format_time(healthy),
+            format_time(run.clock.end)
+        ),
+    })
+}
+
+/// The words of [`trace_link`]: the trace page models a run without
+/// faults, so with late, slow or failed ranks the link says so.
+pub fn trace_link_text(p: &TimelineParams) -> &'static str {
+    if p.faults().is_empty() {
+        "Measured this case with the MPI runner? Open its trace beside the model"
+    } else {
+        "Measured this case with the MPI runner? Open its trace beside the model (the trace page models it without the late, slow or failed ranks)"
+    }
 }
 
 /// The trace view of this case (`?view=trace&…`).

@@ -69,3 +69,36 @@ fn the_comparison_line_names_each_best_and_each_missing_key() {
         )
     );
 }
+
+#[test]
+fn a_late_rank_s_headline_sets_the_healthy_ring_against_it() {
+    use crate::params::Query;
+    // The ring at p = 4, 100 MB, 12.5 GB/s: 2·3/4 · 100 MB / 12.5 GB/s =
+    // 12 ms healthy; rank 2 enters 5 ms late and every rank waits for its
+    // data, so 17 ms, 17/12 = 1.42 times as long.
+    let q = Query::parse("alg=ring&p=4&size=100MB&bw=12.5GB/s&alpha=0us&late=2:5ms");
+    let (p, errs) = TimelineParams::from_query(&q, &TimelineParams::default());
+    assert!(errs.is_empty(), "{errs:?}");
+    let runs = compute(&p).expect("runs");
+    assert_eq!(
+        super::fault_headline(&runs).as_deref(),
+        Some("Every rank healthy: 12.00 ms. With rank 2 starting 5.000 ms late: 17.00 ms, 1.42× as long (dataflow clock).")
+    );
+    // A failed rank: the collective never completes.
+    let q = Query::parse("alg=ring&p=4&size=100MB&bw=12.5GB/s&alpha=0us&fail=1@2ms&slow=3:0.5");
+    let (p, _) = TimelineParams::from_query(&q, &TimelineParams::default());
+    let runs = compute(&p).expect("runs");
+    let h = super::fault_headline(&runs).expect("a headline");
+    assert!(
+        h.starts_with("Every rank healthy: 12.00 ms. With rank 3 at 0.5× the bandwidth and rank 1 failing at 2.000 ms: the collective never completes; it stops at "),
+        "{h}"
+    );
+    assert!(super::trace_link_text(&p)
+        .ends_with("(the trace page models it without the late, slow or failed ranks)"));
+    assert!(super::trace_link_text(&TimelineParams::default()).ends_with("beside the model"));
+    // No fault, no headline.
+    assert_eq!(
+        super::fault_headline(&compute(&TimelineParams::default()).expect("runs")),
+        None
+    );
+}

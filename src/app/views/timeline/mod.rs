@@ -19,7 +19,9 @@ use crate::app::state::{on_commit, on_commit_field, Commit};
 use crate::core::timing::gantt::nearest;
 use crate::core::units::format_time;
 use crate::pages::common::clocks::{case_key, compute, SharedRuns};
-use crate::pages::timeline::{chart_notes, cursor_text, trace_link};
+use crate::pages::timeline::{
+    chart_notes, cursor_text, fault_headline, trace_link, trace_link_text,
+};
 use crate::params::timeline::TimelineParams;
 
 pub mod compare;
@@ -108,7 +110,12 @@ pub fn TimelineView(props: &ViewProps) -> Html {
             {ctx.panel("controls", html! { {timeline_controls(&TimelineControlsProps { params: state.params.clone(), drafts: state.drafts.clone(), on_commit: on_commit_field(&state) })} })}
             {errors_below}
             {ctx.panel("failure", html! { {failure_panel(&FailurePanelProps { runs: runs.clone() })} })}
-            {ctx.panel("contrast", html! { {mode_contrast(&ModeContrastProps { runs: runs.clone() })} })}
+            {ctx.panel("contrast", html! {<>
+                if let Some(h) = fault_headline(r) {
+                    <p id="fault-headline"><strong>{h}</strong></p>
+                }
+                {mode_contrast(&ModeContrastProps { runs: runs.clone() })}
+            </>})}
             {ctx.panel("steps", html! {<>
                 <StepControls {step} last={r.times.len().saturating_sub(1)} {on_step} unit="Event" interval_ms={600} />
                 {cursor_narration(&CursorNarrationProps { runs: runs.clone(), t })}
@@ -117,7 +124,7 @@ pub fn TimelineView(props: &ViewProps) -> Html {
                 <div class="gantt-pair">{ for charts }</div>
                 {legend()}
                 { for chart_notes(r, gantt::TOOLTIP_ROWS_MAX).into_iter().map(|n| html! { <p class="muted chart-note">{n}</p> }) }
-                <p class="muted chart-note"><a id="trace-link" href={trace_link(params)}>{"Measured this case with the MPI runner? Open its trace beside the model"}</a></p>
+                <p class="muted chart-note"><a id="trace-link" href={trace_link(params)}>{trace_link_text(params)}</a></p>
             </>})}
             <div class="panels">
                 {ctx.panel("summary", html! { {timeline_summary(&TimelineSummaryProps {
