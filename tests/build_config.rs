@@ -181,6 +181,8 @@ fn dist_gets_the_embed_example_the_lab_sheet_the_example_trace_and_the_licences(
     let frames = attr_values(&page, "src=\"index.html?", "src");
     assert_eq!(frames.len(), 3, "{frames:?}");
     assert!(frames.iter().all(|s| s.contains("embed=1")), "{frames:?}");
+    // Each frame shows a lesson's panels, not the whole view.
+    assert!(frames.iter().all(|s| s.contains("show=")), "{frames:?}");
     assert!(page.contains("data.source !== \"collective-lab\""));
     assert!(page.contains("frame.contentWindow === event.source"));
 }
