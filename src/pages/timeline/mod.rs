@@ -10,7 +10,7 @@ mod tests;
 
 use crate::core::collectives::pipelining::{Case, Comparison, ComparisonJob, Sweep};
 use crate::core::cost::CostParams;
-use crate::core::timing::clock::Faults;
+use crate::core::timing::clock::{Faults, Mode};
 use crate::core::units::{decimal, format_input_time, format_time};
 use crate::pages::common::clocks::Runs;
 use crate::params::encode;
@@ -60,10 +60,13 @@ pub fn faults_text(f: &Faults) -> String {
         .late
         .iter()
         .map(|&(r, t)| format!("rank {r} starting {} late", format_time(t)));
-    let slow = f
-        .slow
-        .iter()
-        .map(|&(r, x)| format!("rank {r} at {}× the bandwidth", decimal::shortest(x)));
+    let slow = f.slow.iter().map(|&(r, x)| {
+        // 0 < x ≤ 1: three decimals, trailing zeros dropped (not
+        // decimal::shortest, which links the float parser: 8 KB).
+        let f = decimal::fixed(x, 3);
+        let f = f.trim_end_matches('0').trim_end_matches('.');
+        format!("rank {r} at {f}× the bandwidth")
+    });
     let fail = f
         .fail
         .iter()
@@ -86,7 +89,11 @@ pub fn fault_headline(r: &Runs) -> Option<String> {
     let run = r.runs.first()?;
     let healthy = run.healthy?;
     let with = faults_text(&r.faults);
-    let clock = run.mode.label().to_lowercase();
+    // Not label().to_lowercase(): that links Unicode's case tables (8 KB).
+    let clock = match run.mode {
+        Mode::Dataflow => "dataflow",
+        Mode::LockStep => "lock-step",
+    };
     Some(match run.totals.time {
         Some(t) => format!(
             "Every rank healthy: {}. With {with}: {}, {}× as long ({clock} clock).",
