@@ -122,15 +122,12 @@ pub fn RingView(props: &ViewProps) -> Html {
     let n_bytes = params.size.value as f64;
     let (_, volume_text) = ring_bytes_per_rank(p, n_bytes);
     let target = ring_bytes_counted(p, n_bytes, both);
-    let after = vec![(
-        if both {
-            "sent + received"
-        } else {
-            "counted (sent)"
-        }
-        .to_string(),
-        counted,
-    )];
+    // Counting sent bytes only, the counted column would repeat "sent".
+    let after = if both {
+        vec![("sent + received".to_string(), counted)]
+    } else {
+        Vec::new()
+    };
     let round = (1..=rounds).contains(&step).then_some(step);
     let total = round.map_or(0, |k| run.transfers_in(k));
     let idle = if mean_step {
