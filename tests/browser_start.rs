@@ -109,8 +109,9 @@ async fn following_the_path_each_page_shows_the_case_its_link_promised() {
                 app.text("#phase").starts_with("Rabenseifner all-reduce"),
                 "{href}"
             ),
-            // Recursive doubling: log2 8 = 3 rounds of α = 5 µs.
-            9 => assert_eq!(app.text("#alpha-rd"), "15.00 µs", "{href}"),
+            // Question 7's case, p = 16: recursive doubling's log2 16 = 4
+            // rounds of α = 5 µs.
+            9 => assert_eq!(app.text("#alpha-rd"), "20.00 µs", "{href}"),
             10 => assert!(
                 app.text("#narration").contains("each of the 8 ranks"),
                 "{href}"

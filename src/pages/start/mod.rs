@@ -132,8 +132,8 @@ pub const PATH: &[Stop] = &[
         section: "Worked example: choose by message size",
         look: "At a few kilobytes the start-up terms decide; at megabytes the bytes do.",
         view: "cost",
-        case: "p=8&size=8KiB",
-        label: "α–β cost model: 8 ranks, 8 KiB",
+        case: "p=16&size=8KiB",
+        label: "α–β cost model: 16 ranks, 8 KiB",
         questions: &[7],
     },
     Stop {
