@@ -10,10 +10,11 @@ pub mod protocol;
 #[cfg(test)]
 mod tests;
 
-use crate::core::collectives::compare::{best_at, crossover, crossover_calculation, Interval};
+use crate::core::collectives::compare::{
+    best_at, best_of, crossover, crossover_calculation, Interval,
+};
 use crate::core::collectives::Algorithm;
 use crate::core::cost::formulas::Formula;
-use crate::core::cost::CostParams;
 use crate::core::units::{
     bandwidth_chain, capitalise, decimal, format_beta, format_binary, format_both, format_size,
     format_time,
@@ -144,7 +145,7 @@ pub fn pair_crossover(params: &CostViewParams, intervals: &[Interval]) -> Option
     let name = |x: Algorithm| x.short_label();
     let Some(x) = crossover(a, b, p, model) else {
         // Parallel lines or a crossing at n ≤ 0: one is faster at every size.
-        let faster = best_of_two(a, b, p, model, 1.0);
+        let faster = best_of(&[(a, a.line(p, model)), (b, b.line(p, model))], 1.0).unwrap_or(a);
         let slower = if faster == a { b } else { a };
         return Some(PairCrossover {
             text: capitalise(&format!(
@@ -154,7 +155,7 @@ pub fn pair_crossover(params: &CostViewParams, intervals: &[Interval]) -> Option
                 name(faster)
             )),
             calculation: Vec::new(),
-            never_fastest: never(slower, intervals, p, params, 1.0),
+            never_fastest: never(slower, intervals, params, 1.0),
         });
     };
     let text = capitalise(&format!(
@@ -169,21 +170,8 @@ pub fn pair_crossover(params: &CostViewParams, intervals: &[Interval]) -> Option
     Some(PairCrossover {
         text,
         calculation: crossover_calculation(a, b, p, model).unwrap_or_default(),
-        never_fastest: never(x.above, intervals, p, params, 2.0 * x.n_bytes),
+        never_fastest: never(x.above, intervals, params, 2.0 * x.n_bytes),
     })
-}
-
-/// The faster of `a` and `b` at `n` bytes.
-fn best_of_two(a: Algorithm, b: Algorithm, p: usize, model: CostParams, n: f64) -> Algorithm {
-    let t = |x: Algorithm| {
-        let (a, b) = x.line(p, model);
-        a + b * n
-    };
-    if t(b) < t(a) {
-        b
-    } else {
-        a
-    }
 }
 
 /// The sentence that `alg` is never the fastest of all (`None` when some
@@ -191,14 +179,13 @@ fn best_of_two(a: Algorithm, b: Algorithm, p: usize, model: CostParams, n: f64) 
 fn never(
     alg: Algorithm,
     intervals: &[Interval],
-    p: usize,
     params: &CostViewParams,
     n: f64,
 ) -> Option<String> {
     if intervals.iter().any(|iv| iv.best == alg) {
         return None;
     }
-    let there = best_at(p, n, params.model());
+    let there = best_at(params.p, n, params.model());
     Some(format!(
         "In this model {} is never the fastest of all at these parameters: at {}, for one, {} is faster still, and no range above is its own.",
         alg.short_label(),
