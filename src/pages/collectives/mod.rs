@@ -30,6 +30,9 @@ pub fn check(trace: &Trace, step: usize) -> Check {
                 Computation::AllGather { .. } => {
                     format!("all {p} ranks hold every rank's chunk, copied and never added")
                 }
+                Computation::AllToAll => format!(
+                    "each of the {p} ranks holds the block every rank addressed to it, copied and never added"
+                ),
             };
             format!("{what}; no contribution was added twice.")
         },

@@ -9,7 +9,7 @@ use yew::prelude::*;
 use crate::app::components::chunk_grid::{ChunkGridCanvas, RING_MAX_P};
 use crate::app::components::rank_grid::{rank_picture, GRID_MAX_P};
 use crate::app::components::rank_ring::{RingArrow, RingCell};
-use crate::core::collectives::narrate::{chunk_counts, chunk_states, range_label};
+use crate::core::collectives::narrate::{chunk_counts, chunk_states, transfer_label};
 use crate::core::collectives::Algorithm;
 use crate::core::execute::ChunkGrid;
 use crate::core::schedule::Op;
@@ -112,7 +112,7 @@ pub fn CollectivePicture(props: &CollectivePictureProps) -> Html {
                 .map(|t| RingArrow {
                     src: t.src,
                     dst: t.dst,
-                    label: format!("{} {}", range_label(s.n, p, &t.range), t.op.label()),
+                    label: format!("{} {}", transfer_label(s, &t.range), t.op.label()),
                     reduce: t.op == Op::Reduce,
                 })
                 .collect()
