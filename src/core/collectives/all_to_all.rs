@@ -79,11 +79,13 @@ fn schedule(p: usize, n: u64, elem_bytes: u64, rounds: Vec<Round>) -> Schedule {
 pub fn pairwise_schedule(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule, ScheduleError> {
     check_args(p, n, elem_bytes)?;
     let xor = p.is_power_of_two();
+    // "partner = rank XOR k", the recursive algorithms' own note
+    let fold = crate::core::schedule::recursive::Fold::new(p);
     let rounds = (1..p)
         .map(|k| Round {
             phase: Phase::AllToAll,
             note: if xor {
-                format!("partner = rank XOR {k}")
+                fold.partner_note(k)
             } else {
                 format!("send to rank + {k}, receive from rank − {k}")
             },
@@ -117,13 +119,7 @@ pub fn bruck_schedule(p: usize, n: u64, elem_bytes: u64) -> Result<Schedule, Sch
                     transfers.push(block(n, p, origin, (origin + i) % p, src, (src + step) % p));
                 }
             }
-            let note = if k == 0 {
-                format!("after the local rotation, blocks at odd distance go to rank + {step}")
-            } else if k + 1 == levels {
-                format!("distance bit {step} → rank + {step}; then the local inverse rotation")
-            } else {
-                format!("distance bit {step} → rank + {step}")
-            };
+            let note = format!("distance bit {step} → rank + {step}");
             Round {
                 phase: Phase::AllToAll,
                 note,
@@ -160,9 +156,44 @@ pub fn bruck_blocks(p: usize) -> Vec<usize> {
         .collect()
 }
 
-/// `(p−1)/p²`: the share of n in one block on each of p − 1 rounds.
-fn block_share(p: usize) -> f64 {
-    (p - 1) as f64 / (p * p) as f64
+/// `[α, nβ]` multipliers of each all-to-all at `p ≥ 2` ranks: pairwise
+/// `[p−1, (p−1)/p²]`, Bruck `[⌈log₂p⌉, Σₖbₖ/p²]`, linear `[1, (p−1)/p²]`
+/// (all 0 below 2 ranks); the blocks on the critical path are the second
+/// times p².
+fn factors_at(which: Kind, p: usize) -> [f64; 2] {
+    if p < 2 {
+        return [0.0, 0.0];
+    }
+    let (startups, blocks) = match which {
+        Kind::Pairwise => ((p - 1) as f64, p - 1),
+        Kind::Bruck => (f64::from(ceil_log2(p)), bruck_blocks(p).iter().sum()),
+        Kind::Linear => (1.0, p - 1),
+    };
+    [startups, blocks as f64 / (p * p) as f64]
+}
+
+/// Which all-to-all a closed form is for.
+#[derive(Clone, Copy)]
+enum Kind {
+    Pairwise,
+    Bruck,
+    Linear,
+}
+
+/// The closed form of `which` at `p` ranks for an `n_bytes`-byte block
+/// matrix, written out with the blocks on the critical path over p².
+fn a2a_time(which: Kind, p: usize, n_bytes: f64, c: CostParams) -> Formula {
+    let [a, b] = factors_at(which, p);
+    let q = p.max(1);
+    let (name, expression, startups) = match which {
+        Kind::Pairwise => ("pairwise all-to-all", "(p−1)α + (p−1)/p²·nβ", Coeff::steps(q)),
+        Kind::Bruck => ("Bruck all-to-all", "⌈log₂p⌉α + Σₖbₖ/p²·nβ", Coeff::levels(q)),
+        Kind::Linear => ("linear all-to-all", "α + (p−1)/p²·nβ", Coeff::new(a, "1".into())),
+    };
+    // a whole number (integer text: f64's Display would link float printing)
+    let blocks = (b * (q * q) as f64 + 0.5) as usize;
+    let coeffs = [startups, Coeff::new(b, format!("{blocks}/{q}²")), Coeff::zero()];
+    Terms::any_p(name, expression, coeffs).formula(p, n_bytes, c)
 }
 
 /// Pairwise-exchange all-to-all of an n-byte block matrix:
@@ -170,13 +201,7 @@ fn block_share(p: usize) -> f64 {
 ///
 /// Source: Thakur, Rabenseifner & Gropp 2005, §3 (pairwise exchange).
 pub fn pairwise_time(p: usize, n_bytes: f64, c: CostParams) -> Formula {
-    let q = p.max(1);
-    let coeffs = [
-        Coeff::steps(q),
-        Coeff::new(block_share(q), format!("({q}−1)/{q}²")),
-        Coeff::zero(),
-    ];
-    Terms::any_p("pairwise all-to-all", "(p−1)α + (p−1)/p²·nβ", coeffs).formula(p, n_bytes, c)
+    a2a_time(Kind::Pairwise, p, n_bytes, c)
 }
 
 /// Bruck's all-to-all of an n-byte block matrix: `⌈log₂p⌉α + Σₖ bₖ/p²·nβ`
@@ -184,14 +209,7 @@ pub fn pairwise_time(p: usize, n_bytes: f64, c: CostParams) -> Formula {
 ///
 /// Source: Bruck et al. 1997; Thakur, Rabenseifner & Gropp 2005, §3.
 pub fn bruck_time(p: usize, n_bytes: f64, c: CostParams) -> Formula {
-    let q = p.max(1);
-    let sum: usize = bruck_blocks(q).iter().sum();
-    let coeffs = [
-        Coeff::levels(q),
-        Coeff::new(sum as f64 / (q * q) as f64, format!("{sum}/{q}²")),
-        Coeff::zero(),
-    ];
-    Terms::any_p("Bruck all-to-all", "⌈log₂p⌉α + Σₖbₖ/p²·nβ", coeffs).formula(p, n_bytes, c)
+    a2a_time(Kind::Bruck, p, n_bytes, c)
 }
 
 /// Linear all-to-all of an n-byte block matrix: `α + (p−1)/p²·nβ`, any p
@@ -200,17 +218,11 @@ pub fn bruck_time(p: usize, n_bytes: f64, c: CostParams) -> Formula {
 /// Source: Thakur, Rabenseifner & Gropp 2005, §3 (the isend/irecv
 /// algorithm), timed by the lock-step port rule.
 pub fn linear_time(p: usize, n_bytes: f64, c: CostParams) -> Formula {
-    let q = p.max(1);
-    let coeffs = [
-        Coeff::new(if q > 1 { 1.0 } else { 0.0 }, "1".into()),
-        Coeff::new(block_share(q), format!("({q}−1)/{q}²")),
-        Coeff::zero(),
-    ];
-    Terms::any_p("linear all-to-all", "α + (p−1)/p²·nβ", coeffs).formula(p, n_bytes, c)
+    a2a_time(Kind::Linear, p, n_bytes, c)
 }
 
 macro_rules! flat_entry {
-    ($name:ident, $key:literal, $label:literal, $short:literal, $method:literal,
+    ($name:ident, $kind:expr, $key:literal, $label:literal, $short:literal, $method:literal,
      $gen:ident, $time:ident, $text:literal) => {
         impl CollectiveAlgorithm for $name {
             fn descriptor(&self) -> Descriptor {
@@ -232,8 +244,8 @@ macro_rules! flat_entry {
                 $time(topo.p(), n_bytes, c)
             }
             fn factors(&self, topo: &Topology) -> [f64; 3] {
-                let f = $time(topo.p(), 1.0, CostParams::new(0.0, 0.0));
-                [f.startups, f.byte_factor, 0.0]
+                let [a, b] = factors_at($kind, topo.p());
+                [a, b, 0.0]
             }
             fn flat_rounds(&self, p: usize) -> Rounds {
                 self.rounds_of(p)
@@ -268,60 +280,63 @@ pub struct Linear;
 /// are each one block, `1/p²` of n (none below 2 ranks). Linear and Bruck
 /// put several such messages on a rank's port in one round, so their
 /// `Σ count·share` is less than their byte factor.
-fn block_rounds(p: usize, rounds: usize) -> Rounds {
+fn block_rounds(p: usize, rounds: f64) -> Rounds {
     if p < 2 {
         return Vec::new();
     }
-    vec![(rounds as f64, 1.0 / (p * p) as f64)]
+    vec![(rounds, 1.0 / (p * p) as f64)]
 }
 
 impl Pairwise {
     fn rounds_of(&self, p: usize) -> Rounds {
-        block_rounds(p, p.saturating_sub(1))
+        block_rounds(p, factors_at(Kind::Pairwise, p)[0])
     }
 }
 
 impl Bruck {
     fn rounds_of(&self, p: usize) -> Rounds {
-        block_rounds(p, ceil_log2(p) as usize)
+        block_rounds(p, factors_at(Kind::Bruck, p)[0])
     }
 }
 
 impl Linear {
     fn rounds_of(&self, p: usize) -> Rounds {
-        block_rounds(p, 1)
+        block_rounds(p, factors_at(Kind::Linear, p)[0])
     }
 }
 
 flat_entry!(
     Pairwise,
+    Kind::Pairwise,
     "pairwise",
-    "pairwise-exchange all-to-all",
+    "pairwise all-to-all",
     "pairwise",
     "by pairwise exchange",
     pairwise_schedule,
     pairwise_time,
-    "each rank sends the one block addressed to this round's partner and receives the partner's block for it"
+    "each rank sends its partner the block addressed to it"
 );
 flat_entry!(
     Bruck,
+    Kind::Bruck,
     "bruck",
     "Bruck all-to-all",
     "Bruck",
     "by Bruck's algorithm",
     bruck_schedule,
     bruck_time,
-    "each rank forwards, in one message, every block it holds whose remaining distance has this round's bit set; a block may pass through several ranks"
+    "each rank forwards every block whose remaining distance has this round's bit set"
 );
 flat_entry!(
     Linear,
+    Kind::Linear,
     "linear",
-    "linear all-to-all (every send at once)",
+    "linear all-to-all",
     "linear",
     "all at once",
     linear_schedule,
     linear_time,
-    "every rank posts all its sends at once: its p − 1 blocks share its port after one start-up"
+    "every rank posts all its sends at once; they share its port"
 );
 
 #[cfg(test)]

@@ -356,9 +356,8 @@ pub fn goal_of(alg: Algorithm, p: usize, collective: &Computation, folds: bool) 
              all-gather: every rank ends with every chunk, copied, never added."
             .to_string(),
         Computation::AllToAll => format!(
-            "The tensor is a {p} × {p} matrix of blocks: rank r starts with row r, the {p} blocks it \
-             addresses to each rank (value r + 1). Goal of an all-to-all: rank r ends with column r, \
-             the block every rank addressed to it, copied, never added (the transpose)."
+            "Rank r starts with row r of a {p} × {p} block matrix (value r + 1). Goal of an \
+             all-to-all: rank r ends with column r, copied, never added."
         ),
     };
     let fold = recursive::Fold::new(p);
