@@ -193,3 +193,52 @@ async fn rabenseifner_p64_is_a_chunk_grid_canvas() {
     );
     assert!(app.text(".chunk-grid .legend").contains("complete sum"));
 }
+
+/// How many cells of the rank picture hold their block (value not 0).
+fn held(app: &Mounted) -> usize {
+    app.texts(".rank-ring g.cell .cell-value")
+        .iter()
+        .filter(|v| v.as_str() != "0")
+        .count()
+}
+
+#[wasm_bindgen_test]
+async fn all_to_all_fills_in_the_transpose_round_by_round() {
+    // Pairwise at p = 4 (XOR partners): 16 cells, cell (r, c) is block
+    // c → r. Before: the diagonal; each round adds one block per rank.
+    let app = Mounted::new("view=collectives&alg=pairwise&p=4&size=1KiB").await;
+    assert_eq!(app.count(".rank-ring g.cell"), 16);
+    assert_eq!(held(&app), 4);
+    app.key("ArrowRight").await;
+    assert_eq!(
+        app.text("#phase"),
+        "all-to-all by pairwise exchange, round 1 of 3: partner = rank XOR 1"
+    );
+    assert_eq!(held(&app), 8);
+    // rank 1 now holds rank 0's block for it (value 1, from rank 0)
+    let titles = app.texts(".rank-ring g.cell title");
+    assert!(
+        titles[4].starts_with("rank 1, block 0 → 1"),
+        "{}",
+        titles[4]
+    );
+    assert!(titles[4].contains("value 1 from ranks 0"), "{}", titles[4]);
+    assert!(app.text(".log").contains("rank 0 → rank 1: b0→1"));
+    app.key("ArrowRight").await;
+    assert_eq!(held(&app), 12);
+    app.key("ArrowRight").await;
+    assert_eq!(held(&app), 16);
+    assert!(app
+        .text("#check")
+        .contains("each of the 4 ranks holds the block every rank addressed to it"));
+
+    // Bruck at p = 5: round 1 delivers distance 1 (+5), round 2 distances
+    // 2 and 3 (+10; distance 3 went 1 then 2), round 3 distance 4 (+5).
+    let app = Mounted::new("view=collectives&alg=bruck&p=5&size=1KiB").await;
+    let mut seen = vec![held(&app)];
+    for _ in 0..3 {
+        app.key("ArrowRight").await;
+        seen.push(held(&app));
+    }
+    assert_eq!(seen, vec![5, 10, 20, 25]);
+}

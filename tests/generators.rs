@@ -4,6 +4,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use collective_lab::core::collectives::{generate, summarize, summary_table, Algorithm};
+use collective_lab::core::cost::nccl::CollectiveKind;
 use collective_lab::core::cost::CostParams;
 use collective_lab::core::execute::{default_init, execute, ExecOptions, Trace};
 use collective_lab::core::schedule::recursive::{recursive_doubling_all_gather_schedule, Fold};
@@ -260,8 +261,10 @@ fn executed_time_equals_closed_form_for_powers_of_two() {
     for log_p in 1..=6u32 {
         let p = 1usize << log_p;
         for k in [1u64, 3, 1000] {
-            let n = p as u64 * k;
             for alg in Algorithm::all().filter(|a| !a.needs_nodes()) {
+                // an all-to-all's equal chunks are its p² blocks
+                let all_to_all = alg.collective() == CollectiveKind::AllToAll;
+                let n = if all_to_all { p * p } else { p } as u64 * k;
                 let row = summarize(alg, p, n, 4, course_cost()).expect("valid");
                 assert!(row.verified, "{alg} p={p} n={n}");
                 assert!(
@@ -370,12 +373,20 @@ fn summary_table_lists_every_flat_algorithm() {
             ("rab", 6),
             ("naive", 14),
             ("rs", 7),
-            ("ag", 7)
+            ("ag", 7),
+            ("pairwise", 7),
+            ("bruck", 3),
+            ("linear", 1)
         ]
     );
     let sent: Vec<_> = t.iter().map(|r| r.max_sent_bytes / MB).collect();
     // ring 112, tree root 3·64, ptree rank 1 (one send up, two down) 3·64,
     // dbtree rank 2 (inner in tree A: 3·32, a leaf in tree B: 32) 4·32, rd
-    // 3·64, rh 56, rab 112, naive root 7·64, rs 56, ag 56.
-    assert_eq!(sent, vec![112, 192, 192, 128, 192, 56, 112, 448, 56, 56]);
+    // 3·64, rh 56, rab 112, naive root 7·64, rs 56, ag 56; the all-to-alls
+    // on 64 blocks of 1 MB: pairwise and linear 7 blocks, Bruck 3 rounds ×
+    // 4 blocks.
+    assert_eq!(
+        sent,
+        vec![112, 192, 192, 128, 192, 56, 112, 448, 56, 56, 7, 12, 7]
+    );
 }

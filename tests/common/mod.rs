@@ -107,6 +107,17 @@ impl Mounted {
         yew::scheduler::flush().await;
     }
 
+    /// Text content of every match of `selector`, in document order.
+    pub fn texts(&self, selector: &str) -> Vec<String> {
+        let Ok(list) = self.root.query_selector_all(selector) else {
+            return Vec::new();
+        };
+        (0..list.length())
+            .filter_map(|i| list.item(i))
+            .map(|n| n.text_content().unwrap_or_default())
+            .collect()
+    }
+
     /// Number of matches of `selector`.
     pub fn count(&self, selector: &str) -> u32 {
         self.root

@@ -62,6 +62,9 @@ pub struct ChunkGridProps {
     pub rounds_done: usize,
     /// What the picture shows at this step (its accessible name).
     pub label: AttrValue,
+    /// What a column is, in the axis note ("chunks" unless told).
+    #[prop_or(AttrValue::Static("chunks"))]
+    pub columns: AttrValue,
 }
 
 /// What the canvas shows now: the grid, after how many rounds, every
@@ -233,7 +236,7 @@ pub fn ChunkGridCanvas(props: &ChunkGridProps) -> Html {
     html! {
         <figure class="chunk-grid">
             <p class="chunk-grid-axes muted">
-                {format!("Rows: ranks 0 to {} (top to bottom). Columns: chunks 0 to {} (left to right).", p.saturating_sub(1), p.saturating_sub(1))}
+                {format!("Rows: ranks 0 to {} (top to bottom). Columns: {} 0 to {} (left to right).", p.saturating_sub(1), props.columns, p.saturating_sub(1))}
             </p>
             <canvas ref={canvas} width={size.clone()} height={size} role="img" aria-label={props.label.clone()} />
             <figcaption class="legend">

@@ -113,7 +113,9 @@ pub trait CollectiveAlgorithm {
     /// The critical path on the flat topology of `p` ranks as rounds
     /// `(count, share of n)` ([`crate::core::cost::protocol::Rounds`]):
     /// what a protocol that times each message by its size reads. Its
-    /// `Σ count` and `Σ count·share` are [`Self::factors`]' first two.
+    /// `Σ count` is [`Self::factors`]' first; its `Σ count·share` is the
+    /// second where a rank sends one message per round (the linear and
+    /// Bruck all-to-alls put several on a port at once, so theirs is less).
     /// Empty for an entry that follows nodes.
     fn flat_rounds(&self, p: usize) -> Rounds;
     /// Into how many equal pieces the tensor must divide for the executed

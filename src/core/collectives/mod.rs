@@ -566,6 +566,7 @@ registry! {
     multilane { /** Multi-lane hierarchical all-reduce. */ MULTILANE = MultiLane }
     rack_aware { /** Rack-aware all-reduce. */ RAT = RackAware }
     flex_reduce { /** FlexReduce over unequal groups. */ FLEX = FlexReduce }
+    all_to_all { /** Pairwise-exchange all-to-all. */ PAIRWISE = Pairwise, /** Bruck's all-to-all. */ BRUCK = Bruck, /** Linear all-to-all (every send at once). */ LINEAR = Linear }
 }
 
 #[cfg(test)]

@@ -10,6 +10,19 @@ use crate::core::schedule::{chunk_range, recursive, Computation, Op, Phase, Roun
 use crate::core::units::format::{format_count_compact, format_value};
 use crate::core::units::{capitalise, format_bytes_short};
 
+/// Short label of what a transfer of `s` moves: for an all-to-all the
+/// block `"b2→5"` (rank 2's block for rank 5) when the range is one block,
+/// otherwise [`range_label`].
+pub fn transfer_label(s: &Schedule, range: &Range<u64>) -> String {
+    if s.collective == Computation::AllToAll && range.start < range.end {
+        let b = crate::core::schedule::Chunks::new(s.n, s.p * s.p).index_of(range.start);
+        if chunk_range(s.n, s.p * s.p, b) == *range {
+            return format!("b{}→{}", b / s.p, b % s.p);
+        }
+    }
+    range_label(s.n, s.p, range)
+}
+
 /// Short label of an element range for an arrow: `"all"` for the whole
 /// tensor, `"c3"` for ring chunk 3, `"c4–7"` for chunks 4 to 7 (of `p`
 /// chunks from [`chunk_range`]), `"∅"` when empty, otherwise the element
@@ -111,7 +124,9 @@ struct CellCtx<'a> {
     trace: &'a Trace,
     st: std::borrow::Cow<'a, crate::core::execute::State>,
     gather: bool,
-    /// Per chunk: its range, its "size, elements [lo, hi)" text and its
+    /// An all-to-all: the cells are the blocks addressed to each rank.
+    a2a: bool,
+    /// Per chunk (per block for an all-to-all): its range, its "size, elements [lo, hi)" text and its
     /// overlapping segments.
     chunks: Vec<(Range<u64>, String, Vec<usize>)>,
 }
@@ -123,9 +138,13 @@ impl<'a> CellCtx<'a> {
         if st.contributors.len() != s.p {
             return None;
         }
-        let chunks = (0..s.p)
+        // An all-to-all's cell (rank r, column c) is block (c, r), the one
+        // rank c addressed to r: p² ranges, indexed c·p + r.
+        let a2a = s.collective == Computation::AllToAll;
+        let parts = if a2a { s.p * s.p } else { s.p };
+        let chunks = (0..parts)
             .map(|c| {
-                let range = chunk_range(s.n, s.p, c);
+                let range = chunk_range(s.n, parts, c);
                 // Segments overlapping the chunk (a chunk need not lie on
                 // segment cuts, e.g. Rabenseifner's p′ blocks when p is not a
                 // power of two). Segments are sorted and contiguous.
@@ -145,16 +164,26 @@ impl<'a> CellCtx<'a> {
         Some(CellCtx {
             trace,
             st,
-            gather: matches!(s.collective, Computation::AllGather { .. }),
+            gather: matches!(s.collective, Computation::AllGather { .. }) || a2a,
+            a2a,
             chunks,
         })
+    }
+
+    /// The range, size text and segments of rank `rank`'s cell `c`.
+    fn slot(&self, rank: usize, c: usize) -> Option<&(Range<u64>, String, Vec<usize>)> {
+        if self.a2a {
+            self.chunks.get(c * self.trace.schedule.p + rank)
+        } else {
+            self.chunks.get(c)
+        }
     }
 
     /// [`ChunkState::count`] of rank `rank`'s chunk `c` (0 when empty).
     fn count(&self, rank: usize, c: usize) -> Option<usize> {
         let p = self.trace.schedule.p;
         let row_c = self.st.contributors.get(rank)?;
-        let (range, _, segs) = self.chunks.get(c)?;
+        let (range, _, segs) = self.slot(rank, c)?;
         if range.start >= range.end {
             return Some(0);
         }
@@ -177,7 +206,12 @@ impl<'a> CellCtx<'a> {
         let p = self.trace.schedule.p;
         let row_v = self.st.values.get(rank)?;
         let row_c = self.st.contributors.get(rank)?;
-        let (range, size, segs) = self.chunks.get(c)?;
+        let (range, size, segs) = self.slot(rank, c)?;
+        let name = if self.a2a {
+            format!("block {c} → {rank}")
+        } else {
+            format!("chunk {c}")
+        };
         if range.start >= range.end {
             return Some(ChunkState {
                 empty: true,
@@ -185,7 +219,7 @@ impl<'a> CellCtx<'a> {
                 value: 0.0,
                 who: String::new(),
                 count: 0,
-                detail: format!("rank {rank}, chunk {c}: no elements (n < p)"),
+                detail: format!("rank {rank}, {name}: no elements (n < p)"),
             });
         }
         let first = *segs.first()?;
@@ -197,7 +231,7 @@ impl<'a> CellCtx<'a> {
             |si: usize| -> String { labels[si].get_or_insert_with(|| row_c[si].label(p)).clone() };
         let detail = if uniform {
             format!(
-                "rank {rank}, chunk {c} ({size}): value {} from ranks {}",
+                "rank {rank}, {name} ({size}): value {} from ranks {}",
                 format_value(row_v[first]),
                 label(first)
             )
@@ -214,7 +248,7 @@ impl<'a> CellCtx<'a> {
                     )
                 })
                 .collect();
-            format!("rank {rank}, chunk {c} ({size}): {}", pieces.join("; "))
+            format!("rank {rank}, {name} ({size}): {}", pieces.join("; "))
         };
         Some(ChunkState {
             empty: false,
@@ -321,6 +355,10 @@ pub fn goal_of(alg: Algorithm, p: usize, collective: &Computation, folds: bool) 
         Computation::AllGather { .. } => "Rank r starts with only its own chunk (value r + 1). Goal of an \
              all-gather: every rank ends with every chunk, copied, never added."
             .to_string(),
+        Computation::AllToAll => format!(
+            "Rank r starts with row r of a {p} × {p} block matrix (value r + 1). Goal of an \
+             all-to-all: rank r ends with column r, copied, never added."
+        ),
     };
     let fold = recursive::Fold::new(p);
     let fold_text = if alg.folds() && folds {

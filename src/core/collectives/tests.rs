@@ -1,4 +1,5 @@
 use super::*;
+use crate::core::cost::nccl::CollectiveKind;
 
 #[test]
 fn flat_all_reduces_are_the_compared_entries_with_the_same_schedules() {
@@ -157,9 +158,16 @@ fn exact_ties_print_the_same_on_both_sides() {
         );
     }
     // Every row at the default size, p = 2..64: a ✓ prints one value.
+    // The all-to-alls split n into p² blocks: where they are unequal by
+    // more than the shown digits (linear at p = 35: 13,062 against
+    // 13,061.2 elements), the row differs and says why.
     for p in 2..=64 {
         for row in summary_table(p, 16_000_000, 4, COURSE).expect("valid") {
             let shown = row.shown();
+            if row.alg.collective() == CollectiveKind::AllToAll && !shown.agrees() {
+                assert!(row.difference.is_some(), "{} p = {p}", row.alg.key());
+                continue;
+            }
             assert!(shown.agrees(), "{} p = {p}", row.alg.key());
             assert_eq!(
                 shown.executed,
@@ -332,7 +340,10 @@ fn keys_round_trip() {
             "hier_rd",
             "multilane",
             "rat",
-            "flex"
+            "flex",
+            "pairwise",
+            "bruck",
+            "linear"
         ]
     );
     for a in Algorithm::all() {
@@ -400,10 +411,18 @@ fn every_entry_verifies_and_matches_its_closed_form() {
                 topos.push(nodes_of(p / 2, 2).expect("valid"));
             }
             for topo in &topos {
-                let row = summarize_on(a, topo, 27_720, 4, c).expect("valid");
+                // The all-to-alls' p² blocks do not all divide 27,720:
+                // they run on 60 elements per block.
+                let parts = a.equal_parts(topo) as u64;
+                let n = if 27_720 % parts == 0 {
+                    27_720
+                } else {
+                    60 * parts
+                };
+                let row = summarize_on(a, topo, n, 4, c).expect("valid");
                 assert!(row.verified, "{a} p={p}");
                 assert!(row.agrees(), "{a} p={p}: {:?}", row.difference);
-                assert_eq!(expected_difference_on(a, topo, 27_720), None);
+                assert_eq!(expected_difference_on(a, topo, n), None);
             }
         }
     }
@@ -437,8 +456,11 @@ fn flat_rounds_are_the_executed_schedules_rounds() {
             let count: f64 = rounds.iter().map(|r| r.0).sum();
             let bytes: f64 = rounds.iter().map(|r| r.0 * r.1).sum();
             assert_eq!(count, a, "{} p={p}", alg.key());
+            // Linear and Bruck put several one-block messages on a port
+            // in one round: their bytes on the path exceed Σ count·share.
+            let shares_port = [Algorithm::LINEAR, Algorithm::BRUCK].contains(&alg);
             assert!(
-                (bytes - b).abs() < 1e-12,
+                shares_port || (bytes - b).abs() < 1e-12,
                 "{} p={p}: {bytes} vs {b}",
                 alg.key()
             );
@@ -517,8 +539,8 @@ fn under_the_rendezvous_rule_both_clocks_agree_with_the_closed_form() {
             }
         }
     }
-    // 10 flat entries × 8 p × 3 sizes × 2 clocks, most with handshakes.
-    assert_eq!(checked, 480);
+    // 13 flat entries × 8 p × 3 sizes × 2 clocks, most with handshakes.
+    assert_eq!(checked, 624);
     assert!(rendezvous > 200, "{rendezvous}");
 }
 

@@ -10,7 +10,7 @@ use super::{
     validate, DoubleCount, ExecOptions, InitFn, MalformedSchedule, Mismatch, RankSet, State, Trace,
     Verification,
 };
-use crate::core::schedule::{Computation, Op, Round, Schedule};
+use crate::core::schedule::{chunk_range, Chunks, Computation, Op, Round, Schedule};
 
 pub(super) fn segment_bounds(s: &Schedule) -> Vec<u64> {
     // Rounds repeat the same cut points (a ring at p = 1024: 1 025 distinct
@@ -36,6 +36,10 @@ pub(super) fn segment_bounds(s: &Schedule) -> Vec<u64> {
     cuts.append(&mut pending);
     match &s.collective {
         Computation::AllReduce => {}
+        Computation::AllToAll => {
+            let blocks = s.p * s.p;
+            cuts.extend((0..blocks).map(|b| chunk_range(s.n, blocks, b).start));
+        }
         Computation::ReduceScatter { owned } | Computation::AllGather { owned } => {
             for r in owned {
                 cuts.push(r.start);
@@ -60,7 +64,9 @@ pub(super) fn seg_span(bounds: &[u64], r: &Range<u64>) -> Range<usize> {
 ///
 /// For `AllGather`, rank `r` starts with `init` only on its owned range (zero
 /// and no contributors elsewhere) and the expected final value of a segment is
-/// its owner's input.
+/// its owner's input. For `AllToAll` the same holds with rank `r`'s row of
+/// the block matrix as its range, and only the blocks addressed to `r`
+/// (its column) are checked at `r`.
 ///
 /// # Errors
 /// [`MalformedSchedule`] if a transfer names a rank `≥ p` or an element range
@@ -172,15 +178,22 @@ pub(super) fn start(
 ) -> Start {
     let p = schedule.p;
     let nseg = segments.len();
+    let blocks = Chunks::new(schedule.n, p * p);
     let owner_of = |seg: &Range<u64>| -> Option<usize> {
         match &schedule.collective {
             Computation::AllGather { owned } => owned
                 .iter()
                 .position(|o| o.start <= seg.start && seg.end <= o.end && o.start < o.end),
+            // the block's origin: its row of the block matrix
+            Computation::AllToAll => (seg.start < seg.end).then(|| blocks.index_of(seg.start) / p),
             _ => None,
         }
     };
-    let is_all_gather = matches!(schedule.collective, Computation::AllGather { .. });
+    // Data starts with one owner per segment and is copied, never added.
+    let one_owner = matches!(
+        schedule.collective,
+        Computation::AllGather { .. } | Computation::AllToAll
+    );
 
     let mut values = vec![vec![0.0; nseg]; p];
     let mut contributors = if track {
@@ -190,7 +203,7 @@ pub(super) fn start(
     };
     for (r, row) in values.iter_mut().enumerate() {
         for (si, seg) in segments.iter().enumerate() {
-            let holds = !is_all_gather || owner_of(seg) == Some(r);
+            let holds = !one_owner || owner_of(seg) == Some(r);
             if holds {
                 row[si] = init(r, seg.start);
                 if track {
@@ -203,7 +216,7 @@ pub(super) fn start(
         .iter()
         .enumerate()
         .map(|(si, seg)| {
-            if is_all_gather {
+            if one_owner {
                 owner_of(seg).map_or(0.0, |o| values[o][si])
             } else {
                 (0..p).map(|r| values[r][si]).sum()
@@ -248,7 +261,8 @@ pub(super) fn double_counts(
 
 /// The (rank, segment) slots whose final value differs from the expected
 /// one (relative 1e-9), among those the collective defines: every slot for
-/// an all-reduce or all-gather, the owned range for a reduce-scatter.
+/// an all-reduce or all-gather, the owned range for a reduce-scatter, the
+/// blocks addressed to the rank for an all-to-all.
 pub(super) fn mismatches(
     schedule: &Schedule,
     segments: &[Range<u64>],
@@ -266,6 +280,12 @@ pub(super) fn mismatches(
                 Computation::AllReduce | Computation::AllGather { .. } => true,
                 Computation::ReduceScatter { owned } => {
                     owned[r].start <= seg.start && seg.end <= owned[r].end
+                }
+                // rank r's column: the blocks addressed to it
+                Computation::AllToAll => {
+                    Chunks::new(schedule.n, schedule.p * schedule.p).index_of(seg.start)
+                        % schedule.p
+                        == r
                 }
             };
             if checked && (row[si] - expected[si]).abs() > tolerance(expected[si]) {

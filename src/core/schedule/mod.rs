@@ -96,6 +96,8 @@ pub enum Phase {
     LeaderExchange,
     /// Hierarchical, level 1: broadcast inside each node from its leader.
     NodeBroadcast,
+    /// All-to-all: blocks travel towards the ranks they are addressed to.
+    AllToAll,
 }
 
 impl Phase {
@@ -114,6 +116,7 @@ impl Phase {
             Phase::LeaderAllGather => "all-gather among node leaders",
             Phase::LeaderExchange => "exchange among node leaders",
             Phase::NodeBroadcast => "broadcast inside each node",
+            Phase::AllToAll => "all-to-all",
         }
     }
 }
@@ -169,6 +172,25 @@ pub enum Computation {
         /// Element range each rank contributes, indexed by rank.
         owned: Vec<Range<u64>>,
     },
+    /// The tensor is a p × p block matrix ([`block_range`]): block (o, d)
+    /// is what rank o sends to rank d. Rank `r` starts with valid data on
+    /// its row only (the blocks it sends, [`all_to_all_row`]) and ends
+    /// holding its column, every block (o, r) with rank o's values, copied
+    /// and never added: the transpose.
+    AllToAll,
+}
+
+/// Element range of block (`origin`, `dest`) of an all-to-all over `p`
+/// ranks and `n` elements: chunk `origin·p + dest` of `n` in `p²` nearly
+/// equal chunks ([`chunk_range`]), so rank `origin`'s row is contiguous.
+pub fn block_range(n: u64, p: usize, origin: usize, dest: usize) -> Range<u64> {
+    chunk_range(n, p * p, origin * p + dest)
+}
+
+/// Element range of rank `r`'s row of the all-to-all block matrix: the
+/// blocks (r, 0) … (r, p − 1) it sends, n/p elements when `p²` divides `n`.
+pub fn all_to_all_row(n: u64, p: usize, r: usize) -> Range<u64> {
+    block_range(n, p, r, 0).start..block_range(n, p, r, p.saturating_sub(1)).end
 }
 
 /// The one shape of every round title: `"{head}, round {k} of {of}"`, then
@@ -279,6 +301,19 @@ impl Chunks {
     }
 }
 
+impl Chunks {
+    /// The chunk that holds element `x`, for `x < n`.
+    pub fn index_of(self, x: u64) -> usize {
+        let long = self.extra * (self.base + 1);
+        let c = if x < long || self.base == 0 {
+            x / (self.base + 1)
+        } else {
+            self.extra + (x - long) / self.base
+        };
+        c as usize
+    }
+}
+
 impl Schedule {
     /// Number of rounds (sequential steps).
     pub fn num_rounds(&self) -> usize {
@@ -359,6 +394,21 @@ mod tests {
         // fewer elements than chunks: 2 over 4 gives 1, 1, 0, 0.
         let r: Vec<_> = (0..4).map(|c| chunk_range(2, 4, c)).collect();
         assert_eq!(r, vec![0..1, 1..2, 2..2, 2..2]);
+    }
+
+    #[test]
+    fn every_element_finds_its_chunk_and_rows_are_contiguous() {
+        // 10 elements over 4 chunks (3, 3, 2, 2): element 5 is in chunk 1,
+        // element 6 in chunk 2, element 9 in chunk 3.
+        let c = Chunks::new(10, 4);
+        let idx: Vec<_> = (0..10).map(|x| c.index_of(x)).collect();
+        assert_eq!(idx, vec![0, 0, 0, 1, 1, 1, 2, 2, 3, 3]);
+        // 2 elements over 4 chunks: element 1 is chunk 1.
+        assert_eq!(Chunks::new(2, 4).index_of(1), 1);
+        // p = 3, 18 elements: 9 blocks of 2; block (1, 2) is chunk 5 =
+        // 10..12, and rank 1's row is blocks 3..6 = 6..12.
+        assert_eq!(block_range(18, 3, 1, 2), 10..12);
+        assert_eq!(all_to_all_row(18, 3, 1), 6..12);
     }
 
     #[test]

@@ -20,3 +20,19 @@ fn the_check_waits_for_the_last_round_then_names_the_sum() {
         )
     );
 }
+
+#[test]
+fn an_all_to_all_is_checked_on_the_blocks_addressed_to_each_rank() {
+    // Bruck on 5 ranks: ⌈log₂5⌉ = 3 rounds; 25 blocks of 4 elements.
+    let topo = Topology::flat(5, 0.0, 1e-9);
+    let trace = collective_trace(Algorithm::BRUCK, &topo, 400).expect("runs");
+    assert_eq!(check(&trace, 2), Check::Pending { done: 2, rounds: 3 });
+    assert_eq!(
+        check(&trace, 3),
+        Check::Verified(
+            "each of the 5 ranks holds the block every rank addressed to it, copied and never added; \
+             no contribution was added twice."
+                .into()
+        )
+    );
+}

@@ -18,7 +18,7 @@ use crate::app::components::transfer_log::{transfer_log, TransferLogProps};
 use crate::app::hooks::use_view_state;
 use crate::app::route::ViewProps;
 use crate::app::state::{on_commit_field, on_step, Action, Commit};
-use crate::core::collectives::narrate::{narrate, range_label, range_text, sent_by_phase};
+use crate::core::collectives::narrate::{narrate, range_text, sent_by_phase, transfer_label};
 use crate::core::collectives::{round_title, summary_table_on, AlgorithmSummary};
 use crate::core::cost::CostParams;
 use crate::core::schedule::Phase;
@@ -152,7 +152,7 @@ pub fn CollectivesView(props: &ViewProps) -> Html {
                 {ctx.panel("log", html! {
                     {transfer_log(TransferLogProps {
                         round,
-                        entries: round_entries(&trace, step, |t| format!("{} ({})", range_label(s.n, s.p, &t.range), range_text(&t.range))),
+                        entries: round_entries(&trace, step, |t| format!("{} ({})", transfer_label(s, &t.range), range_text(&t.range))),
                         total,
                         name_op: true,
                         idle: "No transfers yet. Step forward to run round 1.".into(),

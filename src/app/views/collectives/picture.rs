@@ -9,7 +9,7 @@ use yew::prelude::*;
 use crate::app::components::chunk_grid::{ChunkGridCanvas, RING_MAX_P};
 use crate::app::components::rank_grid::{rank_picture, GRID_MAX_P};
 use crate::app::components::rank_ring::{RingArrow, RingCell};
-use crate::core::collectives::narrate::{chunk_counts, chunk_states, range_label};
+use crate::core::collectives::narrate::{chunk_counts, chunk_states, transfer_label};
 use crate::core::collectives::Algorithm;
 use crate::core::execute::ChunkGrid;
 use crate::core::schedule::Op;
@@ -49,17 +49,18 @@ pub fn CollectivePicture(props: &CollectivePictureProps) -> Html {
     if let Some(grid) = (*grid).clone() {
         let rounds = grid.num_rounds();
         let rounds_done = props.step.min(rounds);
+        let (columns, column) = crate::pages::collectives::columns(&s.collective);
         let label = format!(
-            "Chunk grid of {} on {p} ranks × {p} chunks after {rounds_done} of {rounds} rounds ({}): \
-             colour shows how many ranks' inputs each chunk holds, from own data only to the complete sum.",
+            "Chunk grid of {} on {p} ranks × {p} {columns} after {rounds_done} of {rounds} rounds ({}): \
+             colour shows how many ranks' inputs each cell holds, from own data only to the complete sum.",
             props.alg.label(),
             props.phase_label
         );
         return html! {
             <>
-                <p class="notice">{format!("At p = {p} the ranks are drawn as a grid: one row per rank, one column per chunk; \
-                    this round's messages are listed in the transfer log.")}</p>
-                <ChunkGridCanvas {grid} {rounds_done} {label} />
+                <p class="notice">{format!("At p = {p} the ranks are drawn as a grid: one row per rank, one column per \
+                    {column}; this round's messages are listed in the transfer log.")}</p>
+                <ChunkGridCanvas {grid} {rounds_done} {label} columns={columns} />
             </>
         };
     }
@@ -112,7 +113,7 @@ pub fn CollectivePicture(props: &CollectivePictureProps) -> Html {
                 .map(|t| RingArrow {
                     src: t.src,
                     dst: t.dst,
-                    label: format!("{} {}", range_label(s.n, p, &t.range), t.op.label()),
+                    label: format!("{} {}", transfer_label(s, &t.range), t.op.label()),
                     reduce: t.op == Op::Reduce,
                 })
                 .collect()
