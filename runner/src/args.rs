@@ -2,7 +2,6 @@
 //! the same argv), so every rank reaches the same decision about bad input.
 
 use collective_lab::core::collectives::Algorithm;
-use collective_lab::core::cost::nccl::CollectiveKind;
 use collective_lab::core::units::parse_size;
 
 /// Bytes per element: the runner moves `f32` gradients.
@@ -71,11 +70,10 @@ pub enum Command {
     Version,
 }
 
-/// True for the registry entries the runner runs: all but the
-/// all-to-alls, which it cannot yet check (no `MPI_Alltoall` reference,
-/// and its segments would split the block matrix).
+/// True for the registry entries the runner runs
+/// ([`Algorithm::runner_runs`]: all but the all-to-alls).
 pub fn runs(a: Algorithm) -> bool {
-    a.collective() != CollectiveKind::AllToAll
+    a.runner_runs()
 }
 
 /// The keys of [`runs`], in registry order.

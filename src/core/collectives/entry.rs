@@ -65,6 +65,14 @@ impl Descriptor {
     pub fn is_flat_all_reduce(&self) -> bool {
         self.collective == CollectiveKind::AllReduce && self.layout != Layout::Nodes
     }
+    /// True for an entry the MPI runner (`runner/`) runs and traces: every
+    /// one but the all-to-alls, which it cannot check yet (no
+    /// `MPI_Alltoall` reference, and its segments would split the block
+    /// matrix). The trace view builds only these schedules.
+    #[inline(always)]
+    pub fn runner_runs(&self) -> bool {
+        self.collective != CollectiveKind::AllToAll
+    }
 }
 
 /// How the topology view names an algorithm it offers

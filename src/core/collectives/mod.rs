@@ -241,6 +241,26 @@ impl Algorithm {
     ) -> Result<Schedule, ScheduleError> {
         self.0.generate_flat_all_reduce(topo, n, elem_bytes)
     }
+    /// True for an algorithm the MPI runner runs and traces
+    /// ([`crate::core::collectives::entry::Descriptor::runner_runs`]).
+    pub fn runner_runs(self) -> bool {
+        self.0.descriptor().runner_runs()
+    }
+    /// [`Algorithm::generate_on`] for an algorithm the runner runs
+    /// ([`Algorithm::runner_runs`]); links only those entries' generators
+    /// (the trace view, which reads the runner's traces).
+    ///
+    /// # Errors
+    /// [`ScheduleError`] when `topo.p() < 2`, `n == 0` or `elem_bytes == 0`,
+    /// and [`ScheduleError::Shape`] for an entry the runner does not run.
+    pub fn generate_runner_case(
+        self,
+        topo: &Topology,
+        n: u64,
+        elem_bytes: u64,
+    ) -> Result<Schedule, ScheduleError> {
+        self.0.generate_runner_case(topo, n, elem_bytes)
+    }
     /// The closed form on `topo` for an `n_bytes`-byte tensor
     /// ([`crate::core::collectives::entry::CollectiveAlgorithm::closed_form`]).
     pub fn closed_form_on(self, topo: &Topology, n_bytes: f64, c: CostParams) -> Formula {
@@ -489,6 +509,19 @@ macro_rules! registry {
                         CollectiveAlgorithm::generate(entry, topo, n, elem_bytes)
                     } else {
                         Err(ScheduleError::Shape(format!("{} is not a flat all-reduce", CollectiveAlgorithm::descriptor(entry).key)))
+                    }
+                })+)* }
+            }
+            /// [`Entry::generate`] where the descriptor says the runner
+            /// runs it; folded at compile time as above.
+            #[inline]
+            fn generate_runner_case(self, topo: &Topology, n: u64, elem_bytes: u64) -> Result<Schedule, ScheduleError> {
+                match self { $($(Entry::$name => {
+                    let entry = &$module::$entry;
+                    if CollectiveAlgorithm::descriptor(entry).runner_runs() {
+                        CollectiveAlgorithm::generate(entry, topo, n, elem_bytes)
+                    } else {
+                        Err(ScheduleError::Shape(format!("the runner does not run {}", CollectiveAlgorithm::descriptor(entry).key)))
                     }
                 })+)* }
             }

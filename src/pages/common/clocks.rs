@@ -6,10 +6,12 @@ use std::rc::Rc;
 
 use super::shared::Shared;
 use crate::core::collectives::Algorithm;
+use crate::core::schedule::{Schedule, ScheduleError};
 use crate::core::timing::clock::{Clock, ClockOptions, Faults, Mode};
 use crate::core::timing::gantt::{event_times, gantt, Gantt};
 use crate::core::timing::run;
 use crate::core::timing::story::{totals, Totals};
+use crate::core::topology::Topology;
 use crate::params::ring::ELEM_BYTES;
 use crate::params::timeline::TimelineParams;
 
@@ -58,16 +60,33 @@ pub fn case_key(p: &TimelineParams) -> TimelineParams {
     }
 }
 
-/// Runs every mode of `p` (see the module doc).
+/// How a page builds its schedule: [`Algorithm::generate_on`] (every
+/// entry) or a narrower form that links fewer generators.
+type Generate = fn(Algorithm, &Topology, u64, u64) -> Result<Schedule, ScheduleError>;
+
+/// Runs every mode of `p` (see the module doc); any registry algorithm.
 ///
 /// # Errors
 /// The schedule's or the clock's message.
 pub fn compute(p: &TimelineParams) -> Result<Runs, String> {
+    compute_with(p, Algorithm::generate_on)
+}
+
+/// [`compute`] for a case the MPI runner can have traced
+/// ([`Algorithm::runner_runs`]; the trace view), linking only those
+/// algorithms' generators.
+///
+/// # Errors
+/// As [`compute`], and the schedule's message for an algorithm the runner
+/// does not run.
+pub fn compute_runner_case(p: &TimelineParams) -> Result<Runs, String> {
+    compute_with(p, Algorithm::generate_runner_case)
+}
+
+fn compute_with(p: &TimelineParams, generate: Generate) -> Result<Runs, String> {
     let topo = p.topology();
     let n = p.elements().max(1);
-    let schedule = p
-        .alg
-        .generate_on(&topo, n, ELEM_BYTES)
+    let schedule = generate(p.alg, &topo, n, ELEM_BYTES)
         .map_err(|e| format!("Could not build the {} schedule here: {e:?}", p.alg.key()))?;
     let faults = p.faults();
     let bytes = schedule.total_bytes();

@@ -1,6 +1,6 @@
 //! The shared page computations against hand-derived numbers.
 
-use super::clocks::{case_key, compute};
+use super::clocks::{case_key, compute, compute_runner_case};
 use super::trace::collective_trace;
 use crate::core::collectives::Algorithm;
 use crate::core::timing::clock::Mode;
@@ -102,4 +102,19 @@ fn the_check_waits_without_asking_and_says_one_failure_sentence() {
         Check::after(6, 6, || &wrong, || "never".into()),
         Check::Failed("Not verified: 1 wrong rank-segments, 0 double counts.".into())
     );
+}
+
+#[test]
+fn the_trace_view_builds_the_runner_cases_and_refuses_an_all_to_all() {
+    // The runner's ring case runs exactly as the timeline's: 12 ms.
+    let runs = compute_runner_case(&TimelineParams::default()).expect("ring runs");
+    assert!((runs.end - 12e-3).abs() < 1e-12, "{}", runs.end);
+    // Pairwise all-to-all, p = 4, 100 MB, 12.5 GB/s, α = 0: three rounds
+    // of one 6.25 MB block each (size/p² = 100/16 MB): 3 · 0.5 ms = 1.5 ms
+    // on the timeline, and no case of the runner's.
+    let case = timeline("alg=pairwise");
+    let all = compute(&case).expect("the timeline runs pairwise");
+    assert!((all.end - 1.5e-3).abs() < 1e-12, "{}", all.end);
+    let err = compute_runner_case(&case).expect_err("the runner has no all-to-all");
+    assert!(err.contains("the runner does not run pairwise"), "{err}");
 }

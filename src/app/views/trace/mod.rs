@@ -23,7 +23,7 @@ use crate::app::state::{commit_to, on_commit_all, on_commit_field, Commit};
 use crate::core::timing::gantt::Gantt;
 use crate::core::timing::measured::{differences, measured, Measured};
 use crate::core::units::format_time;
-use crate::pages::common::clocks::compute;
+use crate::pages::common::clocks::compute_runner_case;
 use crate::pages::trace::{case_line, case_of, describe};
 use crate::params::trace::TraceParams;
 
@@ -79,7 +79,7 @@ const HINT: &str = "<h2 class=\"panel-h\" id=\"input-h\">The trace</h2>\
 pub fn TraceView(props: &ViewProps) -> Html {
     let state = use_view_state::<TraceParams>(props);
     let params = &state.params;
-    let runs = use_memo(params.model_case(), compute);
+    let runs = use_memo(params.model_case(), compute_runner_case);
     let loaded = use_state(|| None::<Loaded>);
     let msg = use_state(|| None::<String>);
     let on_text = {
