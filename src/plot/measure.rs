@@ -250,25 +250,12 @@ pub fn draw_time(measured: &[Points], curves: Option<&Curves>) -> Result<String,
                 .draw_series(
                     clip(pts)
                         .into_iter()
-                        .map(move |p| -> DynElement<'static, _, _> {
-                            if shape % 2 == 0 {
-                                Circle::new(p, 3, col.filled()).into_dyn()
-                            } else {
-                                TriangleMarker::new(p, 4, col.filled()).into_dyn()
-                            }
-                        }),
+                        .map(move |p| EmptyElement::at(p) + point_marker(shape, col)),
                 )
                 .map_err(err)?;
-            keys.add(
-                format!("measured, {}", label(name)),
-                move |(x, y)| -> DynElement<'static, _, _> {
-                    if shape % 2 == 0 {
-                        Circle::new((x + 9, y), 3, col.filled()).into_dyn()
-                    } else {
-                        TriangleMarker::new((x + 9, y), 4, col.filled()).into_dyn()
-                    }
-                },
-            );
+            keys.add(format!("measured, {}", label(name)), move |(x, y)| {
+                EmptyElement::at((x + 9, y)) + point_marker(shape, col)
+            });
         }
         keys.draw(&chart, SeriesLabelPosition::UpperLeft)?;
         root.present().map_err(err)?;
@@ -352,6 +339,20 @@ pub fn draw_bandwidths(
         root.present().map_err(err)?;
     }
     Ok(finish_svg(svg))
+}
+
+/// A measured log's point, in pixels around its place: a filled circle
+/// for even `shape`, a filled triangle for odd ([`super::triangle`], drawn
+/// without `cos`).
+fn point_marker<DB: DrawingBackend>(
+    shape: usize,
+    col: RGBColor,
+) -> DynElement<'static, DB, (i32, i32)> {
+    if shape.is_multiple_of(2) {
+        Circle::new((0, 0), 3, col.filled()).into_dyn()
+    } else {
+        super::triangle(4, col.filled()).into_dyn()
+    }
 }
 
 #[cfg(test)]

@@ -67,8 +67,8 @@ pub fn esc(s: &str) -> String {
 /// 330°, with cos 30° = √3/2 written out. `TriangleMarker` computes them
 /// with `cos` and `sin` at every draw, which links the trigonometric
 /// functions and their argument reduction (2.6 KB gzipped on the topology
-/// page). Pages that need `sin` or `cos` anyway (the normal samples of
-/// [`crate::core::rng`]) keep `TriangleMarker`: there this costs bytes.
+/// page). No page draws `TriangleMarker` any more: the normal samples
+/// ([`crate::core::rng::SplitMix64::normal`]) need no cosine either.
 pub fn triangle(size: i32, style: ShapeStyle) -> Polygon<(i32, i32)> {
     let s = f64::from(size);
     let dx = (s * 0.866_025_403_784_438_6).round() as i32;

@@ -590,10 +590,10 @@ fn draw_plane(
     });
     let we = pt(&lab.equal_worker_optimum);
     chart
-        .draw_series([TriangleMarker::new(we, 9, EQUAL_OPT_COLOUR.filled())])
+        .draw_series([EmptyElement::at(we) + super::triangle(9, EQUAL_OPT_COLOUR.filled())])
         .map_err(err)?;
     keys.add("optimum of (1/m) Σ L_k (equal-worker)", |(x, y)| {
-        TriangleMarker::new((x + 9, y), 6, EQUAL_OPT_COLOUR.filled())
+        EmptyElement::at((x + 9, y)) + super::triangle(6, EQUAL_OPT_COLOUR.filled())
     });
     keys.draw(&chart, SeriesLabelPosition::UpperLeft)?;
     Ok(())

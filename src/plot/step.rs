@@ -342,11 +342,11 @@ pub fn draw_tuner(t: &Tuner) -> Result<String, String> {
         );
         let cd = PALETTE[3];
         chart
-            .draw_series([TriangleMarker::new(def, 8, cd.filled())])
+            .draw_series([EmptyElement::at(def) + super::triangle(8, cd.filled())])
             .map_err(err)?;
         keys.add(
             format!("DDP default: 25 MiB, {}", format_time(def.1)),
-            move |(x, y)| TriangleMarker::new((x + 9, y), 6, cd.filled()),
+            move |(x, y)| EmptyElement::at((x + 9, y)) + super::triangle(6, cd.filled()),
         );
         keys.draw(&chart, SeriesLabelPosition::UpperLeft)?;
         root.present().map_err(err)?;

@@ -196,13 +196,6 @@ impl Example {
     }
 }
 
-/// A standard normal sample (Box–Muller).
-fn gauss(rng: &mut SplitMix64) -> f64 {
-    let u1 = rng.next_f64().max(1e-300);
-    let u2 = rng.next_f64();
-    (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
-}
-
 /// The true (noise-free) time of `n` bytes, seconds.
 pub fn true_time(s: &Spec, n: f64) -> f64 {
     s.model
@@ -258,7 +251,7 @@ pub fn generate(spec: &Spec) -> String {
         let t0 = true_time(spec, n as f64);
         let mut line = format!("{n:12}  {:12}     float     sum      -1", n / 4);
         for _ in 0..2 {
-            let mut t = t0 * (1.0 + spec.noise * gauss(&mut rng)).max(0.05);
+            let mut t = t0 * (1.0 + spec.noise * rng.normal()).max(0.05);
             if outlier_rows.contains(&i) {
                 t *= 2.5;
             }
