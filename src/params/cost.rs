@@ -37,6 +37,7 @@ pub const PANELS: &[&str] = &[
     "size-chart",
     "p-chart",
     "winner-map",
+    "all-to-all",
     "assumptions",
 ];
 

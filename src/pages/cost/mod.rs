@@ -3,8 +3,10 @@
 //! ([`preset_note`]), and the protocol panels as rows and sentences
 //! ([`protocol`]): MPI's eager/rendezvous rule (Open MPI's defaults, see
 //! [`crate::core::cost::protocol`]) and NCCL's tuning model
-//! ([`crate::core::cost::nccl_tune`], a port of NCCL's `src/graph/tuning.cc`).
+//! ([`crate::core::cost::nccl_tune`], a port of NCCL's `src/graph/tuning.cc`),
+//! and the all-to-all panel ([`all_to_all`]).
 
+pub mod all_to_all;
 pub mod protocol;
 
 #[cfg(test)]

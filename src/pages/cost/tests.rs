@@ -1,9 +1,11 @@
 //! The cost page's sentences and protocol panels against hand-derived
 //! numbers.
 
+use super::all_to_all::all_to_all_panel;
 use super::protocol::{mpi_panel, nccl_panels, table_sizes};
 use super::{preset_note, units_line};
 use crate::core::cost::nccl_tune::{Algo, Inputs, Node, Proto, Version};
+use crate::core::cost::CostParams;
 use crate::core::units::format_time;
 use crate::params::cost::CostViewParams;
 use crate::params::protocol::{NcclFields, ProtoChoice};
@@ -228,4 +230,90 @@ fn the_why_sets_the_winner_against_the_runner_up() {
     let why = super::why_fastest(&table, big.n_bytes()).expect("a sentence");
     assert!(why.starts_with("At 67.11 MB (64 MiB) the start-ups decide: Rabenseifner pays 8α = 40.00 µs against ring's 30α = 150.0 µs"), "{why}");
     assert!(super::why_fastest(&table[..1], 1.0).is_none());
+}
+
+#[test]
+fn the_all_to_all_panel_at_the_seed_parameters() {
+    // p = 16, α = 5 µs, β = 0.08 ns/B, n = 8 KiB = 8,192 B: a block is
+    // n/p² = 32 B. Pairwise: 15 start-ups, 15 blocks = 480 B per rank,
+    // 75 µs + 480 · 0.08 ns = 75.0384 µs. Bruck: 4 rounds of 8 blocks,
+    // 32 blocks = 1,024 B, 20 µs + 81.92 ns = 20.08192 µs. All at once:
+    // 5 µs + 38.4 ns = 5.0384 µs, the fastest.
+    let c = CostParams::new(5e-6, 0.08e-9);
+    let panel = all_to_all_panel(16, 8192.0, c);
+    let got: Vec<(&str, &str, bool)> = panel
+        .rows
+        .iter()
+        .map(|r| (r.alg.key(), r.startups.as_str(), r.fastest))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("pairwise", "15", false),
+            ("bruck", "4", false),
+            ("linear", "1", true)
+        ]
+    );
+    let times: Vec<&str> = panel.rows.iter().map(|r| r.time.as_str()).collect();
+    let bytes: Vec<&str> = panel.rows.iter().map(|r| r.bytes.as_str()).collect();
+    assert_eq!(times, ["75.04 µs", "20.08 µs", "5.038 µs"]);
+    assert_eq!(bytes, ["480 B", "1.024 kB (1 KiB)", "480 B"]);
+    assert!(
+        panel.lede.contains("each rank sends 512 B of its own"),
+        "{}",
+        panel.lede
+    );
+    // The break-even: 11α = 17/256 · nβ, n = 11 · 5 µs · 256 / (17 · 0.08 ns)
+    // = 10,352,941 B; both take 75 µs + 15/256 · n · β = 123.53 µs there.
+    assert!(
+        panel
+            .bruck_pairwise
+            .contains("4 start-ups against pairwise's 15"),
+        "{}",
+        panel.bruck_pairwise
+    );
+    assert!(
+        panel.bruck_pairwise.contains("32 blocks against 15"),
+        "{}",
+        panel.bruck_pairwise
+    );
+    assert!(
+        panel.bruck_pairwise.contains("below 10.35 MB (9.873 MiB)"),
+        "{}",
+        panel.bruck_pairwise
+    );
+    assert!(
+        panel.bruck_pairwise.contains("both take 123.5 µs there"),
+        "{}",
+        panel.bruck_pairwise
+    );
+    assert_eq!(
+        panel.calculation.last().map(String::as_str),
+        Some("  ≈ 10,352,941 B (10.35 MB = 9.873 MiB)")
+    );
+    assert!(panel.all_at_once.contains("p − 1 = 15 messages"));
+}
+
+#[test]
+fn bruck_and_pairwise_are_one_exchange_at_three_ranks_and_alpha_zero_favours_pairwise() {
+    // p = 3: Bruck's ⌈log₂3⌉ = 2 rounds move distances {1} and {2}, one
+    // block each: 2 start-ups and 2 blocks, exactly pairwise's p − 1.
+    let c = CostParams::new(5e-6, 0.08e-9);
+    let three = all_to_all_panel(3, 9000.0, c);
+    assert!(
+        three
+            .bruck_pairwise
+            .starts_with("At p = 3 Bruck and pairwise pay the same: 2 start-ups and 2 blocks"),
+        "{}",
+        three.bruck_pairwise
+    );
+    assert!(three.calculation.is_empty());
+    // α = 0: start-ups are free, so pairwise's fewer bytes win at every size.
+    let free = all_to_all_panel(16, 8192.0, CostParams::new(0.0, 0.08e-9));
+    assert!(
+        free.bruck_pairwise
+            .contains("pairwise is faster at every size"),
+        "{}",
+        free.bruck_pairwise
+    );
 }

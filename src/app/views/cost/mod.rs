@@ -22,6 +22,7 @@ use crate::export::series::cost::{
     cost_nccl_map, cost_time_vs_p, cost_time_vs_size, cost_winner_map,
 };
 use crate::export::DataTable;
+use crate::pages::cost::all_to_all::{self as a2a_page, AllToAllPanel};
 use crate::pages::cost::protocol::{
     self as protocol_page, nccl_panels, textbook_note, MpiPanel, NcclPanels,
 };
@@ -31,6 +32,7 @@ use crate::params::protocol::ProtoParams;
 use crate::params::FieldError;
 use crate::plot::cost::{draw_nccl_map, draw_time_vs_p, draw_time_vs_size, draw_winner_map};
 
+pub mod all_to_all;
 pub mod assumptions;
 pub mod bandwidths;
 pub mod calculation;
@@ -42,6 +44,7 @@ pub mod proto_controls;
 pub mod protocol;
 pub mod table;
 
+use all_to_all::all_to_all_panel;
 use assumptions::assumptions;
 use bandwidths::{bandwidth_panel, BandwidthPanelProps};
 use calculation::{calculation_panel, CalculationPanelProps};
@@ -152,6 +155,9 @@ pub fn CostView(props: &ViewProps) -> Html {
         protocol_page::mpi_panel(*p, *n, *m, pr)
     });
     let nccl: Rc<NcclData> = use_memo((p, n, proto.clone()), |(p, n, pr)| nccl_data(*p, *n, pr));
+    let a2a: Rc<AllToAllPanel> = use_memo((p, n, model), |(p, n, m)| {
+        a2a_page::all_to_all_panel(*p, *n, *m)
+    });
     let winner = best_at(p, n, model);
     let chosen = params.alg.unwrap_or(winner);
     let chart = |i: usize, id: &'static str, title: &'static str| {
@@ -225,6 +231,7 @@ pub fn CostView(props: &ViewProps) -> Html {
                 {ctx.panel("p-chart", chart(1, "chart-p", "Time against the number of ranks"))}
                 {ctx.panel("winner-map", chart(2, "chart-map", "Winner map: fastest algorithm by size and ranks"))}
             </div>
+            {ctx.panel("all-to-all", all_to_all_panel(&a2a))}
             {ctx.panel("assumptions", html! { {assumptions()} })}
         </div>
     }
