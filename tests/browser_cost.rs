@@ -34,6 +34,23 @@ async fn cost_view_shows_the_course_section9_numbers() {
 }
 
 #[wasm_bindgen_test]
+async fn the_all_to_all_panel_gives_the_bruck_pairwise_break_even() {
+    // p = 16, α = 5 µs, β = 0.08 ns/B, n = 8 KiB as the block matrix:
+    // pairwise 15α + 480 B·β = 75.04 µs, Bruck 4α + 1,024 B·β = 20.08 µs,
+    // linear α + 480 B·β = 5.038 µs; Bruck and pairwise break even where
+    // 11α = 17/256·nβ, at 10,352,941 B.
+    let app = Mounted::new("view=cost&p=16&alpha=5us&bw=100Gb/s&size=8KiB").await;
+    let times: Vec<String> = ["pairwise", "bruck", "linear"]
+        .iter()
+        .map(|k| app.text(&format!("#a2a-{k} td:last-child")))
+        .collect();
+    assert_eq!(times, ["75.04 µs", "20.08 µs", "5.038 µs"]);
+    assert_eq!(app.count("#a2a-linear.winner"), 1);
+    assert!(app.text("#a2a-break-even").contains("faster below 10.35 MB (9.873 MiB)"));
+    assert!(app.text("#all-to-all").contains("≈ 10,352,941 B"));
+}
+
+#[wasm_bindgen_test]
 async fn cost_view_large_messages_and_1024_ranks() {
     let app = Mounted::new("view=cost&p=16&alpha=5us&bw=100Gb/s&size=64MiB").await;
     assert_eq!(app.text("#time-rab"), "10.11 ms");

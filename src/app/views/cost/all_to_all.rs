@@ -39,11 +39,11 @@ pub fn all_to_all_panel(panel: &AllToAllPanel) -> Html {
                     <tbody>{ for rows }</tbody>
                 </table>
             </div>
-            <p id="a2a-bruck"><strong>{panel.bruck_pairwise.clone()}</strong></p>
+            <p id="a2a-break-even"><strong>{panel.bruck_pairwise.clone()}</strong></p>
             if !panel.calculation.is_empty() {
                 <pre class="calc">{panel.calculation.join("\n")}</pre>
             }
-            <p class="muted" id="a2a-linear">{panel.all_at_once.clone()}</p>
+            <p class="muted" id="a2a-linear-note">{panel.all_at_once.clone()}</p>
             <ul>{ for links }</ul>
         </section>
     }
