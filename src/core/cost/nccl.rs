@@ -132,6 +132,22 @@ pub fn busbw_factor(kind: CollectiveKind, p: usize) -> f64 {
     }
 }
 
+/// The size S that nccl-tests divides by ([`algbw`]) for the lab's tensor of
+/// `n` bytes at `p` ranks: `n` for every collective but all-to-all. The
+/// lab's all-to-all tensor is the whole p × p block matrix
+/// ([`crate::core::collectives::all_to_all`]), while `alltoall_perf`'s size
+/// is one rank's buffer, its row: `n/p`. With it, a bandwidth-optimal
+/// all-to-all's busbw is the link's 1/β, as for the other collectives.
+///
+/// Source: NVIDIA nccl-tests, doc/PERFORMANCE.md and `src/alltoall.cu`
+/// (the count is per rank).
+pub fn nccl_tests_size(kind: CollectiveKind, n_bytes: f64, p: usize) -> f64 {
+    match kind {
+        CollectiveKind::AllToAll => n_bytes / p.max(1) as f64,
+        _ => n_bytes,
+    }
+}
+
 /// Algorithm bandwidth as nccl-tests defines it: `algbw = S / t`, bytes per
 /// second, for a tensor of `S` bytes and a time of `t` seconds. 0 when `t ≤ 0`.
 ///

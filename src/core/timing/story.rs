@@ -3,7 +3,7 @@
 //! with algbw and busbw (nccl-tests' definitions).
 
 use super::clock::{Clock, Faults, Outcome};
-use crate::core::cost::nccl::{algbw, busbw_factor, CollectiveKind};
+use crate::core::cost::nccl::{algbw, busbw_factor, nccl_tests_size, CollectiveKind};
 use crate::core::units::format_time;
 
 /// The ranks the critical path passes through (senders and receivers of
@@ -141,7 +141,8 @@ pub fn failure(clock: &Clock) -> Vec<String> {
 pub struct Totals {
     /// When the last rank finished, seconds (`None`: stalled).
     pub time: Option<f64>,
-    /// nccl-tests' algbw = size / time, bytes per second.
+    /// nccl-tests' algbw = size / time, bytes per second (size as nccl-tests
+    /// counts it: [`nccl_tests_size`], one rank's row for an all-to-all).
     pub algbw: Option<f64>,
     /// busbw = algbw × the algorithm's busbw factor, bytes per second.
     pub busbw: Option<f64>,
@@ -162,7 +163,7 @@ pub fn totals(
     baseline: Option<&Clock>,
 ) -> Totals {
     let time = clock.completes().then_some(clock.end);
-    let a = time.map(|t| algbw(bytes, t));
+    let a = time.map(|t| algbw(nccl_tests_size(collective, bytes, clock.p), t));
     Totals {
         time,
         algbw: a,

@@ -115,6 +115,13 @@ fn the_trace_view_builds_the_runner_cases_and_refuses_an_all_to_all() {
     let case = timeline("alg=pairwise");
     let all = compute(&case).expect("the timeline runs pairwise");
     assert!((all.end - 1.5e-3).abs() < 1e-12, "{}", all.end);
+    // nccl-tests' alltoall size is one rank's row, 25 MB: algbw =
+    // 25 MB / 1.5 ms = 16.67 GB/s, busbw = algbw · 3/4 = 12.5 GB/s, the
+    // link (pairwise sends one block per round on each link, never idle).
+    let t = &all.runs[0].totals;
+    let algbw = t.algbw.expect("completes");
+    assert!((algbw - 25e6 / 1.5e-3).abs() < 1e-3, "{algbw}");
+    assert!((t.busbw.expect("completes") - 12.5e9).abs() < 1e-3);
     let err = compute_runner_case(&case).expect_err("the runner has no all-to-all");
     assert!(err.contains("the runner does not run pairwise"), "{err}");
 }

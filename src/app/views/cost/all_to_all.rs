@@ -16,10 +16,10 @@ pub fn all_to_all_panel(panel: &AllToAllPanel) -> Html {
                     {r.alg.short_label()}
                     if r.fastest { <span class="badge">{" (fastest)"}</span> }
                 </th>
-                <td><code>{r.expression.clone()}</code></td>
+                <td id={format!("a2a-time-{key}")}><strong>{r.time.clone()}</strong></td>
                 <td>{r.startups.clone()}</td>
                 <td>{r.bytes.clone()}</td>
-                <td><strong>{r.time.clone()}</strong></td>
+                <td><code>{r.expression.clone()}</code></td>
             </tr>
         }
     });
@@ -33,8 +33,8 @@ pub fn all_to_all_panel(panel: &AllToAllPanel) -> Html {
             <div class="table-scroll" role="region" tabindex="0" aria-label="All-to-all times (scrollable table)">
                 <table class="numbers cost-table">
                     <thead><tr>
-                        <th>{"algorithm"}</th><th>{"formula"}</th><th>{"start-ups"}</th>
-                        <th>{"sent per rank"}</th><th>{"time T"}</th>
+                        <th>{"algorithm"}</th><th>{"time T"}</th><th>{"start-ups"}</th>
+                        <th>{"sent per rank"}</th><th>{"formula"}</th>
                     </tr></thead>
                     <tbody>{ for rows }</tbody>
                 </table>

@@ -141,7 +141,7 @@ pub fn timeline_summary(props: &TimelineSummaryProps) -> Html {
                     <tbody>{ for runs.iter().map(totals_row) }</tbody>
                 </table>
             </div>
-            <p class="muted">{"algbw = size / time and busbw = algbw × the algorithm's bus factor (nccl-tests' definitions). \
+            <p class="muted">{"algbw = size / time and busbw = algbw × the algorithm's bus factor (nccl-tests' definitions; for an all-to-all the size is one rank's row, n/p, as alltoall_perf counts it). \
                 The straggler's cost is the waiting beyond the same case without late, slow or failed ranks."}</p>
             {per_rank}
             <FileDownloads files={offers(&props.runs)} />
