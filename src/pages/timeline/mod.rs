@@ -110,12 +110,16 @@ pub fn fault_headline(r: &Runs) -> Option<String> {
 }
 
 /// The words of [`trace_link`]: the trace page models a run without
-/// faults, so with late, slow or failed ranks the link says so.
-pub fn trace_link_text(p: &TimelineParams) -> &'static str {
-    if p.faults().is_empty() {
-        "Measured this case with the MPI runner? Open its trace beside the model"
+/// faults, so with late, slow or failed ranks the link says so. `None` for
+/// an algorithm the runner does not run ([`crate::core::collectives::Algorithm::runner_runs`]: the
+/// all-to-alls), whose trace the trace page would refuse.
+pub fn trace_link_text(p: &TimelineParams) -> Option<&'static str> {
+    if !p.alg.runner_runs() {
+        None
+    } else if p.faults().is_empty() {
+        Some("Measured this case with the MPI runner? Open its trace beside the model")
     } else {
-        "Measured this case with the MPI runner? Open its trace beside the model (the trace page models it without the late, slow or failed ranks)"
+        Some("Measured this case with the MPI runner? Open its trace beside the model (the trace page models it without the late, slow or failed ranks)")
     }
 }
 

@@ -93,9 +93,17 @@ fn a_late_rank_s_headline_sets_the_healthy_ring_against_it() {
         h.starts_with("Every rank healthy: 12.00 ms. With rank 3 at 0.5× the bandwidth and rank 1 failing at 2.000 ms: the collective never completes; it stops at "),
         "{h}"
     );
-    assert!(super::trace_link_text(&p)
-        .ends_with("(the trace page models it without the late, slow or failed ranks)"));
-    assert!(super::trace_link_text(&TimelineParams::default()).ends_with("beside the model"));
+    assert!(super::trace_link_text(&p).is_some_and(
+        |t| t.ends_with("(the trace page models it without the late, slow or failed ranks)")
+    ));
+    assert!(super::trace_link_text(&TimelineParams::default())
+        .is_some_and(|t| t.ends_with("beside the model")));
+    // The runner has no all-to-all, so no link to a trace it cannot make.
+    let pairwise = TimelineParams {
+        alg: crate::core::collectives::Algorithm::PAIRWISE,
+        ..TimelineParams::default()
+    };
+    assert_eq!(super::trace_link_text(&pairwise), None);
     // No fault, no headline.
     assert_eq!(
         super::fault_headline(&compute(&TimelineParams::default()).expect("runs")),

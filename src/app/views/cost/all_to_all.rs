@@ -31,7 +31,7 @@ pub fn all_to_all_panel(panel: &AllToAllPanel) -> Html {
             <h2 class="panel-h" id="a2a-h">{"All-to-all: the same n as a block matrix"}</h2>
             <p>{panel.lede.clone()}</p>
             <div class="table-scroll" role="region" tabindex="0" aria-label="All-to-all times (scrollable table)">
-                <table class="numbers cost-table">
+                <table class="numbers a2a-table">
                     <thead><tr>
                         <th>{"algorithm"}</th><th>{"time T"}</th><th>{"start-ups"}</th>
                         <th>{"sent per rank"}</th><th>{"formula"}</th>

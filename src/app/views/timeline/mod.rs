@@ -124,7 +124,9 @@ pub fn TimelineView(props: &ViewProps) -> Html {
                 <div class="gantt-pair">{ for charts }</div>
                 {legend()}
                 { for chart_notes(r, gantt::TOOLTIP_ROWS_MAX).into_iter().map(|n| html! { <p class="muted chart-note">{n}</p> }) }
-                <p class="muted chart-note"><a id="trace-link" href={trace_link(params)}>{trace_link_text(params)}</a></p>
+                if let Some(text) = trace_link_text(params) {
+                    <p class="muted chart-note"><a id="trace-link" href={trace_link(params)}>{text}</a></p>
+                }
             </>})}
             <div class="panels">
                 {ctx.panel("summary", html! { {timeline_summary(&TimelineSummaryProps {

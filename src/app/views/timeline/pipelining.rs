@@ -8,6 +8,7 @@ use yew::prelude::*;
 
 use crate::app::hooks::use_resumable;
 use crate::core::collectives::pipelining::{ComparisonJob, Sweep};
+use crate::core::cost::nccl::CollectiveKind;
 use crate::core::units::{format_time, group_thousands};
 use crate::pages::timeline::{comparison_line, job};
 use crate::params::timeline::TimelineParams;
@@ -69,6 +70,11 @@ pub fn PipeliningPanel(props: &PipeliningPanelProps) -> Html {
     let handle = use_resumable(props.params.clone(), job);
     let j = handle.borrow();
     let body = match (j.job.is_done(), j.own()) {
+        // The comparison is of all-reduces: beside an all-to-all it would
+        // answer a question the case does not ask.
+        (true, Some(own)) if props.params.alg.collective() == CollectiveKind::AllToAll => {
+            (table(&own), Html::default())
+        }
         (true, Some(own)) => (
             table(&own),
             html! { <p id="tree-compare">{comparison_line(&j.comparison())}</p> },
