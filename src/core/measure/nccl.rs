@@ -502,7 +502,10 @@ pub fn linear_step(rows: &[Row]) -> Option<u64> {
 
 /// Guesses the collective from the numbers when no tool name is in the log:
 /// busbw/algbw > 1 is all-reduce, < 1 all-gather or reduce-scatter (by
-/// `redop`), = 1 broadcast or reduce.
+/// `redop`), = 1 broadcast or reduce. All-gather and all-to-all share the
+/// factor (p−1)/p and print the same `count` (one rank's block, nccl-tests'
+/// `AllGatherGetCollByteCount` and `AlltoAllGetCollByteCount`), so a table
+/// cannot tell them apart: the note says so and names the menu.
 fn infer_collective(
     series: &[Series],
     has_redop: bool,
@@ -533,6 +536,7 @@ fn infer_collective(
         None => CollectiveKind::AllReduce,
     };
     let why = match med {
+        Some(m) if c == CollectiveKind::AllGather => format!("all-gather or all-to-all (the log does not name the tool; busbw/algbw ≈ {} fits both, since they share the factor (p−1)/p, and a table prints nothing else that tells them apart; read as all-gather: choose all-to-all if it came from alltoall_perf)", decimal::fixed(m, 3)),
         Some(m) => format!("{} (the log does not name the tool; inferred from busbw/algbw ≈ {}{}{}; choose another if this is wrong)", c.label(), decimal::fixed(m, 3), if reducing { " and a reduction op" } else { "" }, if rooted { " and a root" } else { "" }),
         None => format!("{} (assumed: the log names no tool and prints no bandwidths)", c.label()),
     };

@@ -349,3 +349,45 @@ fn rccl_single_row_with_rank_lines() {
     assert_eq!(la.checks.flagged, 0);
     assert!(la.fit.is_err());
 }
+
+#[test]
+fn alltoall_perf_without_a_tool_name_is_read_and_checked() {
+    // NVIDIA/nccl-tests#314: alltoall_perf on 8 H20-3e, pasted from
+    // "# Using devices", 3 rows (1, 2 and 4 MiB). Rank 7 is on line 10 → p = 8.
+    // busbw = algbw·(p−1)/p = algbw·0.875 for all-gather and all-to-all alike:
+    // - 1048576 B / 58.14 µs = 18.035 GB/s (printed 18.04); ·0.875 = 15.781
+    //   (printed 15.78);
+    // - 2097152 B / 58.94 µs = 35.581 GB/s; ·0.875 = 31.133 against 31.14,
+    //   inside the printed digits (58.935 µs gives 31.136);
+    // - 4194304 B / 59.35 µs = 70.671 GB/s; ·0.875 = 61.837 (61.84);
+    // - in place: 18.120 → 15.855 (15.85), 36.096 → 31.584 (31.58),
+    //   70.814 → 61.962 (61.96).
+    // No row is flagged, read as all-gather or as all-to-all.
+    let a = run(fixture!("real-nccl-tests-314-h20-alltoall.txt"));
+    let la = a.log.as_ref().expect("a log");
+    let l = first_log(&a);
+    assert_eq!(l.collective, CollectiveKind::AllGather);
+    assert!(
+        l.collective_note.contains("all-gather or all-to-all")
+            && l.collective_note.contains("choose all-to-all"),
+        "{}",
+        l.collective_note
+    );
+    assert_eq!(la.resolved.p.source, RankSource::RankLines { line: 10 });
+    assert_eq!(la.resolved.p.p, 8);
+    assert_eq!(l.series.iter().map(|s| s.rows.len()).sum::<usize>(), 6);
+    assert_eq!(la.checks.flagged, 0);
+    let s = Settings {
+        import: ImportOptions {
+            collective: Some(CollectiveKind::AllToAll),
+            ..ImportOptions::default()
+        },
+        ..Settings::default()
+    };
+    let b = analyse(fixture!("real-nccl-tests-314-h20-alltoall.txt"), &s);
+    assert_eq!(first_log(&b).collective, CollectiveKind::AllToAll);
+    let lb = b.log.as_ref().expect("a log");
+    assert_eq!(lb.checks.flagged, 0);
+    // No model here has an all-to-all closed form yet: the fit says so.
+    assert!(matches!(lb.fit, Err(FitError::NoModel(_))));
+}
