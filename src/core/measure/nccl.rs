@@ -536,9 +536,22 @@ fn infer_collective(
         None => CollectiveKind::AllReduce,
     };
     let why = match med {
-        Some(m) if c == CollectiveKind::AllGather => format!("all-gather or all-to-all (the log does not name the tool; busbw/algbw ≈ {} fits both, since they share the factor (p−1)/p, and a table prints nothing else that tells them apart; read as all-gather: choose all-to-all if it came from alltoall_perf)", decimal::fixed(m, 3)),
-        Some(m) => format!("{} (the log does not name the tool; inferred from busbw/algbw ≈ {}{}{}; choose another if this is wrong)", c.label(), decimal::fixed(m, 3), if reducing { " and a reduction op" } else { "" }, if rooted { " and a root" } else { "" }),
-        None => format!("{} (assumed: the log names no tool and prints no bandwidths)", c.label()),
+        Some(m) => {
+            // All-gather's factor is all-to-all's too: name both.
+            let (who, choose) = if c == CollectiveKind::AllGather {
+                (
+                    "all-gather or all-to-all",
+                    "the two share the factor (p−1)/p, so it is read as all-gather: choose all-to-all if it came from alltoall_perf",
+                )
+            } else {
+                (c.label(), "choose another if this is wrong")
+            };
+            format!("{who} (the log does not name the tool; inferred from busbw/algbw ≈ {}{}{}; {choose})", decimal::fixed(m, 3), if reducing { " and a reduction op" } else { "" }, if rooted { " and a root" } else { "" })
+        }
+        None => format!(
+            "{} (assumed: the log names no tool and prints no bandwidths)",
+            c.label()
+        ),
     };
     (c, why)
 }
